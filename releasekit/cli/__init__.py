@@ -1,0 +1,32 @@
+"""The ``releasekit`` command line: a thin click layer.
+
+Each noun lives in its own module and is imported only when used, so start-up stays fast.
+Commands parse options, call the core, hand the report to a reporter and return the exit code
+of the contract: 0 no error findings, 1 error findings, 2 unreadable input or bad usage.
+"""
+
+from __future__ import annotations
+
+from releasekit.cli._lazy import LazyGroup
+
+__all__ = ["cli", "main"]
+
+cli = LazyGroup(
+    name="releasekit",
+    help="Cut OLM releases of the Kueue operator: streams, bundles, file-based catalogs and their checks.",
+    commands_spec={
+        "build": "releasekit.cli.build:command",
+        "streams": "releasekit.cli.streams:group",
+        "upstream": "releasekit.cli.upstream:group",
+        "bundle": "releasekit.cli.bundle:group",
+        "catalog": "releasekit.cli.catalog:group",
+        "check": "releasekit.cli.check:command",
+    },
+)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    from releasekit.cli._common import run_main
+
+    run_main(cli)

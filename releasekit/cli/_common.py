@@ -1,0 +1,99 @@
+"""What every command shares: the --format/--output options, emitting a report, and exit codes.
+
+Exit codes (contract): 0 no error findings; 1 error findings; 2 input that cannot be read, bad usage,
+or input refused by a safety limit. ``--format konflux`` exits 0 unless the input could not be read.
+A :class:`~releasekit.errors.ReleasekitError` becomes one line on stderr and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from releasekit.errors import ReleasekitError
+from releasekit.model.report import Report
+
+__all__ = [
+    "EXIT_ERRORS",
+    "EXIT_INPUT",
+    "EXIT_OK",
+    "emit_report",
+    "format_options",
+    "run_main",
+    "write_output",
+]
+
+EXIT_OK = 0
+EXIT_ERRORS = 1
+EXIT_INPUT = 2
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _format_names() -> list[str]:
+    from releasekit.report import REPORTERS
+
+    return list(REPORTERS)
+
+
+def format_options(func: F) -> F:
+    """Add ``--format`` and ``--output`` to a judging command."""
+    func = click.option(
+        "--output",
+        "output",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="Write the report to this file instead of standard output.",
+    )(func)
+    func = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(_format_names()),
+        default="text",
+        show_default=True,
+        help="Report format.",
+    )(func)
+    return func
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """Write ``text`` to ``output`` atomically, or to standard output."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from releasekit.io.atomic import write_text_atomic
+
+    write_text_atomic(output, text)
+
+
+def emit_report(report: Report, fmt: str, output: Path | None) -> int:
+    """Render ``report`` in ``fmt``, write it, and return the exit code the contract gives."""
+    from releasekit.report import get_reporter
+
+    color = fmt == "text" and output is None and sys.stdout.isatty()
+    write_output(get_reporter(fmt, color=color).render(report), output)
+    if fmt == "konflux":
+        return EXIT_OK
+    return EXIT_OK if report.passed else EXIT_ERRORS
+
+
+def run_main(group: click.Group, args: list[str] | None = None) -> None:
+    """Run ``group``, turning releasekit errors into one line and exit 2."""
+    try:
+        rc = group.main(args=args, prog_name="releasekit", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(EXIT_INPUT)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_INPUT if exc.exit_code != 0 else 0)
+    except ReleasekitError as exc:
+        click.echo(f"releasekit: error: {exc}", err=True)
+        sys.exit(EXIT_INPUT)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(rc if isinstance(rc, int) else 0)

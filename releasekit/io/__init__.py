@@ -1,0 +1,1 @@
+"""Adapters: everything that touches disk, git or templates lives here."""

@@ -1,0 +1,199 @@
+"""Safe YAML loading that remembers where every value came from.
+
+Adapter module (may read files). Uses PyYAML's C composer when available, then builds plain
+Python values from the node tree itself, so that:
+
+- every mapping key and sequence item gets a JSON path (``$.spec.install[0]``) mapped to its 1-based line;
+- duplicate keys are reported as content errors with the line of the second key;
+- aliases cannot blow up: construction counts nodes and stops at ``max_nodes``
+  (:class:`releasekit.errors.SafetyLimitError`), however the anchors nest;
+- only plain data types come out (str, int, float, bool, None, list, dict), as ``yaml.safe_load`` gives.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from releasekit.errors import SafetyLimitError
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "LocatedDocument",
+    "YamlContentError",
+    "iter_yaml_documents",
+    "json_path",
+    "load_yaml_documents",
+]
+
+DEFAULT_MAX_NODES = 5_000_000
+"""Most nodes one file may expand to (aliases counted at every use); far above any real catalog."""
+
+try:  # the C loader is much faster; fall back to the pure-Python one where libyaml is missing
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+
+class YamlContentError(ValueError):
+    """Text that is not valid YAML (or has duplicate keys): a content problem, reported as a finding."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedDocument:
+    """One YAML document: its value, the line it starts on, and the line of every JSON path in it."""
+
+    data: Any
+    line: int
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, path: str) -> int:
+        """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            cut = max(path.rfind("."), path.rfind("["))
+            if cut <= 0:
+                break
+            path = path[:cut]
+        return self.line
+
+
+def json_path(parent: str, key: object) -> str:
+    """Extend a JSON path with a mapping key or a sequence index."""
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    text = str(key)
+    if text.replace("_", "a").replace("-", "a").isalnum():
+        return f"{parent}.{text}"
+    return f"{parent}[{text!r}]"
+
+
+_BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
+
+
+class _Builder:
+    """Turns a composed node tree into plain values, counting nodes and recording lines."""
+
+    def __init__(self, max_nodes: int, track: bool) -> None:
+        self.max_nodes = max_nodes
+        self.track = track
+        self.count = 0
+        self.lines: dict[str, int] = {}
+        self._constructor = yaml.SafeLoader("")  # only its scalar constructors are used
+
+    def build(self, node: yaml.Node, path: str) -> Any:
+        self.count += 1
+        if self.count > self.max_nodes:
+            raise SafetyLimitError(
+                f"YAML expands to more than {self.max_nodes:,} nodes (alias expansion?); refusing to load it"
+            )
+        if self.track:
+            self.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(child, f"{path}[{i}]") for i, child in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        raise YamlContentError(f"unsupported YAML node {node.tag}", node.start_mark.line + 1)  # pragma: no cover
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            value = self._constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            raise YamlContentError(str(exc).splitlines()[0], node.start_mark.line + 1) from None
+        if isinstance(value, _dt.datetime | _dt.date):
+            # keep timestamps as written: catalogs and CSVs treat them as strings
+            return node.value
+        if isinstance(value, bytes):
+            return node.value
+        return value
+
+    def _mapping(self, node: yaml.MappingNode, path: str) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        for key_node, value_node in _flatten_merge(node):
+            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if key is None and not isinstance(key_node, yaml.ScalarNode):
+                raise YamlContentError("mapping keys must be scalars", key_node.start_mark.line + 1)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                key = str(key)
+            if key in result:
+                raise YamlContentError(
+                    f"duplicate key {key!r} (first given earlier in the same mapping)",
+                    key_node.start_mark.line + 1,
+                )
+            child = json_path(path, key)
+            if self.track:  # a value's line is its key's line
+                self.lines.setdefault(child, key_node.start_mark.line + 1)
+            result[key] = self.build(value_node, child)
+        return result
+
+
+def _flatten_merge(node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    """Yield key/value node pairs, expanding ``<<`` merge keys (explicit keys win, as in PyYAML)."""
+    merged: list[tuple[yaml.Node, yaml.Node]] = []
+    own: list[tuple[yaml.Node, yaml.Node]] = []
+    for key_node, value_node in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode):
+                    merged.extend(_flatten_merge(source))
+        else:
+            own.append((key_node, value_node))
+    own_keys = {k.value for k, _ in own if isinstance(k, yaml.ScalarNode)}
+    seen: set[str] = set()
+    for key_node, value_node in merged:
+        if key_node.value in own_keys or key_node.value in seen:
+            continue
+        seen.add(key_node.value)
+        yield key_node, value_node
+    yield from own
+
+
+def iter_yaml_documents(
+    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+) -> Iterator[LocatedDocument]:
+    """Parse multi-document YAML text lazily.
+
+    Raises:
+        YamlContentError: the text is not valid YAML or a mapping repeats a key.
+        SafetyLimitError: the documents expand past ``max_nodes``.
+    """
+    loader = _Loader(text)
+    budget = max_nodes
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:  # pragma: no cover - check_node said there is one
+                break
+            builder = _Builder(budget, track_paths)
+            data = builder.build(node, "$")
+            budget -= builder.count
+            yield LocatedDocument(data=data, line=node.start_mark.line + 1, lines=builder.lines)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise YamlContentError(f"invalid YAML: {problem}", line) from None
+    except yaml.YAMLError as exc:
+        raise YamlContentError(f"invalid YAML: {exc}", None) from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_documents(
+    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+) -> list[LocatedDocument]:
+    """Parse every document of ``text`` (see :func:`iter_yaml_documents`)."""
+    return list(iter_yaml_documents(text, track_paths=track_paths, max_nodes=max_nodes))

@@ -1,0 +1,85 @@
+"""Findings: what every rule returns (rule id, severity, message, location, hint).
+
+Pure core: no I/O. A finding's ``subject`` names what it is about, outermost first
+(package, channel, bundle), which reporters use to group output.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+__all__ = ["Finding", "Location", "Severity", "count_by_severity", "has_errors", "sort_findings"]
+
+
+class Severity(enum.StrEnum):
+    """How bad a finding is. Only ``error`` makes a command exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Sort rank: errors first."""
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=True)
+class Location:
+    """Where a finding points: a file (as given, relative where possible), a 1-based line and a JSON path."""
+
+    file: str = ""
+    line: int | None = None
+    path: str = ""
+
+    def __str__(self) -> str:
+        text = self.file
+        if self.file and self.line is not None:
+            text = f"{self.file}:{self.line}"
+        if self.path:
+            text = f"{text}: {self.path}" if text else self.path
+        return text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One result of one rule about one subject."""
+
+    rule: str
+    severity: Severity
+    message: str
+    location: Location = field(default_factory=Location)
+    hint: str = ""
+    subject: tuple[str, ...] = ()
+
+    def sort_key(self) -> tuple[str, int, str, tuple[str, ...], int, str, str]:
+        """Deterministic order: by file, line, subject, severity, rule and message."""
+        return (
+            self.location.file,
+            self.location.line or 0,
+            self.location.path,
+            self.subject,
+            self.severity.rank,
+            self.rule,
+            self.message,
+        )
+
+
+def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """Return findings in the one order every reporter uses."""
+    return tuple(sorted(findings, key=Finding.sort_key))
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    """True when any finding is an error (exit code 1)."""
+    return any(f.severity is Severity.ERROR for f in findings)
+
+
+def count_by_severity(findings: Iterable[Finding]) -> dict[Severity, int]:
+    """Count findings per severity (every severity present as a key)."""
+    counts = dict.fromkeys(Severity, 0)
+    for f in findings:
+        counts[f.severity] += 1
+    return counts
