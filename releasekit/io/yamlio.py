@@ -105,7 +105,9 @@ class _Builder:
             return [self.build(child, f"{path}[{i}]") for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
-        raise YamlContentError(f"unsupported YAML node {node.tag}", node.start_mark.line + 1)  # pragma: no cover
+        raise YamlContentError(
+            f"unsupported YAML node {node.tag}", node.start_mark.line + 1
+        )  # pragma: no cover
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         try:

@@ -29,7 +29,7 @@ def _text(color: bool) -> Reporter:
     return TextReporter(color=color)
 
 
-def _json(color: bool) -> Reporter:
+def _json(_color: bool) -> Reporter:
     from releasekit.report.json import JsonReporter
 
     return JsonReporter()

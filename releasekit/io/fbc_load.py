@@ -1,0 +1,787 @@
+"""Load a file-based catalog directory the way ``opm`` does, but report every problem.
+
+Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
+
+- every regular file under the root is parsed (lexical order) unless an ``.indexignore`` file (gitignore
+  syntax, at any level) excludes it; ``.indexignore`` files themselves are skipped;
+- a file whose first non-space byte is ``{`` is a stream of JSON objects, anything else is multi-document
+  YAML; only a zero-byte file yields nothing (a blank or comment-only document is an object without schema);
+- ``schema``/``package``/``name`` are matched case-insensitively, and top-level keys that fold to the same
+  value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
+
+Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
+… ``RK-FBC-009``) with file and line, and the other files are still read. What cannot be read at all, or
+is refused by a safety limit, raises :class:`~releasekit.errors.InputError` /
+:class:`~releasekit.errors.SafetyLimitError` (exit 2): a missing root, a dangling symlink, a FIFO or other
+special file (refused from ``lstat``/``stat`` alone, never opened), a symlink that leaves the catalog, a
+file over :attr:`LoadLimits.max_file_bytes`, or YAML whose aliases expand too far.
+
+Load-phase rule ids (never renumbered):
+
+=========== =====================================================================
+RK-FBC-001  file is not valid YAML or JSON
+RK-FBC-002  a document is not an object (opm: ``cannot unmarshal array ...``)
+RK-FBC-003  duplicate keys (case-folded at the top level, as opm; exact anywhere)
+RK-FBC-004  ``schema``/``package``/``name`` is not a string
+RK-FBC-005  object without ``schema`` (opm: ``is missing root schema field``)
+RK-FBC-006  file is not valid UTF-8
+RK-FBC-007  an ``olm.package``/``olm.channel``/``olm.bundle``/``olm.deprecations`` field has the wrong type
+RK-FBC-008  an ``olm.bundle.object`` payload cannot be decoded
+=========== =====================================================================
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+import stat
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pathspec
+import yaml_rs
+
+from releasekit.errors import InputError, SafetyLimitError
+from releasekit.model.fbc import (
+    MISSING,
+    PROP_BUNDLE_OBJECT,
+    SCHEMA_BUNDLE,
+    SCHEMA_CHANNEL,
+    SCHEMA_DEPRECATIONS,
+    SCHEMA_PACKAGE,
+    Bundle,
+    Channel,
+    ChannelEntry,
+    DeclarativeConfig,
+    Deprecation,
+    DeprecationEntry,
+    Icon,
+    Meta,
+    Package,
+    Property,
+    RelatedImage,
+)
+from releasekit.model.finding import Finding, Location, Severity
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "LoadLimits",
+    "LoadResult",
+    "iter_catalog_files",
+    "load_catalog",
+    "load_catalog_text",
+]
+
+DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest single catalog file read (64 MiB; the largest real one seen is 4 MiB). ``--max-file-size`` raises it."""
+
+DEFAULT_MAX_ALIAS_EVENTS = 1_000_000
+"""Most YAML events that alias replay may produce in one document."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadLimits:
+    """Safety limits for loading untrusted catalogs."""
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_alias_events: int = DEFAULT_MAX_ALIAS_EVENTS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadResult:
+    """A loaded catalog, the load-phase findings, and the files that were read."""
+
+    config: DeclarativeConfig
+    findings: tuple[Finding, ...] = ()
+    files: tuple[str, ...] = ()
+    metas: tuple[Meta, ...] = field(default=(), repr=False)
+
+
+# --------------------------------------------------------------------------------------------- walking
+
+
+def _indexignore_spec(path: Path) -> pathspec.GitIgnoreSpec:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read .indexignore: {exc}") from None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _ignored(
+    specs: Sequence[tuple[PurePosixPath, pathspec.GitIgnoreSpec]], rel: PurePosixPath, is_dir: bool
+) -> bool:
+    """Gitignore semantics across levels: the deepest ``.indexignore`` with a matching pattern decides."""
+    verdict = False
+    for base, spec in specs:
+        try:
+            sub = rel.relative_to(base)
+        except ValueError:
+            continue
+        text = sub.as_posix() + ("/" if is_dir else "")
+        result = spec.check_file(text)
+        if result.include is not None:
+            verdict = bool(result.include)
+    return verdict
+
+
+def _check_regular(path: Path, root_real: Path) -> os.stat_result:
+    """Stat ``path`` (following a symlink that stays inside the root) and refuse anything but a file."""
+    try:
+        lst = path.lstat()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(lst.st_mode):
+        target = Path(os.path.realpath(path))
+        if not target.is_relative_to(root_real):
+            raise SafetyLimitError(
+                f"{path}: symlink points outside the catalog (to {target}); refusing to follow it"
+            )
+        try:
+            st = path.stat()
+        except OSError:
+            raise InputError(f"{path}: dangling symlink (target {target} does not exist)") from None
+    else:
+        st = lst
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(
+            f"{path}: expected a file but found a directory (symlinked folders are not followed)"
+        )
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to open it")
+    return st
+
+
+def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterator[tuple[Path, PurePosixPath]]:
+    """Yield ``(path, path relative to root)`` for every file opm would parse, in opm's lexical order.
+
+    Raises:
+        InputError: the root is missing or not a folder, or a file cannot be read.
+        SafetyLimitError: a symlink leaves the root or a file is larger than the limit.
+    """
+    try:
+        root_st = root.stat()
+    except OSError as exc:
+        raise InputError(f"{root}: cannot read catalog: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(root_st.st_mode):
+        raise InputError(f"{root}: is not a directory")
+    root_real = Path(os.path.realpath(root))
+    specs: list[tuple[PurePosixPath, pathspec.GitIgnoreSpec]] = []
+
+    def walk(directory: Path, rel_dir: PurePosixPath) -> Iterator[tuple[Path, PurePosixPath]]:
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            raise InputError(f"{directory}: cannot list folder: {exc.strerror or exc}") from None
+        if ".indexignore" in names:
+            specs.append((rel_dir, _indexignore_spec(directory / ".indexignore")))
+        for name in names:
+            path = directory / name
+            rel = rel_dir / name
+            if name == ".indexignore":
+                continue
+            try:
+                mode = path.lstat().st_mode
+            except OSError as exc:
+                raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+            if stat.S_ISDIR(mode):
+                if not _ignored(specs, rel, True):
+                    yield from walk(path, rel)
+                continue
+            if _ignored(specs, rel, False):
+                continue
+            st = _check_regular(path, root_real)
+            if st.st_size > limits.max_file_bytes:
+                raise SafetyLimitError(
+                    f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
+                    "(raise it with --max-file-size)"
+                )
+            yield path, rel
+        if ".indexignore" in names:
+            specs.pop()
+
+    yield from walk(root, PurePosixPath("."))
+
+
+# --------------------------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True, slots=True)
+class _Doc:
+    value: Any
+    line: int
+    raw_empty: bool = False
+
+
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(f"duplicate key {key!r}")
+            seen.add(key)
+    return result
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates)
+_WS = re.compile(r"[ \t\r\n]*")
+_SEPARATOR = re.compile(r"^---(.*)$", re.MULTILINE)
+_YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
+
+
+def _line_at(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
+    index = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    while index < len(text):
+        line = _line_at(text, index)
+        try:
+            value, end = _JSON.raw_decode(text, index)
+        except _DuplicateKeyError as exc:
+            findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
+            return
+        except json.JSONDecodeError as exc:
+            findings.append(
+                _finding(
+                    "RK-FBC-001",
+                    f"invalid JSON: {exc.msg} at offset {exc.pos}",
+                    file,
+                    _line_at(text, exc.pos),
+                    "fix the JSON syntax; a catalog file is a stream of JSON objects or multi-document YAML",
+                )
+            )
+            return
+        yield _Doc(value, line)
+        index = _WS.match(text, end).end()  # type: ignore[union-attr]
+
+
+def _yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
+    """Split YAML text into documents at ``---`` lines as the Kubernetes YAML reader does."""
+    start, start_line = 0, 1
+    for match in _SEPARATOR.finditer(text):
+        rest = match.group(1).strip()
+        if rest and not rest.startswith("#"):
+            continue  # "--- {a: 1}" keeps content on the marker line: part of the document
+        chunk = text[start : match.start()]
+        if chunk:
+            yield chunk, start_line
+        start = match.end() + 1
+        start_line = _line_at(text, start) if start <= len(text) else start_line
+    chunk = text[start:]
+    if chunk:
+        yield chunk, start_line
+
+
+def _first_content_line(chunk: str, line: int) -> int:
+    for offset, raw in enumerate(chunk.splitlines()):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            return line + offset
+    return line
+
+
+def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+    any_doc = False
+    alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
+    for chunk, line in _yaml_chunks(text):
+        any_doc = True
+        try:
+            value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
+        except yaml_rs.YAMLDecodeError as exc:
+            message = str(exc)
+            if "alias" in message and "limit" in message:
+                raise SafetyLimitError(
+                    f"{file}:{line}: YAML alias expansion over the limit ({message})"
+                ) from None
+            where = _YAML_ERROR_LINE.search(message)
+            err_line = line + int(where.group(1)) - 1 if where else line
+            detail = message.splitlines()[-1].strip() if "\n" in message else message
+            rule, hint = "RK-FBC-001", "fix the YAML syntax (documents are separated by '---' lines)"
+            if "duplicate" in message:
+                rule, hint = "RK-FBC-003", _HINT_DUPLICATE
+                detail = message.splitlines()[0]
+            findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
+            continue
+        yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
+    if not any_doc:
+        yield _Doc(None, 1, raw_empty=True)
+
+
+_HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
+
+
+def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
+    return Finding(
+        rule=rule,
+        severity=Severity.ERROR,
+        message=message,
+        location=Location(file=file, line=line, path=path),
+        hint=hint,
+    )
+
+
+def _go_type(value: Any) -> str:
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null"
+
+
+def _go_value_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return "map[string]interface {}{...}" if value else "map[string]interface {}{}"
+    if isinstance(value, list):
+        return "[]interface {}{...}"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (bool)"
+    if isinstance(value, int | float):
+        return f"{value} (float64)"
+    return repr(value)
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None:
+    """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be."""
+    value = doc.value
+    if doc.raw_empty:
+        findings.append(
+            _finding(
+                "RK-FBC-005",
+                "object '' is missing root schema field",
+                file,
+                doc.line,
+                "remove the empty document (a blank or comment-only YAML document, or a stray '---')",
+            )
+        )
+        return None
+    if not isinstance(value, dict):
+        findings.append(
+            _finding(
+                "RK-FBC-002",
+                f"json: cannot unmarshal {_go_type(value)} into Go value of type map[string]interface {{}}",
+                file,
+                doc.line,
+                "each catalog document must be an object with a schema field",
+            )
+        )
+        return None
+    folded: dict[str, list[str]] = {}
+    for key in value:
+        folded.setdefault(str(key).casefold(), []).append(str(key))
+    duplicates = {k: sorted(v) for k, v in folded.items() if len(v) > 1}
+    if duplicates:
+        text = ", ".join(
+            f'duplicate keys for key "{k}": [{" ".join(v)}]' for k, v in sorted(duplicates.items())
+        )
+        findings.append(_finding("RK-FBC-003", text, file, doc.line, _HINT_DUPLICATE))
+        return None
+    picked: dict[str, str] = {}
+    for wanted in ("schema", "package", "name"):
+        key = _lookup_key(value, wanted)
+        if key is None:
+            continue
+        field_value = value[key]
+        if not isinstance(field_value, str):
+            findings.append(
+                _finding(
+                    "RK-FBC-004",
+                    f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}',
+                    file,
+                    doc.line,
+                    f'make "{wanted}" a string',
+                    path=f"$.{key}",
+                )
+            )
+            return None
+        picked[wanted] = field_value
+    schema = picked.get("schema", "")
+    if not schema:
+        findings.append(
+            _finding(
+                "RK-FBC-005",
+                f"object '{_compact_json(value)}' is missing root schema field",
+                file,
+                doc.line,
+                "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)",
+            )
+        )
+        return None
+    return Meta(
+        schema=schema,
+        package=picked.get("package", ""),
+        name=picked.get("name", ""),
+        data=value,
+        location=Location(file=file, line=doc.line),
+    )
+
+
+def _lookup_key(obj: Mapping[str, Any], wanted: str) -> str | None:
+    """Key of ``obj`` matching ``wanted`` as Go's encoding/json does: exact first, then case-folded."""
+    if wanted in obj:
+        return wanted
+    folded = wanted.casefold()
+    for key in obj:
+        if isinstance(key, str) and key.casefold() == folded:
+            return key
+    return None
+
+
+# ----------------------------------------------------------------------------------- typed decoding
+
+
+class _TypeMismatch(ValueError):
+    pass
+
+
+def _get(obj: Mapping[str, Any], struct: str, name: str, kind: str, gotype: str) -> Any:
+    """Field ``name`` of ``obj`` checked against JSON ``kind`` (Go's strict-typed unmarshal)."""
+    key = _lookup_key(obj, name)
+    if key is None:
+        return None
+    value = obj[key]
+    if value is None:
+        return None
+    if _go_type(value) != kind:
+        raise _TypeMismatch(
+            f"json: cannot unmarshal {_go_type(value)} into Go struct field {struct}.{name} of type {gotype}"
+        )
+    return value
+
+
+def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
+    raw = _get(obj, struct, "properties", "array", "[]property.Property")
+    out: list[Property] = []
+    for item in raw or ():
+        if item is None:
+            out.append(Property(type="", value=MISSING))
+            continue
+        if not isinstance(item, dict):
+            raise _TypeMismatch(
+                f"json: cannot unmarshal {_go_type(item)} into Go struct field {struct}.properties "
+                "of type property.Property"
+            )
+        type_ = _get(item, f"{struct}.properties", "type", "string", "string") or ""
+        key = _lookup_key(item, "value")
+        out.append(Property(type=type_, value=item[key] if key is not None else MISSING))
+    return tuple(out)
+
+
+def _str(obj: Mapping[str, Any], struct: str, name: str) -> str:
+    return _get(obj, struct, name, "string", "string") or ""
+
+
+def _decode_package(meta: Meta) -> Package:
+    obj = meta.data
+    icon_raw = _get(obj, "Package", "icon", "object", "declcfg.Icon")
+    icon: Icon | None = None
+    if icon_raw is not None:
+        data = _str(icon_raw, "Package.icon", "base64data")
+        try:
+            _b64decode(data)
+        except (binascii.Error, ValueError) as exc:
+            raise _TypeMismatch(f"illegal base64 data in icon.base64data: {exc}") from None
+        icon = Icon(base64data=data, mediatype=_str(icon_raw, "Package.icon", "mediatype"))
+    return Package(
+        name=_str(obj, "Package", "name"),
+        default_channel=_str(obj, "Package", "defaultChannel"),
+        icon=icon,
+        description=_str(obj, "Package", "description"),
+        properties=_properties(obj, "Package"),
+        location=meta.location,
+    )
+
+
+def _decode_channel(meta: Meta) -> Channel:
+    obj = meta.data
+    raw_entries = _get(obj, "Channel", "entries", "array", "[]declcfg.ChannelEntry")
+    entries: list[ChannelEntry] = []
+    for item in raw_entries or ():
+        if item is None:
+            entries.append(ChannelEntry(name=""))
+            continue
+        if not isinstance(item, dict):
+            raise _TypeMismatch(
+                f"json: cannot unmarshal {_go_type(item)} into Go struct field Channel.entries "
+                "of type declcfg.ChannelEntry"
+            )
+        skips = _get(item, "Channel.entries", "skips", "array", "[]string") or []
+        for skip in skips:
+            if skip is not None and not isinstance(skip, str):
+                raise _TypeMismatch(
+                    f"json: cannot unmarshal {_go_type(skip)} into Go struct field Channel.entries.skips "
+                    "of type string"
+                )
+        entries.append(
+            ChannelEntry(
+                name=_str(item, "Channel.entries", "name"),
+                replaces=_str(item, "Channel.entries", "replaces"),
+                skips=tuple(s or "" for s in skips),
+                skip_range=_str(item, "Channel.entries", "skipRange"),
+            )
+        )
+    return Channel(
+        name=_str(obj, "Channel", "name"),
+        package=_str(obj, "Channel", "package"),
+        entries=None if raw_entries is None else tuple(entries),
+        properties=_properties(obj, "Channel"),
+        location=meta.location,
+    )
+
+
+def _decode_bundle(meta: Meta) -> Bundle:
+    obj = meta.data
+    raw_related = _get(obj, "Bundle", "relatedImages", "array", "[]declcfg.RelatedImage")
+    related: list[RelatedImage] = []
+    for item in raw_related or ():
+        if item is None:
+            related.append(RelatedImage())
+            continue
+        if not isinstance(item, dict):
+            raise _TypeMismatch(
+                f"json: cannot unmarshal {_go_type(item)} into Go struct field Bundle.relatedImages "
+                "of type declcfg.RelatedImage"
+            )
+        related.append(
+            RelatedImage(
+                name=_str(item, "Bundle.relatedImages", "name"),
+                image=_str(item, "Bundle.relatedImages", "image"),
+            )
+        )
+    return Bundle(
+        name=_str(obj, "Bundle", "name"),
+        package=_str(obj, "Bundle", "package"),
+        image=_str(obj, "Bundle", "image"),
+        properties=_properties(obj, "Bundle"),
+        related_images=None if raw_related is None else tuple(related),
+        location=meta.location,
+    )
+
+
+def _decode_deprecation(meta: Meta) -> Deprecation:
+    obj = meta.data
+    raw_entries = _get(obj, "Deprecation", "entries", "array", "[]declcfg.DeprecationEntry")
+    entries: list[DeprecationEntry] = []
+    for item in raw_entries or ():
+        if not isinstance(item, dict):
+            raise _TypeMismatch(
+                f"json: cannot unmarshal {_go_type(item)} into Go struct field Deprecation.entries "
+                "of type declcfg.DeprecationEntry"
+            )
+        ref = _get(item, "Deprecation.entries", "reference", "object", "declcfg.PackageScopedReference") or {}
+        entries.append(
+            DeprecationEntry(
+                schema=_str(ref, "Deprecation.entries.reference", "schema"),
+                name=_str(ref, "Deprecation.entries.reference", "name"),
+                message=_str(item, "Deprecation.entries", "message"),
+            )
+        )
+    return Deprecation(
+        package=_str(obj, "Deprecation", "package"),
+        entries=tuple(entries),
+        location=meta.location,
+    )
+
+
+def _b64decode(data: str) -> bytes:
+    """Decode standard base64 as Go's encoding/json does for ``[]byte``: CR and LF are ignored."""
+    return base64.b64decode(data.replace("\n", "").replace("\r", ""), validate=True)
+
+
+def _decode_object(data: str) -> Any:
+    raw = _b64decode(data)
+    text = raw.decode("utf-8")
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return json.loads(text)
+    return yaml_rs.loads(text, parse_datetime=False)
+
+
+def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] | None]:
+    objects: list[Any] = []
+    csv: Mapping[str, Any] | None = None
+    for index, prop in enumerate(bundle.properties):
+        if prop.type != PROP_BUNDLE_OBJECT:
+            continue
+        prefix = f'read bundle objects: package "{bundle.package}", bundle "{bundle.name}": '
+        value = prop.value
+        data = value.get("data") if isinstance(value, dict) else None
+        if not isinstance(data, str):
+            raise _BundleObjectError(
+                f"{prefix}parse property at index {index} as bundle object: "
+                f"json: cannot unmarshal {_go_type(value)} into Go value of type property.BundleObject"
+            )
+        try:
+            obj = _decode_object(data)
+        except (binascii.Error, ValueError, UnicodeDecodeError, yaml_rs.YAMLDecodeError) as exc:
+            raise _BundleObjectError(
+                f"{prefix}convert bundle object property at index {index} to JSON: {exc}"
+            ) from None
+        objects.append(obj)
+        if csv is None and isinstance(obj, dict) and obj.get("kind") == "ClusterServiceVersion":
+            csv = obj
+    return tuple(objects), csv
+
+
+class _BundleObjectError(ValueError):
+    pass
+
+
+_DECODERS = {
+    SCHEMA_PACKAGE: ("package", _decode_package),
+    SCHEMA_CHANNEL: ("channel", _decode_channel),
+    SCHEMA_BUNDLE: ("bundle", _decode_bundle),
+    SCHEMA_DEPRECATIONS: ("deprecation", _decode_deprecation),
+}
+
+
+def decode_metas(metas: Sequence[Meta]) -> tuple[DeclarativeConfig, tuple[Finding, ...]]:
+    """Type every blob (opm's ``addMeta``); blobs that fail become findings and are left out."""
+    packages: list[Package] = []
+    channels: list[Channel] = []
+    bundles: list[Bundle] = []
+    deprecations: list[Deprecation] = []
+    others: list[Meta] = []
+    findings: list[Finding] = []
+    for meta in metas:
+        decoder = _DECODERS.get(meta.schema)
+        if decoder is None:
+            others.append(meta)
+            continue
+        label, decode = decoder
+        try:
+            item = decode(meta)
+        except _TypeMismatch as exc:
+            findings.append(
+                _finding(
+                    "RK-FBC-007",
+                    f"parse {label}: {exc}",
+                    meta.location.file,
+                    meta.location.line,
+                    f"give each field of the {meta.schema} object the type opm expects",
+                )
+            )
+            continue
+        if isinstance(item, Package):
+            packages.append(item)
+        elif isinstance(item, Channel):
+            channels.append(item)
+        elif isinstance(item, Deprecation):
+            deprecations.append(item)
+        else:
+            assert isinstance(item, Bundle)
+            try:
+                objects, csv = _bundle_objects(item)
+            except _BundleObjectError as exc:
+                findings.append(
+                    _finding(
+                        "RK-FBC-008",
+                        str(exc),
+                        meta.location.file,
+                        meta.location.line,
+                        "olm.bundle.object data must be base64 of a YAML or JSON manifest",
+                    )
+                )
+                continue
+            if objects:
+                item = Bundle(
+                    name=item.name,
+                    package=item.package,
+                    image=item.image,
+                    properties=item.properties,
+                    related_images=item.related_images,
+                    location=item.location,
+                    objects=objects,
+                    csv=csv,
+                )
+            bundles.append(item)
+    config = DeclarativeConfig(
+        packages=tuple(packages),
+        channels=tuple(channels),
+        bundles=tuple(bundles),
+        deprecations=tuple(deprecations),
+        others=tuple(others),
+    )
+    return config, tuple(findings)
+
+
+# --------------------------------------------------------------------------------------------- entry points
+
+
+def load_catalog_text(
+    data: bytes, file: str, limits: LoadLimits = LoadLimits()
+) -> tuple[list[Meta], list[Finding]]:
+    """Parse one file's bytes into blobs; content problems are returned as findings."""
+    findings: list[Finding] = []
+    if not data:
+        return [], findings
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        findings.append(
+            _finding(
+                "RK-FBC-006",
+                f"invalid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+                file,
+                line,
+                "save the file as UTF-8",
+            )
+        )
+        return [], findings
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    stripped = text.lstrip(" \t\r\n")
+    docs = (
+        _json_docs(text, file, findings)
+        if stripped.startswith("{")
+        else _yaml_docs(text, file, findings, limits)
+    )
+    metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
+    return metas, findings
+
+
+def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
+    """Load every catalog file under ``root`` (see the module docstring for the rules).
+
+    Raises:
+        InputError: the root or a file cannot be read.
+        SafetyLimitError: a safety limit refused the input.
+    """
+    metas: list[Meta] = []
+    findings: list[Finding] = []
+    files: list[str] = []
+    for path, _rel in iter_catalog_files(root, limits):
+        display = str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        files.append(display)
+        file_metas, file_findings = load_catalog_text(data, display, limits)
+        metas.extend(file_metas)
+        findings.extend(file_findings)
+    config, decode_findings = decode_metas(metas)
+    findings.extend(decode_findings)
+    return LoadResult(config=config, findings=tuple(findings), files=tuple(files), metas=tuple(metas))

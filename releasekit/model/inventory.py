@@ -1,0 +1,192 @@
+"""Upstream Kueue inventories: the CRDs and feature gates of one Kueue release, as facts.
+
+Pure core: no I/O, no click, no git. An inventory is written by ``releasekit upstream import``
+(``source: exact``, with the ref, the commit and a sha256 per CRD file) or transcribed by hand from
+a nearby tag (``source: transcribed``, no hashes). It lives in ``streams/upstream/kueue-<line>.yaml``
+and is referred to by releases as ``kueue-<line>`` (its :attr:`Inventory.name`).
+
+Maturity rules (as the real operator decides):
+
+- a CRD *version* is ``alpha`` when its name contains ``alpha`` (``v1alpha1``), ``beta`` when it
+  contains ``beta``, and ``ga`` otherwise (``v1``);
+- a *CRD* counts as alpha when ANY of its versions is alpha (the operator skips such CRDs; the
+  v0.11.0–v0.11.2 Topology CRD served v1alpha1 and v1beta1 and is still alpha).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "Crd",
+    "CrdVersion",
+    "FeatureGate",
+    "GateStage",
+    "Inventory",
+    "InventorySource",
+    "Maturity",
+    "inventory_name",
+    "line_of_version",
+    "version_maturity",
+]
+
+
+class Maturity(enum.StrEnum):
+    """API maturity of a CRD version (or of a whole CRD)."""
+
+    ALPHA = "alpha"
+    BETA = "beta"
+    GA = "ga"
+
+
+class GateStage(enum.StrEnum):
+    """A feature gate's ``PreRelease`` stage, spelled as Kueue spells it."""
+
+    ALPHA = "Alpha"
+    BETA = "Beta"
+    GA = "GA"
+    DEPRECATED = "Deprecated"
+
+
+class InventorySource(enum.StrEnum):
+    """How an inventory was made: read from git at a ref (exact) or transcribed from facts of a nearby tag."""
+
+    EXACT = "exact"
+    TRANSCRIBED = "transcribed"
+
+
+_VERSION_RE = re.compile(r"^v\d+(?:(alpha|beta)\d+)?$")
+_LINE_RE = re.compile(r"^v?(\d+)\.(\d+)(?:[.\-].*)?$")
+
+
+def version_maturity(name: str) -> Maturity:
+    """Maturity of a Kubernetes API version name: ``v1alpha1`` -> alpha, ``v1beta2`` -> beta, ``v1`` -> ga."""
+    match = _VERSION_RE.match(name)
+    kind = match.group(1) if match else ("alpha" if "alpha" in name else "beta" if "beta" in name else None)
+    if kind == "alpha":
+        return Maturity.ALPHA
+    if kind == "beta":
+        return Maturity.BETA
+    return Maturity.GA
+
+
+def line_of_version(text: str) -> str | None:
+    """The ``major.minor`` line of a Kueue tag or describe string (``v0.19.0-devel-19-g982b`` -> ``0.19``)."""
+    match = _LINE_RE.match(text.strip())
+    return f"{int(match.group(1))}.{int(match.group(2))}" if match else None
+
+
+def inventory_name(line: str) -> str:
+    """The name releases use for the inventory of a Kueue line: ``0.11`` -> ``kueue-0.11``."""
+    return f"kueue-{line}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CrdVersion:
+    """One entry of a CRD's ``spec.versions``."""
+
+    name: str
+    served: bool
+    storage: bool
+    maturity: Maturity
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Crd:
+    """One upstream CRD file: identity, scope, versions and (for exact inventories) the file's sha256."""
+
+    group: str
+    kind: str
+    plural: str
+    scope: str
+    versions: tuple[CrdVersion, ...]
+    file: str
+    sha256: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The CRD's ``metadata.name``: ``<plural>.<group>``."""
+        return f"{self.plural}.{self.group}"
+
+    @property
+    def maturity(self) -> Maturity:
+        """The CRD's maturity: alpha if any version is alpha, else the least mature version's."""
+        maturities = {v.maturity for v in self.versions}
+        for level in (Maturity.ALPHA, Maturity.BETA):
+            if level in maturities:
+                return level
+        return Maturity.GA
+
+    @property
+    def is_alpha(self) -> bool:
+        """True when any version is alpha (the operator skips such CRDs)."""
+        return self.maturity is Maturity.ALPHA
+
+    @property
+    def served_versions(self) -> tuple[str, ...]:
+        """Names of the served versions, in file order."""
+        return tuple(v.name for v in self.versions if v.served)
+
+    @property
+    def storage_version(self) -> str | None:
+        """Name of the storage version (None if the file names none)."""
+        return next((v.name for v in self.versions if v.storage), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FeatureGate:
+    """A Kueue feature gate as it applies in one release (the last versioned spec entry)."""
+
+    name: str
+    stage: GateStage
+    default: bool
+    lock_to_default: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Inventory:
+    """The CRDs and feature gates of one Kueue release line, with where the facts came from.
+
+    Attributes:
+        line: the Kueue release line, ``"0.11"``.
+        source: exact (read from git at ``ref``) or transcribed (from the facts of ``tag``).
+        ref: the ref the facts describe (a tag, or a commit for a main-branch pin).
+        commit: the full commit id of ``ref``.
+        tag: the tag, when the ref is or is nearest to one.
+        describe: ``git describe --tags`` of the commit, when known.
+        features_file: the file the gates were read from.
+        crds: CRDs sorted by name.
+        gates: feature gates sorted by name.
+        file: where the inventory was loaded from (for findings); empty when built in memory.
+    """
+
+    line: str
+    source: InventorySource
+    ref: str
+    commit: str
+    tag: str | None = None
+    describe: str | None = None
+    features_file: str = ""
+    crds: tuple[Crd, ...] = ()
+    gates: tuple[FeatureGate, ...] = ()
+    file: str = ""
+
+    @property
+    def name(self) -> str:
+        """The name releases refer to: ``kueue-<line>``."""
+        return inventory_name(self.line)
+
+    def gate(self, name: str) -> FeatureGate | None:
+        """The gate called ``name``, or None when this Kueue has no such gate."""
+        return next((g for g in self.gates if g.name == name), None)
+
+    def crd(self, kind_or_name: str) -> Crd | None:
+        """The CRD whose kind, plural or full name is ``kind_or_name``."""
+        return next((c for c in self.crds if kind_or_name in (c.kind, c.plural, c.name)), None)
+
+    @property
+    def alpha_crds(self) -> tuple[Crd, ...]:
+        """CRDs that count as alpha (any alpha version)."""
+        return tuple(c for c in self.crds if c.is_alpha)
