@@ -7,6 +7,8 @@ A :class:`~releasekit.errors.ReleasekitError` becomes one line on stderr and exi
 
 from __future__ import annotations
 
+import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +43,25 @@ def _format_names() -> list[str]:
 
 
 def format_options(func: F) -> F:
-    """Add ``--format`` and ``--output`` to a judging command."""
+    """Add ``--format`` and ``--output`` to a judging command.
+
+    With ``--format konflux``, input that cannot be read still produces a TEST_OUTPUT object
+    (``result: ERROR``) before the command exits 2.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ReleasekitError as exc:
+            if kwargs.get("fmt") == "konflux":
+                from releasekit.report import source_epoch
+                from releasekit.report.konflux import konflux_error
+
+                write_output(konflux_error(str(exc), source_epoch()), kwargs.get("output"))
+            raise
+
+    func = wrapper  # type: ignore[assignment]
     func = click.option(
         "--output",
         "output",
@@ -76,6 +96,10 @@ def emit_report(report: Report, fmt: str, output: Path | None) -> int:
 
     color = fmt == "text" and output is None and sys.stdout.isatty()
     write_output(get_reporter(fmt, color=color).render(report), output)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if fmt == "github" and summary:
+        with Path(summary).open("a", encoding="utf-8") as handle:  # appended, as GitHub expects
+            handle.write(get_reporter("markdown").render(report))
     if fmt == "konflux":
         return EXIT_OK
     return EXIT_OK if report.passed else EXIT_ERRORS

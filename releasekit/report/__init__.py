@@ -12,7 +12,7 @@ from typing import Protocol
 
 from releasekit.model.report import Report
 
-__all__ = ["REPORTERS", "Reporter", "get_reporter"]
+__all__ = ["REPORTERS", "Reporter", "get_reporter", "source_epoch"]
 
 
 class Reporter(Protocol):
@@ -35,9 +35,58 @@ def _json(_color: bool) -> Reporter:
     return JsonReporter()
 
 
+def _junit(_color: bool) -> Reporter:
+    from releasekit.report.junit import JunitReporter
+
+    return JunitReporter()
+
+
+def _sarif(_color: bool) -> Reporter:
+    from releasekit.report.sarif import SarifReporter
+
+    return SarifReporter()
+
+
+def _github(_color: bool) -> Reporter:
+    from releasekit.report.github import GithubReporter
+
+    return GithubReporter()
+
+
+def _markdown(_color: bool) -> Reporter:
+    from releasekit.report.markdown import MarkdownReporter
+
+    return MarkdownReporter()
+
+
+def source_epoch() -> float:
+    """``SOURCE_DATE_EPOCH`` when set (reproducible builds, tests), else the current time."""
+    import os
+    import time
+
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if value:
+        try:
+            return float(int(value))
+        except ValueError:
+            pass
+    return time.time()
+
+
+def _konflux(_color: bool) -> Reporter:
+    from releasekit.report.konflux import KonfluxReporter
+
+    return KonfluxReporter(epoch=source_epoch())
+
+
 REPORTERS: dict[str, Callable[[bool], Reporter]] = {
     "text": _text,
     "json": _json,
+    "junit": _junit,
+    "sarif": _sarif,
+    "github": _github,
+    "markdown": _markdown,
+    "konflux": _konflux,
 }
 
 

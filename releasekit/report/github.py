@@ -1,0 +1,62 @@
+"""GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``.
+
+GitHub shows at most 10 annotations of each kind per step, so at most 10 are written per kind and a
+closing notice says how many more there were. The Markdown step summary is the CLI's job (it appends
+the Markdown report to ``$GITHUB_STEP_SUMMARY`` when that is set).
+"""
+
+from __future__ import annotations
+
+from releasekit.model.finding import Severity
+from releasekit.model.report import Report
+
+__all__ = ["MAX_PER_KIND", "GithubReporter", "escape_data", "escape_property"]
+
+MAX_PER_KIND = 10
+_KIND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow-command message."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow-command property value."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class GithubReporter:
+    """Renders annotations, capped per kind."""
+
+    def render(self, report: Report) -> str:
+        """Return one workflow command per line."""
+        lines: list[str] = []
+        shown = dict.fromkeys(Severity, 0)
+        hidden = dict.fromkeys(Severity, 0)
+        for f in report.sorted_findings:
+            if shown[f.severity] >= MAX_PER_KIND:
+                hidden[f.severity] += 1
+                continue
+            shown[f.severity] += 1
+            props = []
+            if f.location.file:
+                props.append(f"file={escape_property(f.location.file)}")
+                if f.location.line is not None:
+                    props.append(f"line={f.location.line}")
+            props.append(f"title={escape_property(f.rule)}")
+            message = f.message + (f"\nhint: {f.hint}" if f.hint else "")
+            lines.append(f"::{_KIND[f.severity]} {','.join(props)}::{escape_data(message)}")
+        for severity, count in hidden.items():
+            if count:
+                lines.append(
+                    f"::notice title=releasekit::{count} more {_KIND[severity]} finding(s) not shown as "
+                    "annotations; see the step summary or run with --format text"
+                )
+        counts = report.counts
+        verdict = "passed" if report.passed else "failed"
+        lines.append(
+            f"releasekit {report.command} {verdict}: {counts[Severity.ERROR]} error(s), "
+            f"{counts[Severity.WARNING]} warning(s)"
+        )
+        return "\n".join(lines) + "\n"

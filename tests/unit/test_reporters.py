@@ -1,0 +1,183 @@
+"""Reporters: each format's exact shape for a small hand-made report (expected texts written by hand)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import jsonschema
+import pytest
+
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.report import Report
+from releasekit.report import REPORTERS, get_reporter
+from releasekit.report.github import MAX_PER_KIND, escape_data, escape_property
+from releasekit.report.konflux import KonfluxReporter, konflux_error
+
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "releasekit" / "schemas" / "report.schema.json").read_text()
+)
+
+HEADS = Finding(
+    rule="RK-FBC-040",
+    severity=Severity.ERROR,
+    message="multiple channel heads found in graph: foo.v1.0.0, foo.v1.1.0",
+    location=Location(file="catalog/v4.18/configs/foo/catalog.json", line=12, path="$.entries"),
+    hint="make one bundle replace or skip the other",
+    subject=('package "foo"', 'channel "stable"'),
+)
+WARN = Finding(
+    rule="RK-GRAPH-007",
+    severity=Severity.WARNING,
+    message='bundle "foo.v0.9.0" replaces "foo.v0.8.0", which is in no channel',
+    location=Location(file="catalog/v4.18/configs/foo/catalog.json", line=30),
+    hint="drop the replaces, or add the bundle",
+    subject=('package "foo"', 'channel "stable"', 'bundle "foo.v0.9.0"'),
+)
+REPORT = Report(
+    command="catalog validate",
+    findings=(WARN, HEADS),
+    checked=("catalog/v4.18",),
+    rules=("RK-FBC-040", "RK-FBC-041", "RK-GRAPH-007"),
+)
+CLEAN = Report(command="catalog validate", checked=("catalog/v4.18",), rules=("RK-FBC-040",))
+
+
+def test_text_groups_by_subject_as_a_tree() -> None:
+    text = get_reporter("text").render(REPORT)
+    assert text == (
+        'package "foo"\n'
+        '└── channel "stable"\n'
+        "    ├── error RK-FBC-040: catalog/v4.18/configs/foo/catalog.json:12: $.entries: "
+        "multiple channel heads found in graph: foo.v1.0.0, foo.v1.1.0\n"
+        "    │     hint: make one bundle replace or skip the other\n"
+        '    └── bundle "foo.v0.9.0"\n'
+        "        └── warning RK-GRAPH-007: catalog/v4.18/configs/foo/catalog.json:30: "
+        'bundle "foo.v0.9.0" replaces "foo.v0.8.0", which is in no channel\n'
+        "              hint: drop the replaces, or add the bundle\n"
+        "catalog validate: failed: 1 error, 1 warning (1 checked)\n"
+    )
+
+
+def test_text_colour_only_when_asked() -> None:
+    assert "\x1b[" not in get_reporter("text").render(REPORT)
+    assert "\x1b[31merror" in get_reporter("text", color=True).render(REPORT)
+
+
+def test_json_follows_the_contract_and_its_schema() -> None:
+    doc = json.loads(get_reporter("json").render(REPORT))
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["schema"] == "releasekit/report/v1"
+    assert doc["passed"] is False
+    assert doc["summary"] == {"errors": 1, "warnings": 1, "info": 0, "checked": 1}
+    assert doc["findings"][0]["location"] == {
+        "file": "catalog/v4.18/configs/foo/catalog.json",
+        "line": 12,
+        "path": "$.entries",
+    }
+    assert [f["rule"] for f in doc["findings"]] == ["RK-FBC-040", "RK-GRAPH-007"]
+
+
+def test_schema_rejects_a_malformed_report() -> None:
+    doc = json.loads(get_reporter("json").render(REPORT))
+    doc["findings"][0]["rule"] = "FBC-1"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, SCHEMA)
+
+
+def test_junit_has_a_failing_case_per_rule_and_subject_and_passing_rules() -> None:
+    root = ET.fromstring(get_reporter("junit").render(REPORT))
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert suite.get("tests") == "3" and suite.get("failures") == "1"
+    cases = {(c.get("classname"), c.get("name")): c for c in suite.iter("testcase")}
+    failing = cases[("releasekit.RK-FBC-040", 'package "foo" / channel "stable"')]
+    failure = failing.find("failure")
+    assert failure is not None and "multiple channel heads" in (failure.get("message") or "")
+    assert failing.get("file") == "catalog/v4.18/configs/foo/catalog.json" and failing.get("line") == "12"
+    warned = cases[("releasekit.RK-GRAPH-007", 'package "foo" / channel "stable" / bundle "foo.v0.9.0"')]
+    assert warned.find("failure") is None and "warning:" in (warned.findtext("system-out") or "")
+    assert ("releasekit.RK-FBC-041", "RK-FBC-041 found nothing") in cases
+
+
+def test_sarif_levels_rules_and_locations() -> None:
+    log = json.loads(get_reporter("sarif").render(REPORT))
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["RK-FBC-040", "RK-FBC-041", "RK-GRAPH-007"]
+    first = run["results"][0]
+    assert first["level"] == "error" and first["ruleIndex"] == 0
+    assert first["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "catalog/v4.18/configs/foo/catalog.json"},
+        "region": {"startLine": 12},
+    }
+    assert run["results"][1]["level"] == "warning"
+
+
+def test_github_annotations_escape_and_cap_at_ten_per_kind() -> None:
+    many = tuple(
+        Finding(
+            rule="RK-FBC-010",
+            severity=Severity.ERROR,
+            message=f"bad {i}",
+            location=Location(file="a,b:c", line=i + 1),
+        )
+        for i in range(MAX_PER_KIND + 3)
+    )
+    text = get_reporter("github").render(Report(command="catalog validate", findings=many))
+    lines = text.splitlines()
+    assert sum(line.startswith("::error ") for line in lines) == MAX_PER_KIND
+    assert lines[0] == "::error file=a%2Cb%3Ac,line=1,title=RK-FBC-010::bad 0"
+    assert "3 more error finding(s)" in text
+    assert escape_data("50%\nx") == "50%25%0Ax" and escape_property("a:b,c") == "a%3Ab%2Cc"
+
+
+def test_github_message_carries_the_hint_on_a_new_line() -> None:
+    text = get_reporter("github").render(REPORT)
+    assert (
+        "::error file=catalog/v4.18/configs/foo/catalog.json,line=12,title=RK-FBC-040::multiple channel heads "
+        "found in graph: foo.v1.0.0, foo.v1.1.0%0Ahint: make one bundle replace or skip the other"
+    ) in text
+
+
+def test_markdown_has_summary_findings_and_extras() -> None:
+    report = Report(
+        command="check", findings=(HEADS,), extras=(("kueue-operator (v4.18)", "```mermaid\ngraph LR\n```"),)
+    )
+    text = get_reporter("markdown").render(report)
+    assert text.startswith("## releasekit check: ❌ failed\n")
+    assert "| 1 | 0 | 0 | 0 |" in text
+    assert "| ❌ | `RK-FBC-040` | catalog/v4.18/configs/foo/catalog.json:12: $.entries |" in text
+    assert "### kueue-operator (v4.18)\n\n```mermaid\ngraph LR\n```" in text
+
+
+def test_konflux_test_output_fields_and_fixed_timestamp() -> None:
+    out = json.loads(KonfluxReporter(epoch=1700000000).render(REPORT))
+    assert out == {
+        "result": "FAILURE",
+        "timestamp": "2023-11-14T22:13:20+0000",
+        "note": "releasekit catalog validate: 1 error(s), 1 warning(s); run releasekit with --format text for details",
+        "namespace": "releasekit",
+        "successes": 1,
+        "failures": 1,
+        "warnings": 1,
+    }
+    assert json.loads(KonfluxReporter(epoch=0).render(CLEAN))["result"] == "SUCCESS"
+    only_warning = Report(command="x", findings=(WARN,), rules=("RK-GRAPH-007",))
+    assert json.loads(KonfluxReporter(epoch=0).render(only_warning))["result"] == "WARNING"
+    assert json.loads(KonfluxReporter(epoch=0).render(Report(command="x")))["result"] == "SKIPPED"
+    assert json.loads(konflux_error("cannot read x", 0))["result"] == "ERROR"
+
+
+def test_konflux_honours_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
+    assert json.loads(get_reporter("konflux").render(CLEAN))["timestamp"] == "1970-01-02T00:00:00+0000"
+
+
+@pytest.mark.parametrize("name", sorted(REPORTERS))
+def test_every_reporter_is_deterministic(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    assert get_reporter(name).render(REPORT) == get_reporter(name).render(
+        Report(command=REPORT.command, findings=(HEADS, WARN), checked=REPORT.checked, rules=REPORT.rules)
+    )
