@@ -1,0 +1,317 @@
+"""Record an upstream Kueue release from git: its CRDs and feature gates, as an inventory.
+
+Adapter module (git through gitpython, files). ``releasekit upstream import --repo R --ref T``:
+
+1. :func:`check_ref` refuses refs that could be read as options or ranges (a leading ``-``, ``..``,
+   whitespace, control characters, ``~^:?*[\\``) *before* git sees them;
+2. :func:`open_repository` opens a local clone, or clones a URL once (bare) into
+   ``$XDG_CACHE_HOME/releasekit/upstream/`` and fetches there only when a ref is missing;
+3. :func:`read_inventory` reads blobs at the ref, without a work tree (``commit.tree / path``): the
+   CRDs under ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where it
+   exists) and the gates from ``versioned_feature_list.yaml`` where the release has one, else from
+   ``pkg/features/kube_features.go`` (:mod:`releasekit.io.gofeatures`);
+4. :func:`write_inventory` writes ``streams/upstream/kueue-<line>.yaml`` atomically
+   (:func:`render_inventory` gives the deterministic text).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from releasekit.errors import InputError, UpstreamError, UsageError
+from releasekit.io.atomic import write_text_atomic
+from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.model.inventory import (
+    Crd,
+    CrdVersion,
+    Inventory,
+    InventorySource,
+    line_of_version,
+    version_maturity,
+)
+
+__all__ = [
+    "CRD_DIRS",
+    "FEATURES_GO",
+    "FEATURE_LIST",
+    "cache_root",
+    "check_ref",
+    "import_upstream",
+    "inventory_path",
+    "open_repository",
+    "read_inventory",
+    "render_inventory",
+    "write_inventory",
+]
+
+CRD_DIRS = ("config/components/crd/bases", "config/components/crd/alpha/bases")
+FEATURES_GO = "pkg/features/kube_features.go"
+FEATURE_LIST = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml"
+
+_BAD_REF_CHARS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+
+
+def check_ref(ref: str) -> str:
+    """Return ``ref`` if it is safe to hand to git; raise UsageError otherwise.
+
+    Refused: empty refs, a leading ``-`` (git would read an option), ``..`` (a range), ``@{``,
+    whitespace, control characters and ``~^:?*[\\``.
+    """
+    if not ref:
+        raise UsageError("--ref must not be empty")
+    if ref.startswith("-"):
+        raise UsageError(f"refusing ref {ref!r}: it starts with '-' and git would read it as an option")
+    if ".." in ref:
+        raise UsageError(f"refusing ref {ref!r}: '..' makes it a range, give one tag or commit")
+    if "@{" in ref or _BAD_REF_CHARS.search(ref) or ref.endswith((".", "/", ".lock")):
+        raise UsageError(f"refusing ref {ref!r}: not a valid tag, branch or commit name")
+    return ref
+
+
+def cache_root() -> Path:
+    """Where URL clones are kept: ``$XDG_CACHE_HOME/releasekit/upstream`` (default ``~/.cache``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "releasekit" / "upstream"
+
+
+def _is_url(spec: str) -> bool:
+    return "://" in spec or bool(re.match(r"^[\w.-]+@[\w.-]+:", spec))
+
+
+def open_repository(spec: str, *, cache: Path | None = None) -> Any:
+    """Open the Kueue repository ``spec``: a local path, or a URL cloned once into the cache.
+
+    Raises:
+        InputError: a local path that is not a git repository.
+        UpstreamError: a URL that cannot be cloned.
+    """
+    import git
+
+    if spec.startswith("-"):
+        raise UsageError(f"refusing repository {spec!r}: it starts with '-'")
+    if not _is_url(spec):
+        path = Path(spec)
+        if not path.exists():
+            raise InputError(f"{spec}: no such repository folder")
+        try:
+            return git.Repo(path)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise InputError(f"{spec}: not a git repository") from None
+    root = cache or cache_root()
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", spec.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git"))
+    target = root / f"{hashlib.sha256(spec.encode()).hexdigest()[:16]}-{name}.git"
+    if target.exists():
+        return git.Repo(target)
+    root.mkdir(parents=True, exist_ok=True)
+    try:
+        return git.Repo.clone_from(spec, target, bare=True)
+    except git.GitCommandError as exc:
+        raise UpstreamError(f"cannot clone {spec}: {exc.stderr.strip() or exc}") from None
+
+
+def _resolve(repo: Any, ref: str) -> Any:
+    import git
+
+    def lookup() -> Any:
+        try:
+            return repo.commit(ref)
+        except (git.BadName, ValueError, git.GitCommandError):
+            return None
+
+    commit = lookup()
+    if commit is None and repo.bare and repo.remotes:
+        with contextlib.suppress(git.GitCommandError):
+            repo.remotes[0].fetch(tags=True)
+        commit = lookup()
+    if commit is None:
+        raise UpstreamError(f"ref {ref!r} not found in {repo.git_dir}; check the tag or commit")
+    return commit
+
+
+def _blob_text(tree: Any, path: str) -> tuple[str, bytes] | None:
+    try:
+        blob = tree / path
+    except KeyError:
+        return None
+    data: bytes = blob.data_stream.read()
+    return data.decode("utf-8"), data
+
+
+def _read_crds(tree: Any, ref: str) -> tuple[Crd, ...]:
+    crds: list[Crd] = []
+    found_dir = False
+    for folder in CRD_DIRS:
+        try:
+            sub = tree / folder
+        except KeyError:
+            continue
+        found_dir = True
+        for blob in sorted(sub.blobs, key=lambda b: b.path):
+            if not blob.name.endswith((".yaml", ".yml")) or blob.name.startswith("kustomization"):
+                continue
+            data: bytes = blob.data_stream.read()
+            try:
+                docs = load_yaml_documents(data.decode("utf-8"), track_paths=False)
+            except (YamlContentError, UnicodeDecodeError) as exc:
+                raise UpstreamError(f"{ref}:{blob.path}: cannot read CRD: {exc}") from None
+            for doc in docs:
+                crd = _crd(doc.data, blob.path, hashlib.sha256(data).hexdigest())
+                if crd is not None:
+                    crds.append(crd)
+    if not found_dir:
+        raise UpstreamError(f"{ref}: no {CRD_DIRS[0]}/ folder; is this a Kueue repository?")
+    return tuple(sorted(crds, key=lambda c: c.name))
+
+
+def _crd(data: Any, path: str, sha: str) -> Crd | None:
+    if not isinstance(data, dict) or data.get("kind") != "CustomResourceDefinition":
+        return None
+    spec = data.get("spec") or {}
+    names = spec.get("names") or {}
+    try:
+        versions = tuple(
+            CrdVersion(
+                name=str(v["name"]),
+                served=bool(v.get("served", False)),
+                storage=bool(v.get("storage", False)),
+                maturity=version_maturity(str(v["name"])),
+            )
+            for v in spec["versions"]
+        )
+        return Crd(
+            group=str(spec["group"]),
+            kind=str(names["kind"]),
+            plural=str(names["plural"]),
+            scope=str(spec["scope"]),
+            versions=versions,
+            file=path,
+            sha256=sha,
+        )
+    except (KeyError, TypeError) as exc:
+        raise UpstreamError(f"{path}: CRD without {exc}") from None
+
+
+def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory:
+    """Read the CRDs and gates of ``ref`` from git blobs (no work tree) into an exact inventory.
+
+    Raises:
+        UsageError: an unsafe ref (see :func:`check_ref`).
+        UpstreamError: a missing ref or path, or content that cannot be read.
+    """
+    import git
+
+    check_ref(ref)
+    commit = _resolve(repo, ref)
+    tree = commit.tree
+    listed = _blob_text(tree, FEATURE_LIST)
+    if listed is not None:
+        gates = parse_versioned_feature_list(listed[0], source=f"{ref}:{FEATURE_LIST}")
+        features_file = FEATURE_LIST
+    else:
+        go = _blob_text(tree, FEATURES_GO)
+        if go is None:
+            raise UpstreamError(f"{ref}: neither {FEATURE_LIST} nor {FEATURES_GO} exists")
+        _, gates = parse_kube_features(go[0], source=f"{ref}:{FEATURES_GO}")
+        features_file = FEATURES_GO
+    tags = sorted(t.name for t in repo.tags if t.commit.hexsha == commit.hexsha)
+    tag = ref if ref in tags else (tags[0] if tags else None)
+    try:
+        describe: str | None = repo.git.describe("--tags", commit.hexsha)
+    except git.GitCommandError:
+        describe = None
+    resolved_line = line or line_of_version(tag or "") or line_of_version(describe or "")
+    if resolved_line is None:
+        raise UpstreamError(f"cannot tell the Kueue line of {ref!r} (no tag or describe); pass --line X.Y")
+    return Inventory(
+        line=resolved_line,
+        source=InventorySource.EXACT,
+        ref=ref,
+        commit=commit.hexsha,
+        tag=tag,
+        describe=describe,
+        features_file=features_file,
+        crds=_read_crds(tree, ref),
+        gates=gates,
+    )
+
+
+_PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
+_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
+
+
+def _scalar(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    if _PLAIN.match(text) and text.lower() not in _YAML_WORDS:
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_inventory(inventory: Inventory, *, header: str | None = None) -> str:
+    """The inventory as deterministic YAML (the format of ``inventory.schema.json``)."""
+    if header is None:
+        header = (
+            "# Generated by `releasekit upstream import`; do not edit.\n"
+            if inventory.source is InventorySource.EXACT
+            else f"# Transcribed from the facts of Kueue {inventory.tag or inventory.ref}; "
+            "`releasekit upstream import` replaces it with an exact inventory.\n"
+        )
+    out = [header.rstrip("\n"), "schema: releasekit/kueue-inventory/v1", f'line: "{inventory.line}"']
+    out.append(f"source: {inventory.source.value}")
+    out.append(f"ref: {_scalar(inventory.ref)}")
+    if inventory.tag:
+        out.append(f"tag: {_scalar(inventory.tag)}")
+    if inventory.describe:
+        out.append(f"describe: {_scalar(inventory.describe)}")
+    out.append(f"commit: {inventory.commit}")
+    if inventory.features_file:
+        out.append(f"featuresFile: {_scalar(inventory.features_file)}")
+    out.append("crds:" if inventory.crds else "crds: []")
+    for crd in inventory.crds:
+        out.append(f"  - file: {_scalar(crd.file)}")
+        for key in ("group", "kind", "plural", "scope"):
+            out.append(f"    {key}: {_scalar(getattr(crd, key))}")
+        out.append("    versions:")
+        for v in crd.versions:
+            out.append(
+                f"      - {{name: {_scalar(v.name)}, served: {_scalar(v.served)}, "
+                f"storage: {_scalar(v.storage)}, maturity: {v.maturity.value}}}"
+            )
+        if crd.sha256:
+            out.append(f"    sha256: {crd.sha256}")
+    out.append("gates:" if inventory.gates else "gates: []")
+    for gate in inventory.gates:
+        out.append(
+            f"  - {{name: {_scalar(gate.name)}, stage: {gate.stage.value}, default: {_scalar(gate.default)}, "
+            f"lockToDefault: {_scalar(gate.lock_to_default)}}}"
+        )
+    return "\n".join(out) + "\n"
+
+
+def inventory_path(streams_dir: Path, inventory: Inventory) -> Path:
+    """``<streams_dir>/upstream/kueue-<line>.yaml``."""
+    return streams_dir / "upstream" / f"{inventory.name}.yaml"
+
+
+def write_inventory(streams_dir: Path, inventory: Inventory) -> Path:
+    """Write the inventory atomically; return its path."""
+    path = inventory_path(streams_dir, inventory)
+    write_text_atomic(path, render_inventory(inventory))
+    return path
+
+
+def import_upstream(
+    repo_spec: str, ref: str, streams_dir: Path, *, line: str | None = None, cache: Path | None = None
+) -> tuple[Inventory, Path]:
+    """``releasekit upstream import``: check the ref, open the repo, read at the ref, write the inventory."""
+    check_ref(ref)
+    repo = open_repository(repo_spec, cache=cache)
+    inventory = read_inventory(repo, ref, line=line)
+    return inventory, write_inventory(streams_dir, inventory)

@@ -1,0 +1,611 @@
+"""Release streams and releases: the product's own release definitions (``streams/*.yaml``).
+
+Pure core: no I/O, no click, no git, no jinja2. The loader (:mod:`releasekit.io.streams`) builds
+these values from YAML validated by the shipped JSON Schemas; rules (:mod:`releasekit.rules.stream`)
+cross-check them; the planners (bundles, catalogs, upgrade graph) read them.
+
+A :class:`Stream` is one OLM package with its policies: channel naming and the default channel, the
+OpenShift versions it ships to (in cluster-upgrade order), where the operand CRDs go, the API-maturity
+and feature-gate policies, the upgrade policy, the registries allowed for released images, and its
+releases.
+
+A :class:`Release` records facts: the operator version, the upstream Kueue it ships, the OpenShift
+catalogs it appears in, the bundle and related images, ``createdAt``, the published
+``com.redhat.openshift.versions`` label, its status and, for releases made before releasekit, the
+recorded CSV metadata (:class:`RecordedRelease`) the catalogs must carry again.
+
+Every value keeps an :class:`Origin` (file, JSON path, lines) so findings can point at file:line.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import semver
+
+from releasekit.model.finding import Location
+from releasekit.model.inventory import Crd, GateStage, Inventory
+
+__all__ = [
+    "ApiMaturityPolicy",
+    "ApiServiceRef",
+    "ChannelPolicy",
+    "ConditionalGate",
+    "CrdPlacement",
+    "CrossMinor",
+    "CsvMetadataFacts",
+    "DEFAULT_NEWEST_MINOR",
+    "FeatureGatePolicy",
+    "GateSetting",
+    "Gvk",
+    "InstallMode",
+    "OpenShiftVersion",
+    "Origin",
+    "OwnedCrdRef",
+    "RecordedRelease",
+    "RelatedImage",
+    "Release",
+    "ReleaseImages",
+    "ReleaseStatus",
+    "Stream",
+    "UpgradePolicy",
+    "Upstream",
+    "image_has_digest",
+    "image_repository",
+    "openshift_versions_label_form",
+    "sort_releases",
+]
+
+DEFAULT_NEWEST_MINOR = "newest-minor"
+"""``channels.default`` value meaning: the channel of the newest released (or deprecated) minor."""
+
+
+# --------------------------------------------------------------------------------------------- origin
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Origin:
+    """Where a value was loaded from: file, the JSON path of the object and the lines below it.
+
+    ``lines`` maps JSON paths *relative to* ``path`` (``""``, ``".bundle"``, ``".images.operand"``)
+    to 1-based lines. Origins never take part in equality.
+    """
+
+    file: str = ""
+    path: str = ""
+    lines: tuple[tuple[str, int], ...] = ()
+
+    def at(self, sub: str = "") -> Location:
+        """Location of ``sub`` (relative JSON path) or of its nearest recorded ancestor."""
+        table = dict(self.lines)
+        probe = sub
+        while True:
+            if probe in table:
+                return Location(file=self.file, line=table[probe], path=self.path + sub)
+            if not probe:
+                return Location(file=self.file, line=None, path=self.path + sub)
+            cut = max(probe.rfind("."), probe.rfind("["))
+            probe = probe[:cut] if cut > 0 else ""
+
+
+def _origin_field() -> Any:
+    return field(default_factory=Origin, compare=False, repr=False)
+
+
+# ------------------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=True)
+class OpenShiftVersion:
+    """An OpenShift version as catalogs name it: ``v4.18``. Ordered as clusters upgrade."""
+
+    major: int
+    minor: int
+
+    @classmethod
+    def parse(cls, text: str) -> OpenShiftVersion:
+        """Parse ``vX.Y``; raises ValueError for anything else (``4.18``, ``v4.18.1``, ``v4.018``)."""
+        match = re.match(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)$", text)
+        if not match:
+            raise ValueError(f"{text!r} is not an OpenShift version of the form vX.Y (e.g. v4.18)")
+        return cls(major=int(match.group(1)), minor=int(match.group(2)))
+
+    def __str__(self) -> str:
+        return f"v{self.major}.{self.minor}"
+
+
+_LABEL_SINGLE = re.compile(r"^=?v\d+\.\d+$")
+_LABEL_RANGE = re.compile(r"^v(\d+)\.(\d+)-v(\d+)\.(\d+)$")
+
+
+def openshift_versions_label_form(value: str) -> str | None:
+    """Which documented form a ``com.redhat.openshift.versions`` value has, or None.
+
+    Documented forms: ``vX.Y`` (this and later), ``=vX.Y`` (exactly this), ``vA.B-vC.D`` (a range,
+    low to high). Kueue's ``v4.18-v4.19-v4.20-v4.21-v4.22`` is none of them.
+    """
+    if _LABEL_SINGLE.match(value):
+        return "exact" if value.startswith("=") else "minimum"
+    match = _LABEL_RANGE.match(value)
+    if match:
+        low = (int(match.group(1)), int(match.group(2)))
+        high = (int(match.group(3)), int(match.group(4)))
+        return "range" if low <= high else None
+    return None
+
+
+_DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
+
+
+def image_has_digest(image: str) -> bool:
+    """True when ``image`` is pinned by a sha256 digest."""
+    return bool(_DIGEST_RE.search(image))
+
+
+def image_repository(image: str) -> str:
+    """``registry/path/name`` of an image reference, without tag or digest."""
+    name = image.split("@", 1)[0]
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    if colon > slash:
+        name = name[:colon]
+    return name
+
+
+# ------------------------------------------------------------------------------------------ policies
+
+
+class CrdPlacement(enum.StrEnum):
+    """Where operand CRDs go.
+
+    ``bundle``: owned by the CSV and shipped in the bundle. ``operator-assets``: embedded in the
+    operator image and applied at runtime (the real operator); the bundle then owns only the
+    operator's own CRD (``kueues.kueue.openshift.io``).
+    """
+
+    BUNDLE = "bundle"
+    OPERATOR_ASSETS = "operator-assets"
+
+
+class CrossMinor(enum.StrEnum):
+    """Upgrade edges across operator minors: none (each channel an island) or replace the previous minor's head."""
+
+    NONE = "none"
+    REPLACE_PREVIOUS_MINOR = "replace-previous-minor"
+
+
+class ReleaseStatus(enum.StrEnum):
+    """Lifecycle of a release. Only ``candidate`` may use development images and stay out of committed catalogs."""
+
+    RELEASED = "released"
+    CANDIDATE = "candidate"
+    DEPRECATED = "deprecated"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def is_published(self) -> bool:
+        """True for releases that went out (released, deprecated, withdrawn)."""
+        return self is not ReleaseStatus.CANDIDATE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChannelPolicy:
+    """Channel naming: a pattern with ``{major}`` / ``{minor}`` placeholders, and the default-channel rule.
+
+    ``default`` is :data:`DEFAULT_NEWEST_MINOR` or a literal channel name.
+    """
+
+    pattern: str
+    default: str = DEFAULT_NEWEST_MINOR
+    origin: Origin = _origin_field()
+
+    def channel_for(self, version: semver.Version) -> str:
+        """The channel a release of ``version`` belongs to (``stable-v1.4`` for 1.4.1)."""
+        return self.pattern.format(major=version.major, minor=version.minor, patch=version.patch)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gvk:
+    """Group, version and kind of an API (an ``olm.gvk`` property)."""
+
+    group: str
+    version: str
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.group}/{self.version} {self.kind}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiMaturityPolicy:
+    """Which alpha APIs a stream may ship.
+
+    A CRD with any alpha version counts as alpha. ``alpha_apis`` lists the kinds a stream ships although
+    they are alpha; empty means the stream ships no alpha CRD at all (stable).
+    """
+
+    alpha_apis: tuple[str, ...] = ()
+    origin: Origin = _origin_field()
+
+    def allows(self, crd: Crd) -> bool:
+        """True when ``crd`` may ship under this policy."""
+        return not crd.is_alpha or crd.kind in self.alpha_apis
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GateSetting:
+    """An explicit feature-gate value the operator sets (``HierarchicalCohorts: false``)."""
+
+    gate: str
+    enabled: bool
+    reason: str = ""
+    origin: Origin = _origin_field()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConditionalGate:
+    """An alpha gate the operator switches on only when a user opts in through ``config_field``."""
+
+    gate: str
+    config_field: str
+    reason: str
+    origin: Origin = _origin_field()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FeatureGatePolicy:
+    """Stream-wide gate policy: stages that explicit settings may switch on, and settings for every release.
+
+    Settings that switch a gate *on* must name a gate whose stage is in ``allowed_stages``; an alpha gate
+    outside that set may switch on only through a release's opt-in allow-list
+    (:attr:`Release.opt_in_gates`).
+    """
+
+    allowed_stages: tuple[GateStage, ...] = (GateStage.BETA, GateStage.GA)
+    settings: tuple[GateSetting, ...] = ()
+    origin: Origin = _origin_field()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpgradePolicy:
+    """How releases upgrade to one another.
+
+    Inside one minor the newest z-stream skips the earlier ones (always). Across minors: ``none`` or
+    ``replace-previous-minor`` (the head of minor N replaces the head of minor N-1). Edges never cross
+    a major, a stream, or a change of the owned API group (:meth:`may_cross`). ``skip_range`` is an
+    optional template of an ``olm.skipRange`` with ``{version}``, ``{major}``, ``{minor}`` placeholders.
+    """
+
+    cross_minor: CrossMinor = CrossMinor.NONE
+    skip_range: str | None = None
+    origin: Origin = _origin_field()
+
+    def may_cross(self, older: Release, newer: Release) -> bool:
+        """True when an upgrade edge from ``older`` to ``newer`` (same stream) is allowed at all."""
+        if older.version.major != newer.version.major:
+            return False
+        if older.owned_api is not None and newer.owned_api is not None:
+            return older.owned_api.group == newer.owned_api.group
+        return True
+
+    def skip_range_for(self, version: semver.Version) -> str | None:
+        """The ``olm.skipRange`` for ``version``, or None."""
+        if self.skip_range is None:
+            return None
+        return self.skip_range.format(
+            version=str(version), major=version.major, minor=version.minor, patch=version.patch
+        )
+
+
+# ------------------------------------------------------------------------------------------ releases
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Upstream:
+    """The upstream Kueue a release ships, as precisely as it is known.
+
+    Attributes:
+        line: the nominal Kueue line (``"0.18"``), always known.
+        describe: the ``git describe`` pin, where known (``v0.14.4-1-ga073ed4c``).
+        tag: a tag, where the pin is one.
+        commit: an abbreviated or full commit id, where known.
+        inventory: the inventory that describes it (``kueue-0.19`` for 1.4.0's main-branch pin).
+    """
+
+    line: str
+    inventory: str
+    describe: str | None = None
+    tag: str | None = None
+    commit: str | None = None
+    origin: Origin = _origin_field()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReleaseImages:
+    """The images a release runs: operator and operand always, must-gather where it existed."""
+
+    operator: str
+    operand: str
+    must_gather: str | None = None
+    origin: Origin = _origin_field()
+
+    def items(self) -> tuple[tuple[str, str], ...]:
+        """``(field, image)`` pairs for the images that exist, as YAML spells the fields."""
+        pairs = [("operator", self.operator), ("operand", self.operand)]
+        if self.must_gather is not None:
+            pairs.append(("mustGather", self.must_gather))
+        return tuple(pairs)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RelatedImage:
+    """One ``relatedImages`` entry of a published bundle (the name may be empty, as opm writes it)."""
+
+    name: str
+    image: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstallMode:
+    """One CSV install mode."""
+
+    type: str
+    supported: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OwnedCrdRef:
+    """The facts of one ``crdDescriptions.owned`` entry: name, version, kind (descriptions are prose)."""
+
+    name: str
+    version: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiServiceRef:
+    """One ``apiServiceDefinitions`` entry (group, version, kind, name); none of the real releases has one."""
+
+    group: str
+    version: str
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CsvMetadataFacts:
+    """The facts of a published ``olm.csv.metadata`` property, without prose and branding.
+
+    Not recorded (written by ``bundle-templates/``): ``description``, ``displayName``, ``icon``,
+    ``keywords``, ``links``, ``maintainers``, ``provider``, the annotations ``description`` and
+    ``alm-examples``, and everything in ``crdDescriptions`` but each owned CRD's name, version, kind.
+    The ``createdAt`` annotation is not repeated here: it is :attr:`Release.created_at`.
+
+    Attributes:
+        annotations: the remaining annotations, sorted by key.
+        labels: CSV labels sorted by key (``operatorframework.io/arch.*``); empty when there were none.
+        has_labels: whether the published metadata had a ``labels`` key at all.
+        install_modes: in published order.
+        owned_crds: ``crdDescriptions.owned`` facts in published order.
+        required_crds: ``crdDescriptions.required`` facts in published order.
+        api_services_owned / api_services_required: ``apiServiceDefinitions`` entries.
+        maturity: the CSV ``maturity`` (``alpha``, ``stable``).
+        min_kube_version: ``minKubeVersion``.
+    """
+
+    annotations: tuple[tuple[str, str], ...]
+    labels: tuple[tuple[str, str], ...] = ()
+    has_labels: bool = False
+    install_modes: tuple[InstallMode, ...] = ()
+    owned_crds: tuple[OwnedCrdRef, ...] = ()
+    required_crds: tuple[OwnedCrdRef, ...] = ()
+    api_services_owned: tuple[ApiServiceRef, ...] = ()
+    api_services_required: tuple[ApiServiceRef, ...] = ()
+    maturity: str | None = None
+    min_kube_version: str | None = None
+
+    def annotation(self, key: str) -> str | None:
+        """The value of annotation ``key``, or None."""
+        return dict(self.annotations).get(key)
+
+    def to_wire(self, *, created_at: str | None) -> dict[str, Any]:
+        """The fact part of ``olm.csv.metadata`` as opm writes it (keys sorted; prose keys absent).
+
+        A catalog builder merges the prose from ``bundle-templates/`` into this dict: the top-level
+        prose keys, the ``description``/``alm-examples`` annotations, and the prose fields of each
+        ``crdDescriptions.owned`` entry.
+        """
+        annotations = dict(self.annotations)
+        if created_at is not None:
+            annotations["createdAt"] = created_at
+        api_services: dict[str, Any] = {}
+        if self.api_services_owned:
+            api_services["owned"] = [_api_service_wire(a) for a in self.api_services_owned]
+        if self.api_services_required:
+            api_services["required"] = [_api_service_wire(a) for a in self.api_services_required]
+        crds: dict[str, Any] = {}
+        if self.owned_crds:
+            crds["owned"] = [{"name": c.name, "version": c.version, "kind": c.kind} for c in self.owned_crds]
+        if self.required_crds:
+            crds["required"] = [
+                {"name": c.name, "version": c.version, "kind": c.kind} for c in self.required_crds
+            ]
+        wire: dict[str, Any] = {
+            "annotations": dict(sorted(annotations.items())),
+            "apiServiceDefinitions": api_services,
+            "crdDescriptions": crds,
+            "installModes": [{"type": m.type, "supported": m.supported} for m in self.install_modes],
+        }
+        if self.has_labels:
+            wire["labels"] = dict(self.labels)
+        if self.maturity is not None:
+            wire["maturity"] = self.maturity
+        if self.min_kube_version is not None:
+            wire["minKubeVersion"] = self.min_kube_version
+        return wire
+
+
+def _api_service_wire(ref: ApiServiceRef) -> dict[str, str]:
+    return {"group": ref.group, "version": ref.version, "kind": ref.kind, "name": ref.name}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordedRelease:
+    """What the catalogs need to rebuild a release made before releasekit, exactly as published.
+
+    Attributes:
+        package / version: identify the release (checked against the stream).
+        gvks: the ``olm.gvk`` properties, in published order.
+        related_images: the bundle's ``relatedImages`` as published (names may be empty), in order.
+        csv_metadata: the fact part of ``olm.csv.metadata``.
+        source: where the facts were extracted from (free text).
+    """
+
+    package: str
+    version: str
+    gvks: tuple[Gvk, ...]
+    related_images: tuple[RelatedImage, ...]
+    csv_metadata: CsvMetadataFacts
+    source: str = ""
+    origin: Origin = _origin_field()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Release:
+    """One operator release of a stream (facts; see the module docstring).
+
+    Attributes:
+        version: the operator version (strict semver).
+        status: released, candidate, deprecated or withdrawn.
+        deprecation_message: the message shown for a deprecated or withdrawn release.
+        upstream: the Kueue it ships.
+        catalogs: the OpenShift catalogs it appears in (or, for a candidate, will appear in), sorted.
+        bundle_image: the bundle image (a digest when published).
+        images: operator, operand and (where it existed) must-gather images.
+        created_at: the CSV ``createdAt`` annotation, a full timestamp (``2025-05-01T20:58:29Z``).
+        openshift_versions_label: the published ``com.redhat.openshift.versions`` value, where known.
+        owned_api_override: the owned API when it differs from the stream's (0.1.0 owned
+            ``operator.openshift.io/v1alpha1``); use :attr:`owned_api`.
+        gate_settings: explicit gate values set by this release (on top of the stream's).
+        opt_in_gates: alpha gates switched on only when a user opts in (per-release allow-list).
+        recorded: the recorded CSV metadata and catalog facts of a release made before releasekit.
+        stream_owned_api: the stream's owned API, filled in by the stream.
+    """
+
+    version: semver.Version
+    status: ReleaseStatus
+    upstream: Upstream
+    catalogs: tuple[OpenShiftVersion, ...]
+    bundle_image: str
+    images: ReleaseImages
+    created_at: str | None = None
+    openshift_versions_label: str | None = None
+    deprecation_message: str | None = None
+    owned_api_override: Gvk | None = None
+    stream_owned_api: Gvk | None = None
+    gate_settings: tuple[GateSetting, ...] = ()
+    opt_in_gates: tuple[ConditionalGate, ...] = ()
+    recorded: RecordedRelease | None = None
+    origin: Origin = _origin_field()
+
+    @property
+    def owned_api(self) -> Gvk | None:
+        """The API the bundle's CSV owns (the release's override, else the stream's)."""
+        return self.owned_api_override or self.stream_owned_api
+
+    def csv_name(self, package: str) -> str:
+        """The CSV / bundle name, ``<package>.v<version>``."""
+        return f"{package}.v{self.version}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stream:
+    """One release stream: an OLM package, its policies and its releases (in file order).
+
+    Attributes:
+        name: the stream's name (the file stem: ``stable``, ``experimental``).
+        package: the OLM package.
+        description: one line for people.
+        channels: channel naming and the default-channel rule.
+        openshift: the OpenShift versions it ships to, in cluster-upgrade order.
+        crd_placement: where operand CRDs go.
+        owned_api: the operator's own API the bundle owns.
+        api_maturity: which alpha APIs may ship.
+        feature_gates: the stream-wide gate policy.
+        upgrades: the upgrade policy.
+        released_registries: registry prefixes allowed for released images.
+        development_registries: registry prefixes a candidate may also use (tags allowed there).
+        releases: the releases, in file order.
+    """
+
+    name: str
+    package: str
+    channels: ChannelPolicy
+    openshift: tuple[OpenShiftVersion, ...]
+    crd_placement: CrdPlacement
+    owned_api: Gvk
+    api_maturity: ApiMaturityPolicy
+    feature_gates: FeatureGatePolicy
+    upgrades: UpgradePolicy
+    released_registries: tuple[str, ...]
+    development_registries: tuple[str, ...] = ()
+    releases: tuple[Release, ...] = ()
+    description: str = ""
+    origin: Origin = _origin_field()
+
+    def channel_of(self, release: Release) -> str:
+        """The channel ``release`` belongs to."""
+        return self.channels.channel_for(release.version)
+
+    @property
+    def channel_names(self) -> tuple[str, ...]:
+        """Channels of the published releases, ordered by their newest release's version."""
+        seen: dict[str, semver.Version] = {}
+        for release in self.releases:
+            if release.status.is_published:
+                name = self.channel_of(release)
+                if name not in seen or release.version > seen[name]:
+                    seen[name] = release.version
+        return tuple(name for name, _ in sorted(seen.items(), key=lambda item: item[1]))
+
+    @property
+    def default_channel(self) -> str | None:
+        """The default channel the policy gives (None when no release is published yet)."""
+        if self.channels.default != DEFAULT_NEWEST_MINOR:
+            return self.channels.default
+        live = [r for r in self.releases if r.status in (ReleaseStatus.RELEASED, ReleaseStatus.DEPRECATED)]
+        if not live:
+            return None
+        return self.channel_of(max(live, key=lambda r: r.version))
+
+    def release(self, version: str | semver.Version) -> Release | None:
+        """The release with ``version``, or None."""
+        wanted = semver.Version.parse(version) if isinstance(version, str) else version
+        return next((r for r in self.releases if r.version == wanted), None)
+
+    def effective_gate_settings(self, release: Release) -> tuple[GateSetting, ...]:
+        """Stream settings overlaid with the release's own (release wins), sorted by gate."""
+        merged = {s.gate: s for s in self.feature_gates.settings}
+        merged.update({s.gate: s for s in release.gate_settings})
+        return tuple(merged[name] for name in sorted(merged))
+
+    def shipped_crds(self, inventory: Inventory) -> tuple[Crd, ...]:
+        """The operand CRDs this stream ships from ``inventory`` (alpha ones only if the policy names them)."""
+        return tuple(c for c in inventory.crds if self.api_maturity.allows(c))
+
+    def releases_in_channel(self, channel: str) -> tuple[Release, ...]:
+        """Releases of ``channel``, oldest first."""
+        return tuple(sorted((r for r in self.releases if self.channel_of(r) == channel), key=_version_key))
+
+
+def _version_key(release: Release) -> semver.Version:
+    return release.version
+
+
+def sort_releases(releases: Iterable[Release]) -> tuple[Release, ...]:
+    """Releases in semver order."""
+    return tuple(sorted(releases, key=_version_key))

@@ -1,0 +1,584 @@
+"""Cross-checks of release streams against each other and against upstream inventories.
+
+Pure core: takes loaded :class:`~releasekit.model.stream.Stream` and
+:class:`~releasekit.model.inventory.Inventory` values and returns findings; no I/O, no click.
+``releasekit streams validate`` and ``releasekit build`` run :func:`check_streams`.
+
+Rule ids are stable (``RK-STREAM-NNN``, never renumbered); :data:`RULES` describes each one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.inventory import GateStage, Inventory, line_of_version
+from releasekit.model.stream import (
+    DEFAULT_NEWEST_MINOR,
+    Release,
+    ReleaseStatus,
+    Stream,
+    image_has_digest,
+    openshift_versions_label_form,
+)
+
+__all__ = [
+    "RULES",
+    "RULE_API",
+    "RULE_CATALOG",
+    "RULE_CHANNEL",
+    "RULE_CREATED_AT",
+    "RULE_CROSS_STREAM",
+    "RULE_DEPRECATION",
+    "RULE_DIGEST",
+    "RULE_DUPLICATE_KEY",
+    "RULE_DUPLICATE_VERSION",
+    "RULE_FILE",
+    "RULE_GATE_DEPRECATED",
+    "RULE_GATE_LOCKED",
+    "RULE_GATE_OPT_IN",
+    "RULE_GATE_STAGE",
+    "RULE_GATE_UNKNOWN",
+    "RULE_INVENTORY",
+    "RULE_INVENTORY_LINE",
+    "RULE_LABEL",
+    "RULE_OPENSHIFT",
+    "RULE_ORDER",
+    "RULE_PACKAGE",
+    "RULE_RECORDED",
+    "RULE_REGISTRY",
+    "RULE_SCHEMA",
+    "RULE_SEMVER",
+    "check_streams",
+]
+
+RULE_SCHEMA = "RK-STREAM-001"
+RULE_DUPLICATE_KEY = "RK-STREAM-002"
+RULE_SEMVER = "RK-STREAM-003"
+RULE_DUPLICATE_VERSION = "RK-STREAM-004"
+RULE_ORDER = "RK-STREAM-005"
+RULE_CROSS_STREAM = "RK-STREAM-006"
+RULE_PACKAGE = "RK-STREAM-007"
+RULE_INVENTORY = "RK-STREAM-008"
+RULE_INVENTORY_LINE = "RK-STREAM-009"
+RULE_DIGEST = "RK-STREAM-010"
+RULE_REGISTRY = "RK-STREAM-011"
+RULE_OPENSHIFT = "RK-STREAM-012"
+RULE_CATALOG = "RK-STREAM-013"
+RULE_GATE_UNKNOWN = "RK-STREAM-014"
+RULE_GATE_STAGE = "RK-STREAM-015"
+RULE_GATE_LOCKED = "RK-STREAM-016"
+RULE_GATE_DEPRECATED = "RK-STREAM-017"
+RULE_GATE_OPT_IN = "RK-STREAM-018"
+RULE_API = "RK-STREAM-019"
+RULE_LABEL = "RK-STREAM-020"
+RULE_CREATED_AT = "RK-STREAM-021"
+RULE_RECORDED = "RK-STREAM-022"
+RULE_DEPRECATION = "RK-STREAM-023"
+RULE_CHANNEL = "RK-STREAM-024"
+RULE_FILE = "RK-STREAM-025"
+
+RULES: dict[str, str] = {
+    RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
+    RULE_DUPLICATE_KEY: "a YAML mapping repeats a key",
+    RULE_SEMVER: "a release version is not strict semver",
+    RULE_DUPLICATE_VERSION: "a stream lists the same version twice",
+    RULE_ORDER: "release versions do not increase in file order",
+    RULE_CROSS_STREAM: "a version belongs to more than one stream",
+    RULE_PACKAGE: "two streams share an OLM package",
+    RULE_INVENTORY: "a release's upstream inventory does not exist",
+    RULE_INVENTORY_LINE: "the inventory's Kueue line matches neither the release's line nor its pin",
+    RULE_DIGEST: "a published release's image is not pinned by digest",
+    RULE_REGISTRY: "an image is outside the stream's allowed registries",
+    RULE_OPENSHIFT: "an OpenShift version is malformed or out of cluster-upgrade order",
+    RULE_CATALOG: "a release appears in a catalog its stream does not ship to",
+    RULE_GATE_UNKNOWN: "a gate policy names a gate that does not exist in that release's Kueue",
+    RULE_GATE_STAGE: "a gate setting switches on a gate whose stage the stream does not allow",
+    RULE_GATE_LOCKED: "a gate setting changes a LockToDefault gate",
+    RULE_GATE_DEPRECATED: "a gate setting sets a Deprecated gate",
+    RULE_GATE_OPT_IN: "an opt-in allow-list entry names a gate that is not Alpha in that Kueue",
+    RULE_API: "the API-maturity policy names an API that is missing or not alpha in that Kueue",
+    RULE_LABEL: "a com.redhat.openshift.versions value is outside the documented forms",
+    RULE_CREATED_AT: "createdAt is missing or not a full timestamp",
+    RULE_RECORDED: "recorded facts disagree with the release (package, version, images, owned API)",
+    RULE_DEPRECATION: "a deprecation message is missing or given for a live release",
+    RULE_CHANNEL: "the channel policy yields no valid channel",
+    RULE_FILE: "an inventory file is not named after its Kueue line",
+}
+
+_TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+_CHANNEL_RE = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+
+
+def _f(
+    rule: str,
+    message: str,
+    where: Location,
+    hint: str,
+    subject: tuple[str, ...],
+    severity: Severity = Severity.ERROR,
+) -> Finding:
+    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
+
+
+def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Inventory]) -> tuple[Finding, ...]:
+    """Every cross-check of the streams (the schema has been checked at load time)."""
+    out: list[Finding] = []
+    for stream in streams:
+        out += _check_stream(stream)
+        for release in stream.releases:
+            out += _check_release(stream, release, inventories)
+    out += _check_across(streams)
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------ stream
+
+
+def _check_stream(stream: Stream) -> list[Finding]:
+    out: list[Finding] = []
+    subject = (stream.package,)
+    where = stream.origin
+    for index in range(1, len(stream.openshift)):
+        if stream.openshift[index] <= stream.openshift[index - 1]:
+            out.append(
+                _f(
+                    RULE_OPENSHIFT,
+                    f"OpenShift version {stream.openshift[index]} follows "
+                    f"{stream.openshift[index - 1]}; the list must be in cluster-upgrade order",
+                    where.at(f".openshift[{index}]"),
+                    "sort the list oldest first and list each version once",
+                    subject,
+                )
+            )
+    probe = stream.channels.pattern.format(major=1, minor=2, patch=3)
+    if not _CHANNEL_RE.match(probe):
+        out.append(
+            _f(
+                RULE_CHANNEL,
+                f"channel pattern {stream.channels.pattern!r} gives {probe!r}, not a valid channel name",
+                stream.channels.origin.at(".pattern"),
+                "use lower-case letters, digits, '-' and '.', with {major}/{minor} placeholders",
+                subject,
+            )
+        )
+    default = stream.channels.default
+    if default != DEFAULT_NEWEST_MINOR and stream.channel_names and default not in stream.channel_names:
+        out.append(
+            _f(
+                RULE_CHANNEL,
+                f"default channel {default!r} is not a channel of any published release",
+                stream.channels.origin.at(".default"),
+                f"use {DEFAULT_NEWEST_MINOR!r} or one of: {', '.join(sorted(stream.channel_names))}",
+                subject,
+            )
+        )
+    seen: dict[str, int] = {}
+    previous: Release | None = None
+    for index, release in enumerate(stream.releases):
+        version = str(release.version)
+        if version in seen:
+            out.append(
+                _f(
+                    RULE_DUPLICATE_VERSION,
+                    f"version {version!r} is listed twice in stream {stream.name!r}",
+                    release.origin.at(".version"),
+                    "each release appears once; remove or renumber the duplicate",
+                    (*subject, version),
+                )
+            )
+        elif previous is not None and release.version <= previous.version:
+            out.append(
+                _f(
+                    RULE_ORDER,
+                    f"version {version!r} follows {str(previous.version)!r}; versions must increase",
+                    release.origin.at(".version"),
+                    "list releases oldest first",
+                    (*subject, version),
+                )
+            )
+        seen.setdefault(version, index)
+        previous = release if previous is None or release.version > previous.version else previous
+    return out
+
+
+def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    owners: dict[str, str] = {}
+    packages: dict[str, str] = {}
+    for stream in streams:
+        if stream.package in packages:
+            out.append(
+                _f(
+                    RULE_PACKAGE,
+                    f"package {stream.package!r} is also the package of stream {packages[stream.package]!r}",
+                    stream.origin.at(".package"),
+                    "give every stream its own OLM package, so no upgrade edge can join them",
+                    (stream.package,),
+                )
+            )
+        packages.setdefault(stream.package, stream.name)
+        for release in stream.releases:
+            version = str(release.version)
+            owner = owners.setdefault(version, stream.name)
+            if owner != stream.name:
+                out.append(
+                    _f(
+                        RULE_CROSS_STREAM,
+                        f"version {version!r} is also a release of stream {owner!r}",
+                        release.origin.at(".version"),
+                        "a version belongs to one stream; pick another version",
+                        (stream.package, version),
+                    )
+                )
+    return out
+
+
+# ----------------------------------------------------------------------------------------- release
+
+
+def _check_release(stream: Stream, release: Release, inventories: Mapping[str, Inventory]) -> list[Finding]:
+    subject = (stream.package, str(release.version))
+    out: list[Finding] = []
+    out += _check_images(stream, release, subject)
+    out += _check_catalogs(stream, release, subject)
+    out += _check_dates_and_labels(release, subject)
+    out += _check_recorded(stream, release, subject)
+    inventory = inventories.get(release.upstream.inventory)
+    if inventory is None:
+        known = ", ".join(sorted(inventories)) or "none"
+        out.append(
+            _f(
+                RULE_INVENTORY,
+                f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
+                release.upstream.origin.at(".inventory"),
+                f"run `releasekit upstream import --repo KUEUE --ref TAG` or add "
+                f"streams/upstream/{release.upstream.inventory}.yaml; known: {known}",
+                subject,
+            )
+        )
+        return out
+    lines = {release.upstream.line}
+    if release.upstream.describe:
+        lines.add(line_of_version(release.upstream.describe) or release.upstream.line)
+    if release.upstream.tag:
+        lines.add(line_of_version(release.upstream.tag) or release.upstream.line)
+    if inventory.line not in lines:
+        out.append(
+            _f(
+                RULE_INVENTORY_LINE,
+                f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
+                f"Kueue {' / '.join(sorted(lines))}",
+                release.upstream.origin.at(".inventory"),
+                f"refer to kueue-{release.upstream.line} or correct the upstream pin",
+                subject,
+            )
+        )
+    out += _check_gates(stream, release, inventory, subject)
+    out += _check_apis(stream, inventory, subject)
+    return out
+
+
+def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    images = [("bundle", release.bundle_image, release.origin.at(".bundle"))]
+    images += [(name, image, release.images.origin.at(f".{name}")) for name, image in release.images.items()]
+    candidate = release.status is ReleaseStatus.CANDIDATE
+    for name, image, where in images:
+        released_ok = any(image.startswith(prefix) for prefix in stream.released_registries)
+        dev_ok = any(image.startswith(prefix) for prefix in stream.development_registries)
+        if candidate and dev_ok:
+            continue  # a candidate may use development references, tags included
+        if not image_has_digest(image):
+            out.append(
+                _f(
+                    RULE_DIGEST,
+                    f"{name} image {image!r} is not pinned by digest",
+                    where,
+                    "use the @sha256:<digest> the release pipeline published"
+                    if not candidate
+                    else "pin it by digest or use a development registry: "
+                    + ", ".join(stream.development_registries),
+                    subject,
+                )
+            )
+        if not released_ok:
+            allowed = stream.released_registries + (stream.development_registries if candidate else ())
+            out.append(
+                _f(
+                    RULE_REGISTRY,
+                    f"{name} image {image!r} is not in an allowed registry",
+                    where,
+                    f"allowed for {release.status.value} releases: {', '.join(allowed)}",
+                    subject,
+                )
+            )
+    return out
+
+
+def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    for index, catalog in enumerate(release.catalogs):
+        if catalog not in stream.openshift:
+            out.append(
+                _f(
+                    RULE_CATALOG,
+                    f"catalog {catalog} is not an OpenShift version of stream {stream.name!r}",
+                    release.origin.at(f".catalogs[{index}]"),
+                    f"use one of: {', '.join(str(v) for v in stream.openshift)}, or add it to the stream",
+                    subject,
+                )
+            )
+        if index and catalog <= release.catalogs[index - 1]:
+            out.append(
+                _f(
+                    RULE_OPENSHIFT,
+                    f"catalog {catalog} follows {release.catalogs[index - 1]}; list catalogs in upgrade order",
+                    release.origin.at(f".catalogs[{index}]"),
+                    "sort the catalogs oldest first and list each once",
+                    subject,
+                )
+            )
+    return out
+
+
+def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    published = release.status.is_published
+    if release.created_at is None:
+        if published:
+            out.append(
+                _f(
+                    RULE_CREATED_AT,
+                    "a published release needs createdAt",
+                    release.origin.at(""),
+                    "copy the CSV createdAt annotation, e.g. 2025-05-01T20:58:29Z",
+                    subject,
+                )
+            )
+    elif not _valid_timestamp(release.created_at):
+        out.append(
+            _f(
+                RULE_CREATED_AT,
+                f"createdAt {release.created_at!r} is not a full timestamp",
+                release.origin.at(".createdAt"),
+                "write it as published: YYYY-MM-DDTHH:MM:SSZ",
+                subject,
+            )
+        )
+    label = release.openshift_versions_label
+    if label is not None and openshift_versions_label_form(label) is None:
+        past = release.status is not ReleaseStatus.CANDIDATE
+        out.append(
+            _f(
+                RULE_LABEL,
+                f"com.redhat.openshift.versions {label!r} is not a documented form",
+                release.origin.at(".openshiftVersionsLabel"),
+                "documented forms: vX.Y, =vX.Y, vA.B-vC.D"
+                + (" (recorded as published; new releases must use one)" if past else ""),
+                subject,
+                Severity.WARNING if past else Severity.ERROR,
+            )
+        )
+    deprecated = release.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
+    if deprecated and not release.deprecation_message:
+        out.append(
+            _f(
+                RULE_DEPRECATION,
+                f"a {release.status.value} release needs a deprecationMessage",
+                release.origin.at(".status"),
+                "say why and what to install instead",
+                subject,
+            )
+        )
+    if not deprecated and release.deprecation_message:
+        out.append(
+            _f(
+                RULE_DEPRECATION,
+                f"deprecationMessage given for a {release.status.value} release",
+                release.origin.at(".deprecationMessage"),
+                "set status to deprecated or withdrawn, or drop the message",
+                subject,
+            )
+        )
+    return out
+
+
+def _valid_timestamp(text: str) -> bool:
+    if not _TIMESTAMP_RE.match(text):
+        return False
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
+    recorded = release.recorded
+    if recorded is None:
+        return []
+    out: list[Finding] = []
+    where = recorded.origin.at("")
+    if recorded.package != stream.package or recorded.version != str(release.version):
+        out.append(
+            _f(
+                RULE_RECORDED,
+                f"recorded facts are for {recorded.package} {recorded.version}, "
+                f"not {stream.package} {release.version}",
+                where,
+                "point `recorded` at the file of this release",
+                subject,
+            )
+        )
+    published = {r.image for r in recorded.related_images}
+    wanted = [("bundle", release.bundle_image), *release.images.items()]
+    for name, image in wanted:
+        if image not in published:
+            out.append(
+                _f(
+                    RULE_RECORDED,
+                    f"{name} image {image!r} is not among the recorded relatedImages",
+                    release.origin.at(".bundle" if name == "bundle" else f".images.{name}"),
+                    f"the published bundle lists: {', '.join(sorted(published))}",
+                    subject,
+                )
+            )
+    owned = release.owned_api
+    if owned is not None and recorded.gvks and owned not in recorded.gvks:
+        out.append(
+            _f(
+                RULE_RECORDED,
+                f"owned API {owned} is not among the recorded olm.gvk properties "
+                f"({', '.join(str(g) for g in recorded.gvks)})",
+                release.origin.at(".ownedApi"),
+                "set the release's ownedApi to what the bundle published",
+                subject,
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------------------- gates
+
+
+def _check_gates(
+    stream: Stream, release: Release, inventory: Inventory, subject: tuple[str, ...]
+) -> list[Finding]:
+    out: list[Finding] = []
+    known = f"{inventory.name} ({inventory.ref})"
+    for setting in stream.effective_gate_settings(release):
+        where = setting.origin.at(".gate")
+        gate = inventory.gate(setting.gate)
+        if gate is None:
+            out.append(
+                _f(
+                    RULE_GATE_UNKNOWN,
+                    f"gate {setting.gate!r} does not exist in Kueue {known}",
+                    where,
+                    _gate_hint(setting.gate, inventory),
+                    subject,
+                )
+            )
+            continue
+        if gate.lock_to_default and setting.enabled != gate.default:
+            out.append(
+                _f(
+                    RULE_GATE_LOCKED,
+                    f"gate {gate.name!r} is locked to {str(gate.default).lower()} in Kueue {known}; "
+                    f"setting it to {str(setting.enabled).lower()} stops Kueue at start",
+                    where,
+                    "drop the setting",
+                    subject,
+                )
+            )
+        if gate.stage is GateStage.DEPRECATED:
+            out.append(
+                _f(
+                    RULE_GATE_DEPRECATED,
+                    f"gate {gate.name!r} is Deprecated in Kueue {known}",
+                    where,
+                    "plan to drop the setting; Kueue removes deprecated gates",
+                    subject,
+                    Severity.WARNING,
+                )
+            )
+        stage_allowed = gate.stage in stream.feature_gates.allowed_stages
+        if setting.enabled and not stage_allowed and gate.stage is not GateStage.DEPRECATED:
+            allowed = ", ".join(s.value for s in stream.feature_gates.allowed_stages)
+            out.append(
+                _f(
+                    RULE_GATE_STAGE,
+                    f"gate {gate.name!r} is {gate.stage.value} in Kueue {known}; stream {stream.name!r} "
+                    f"switches on only {allowed} gates",
+                    where,
+                    "drop the setting, or list the gate in the release's featureGates.optIn "
+                    "with the config field that triggers it",
+                    subject,
+                )
+            )
+    for entry in release.opt_in_gates:
+        where = entry.origin.at(".gate")
+        gate = inventory.gate(entry.gate)
+        if gate is None:
+            out.append(
+                _f(
+                    RULE_GATE_UNKNOWN,
+                    f"opt-in gate {entry.gate!r} does not exist in Kueue {known}",
+                    where,
+                    _gate_hint(entry.gate, inventory),
+                    subject,
+                )
+            )
+        elif gate.stage is not GateStage.ALPHA:
+            out.append(
+                _f(
+                    RULE_GATE_OPT_IN,
+                    f"opt-in gate {gate.name!r} is {gate.stage.value} (default "
+                    f"{str(gate.default).lower()}) in Kueue {known}, not Alpha",
+                    where,
+                    "the allow-list is for alpha gates; drop the entry if the inventory is right",
+                    subject,
+                    Severity.INFO,
+                )
+            )
+    return out
+
+
+def _gate_hint(name: str, inventory: Inventory) -> str:
+    lowered = name.lower()
+    close = sorted(g.name for g in inventory.gates if lowered[:6] in g.name.lower())[:5]
+    suggestion = f"; similar: {', '.join(close)}" if close else ""
+    return f"check the gate name against streams/upstream/{inventory.name}.yaml{suggestion}"
+
+
+def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    origin = stream.api_maturity.origin
+    for index, kind in enumerate(stream.api_maturity.alpha_apis):
+        crd = inventory.crd(kind)
+        where = origin.at(f".alphaApis[{index}]")
+        if crd is None:
+            out.append(
+                _f(
+                    RULE_API,
+                    f"API {kind!r} does not exist in Kueue {inventory.name} ({inventory.ref})",
+                    where,
+                    f"known kinds: {', '.join(sorted(c.kind for c in inventory.crds))}",
+                    subject,
+                )
+            )
+        elif not crd.is_alpha:
+            out.append(
+                _f(
+                    RULE_API,
+                    f"API {kind!r} is {crd.maturity.value} in Kueue {inventory.name}; listing it as alpha has no effect",
+                    where,
+                    "drop it from apiMaturity.alphaApis",
+                    subject,
+                    Severity.INFO,
+                )
+            )
+    return out
