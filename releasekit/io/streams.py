@@ -64,13 +64,16 @@ from releasekit.model.stream import (
     UpgradePolicy,
     Upstream,
 )
+from releasekit.model.report import Report
 from releasekit.rules.stream import (
+    RULES,
     RULE_DUPLICATE_KEY,
     RULE_FILE,
     RULE_OPENSHIFT,
     RULE_RECORDED,
     RULE_SCHEMA,
     RULE_SEMVER,
+    check_streams,
 )
 
 __all__ = [
@@ -78,6 +81,7 @@ __all__ = [
     "load_inventory",
     "load_streams",
     "schema_findings",
+    "validate_streams",
 ]
 
 STREAM_SCHEMA = "stream.schema.json"
@@ -217,8 +221,8 @@ def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> lis
             Finding(
                 rule=RULE_SCHEMA,
                 severity=Severity.ERROR,
-                message=f"{message}" if path == "$" else f"{path}: {message}",
-                location=Location(file=display, line=doc.line_of(path), path=""),
+                message=message,
+                location=Location(file=display, line=doc.line_of(path), path=path),
                 hint=hint or "see streams/README.md for the format",
             )
         )
@@ -579,3 +583,20 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
         findings=tuple(findings),
         files=tuple(sorted(set(files))),
     )
+
+
+def validate_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report]:
+    """Load ``root`` and run every stream check: what ``streams validate`` and ``build`` report.
+
+    Raises:
+        InputError: as :func:`load_streams`.
+    """
+    loaded = load_streams(root, display_root=display_root)
+    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
+    report = Report(
+        command="streams validate",
+        findings=findings,
+        checked=loaded.files,
+        rules=tuple(sorted(RULES)),
+    )
+    return loaded, report

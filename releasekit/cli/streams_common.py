@@ -1,0 +1,77 @@
+"""What the ``streams`` subcommands share: the ``--streams-dir`` option, loading, and table helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from releasekit.model.stream import OpenShiftVersion, Release, Stream
+
+__all__ = ["kueue_text", "openshift_range", "streams_dir_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def streams_dir_option(func: F) -> F:
+    """Add ``--streams-dir`` (default ``streams``)."""
+    return click.option(
+        "--streams-dir",
+        "streams_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("streams"),
+        show_default=True,
+        help="The streams/ folder to read.",
+    )(func)
+
+
+def openshift_range(versions: Sequence[OpenShiftVersion], order: Sequence[OpenShiftVersion]) -> str:
+    """``v4.18–v4.22, v5.0``: runs that are contiguous in the stream's ``order`` become ranges."""
+    if not versions:
+        return "-"
+    index = {v: i for i, v in enumerate(order)}
+    runs: list[list[OpenShiftVersion]] = []
+    for version in versions:
+        if runs and version in index and runs[-1][-1] in index and index[version] == index[runs[-1][-1]] + 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def kueue_text(release: Release) -> str:
+    """``0.18 (v0.18.4-40-ge4ce3bcc)``: the line and, where known, the pin."""
+    pin = release.upstream.describe or release.upstream.tag
+    return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
+
+
+def release_rows(stream: Stream, *, newest_first: bool = False) -> list[Release]:
+    """The stream's releases in semver order."""
+    return sorted(stream.releases, key=lambda r: r.version, reverse=newest_first)
+
+
+def judging_options(func: F) -> F:
+    """``--format`` / ``--output`` as :func:`releasekit.cli._common.format_options` defines them.
+
+    TODO(release-model): use ``format_options`` itself once its wrapper stops recursing (it rebinds
+    ``func`` to the wrapper before the closure runs, so every call recurses until RecursionError).
+    """
+    from releasekit.cli import _common
+
+    func = click.option(
+        "--output",
+        "output",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="Write the report to this file instead of standard output.",
+    )(func)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(_common._format_names()),
+        default="text",
+        show_default=True,
+        help="Report format.",
+    )(func)

@@ -1,0 +1,109 @@
+"""``releasekit streams map``: the Kueue <-> operator version table per stream (Markdown: the support matrix)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from releasekit.cli._common import write_output
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, streams_dir_option
+from releasekit.cli.streams_show import load_or_fail
+from releasekit.model.stream import Stream
+
+__all__ = ["command", "render_json", "render_markdown", "render_text"]
+
+MAP_SCHEMA = "releasekit/streams-map/v1"
+
+
+def _rows(stream: Stream) -> list[tuple[str, str, str, str, str]]:
+    return [
+        (
+            str(r.version),
+            stream.channel_of(r),
+            kueue_text(r),
+            openshift_range(r.catalogs, stream.openshift),
+            r.status.value,
+        )
+        for r in release_rows(stream, newest_first=True)
+    ]
+
+
+def render_text(streams: tuple[Stream, ...]) -> str:
+    """One aligned table per stream, newest release first."""
+    out: list[str] = []
+    for stream in streams:
+        out.append(f"{stream.name} ({stream.package})")
+        rows = [("OPERATOR", "CHANNEL", "KUEUE", "OPENSHIFT", "STATUS"), *_rows(stream)]
+        widths = [max(len(row[i]) for row in rows) for i in range(5)]
+        for row in rows:
+            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+        out.append("")
+    return "\n".join(out)
+
+
+def render_markdown(streams: tuple[Stream, ...]) -> str:
+    """The support matrix people paste into release notes."""
+    out: list[str] = []
+    for stream in streams:
+        out += [
+            f"### {stream.package} ({stream.name})",
+            "",
+            "| Operator | Channel | Kueue | OpenShift | Status |",
+            "|---|---|---|---|---|",
+        ]
+        out += [f"| {' | '.join(row)} |" for row in _rows(stream)]
+        out.append("")
+    return "\n".join(out)
+
+
+def render_json(streams: tuple[Stream, ...]) -> str:
+    """The table as JSON (``releasekit/streams-map/v1``)."""
+    doc = {
+        "schema": MAP_SCHEMA,
+        "streams": [
+            {
+                "name": s.name,
+                "package": s.package,
+                "releases": [
+                    {
+                        "operator": str(r.version),
+                        "channel": s.channel_of(r),
+                        "kueueLine": r.upstream.line,
+                        "kueuePin": r.upstream.describe or r.upstream.tag,
+                        "inventory": r.upstream.inventory,
+                        "openshift": [str(v) for v in r.catalogs],
+                        "status": r.status.value,
+                    }
+                    for r in release_rows(s, newest_first=True)
+                ],
+            }
+            for s in streams
+        ],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+_RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown}
+
+
+@click.command(name="map")
+@streams_dir_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(_RENDER)),
+    default="text",
+    show_default=True,
+    help="Output format (markdown: the support matrix for release notes).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
+def command(streams_dir: Path, fmt: str, output: Path | None) -> None:
+    """Show the Kueue <-> operator version table of every stream."""
+    write_output(_RENDER[fmt](load_or_fail(streams_dir)), output)

@@ -1,0 +1,24 @@
+"""``releasekit streams validate``: schema and cross-checks of streams/ (exit 0, 1 or 2 as the contract says)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from releasekit.cli._common import emit_report
+from releasekit.cli.streams_common import judging_options, streams_dir_option
+
+__all__ = ["command"]
+
+
+@click.command(name="validate")
+@streams_dir_option
+@judging_options
+@click.pass_context
+def command(ctx: click.Context, streams_dir: Path, fmt: str, output: Path | None) -> None:
+    """Check streams/: schemas, versions, images, OpenShift versions, inventories and gate policies."""
+    from releasekit.io.streams import validate_streams
+
+    _, report = validate_streams(streams_dir, display_root=str(streams_dir))
+    ctx.exit(emit_report(report, fmt, output))

@@ -1,0 +1,35 @@
+"""``releasekit upstream import``: record a Kueue release's CRDs and feature gates from git."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command(name="import")
+@click.option(
+    "--repo", "repo", required=True, help="A local Kueue clone, or a URL (cloned once into the cache)."
+)
+@click.option("--ref", "ref", required=True, help="The tag or commit to read.")
+@click.option(
+    "--streams-dir",
+    "streams_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("streams"),
+    show_default=True,
+    help="Write streams/upstream/kueue-<line>.yaml under this folder.",
+)
+@click.option("--line", "line", default=None, help="The Kueue line (X.Y) when the ref has no tag to tell it.")
+def command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:
+    """Read CRDs and feature gates at REF (no work tree) and write the exact inventory."""
+    from releasekit.io.upstream import check_ref, import_upstream
+
+    check_ref(ref)  # before anything touches git
+    inventory, path = import_upstream(repo, ref, streams_dir, line=line)
+    click.echo(
+        f"wrote {path}: Kueue {inventory.line} at {inventory.ref} ({inventory.commit[:12]}), "
+        f"{len(inventory.crds)} CRDs, {len(inventory.gates)} gates from {inventory.features_file}"
+    )
