@@ -40,6 +40,7 @@ from releasekit.model.inventory import (
     InventorySource,
     Maturity,
 )
+from releasekit.model.report import Report
 from releasekit.model.stream import (
     ApiMaturityPolicy,
     ApiServiceRef,
@@ -64,15 +65,14 @@ from releasekit.model.stream import (
     UpgradePolicy,
     Upstream,
 )
-from releasekit.model.report import Report
 from releasekit.rules.stream import (
-    RULES,
     RULE_DUPLICATE_KEY,
     RULE_FILE,
     RULE_OPENSHIFT,
     RULE_RECORDED,
     RULE_SCHEMA,
     RULE_SEMVER,
+    RULES,
     check_streams,
 )
 
