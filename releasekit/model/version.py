@@ -1,0 +1,544 @@
+"""Semantic versions, release suffixes and version ranges exactly as opm reads them.
+
+Pure core: no I/O, no third-party imports. opm parses bundle versions with blang/semver v4
+(``semver.Parse``: strict ``MAJOR.MINOR.PATCH[-pre][+build]``), skipRanges with ``semver.ParseRange``
+and the optional ``release`` of an ``olm.package`` property with ``model.NewRelease``. This module
+reproduces all three, error texts included, so that releasekit rejects exactly what opm rejects and
+says it in the same words.
+
+Public API:
+
+- :class:`Version` / :func:`parse_version` -- strict semver; ``str()`` round-trips; ``compare`` and the
+  ``<``/``<=``/``>``/``>=`` operators follow semver precedence (build metadata ignored), while ``==`` is
+  plain field equality (``1.0.0+a != 1.0.0+b`` although neither precedes the other).
+- :func:`parse_prerelease_identifier` -- one pre-release identifier (blang ``NewPRVersion``).
+- :class:`Release` / :func:`parse_release` -- opm's release suffix (dot-separated pre-release identifiers,
+  at most 20 bytes); :class:`VersionRelease` orders version, then no release < any release.
+- :class:`Range` / :func:`parse_range` -- blang ``ParseRange`` with all its quirks (``x`` wildcards,
+  ``||``, the dropped one-character words that make the spaced hyphen form ``1.0.0 - 2.0.0`` parse);
+  :meth:`Range.contains` tests a version.
+- :class:`VersionError` / :class:`RangeError` -- ``ValueError`` subclasses whose ``str()`` is blang's text.
+- :func:`go_quote` -- Go's ``%q`` quoting, used to build opm-identical messages.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "RELEASE_MAX_LENGTH",
+    "Comparison",
+    "PrereleaseId",
+    "Range",
+    "RangeError",
+    "Release",
+    "Version",
+    "VersionError",
+    "VersionRelease",
+    "compare_prerelease",
+    "go_quote",
+    "parse_prerelease_identifier",
+    "parse_range",
+    "parse_release",
+    "parse_version",
+]
+
+RELEASE_MAX_LENGTH = 20
+"""Longest release string opm accepts (bytes), from the CSV CRD constraint."""
+
+_NUMBERS = frozenset("0123456789")
+_ALPHANUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
+_UINT64_MAX = 2**64 - 1
+_INT64_MAX = 2**63 - 1
+
+PrereleaseId = int | str
+"""One pre-release identifier: an ``int`` when numeric, else the alphanumeric string."""
+
+
+class VersionError(ValueError):
+    """A string that blang/semver rejects; ``str()`` is blang's message (e.g. ``Version string empty``)."""
+
+
+class RangeError(ValueError):
+    """A range that blang ``ParseRange`` rejects; ``str()`` is blang's message."""
+
+
+def go_quote(text: str) -> str:
+    """Quote ``text`` as Go's ``%q`` / ``strconv.Quote`` does (printable Unicode kept as is)."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\a":
+            out.append("\\a")
+        elif ch == "\b":
+            out.append("\\b")
+        elif ch == "\f":
+            out.append("\\f")
+        elif ch == "\v":
+            out.append("\\v")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\ufffd")  # Go never holds lone surrogates; invalid UTF-8 prints as U+FFFD
+        elif ch.isprintable() or ch == " ":
+            out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def _contains_only(text: str, allowed: frozenset[str]) -> bool:
+    return all(ch in allowed for ch in text)
+
+
+def _has_leading_zeroes(text: str) -> bool:
+    return len(text) > 1 and text[0] == "0"
+
+
+def _parse_uint(text: str) -> int:
+    """Go ``strconv.ParseUint(text, 10, 64)`` for a string already known to hold only ASCII digits."""
+    if not text:
+        raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
+    value = int(text)
+    if value > _UINT64_MAX:
+        raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
+    return value
+
+
+def parse_prerelease_identifier(text: str) -> PrereleaseId:
+    """Parse one pre-release identifier as blang ``NewPRVersion`` does.
+
+    Raises:
+        VersionError: empty, leading zero in a numeric identifier, or a character outside ``[0-9A-Za-z-]``.
+    """
+    if not text:
+        raise VersionError("Prerelease is empty")
+    if _contains_only(text, _NUMBERS):
+        if _has_leading_zeroes(text):
+            raise VersionError(f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}")
+        return _parse_uint(text)
+    if _contains_only(text, _ALPHANUM):
+        return text
+    raise VersionError(f"Invalid character(s) found in prerelease {go_quote(text)}")
+
+
+def compare_prerelease(a: PrereleaseId, b: PrereleaseId) -> int:
+    """Compare two identifiers: numbers numerically, numbers before strings, strings bytewise."""
+    if isinstance(a, int) and isinstance(b, int):
+        return (a > b) - (a < b)
+    if isinstance(a, int):
+        return -1
+    if isinstance(b, int):
+        return 1
+    return (a > b) - (a < b)
+
+
+def _compare_pre(a: tuple[PrereleaseId, ...], b: tuple[PrereleaseId, ...]) -> int:
+    """blang's pre-release comparison: none > some; then identifier by identifier; longer wins ties."""
+    if not a and not b:
+        return 0
+    if not a:
+        return 1
+    if not b:
+        return -1
+    for x, y in zip(a, b, strict=False):
+        cmp = compare_prerelease(x, y)
+        if cmp:
+            return cmp
+    return (len(a) > len(b)) - (len(a) < len(b))
+
+
+def _pre_text(pre: Iterable[PrereleaseId]) -> str:
+    return ".".join(str(p) for p in pre)
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A strict semantic version (blang/semver v4 ``Version``).
+
+    Attributes:
+        major, minor, patch: the numbers (unsigned 64-bit).
+        pre: pre-release identifiers (``int`` for numeric ones).
+        build: build-metadata identifiers; they never affect ordering.
+    """
+
+    major: int
+    minor: int
+    patch: int
+    pre: tuple[PrereleaseId, ...] = ()
+    build: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        """Same as :func:`parse_version`."""
+        return parse_version(text)
+
+    def __str__(self) -> str:
+        text = f"{self.major}.{self.minor}.{self.patch}"
+        if self.pre:
+            text += "-" + _pre_text(self.pre)
+        if self.build:
+            text += "+" + ".".join(self.build)
+        return text
+
+    def compare(self, other: Version) -> int:
+        """-1, 0 or 1 by semver precedence (blang ``Compare``; build metadata ignored)."""
+        mine = (self.major, self.minor, self.patch)
+        theirs = (other.major, other.minor, other.patch)
+        if mine != theirs:
+            return 1 if mine > theirs else -1
+        return _compare_pre(self.pre, other.pre)
+
+    def __lt__(self, other: Version) -> bool:
+        return self.compare(other) < 0
+
+    def __le__(self, other: Version) -> bool:
+        return self.compare(other) <= 0
+
+    def __gt__(self, other: Version) -> bool:
+        return self.compare(other) > 0
+
+    def __ge__(self, other: Version) -> bool:
+        return self.compare(other) >= 0
+
+    @property
+    def is_prerelease(self) -> bool:
+        """True when the version has pre-release identifiers."""
+        return bool(self.pre)
+
+
+def parse_version(text: str) -> Version:
+    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions).
+
+    Raises:
+        VersionError: with blang's exact message, e.g. ``Version string empty``,
+            ``No Major.Minor.Patch elements found``, ``Invalid character(s) found in patch number "0.1"``,
+            ``Minor number must not contain leading zeroes "00"``.
+    """
+    if not text:
+        raise VersionError("Version string empty")
+    parts = text.split(".", 2)
+    if len(parts) != 3:
+        raise VersionError("No Major.Minor.Patch elements found")
+    numbers: list[int] = []
+    for label, part in (("major", parts[0]), ("minor", parts[1])):
+        if not _contains_only(part, _NUMBERS):
+            raise VersionError(f"Invalid character(s) found in {label} number {go_quote(part)}")
+        if _has_leading_zeroes(part):
+            raise VersionError(
+                f"{label.capitalize()} number must not contain leading zeroes {go_quote(part)}"
+            )
+        numbers.append(_parse_uint(part))
+    patch_text = parts[2]
+    build_parts: list[str] = []
+    pre_parts: list[str] = []
+    plus = patch_text.find("+")
+    if plus != -1:
+        build_parts = patch_text[plus + 1 :].split(".")
+        patch_text = patch_text[:plus]
+    dash = patch_text.find("-")
+    if dash != -1:
+        pre_parts = patch_text[dash + 1 :].split(".")
+        patch_text = patch_text[:dash]
+    if not _contains_only(patch_text, _NUMBERS):
+        raise VersionError(f"Invalid character(s) found in patch number {go_quote(patch_text)}")
+    if _has_leading_zeroes(patch_text):
+        raise VersionError(f"Patch number must not contain leading zeroes {go_quote(patch_text)}")
+    patch = _parse_uint(patch_text)
+    pre = tuple(parse_prerelease_identifier(p) for p in pre_parts)
+    for item in build_parts:
+        if not item:
+            raise VersionError("Build meta data is empty")
+        if not _contains_only(item, _ALPHANUM):
+            raise VersionError(f"Invalid character(s) found in build meta data {go_quote(item)}")
+    return Version(numbers[0], numbers[1], patch, pre, tuple(build_parts))
+
+
+# ------------------------------------------------------------------------------------------- release
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """opm's optional release suffix of a bundle version (``model.Release``): pre-release identifiers."""
+
+    segments: tuple[PrereleaseId, ...]
+
+    def __str__(self) -> str:
+        return _pre_text(self.segments)
+
+    def compare(self, other: Release | None) -> int:
+        """Compare with another release; ``None`` (no release) sorts before any release."""
+        if other is None or not other.segments:
+            return 1 if self.segments else 0
+        if not self.segments:
+            return -1
+        return _compare_pre(self.segments, other.segments)
+
+
+def parse_release(text: str) -> Release | None:
+    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``).
+
+    Raises:
+        VersionError: ``invalid release "R": exceeds maximum length of 20 characters`` or
+            ``invalid release "R": segment N: <blang message>`` (one line per bad segment).
+    """
+    if text == "":
+        return None
+    if len(text.encode("utf-8", "surrogatepass")) > RELEASE_MAX_LENGTH:
+        raise VersionError(
+            f"invalid release {go_quote(text)}: exceeds maximum length of {RELEASE_MAX_LENGTH} characters"
+        )
+    segments: list[PrereleaseId] = []
+    errors: list[str] = []
+    for index, segment in enumerate(text.split(".")):
+        try:
+            segments.append(parse_prerelease_identifier(segment))
+        except VersionError as exc:
+            errors.append(f"segment {index}: {exc}")
+    if errors:
+        raise VersionError(f"invalid release {go_quote(text)}: " + "\n".join(errors))
+    return Release(tuple(segments))
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRelease:
+    """A bundle's version plus optional release, ordered as opm's ``VersionRelease.Compare``."""
+
+    version: Version
+    release: Release | None = None
+
+    def compare(self, other: VersionRelease) -> int:
+        """Version precedence first, then no release < any release, then release identifiers."""
+        cmp = self.version.compare(other.version)
+        if cmp:
+            return cmp
+        if self.release is None:
+            return 0 if other.release is None or not other.release.segments else -1
+        return self.release.compare(other.release)
+
+    def kubernetes_safe_string(self) -> str:
+        """``<version>[-<release>]`` with ``+`` replaced by ``-`` (opm's normalized-name suffix)."""
+        text = str(self.version).replace("+", "-")
+        if self.release is not None and self.release.segments:
+            text += f"-{self.release}"
+        return text
+
+    def __str__(self) -> str:
+        if self.release is not None and self.release.segments:
+            return f"{self.version}-{self.release}"
+        return str(self.version)
+
+
+# --------------------------------------------------------------------------------------------- ranges
+
+_Comparator = Callable[[Version, Version], bool]
+
+_COMPARATORS: dict[str, _Comparator] = {
+    "": lambda v, r: v.compare(r) == 0,
+    "=": lambda v, r: v.compare(r) == 0,
+    "==": lambda v, r: v.compare(r) == 0,
+    "!": lambda v, r: v.compare(r) != 0,
+    "!=": lambda v, r: v.compare(r) != 0,
+    ">": lambda v, r: v.compare(r) > 0,
+    ">=": lambda v, r: v.compare(r) >= 0,
+    "<": lambda v, r: v.compare(r) < 0,
+    "<=": lambda v, r: v.compare(r) <= 0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One ``<op><version>`` term of a range (``op`` as written: ``""``, ``=``, ``==``, ``!``, ``!=``, ...)."""
+
+    op: str
+    version: Version
+
+    def matches(self, version: Version) -> bool:
+        """True when ``version`` satisfies this term."""
+        return _COMPARATORS[self.op](version, self.version)
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A parsed blang range: OR of AND-groups of comparisons (after ``x`` wildcard expansion).
+
+    Attributes:
+        text: the string that was parsed.
+        alternatives: the ``||`` groups; a version matches when every term of some group matches.
+    """
+
+    text: str
+    alternatives: tuple[tuple[Comparison, ...], ...] = field(default=())
+
+    def contains(self, version: Version) -> bool:
+        """True when ``version`` is in the range (an empty ``||`` group matches nothing)."""
+        return any(group and all(term.matches(version) for term in group) for group in self.alternatives)
+
+    def __contains__(self, version: object) -> bool:
+        return isinstance(version, Version) and self.contains(version)
+
+    def __str__(self) -> str:
+        return " || ".join(" ".join(str(t) for t in group) for group in self.alternatives)
+
+
+def _split_and_trim(text: str) -> list[str]:
+    """blang ``splitAndTrim`` on UTF-8 bytes; note it silently drops one-byte words (``-`` in ``a - b``)."""
+    data = text.encode("utf-8", "surrogatepass")
+    result: list[bytes] = []
+    last = 0
+    last_char = 0
+    exclude = b"><="
+    for i, byte in enumerate(data):
+        if byte == 0x20 and last_char not in exclude:
+            if last < i - 1:
+                result.append(data[last:i])
+            last = i + 1
+        elif byte != 0x20:
+            last_char = byte
+    if last < len(data) - 1:
+        result.append(data[last:])
+    return [part.replace(b" ", b"").decode("utf-8", "surrogatepass") for part in result]
+
+
+def _split_or_parts(parts: list[str]) -> list[list[str]]:
+    groups: list[list[str]] = []
+    last = 0
+    for i, part in enumerate(parts):
+        if part == "||":
+            if i == 0:
+                raise RangeError("First element in range is '||'")
+            groups.append(parts[last:i])
+            last = i + 1
+    if last == len(parts):
+        raise RangeError("Last element in range is '||'")
+    groups.append(parts[last:])
+    return groups
+
+
+def _is_go_digit(ch: str) -> bool:
+    return unicodedata.category(ch) == "Nd"
+
+
+def _split_comparator_version(text: str) -> tuple[str, str]:
+    for i, ch in enumerate(text):
+        if _is_go_digit(ch):
+            return text[:i].strip(), text[i:]
+    raise RangeError(f"Could not get version from string: {go_quote(text)}")
+
+
+def _go_atoi(text: str) -> int | None:
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not body or not _contains_only(body, _NUMBERS):
+        return None
+    value = int(text)
+    if not -(2**63) <= value <= _INT64_MAX:
+        return None
+    return value
+
+
+def _increment(text: str, index: int) -> str:
+    """blang ``incrementMajorVersion``/``incrementMinorVersion`` (errors give ``""``, as blang ignores them)."""
+    parts = text.split(".")
+    if len(parts) <= index:
+        return ""
+    value = _go_atoi(parts[index])
+    if value is None:
+        return ""
+    value = value + 1 if value < _INT64_MAX else -(2**63)  # Go int wraps
+    parts[index] = str(value)
+    return ".".join(parts)
+
+
+def _flat_wildcard(text: str) -> str:
+    flat = text.replace(".x.x", ".x", 1).replace(".x", ".0", 1)
+    if len(flat.split(".")) == 2:
+        return flat + ".0"
+    return flat
+
+
+def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
+    expanded: list[list[str]] = []
+    for group in groups:
+        new_parts: list[str] = []
+        for part in group:
+            if "x" in part:
+                op, version = _split_comparator_version(part)
+                pieces = version.split(".")
+                wildcard = {2: "minor", 3: "patch"}.get(len(pieces)) if pieces[-1] == "x" else None
+                flat = _flat_wildcard(version)
+                result_op = ""
+                increment = False
+                if op == ">":
+                    result_op, increment = ">=", True
+                elif op == ">=":
+                    result_op = ">="
+                elif op == "<":
+                    result_op = "<"
+                elif op == "<=":
+                    result_op, increment = "<", True
+                elif op in ("", "=", "=="):
+                    new_parts.append(">=" + flat)
+                    result_op, increment = "<", True
+                elif op in ("!=", "!"):
+                    new_parts.append("<" + flat)
+                    result_op, increment = ">=", True
+                if increment:
+                    if wildcard == "patch":
+                        result_version = _increment(flat, 1)
+                    elif wildcard == "minor":
+                        result_version = _increment(flat, 0)
+                    else:
+                        result_version = ""
+                else:
+                    result_version = flat
+                part = result_op + result_version
+            new_parts.append(part)
+        expanded.append(new_parts)
+    return expanded
+
+
+def parse_range(text: str) -> Range:
+    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange).
+
+    Space-separated terms are ANDed, ``||`` separates alternatives; a term is an optional comparator
+    (``=``, ``==``, ``!``, ``!=``, ``>``, ``>=``, ``<``, ``<=``) and a strict version, with ``x`` wildcards
+    expanded (``1.x`` → ``>=1.0.0 <2.0.0``).
+
+    Raises:
+        RangeError: with blang's text, e.g. ``Could not parse Range ">v0.1.0": Could not parse comparator
+            ">v" in ">v0.1.0"``, ``Could not get version from string: "x"``, ``Last element in range is '||'``.
+    """
+    parts = _split_and_trim(text)
+    groups = _expand_wildcards(_split_or_parts(parts))
+    alternatives: list[tuple[Comparison, ...]] = []
+    for group in groups:
+        terms: list[Comparison] = []
+        for part in group:
+            op, version_text = _split_comparator_version(part)
+            if op not in _COMPARATORS:
+                detail = f"Could not parse comparator {go_quote(op)} in {go_quote(op + version_text)}"
+                raise RangeError(f"Could not parse Range {go_quote(part)}: {detail}")
+            try:
+                version = parse_version(version_text)
+            except VersionError as exc:
+                detail = f"Could not parse version {go_quote(version_text)} in {go_quote(op + version_text)}: {exc}"
+                raise RangeError(f"Could not parse Range {go_quote(part)}: {detail}") from None
+            terms.append(Comparison(op, version))
+        alternatives.append(tuple(terms))
+    return Range(text, tuple(alternatives))

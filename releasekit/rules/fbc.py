@@ -1,0 +1,1142 @@
+"""``opm validate``, rule for rule, reporting every finding instead of the first.
+
+Pure core: takes a loaded :class:`~releasekit.model.fbc.DeclarativeConfig` and returns findings; no I/O,
+no click. opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
+``model.Validate`` (phase B, an error tree). Both are implemented here, but every check runs on every
+object it applies to, so one run lists everything opm would make you fix one ``opm validate`` at a time.
+Each message CONTAINS opm's own wording for the check (the leaf line of opm's error tree), so people who
+know opm recognise it; the :class:`~releasekit.model.finding.Finding` adds a location (file, line and a
+JSON path such as ``$.entries[2]`` inside the object), a ``subject`` (package → channel → bundle) and a
+hint saying how to fix it.
+
+Where opm has a quirk, releasekit reports the plain problem: a channel entry without an ``olm.bundle``
+blob is reported for every channel that has one (opm's phase A sees only the last channel blob of a
+package and reports the others indirectly, as ``must be exactly one property with type "olm.package"``
+/ ``bundle image must be set`` under the phantom bundle).
+
+Rule ids (stable, never renumbered; ``RK-FBC-001`` … ``RK-FBC-009`` are the loader's, see
+:mod:`releasekit.io.fbc_load`). All are errors, as opm rejects the catalog for each.
+
+=========== ========================================================================================
+RK-FBC-010  package with no name (``config contains package with no name``)
+RK-FBC-011  second ``olm.package`` blob with the same name (``duplicate package "P"``)
+RK-FBC-012  package name is not a DNS-1123 label (``invalid package name "P": [...]``)
+RK-FBC-013  channel of an undeclared package (``unknown package "P" for channel "C"``)
+RK-FBC-014  channel with no name (``package "P" contains channel with no name``)
+RK-FBC-015  two channel blobs with the same name (``package "P" has duplicate channel "C"``)
+RK-FBC-016  entry listed twice in a channel (``invalid package "P", channel "C": duplicate entry "B"``)
+RK-FBC-017  bundle without package (``package name must be set for bundle "B"``)
+RK-FBC-018  bundle of an undeclared package (``unknown package "P" for bundle "B"``)
+RK-FBC-019  two bundle blobs with the same name (``package "P" has duplicate bundle "B"``)
+RK-FBC-020  property value has the wrong shape (``parse properties for bundle "B": parse property[i] ...``)
+RK-FBC-021  not exactly one ``olm.package`` property (``... must have exactly 1 "olm.package" property, found N``)
+RK-FBC-022  ``olm.package`` packageName differs from the bundle's package (``package "P" does not match ...``)
+RK-FBC-023  bundle image is not a valid pull spec (``... image: invalid image pull spec "R": ...``)
+RK-FBC-024  related image is not a valid pull spec (``... relatedImages[i].image: invalid image pull spec``)
+RK-FBC-025  version is not strict semver (``error parsing bundle "B" version "V": ...``)
+RK-FBC-026  release is invalid (``error parsing bundle "B" release version "R": invalid release ...``)
+RK-FBC-027  bundle in no channel (``package "P", bundle "B" not found in any channel entries``)
+RK-FBC-028  entry without a bundle blob (``no olm.bundle blobs found in package "P" for olm.channel entries [..]``)
+RK-FBC-030  deprecation without package (``package name must be set for deprecation item N``)
+RK-FBC-031  deprecation of an undeclared package (``cannot apply deprecations to an unknown package "P"``)
+RK-FBC-032  two deprecation blobs for one package (``expected a maximum of one deprecation per package``)
+RK-FBC-033  deprecation entry without reference schema (``schema must be set for deprecation entry [j] ...``)
+RK-FBC-034  deprecation entry repeated (``duplicate deprecation entry declcfg.PackageScopedReference{...}``)
+RK-FBC-035  deprecated bundle does not exist (``cannot deprecate bundle "B" for package "P": bundle not found``)
+RK-FBC-036  deprecated channel does not exist (``cannot deprecate channel "C" ...: channel not found``)
+RK-FBC-037  package deprecation names something (``package name must be empty for deprecated package ...``)
+RK-FBC-038  deprecation reference schema unknown (``cannot deprecate object ...: object schema unknown``)
+RK-FBC-039  deprecation without message (``invalid deprecation: message must be set``)
+RK-FBC-040  no default channel (``default channel must be set``)
+RK-FBC-041  empty channel, or default channel without a channel blob (``channel must contain at least one bundle``)
+RK-FBC-042  package without channels (``package must contain at least one channel``)
+RK-FBC-043  no channel head (``no channel head found in graph``)
+RK-FBC-044  several channel heads (``multiple channel heads found in graph: a, b``)
+RK-FBC-045  replaces cycle (``detected cycle in replaces chain of upgrade graph: a -> b -> a``)
+RK-FBC-046  stranded bundles (``channel contains one or more stranded bundles: a, b``)
+RK-FBC-047  two bundles with one version (``duplicate versions found in bundles: [{V: [a, b]}]``)
+RK-FBC-048  channel entry without name (``name must be set``)
+RK-FBC-049  bundle with a release has a non-normalized name (``name "B" does not match normalized name "N"``)
+RK-FBC-050  empty skips item (``skip[i] is empty``)
+RK-FBC-051  skipRange does not parse (``invalid skipRange "R": ...``)
+RK-FBC-052  neither image nor bundle objects (``bundle image must be set``)
+RK-FBC-053  build metadata together with a release (``cannot use build metadata in version with a release version``)
+=========== ========================================================================================
+
+Public API: :func:`validate_config`, :data:`RULES` (id → :class:`RuleInfo`), the graph helpers
+:func:`channel_heads` and :func:`check_channel_graph` (§3.3 of the FBC spec, usable on any entries),
+:func:`image_pull_spec_error` (distribution reference grammar) and :func:`dns1123_label_errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from releasekit.model.fbc import (
+    MISSING,
+    PROP_PACKAGE,
+    Bundle,
+    Channel,
+    ChannelEntry,
+    DeclarativeConfig,
+    Deprecation,
+    Package,
+)
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.version import (
+    RangeError,
+    Release,
+    Version,
+    VersionError,
+    VersionRelease,
+    go_quote,
+    parse_range,
+    parse_release,
+    parse_version,
+)
+
+__all__ = [
+    "RULES",
+    "GraphProblem",
+    "RuleInfo",
+    "channel_heads",
+    "check_channel_graph",
+    "dns1123_label_errors",
+    "image_pull_spec_error",
+    "validate_config",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """What a rule checks and the generic fix (``hint`` may hold ``{placeholders}``)."""
+
+    id: str
+    title: str
+    hint: str
+    severity: Severity = Severity.ERROR
+
+
+def _rules(*items: tuple[str, str, str]) -> dict[str, RuleInfo]:
+    return {rid: RuleInfo(rid, title, hint) for rid, title, hint in items}
+
+
+RULES: Final[Mapping[str, RuleInfo]] = _rules(
+    ("RK-FBC-010", "package with no name", "give the olm.package blob a name"),
+    ("RK-FBC-011", "duplicate package", "keep one olm.package blob per package and merge the other into it"),
+    (
+        "RK-FBC-012",
+        "package name is not a DNS-1123 label",
+        "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
+        "alphanumeric), e.g. {suggestion!r}",
+    ),
+    (
+        "RK-FBC-013",
+        "channel of an unknown package",
+        "add an olm.package blob named {package!r} or fix the channel's package field",
+    ),
+    ("RK-FBC-014", "channel with no name", "give the olm.channel blob a name"),
+    ("RK-FBC-015", "duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
+    ("RK-FBC-016", "duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
+    ("RK-FBC-017", "bundle without package", "set the bundle's package field"),
+    (
+        "RK-FBC-018",
+        "bundle of an unknown package",
+        "add an olm.package blob named {package!r} or fix the bundle's package field",
+    ),
+    ("RK-FBC-019", "duplicate bundle", "keep one olm.bundle blob named {bundle!r} in package {package!r}"),
+    (
+        "RK-FBC-020",
+        "property cannot be parsed",
+        "give the property a value of the shape its type requires (olm.package: "
+        "{{packageName, version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
+    ),
+    (
+        "RK-FBC-021",
+        "not exactly one olm.package property",
+        "give the bundle exactly one olm.package property {{packageName, version}}",
+    ),
+    (
+        "RK-FBC-022",
+        "olm.package property names another package",
+        "set the olm.package property's packageName to {package!r}",
+    ),
+    (
+        "RK-FBC-023",
+        "invalid bundle image pull spec",
+        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+        "digest algorithms sha256, sha384 or sha512)",
+    ),
+    (
+        "RK-FBC-024",
+        "invalid related image pull spec",
+        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+        "digest algorithms sha256, sha384 or sha512)",
+    ),
+    (
+        "RK-FBC-025",
+        "version is not strict semver",
+        "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
+    ),
+    (
+        "RK-FBC-026",
+        "invalid release",
+        "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
+        "at most 20 characters), or leave it out",
+    ),
+    (
+        "RK-FBC-027",
+        "bundle in no channel",
+        "add {bundle!r} to a channel's entries, or remove the bundle blob",
+    ),
+    (
+        "RK-FBC-028",
+        "channel entry without bundle",
+        "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
+    ),
+    ("RK-FBC-030", "deprecation without package", "set the olm.deprecations blob's package field"),
+    (
+        "RK-FBC-031",
+        "deprecation of an unknown package",
+        "fix the package field, or add an olm.package blob named {package!r}",
+    ),
+    (
+        "RK-FBC-032",
+        "more than one deprecation blob",
+        "merge the entries into one olm.deprecations blob for package {package!r}",
+    ),
+    (
+        "RK-FBC-033",
+        "deprecation entry without schema",
+        "set reference.schema to olm.bundle, olm.channel or olm.package",
+    ),
+    ("RK-FBC-034", "duplicate deprecation entry", "list each deprecated object once"),
+    (
+        "RK-FBC-035",
+        "deprecated bundle not found",
+        "name a bundle that is in one of the package's channels, or drop the entry",
+    ),
+    (
+        "RK-FBC-036",
+        "deprecated channel not found",
+        "name one of the package's channels, or drop the entry",
+    ),
+    ("RK-FBC-037", "package deprecation with a name", "remove reference.name from the olm.package entry"),
+    (
+        "RK-FBC-038",
+        "deprecation reference of unknown schema",
+        "use reference.schema olm.bundle, olm.channel or olm.package",
+    ),
+    ("RK-FBC-039", "deprecation without message", "write a message telling users what to do instead"),
+    ("RK-FBC-040", "no default channel", "set defaultChannel to one of the package's channels"),
+    (
+        "RK-FBC-041",
+        "channel without bundles",
+        "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
+    ),
+    ("RK-FBC-042", "package without channels", "add an olm.channel blob for the package"),
+    (
+        "RK-FBC-043",
+        "no channel head",
+        "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
+        "replaces/skips in channel {channel!r}",
+    ),
+    (
+        "RK-FBC-044",
+        "several channel heads",
+        "link the heads: the newest should replace (or skip) the others, so only one is not "
+        "replaced or skipped",
+    ),
+    ("RK-FBC-045", "replaces cycle", "remove one replaces edge of the cycle"),
+    (
+        "RK-FBC-046",
+        "stranded bundles",
+        "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
+        "does not count); do not skip the bundle the head replaces",
+    ),
+    (
+        "RK-FBC-047",
+        "duplicate versions",
+        "give each bundle of the package its own version (or a distinct release)",
+    ),
+    ("RK-FBC-048", "channel entry without name", "give every channel entry a bundle name"),
+    ("RK-FBC-049", "bundle name not normalized", "rename the bundle to {normalized!r}"),
+    ("RK-FBC-050", "empty skips item", "remove the empty string from skips"),
+    (
+        "RK-FBC-051",
+        "invalid skipRange",
+        "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
+    ),
+    (
+        "RK-FBC-052",
+        "bundle image must be set",
+        "set the bundle's image, or add its manifests as olm.bundle.object properties",
+    ),
+    (
+        "RK-FBC-053",
+        "build metadata with a release",
+        "drop the +build metadata from the version, or drop the release",
+    ),
+)
+
+
+# ------------------------------------------------------------------------------------ small helpers
+
+
+def _q(text: str) -> str:
+    return go_quote(text)
+
+
+def _pkg(name: str) -> str:
+    return f"package {_q(name)}"
+
+
+def _chan(name: str) -> str:
+    return f"channel {_q(name)}"
+
+
+def _bun(name: str) -> str:
+    return f"bundle {_q(name)}"
+
+
+class _HintArgs(dict[str, str]):
+    """Hint arguments; a placeholder nobody filled stays readable instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+
+class _Collector:
+    """Accumulates findings; one place that builds them from the rule table."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        location: Location,
+        path: str = "",
+        subject: Sequence[str] = (),
+        **hint_args: str,
+    ) -> None:
+        info = RULES[rule]
+        self.findings.append(
+            Finding(
+                rule=rule,
+                severity=info.severity,
+                message=message,
+                location=Location(file=location.file, line=location.line, path=path or location.path),
+                hint=info.hint.format_map(_HintArgs(hint_args)),
+                subject=tuple(subject),
+            )
+        )
+
+
+# --------------------------------------------------------------------------------------- DNS-1123
+
+_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
+_DNS1123_LABEL_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+    "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+    "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+)
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """Kubernetes ``IsDNS1123Label``: the list of problems (empty when ``value`` is a valid label)."""
+    errors: list[str] = []
+    if len(value.encode("utf-8", "surrogatepass")) > 63:
+        errors.append("must be no more than 63 characters")
+    if not _DNS1123_LABEL.match(value):
+        if _DNS1123_SUBDOMAIN.match(value):
+            errors.append("must not contain dots")
+        else:
+            errors.append(_DNS1123_LABEL_MSG)
+    return errors
+
+
+def _dns_suggestion(value: str) -> str:
+    text = re.sub(r"[^a-z0-9-]+", "-", value.lower()).strip("-")
+    return text[:63].strip("-") or "my-operator"
+
+
+# ------------------------------------------------------------------------------- image references
+# distribution/reference (go.podman.io/image/v5/docker/reference) as ParseNormalizedNamed applies it.
+
+_ALNUM = r"[a-z0-9]+"
+_SEPARATOR = r"(?:[._]|__|[-]*)"
+_PATH_COMPONENT = _ALNUM + r"(?:" + _SEPARATOR + _ALNUM + r")*"
+_REMOTE_NAME = _PATH_COMPONENT + r"(?:/" + _PATH_COMPONENT + r")*"
+_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN_NAME = _DOMAIN_COMPONENT + r"(?:\." + _DOMAIN_COMPONENT + r")*"
+_HOST = r"(?:" + _DOMAIN_NAME + r"|\[(?:[a-fA-F0-9:]+)\])"
+_DOMAIN = _HOST + r"(?::[0-9]+)?"
+_TAG = r"[\w][\w.-]{0,127}"
+_DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9A-Fa-f]{32,}"
+_NAME = r"(?:" + _DOMAIN + r"/)?" + _REMOTE_NAME
+_REFERENCE = re.compile(r"(" + _NAME + r")(?::(" + _TAG + r"))?(?:@(" + _DIGEST + r"))?\Z", re.ASCII)
+_IDENTIFIER = re.compile(r"[a-f0-9]{64}\Z")
+_DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
+_DIGEST_SIZES = {"sha256": 32, "sha384": 48, "sha512": 64}
+_NAME_TOTAL_LENGTH_MAX = 255
+
+
+def _split_docker_domain(name: str) -> tuple[str, str]:
+    i = name.find("/")
+    if i == -1 or (not any(c in name[:i] for c in ".:") and name[:i] != "localhost"):
+        domain, remainder = "docker.io", name
+    else:
+        domain, remainder = name[:i], name[i + 1 :]
+    if domain == "index.docker.io":
+        domain = "docker.io"
+    if domain == "docker.io" and "/" not in remainder:
+        remainder = "library/" + remainder
+    return domain, remainder
+
+
+def _digest_error(digest: str) -> str | None:
+    i = digest.find(":")
+    if i <= 0 or i + 1 == len(digest):
+        return "invalid checksum digest format"
+    algorithm, encoded = digest[:i], digest[i + 1 :]
+    size = _DIGEST_SIZES.get(algorithm)
+    if size is None:
+        if not _DIGEST_GRAMMAR.match(digest):
+            return "invalid checksum digest format"
+        return "unsupported digest algorithm"
+    if len(encoded) != size * 2:
+        return "invalid checksum digest length"
+    if not re.fullmatch(r"[a-f0-9]+", encoded):
+        return "invalid checksum digest format"
+    return None
+
+
+def image_pull_spec_error(ref: str) -> str | None:
+    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is.
+
+    Texts are the Go library's, e.g. ``unsupported digest algorithm``, ``invalid checksum digest length``,
+    ``invalid reference format: repository name must be lowercase``, ``invalid reference format``.
+    """
+    if _IDENTIFIER.match(ref):
+        return f"invalid repository name ({ref}), cannot specify 64-byte hexadecimal strings"
+    domain, remainder = _split_docker_domain(ref)
+    tag_sep = remainder.find(":")
+    remote = remainder[:tag_sep] if tag_sep > -1 else remainder
+    if remote.lower() != remote:
+        return "invalid reference format: repository name must be lowercase"
+    full = domain + "/" + remainder
+    match = _REFERENCE.match(full)
+    if match is None:
+        if not full:
+            return "repository name must have at least one component"
+        if _REFERENCE.match(full.lower()):
+            return "invalid reference format: repository name must be lowercase"
+        return "invalid reference format"
+    if len(match.group(1)) > _NAME_TOTAL_LENGTH_MAX:
+        return f"repository name must not be more than {_NAME_TOTAL_LENGTH_MAX} characters"
+    if match.group(3):
+        return _digest_error(match.group(3))
+    return None
+
+
+# -------------------------------------------------------------------------------------- properties
+
+
+def _go_type(value: Any) -> str:
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null"
+
+
+# property type -> (Go type name, {json field: (json kind, Go type)}); "map" = object of strings,
+# "strings" = array of strings. Unknown fields are ignored (encoding/json), fields match case-insensitively.
+_STR = ("string", "string")
+_PROPERTY_SHAPES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
+    "olm.package": ("Package", {"packageName": _STR, "version": _STR, "release": _STR}),
+    "olm.gvk": ("GVK", {"group": _STR, "kind": _STR, "version": _STR}),
+    "olm.gvk.required": ("GVKRequired", {"group": _STR, "kind": _STR, "version": _STR}),
+    "olm.package.required": ("PackageRequired", {"packageName": _STR, "versionRange": _STR}),
+    "olm.channel": ("Channel", {"channelName": _STR}),
+    "olm.bundle.object": ("BundleObject", {"data": ("string", "[]uint8")}),
+    "olm.csv.metadata": (
+        "CSVMetadata",
+        {
+            "annotations": ("map", "map[string]string"),
+            "apiServiceDefinitions": ("object", "v1alpha1.APIServiceDefinitions"),
+            "crdDescriptions": ("object", "v1alpha1.CustomResourceDefinitions"),
+            "description": _STR,
+            "displayName": _STR,
+            "installModes": ("array", "[]v1alpha1.InstallMode"),
+            "keywords": ("strings", "[]string"),
+            "labels": ("map", "map[string]string"),
+            "links": ("array", "[]v1alpha1.AppLink"),
+            "maintainers": ("array", "[]v1alpha1.Maintainer"),
+            "maturity": _STR,
+            "minKubeVersion": _STR,
+            "nativeAPIs": ("array", "[]v1.GroupVersionKind"),
+            "provider": ("object", "v1alpha1.AppLink"),
+        },
+    ),
+}
+
+
+def _lookup(obj: Mapping[str, Any], name: str) -> Any:
+    if name in obj:
+        return obj[name]
+    folded = name.casefold()
+    for key, value in obj.items():
+        if isinstance(key, str) and key.casefold() == folded:
+            return value
+    return None
+
+
+def _property_error(type_: str, value: Any) -> str | None:
+    """Go ``property.Parse``'s complaint about one property value, or ``None``."""
+    if value is MISSING:
+        return "unexpected end of JSON input"
+    shape = _PROPERTY_SHAPES.get(type_)
+    if shape is None or value is None:
+        return None
+    struct, fields = shape
+    if not isinstance(value, dict):
+        return f"json: cannot unmarshal {_go_type(value)} into Go value of type property.{struct}"
+    for name, (kind, gotype) in fields.items():
+        item = _lookup(value, name)
+        if item is None:
+            continue
+        where = f"Go struct field {struct}.{name}"
+        if kind == "map":
+            if not isinstance(item, dict):
+                return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+            for sub in item.values():
+                if sub is not None and not isinstance(sub, str):
+                    return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
+        elif kind == "strings":
+            if not isinstance(item, list):
+                return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+            for sub in item:
+                if sub is not None and not isinstance(sub, str):
+                    return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
+        elif _go_type(item) != kind:
+            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+    return None
+
+
+# ------------------------------------------------------------------------------------------ graph
+
+
+@dataclass(frozen=True, slots=True)
+class GraphProblem:
+    """What is wrong with one channel's upgrade graph (at most one, as opm reports).
+
+    Attributes:
+        rule: ``RK-FBC-043`` (no head), ``-044`` (several heads), ``-045`` (cycle) or ``-046`` (stranded).
+        message: opm's exact text.
+        names: the bundles concerned (heads, the cycle path, or the stranded bundles).
+    """
+
+    rule: str
+    message: str
+    names: tuple[str, ...]
+
+
+def channel_heads(entries: Iterable[ChannelEntry]) -> tuple[str, ...]:
+    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted.
+
+    The first entry of a repeated name wins, as the model keeps one bundle per name.
+    """
+    unique = _unique_entries(entries)
+    incoming: set[str] = set()
+    for entry in unique.values():
+        if entry.replaces:
+            incoming.add(entry.replaces)
+        incoming.update(entry.skips)
+    return tuple(sorted(name for name in unique if name not in incoming))
+
+
+def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
+    unique: dict[str, ChannelEntry] = {}
+    for entry in entries:
+        unique.setdefault(entry.name, entry)
+    return unique
+
+
+def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
+    """opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
+
+    1. exactly one head (no incoming replaces/skips edge); ``skipRange`` makes no edge;
+    2. walking ``replaces`` from the head must not revisit a name; the walk stops at a name that is
+       absent from the channel or that some entry skips;
+    3. every entry is on that walk or skipped by some entry, else it is stranded.
+    An empty channel has no graph problem (it is RK-FBC-041).
+    """
+    unique = _unique_entries(entries)
+    if not unique:
+        return None
+    heads = channel_heads(unique.values())
+    if not heads:
+        return GraphProblem("RK-FBC-043", "no channel head found in graph", ())
+    if len(heads) > 1:
+        return GraphProblem("RK-FBC-044", f"multiple channel heads found in graph: {', '.join(heads)}", heads)
+    skipped: set[str] = set()
+    for entry in unique.values():
+        skipped.update(entry.skips)
+    path: list[str] = [heads[0]]
+    on_chain: set[str] = {heads[0]}
+    cur: ChannelEntry | None = unique[heads[0]]
+    while cur is not None:
+        nxt = cur.replaces
+        if nxt in on_chain:
+            cycle = path[path.index(nxt) :] + [nxt]
+            return GraphProblem(
+                "RK-FBC-045",
+                f"detected cycle in replaces chain of upgrade graph: {' -> '.join(cycle)}",
+                tuple(cycle),
+            )
+        on_chain.add(nxt)
+        path.append(nxt)
+        if nxt in skipped:
+            break  # the edge is known to be skipped: opm stops following replaces here
+        cur = unique.get(nxt)
+    stranded = sorted(set(unique) - on_chain - skipped)
+    if stranded:
+        return GraphProblem(
+            "RK-FBC-046",
+            f"channel contains one or more stranded bundles: {', '.join(stranded)}",
+            tuple(stranded),
+        )
+    return None
+
+
+# ------------------------------------------------------------------------------------ validation
+
+
+@dataclass
+class _BundleFacts:
+    """What phase A learned about one bundle blob, for the later checks."""
+
+    bundle: Bundle
+    version: Version | None = None
+    release: Release | None = None
+    release_ok: bool = True
+    package_prop_index: int | None = None
+
+
+@dataclass
+class _PackageState:
+    package: Package
+    channels: dict[str, Channel]
+    bundles: dict[str, _BundleFacts]
+
+
+def _entry_index(channel: Channel, name: str) -> int:
+    for i, entry in enumerate(channel.entry_list):
+        if entry.name == name:
+            return i
+    return 0
+
+
+def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
+    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings.
+
+    Findings come in a stable order: packages, channels, bundles, deprecations (load order), then the
+    model checks per package. The verdict agrees with opm: no error finding exactly when opm passes.
+    """
+    out = _Collector()
+    packages = _check_packages(config.packages, out)
+    _check_channels(config.channels, packages, out)
+    _check_bundles(config.bundles, packages, out)
+    _check_missing_bundles(packages, out)
+    _check_deprecations(config.deprecations, packages, out)
+    for state in packages.values():
+        _check_package_model(state, out)
+    return tuple(out.findings)
+
+
+def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _PackageState]:
+    states: dict[str, _PackageState] = {}
+    for pkg in packages:
+        if pkg.name == "":
+            out.add("RK-FBC-010", "config contains package with no name", pkg.location, "$.name")
+            continue
+        subject = (_pkg(pkg.name),)
+        if pkg.name in states:
+            first = states[pkg.name].package.location
+            where = f" (first defined at {first})" if first.file else ""
+            out.add("RK-FBC-011", f"duplicate package {_q(pkg.name)}{where}", pkg.location, "$.name", subject)
+            continue
+        errors = dns1123_label_errors(pkg.name)
+        if errors:
+            out.add(
+                "RK-FBC-012",
+                f"invalid package name {_q(pkg.name)}: [{' '.join(errors)}]",
+                pkg.location,
+                "$.name",
+                subject,
+                suggestion=_dns_suggestion(pkg.name),
+            )
+        states[pkg.name] = _PackageState(pkg, {}, {})
+    return states
+
+
+def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageState], out: _Collector) -> None:
+    for ch in channels:
+        state = packages.get(ch.package)
+        if state is None:
+            out.add(
+                "RK-FBC-013",
+                f"unknown package {_q(ch.package)} for channel {_q(ch.name)}",
+                ch.location,
+                "$.package",
+                (_pkg(ch.package), _chan(ch.name)),
+                package=ch.package,
+            )
+            continue
+        subject = (_pkg(ch.package), _chan(ch.name))
+        if ch.name == "":
+            out.add(
+                "RK-FBC-014",
+                f"package {_q(ch.package)} contains channel with no name",
+                ch.location,
+                "$.name",
+                (_pkg(ch.package),),
+            )
+            continue
+        if ch.name in state.channels:
+            out.add(
+                "RK-FBC-015",
+                f"package {_q(ch.package)} has duplicate channel {_q(ch.name)}",
+                ch.location,
+                "$.name",
+                subject,
+                channel=ch.name,
+            )
+            continue
+        seen: set[str] = set()
+        for i, entry in enumerate(ch.entry_list):
+            if entry.name in seen:
+                out.add(
+                    "RK-FBC-016",
+                    f"invalid package {_q(ch.package)}, channel {_q(ch.name)}: duplicate entry {_q(entry.name)}",
+                    ch.location,
+                    f"$.entries[{i}]",
+                    (*subject, _bun(entry.name)),
+                    bundle=entry.name,
+                    channel=ch.name,
+                )
+            seen.add(entry.name)
+        state.channels[ch.name] = ch
+
+
+def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState], out: _Collector) -> None:
+    for b in bundles:
+        if b.package == "":
+            out.add(
+                "RK-FBC-017",
+                f"package name must be set for bundle {_q(b.name)}",
+                b.location,
+                "$.package",
+                (_bun(b.name),),
+            )
+            continue
+        state = packages.get(b.package)
+        if state is None:
+            out.add(
+                "RK-FBC-018",
+                f"unknown package {_q(b.package)} for bundle {_q(b.name)}",
+                b.location,
+                "$.package",
+                (_pkg(b.package), _bun(b.name)),
+                package=b.package,
+            )
+            continue
+        subject = (_pkg(b.package), _bun(b.name))
+        if b.name in state.bundles:
+            out.add(
+                "RK-FBC-019",
+                f"package {_q(b.package)} has duplicate bundle {_q(b.name)}",
+                b.location,
+                "$.name",
+                subject,
+                bundle=b.name,
+                package=b.package,
+            )
+            continue
+        facts = _BundleFacts(b)
+        state.bundles[b.name] = facts
+        _check_bundle_blob(b, facts, state, subject, out)
+
+
+def _check_bundle_blob(
+    b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[str, ...], out: _Collector
+) -> None:
+    package_props: list[tuple[int, Any]] = []
+    package_props_ok = True
+    for i, prop in enumerate(b.properties):
+        error = _property_error(prop.type, prop.value)
+        if error is not None:
+            out.add(
+                "RK-FBC-020",
+                f"parse properties for bundle {_q(b.name)}: parse property[{i}] of type {_q(prop.type)}: {error}",
+                b.location,
+                f"$.properties[{i}]",
+                subject,
+            )
+            if prop.type == PROP_PACKAGE:
+                package_props_ok = False
+            continue
+        if prop.type == PROP_PACKAGE:
+            package_props.append((i, prop.value))
+    if package_props_ok and len(package_props) != 1:
+        out.add(
+            "RK-FBC-021",
+            f"package {_q(b.package)} bundle {_q(b.name)} must have exactly 1 {_q(PROP_PACKAGE)} property, "
+            f"found {len(package_props)}",
+            b.location,
+            f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
+            subject,
+        )
+    if b.image:
+        reason = image_pull_spec_error(b.image)
+        if reason is not None:
+            out.add(
+                "RK-FBC-023",
+                f"package {_q(b.package)} bundle {_q(b.name)} image: invalid image pull spec {_q(b.image)}: {reason}",
+                b.location,
+                "$.image",
+                subject,
+            )
+    for i, related in enumerate(b.related_images or ()):
+        if not related.image:
+            continue
+        reason = image_pull_spec_error(related.image)
+        if reason is not None:
+            out.add(
+                "RK-FBC-024",
+                f"package {_q(b.package)} bundle {_q(b.name)} relatedImages[{i}].image: invalid image pull "
+                f"spec {_q(related.image)}: {reason}",
+                b.location,
+                f"$.relatedImages[{i}].image",
+                subject,
+            )
+    if len(package_props) == 1 and package_props_ok:
+        index, value = package_props[0]
+        facts.package_prop_index = index
+        value = value if isinstance(value, dict) else {}
+        name = _lookup(value, "packageName") or ""
+        if b.package != name:
+            out.add(
+                "RK-FBC-022",
+                f"package {_q(b.package)} does not match {_q(PROP_PACKAGE)} property {_q(name)}",
+                b.location,
+                f"$.properties[{index}].value.packageName",
+                subject,
+                package=b.package,
+            )
+        raw_version = _lookup(value, "version") or ""
+        try:
+            facts.version = parse_version(raw_version)
+        except VersionError as exc:
+            out.add(
+                "RK-FBC-025",
+                f"error parsing bundle {_q(b.name)} version {_q(raw_version)}: {exc}",
+                b.location,
+                f"$.properties[{index}].value.version",
+                subject,
+            )
+        raw_release = _lookup(value, "release") or ""
+        try:
+            facts.release = parse_release(raw_release)
+        except VersionError as exc:
+            facts.release_ok = False
+            out.add(
+                "RK-FBC-026",
+                f"error parsing bundle {_q(b.name)} release version {_q(raw_release)}: {exc}",
+                b.location,
+                f"$.properties[{index}].value.release",
+                subject,
+            )
+    if not any(b.name in {e.name for e in ch.entry_list} for ch in state.channels.values()):
+        out.add(
+            "RK-FBC-027",
+            f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
+            b.location,
+            "$.name",
+            subject,
+            bundle=b.name,
+        )
+
+
+def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) -> None:
+    for name, state in packages.items():
+        for ch in state.channels.values():
+            missing = sorted({e.name for e in ch.entry_list} - set(state.bundles))
+            if not missing:
+                continue
+            first = _entry_index(ch, missing[0])
+            out.add(
+                "RK-FBC-028",
+                f"no olm.bundle blobs found in package {_q(name)} for olm.channel entries [{' '.join(missing)}]",
+                ch.location,
+                f"$.entries[{first}]",
+                (_pkg(name), _chan(ch.name)),
+                channel=ch.name,
+            )
+
+
+def _ref_text(schema: str, name: str) -> str:
+    return f"declcfg.PackageScopedReference{{Schema:{_q(schema)}, Name:{_q(name)}}}"
+
+
+def _check_deprecations(
+    deprecations: Sequence[Deprecation], packages: dict[str, _PackageState], out: _Collector
+) -> None:
+    seen_packages: set[str] = set()
+    for i, dep in enumerate(deprecations):
+        if dep.package == "":
+            out.add(
+                "RK-FBC-030", f"package name must be set for deprecation item {i}", dep.location, "$.package"
+            )
+            continue
+        state = packages.get(dep.package)
+        psubject = (_pkg(dep.package),)
+        if state is None:
+            out.add(
+                "RK-FBC-031",
+                f"cannot apply deprecations to an unknown package {_q(dep.package)}",
+                dep.location,
+                "$.package",
+                psubject,
+                package=dep.package,
+            )
+            continue
+        if dep.package in seen_packages:
+            out.add(
+                "RK-FBC-032",
+                f"expected a maximum of one deprecation per package: {_q(dep.package)}",
+                dep.location,
+                "$.package",
+                psubject,
+                package=dep.package,
+            )
+            continue
+        seen_packages.add(dep.package)
+        entry_names = {e.name for ch in state.channels.values() for e in ch.entry_list}
+        refs: set[tuple[str, str]] = set()
+        for j, entry in enumerate(dep.entries):
+            path = f"$.entries[{j}]"
+            subject: tuple[str, ...] = psubject
+            if entry.schema == "olm.bundle":
+                subject = (*psubject, _bun(entry.name))
+            elif entry.schema == "olm.channel":
+                subject = (*psubject, _chan(entry.name))
+            if entry.schema == "":
+                out.add(
+                    "RK-FBC-033",
+                    f"schema must be set for deprecation entry [{j}] for package {_q(dep.package)}",
+                    dep.location,
+                    f"{path}.reference",
+                    psubject,
+                )
+            else:
+                key = (entry.schema, entry.name)
+                if key in refs:
+                    out.add(
+                        "RK-FBC-034",
+                        f"duplicate deprecation entry {_ref_text(*key)} for package {_q(dep.package)}",
+                        dep.location,
+                        f"{path}.reference",
+                        subject,
+                    )
+                refs.add(key)
+                if entry.schema == "olm.bundle":
+                    if entry.name not in entry_names:
+                        out.add(
+                            "RK-FBC-035",
+                            f"cannot deprecate bundle {_q(entry.name)} for package {_q(dep.package)}: "
+                            "bundle not found",
+                            dep.location,
+                            f"{path}.reference.name",
+                            subject,
+                        )
+                elif entry.schema == "olm.channel":
+                    if entry.name not in state.channels and entry.name != state.package.default_channel:
+                        out.add(
+                            "RK-FBC-036",
+                            f"cannot deprecate channel {_q(entry.name)} for package {_q(dep.package)}: "
+                            "channel not found",
+                            dep.location,
+                            f"{path}.reference.name",
+                            subject,
+                        )
+                elif entry.schema == "olm.package":
+                    if entry.name != "":
+                        out.add(
+                            "RK-FBC-037",
+                            f"package name must be empty for deprecated package {_q(dep.package)} "
+                            f"(specified {_q(entry.name)})",
+                            dep.location,
+                            f"{path}.reference.name",
+                            subject,
+                        )
+                else:
+                    out.add(
+                        "RK-FBC-038",
+                        f"cannot deprecate object {_ref_text(*key)} referenced by entry {j} for package "
+                        f"{_q(dep.package)}: object schema unknown",
+                        dep.location,
+                        f"{path}.reference.schema",
+                        subject,
+                    )
+            if entry.message == "":
+                out.add(
+                    "RK-FBC-039",
+                    "invalid deprecation: message must be set",
+                    dep.location,
+                    f"{path}.message",
+                    subject,
+                )
+
+
+def _check_package_model(state: _PackageState, out: _Collector) -> None:
+    pkg = state.package
+    psubject = (_pkg(pkg.name),)
+    if pkg.default_channel == "":
+        out.add("RK-FBC-040", "default channel must be set", pkg.location, "$.defaultChannel", psubject)
+        if not state.channels:
+            out.add(
+                "RK-FBC-042", "package must contain at least one channel", pkg.location, "$.name", psubject
+            )
+    elif pkg.default_channel not in state.channels:
+        out.add(
+            "RK-FBC-041",
+            f"channel must contain at least one bundle (default channel {_q(pkg.default_channel)} has no "
+            "olm.channel blob)",
+            pkg.location,
+            "$.defaultChannel",
+            (*psubject, _chan(pkg.default_channel)),
+            channel=pkg.default_channel,
+        )
+    for ch in state.channels.values():
+        _check_channel_model(pkg, ch, out)
+    for facts in state.bundles.values():
+        _check_bundle_model(pkg, facts, out)
+    _check_duplicate_versions(state, out)
+
+
+def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
+    csubject = (_pkg(pkg.name), _chan(ch.name))
+    entries = ch.entry_list
+    if not entries:
+        out.add(
+            "RK-FBC-041",
+            "channel must contain at least one bundle",
+            ch.location,
+            "$.entries",
+            csubject,
+            channel=ch.name,
+        )
+        return
+    problem = check_channel_graph(entries)
+    if problem is not None:
+        index = _entry_index(ch, problem.names[0]) if problem.names else 0
+        path = (
+            f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
+        )
+        out.add(problem.rule, problem.message, ch.location, path, csubject, channel=ch.name)
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        if entry.name in seen:
+            continue  # RK-FBC-016; the model keeps the first
+        seen.add(entry.name)
+        bsubject = (*csubject, _bun(entry.name))
+        if entry.name == "":
+            out.add("RK-FBC-048", "name must be set", ch.location, f"$.entries[{i}]", bsubject)
+        for j, skip in enumerate(entry.skips):
+            if skip == "":
+                out.add(
+                    "RK-FBC-050", f"skip[{j}] is empty", ch.location, f"$.entries[{i}].skips[{j}]", bsubject
+                )
+        if entry.skip_range:
+            try:
+                parse_range(entry.skip_range)
+            except RangeError as exc:
+                out.add(
+                    "RK-FBC-051",
+                    f"invalid skipRange {_q(entry.skip_range)}: {exc}",
+                    ch.location,
+                    f"$.entries[{i}].skipRange",
+                    bsubject,
+                )
+
+
+def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> None:
+    b = facts.bundle
+    subject = (_pkg(pkg.name), _bun(b.name))
+    prop_path = (
+        f"$.properties[{facts.package_prop_index}].value" if facts.package_prop_index is not None else ""
+    )
+    if facts.version is not None and facts.release is not None and facts.release.segments:
+        normalized = f"{pkg.name}-v{VersionRelease(facts.version, facts.release).kubernetes_safe_string()}"
+        if b.name != normalized:
+            out.add(
+                "RK-FBC-049",
+                f"name {_q(b.name)} does not match normalized name {_q(normalized)}",
+                b.location,
+                "$.name",
+                subject,
+                normalized=normalized,
+            )
+        if facts.version.build:
+            out.add(
+                "RK-FBC-053",
+                "cannot use build metadata in version with a release version",
+                b.location,
+                f"{prop_path}.version" if prop_path else "",
+                subject,
+            )
+    if b.image == "" and not b.objects:
+        out.add("RK-FBC-052", "bundle image must be set", b.location, "$.image", subject)
+
+
+def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
+    in_channels = {e.name for ch in state.channels.values() for e in ch.entry_list}
+    by_version: dict[str, list[_BundleFacts]] = {}
+    for name, facts in state.bundles.items():
+        if facts.version is None or not facts.release_ok or name not in in_channels:
+            continue
+        key = str(VersionRelease(facts.version, facts.release))
+        by_version.setdefault(key, []).append(facts)
+    dups = {k: v for k, v in by_version.items() if len(v) > 1}
+    if not dups:
+        return
+    groups = " ".join(
+        f"{{{key}: [{', '.join(sorted(f.bundle.name for f in dups[key]))}]}}" for key in sorted(dups)
+    )
+    first = sorted(dups[min(dups)], key=lambda f: f.bundle.name)[1]
+    path = (
+        f"$.properties[{first.package_prop_index}].value.version"
+        if first.package_prop_index is not None
+        else ""
+    )
+    out.add(
+        "RK-FBC-047",
+        f"duplicate versions found in bundles: [{groups}]",
+        first.bundle.location,
+        path,
+        (_pkg(state.package.name),),
+    )
