@@ -1,0 +1,292 @@
+"""What ``opm render`` does to a catalog after loading it: property order, relatedImages order, migrations.
+
+Pure core: no click, no files. Follows operator-registry ``alpha/action/render.go`` and
+``alpha/action/migrations``:
+
+- :func:`prepare_for_render` moves ``olm.bundle.object``/``olm.csv.metadata`` properties to the end of
+  each bundle's list (the others keep their order) and sorts relatedImages by image;
+- :func:`migrate` runs the migrations up to a level. Levels, in order: ``none``,
+  ``bundle-object-to-csv-metadata``. The one migration replaces a bundle's ``olm.bundle.object``
+  properties by one ``olm.csv.metadata`` built from its CSV (skipped when the bundle has no image, no
+  CSV, or already has ``olm.csv.metadata``). The property value is built as Go marshals
+  ``property.CSVMetadata`` (struct field order, ``omitempty``), so it is a
+  :class:`~releasekit.io.fbc_write.GoOrdered`-compatible ordered dict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from releasekit.model.fbc import (
+    PROP_BUNDLE_OBJECT,
+    PROP_CSV_METADATA,
+    Bundle,
+    DeclarativeConfig,
+    Property,
+)
+
+__all__ = [
+    "LEVELS",
+    "MigrationError",
+    "OrderedValue",
+    "build_csv_metadata",
+    "migrate",
+    "prepare_for_render",
+    "stages_for_level",
+]
+
+LEVELS: tuple[str, ...] = ("none", "bundle-object-to-csv-metadata")
+"""Migration levels, in the order they run (``--migrate-level``)."""
+
+
+class MigrationError(ValueError):
+    """An unknown migration level."""
+
+
+class OrderedValue(dict[str, Any]):
+    """A JSON object already in Go's marshal order; writers keep its key order (see ``fbc_write.GoOrdered``)."""
+
+    __slots__ = ()
+
+
+def stages_for_level(level: str | None) -> int:
+    """How many migrations ``--migrate-level LEVEL`` runs (``None`` → none).
+
+    Raises:
+        MigrationError: ``unknown migration level "X"``.
+    """
+    if level is None:
+        return 0
+    if level not in LEVELS:
+        raise MigrationError(f'unknown migration level "{level}"')
+    return LEVELS.index(level)
+
+
+def _reorder(bundle: Bundle) -> Bundle:
+    props = bundle.properties
+    objs = tuple(p for p in props if p.type in (PROP_BUNDLE_OBJECT, PROP_CSV_METADATA))
+    rest = tuple(p for p in props if p.type not in (PROP_BUNDLE_OBJECT, PROP_CSV_METADATA))
+    related = bundle.related_images
+    if related:
+        related = tuple(sorted(related, key=lambda r: r.image))
+    if rest + objs == props and related == bundle.related_images:
+        return bundle
+    return dataclasses.replace(bundle, properties=rest + objs, related_images=related)
+
+
+def prepare_for_render(config: DeclarativeConfig) -> DeclarativeConfig:
+    """Bundle objects/CSV metadata last in each property list, relatedImages sorted by image."""
+    return dataclasses.replace(config, bundles=tuple(_reorder(b) for b in config.bundles))
+
+
+# ------------------------------------------------------------------------------- Go struct marshalling
+
+_Field = tuple[str, str, bool]  # (json name, kind, omitempty)
+
+
+def _str(v: Any) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _struct(obj: Any, fields: Sequence[tuple[str, Callable[[Any], Any], bool]]) -> OrderedValue:
+    """Marshal ``obj`` (a parsed JSON object) as a Go struct with these fields, in this order."""
+    src: Mapping[str, Any] = obj if isinstance(obj, Mapping) else {}
+    out = OrderedValue()
+    for name, conv, omitempty in fields:
+        value = conv(_field(src, name))
+        if omitempty and _empty(value):
+            continue
+        out[name] = value
+    return out
+
+
+def _field(src: Mapping[str, Any], name: str) -> Any:
+    """Go's case-insensitive field match: exact key first, then any key equal ignoring case."""
+    if name in src:
+        return src[name]
+    low = name.lower()
+    for key, value in src.items():
+        if isinstance(key, str) and key.lower() == low:
+            return value
+    return None
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, OrderedValue):
+        return False  # a struct value is never "empty" for omitempty
+    return value is None or value is False or value == "" or value == 0 or value == [] or value == {}
+
+
+def _string_map(v: Any) -> Any:
+    if not isinstance(v, Mapping) or not v:
+        return None
+    return {str(k): _str(x) for k, x in v.items()}
+
+
+def _list_of(conv: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def convert(v: Any) -> Any:
+        if not isinstance(v, list):
+            return None
+        return [conv(item) for item in v]
+
+    return convert
+
+
+def _strings(v: Any) -> Any:
+    if not isinstance(v, list):
+        return None
+    return [_str(x) for x in v]
+
+
+def _raw(v: Any) -> Any:
+    return v
+
+
+def _int(v: Any) -> Any:
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def _bool(v: Any) -> bool:
+    return v is True
+
+
+def _descriptor(v: Any) -> OrderedValue:
+    return _struct(
+        v,
+        (
+            ("path", _str, False),
+            ("displayName", _str, True),
+            ("description", _str, True),
+            ("x-descriptors", _strings, True),
+            ("value", _raw, True),
+        ),
+    )
+
+
+def _resource_ref(v: Any) -> OrderedValue:
+    return _struct(v, (("name", _str, False), ("kind", _str, False), ("version", _str, False)))
+
+
+_DESCRIPTION_TAIL: tuple[tuple[str, Callable[[Any], Any], bool], ...] = (
+    ("displayName", _str, True),
+    ("description", _str, True),
+    ("resources", _list_of(_resource_ref), True),
+    ("statusDescriptors", _list_of(_descriptor), True),
+    ("specDescriptors", _list_of(_descriptor), True),
+    ("actionDescriptors", _list_of(_descriptor), True),
+)
+
+
+def _crd_description(v: Any) -> OrderedValue:
+    return _struct(
+        v, (("name", _str, False), ("version", _str, False), ("kind", _str, False), *_DESCRIPTION_TAIL)
+    )
+
+
+def _api_service_description(v: Any) -> OrderedValue:
+    return _struct(
+        v,
+        (
+            ("name", _str, False),
+            ("group", _str, False),
+            ("version", _str, False),
+            ("kind", _str, False),
+            ("deploymentName", _str, True),
+            ("containerPort", _int, True),
+            *_DESCRIPTION_TAIL,
+        ),
+    )
+
+
+def _owned_required(item: Callable[[Any], Any]) -> Callable[[Any], OrderedValue]:
+    def convert(v: Any) -> OrderedValue:
+        return _struct(v, (("owned", _list_of(item), True), ("required", _list_of(item), True)))
+
+    return convert
+
+
+def _app_link(v: Any) -> OrderedValue:
+    return _struct(v, (("name", _str, True), ("url", _str, True)))
+
+
+def _maintainer(v: Any) -> OrderedValue:
+    return _struct(v, (("name", _str, True), ("email", _str, True)))
+
+
+def _install_mode(v: Any) -> OrderedValue:
+    return _struct(v, (("type", _str, False), ("supported", _bool, False)))
+
+
+def _gvk(v: Any) -> OrderedValue:
+    return _struct(v, (("group", _str, False), ("version", _str, False), ("kind", _str, False)))
+
+
+def build_csv_metadata(csv: Mapping[str, Any]) -> OrderedValue:
+    """The ``olm.csv.metadata`` value opm builds from a CSV (``property.MustBuildCSVMetadata``)."""
+    metadata = _field(csv, "metadata")
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    spec = _field(csv, "spec")
+    spec = spec if isinstance(spec, Mapping) else {}
+    out = OrderedValue()
+    annotations = _string_map(_field(metadata, "annotations"))
+    if annotations:
+        out["annotations"] = annotations
+    out["apiServiceDefinitions"] = _owned_required(_api_service_description)(
+        _field(spec, "apiservicedefinitions")
+    )
+    out["crdDescriptions"] = _owned_required(_crd_description)(_field(spec, "customresourcedefinitions"))
+    rest: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+        ("description", "description", _str),
+        ("displayName", "displayName", _str),
+        ("installModes", "installModes", _list_of(_install_mode)),
+        ("keywords", "keywords", _strings),
+    )
+    for name, source, conv in rest:
+        value = conv(_field(spec, source))
+        if not _empty(value):
+            out[name] = value
+    labels = _string_map(_field(metadata, "labels"))
+    if labels:
+        out["labels"] = labels
+    for name, conv in (
+        ("links", _list_of(_app_link)),
+        ("maintainers", _list_of(_maintainer)),
+        ("maturity", _str),
+        ("minKubeVersion", _str),
+        ("nativeAPIs", _list_of(_gvk)),
+    ):
+        value = conv(_field(spec, name))
+        if not _empty(value):
+            out[name] = value
+    out["provider"] = _app_link(_field(spec, "provider"))
+    return out
+
+
+def _to_csv_metadata(bundle: Bundle) -> Bundle:
+    if not bundle.image or bundle.csv is None:
+        return bundle
+    if any(p.type == PROP_CSV_METADATA for p in bundle.properties):
+        return bundle
+    kept = tuple(p for p in bundle.properties if p.type != PROP_BUNDLE_OBJECT)
+    prop = Property(type=PROP_CSV_METADATA, value=build_csv_metadata(bundle.csv))
+    return dataclasses.replace(bundle, properties=(*kept, prop))
+
+
+_MIGRATIONS: tuple[Callable[[Bundle], Bundle], ...] = (_to_csv_metadata,)
+
+
+def migrate(config: DeclarativeConfig, level: str | None) -> DeclarativeConfig:
+    """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing).
+
+    Raises:
+        MigrationError: an unknown level.
+    """
+    stages = stages_for_level(level)
+    bundles = config.bundles
+    for step in _MIGRATIONS[:stages]:
+        bundles = tuple(step(b) for b in bundles)
+    if bundles is config.bundles:
+        return config
+    return dataclasses.replace(config, bundles=bundles)
