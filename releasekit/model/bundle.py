@@ -1,0 +1,277 @@
+"""Registry+v1 bundles as the validators see them: manifests with file and line, metadata, options.
+
+Pure core: no I/O, no click, no git. :mod:`releasekit.io.bundle_load` builds these values from disk;
+:mod:`releasekit.rules.bundle` judges them. A :class:`Manifest` keeps the parsed document together
+with the line of every JSON path, so each finding can name ``file:line``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from releasekit.model.finding import Finding, Location
+
+__all__ = [
+    "ANNOTATION_CHANNELS",
+    "ANNOTATION_DEFAULT_CHANNEL",
+    "ANNOTATION_MANIFESTS",
+    "ANNOTATION_MEDIATYPE",
+    "ANNOTATION_METADATA",
+    "ANNOTATION_OPENSHIFT_VERSIONS",
+    "ANNOTATION_PACKAGE",
+    "Bundle",
+    "BundleLayout",
+    "Dockerfile",
+    "DockerfileLabel",
+    "Manifest",
+    "StrayEntry",
+    "ValidationOptions",
+]
+
+ANNOTATION_MEDIATYPE = "operators.operatorframework.io.bundle.mediatype.v1"
+ANNOTATION_MANIFESTS = "operators.operatorframework.io.bundle.manifests.v1"
+ANNOTATION_METADATA = "operators.operatorframework.io.bundle.metadata.v1"
+ANNOTATION_PACKAGE = "operators.operatorframework.io.bundle.package.v1"
+ANNOTATION_CHANNELS = "operators.operatorframework.io.bundle.channels.v1"
+ANNOTATION_DEFAULT_CHANNEL = "operators.operatorframework.io.bundle.channel.default.v1"
+ANNOTATION_OPENSHIFT_VERSIONS = "com.redhat.openshift.versions"
+
+
+class BundleLayout(enum.StrEnum):
+    """How the validated input was laid out on disk (the cases file's ``input_kind``)."""
+
+    BUNDLE_ROOT = "bundle-root"
+    FLAT = "flat-bundle"
+    MANIFESTS_DIR = "manifests-dir"
+    FILE = "file"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Manifest:
+    """One YAML/JSON document from one file, with the line of each JSON path in it.
+
+    Attributes:
+        file: the file as it is reported (relative to the validated root where possible).
+        data: the parsed document (a mapping for every loaded manifest).
+        line: the line the document starts on.
+        lines: JSON path (``$.spec.version``) -> 1-based line.
+        size: the file's size in bytes.
+    """
+
+    file: str
+    data: Mapping[str, Any]
+    line: int = 1
+    lines: Mapping[str, int] = field(default_factory=dict)
+    size: int = 0
+
+    def line_of(self, path: str) -> int:
+        """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            cut = max(path.rfind("."), path.rfind("["))
+            if cut <= 0:
+                break
+            path = path[:cut]
+        return self.line
+
+    def loc(self, path: str = "$") -> Location:
+        """A finding location pointing at ``path`` in this manifest."""
+        return Location(file=self.file, line=self.line_of(path), path=path)
+
+    @property
+    def kind(self) -> str:
+        """``kind`` as a string ('' when missing or not a string)."""
+        value = self.data.get("kind")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def api_version(self) -> str:
+        """``apiVersion`` as a string ('' when missing or not a string)."""
+        value = self.data.get("apiVersion")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def group(self) -> str:
+        """API group of ``apiVersion`` ('' for the core group)."""
+        return self.api_version.rpartition("/")[0] if "/" in self.api_version else ""
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        """``metadata`` as a mapping (empty when missing or malformed)."""
+        value = self.data.get("metadata")
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def name(self) -> str:
+        """``metadata.name`` as a string ('' when missing)."""
+        value = self.metadata.get("name")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def annotations(self) -> Mapping[str, Any]:
+        """``metadata.annotations`` as a mapping (empty when missing)."""
+        value = self.metadata.get("annotations")
+        return value if isinstance(value, Mapping) else {}
+
+    @property
+    def spec(self) -> Mapping[str, Any]:
+        """``spec`` as a mapping (empty when missing)."""
+        value = self.data.get("spec")
+        return value if isinstance(value, Mapping) else {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StrayEntry:
+    """Something in the manifests folder that a flat registry+v1 folder may not hold."""
+
+    path: str
+    is_dir: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DockerfileLabel:
+    """One ``LABEL key=value`` pair of a bundle Dockerfile, with its line and the raw line text."""
+
+    key: str
+    value: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dockerfile:
+    """A bundle Dockerfile reduced to its labels. ``exists`` is false for a path that was not there."""
+
+    file: str
+    exists: bool = True
+    labels: tuple[DockerfileLabel, ...] = ()
+
+    def label(self, key: str) -> DockerfileLabel | None:
+        """The first label called ``key``, if any."""
+        return next((item for item in self.labels if item.key == key), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bundle:
+    """Everything loaded from one bundle (or one file validated alone).
+
+    Attributes:
+        root: the validated path as reported.
+        layout: how it was laid out.
+        csv: the ClusterServiceVersion, when there is one.
+        crds: CustomResourceDefinitions.
+        objects: every other manifest (ServiceAccounts, Roles, PDBs ...).
+        extra_csvs: further CSVs beyond the first (an error of its own).
+        annotations: the metadata file with a top-level ``annotations`` map, if found.
+        dependencies: the metadata file with a ``dependencies`` list, if found.
+        dockerfile: ``bundle.Dockerfile`` beside the bundle root, if present.
+        has_manifests_dir / has_metadata_dir: for bundle roots, whether the two folders exist.
+        metadata_files: every file looked at in ``metadata/`` (for the "no annotations file" message).
+        stray_entries: sub-folders and hidden files inside the manifests folder.
+        size: sum of the raw sizes of the bundle's files, in bytes.
+        compressed_size: sum of the gzip+base64 sizes of the bundle's files, in bytes.
+        load_findings: problems found while loading (unparsable YAML and the like).
+    """
+
+    root: str
+    layout: BundleLayout
+    csv: Manifest | None = None
+    crds: tuple[Manifest, ...] = ()
+    objects: tuple[Manifest, ...] = ()
+    extra_csvs: tuple[Manifest, ...] = ()
+    annotations: Manifest | None = None
+    dependencies: Manifest | None = None
+    dockerfile: Dockerfile | None = None
+    has_manifests_dir: bool = True
+    has_metadata_dir: bool = True
+    metadata_files: tuple[str, ...] = ()
+    stray_entries: tuple[StrayEntry, ...] = ()
+    size: int = 0
+    compressed_size: int = 0
+    load_findings: tuple[Finding, ...] = ()
+
+    @property
+    def all_manifests(self) -> tuple[Manifest, ...]:
+        """CSV, CRDs and other objects, in that order."""
+        head = (self.csv,) if self.csv is not None else ()
+        return head + self.extra_csvs + self.crds + self.objects
+
+    @property
+    def annotation_values(self) -> Mapping[str, Any]:
+        """The ``annotations`` map of the metadata file (empty when there is none)."""
+        if self.annotations is None:
+            return {}
+        value = self.annotations.data.get("annotations")
+        return value if isinstance(value, Mapping) else {}
+
+    def annotation(self, key: str) -> str | None:
+        """One metadata annotation as a string, or None when absent."""
+        value = self.annotation_values.get(key)
+        if value is None:
+            return None
+        return value if isinstance(value, str) else str(value)
+
+    @property
+    def package(self) -> str:
+        """The package named in metadata (``''`` when unknown)."""
+        return self.annotation(ANNOTATION_PACKAGE) or ""
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        """Channels named in metadata: ``channels.v1`` plus the default channel, trimmed, deduplicated."""
+        names: list[str] = []
+        raw = [*(self.annotation(ANNOTATION_CHANNELS) or "").split(",")]
+        raw.append(self.annotation(ANNOTATION_DEFAULT_CHANNEL) or "")
+        for item in raw:
+            item = item.strip()
+            if item and item not in names:
+                names.append(item)
+        return tuple(names)
+
+    @property
+    def csv_name(self) -> str:
+        """``metadata.name`` of the CSV ('' without a CSV)."""
+        return self.csv.name if self.csv is not None else ""
+
+    @property
+    def subject(self) -> tuple[str, ...]:
+        """The subject findings about this bundle carry."""
+        if self.csv is not None and self.csv.name:
+            return (f'bundle "{self.csv.name}"',)
+        return (f'bundle "{self.root}"',)
+
+
+DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (
+    "registry.redhat.io/",
+    "registry.access.redhat.com/",
+    "quay.io/redhat-user-workloads/",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ValidationOptions:
+    """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours).
+
+    Attributes:
+        validators: validator names to run (see :data:`releasekit.rules.bundle.VALIDATORS`).
+        k8s_version: the ``k8s-version`` optional value (as given, validated by the rule).
+        index_dockerfile: the ``index-path`` Dockerfile for the community validator; None = not given.
+        custom_categories: replaces the standard OperatorHub categories (``OPERATOR_BUNDLE_CATEGORIES``).
+        release_checks: judge the bundle as a released version (image pinning and registries).
+        allowed_registries: image reference prefixes allowed when ``release_checks`` is on.
+        stable: whether the bundle ships in a stable channel; None = infer from metadata channels.
+        openshift_catalogs: OpenShift catalogs (``v4.18``) the release appears in; empty = unknown.
+    """
+
+    validators: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle")
+    k8s_version: str | None = None
+    index_dockerfile: Dockerfile | None = None
+    custom_categories: tuple[str, ...] | None = None
+    release_checks: bool = False
+    allowed_registries: tuple[str, ...] = DEFAULT_ALLOWED_REGISTRIES
+    stable: bool | None = None
+    openshift_catalogs: tuple[str, ...] = ()

@@ -1,0 +1,181 @@
+"""Registry+v1 bundle rules: operator-sdk's validators, operator-registry's format checks, and releasekit's own.
+
+Pure: rules take :class:`~releasekit.model.bundle.Bundle` values and return findings; no click, no git,
+no jinja2, no files. Validators are named as ``operator-sdk``/``operator-framework/api`` name them
+(:data:`VALIDATORS`); :func:`validate_bundle` runs a chosen set. Messages carry upstream wording in
+api's ``Error()`` form without the level prefix (``Value : (<csv>) install modes not found``).
+Target: api HEAD semantics (docs/olm-bundle-validation.md "version skew").
+
+Rule ids (stable, never renumbered; ``ids`` holds the constants):
+
+============  ========  =====================================================================
+id            severity  rule
+============  ========  =====================================================================
+RK-BUNDLE-001 E         file is not valid YAML/UTF-8 (``unable to decode object``)
+RK-BUNDLE-002 E         a manifest is not a mapping
+RK-BUNDLE-003 E         manifests folder contains a sub-folder (api loader)
+RK-BUNDLE-004 E         manifests folder has a hidden file (api loader)
+RK-BUNDLE-005 E         no CSV, or more than one CSV
+RK-BUNDLE-006 E         CRD apiVersion other than apiextensions.k8s.io/v1 or v1beta1
+RK-BUNDLE-010 E         bundle root lacks manifests/ or metadata/
+RK-BUNDLE-011 E         no annotations file in metadata/
+RK-BUNDLE-012 E         required annotation missing
+RK-BUNDLE-013 E         media type annotation differs from the detected one
+RK-BUNDLE-014 E         channels / default channel annotation empty
+RK-BUNDLE-015 E         invalid dependency in dependencies.yaml
+RK-BUNDLE-016 W         manifests.v1 / metadata.v1 annotation differs from the layout (ours; reg never checks)
+RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle
+RK-BUNDLE-018 E         object metadata kubectl would not accept
+RK-BUNDLE-020 E         CSV metadata.name / spec.replaces not a valid name
+RK-BUNDLE-021 W         CSV has no annotations / no example annotations / both kinds of examples
+RK-BUNDLE-022 E         alm-examples is not a JSON list of objects
+RK-BUNDLE-023 E         an example's API is not provided by the CSV
+RK-BUNDLE-024 W         a provided API has no example
+RK-BUNDLE-025 E         install modes missing, none supported, or conversion webhooks without AllNamespaces only
+RK-BUNDLE-026 W/E       minKubeVersion missing (W) or not strict semver (E)
+RK-BUNDLE-027 E         required CSV field missing
+RK-BUNDLE-028 E         OLM annotation in the wrong case (CSV, OperatorGroup)
+RK-BUNDLE-029 W         olm.properties annotation used
+RK-BUNDLE-030 E         CSV apiVersion / kind missing
+RK-BUNDLE-031 E         owned CRD name is not <plural>.<group>
+RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation
+RK-BUNDLE-040 E         duplicate CRD group/version/kind in the bundle
+RK-BUNDLE-041 E         owned CRD not found in the bundle
+RK-BUNDLE-042 E/W       CRD present but not owned by the CSV (W in operator-registry's content check)
+RK-BUNDLE-043 E         ServiceAccount manifest shadows one the CSV declares
+RK-BUNDLE-044 E/W       bundle compressed size over (E) or near (W) the 1 MiB limit
+RK-BUNDLE-045 E         spec.release set and the name is not <package>-v<version>-<release>
+RK-BUNDLE-046 E         relatedImages entry empty or not a valid pull spec
+RK-BUNDLE-050 E/W       OperatorHub CSV metadata (provider, maintainers, links, version, icon, minKubeVersion)
+RK-BUNDLE-051 E         capabilities annotation not a standard level
+RK-BUNDLE-052 E         category not standard (or not in the custom list)
+RK-BUNDLE-053 W         the deprecated ``operatorhub`` validator was selected
+RK-BUNDLE-060 E         no deployment to install
+RK-BUNDLE-061 W         container without resource requests
+RK-BUNDLE-062 W         owned/required CRD with an empty description
+RK-BUNDLE-063 W         channel not named stable*/fast*/candidate*
+RK-BUNDLE-064 W         CSV may create CRDs
+RK-BUNDLE-065 W         CSV name does not follow <operator>.v<semver>
+RK-BUNDLE-070 E         PodDisruptionBudget that blocks every eviction
+RK-BUNDLE-071 E         PriorityClass with globalDefault: true
+RK-BUNDLE-072 W         Role may write PodDisruptionBudgets
+RK-BUNDLE-073 E         Role may modify default SecurityContextConstraints
+RK-BUNDLE-080 E/W       API removed in Kubernetes 1.22/1.25/1.26 (E when k8s-version/minKubeVersion reaches it)
+RK-BUNDLE-081 E         k8s-version option or minKubeVersion unusable
+RK-BUNDLE-085 E/W       community: olm.maxOpenShiftVersion missing/invalid/too high with 1.22-removed APIs
+RK-BUNDLE-086 E/W       community: com.redhat.openshift.versions LABEL allows OpenShift 4.9+
+RK-BUNDLE-090 E         (ours) a stable bundle ships a CRD with an alpha version
+RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
+RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
+RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
+RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
+============  ========  =====================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from releasekit.model.bundle import Bundle, ValidationOptions
+from releasekit.model.finding import Finding
+from releasekit.rules.bundle.crd import validate_crd
+from releasekit.rules.bundle.csv import validate_csv
+from releasekit.rules.bundle.good_practices import validate_good_practices
+from releasekit.rules.bundle.objects import validate_objects, validate_operator_groups
+from releasekit.rules.bundle.openshift import check_openshift_versions, validate_community
+from releasekit.rules.bundle.operatorhub import (
+    validate_capabilities,
+    validate_categories,
+    validate_operatorhub,
+    validate_operatorhub_v2,
+)
+from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, is_stable_bundle
+from releasekit.rules.bundle.registry import validate_registry_content, validate_registry_format
+from releasekit.rules.bundle.removed_apis import validate_removed_apis
+from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
+
+__all__ = [
+    "DEFAULT_VALIDATORS",
+    "OPTIONAL_CHECKS",
+    "VALIDATORS",
+    "Validator",
+    "validate_bundle",
+    "validate_releasekit_rules",
+]
+
+Validator = Callable[[Bundle, ValidationOptions], list[Finding]]
+
+
+def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
+    def run(bundle: Bundle, _options: ValidationOptions) -> list[Finding]:
+        return check(bundle)
+
+    run.__doc__ = check.__doc__
+    return run
+
+
+def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
+    """releasekit's own rules: alpha CRDs in stable, OpenShift versions, and (release checks) images."""
+    stable = options.stable if options.stable is not None else is_stable_bundle(bundle)
+    out = check_alpha_crds(bundle, stable=stable)
+    out += check_openshift_versions(bundle, options.openshift_catalogs)
+    if options.release_checks:
+        out += check_image_pinning(bundle, allowed_registries=options.allowed_registries)
+    return out
+
+
+VALIDATORS: dict[str, Validator] = {
+    "loader": _bundle_only(validate_loader),
+    "registry-format": _bundle_only(validate_registry_format),
+    "registry-content": _bundle_only(validate_registry_content),
+    "csv": _bundle_only(validate_csv),
+    "crd": _bundle_only(validate_crd),
+    "bundle": _bundle_only(validate_bundle_structure),
+    "object": _bundle_only(validate_objects),
+    "operatorgroup": _bundle_only(validate_operator_groups),
+    "operatorhub": validate_operatorhub,
+    "operatorhubv2": validate_operatorhub_v2,
+    "capabilities": _bundle_only(validate_capabilities),
+    "categories": validate_categories,
+    "good-practices": _bundle_only(validate_good_practices),
+    "community": validate_community,
+    "alpha-deprecated-apis": validate_removed_apis,
+    "releasekit": validate_releasekit_rules,
+}
+"""Validator name -> function. Names are operator-sdk's, plus ``loader``, ``registry-format``,
+``registry-content``, ``object``, ``operatorgroup`` (library level) and ``releasekit`` (our rules)."""
+
+DEFAULT_VALIDATORS: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle", "releasekit")
+"""What ``releasekit bundle validate`` runs without ``--optional-checks``: operator-sdk's default set."""
+
+OPTIONAL_CHECKS: tuple[str, ...] = (
+    "alpha-deprecated-apis",
+    "capabilities",
+    "categories",
+    "community",
+    "good-practices",
+    "object",
+    "operatorgroup",
+    "operatorhub",
+    "operatorhubv2",
+)
+"""Names ``--optional-checks`` accepts."""
+
+
+def validate_bundle(bundle: Bundle, options: ValidationOptions) -> tuple[Finding, ...]:
+    """Run ``options.validators`` over ``bundle``; load problems come first; duplicates are dropped."""
+    unknown = [name for name in options.validators if name not in VALIDATORS]
+    if unknown:
+        raise ValueError(
+            f"unknown validator(s): {', '.join(unknown)}; known: {', '.join(sorted(VALIDATORS))}"
+        )
+    findings: list[Finding] = list(bundle.load_findings)
+    seen: set[tuple[str, str, str, int | None]] = set()
+    for name in dict.fromkeys(options.validators):
+        for item in VALIDATORS[name](bundle, options):
+            key = (item.rule, item.message, item.location.file, item.location.line)
+            if key in seen:
+                continue
+            seen.add(key)
+            findings.append(item)
+    return tuple(findings)

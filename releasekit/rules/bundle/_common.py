@@ -1,0 +1,140 @@
+"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions.
+
+Pure: no I/O. Messages follow operator-framework/api's ``Error()`` rendering without the level
+prefix (the finding's severity carries it): ``[Field <f>, ][Value <v>: ]<detail>``; so a person who
+knows ``operator-sdk bundle validate`` output recognises every message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.finding import Finding, Location, Severity
+
+__all__ = [
+    "api_message",
+    "as_list",
+    "as_map",
+    "as_str",
+    "csv_message",
+    "finding",
+    "go_quote_list",
+    "gvk_string",
+    "parse_semver",
+    "parse_tolerant",
+]
+
+_UNSET = object()
+
+
+def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
+    """Render like api's ``Error.Error()`` minus the ``Error: ``/``Warning: `` level prefix."""
+    head = ""
+    if field and value is not _UNSET:
+        head = f"Field {field}, Value {value}"
+    elif field:
+        head = f"Field {field}"
+    elif value is not _UNSET:
+        head = f"Value {value}"
+    if head and detail:
+        return f"{head}: {detail}"
+    return head or detail
+
+
+def csv_message(detail: str, csv_name: str) -> str:
+    """api's ``ErrInvalidCSV``/``WarnInvalidCSV``: ``Value : (<csv>) <detail>``."""
+    return api_message(f"({csv_name}) {detail}", value="")
+
+
+def finding(
+    rule: str,
+    severity: Severity,
+    message: str,
+    location: Location,
+    hint: str,
+    bundle: Bundle | None = None,
+) -> Finding:
+    """Build a finding with the bundle as subject."""
+    return Finding(
+        rule=rule,
+        severity=severity,
+        message=message,
+        location=location,
+        hint=hint,
+        subject=bundle.subject if bundle is not None else (),
+    )
+
+
+def as_map(value: object) -> Mapping[str, Any]:
+    """``value`` when it is a mapping, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def as_list(value: object) -> Sequence[Any]:
+    """``value`` when it is a list, else an empty tuple."""
+    return value if isinstance(value, list) else ()
+
+
+def as_str(value: object) -> str:
+    """``value`` when it is a string; numbers and booleans as YAML wrote them; else ''."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return ""
+
+
+def gvk_string(group: str, version: str, kind: str) -> str:
+    """Go's ``schema.GroupVersionKind.String()``: ``group/version, Kind=Kind``."""
+    return f"{group}/{version}, Kind={kind}" if group else f"{version}, Kind={kind}"
+
+
+def go_quote_list(items: Sequence[str]) -> str:
+    """Go's ``%+q`` of a string slice: ``["a" "b"]`` (ASCII only, escapes as Go does for common cases)."""
+    quoted = []
+    for item in items:
+        text = item.replace("\\", "\\\\").replace('"', '\\"')
+        text = "".join(ch if 32 <= ord(ch) < 127 else f"\\u{ord(ch):04x}" for ch in text)
+        quoted.append(f'"{text}"')
+    return "[" + " ".join(quoted) + "]"
+
+
+_SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
+    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
+)
+
+
+def parse_semver(text: str) -> tuple[int, int, int] | None:
+    """Strict semver (blang ``semver.Parse``): ``1.2.3[-pre][+build]``; returns (major, minor, patch)."""
+    match = _SEMVER.match(text)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+
+
+def parse_tolerant(text: str) -> tuple[int, int, int] | None:
+    """blang ``semver.ParseTolerant``: trims spaces and a leading ``v``, pads ``1.2`` to ``1.2.0``."""
+    text = text.strip().removeprefix("v")
+    head, sep, tail = text.partition("-")
+    if not sep:
+        head, sep, tail = text.partition("+")
+    parts = head.split(".")
+    if len(parts) > 3 or not all(parts):
+        return None
+    if any(len(p) > 1 and p.startswith("0") for p in parts):
+        parts = [p.lstrip("0") or "0" for p in parts]
+    while len(parts) < 3:
+        parts.append("0")
+    return parse_semver(".".join(parts) + (sep + tail if sep else ""))
+
+
+def manifest_label(manifest: Manifest) -> str:
+    """``Kind "name"`` for hints and messages of our own."""
+    return f'{manifest.kind or "object"} "{manifest.name}"'

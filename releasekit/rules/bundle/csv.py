@@ -1,0 +1,429 @@
+"""The CSV validator (operator-framework/api ``internal/csv.go``) and the annotation-case check.
+
+Pure. Rules RK-BUNDLE-020 … 031. Messages carry api's wording (docs/olm-bundle-validation.md §2.1).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import (
+    api_message,
+    as_list,
+    as_map,
+    as_str,
+    csv_message,
+    finding,
+    gvk_string,
+    parse_semver,
+)
+
+__all__ = ["check_annotation_case", "validate_csv", "validate_csv_manifest"]
+
+_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+_DNS1123_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation "
+    "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+_LABEL_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+    "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+
+MIN_KUBE_NOT_INFORMED = (
+    "csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. "
+    "Otherwise, it would mean that your operator project can be distributed and installed in any cluster "
+    "version available, which is not necessarily the case for all projects."
+)
+
+CASE_SENSITIVE_ANNOTATIONS = (
+    "olm.operatorGroup",
+    "olm.operatorNamespace",
+    "olm.targetNamespaces",
+    "olm.providedAPIs",
+    "olm.skipRange",
+)
+
+
+def name_violations(name: str) -> list[str]:
+    """k8s ``IsDNS1123Subdomain`` plus label-value rules, as api's CSV name check applies them."""
+    problems: list[str] = []
+    if len(name) > 253:
+        problems.append("must be no more than 253 bytes")
+    if not _DNS1123_SUBDOMAIN.match(name):
+        problems.append(_DNS1123_MSG)
+    if len(name) > 63:
+        problems.append("must be no more than 63 bytes")
+    if not _LABEL_VALUE.match(name):
+        problems.append(_LABEL_MSG)
+    return problems
+
+
+def _json_error(text: str) -> str | None:
+    """Go ``encoding/json``-style description of why ``text`` does not decode into a list of objects."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        offset = len(text[: exc.pos].encode("utf-8")) + (1 if exc.pos < len(text) else 0)
+        prefix = text.encode("utf-8")[:offset].decode("utf-8", errors="replace")
+        return f"invalid character at {offset}\n {prefix}<--(see the invalid character)"
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        offset = len(text.encode("utf-8"))
+        return f"invalid value at {offset}\n {text}<--(see the invalid type)"
+    return None
+
+
+def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
+    name = csv.name
+    annotations = csv.annotations
+    out: list[Finding] = []
+    if not annotations:
+        return [
+            finding(
+                ids.CSV_EXAMPLES_MISSING,
+                Severity.WARNING,
+                csv_message("annotations not found", name),
+                csv.loc("$.metadata"),
+                "add metadata.annotations with an alm-examples list of example custom resources",
+                bundle,
+            )
+        ]
+    if "alm-examples" not in annotations and "olm.examples" not in annotations:
+        return [
+            finding(
+                ids.CSV_EXAMPLES_MISSING,
+                Severity.WARNING,
+                csv_message("example annotations not found", name),
+                csv.loc("$.metadata.annotations"),
+                "add an alm-examples annotation with one example per owned API",
+                bundle,
+            )
+        ]
+    key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
+    if "alm-examples" in annotations and "olm.examples" in annotations:
+        out.append(
+            finding(
+                ids.CSV_EXAMPLES_MISSING,
+                Severity.WARNING,
+                csv_message(
+                    "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
+                ),
+                csv.loc("$.metadata.annotations['olm.examples']"),
+                "keep only alm-examples",
+                bundle,
+            )
+        )
+    path = f"$.metadata.annotations[{key!r}]"
+    text = as_str(annotations.get(key))
+    examples: list[Any] = []
+    if text.strip():
+        if text.lstrip().startswith(("[", "{")):
+            problem = _json_error(text)
+            if problem is not None:
+                out.append(
+                    finding(
+                        ids.CSV_EXAMPLES_INVALID,
+                        Severity.ERROR,
+                        api_message("invalid example", value=problem),
+                        csv.loc(path),
+                        f"make {key} a valid JSON list of custom resources",
+                        bundle,
+                    )
+                )
+                return out
+            examples = json.loads(text)
+        else:
+            out.append(
+                finding(
+                    ids.CSV_EXAMPLES_INVALID,
+                    Severity.ERROR,
+                    api_message("error decoding example CustomResource", value="<nil>"),
+                    csv.loc(path),
+                    f"make {key} a JSON list of custom resources",
+                    bundle,
+                )
+            )
+            return out
+    parsed: dict[tuple[str, str, str], None] = {}
+    for item in examples:
+        api_version = as_str(item.get("apiVersion"))
+        group, _, version = api_version.rpartition("/")
+        parsed[(group, version, as_str(item.get("kind")))] = None
+    provided: dict[tuple[str, str, str], str] = {}
+    spec = csv.spec
+    for index, owned in enumerate(as_list(as_map(spec.get("customresourcedefinitions")).get("owned"))):
+        owned = as_map(owned)
+        crd_name = as_str(owned.get("name"))
+        plural, dot, group = crd_name.partition(".")
+        owned_path = f"$.spec.customresourcedefinitions.owned[{index}]"
+        if not dot:
+            out.append(
+                finding(
+                    ids.CSV_OWNED_CRD_NAME,
+                    Severity.ERROR,
+                    f"couldn't parse plural.group from crd name: {crd_name}",
+                    csv.loc(f"{owned_path}.name"),
+                    "name an owned CRD <plural>.<group>, as its metadata.name",
+                    bundle,
+                )
+            )
+            continue
+        provided[(group, as_str(owned.get("version")), as_str(owned.get("kind")))] = owned_path
+    for index, api in enumerate(as_list(as_map(spec.get("apiservicedefinitions")).get("owned"))):
+        api = as_map(api)
+        key3 = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
+        provided[key3] = f"$.spec.apiservicedefinitions.owned[{index}]"
+    for gvk in sorted(parsed):
+        if gvk not in provided:
+            out.append(
+                finding(
+                    ids.CSV_EXAMPLE_NOT_PROVIDED,
+                    Severity.ERROR,
+                    api_message("example must have a provided API", value=gvk_string(*gvk)),
+                    csv.loc(path),
+                    "drop the example or add the API to spec.customresourcedefinitions.owned",
+                    bundle,
+                )
+            )
+    for gvk, owned_path in sorted(provided.items()):
+        if gvk not in parsed:
+            out.append(
+                finding(
+                    ids.CSV_API_WITHOUT_EXAMPLE,
+                    Severity.WARNING,
+                    api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
+                    csv.loc(owned_path),
+                    f"add an example {gvk[2]} to the {key} annotation",
+                    bundle,
+                )
+            )
+    return out
+
+
+def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
+    name = csv.name
+    spec = csv.spec
+    modes = [as_map(m) for m in as_list(spec.get("installModes"))]
+    hint = "declare spec.installModes (releasekit bundles support AllNamespaces only)"
+    if not modes:
+        return [
+            finding(
+                ids.CSV_INSTALL_MODES,
+                Severity.ERROR,
+                csv_message("install modes not found", name),
+                csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
+                hint,
+                bundle,
+            )
+        ]
+    out: list[Finding] = []
+    webhooks = as_list(spec.get("webhookdefinitions"))
+    supported = {as_str(m.get("type")): m.get("supported") is True for m in modes}
+    all_only = supported.get("AllNamespaces", False) and not any(
+        v for k, v in supported.items() if k != "AllNamespaces"
+    )
+    for index, webhook in enumerate(webhooks):
+        if as_list(as_map(webhook).get("conversionCRDs")) and not all_only:
+            out.append(
+                finding(
+                    ids.CSV_INSTALL_MODES,
+                    Severity.ERROR,
+                    csv_message(
+                        "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
+                    ),
+                    csv.loc(f"$.spec.webhookdefinitions[{index}]"),
+                    "support only the AllNamespaces install mode, or drop the conversion webhook",
+                    bundle,
+                )
+            )
+    if not any(supported.values()):
+        out.append(
+            finding(
+                ids.CSV_INSTALL_MODES,
+                Severity.ERROR,
+                csv_message("none of InstallModeTypes are supported", name),
+                csv.loc("$.spec.installModes"),
+                "mark at least one install mode supported: true",
+                bundle,
+            )
+        )
+    return out
+
+
+def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
+    value = as_str(csv.spec.get("minKubeVersion")).strip()
+    if not value:
+        return [
+            finding(
+                ids.CSV_MIN_KUBE_VERSION,
+                Severity.WARNING,
+                csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
+                csv.loc("$.spec"),
+                "set spec.minKubeVersion, e.g. 1.28.0",
+                bundle,
+            )
+        ]
+    if parse_semver(value) is None:
+        return [
+            finding(
+                ids.CSV_MIN_KUBE_VERSION,
+                Severity.ERROR,
+                csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
+                csv.loc("$.spec.minKubeVersion"),
+                "write spec.minKubeVersion as full semver, e.g. 1.28.0",
+                bundle,
+            )
+        ]
+    return []
+
+
+def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
+    """The required-field walk of api's ``checkEmptyFields`` for the fields that have no ``omitempty``."""
+    missing: list[tuple[str, str, str]] = []
+    data = csv.data
+    if not csv.metadata:
+        missing.append(("ObjectMeta", "$.metadata", "metadata"))
+    spec = data.get("spec")
+    if not isinstance(spec, Mapping) or not spec:
+        missing.append(("Spec", "$.spec", "spec"))
+    else:
+        install = as_map(spec.get("install"))
+        if not install:
+            missing.append(("Spec.InstallStrategy", "$.spec.install", "spec.install"))
+        else:
+            if not as_str(install.get("strategy")):
+                missing.append(
+                    ("Spec.InstallStrategy.StrategyName", "$.spec.install", "spec.install.strategy")
+                )
+            install_spec = as_map(install.get("spec"))
+            if (
+                install_spec
+                and not as_list(install_spec.get("deployments"))
+                and install_spec.get("deployments") is None
+            ):
+                missing.append(
+                    (
+                        "Spec.InstallStrategy.StrategySpec.DeploymentSpecs",
+                        "$.spec.install.spec",
+                        "spec.install.spec.deployments",
+                    )
+                )
+        if not as_str(spec.get("displayName")):
+            missing.append(("Spec.DisplayName", "$.spec", "spec.displayName"))
+    return [
+        finding(
+            ids.CSV_REQUIRED_FIELD,
+            Severity.ERROR,
+            api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2]),
+            csv.loc(path),
+            f"set {yaml_path}",
+            bundle,
+        )
+        for go_path, path, yaml_path in missing
+    ]
+
+
+def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> list[Finding]:
+    """OLM annotations written in the wrong case (api ``annotations.go``); used for CSVs and OperatorGroups."""
+    out: list[Finding] = []
+    for key in manifest.annotations:
+        key_text = str(key)
+        for want in CASE_SENSITIVE_ANNOTATIONS:
+            if key_text != want and key_text.lower() == want.lower():
+                out.append(
+                    finding(
+                        ids.ANNOTATION_CASE,
+                        Severity.ERROR,
+                        api_message(
+                            f"provided annotation {key_text} uses wrong case and should be {want} instead",
+                            value=manifest.name,
+                        ),
+                        manifest.loc(f"$.metadata.annotations[{key_text!r}]"),
+                        f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
+                        bundle,
+                    )
+                )
+    return out
+
+
+def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[Finding]:
+    """Every CSV-validator rule for one CSV."""
+    name = csv.name
+    out: list[Finding] = []
+    problems = name_violations(name)
+    if problems:
+        out.append(
+            finding(
+                ids.CSV_NAME,
+                Severity.ERROR,
+                csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
+                csv.loc("$.metadata.name"),
+                "name the CSV <package>.v<version>, lower case, at most 63 characters",
+                bundle,
+            )
+        )
+    replaces = as_str(csv.spec.get("replaces"))
+    if replaces:
+        problems = name_violations(replaces)
+        if problems:
+            out.append(
+                finding(
+                    ids.CSV_NAME,
+                    Severity.ERROR,
+                    csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
+                    csv.loc("$.spec.replaces"),
+                    "spec.replaces must name an existing CSV (<package>.v<version>)",
+                    bundle,
+                )
+            )
+    out += _examples(csv, bundle)
+    out += _install_modes(csv, bundle)
+    out += _required(csv, bundle)
+    out += _min_kube(csv, bundle)
+    out += check_annotation_case(csv, bundle)
+    if "olm.properties" in csv.annotations:
+        out.append(
+            finding(
+                ids.CSV_OLM_PROPERTIES,
+                Severity.WARNING,
+                api_message(
+                    "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
+                    value=name,
+                ),
+                csv.loc("$.metadata.annotations['olm.properties']"),
+                "move the properties to metadata/properties.yaml",
+                bundle,
+            )
+        )
+    for key in ("apiVersion", "kind"):
+        if not as_str(csv.data.get(key)):
+            out.append(
+                finding(
+                    ids.CSV_TYPE_META,
+                    Severity.ERROR,
+                    csv_message(f"'{key}' is missing", name),
+                    csv.loc("$"),
+                    f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",
+                    bundle,
+                )
+            )
+    return out
+
+
+def validate_csv(bundle: Bundle) -> list[Finding]:
+    """The CSV validator over every CSV of the bundle."""
+    out: list[Finding] = []
+    for csv in (bundle.csv, *bundle.extra_csvs):
+        if csv is not None:
+            out += validate_csv_manifest(csv, bundle)
+    return out

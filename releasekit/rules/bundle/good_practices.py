@@ -1,0 +1,174 @@
+"""``good-practices`` (api ``internal/good_practices.go``): advice that is a warning, bar one error.
+
+Pure. Rules RK-BUNDLE-060 … 065: a deployment to install, resource requests on every container,
+descriptions on CRDs, channel names, no permission to create CRDs, the CSV name's shape.
+"""
+
+from __future__ import annotations
+
+import re
+
+from releasekit.model.bundle import Bundle
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, parse_semver
+
+__all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
+
+CHANNEL_PREFIXES = ("candidate", "stable", "fast")
+
+_REQUESTS_DETAIL = (
+    "unable to find the resource requests for the container: ({name}). It is recommended to ensure the "
+    "resource request for CPU and Memory. Be aware that for some clusters configurations it is required to "
+    "specify requests or limits for those values. Otherwise, the system or quota may reject Pod creation. "
+    "More info: https://master.sdk.operatorframework.io/docs/best-practices/managing-resources/"
+)
+_CRD_PERMISSION_DETAIL = (
+    "CSV contains permissions to create CRD. An Operator shouldn't deploy or manage other operators (such "
+    "patterns are known as meta or super operators or include CRDs in its Operands). It's the Operator "
+    "Lifecycle Manager's job to manage the deployment and lifecycle of operators.  Please, review the design "
+    "of your solution and if you should not be using Dependency Resolution from OLM instead. More info: "
+    "https://sdk.operatorframework.io/docs/best-practices/common-recommendation/"
+)
+_NAME_VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$")
+_ANY = ("*", "[*]")
+
+
+def _go_quoted(items: list[str]) -> str:
+    return "[" + " ".join(f'"{item}"' for item in items) + "]"
+
+
+def validate_good_practices(bundle: Bundle) -> list[Finding]:
+    """Every good-practices rule for the bundle's CSV."""
+    csv = bundle.csv
+    if csv is None:
+        return []
+    name = csv.name
+    out: list[Finding] = []
+    install = as_map(csv.spec.get("install"))
+    install_spec = as_map(install.get("spec"))
+    deployments = install_spec.get("deployments")
+    if deployments is None:
+        out.append(
+            finding(
+                ids.GP_NO_DEPLOYMENT,
+                Severity.ERROR,
+                api_message("unable to find a deployment to install in the CSV", value=name),
+                csv.loc("$.spec.install"),
+                "add spec.install.spec.deployments",
+                bundle,
+            )
+        )
+    for d_index, deployment in enumerate(as_list(deployments)):
+        pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
+        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
+        for c_index, container in enumerate(as_list(pod.get("containers"))):
+            container = as_map(container)
+            if as_map(container.get("resources")).get("requests") is None:
+                out.append(
+                    finding(
+                        ids.GP_RESOURCE_REQUESTS,
+                        Severity.WARNING,
+                        api_message(_REQUESTS_DETAIL.format(name=as_str(container.get("name"))), value=name),
+                        csv.loc(f"{pod_path}.containers[{c_index}].resources"),
+                        "set resources.requests.cpu and resources.requests.memory on the container",
+                        bundle,
+                    )
+                )
+    descriptions = as_map(csv.spec.get("customresourcedefinitions"))
+    for field in ("owned", "required"):
+        for index, desc in enumerate(as_list(descriptions.get(field))):
+            desc = as_map(desc)
+            if not as_str(desc.get("description")):
+                out.append(
+                    finding(
+                        ids.GP_CRD_DESCRIPTION,
+                        Severity.WARNING,
+                        api_message(
+                            f'{field} CRD "{as_str(desc.get("name"))}" has an empty description', value=name
+                        ),
+                        csv.loc(f"$.spec.customresourcedefinitions.{field}[{index}]"),
+                        "describe the API in a sentence; the console shows it",
+                        bundle,
+                    )
+                )
+    bad_channels = [c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES)]
+    if bad_channels:
+        annotations = bundle.annotations
+        out.append(
+            finding(
+                ids.GP_CHANNEL_NAMING,
+                Severity.WARNING,
+                api_message(
+                    f"channel(s) {_go_quoted(sorted(bad_channels))} are not following the recommended naming "
+                    "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
+                    value=name,
+                ),
+                annotations.loc("$.annotations") if annotations is not None else csv.loc(),
+                "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
+                bundle,
+            )
+        )
+    crd_rule = _crd_create_rule(install_spec)
+    if crd_rule is not None:
+        out.append(
+            finding(
+                ids.GP_CRD_PERMISSION,
+                Severity.WARNING,
+                api_message(_CRD_PERMISSION_DETAIL, value=name),
+                csv.loc(crd_rule),
+                "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
+                bundle,
+            )
+        )
+    version_match = _NAME_VERSION.search(name)
+    if version_match is None or parse_semver(version_match.group(1)) is None:
+        out.append(
+            finding(
+                ids.GP_CSV_NAME,
+                Severity.WARNING,
+                api_message(
+                    f"csv.metadata.Name {name} is not following the versioning convention "
+                    "(MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
+                    value=name,
+                ),
+                csv.loc("$.metadata.name"),
+                "end the CSV name with .vMAJOR.MINOR.PATCH",
+                bundle,
+            )
+        )
+    if len(name.split(".v")) != 2:
+        out.append(
+            finding(
+                ids.GP_CSV_NAME,
+                Severity.WARNING,
+                api_message(
+                    f"csv.metadata.Name {name} is not following the recommended naming convention: "
+                    "<operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
+                    value=name,
+                ),
+                csv.loc("$.metadata.name"),
+                "name the CSV <operator-name>.v<semver>",
+                bundle,
+            )
+        )
+    return out
+
+
+def _crd_create_rule(install_spec: object) -> str | None:
+    """JSON path of the first (cluster)permission rule that lets the operator create CRDs."""
+    spec = as_map(install_spec)
+    for field in ("clusterPermissions", "permissions"):
+        for i, perm in enumerate(as_list(spec.get(field))):
+            for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
+                rule = as_map(rule)
+                groups = [as_str(g) for g in as_list(rule.get("apiGroups"))]
+                resources = [as_str(r) for r in as_list(rule.get("resources"))]
+                verbs = [as_str(v) for v in as_list(rule.get("verbs"))]
+                if (
+                    "apiextensions.k8s.io" in groups
+                    and any(r in ("customresourcedefinitions", *_ANY) for r in resources)
+                    and any(v in ("create", "patch", *_ANY) for v in verbs)
+                ):
+                    return f"$.spec.install.spec.{field}[{i}].rules[{j}]"
+    return None

@@ -1,0 +1,342 @@
+"""OpenShift version metadata: the ``community`` validator and releasekit's ``com.redhat.openshift.versions`` rules.
+
+Pure. Rules RK-BUNDLE-085/086 (api ``internal/community.go``, deprecated upstream but named by the
+cases) and releasekit's own RK-BUNDLE-093/094.
+
+The OpenShift versions value, in the forms ocp-olm-catalog-validator accepts and releasekit documents:
+
+==============  =====================================================
+``v4.18``       4.18 and every later release
+``v4.18-v4.21`` 4.18 up to 4.21, inclusive
+``=v4.18``      4.18 only
+``v4.5,v4.6``   legacy list, read as ``>= 4.5`` (accepted with a warning)
+==============  =====================================================
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import as_str, csv_message, finding, parse_tolerant
+from releasekit.rules.bundle.removed_apis import removed_apis_1_22
+
+__all__ = [
+    "OpenShiftRange",
+    "check_ocp_label",
+    "check_openshift_versions",
+    "parse_openshift_versions",
+    "validate_community",
+]
+
+_K8S_DEPRECATED_INFO = (
+    "using APIs which were deprecated and removed in v1.22. More info: "
+    "https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22"
+)
+_OCP_UNSUPPORTED = (4, 9, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenShiftRange:
+    """A parsed ``com.redhat.openshift.versions`` value: ``low`` to ``high`` (None = open), as (4, minor)."""
+
+    low: tuple[int, int]
+    high: tuple[int, int] | None
+    legacy: bool = False
+
+    def contains(self, version: tuple[int, int]) -> bool:
+        """Whether OpenShift ``version`` is inside the range."""
+        return self.low <= version and (self.high is None or version <= self.high)
+
+
+_V = r"v?(\d+)\.(\d+)"
+
+
+def parse_openshift_versions(text: str) -> OpenShiftRange | None:
+    """Parse a versions value (quotes stripped); None when it is not one of the documented forms."""
+    value = text.strip().strip("'\"").strip()
+    if m := re.fullmatch(rf"={_V}", value):
+        version = (int(m.group(1)), int(m.group(2)))
+        return OpenShiftRange(low=version, high=version)
+    if m := re.fullmatch(rf"{_V}-{_V}", value):
+        low, high = (int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))
+        return OpenShiftRange(low=low, high=high) if low <= high else None
+    if m := re.fullmatch(_V, value):
+        return OpenShiftRange(low=(int(m.group(1)), int(m.group(2))), high=None)
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) > 1 and all(re.fullmatch(_V, p) for p in parts):
+        lows = [(int(p.lstrip("v").split(".")[0]), int(p.lstrip("v").split(".")[1])) for p in parts]
+        return OpenShiftRange(low=min(lows), high=None, legacy=True)
+    return None
+
+
+def _catalog_version(name: str) -> tuple[int, int] | None:
+    m = re.fullmatch(_V, name.strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def check_openshift_versions(bundle: Bundle, catalogs: tuple[str, ...] = ()) -> list[Finding]:
+    """RK-BUNDLE-093/094: the versions value is in a documented form, Dockerfile and metadata agree,
+    and the range matches the OpenShift catalogs (``v4.18`` ...) the release is published to."""
+    out: list[Finding] = []
+    sources: list[tuple[str, Location]] = []
+    value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
+    if value is not None and bundle.annotations is not None:
+        sources.append((value, bundle.annotations.loc(f"$.annotations[{ANNOTATION_OPENSHIFT_VERSIONS!r}]")))
+    label = bundle.dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS) if bundle.dockerfile is not None else None
+    if label is not None and bundle.dockerfile is not None:
+        sources.append((label.value, Location(file=bundle.dockerfile.file, line=label.line)))
+    forms = "v4.18 (4.18 and later), v4.18-v4.21 (inclusive range) or =v4.18 (exactly 4.18)"
+    parsed: OpenShiftRange | None = None
+    for text, location in sources:
+        current = parse_openshift_versions(text)
+        if current is None:
+            out.append(
+                finding(
+                    ids.RK_OCP_VERSIONS_FORM,
+                    Severity.ERROR,
+                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
+                    location,
+                    f"write it as {forms}",
+                    bundle,
+                )
+            )
+        elif current.legacy:
+            out.append(
+                finding(
+                    ids.RK_OCP_VERSIONS_FORM,
+                    Severity.WARNING,
+                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
+                    f'"v{current.low[0]}.{current.low[1]}" and later',
+                    location,
+                    f"write it as {forms}",
+                    bundle,
+                )
+            )
+        if parsed is None:
+            parsed = current
+    if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
+        out.append(
+            finding(
+                ids.RK_OCP_VERSIONS_FORM,
+                Severity.WARNING,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
+                "metadata/annotations.yaml (the annotations file wins)",
+                sources[1][1],
+                "make the LABEL and the annotation equal",
+                bundle,
+            )
+        )
+    if parsed is None or not catalogs:
+        return out
+    wanted = sorted({v for v in (_catalog_version(c) for c in catalogs) if v is not None})
+    outside = [v for v in wanted if not parsed.contains(v)]
+    missing: list[tuple[int, int]] = []
+    if parsed.high is not None and parsed.low[0] == parsed.high[0]:
+        missing = [
+            (parsed.low[0], minor)
+            for minor in range(parsed.low[1], parsed.high[1] + 1)
+            if (parsed.low[0], minor) not in wanted
+        ]
+    elif parsed.high is None and parsed.low not in wanted:
+        missing = [parsed.low]
+    if outside or missing:
+
+        def show(items: list[tuple[int, int]]) -> str:
+            return ", ".join(f"v{a}.{b}" for a, b in items)
+
+        parts = []
+        if outside:
+            parts.append(f"the release is in catalog(s) {show(outside)} outside the range")
+        if missing:
+            parts.append(f"the range includes {show(missing)} where the release is in no catalog")
+        out.append(
+            finding(
+                ids.RK_OCP_VERSIONS_CATALOGS,
+                Severity.WARNING,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
+                f"({show(wanted)}): " + "; ".join(parts),
+                sources[0][1],
+                "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
+                bundle,
+            )
+        )
+    return out
+
+
+def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
+    """(errors, warnings) of api's ``checkMaxOpenShiftVersion`` as plain details."""
+    csv = bundle.csv
+    assert csv is not None
+    properties = as_str(csv.annotations.get("olm.properties"))
+    if not properties:
+        return [
+            "csv.Annotations not specified olm.maxOpenShiftVersion for an OCP version < 4.9. This annotation is "
+            "required to prevent the user from upgrading their OCP cluster before they have installed a version "
+            "of their operator which is compatible with 4.9. This bundle is "
+            f"{_K8S_DEPRECATED_INFO} which are no longer supported on 4.9. Migrate the API(s) for {removed} or use "
+            "the annotation"
+        ], []
+    try:
+        items = json.loads(properties)
+        if not isinstance(items, list):
+            raise ValueError("not a list")
+    except ValueError:
+        return [
+            "csv.Annotations has an invalid value specified for olm.properties. Please, check the value  "
+            f"({properties}) and ensure that it is an array such as: "
+            '"olm.properties": \'[{"type": "key name", "value": "key value"}]\''
+        ], []
+    value = None
+    for item in items:
+        if isinstance(item, dict) and item.get("type") == "olm.maxOpenShiftVersion":
+            value = as_str(item.get("value"))
+            break
+    if value is None:
+        return [
+            "csv.Annotations.olm.properties with the key `olm.maxOpenShiftVersion` and a value with an OCP version "
+            f"which is < 4.9 is required for any operator bundle that is {_K8S_DEPRECATED_INFO}. Migrate the "
+            f"API(s) for {removed} or use the annotation"
+        ], []
+    version = parse_tolerant(value)
+    if version is None:
+        return [
+            f"csv.Annotations.olm.properties has an invalid value.Unable to parse ({value}) using semver"
+        ], []
+    warnings: list[str] = []
+    core = value.strip().removeprefix("v").split("+")[0].split("-")[0]
+    if core.count(".") >= 2:
+        warnings.append(
+            "csv.Annotations.olm.properties has an invalid value. olm.maxOpenShiftVersion must specify only "
+            f"major.minor versions, {value} will be truncated to {version[0]}.{version[1]}.0"
+        )
+    if (version[0], version[1], 0) >= _OCP_UNSUPPORTED:
+        return [
+            "csv.Annotations.olm.properties with the key and value for olm.maxOpenShiftVersion has the OCP version "
+            f"value {value} which is >= of 4.9. This bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for "
+            f"{removed} or inform in this property an OCP version which is < 4.9"
+        ], warnings
+    return [], warnings
+
+
+def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
+    """api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details (empty = fine).
+
+    ``dockerfile`` None means no ``index-path`` was given (the caller turns that into a warning).
+    """
+    assert dockerfile is not None
+    if not dockerfile.exists:
+        return [
+            f"the index image in the path ({dockerfile.file}) was not found. Please, inform the path of the bundle "
+            "operator index image via the the optional key values and the key index-path. "
+            "(e.g. index-path=./mypath/bundle.Dockerfile)"
+        ]
+    label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
+    if label is None:
+        return [
+            f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the APIs for {removed} or provide compatible "
+            f"version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+        ]
+    value = label.value.replace("'", "").replace('"', "")
+    if len(value) <= 1:
+        return [f"unable to get the range informed on {ANNOTATION_OPENSHIFT_VERSIONS}"]
+    if value.startswith("="):
+        version = parse_tolerant(value[1:])
+        if version is None:
+            return [f"unable to parse the value ({value[1:]}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
+        if version >= _OCP_UNSUPPORTED:
+            return [
+                f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for {removed} or use the OCP labels "
+                f"for compatible version(s). (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='=v4.8')"
+            ]
+        return []
+    if "-" not in value:
+        return [
+            f"this bundle is {removed}. The {value} allows to distribute it on >= 4.9. Migrate the API(s) for "
+            f"{removed} or provide comatible version(s) via the labels. (e.g. LABEL "
+            f"{ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+        ]
+    upper = value.split("-")[1]
+    version = parse_tolerant(upper)
+    if version is None:
+        return [f"unable to parse the value ({upper}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
+    if version >= _OCP_UNSUPPORTED:
+        return [
+            f"this bundle is {_K8S_DEPRECATED_INFO}. Upgrade the APIs from (v1beta1) to (v1) for {removed} or "
+            f"provide com[atible version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+        ]
+    return []
+
+
+def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
+    """The deprecated ``community`` validator: needed only when the bundle uses APIs removed in 1.22."""
+    csv = bundle.csv
+    if csv is None:
+        return []
+    found, _ = removed_apis_1_22(bundle)
+    if not found:
+        return []
+    from releasekit.rules.bundle.removed_apis import removed_api_message
+
+    removed = removed_api_message(22, found).partition("Migrate the API(s) for ")[2]
+    errors, warnings = _max_openshift(bundle, removed)
+    location = csv.loc("$.metadata.annotations['olm.properties']")
+    out = [
+        finding(
+            ids.COMMUNITY_MAX_OCP,
+            Severity.ERROR,
+            csv_message(text, csv.name),
+            location,
+            "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs",
+            bundle,
+        )
+        for text in errors
+    ]
+    out += [
+        finding(
+            ids.COMMUNITY_MAX_OCP,
+            Severity.WARNING,
+            csv_message(text, csv.name),
+            location,
+            "write major.minor",
+            bundle,
+        )
+        for text in warnings
+    ]
+    dockerfile = options.index_dockerfile
+    if dockerfile is None:
+        # upstream builds this warning list from its *error* list (community.go:196); we keep only the warning
+        out.append(
+            finding(
+                ids.COMMUNITY_OCP_LABEL,
+                Severity.WARNING,
+                csv_message(
+                    "please, inform the path of its index image file via the the optional key values and the key "
+                    f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
+                    f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
+                    csv.name,
+                ),
+                Location(file=bundle.root),
+                "pass the bundle Dockerfile as index-path",
+                bundle,
+            )
+        )
+        return out
+    label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
+    label_location = Location(file=dockerfile.file, line=label.line if label is not None else None)
+    out += [
+        finding(
+            ids.COMMUNITY_OCP_LABEL,
+            Severity.ERROR,
+            csv_message(text, csv.name),
+            label_location,
+            f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8",
+            bundle,
+        )
+        for text in check_ocp_label(dockerfile, removed)
+    ]
+    return out

@@ -1,0 +1,252 @@
+"""OperatorHub validators: ``operatorhubv2``, ``capabilities``, ``categories`` and the deprecated ``operatorhub``.
+
+Pure. Rules RK-BUNDLE-050 … 053 (api ``internal/operatorhub*.go``, ``standardcapabilities.go``,
+``standardcategories.go``); messages are api's ``Value : (<csv>) <detail>``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from releasekit.model.bundle import Bundle, ValidationOptions
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import (
+    as_list,
+    as_map,
+    as_str,
+    csv_message,
+    finding,
+    parse_semver,
+    parse_tolerant,
+)
+from releasekit.rules.bundle.csv import MIN_KUBE_NOT_INFORMED
+from releasekit.rules.bundle.removed_apis import validate_removed_apis
+
+__all__ = [
+    "STANDARD_CAPABILITIES",
+    "STANDARD_CATEGORIES",
+    "validate_capabilities",
+    "validate_categories",
+    "validate_operatorhub",
+    "validate_operatorhub_v2",
+]
+
+STANDARD_CAPABILITIES = (
+    "Basic Install",
+    "Seamless Upgrades",
+    "Full Lifecycle",
+    "Deep Insights",
+    "Auto Pilot",
+)
+STANDARD_CATEGORIES = (
+    "AI/Machine Learning",
+    "Application Runtime",
+    "Big Data",
+    "Cloud Provider",
+    "Developer Tools",
+    "Database",
+    "Integration & Delivery",
+    "Logging & Tracing",
+    "Monitoring",
+    "Modernization & Migration",
+    "Networking",
+    "OpenShift Optional",
+    "Security",
+    "Storage",
+    "Streaming & Messaging",
+    "Observability",
+)
+_ICON_TYPES = ("image/gif", "image/jpeg", "image/png", "image/svg+xml")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_ADDR = re.compile(r"^[^@\s<>()\[\]\\,;:\"]+@[^@\s<>()\[\]\\,;:\"]+$")
+
+
+def _mail_error(address: str) -> str | None:
+    """A small net/mail ``ParseAddress`` stand-in: the errors operator authors actually hit."""
+    text = address.strip()
+    if "<" in text:
+        if not text.endswith(">"):
+            return "mail: unclosed angle-addr"
+        text = text[text.rindex("<") + 1 : -1]
+    if "@" not in text:
+        return "mail: missing '@' or angle-addr"
+    if not _ADDR.match(text):
+        return "mail: no angle-addr"
+    local, _, domain = text.partition("@")
+    if not local or not domain or domain.startswith(".") or domain.endswith(".") or ".." in domain:
+        return "mail: invalid domain"
+    return None
+
+
+def _url_error(url: str) -> str | None:
+    """Go ``url.ParseRequestURI``: an absolute URI or an absolute path."""
+    if _SCHEME.match(url) or url.startswith("/"):
+        if " " in url:
+            return f'parse "{url}": invalid character " " in URL'
+        return None
+    return f'parse "{url}": invalid URI for request'
+
+
+def validate_operatorhub_v2(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
+    """``operatorhubv2``: provider, maintainers, links, version, icon, minKubeVersion, plus removed APIs."""
+    out = _hub_checks(bundle)
+    out += validate_removed_apis(bundle, options)
+    return out
+
+
+def _hub_checks(bundle: Bundle) -> list[Finding]:
+    csv = bundle.csv
+    if csv is None:
+        return []
+    name = csv.name
+    spec = csv.spec
+    out: list[Finding] = []
+
+    def add(detail: str, path: str, hint: str, severity: Severity = Severity.ERROR) -> None:
+        out.append(
+            finding(ids.HUB_METADATA, severity, csv_message(detail, name), csv.loc(path), hint, bundle)
+        )
+
+    if not as_str(as_map(spec.get("provider")).get("name")).strip():
+        add("csv.Spec.Provider.Name not specified", "$.spec.provider", "set spec.provider.name")
+    for index, raw in enumerate(as_list(spec.get("maintainers"))):
+        item = as_map(raw)
+        email = as_str(item.get("email"))
+        path = f"$.spec.maintainers[{index}]"
+        if not as_str(item.get("name")) or not email:
+            add(
+                "csv.Spec.Maintainers elements should contain both name and email",
+                path,
+                "give each maintainer a name and an email",
+            )
+        if email:
+            problem = _mail_error(email)
+            if problem is not None:
+                add(
+                    f"csv.Spec.Maintainers email {email} is invalid: {problem}",
+                    f"{path}.email",
+                    "write a valid e-mail address",
+                )
+    for index, raw in enumerate(as_list(spec.get("links"))):
+        item = as_map(raw)
+        url = as_str(item.get("url"))
+        path = f"$.spec.links[{index}]"
+        if not as_str(item.get("name")) or not url:
+            add(
+                "csv.Spec.Links elements should contain both name and url",
+                path,
+                "give each link a name and a url",
+            )
+        if url:
+            problem = _url_error(url)
+            if problem is not None:
+                add(
+                    f"csv.Spec.Links url {url} is invalid: {problem}",
+                    f"{path}.url",
+                    "write an absolute URL (https://...)",
+                )
+    version = parse_tolerant(as_str(spec.get("version")))
+    if version is None or version == (0, 0, 0):
+        add(
+            "csv.Spec.Version must be set",
+            "$.spec.version" if "version" in spec else "$.spec",
+            "set spec.version",
+        )
+    icons = spec.get("icon")
+    if icons is None:
+        add("csv.Spec.Icon not specified", "$.spec", "add spec.icon with one base64 image", Severity.WARNING)
+    else:
+        icon_list = as_list(icons)
+        if len(icon_list) != 1:
+            add("csv.Spec.Icon should only have one element", "$.spec.icon", "keep exactly one icon")
+        if icon_list:
+            icon = as_map(icon_list[0])
+            media = as_str(icon.get("mediatype"))
+            if not as_str(icon.get("base64data")) or not media:
+                add(
+                    "csv.Spec.Icon elements should contain both data and mediatype",
+                    "$.spec.icon[0]",
+                    "set base64data and mediatype",
+                )
+            elif media not in _ICON_TYPES:
+                add(
+                    f"csv.Spec.Icon {media} does not have a valid mediatype",
+                    "$.spec.icon[0].mediatype",
+                    "use one of " + ", ".join(_ICON_TYPES),
+                )
+    min_kube = as_str(spec.get("minKubeVersion")).strip()
+    if not min_kube:
+        add(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)
+    elif parse_semver(min_kube) is None:
+        add(
+            f"csv.Spec.MinKubeVersion has an invalid value: {min_kube}",
+            "$.spec.minKubeVersion",
+            "write full semver, e.g. 1.28.0",
+        )
+    return out
+
+
+def validate_capabilities(bundle: Bundle) -> list[Finding]:
+    """``capabilities``: the ``capabilities`` annotation, when present, is a standard level."""
+    csv = bundle.csv
+    if csv is None or "capabilities" not in csv.annotations:
+        return []
+    value = as_str(csv.annotations.get("capabilities"))
+    if value in STANDARD_CAPABILITIES:
+        return []
+    return [
+        finding(
+            ids.HUB_CAPABILITIES,
+            Severity.ERROR,
+            csv_message(
+                f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
+            ),
+            csv.loc("$.metadata.annotations.capabilities"),
+            "use one of " + ", ".join(STANDARD_CAPABILITIES),
+            bundle,
+        )
+    ]
+
+
+def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
+    """``categories``: each comma-separated category is standard (or in the custom list given)."""
+    csv = bundle.csv
+    if csv is None or "categories" not in csv.annotations:
+        return []
+    allowed = options.custom_categories if options.custom_categories is not None else STANDARD_CATEGORIES
+    label = "custom" if options.custom_categories is not None else "standard"
+    out: list[Finding] = []
+    for item in as_str(csv.annotations.get("categories")).split(","):
+        if item.strip() not in allowed:
+            out.append(
+                finding(
+                    ids.HUB_CATEGORIES,
+                    Severity.ERROR,
+                    csv_message(
+                        f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
+                        csv.name,
+                    ),
+                    csv.loc("$.metadata.annotations.categories"),
+                    "use categories from: " + ", ".join(sorted(allowed)),
+                    bundle,
+                )
+            )
+    return out
+
+
+def validate_operatorhub(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
+    """Deprecated ``operatorhub``: v2 checks + capabilities + categories, and a deprecation warning."""
+    out = _hub_checks(bundle) + validate_capabilities(bundle) + validate_categories(bundle, options)
+    out.append(
+        finding(
+            ids.HUB_DEPRECATED_VALIDATOR,
+            Severity.WARNING,
+            'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
+            '"standardcapabilities" and "standardcategories" validators',
+            Location(file=bundle.root),
+            "select operatorhubv2,capabilities,categories instead",
+            bundle,
+        )
+    )
+    return out

@@ -1,0 +1,123 @@
+"""releasekit's own bundle rules: no alpha CRD in a stable bundle; released images pinned, from allowed registries.
+
+Pure. Rules RK-BUNDLE-090 … 092. Each rule is a function taking its parameters explicitly, so a
+stream-aware caller (``bundle build``, ``build``) can pass what it knows instead of what the CLI infers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
+from releasekit.rules.bundle.crd import crd_versions
+
+__all__ = [
+    "ALPHA_VERSION",
+    "bundle_images",
+    "check_alpha_crds",
+    "check_image_pinning",
+    "is_stable_bundle",
+]
+
+ALPHA_VERSION = re.compile(r"^v\d+alpha\d*$")
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
+
+
+def is_stable_bundle(bundle: Bundle) -> bool:
+    """Whether the metadata puts the bundle in a stable channel (``stable``, ``stable-v1.4`` ...)."""
+    return any(channel.startswith("stable") for channel in bundle.channels)
+
+
+def check_alpha_crds(bundle: Bundle, *, stable: bool) -> list[Finding]:
+    """RK-BUNDLE-090: a stable bundle ships no CRD that has any alpha version (the whole CRD stays out)."""
+    if not stable:
+        return []
+    out: list[Finding] = []
+    for crd in bundle.crds:
+        alpha = sorted(v for v in crd_versions(crd) if ALPHA_VERSION.match(v))
+        if alpha:
+            out.append(
+                finding(
+                    ids.RK_ALPHA_CRD_IN_STABLE,
+                    Severity.ERROR,
+                    f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; a stable bundle must not ship a CRD '
+                    "with any alpha version",
+                    crd.loc("$.spec.versions"),
+                    "leave the whole CRD out of stable bundles (the experimental stream may keep it)",
+                    bundle,
+                )
+            )
+    return out
+
+
+def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
+    """(image, JSON path, what) for every image reference a CSV carries."""
+    spec = csv.spec
+    for index, item in enumerate(as_list(spec.get("relatedImages"))):
+        image = as_str(as_map(item).get("image"))
+        if image:
+            yield image, f"$.spec.relatedImages[{index}].image", f"relatedImages[{index}]"
+    container_image = as_str(csv.annotations.get("containerImage"))
+    if container_image:
+        yield container_image, "$.metadata.annotations.containerImage", "annotation containerImage"
+    install_spec = as_map(as_map(spec.get("install")).get("spec"))
+    for d_index, deployment in enumerate(as_list(install_spec.get("deployments"))):
+        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
+        pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
+        for field in ("initContainers", "containers"):
+            for c_index, container in enumerate(as_list(pod.get(field))):
+                container = as_map(container)
+                c_path = f"{pod_path}.{field}[{c_index}]"
+                c_name = as_str(container.get("name"))
+                image = as_str(container.get("image"))
+                if image:
+                    yield image, f"{c_path}.image", f'container "{c_name}"'
+                for e_index, env in enumerate(as_list(container.get("env"))):
+                    env = as_map(env)
+                    env_name = as_str(env.get("name"))
+                    value = as_str(env.get("value"))
+                    if env_name.startswith("RELATED_IMAGE_") and value:
+                        yield (
+                            value,
+                            f"{c_path}.env[{e_index}].value",
+                            f'env {env_name} of container "{c_name}"',
+                        )
+
+
+def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) -> list[Finding]:
+    """RK-BUNDLE-091/092 for a released version: every image by digest, from an allowed registry."""
+    csv = bundle.csv
+    if csv is None:
+        return []
+    out: list[Finding] = []
+    for image, path, what in bundle_images(csv):
+        if not _DIGEST.search(image):
+            tag = image.rpartition(":")[2] if ":" in image.rpartition("/")[2] else ""
+            detail = f'a tag (":{tag}")' if tag else "no digest"
+            out.append(
+                finding(
+                    ids.RK_IMAGE_NOT_PINNED,
+                    Severity.ERROR,
+                    f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
+                    "a released bundle must reference images by @sha256 digest",
+                    csv.loc(path),
+                    "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)",
+                    bundle,
+                )
+            )
+        if allowed_registries and not image.startswith(allowed_registries):
+            out.append(
+                finding(
+                    ids.RK_IMAGE_REGISTRY,
+                    Severity.ERROR,
+                    f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
+                    csv.loc(path),
+                    "reference the image from the registry it is released to",
+                    bundle,
+                )
+            )
+    return out

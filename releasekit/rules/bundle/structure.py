@@ -1,0 +1,350 @@
+"""The bundle validator (api ``internal/bundle.go``) and the api manifests-loader checks.
+
+Pure. Rules RK-BUNDLE-003 … 006 (loader) and 040 … 046 (bundle): CRDs against the CSV's owned
+list, a ServiceAccount that shadows the CSV's, the 1 MiB compressed-size limit, ``spec.release``
+naming and ``relatedImages`` pull specs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.rules.bundle import ids
+from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, gvk_string
+from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
+
+__all__ = [
+    "MAX_COMPRESSED_SIZE",
+    "crd_keys",
+    "format_size",
+    "pullspec_error",
+    "validate_bundle_structure",
+    "validate_loader",
+]
+
+MAX_COMPRESSED_SIZE = 1 << 20
+"""OLM stages an unpacked bundle in one ConfigMap, so its gzip+base64 size must stay under 1 MiB."""
+
+
+def format_size(size: float) -> str:
+    """api's decimal size rendering: ``948.6 kB``, ``2.1 MB``."""
+    unit = 1000
+    if size < unit:
+        return f"{int(size)} B"
+    div, exp = float(unit), 0
+    n = size / unit
+    while n >= unit and exp < 5:
+        div *= unit
+        exp += 1
+        n = size / div
+    return f"{size / div:.1f} {'kMGTPE'[exp]}B"
+
+
+def validate_loader(bundle: Bundle) -> list[Finding]:
+    """What api's loader refuses: sub-folders and hidden files, CSV count, CRD apiVersions."""
+    out: list[Finding] = []
+    for stray in bundle.stray_entries:
+        if stray.is_dir:
+            out.append(
+                finding(
+                    ids.STRAY_DIRECTORY,
+                    Severity.ERROR,
+                    f"bundle manifests dir contains directory: {stray.path}",
+                    Location(file=stray.path),
+                    "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
+                    bundle,
+                )
+            )
+        else:
+            out.append(
+                finding(
+                    ids.STRAY_HIDDEN_FILE,
+                    Severity.ERROR,
+                    f"bundle manifests dir has hidden file: {stray.path}",
+                    Location(file=stray.path),
+                    "delete the hidden file from the manifests folder",
+                    bundle,
+                )
+            )
+    if bundle.csv is None and bundle.layout.value != "file":
+        out.append(
+            finding(
+                ids.CSV_COUNT,
+                Severity.ERROR,
+                f"unable to find a csv in bundle directory {bundle.root}",
+                Location(file=bundle.root),
+                "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
+                bundle,
+            )
+        )
+    for extra in bundle.extra_csvs:
+        out.append(
+            finding(
+                ids.CSV_COUNT,
+                Severity.ERROR,
+                "invalid bundle: contains multiple CSVs",
+                extra.loc(),
+                "keep one ClusterServiceVersion per bundle",
+                bundle,
+            )
+        )
+    for crd in bundle.crds:
+        if crd.api_version not in CRD_API_VERSIONS:
+            out.append(
+                finding(
+                    ids.CRD_API_VERSION,
+                    Severity.ERROR,
+                    f"unsupported CRD version {crd.api_version} for {crd.file}",
+                    crd.loc("$.apiVersion"),
+                    "use apiextensions.k8s.io/v1",
+                    bundle,
+                )
+            )
+    return out
+
+
+def crd_keys(crd: Manifest) -> list[tuple[str, str, str]]:
+    """(group, version, kind) keys a CRD provides, as api's bundle validator counts them."""
+    group = as_str(crd.spec.get("group"))
+    kind = as_str(as_map(crd.spec.get("names")).get("kind"))
+    return [(group, version, kind) for version in crd_versions(crd)]
+
+
+_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN = rf"(?:{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*|\[[0-9a-fA-F:]+\])(?::[0-9]+)?"
+_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
+_ANY_PATH_COMPONENT = r"[a-zA-Z0-9]+(?:(?:[._]|__|[-]+)[a-zA-Z0-9]+)*"
+_REFERENCE = re.compile(
+    rf"^(?P<name>(?:{_DOMAIN}/)?{_ANY_PATH_COMPONENT}(?:/{_ANY_PATH_COMPONENT})*)"
+    r"(?::(?P<tag>[\w][\w.-]{0,127}))?"
+    r"(?:@(?P<digest>[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9A-Za-z=_-]+))?$"
+)
+_DIGEST_LENGTHS = {"sha256": 64, "sha384": 96, "sha512": 128}
+
+
+def pullspec_error(image: str) -> str | None:
+    """Why docker reference normalisation would refuse ``image`` (None when it is a valid pull spec)."""
+    match = _REFERENCE.match(image)
+    if match is None:
+        return "invalid reference format"
+    name = match.group("name")
+    first, slash, rest = name.partition("/")
+    remote = (
+        rest
+        if slash and ("." in first or ":" in first or first == "localhost" or first != first.lower())
+        else name
+    )
+    if remote != remote.lower() or not re.fullmatch(rf"{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*", remote):
+        return f"invalid reference format: repository name ({remote}) must be lowercase"
+    if len(name) > 255:
+        return "repository name must not be more than 255 characters"
+    digest = match.group("digest")
+    if digest:
+        algorithm, _, encoded = digest.partition(":")
+        if algorithm not in _DIGEST_LENGTHS:
+            return "unsupported digest algorithm"
+        if len(encoded) != _DIGEST_LENGTHS[algorithm] or not re.fullmatch(r"[a-f0-9]+", encoded):
+            return (
+                "invalid checksum digest length"
+                if len(encoded) != _DIGEST_LENGTHS[algorithm]
+                else "invalid checksum digest format"
+            )
+    return None
+
+
+def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
+    install_spec = as_map(as_map(csv.spec.get("install")).get("spec"))
+    used = set()
+    for deployment in as_list(install_spec.get("deployments")):
+        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
+        account = as_str(pod.get("serviceAccountName"))
+        if account:
+            used.add(account)
+    out: list[Finding] = []
+    for obj in bundle.objects:
+        if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
+            out.append(
+                finding(
+                    ids.BUNDLE_SERVICE_ACCOUNT,
+                    Severity.ERROR,
+                    api_message(
+                        f"invalid service account found in bundle. This service account {obj.name} in your bundle "
+                        "is not valid, because a service account with the same name was already specified in your "
+                        "CSV. If this was unintentional, please remove the service account manifest from your "
+                        "bundle. If it was intentional to specify a separate service account, please rename the SA "
+                        "in either the bundle manifest or the CSV.",
+                        value=obj.name,
+                    ),
+                    obj.loc("$.metadata.name"),
+                    "OLM creates the CSV's service accounts itself; drop this manifest or rename it",
+                    bundle,
+                )
+            )
+    return out
+
+
+def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
+    hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
+    location = Location(file=bundle.root)
+    if bundle.compressed_size == 0:
+        return [
+            finding(
+                ids.BUNDLE_SIZE,
+                Severity.WARNING,
+                api_message("unable to check the bundle compressed size", value=csv.name),
+                location,
+                hint,
+                bundle,
+            )
+        ]
+    text = (
+        f"size=~{format_size(bundle.compressed_size)} , max={format_size(MAX_COMPRESSED_SIZE)}. "
+        f"Bundle uncompressed size is {format_size(bundle.size)}"
+    )
+    if bundle.compressed_size > MAX_COMPRESSED_SIZE:
+        message = f"maximum bundle compressed size with gzip size exceeded: {text}"
+        return [
+            finding(
+                ids.BUNDLE_SIZE, Severity.ERROR, api_message(message, value=csv.name), location, hint, bundle
+            )
+        ]
+    if bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
+        message = f"nearing maximum bundle compressed size with gzip: {text}"
+        return [
+            finding(
+                ids.BUNDLE_SIZE,
+                Severity.WARNING,
+                api_message(message, value=csv.name),
+                location,
+                hint,
+                bundle,
+            )
+        ]
+    return []
+
+
+def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
+    release = as_str(csv.spec.get("release"))
+    if not release:
+        return []
+    expected = f"{bundle.package}-v{as_str(csv.spec.get('version'))}-{release}"
+    if csv.name == expected:
+        return []
+    return [
+        finding(
+            ids.BUNDLE_RELEASE_NAME,
+            Severity.ERROR,
+            api_message(
+                f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"',
+                value=csv.name,
+            ),
+            csv.loc("$.metadata.name"),
+            f"rename the CSV {expected}",
+            bundle,
+        )
+    ]
+
+
+def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
+    out: list[Finding] = []
+    for index, item in enumerate(as_list(csv.spec.get("relatedImages"))):
+        image = as_str(as_map(item).get("image"))
+        path = f"$.spec.relatedImages[{index}].image"
+        if not image:
+            out.append(
+                finding(
+                    ids.BUNDLE_RELATED_IMAGE,
+                    Severity.ERROR,
+                    api_message(
+                        f"relatedImages[{index}] has an empty image field",
+                        value=f"spec.relatedImages[{index}].image",
+                    ),
+                    csv.loc(f"$.spec.relatedImages[{index}]"),
+                    "give every related image a pull spec, or remove the entry",
+                    bundle,
+                )
+            )
+            continue
+        problem = pullspec_error(image)
+        if problem is not None:
+            out.append(
+                finding(
+                    ids.BUNDLE_RELATED_IMAGE,
+                    Severity.ERROR,
+                    api_message(
+                        f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
+                        value=image,
+                    ),
+                    csv.loc(path),
+                    "write the image as registry/repository[:tag][@sha256:<64 hex>]",
+                    bundle,
+                )
+            )
+    return out
+
+
+def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
+    """api's bundle validator: owned CRDs, duplicates, shadowing ServiceAccounts, size, release name, images."""
+    csv = bundle.csv
+    if csv is None:
+        return []
+    name = csv.name
+    out: list[Finding] = []
+    keys: dict[tuple[str, str, str], Manifest] = {}
+    for crd in bundle.crds:
+        for key in crd_keys(crd):
+            if key in keys:
+                out.append(
+                    finding(
+                        ids.BUNDLE_DUPLICATE_CRD,
+                        Severity.ERROR,
+                        api_message(f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=name),
+                        crd.loc("$.spec"),
+                        f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
+                        bundle,
+                    )
+                )
+            else:
+                keys[key] = crd
+    owned: dict[tuple[str, str, str], str] = {}
+    for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
+        item = as_map(item)
+        group = as_str(item.get("name")).partition(".")[2]
+        owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = (
+            f"$.spec.customresourcedefinitions.owned[{index}]"
+        )
+    for key, path in owned.items():
+        if key not in keys:
+            out.append(
+                finding(
+                    ids.BUNDLE_OWNED_CRD_MISSING,
+                    Severity.ERROR,
+                    api_message(f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=name),
+                    csv.loc(path),
+                    "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
+                    bundle,
+                )
+            )
+    owned_group_kinds = {(g, k) for g, _, k in owned}
+    for key, crd in keys.items():
+        if key not in owned and (key[0], key[2]) not in owned_group_kinds:
+            out.append(
+                finding(
+                    ids.BUNDLE_CRD_NOT_OWNED,
+                    Severity.ERROR,
+                    api_message(
+                        f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
+                        value=name,
+                    ),
+                    crd.loc("$.spec"),
+                    "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
+                    bundle,
+                )
+            )
+    out += _service_accounts(bundle, csv)
+    out += _size(bundle, csv)
+    out += _release_name(bundle, csv)
+    out += _related_images(bundle, csv)
+    return out
