@@ -205,29 +205,34 @@ def _check_stream(stream: Stream) -> list[Finding]:
 
 
 def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
+    """A package and a version belong to one stream: report every occurrence, naming the others."""
     out: list[Finding] = []
-    owners: dict[str, str] = {}
-    packages: dict[str, str] = {}
+    packages: dict[str, list[str]] = {}
+    versions: dict[str, list[str]] = {}
     for stream in streams:
-        if stream.package in packages:
+        packages.setdefault(stream.package, []).append(stream.name)
+        for version in {str(r.version) for r in stream.releases}:
+            versions.setdefault(version, []).append(stream.name)
+    for stream in streams:
+        others = [name for name in packages[stream.package] if name != stream.name]
+        if others:
             out.append(
                 _f(
                     RULE_PACKAGE,
-                    f"package {stream.package!r} is also the package of stream {packages[stream.package]!r}",
+                    f"package {stream.package!r} is also the package of stream {', '.join(map(repr, others))}",
                     stream.origin.at(".package"),
                     "give every stream its own OLM package, so no upgrade edge can join them",
                     (stream.package,),
                 )
             )
-        packages.setdefault(stream.package, stream.name)
         for release in stream.releases:
             version = str(release.version)
-            owner = owners.setdefault(version, stream.name)
-            if owner != stream.name:
+            others = [name for name in versions[version] if name != stream.name]
+            if others:
                 out.append(
                     _f(
                         RULE_CROSS_STREAM,
-                        f"version {version!r} is also a release of stream {owner!r}",
+                        f"version {version!r} is also a release of stream {', '.join(map(repr, others))}",
                         release.origin.at(".version"),
                         "a version belongs to one stream; pick another version",
                         (stream.package, version),

@@ -1,0 +1,408 @@
+"""Bad streams input: every rule fires with file, line and a hint (edits of a copy of streams/)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import semver
+from hypothesis import given
+from hypothesis import strategies as st
+
+from releasekit.errors import InputError
+from releasekit.io.streams import validate_streams
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.stream import (
+    ApiMaturityPolicy,
+    ChannelPolicy,
+    CrdPlacement,
+    FeatureGatePolicy,
+    Gvk,
+    Origin,
+    Release,
+    ReleaseImages,
+    ReleaseStatus,
+    Stream,
+    UpgradePolicy,
+    Upstream,
+)
+from releasekit.rules.stream import RULES, check_streams
+from tests.conftest import REPO_ROOT
+
+OPERAND_141 = "registry.redhat.io/kueue/kueue-rhel9@sha256:cdc406dab199d85bfb280b0f70bdd8a3865a46436bcd6ad72801343a281cabf4"
+
+
+@pytest.fixture
+def streams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the repository's streams/, with the working folder beside it."""
+    shutil.copytree(REPO_ROOT / "streams", tmp_path / "streams")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "streams"
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace ``old`` by ``new`` (must be present); return the 1-based line where ``new`` starts."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    text = text.replace(old, new, count)
+    path.write_text(text, encoding="utf-8")
+    return text[: text.index(new)].count("\n") + 1
+
+
+def run(streams: Path) -> list[Finding]:
+    _, report = validate_streams(Path("streams"), display_root="streams")
+    return [f for f in report.findings if f.severity is not Severity.INFO]
+
+
+def only(findings: list[Finding], rule: str) -> list[Finding]:
+    return [f for f in findings if f.rule == rule]
+
+
+def test_the_repository_streams_have_no_errors(streams: Path) -> None:
+    findings = run(streams)
+    assert [f for f in findings if f.severity is Severity.ERROR] == []
+    # the two published labels outside the documented forms are warnings for past releases
+    assert sorted((f.rule, f.subject[-1]) for f in findings) == [
+        ("RK-STREAM-020", "1.3.1"),
+        ("RK-STREAM-020", "1.4.1"),
+    ]
+
+
+CASES = [
+    # (id, file, old, new, marker line text, rule, severity, message part, hint part)
+    (
+        "unknown-key",
+        "stable.yaml",
+        '    status: released\n    upstream:\n      line: "0.12"',
+        '    status: released\n    colour: blue\n    upstream:\n      line: "0.12"',
+        "colour: blue",
+        "RK-STREAM-001",
+        "unknown key 'colour'",
+        "allowed keys here: bundle, catalogs",
+    ),
+    (
+        "wrong-type",
+        "stable.yaml",
+        "catalogs: [v4.18, v4.19, v4.20]\n",
+        "catalogs: v4.18\n",
+        "catalogs: v4.18",
+        "RK-STREAM-001",
+        "expected array, got string 'v4.18'",
+        "streams/README.md",
+    ),
+    (
+        "duplicate-version",
+        "stable.yaml",
+        "  - version: 0.2.1\n",
+        "  - version: 0.2.0\n",
+        '  - version: 0.2.0\n    status: released\n    upstream:\n      line: "0.11"\n      inventory: kueue-0.11\n    catalogs: [v4.18, v4.19]\n    bundle: registry.redhat.io/kueue-tech-preview/kueue-operator-bundle@sha256:6f0b',
+        "RK-STREAM-004",
+        "version '0.2.0' is listed twice",
+        "remove or renumber",
+    ),
+    (
+        "tag-not-digest",
+        "stable.yaml",
+        f"operand: {OPERAND_141}",
+        "operand: registry.redhat.io/kueue/kueue-rhel9:1.4.1",
+        "operand: registry.redhat.io/kueue/kueue-rhel9:1.4.1",
+        "RK-STREAM-010",
+        "operand image 'registry.redhat.io/kueue/kueue-rhel9:1.4.1' is not pinned by digest",
+        "@sha256",
+    ),
+    (
+        "unknown-gate",
+        "stable.yaml",
+        "        - gate: VisibilityOnDemand\n          enabled: false\n          reason: disabled for an upstream security issue (kubernetes-sigs/kueue#4433)\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
+        "        - gate: VisibilityOnDemandX\n          enabled: false\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
+        "- gate: VisibilityOnDemandX",
+        "RK-STREAM-014",
+        "gate 'VisibilityOnDemandX' does not exist in Kueue kueue-0.12 (v0.12.10)",
+        "VisibilityOnDemand",
+    ),
+    (
+        "alpha-gate-on-stable",
+        "stable.yaml",
+        "        - gate: VisibilityOnDemand\n          enabled: false\n          reason: disabled for an upstream security issue (kubernetes-sigs/kueue#4433)\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
+        "        - gate: TopologyAwareScheduling\n          enabled: true\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
+        "- gate: TopologyAwareScheduling",
+        "RK-STREAM-015",
+        "gate 'TopologyAwareScheduling' is Alpha in Kueue kueue-0.12 (v0.12.10); stream 'stable' switches on only Beta, GA gates",
+        "featureGates.optIn",
+    ),
+    (
+        "missing-inventory-line",
+        "stable.yaml",
+        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-0.18',
+        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-0.16',
+        "inventory: kueue-0.16\n    catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]",
+        "RK-STREAM-009",
+        "inventory 'kueue-0.16' describes Kueue 0.16, but the release ships Kueue 0.18",
+        "refer to kueue-0.18",
+    ),
+    (
+        "not-semver",
+        "stable.yaml",
+        "  - version: 1.4.1\n",
+        '  - version: "1.4"\n',
+        '  - version: "1.4"',
+        "RK-STREAM-003",
+        "version '1.4' is not strict semver",
+        "MAJOR.MINOR.PATCH",
+    ),
+    (
+        "out-of-order",
+        "stable.yaml",
+        "  - version: 1.3.0\n",
+        "  - version: 1.5.0\n",
+        "  - version: 1.3.1\n",
+        "RK-STREAM-005",
+        "version '1.3.1' follows '1.5.0'; versions must increase",
+        "oldest first",
+    ),
+    (
+        "version-in-two-streams",
+        "experimental.yaml",
+        "  - version: 0.3.0\n",
+        "  - version: 0.2.1\n",
+        "  - version: 0.2.1",
+        "RK-STREAM-006",
+        "version '0.2.1' is also a release of stream",
+        "belongs to one stream",
+    ),
+    (
+        "candidate-label-form",
+        "experimental.yaml",
+        "openshiftVersionsLabel: v4.18-v4.19",
+        "openshiftVersionsLabel: v4.18,v4.19",
+        "openshiftVersionsLabel: v4.18,v4.19",
+        "RK-STREAM-020",
+        "'v4.18,v4.19' is not a documented form",
+        "vA.B-vC.D",
+    ),
+    (
+        "released-image-in-dev-registry",
+        "experimental.yaml",
+        "    status: candidate\n",
+        '    status: released\n    createdAt: "2026-09-01T00:00:00Z"\n',
+        "    bundle: quay.io",
+        "RK-STREAM-011",
+        "bundle image 'quay.io/redhat-user-workloads/kueue-operator-tenant/kueue-bundle-experimental:candidate' is not in an allowed registry",
+        "allowed for released releases: registry.redhat.io/kueue-tech-preview/",
+    ),
+    (
+        "bad-openshift-version",
+        "experimental.yaml",
+        "openshift: [v4.18, v4.19]",
+        'openshift: [v4.18, "4.19"]',
+        "openshift: [v4.18",
+        "RK-STREAM-012",
+        "'4.19' is not an OpenShift version",
+        "vX.Y",
+    ),
+    (
+        "catalog-outside-stream",
+        "experimental.yaml",
+        "    catalogs: [v4.18, v4.19]",
+        "    catalogs: [v4.18, v4.20]",
+        "    catalogs: [v4.18, v4.20]",
+        "RK-STREAM-013",
+        "catalog v4.20 is not an OpenShift version of stream 'experimental'",
+        "v4.18, v4.19",
+    ),
+    (
+        "short-created-at",
+        "stable.yaml",
+        'createdAt: "2026-08-03T20:53:18Z"',
+        'createdAt: "2026-08-03"',
+        'createdAt: "2026-08-03"',
+        "RK-STREAM-021",
+        "'2026-08-03' is not a full timestamp",
+        "YYYY-MM-DDTHH:MM:SSZ",
+    ),
+    (
+        "deprecated-without-message",
+        "stable.yaml",
+        "  - version: 0.1.0\n    status: released",
+        "  - version: 0.1.0\n    status: deprecated",
+        "    status: deprecated",
+        "RK-STREAM-023",
+        "a deprecated release needs a deprecationMessage",
+        "what to install instead",
+    ),
+    (
+        "unknown-alpha-api",
+        "experimental.yaml",
+        "alphaApis: [Cohort, Topology]",
+        "alphaApis: [Cohort, Topologie]",
+        "alphaApis: [Cohort, Topologie]",
+        "RK-STREAM-019",
+        "API 'Topologie' does not exist in Kueue kueue-0.11 (v0.11.9)",
+        "known kinds: AdmissionCheck",
+    ),
+    (
+        "recorded-owned-api",
+        "stable.yaml",
+        "    ownedApi: {group: operator.openshift.io, version: v1alpha1, kind: Kueue}\n",
+        "",
+        "  - version: 0.1.0",
+        "RK-STREAM-022",
+        "owned API kueue.openshift.io/v1 Kueue is not among the recorded olm.gvk properties",
+        "ownedApi",
+    ),
+    (
+        "recorded-file-missing",
+        "stable.yaml",
+        "    recorded: recorded/kueue-operator.v1.4.1.yaml",
+        "    recorded: recorded/kueue-operator.v1.4.9.yaml",
+        "    recorded: recorded/kueue-operator.v1.4.9.yaml",
+        "RK-STREAM-022",
+        "recorded facts file 'recorded/kueue-operator.v1.4.9.yaml' does not exist",
+        "tools/extract_recorded.py",
+    ),
+    (
+        "shared-package",
+        "experimental.yaml",
+        "package: kueue-operator-experimental",
+        "package: kueue-operator",
+        "package: kueue-operator",
+        "RK-STREAM-007",
+        "package 'kueue-operator' is also the package of stream",
+        "its own OLM package",
+    ),
+    (
+        "duplicate-yaml-key",
+        "experimental.yaml",
+        "crdPlacement: bundle\n",
+        "crdPlacement: bundle\ncrdPlacement: operator-assets\n",
+        "crdPlacement: operator-assets",
+        "RK-STREAM-002",
+        "duplicate key 'crdPlacement'",
+        "remove or rename",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "marker", "rule", "message", "hint"),
+    [pytest.param(*case[1:], id=f"error/{case[0]}") for case in CASES],
+)
+def test_bad_input_gives_findings_with_file_line_and_hint(
+    streams: Path, name: str, old: str, new: str, marker: str, rule: str, message: str, hint: str
+) -> None:
+    edit(streams / name, old, new)
+    text = (streams / name).read_text(encoding="utf-8")
+    line = text[: text.index(marker)].count("\n") + 1
+    hits = only(run(streams), rule)
+    assert hits, f"{rule} did not fire"
+    hit = next((f for f in hits if message in f.message), None)
+    assert hit is not None, [f.message for f in hits]
+    assert hit.severity is Severity.ERROR
+    assert hit.location.file == f"streams/{name}"
+    assert hit.location.line == line
+    assert hint in hit.hint and hit.hint
+
+
+def test_locked_deprecated_and_opt_in(streams: Path) -> None:
+    line = edit(
+        streams / "stable.yaml",
+        "    recorded: recorded/kueue-operator.v1.4.1.yaml",
+        "      settings:\n        - gate: HierarchicalCohorts\n          enabled: false\n"
+        "        - gate: DynamicResourceAllocation\n          enabled: false\n"
+        "    recorded: recorded/kueue-operator.v1.4.1.yaml",
+    )
+    findings = run(streams)
+    locked = only(findings, "RK-STREAM-016")
+    assert [(f.location.line, f.severity) for f in locked] == [(line + 1, Severity.ERROR)]
+    assert "locked to true in Kueue kueue-0.18 (v0.18.6)" in locked[0].message
+    deprecated = only(findings, "RK-STREAM-017")
+    assert [(f.location.line, f.severity) for f in deprecated] == [(line + 3, Severity.WARNING)]
+
+
+def test_missing_inventory(streams: Path) -> None:
+    (streams / "upstream" / "kueue-0.16.yaml").unlink()
+    hits = only(run(streams), "RK-STREAM-008")
+    assert sorted(f.subject[-1] for f in hits) == ["1.3.0", "1.3.1"]
+    assert all(f.location.file == "streams/stable.yaml" and f.location.line for f in hits)
+    assert "upstream import" in hits[0].hint
+
+
+def test_inventory_schema_and_name(streams: Path) -> None:
+    (streams / "upstream" / "kueue-0.12.yaml").rename(streams / "upstream" / "kueue-0.12-old.yaml")
+    edit(streams / "upstream" / "kueue-0.14.yaml", "source: transcribed", "source: guessed")
+    findings = run(streams)
+    assert any(
+        f.rule == "RK-STREAM-025" and f.location.file == "streams/upstream/kueue-0.12-old.yaml"
+        for f in findings
+    )
+    bad = only(findings, "RK-STREAM-001")
+    assert [(f.location.file, f.location.line) for f in bad] == [("streams/upstream/kueue-0.14.yaml", 4)]
+    assert "'guessed' is not one of: exact, transcribed" in bad[0].message
+
+
+def test_recorded_prose_is_refused(streams: Path) -> None:
+    line = edit(
+        streams / "recorded" / "kueue-operator.v1.0.0.yaml",
+        "  minKubeVersion: 1.28.0\n",
+        "  minKubeVersion: 1.28.0\n  displayName: Kueue\n",
+    )
+    bad = only(run(streams), "RK-STREAM-001")
+    assert [(f.location.file, f.location.line, f.message) for f in bad] == [
+        ("streams/recorded/kueue-operator.v1.0.0.yaml", line + 1, "unknown key 'displayName'")
+    ]
+
+
+@pytest.mark.parametrize("text", ["releases: [\n", "a: b: c\n", "\t- x\n"])
+def test_unreadable_yaml_is_an_input_error(streams: Path, text: str) -> None:
+    (streams / "stable.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=r"streams/stable.yaml(:\d+)?: invalid YAML"):
+        run(streams)
+
+
+def test_missing_folder_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a streams folder"):
+        validate_streams(tmp_path / "nope")
+
+
+def test_every_rule_is_documented() -> None:
+    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in range(1, 26)]
+
+
+def _stream(versions: list[tuple[int, int, int]]) -> Stream:
+    return Stream(
+        name="s",
+        package="p",
+        channels=ChannelPolicy(pattern="stable-v{major}.{minor}"),
+        openshift=(),
+        crd_placement=CrdPlacement.BUNDLE,
+        owned_api=Gvk(group="g", version="v1", kind="K"),
+        api_maturity=ApiMaturityPolicy(),
+        feature_gates=FeatureGatePolicy(),
+        upgrades=UpgradePolicy(),
+        released_registries=("quay.io/dev/",),
+        development_registries=("quay.io/dev/",),
+        releases=tuple(
+            Release(
+                version=semver.Version(*v),
+                status=ReleaseStatus.CANDIDATE,
+                upstream=Upstream(line="0.11", inventory="kueue-0.11"),
+                catalogs=(),
+                bundle_image="quay.io/dev/b:x",
+                images=ReleaseImages(operator="quay.io/dev/o:x", operand="quay.io/dev/p:x"),
+                origin=Origin(file="s.yaml", path=f"$.releases[{i}]", lines=(("", i + 10),)),
+            )
+            for i, v in enumerate(versions)
+        ),
+    )
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2)), max_size=8))
+def test_ordering_rules_match_the_semver_order(versions: list[tuple[int, int, int]]) -> None:
+    findings = check_streams((_stream(versions),), {})
+    duplicates = {f.subject[-1] for f in findings if f.rule == "RK-STREAM-004"}
+    order = [f for f in findings if f.rule == "RK-STREAM-005"]
+    assert duplicates == {f"{a}.{b}.{c}" for i, (a, b, c) in enumerate(versions) if (a, b, c) in versions[:i]}
+    strictly_increasing = all(x < y for x, y in zip(versions, versions[1:], strict=False))
+    assert (not order and not duplicates) == strictly_increasing
+    assert all(f.location.line is not None for f in order)
