@@ -51,7 +51,7 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> int:
 
 
 def run(streams: Path) -> list[Finding]:
-    _, report = validate_streams(Path("streams"), display_root="streams")
+    _, report = validate_streams(streams, display_root="streams")
     return [f for f in report.findings if f.severity is not Severity.INFO]
 
 
