@@ -637,23 +637,85 @@ _DQ_ESCAPES = {
 }
 
 
-def _double_quoted(s: str) -> str:
+_BEST_WIDTH = 80
+"""go-yaml v2 folds plain and quoted scalars at a space once the column passes 80."""
+
+
+def _dq_escape(ch: str) -> str | None:
+    o = ord(ch)
+    if _printable(ch) and o != 0xFEFF and ch not in _BREAKS and ch != '"' and ch != "\\":
+        return None
+    esc = _DQ_ESCAPES.get(o)
+    if esc is not None:
+        return "\\" + esc
+    if o <= 0xFF:
+        return f"\\x{o:02X}"
+    if o <= 0xFFFF:
+        return f"\\u{o:04X}"
+    return f"\\U{o:08X}"
+
+
+def _double_quoted(s: str, column: int = 0, indent: int = 0, allow_breaks: bool = False) -> str:
+    """go-yaml's write_double_quoted_scalar; ``column`` is where the opening quote goes."""
     parts = ['"']
-    for ch in s:
-        o = ord(ch)
-        if not _printable(ch) or o == 0xFEFF or ch in _BREAKS or ch == '"' or ch == "\\":
-            esc = _DQ_ESCAPES.get(o)
-            if esc is not None:
-                parts.append("\\" + esc)
-            elif o <= 0xFF:
-                parts.append(f"\\x{o:02X}")
-            elif o <= 0xFFFF:
-                parts.append(f"\\u{o:04X}")
+    col = column + 1
+    spaces = False
+    n = len(s)
+    pad = "\n" + " " * indent
+    for i, ch in enumerate(s):
+        esc = _dq_escape(ch)
+        if esc is not None:
+            parts.append(esc)
+            col += len(esc)
+            spaces = False
+        elif ch == " ":
+            if allow_breaks and not spaces and col > _BEST_WIDTH and 0 < i < n - 1:
+                parts.append(pad)
+                col = indent
+                if s[i + 1] == " ":
+                    parts.append("\\")
+                    col += 1
             else:
-                parts.append(f"\\U{o:08X}")
+                parts.append(ch)
+                col += 1
+            spaces = True
         else:
             parts.append(ch)
+            col += 1
+            spaces = False
     parts.append('"')
+    return "".join(parts)
+
+
+def _folded(s: str, column: int, indent: int, single: bool) -> str:
+    """go-yaml's write_plain_scalar / write_single_quoted_scalar (no line breaks in ``s``)."""
+    parts = ["'"] if single else []
+    col = column + (1 if single else 0)
+    spaces = False
+    n = len(s)
+    pad = "\n" + " " * indent
+    for i, ch in enumerate(s):
+        if ch == " ":
+            nxt_space = i + 1 < n and s[i + 1] == " "
+            fold = not spaces and col > _BEST_WIDTH and not nxt_space
+            if single:
+                fold = fold and 0 < i < n - 1
+            if fold:
+                parts.append(pad)
+                col = indent
+            else:
+                parts.append(ch)
+                col += 1
+            spaces = True
+        else:
+            if single and ch == "'":
+                parts.append("'")
+                col += 1
+            parts.append(ch)
+            col += 1
+            spaces = False
+    if single:
+        parts.append("'")
     return "".join(parts)
 
 
@@ -688,10 +750,15 @@ def _literal(s: str, indent: int) -> str:
     return text[:-1] if s[-1] in _BREAKS else text
 
 
-def _yaml_scalar(s: str, indent: int, simple_key: bool) -> str:
-    """The text go-yaml writes for string ``s`` (``indent`` is where a literal block's lines go)."""
-    if _FAST_PLAIN.match(s) and s[-1] != " " and _resolves_to_str(s) and not _BASE60.match(s):
-        return s  # fast path: nothing in it needs quoting
+def _yaml_scalar(s: str, indent: int, simple_key: bool, column: int = 0) -> str:
+    """The text go-yaml writes for string ``s`` starting at ``column``.
+
+    ``indent`` is the scalar's own indentation (where folded lines and literal block lines go); keys
+    (``simple_key``) are never folded.
+    """
+    short = simple_key or column + len(s) <= _BEST_WIDTH + 1
+    if short and _FAST_PLAIN.match(s) and s[-1] != " " and _resolves_to_str(s) and not _BASE60.match(s):
+        return s  # fast path: nothing in it needs quoting or folding
     if "\n" in s:
         style = "literal"
     elif _resolves_to_str(s) and not _BASE60.match(s):
@@ -710,19 +777,19 @@ def _yaml_scalar(s: str, indent: int, simple_key: bool) -> str:
         style = "double"
     if style == "literal" and (not block_ok or simple_key):
         style = "double"
-    if style == "plain":
-        return s
-    if style == "single":
-        return "'" + s.replace("'", "''") + "'"
+    if style == "literal":
+        return _literal(s, indent)
     if style == "double":
-        return _double_quoted(s)
-    return _literal(s, indent)
+        return _double_quoted(s, column, indent, not simple_key)
+    if short:
+        return s if style == "plain" else "'" + s.replace("'", "''") + "'"
+    return _folded(s, column, indent, style == "single")
 
 
-def _yaml_leaf(value: Any, indent: int) -> str | None:
-    """Inline text for a scalar or an empty collection, or None for a block collection."""
+def _yaml_leaf(value: Any, indent: int, column: int) -> str | None:
+    """Inline text for a scalar or an empty collection (None for a block collection) at ``column``."""
     if isinstance(value, str):
-        return _yaml_scalar(value, indent, False)
+        return _yaml_scalar(value, indent, False, column)
     if value is None:
         return "null"
     if value is True:
@@ -745,10 +812,11 @@ def _yaml_mapping(value: Mapping[str, Any], indent: int, inline_first: bool, out
         if not (first and inline_first):
             out.append("\n" + pad)
         first = False
-        out.append(_yaml_scalar(key, indent + 2, True))
+        key_text = _yaml_scalar(key, indent + 2, True)
+        out.append(key_text)
         out.append(":")
         item = value[key]
-        leaf = _yaml_leaf(item, indent + 2)
+        leaf = _yaml_leaf(item, indent + 2, indent + len(key_text) + 2)
         if leaf is not None:
             out.append(" " + leaf)
         elif isinstance(item, Mapping):
@@ -765,7 +833,7 @@ def _yaml_sequence(value: Sequence[Any], indent: int, inline_first: bool, out: l
             out.append("\n" + pad)
         first = False
         out.append("-")
-        leaf = _yaml_leaf(item, indent + 2)
+        leaf = _yaml_leaf(item, indent + 2, indent + 2)
         if leaf is not None:
             out.append(" " + leaf)
         elif isinstance(item, Mapping):
