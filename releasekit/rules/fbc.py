@@ -671,7 +671,7 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
     states: dict[str, _PackageState] = {}
     for pkg in packages:
         if pkg.name == "":
-            out.add("RK-FBC-010", "config contains package with no name", pkg.location, "$.name")
+            out.add("RK-FBC-010", "config contains package with no name", pkg.location, "$.name", (_pkg(""),))
             continue
         subject = (_pkg(pkg.name),)
         if pkg.name in states:
@@ -909,7 +909,11 @@ def _check_deprecations(
     for i, dep in enumerate(deprecations):
         if dep.package == "":
             out.add(
-                "RK-FBC-030", f"package name must be set for deprecation item {i}", dep.location, "$.package"
+                "RK-FBC-030",
+                f"package name must be set for deprecation item {i}",
+                dep.location,
+                "$.package",
+                (_pkg(""),),
             )
             continue
         state = packages.get(dep.package)
