@@ -25,8 +25,12 @@ import json
 import os
 import shlex
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from releasekit.errors import InputError, SafetyLimitError
+from releasekit.io import yamlio
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
 from releasekit.model.bundle import (
     Bundle,
@@ -77,6 +81,47 @@ def _compressed_size(data: bytes) -> int:
     return len(base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)))
 
 
+class _LenientBuilder(yamlio._Builder):
+    """yamlio's builder, except a repeated key keeps the last value (as operator-sdk's YAML reader does)."""
+
+    def __init__(self) -> None:
+        super().__init__(yamlio.DEFAULT_MAX_NODES, True)
+        self.duplicates: list[tuple[str, int]] = []
+
+    def _mapping(self, node: yaml.MappingNode, path: str) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        for key_node, value_node in yamlio._flatten_merge(node):
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlContentError("mapping keys must be scalars", key_node.start_mark.line + 1)
+            key = self._scalar(key_node)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                key = str(key)
+            child = yamlio.json_path(path, key)
+            if key in result:
+                self.duplicates.append((child, key_node.start_mark.line + 1))
+                self.lines[child] = key_node.start_mark.line + 1
+            else:
+                self.lines.setdefault(child, key_node.start_mark.line + 1)
+            result[key] = self.build(value_node, child)
+        return result
+
+
+def _parse_lenient(text: str) -> tuple[yamlio.LocatedDocument | None, list[tuple[str, int]]]:
+    """First document of ``text`` with repeated keys allowed (last wins); returns the repeats too."""
+    loader = yaml.CSafeLoader(text) if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader(text)
+    try:
+        node = loader.get_node() if loader.check_node() else None
+    finally:
+        loader.dispose()
+    if node is None:
+        return None, []
+    builder = _LenientBuilder()
+    data = builder.build(node, "$")
+    return yamlio.LocatedDocument(
+        data=data, line=node.start_mark.line + 1, lines=builder.lines
+    ), builder.duplicates
+
+
 def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
     """First YAML document of ``data`` as a Manifest, or findings saying why not."""
     try:
@@ -91,9 +136,26 @@ def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
                 hint="save the manifest as UTF-8",
             )
         ]
+    findings: list[Finding] = []
     try:
         doc = next(iter(iter_yaml_documents(text)), None)
     except YamlContentError as exc:
+        if exc.message.startswith("duplicate key"):
+            doc, repeats = _parse_lenient(text)
+            findings = [
+                Finding(
+                    rule=ids.YAML_DUPLICATE_KEY,
+                    severity=Severity.INFO,  # operator-sdk accepts it silently; a note, not a verdict
+                    message=f"duplicate key {path} (the last value wins, as operator-sdk and OLM read it)",
+                    location=Location(file=shown, line=line, path=path),
+                    hint="delete the earlier occurrence so the file says one thing",
+                )
+                for path, line in repeats
+            ]
+            if doc is not None and isinstance(doc.data, dict):
+                return Manifest(
+                    file=shown, data=doc.data, line=doc.line, lines=doc.lines, size=len(data)
+                ), findings
         return None, [
             Finding(
                 rule=ids.YAML_INVALID,

@@ -17,6 +17,7 @@ RK-BUNDLE-003 E         manifests folder contains a sub-folder (api loader)
 RK-BUNDLE-004 E         manifests folder has a hidden file (api loader)
 RK-BUNDLE-005 E         no CSV, or more than one CSV
 RK-BUNDLE-006 E         CRD apiVersion other than apiextensions.k8s.io/v1 or v1beta1
+RK-BUNDLE-007 I         a mapping repeats a key (the last value wins, as operator-sdk reads it)
 RK-BUNDLE-010 E         bundle root lacks manifests/ or metadata/
 RK-BUNDLE-011 E         no annotations file in metadata/
 RK-BUNDLE-012 E         required annotation missing

@@ -14,6 +14,7 @@ STRAY_DIRECTORY: Final = "RK-BUNDLE-003"
 STRAY_HIDDEN_FILE: Final = "RK-BUNDLE-004"
 CSV_COUNT: Final = "RK-BUNDLE-005"
 CRD_API_VERSION: Final = "RK-BUNDLE-006"
+YAML_DUPLICATE_KEY: Final = "RK-BUNDLE-007"
 # operator-registry format (folders, annotations.yaml, dependencies.yaml)
 FORMAT_LAYOUT: Final = "RK-BUNDLE-010"
 FORMAT_NO_ANNOTATIONS: Final = "RK-BUNDLE-011"

@@ -1,0 +1,122 @@
+"""``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules.
+
+Thin click layer: parse options into :class:`~releasekit.model.bundle.ValidationOptions`, load the
+bundle (:mod:`releasekit.io.bundle_load`), run :func:`releasekit.rules.bundle.validate_bundle`, hand
+the report to a reporter. Exit 0 without error findings, 1 with, 2 when the input cannot be read or the
+command line is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from releasekit.cli._common import EXIT_INPUT, emit_report, format_options
+from releasekit.errors import ReleasekitError
+from releasekit.model.report import Report
+
+__all__ = ["command", "parse_optional_checks"]
+
+
+class _InputFailure(click.ClickException):
+    """Unreadable input or a bad option value: one line on stderr, exit 2."""
+
+    exit_code = EXIT_INPUT
+
+
+def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[str, ...]:
+    """Validate ``--optional-checks`` (comma separated); ``--k8s-version`` alone adds alpha-deprecated-apis."""
+    from releasekit.rules.bundle import OPTIONAL_CHECKS
+
+    names = [name.strip() for name in (text or "").split(",") if name.strip()]
+    unknown = sorted({name for name in names if name not in OPTIONAL_CHECKS})
+    if unknown:
+        raise click.BadParameter(
+            f"unknown check(s) {', '.join(repr(n) for n in unknown)}; choose from {', '.join(OPTIONAL_CHECKS)}",
+            param_hint="'--optional-checks'",
+        )
+    if k8s_version and "alpha-deprecated-apis" not in names:
+        names.append("alpha-deprecated-apis")
+    return tuple(dict.fromkeys(names))
+
+
+@click.command(name="validate")
+@click.argument("bundle_dir", metavar="DIR", type=click.Path(path_type=Path))
+@click.option(
+    "--optional-checks",
+    "optional_checks",
+    default=None,
+    metavar="NAMES",
+    help="Comma-separated optional validators: alpha-deprecated-apis, capabilities, categories, community, "
+    "good-practices, object, operatorgroup, operatorhub, operatorhubv2.",
+)
+@click.option(
+    "--k8s-version",
+    "k8s_version",
+    default=None,
+    metavar="X.Y",
+    help="Kubernetes version to judge removed APIs against (turns on alpha-deprecated-apis).",
+)
+@click.option(
+    "--release-checks",
+    is_flag=True,
+    default=False,
+    help="Judge the bundle as a released version: images pinned by digest, from allowed registries.",
+)
+@click.option(
+    "--openshift-catalogs",
+    "openshift_catalogs",
+    default=None,
+    metavar="VERSIONS",
+    help="Comma-separated OpenShift catalogs the release appears in (v4.18,v4.19); "
+    "warn when com.redhat.openshift.versions disagrees.",
+)
+@format_options
+def command(
+    bundle_dir: Path,
+    optional_checks: str | None,
+    k8s_version: str | None,
+    release_checks: bool,
+    openshift_catalogs: str | None,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Validate the registry+v1 bundle in DIR (a bundle root, a manifests folder or a flat folder)."""
+    from releasekit.io.bundle_load import load_bundle, load_categories_file
+    from releasekit.model.bundle import ValidationOptions
+    from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+
+    optional = parse_optional_checks(optional_checks, k8s_version)
+    catalogs = tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip())
+    try:
+        bundle = load_bundle(bundle_dir)
+        categories = None
+        categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
+        if categories_file and ("categories" in optional or "operatorhub" in optional):
+            categories = load_categories_file(Path(categories_file))
+    except ReleasekitError as exc:
+        if fmt == "konflux":  # Konflux still gets its TEST_OUTPUT object (result ERROR) before exit 2
+            from releasekit.cli._common import write_output
+            from releasekit.report import source_epoch
+            from releasekit.report.konflux import konflux_error
+
+            write_output(konflux_error(str(exc), source_epoch()), output)
+        raise _InputFailure(str(exc)) from None
+    options = ValidationOptions(
+        validators=DEFAULT_VALIDATORS + optional,
+        k8s_version=k8s_version,
+        index_dockerfile=bundle.dockerfile,
+        custom_categories=categories,
+        release_checks=release_checks,
+        openshift_catalogs=catalogs,
+    )
+    findings = validate_bundle(bundle, options)
+    report = Report(
+        command="bundle validate",
+        findings=findings,
+        checked=tuple(m.file for m in bundle.all_manifests),
+        rules=tuple(sorted({f.rule for f in findings})),
+    )
+    click.get_current_context().exit(emit_report(report, fmt, output))

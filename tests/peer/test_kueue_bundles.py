@@ -1,0 +1,78 @@
+"""The real Kueue operator bundles (shared/fixtures/kueue-operator/bundle) give what operator-sdk gives.
+
+Recorded in bundle-testdata/SOURCES.md: clean by default; with good-practices, warnings only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from releasekit.io.bundle_load import load_bundle
+from releasekit.model.bundle import ValidationOptions
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+
+pytestmark = pytest.mark.shared
+
+
+def _validate(shared: Callable[..., Path], version: str, **options: object) -> list[Finding]:
+    bundle = load_bundle(shared("kueue-operator", "bundle", version))
+    return list(validate_bundle(bundle, ValidationOptions(**options)))  # type: ignore[arg-type]
+
+
+def _by(findings: list[Finding], severity: Severity) -> list[Finding]:
+    return [f for f in findings if f.severity is severity]
+
+
+@pytest.mark.parametrize("version", ["v1.0.1", "v1.4.1"])
+def test_default_validators_are_clean(shared: Callable[..., Path], version: str) -> None:
+    findings = _validate(shared, version, validators=DEFAULT_VALIDATORS)
+    assert _by(findings, Severity.ERROR) == []
+    assert _by(findings, Severity.WARNING) == []
+
+
+@pytest.mark.parametrize(
+    ("version", "expected_rules"),
+    [
+        ("v1.0.1", {"RK-BUNDLE-061", "RK-BUNDLE-062", "RK-BUNDLE-063", "RK-BUNDLE-064"}),
+        ("v1.4.1", {"RK-BUNDLE-061", "RK-BUNDLE-063", "RK-BUNDLE-064"}),
+    ],
+)
+def test_good_practices_gives_warnings_only(
+    shared: Callable[..., Path], version: str, expected_rules: set[str]
+) -> None:
+    findings = _validate(shared, version, validators=(*DEFAULT_VALIDATORS, "good-practices"))
+    warnings = _by(findings, Severity.WARNING)
+    assert _by(findings, Severity.ERROR) == []
+    assert {f.rule for f in warnings} == expected_rules
+    text = "\n".join(f.message for f in warnings)
+    assert "unable to find the resource requests for the container: (openshift-kueue-operator)." in text
+    assert "CSV contains permissions to create CRD." in text
+    assert 'channel(s) ["alpha"] are not following the recommended naming convention' in text
+    if version == "v1.0.1":
+        assert 'owned CRD "kueues.kueue.openshift.io" has an empty description' in text
+    for finding in findings:
+        assert finding.location.file and finding.location.line
+
+
+def test_release_checks_refuse_latest_placeholders(shared: Callable[..., Path]) -> None:
+    findings = _validate(shared, "v1.4.1", validators=DEFAULT_VALIDATORS, release_checks=True)
+    errors = _by(findings, Severity.ERROR)
+    assert errors and {f.rule for f in errors} == {"RK-BUNDLE-091"}
+    assert all(":latest" in f.message for f in errors)
+    assert len(errors) == 5  # operator image, two RELATED_IMAGE_* values, two relatedImages
+
+
+def test_release_checks_pass_for_pinned_v1_0_1(shared: Callable[..., Path]) -> None:
+    findings = _validate(shared, "v1.0.1", validators=DEFAULT_VALIDATORS, release_checks=True)
+    assert _by(findings, Severity.ERROR) == []
+
+
+def test_duplicate_annotation_key_is_a_note(shared: Callable[..., Path]) -> None:
+    findings = _validate(shared, "v1.0.1", validators=DEFAULT_VALIDATORS)
+    notes = _by(findings, Severity.INFO)
+    assert [f.rule for f in notes] == ["RK-BUNDLE-007"]
+    assert notes[0].location.line == 48
