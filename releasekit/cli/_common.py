@@ -49,10 +49,12 @@ def format_options(func: F) -> F:
     (``result: ERROR``) before the command exits 2.
     """
 
-    @functools.wraps(func)
+    command = func
+
+    @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            return command(*args, **kwargs)
         except ReleasekitError as exc:
             if kwargs.get("fmt") == "konflux":
                 from releasekit.report import source_epoch

@@ -50,28 +50,3 @@ def kueue_text(release: Release) -> str:
 def release_rows(stream: Stream, *, newest_first: bool = False) -> list[Release]:
     """The stream's releases in semver order."""
     return sorted(stream.releases, key=lambda r: r.version, reverse=newest_first)
-
-
-def judging_options(func: F) -> F:
-    """``--format`` / ``--output`` as :func:`releasekit.cli._common.format_options` defines them.
-
-    TODO(release-model): use ``format_options`` itself once its wrapper stops recursing (it rebinds
-    ``func`` to the wrapper before the closure runs, so every call recurses until RecursionError).
-    """
-    from releasekit.cli import _common
-
-    func = click.option(
-        "--output",
-        "output",
-        type=click.Path(dir_okay=False, writable=True, path_type=Path),
-        default=None,
-        help="Write the report to this file instead of standard output.",
-    )(func)
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(_common._format_names()),
-        default="text",
-        show_default=True,
-        help="Report format.",
-    )(func)

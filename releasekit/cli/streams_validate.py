@@ -6,15 +6,15 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import emit_report
-from releasekit.cli.streams_common import judging_options, streams_dir_option
+from releasekit.cli._common import emit_report, format_options
+from releasekit.cli.streams_common import streams_dir_option
 
 __all__ = ["command"]
 
 
 @click.command(name="validate")
 @streams_dir_option
-@judging_options
+@format_options
 @click.pass_context
 def command(ctx: click.Context, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Check streams/: schemas, versions, images, OpenShift versions, inventories and gate policies."""
