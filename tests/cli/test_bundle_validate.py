@@ -1,0 +1,85 @@
+"""``releasekit bundle validate``: exit codes 0/1/2, JSON output, option parsing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import Result
+
+from releasekit.cli.bundle_validate import parse_optional_checks
+
+KUEUE = ("kueue-operator", "bundle")
+
+
+@pytest.mark.shared
+def test_clean_bundle_exits_0(run_line: Callable[..., Result], shared: Callable[..., Path]) -> None:
+    result = run_line(["bundle", "validate", shared(*KUEUE, "v1.4.1")])
+    assert result.exit_code == 0, result.output
+    assert "bundle validate: passed: 0 errors, 0 warnings" in result.stdout
+
+
+@pytest.mark.shared
+def test_warnings_only_exit_0(run_line: Callable[..., Result], shared: Callable[..., Path]) -> None:
+    result = run_line(["bundle", "validate", shared(*KUEUE, "v1.4.1"), "--optional-checks", "good-practices"])
+    assert result.exit_code == 0, result.output
+    assert "RK-BUNDLE-063" in result.stdout
+
+
+@pytest.mark.shared
+def test_release_checks_exit_1_and_json_parses(
+    run_line: Callable[..., Result], shared: Callable[..., Path]
+) -> None:
+    result = run_line(
+        ["bundle", "validate", shared(*KUEUE, "v1.4.1"), "--release-checks", "--format", "json"]
+    )
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["passed"] is False
+    assert {f["rule"] for f in report["findings"]} == {"RK-BUNDLE-091"}
+    assert all(f["location"]["file"] and f["location"]["line"] for f in report["findings"])
+
+
+@pytest.mark.shared
+def test_k8s_version_alone_turns_on_removed_apis(
+    run_line: Callable[..., Result], shared: Callable[..., Path]
+) -> None:
+    folder = shared("bundle-testdata", "api-valid_bundle_v1beta1")
+    result = run_line(["bundle", "validate", folder, "--k8s-version", "1.22", "--format", "json"])
+    assert result.exit_code == 1
+    messages = [f["message"] for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-BUNDLE-080"]
+    assert messages and "removed in v1.22" in messages[0]
+
+
+def test_missing_directory_exits_2(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    result = run_line(["bundle", "validate", tmp_path / "nope"])
+    assert result.exit_code == 2
+    assert "nope" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_unknown_optional_check_exits_2(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    result = run_line(["bundle", "validate", tmp_path, "--optional-checks", "bogus"])
+    assert result.exit_code == 2
+    assert "bogus" in result.stderr
+
+
+def test_broken_yaml_is_a_finding_with_line(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "metadata").mkdir()
+    (tmp_path / "manifests" / "csv.yaml").write_text("kind: ClusterServiceVersion\nmetadata: [\n")
+    result = run_line(["bundle", "validate", tmp_path, "--format", "json", "--output", tmp_path / "out.json"])
+    assert result.exit_code == 1
+    report = json.loads((tmp_path / "out.json").read_text())
+    broken = [f for f in report["findings"] if f["rule"] == "RK-BUNDLE-001"]
+    assert broken and broken[0]["location"]["line"] >= 2
+
+
+def test_parse_optional_checks() -> None:
+    assert parse_optional_checks("good-practices, operatorhubv2", None) == ("good-practices", "operatorhubv2")
+    assert parse_optional_checks(None, "1.25") == ("alpha-deprecated-apis",)
+    assert parse_optional_checks("alpha-deprecated-apis", "1.25") == ("alpha-deprecated-apis",)
+    with pytest.raises(click.BadParameter):
+        parse_optional_checks("nope", None)

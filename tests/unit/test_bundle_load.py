@@ -1,0 +1,72 @@
+"""The bundle loader: layouts, parse problems as findings with lines, unreadable paths as InputError."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from releasekit.errors import InputError
+from releasekit.io.bundle_load import load_bundle, load_dockerfile
+from releasekit.model.bundle import BundleLayout
+from releasekit.model.finding import Severity
+
+CSV = "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: x.v1.0.0\n"
+
+
+def test_missing_path_is_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError):
+        load_bundle(tmp_path / "missing")
+
+
+def test_bundle_root_layout_and_metadata(tmp_path: Path) -> None:
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "metadata").mkdir()
+    (tmp_path / "manifests" / "csv.yaml").write_text(CSV)
+    (tmp_path / "metadata" / "zz.yaml").write_text("annotations:\n  a: b\n")
+    (tmp_path / "bundle.Dockerfile").write_text(
+        'FROM scratch\nLABEL com.redhat.openshift.versions="v4.18" \\\n  x=y\n'
+    )
+    bundle = load_bundle(tmp_path)
+    assert bundle.layout is BundleLayout.BUNDLE_ROOT and bundle.csv is not None
+    assert bundle.annotation("a") == "b"  # found by content, not by file name
+    assert bundle.dockerfile is not None
+    label = bundle.dockerfile.label("com.redhat.openshift.versions")
+    assert label is not None and (label.value, label.line) == ("v4.18", 2)
+    assert bundle.size > 0 and bundle.compressed_size > 0
+
+
+def test_parse_error_is_a_finding_with_line(tmp_path: Path) -> None:
+    (tmp_path / "csv.yaml").write_text(CSV)
+    (tmp_path / "bad.yaml").write_text("kind: Service\nmetadata: {\n")
+    bundle = load_bundle(tmp_path)
+    assert bundle.layout is BundleLayout.FLAT
+    [problem] = bundle.load_findings
+    assert (
+        problem.rule == "RK-BUNDLE-001"
+        and problem.location.file.endswith("bad.yaml")
+        and problem.location.line
+    )
+
+
+def test_repeated_key_is_a_note_and_last_value_wins(tmp_path: Path) -> None:
+    (tmp_path / "csv.yaml").write_text(CSV + "  annotations:\n    k: one\n    k: two\n")
+    bundle = load_bundle(tmp_path)
+    assert bundle.csv is not None and bundle.csv.annotations["k"] == "two"
+    [note] = bundle.load_findings
+    assert (note.rule, note.severity, note.location.line) == ("RK-BUNDLE-007", Severity.INFO, 7)
+
+
+def test_stray_entries_recorded(tmp_path: Path) -> None:
+    (tmp_path / "csv.yaml").write_text(CSV)
+    (tmp_path / ".hidden").write_text("x")
+    (tmp_path / "sub").mkdir()
+    bundle = load_bundle(tmp_path)
+    assert sorted((Path(s.path).name, s.is_dir) for s in bundle.stray_entries) == [
+        (".hidden", False),
+        ("sub", True),
+    ]
+
+
+def test_missing_dockerfile(tmp_path: Path) -> None:
+    assert load_dockerfile(tmp_path / "nope.Dockerfile").exists is False
