@@ -1,0 +1,139 @@
+"""Channels and upgrade edges of one stream in one catalog, computed from the stream's upgrade policy.
+
+Pure core. Never copied from a published catalog. The rules:
+
+- one channel per operator minor, named by the stream's pattern (``stable-v1.4``); entries ascending;
+- inside a minor the newest release (the channel head) skips every earlier release of that minor;
+- ``cross-minor: none``: nothing more; every minor channel is an island (what was published);
+- ``cross-minor: replace-previous-minor``: as current opm's semver template, each minor's head replaces
+  the newest release of the previous minor and its ``skips`` accumulate every earlier release of the
+  same major except the replaced one;
+- beyond opm, no edge (``replaces`` or ``skips``) ever joins releases across a major, across streams
+  (each stream is planned alone) or across a change of the owned API group
+  (:meth:`~releasekit.model.stream.UpgradePolicy.may_cross`): 0.1.0 owned ``operator.openshift.io``
+  Kueue, 0.2.x owns ``kueue.openshift.io``, so 0.2.1 neither replaces nor skips 0.1.0;
+- a ``skipRange`` is written on each channel head when the policy asks for one;
+- the default channel follows the policy: the newest minor's channel, or a named channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from releasekit.model.fbc import ChannelEntry
+from releasekit.model.stream import DEFAULT_NEWEST_MINOR, CrossMinor, Release, ReleaseStatus, Stream
+
+__all__ = ["PlannedChannel", "PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedChannel:
+    """A channel: its name and its entries (ascending versions) with their edges."""
+
+    name: str
+    entries: tuple[ChannelEntry, ...]
+    releases: tuple[Release, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedChannels:
+    """Every channel of one package in one catalog, and the default channel."""
+
+    channels: tuple[PlannedChannel, ...]
+    default_channel: str
+
+
+def catalog_releases(stream: Stream, catalog: str, *, candidates: bool = False) -> tuple[Release, ...]:
+    """The releases of ``stream`` that go into the catalog of OpenShift ``catalog`` (``v4.18``), ascending.
+
+    Released and deprecated releases are in; withdrawn ones leave the channels (they become deprecation
+    entries); candidates only when ``candidates`` is true (preview catalogs).
+    """
+    wanted = {ReleaseStatus.RELEASED, ReleaseStatus.DEPRECATED}
+    if candidates:
+        wanted.add(ReleaseStatus.CANDIDATE)
+    chosen = [r for r in stream.releases if r.status in wanted and any(str(c) == catalog for c in r.catalogs)]
+    return tuple(sorted(chosen, key=lambda r: r.version))
+
+
+def _edges(
+    stream: Stream, releases: Sequence[Release], cross_minor: CrossMinor
+) -> dict[str, tuple[str, tuple[str, ...], str]]:
+    """Edges (replaces, skips, skipRange) by bundle name for ascending ``releases`` of one stream."""
+    package = stream.package
+    policy = stream.upgrades
+    by_minor: dict[tuple[int, int], list[Release]] = {}
+    for release in releases:
+        by_minor.setdefault((release.version.major, release.version.minor), []).append(release)
+    minors = sorted(by_minor)
+    edges: dict[str, tuple[str, tuple[str, ...], str]] = {}
+    for index, key in enumerate(minors):
+        group = by_minor[key]
+        head = group[-1]
+        skips = {r.csv_name(package) for r in group[:-1] if policy.may_cross(r, head)}
+        replaces = ""
+        if cross_minor is CrossMinor.REPLACE_PREVIOUS_MINOR:
+            earlier = [r for k in minors[:index] if k[0] == key[0] for r in by_minor[k]]
+            if earlier:
+                previous_head = by_minor[minors[index - 1]][-1] if minors[index - 1][0] == key[0] else None
+                if previous_head is not None and policy.may_cross(previous_head, head):
+                    replaces = previous_head.csv_name(package)
+                skips |= {r.csv_name(package) for r in earlier if policy.may_cross(r, head)}
+                skips.discard(replaces)
+        edges[head.csv_name(package)] = (
+            replaces,
+            tuple(sorted(skips)),
+            policy.skip_range_for(head.version) or "",
+        )
+    return edges
+
+
+def plan_channels(
+    stream: Stream, releases: Iterable[Release], *, cross_minor: CrossMinor | None = None
+) -> PlannedChannels:
+    """Channels, entries and edges for ``releases`` of ``stream`` (one catalog's worth).
+
+    ``cross_minor`` overrides the stream's policy (tests flip it to compare the two behaviours).
+    """
+    ordered = sorted(releases, key=lambda r: r.version)
+    mode = cross_minor if cross_minor is not None else stream.upgrades.cross_minor
+    edges = _edges(stream, ordered, mode)
+    grouped: dict[str, list[Release]] = {}
+    for release in ordered:
+        grouped.setdefault(stream.channels.channel_for(release.version), []).append(release)
+    channels = []
+    for name, members in grouped.items():
+        entries = []
+        for release in members:
+            bundle = release.csv_name(stream.package)
+            replaces, skips, skip_range = edges.get(bundle, ("", (), ""))
+            entries.append(ChannelEntry(name=bundle, replaces=replaces, skips=skips, skip_range=skip_range))
+        channels.append(PlannedChannel(name=name, entries=tuple(entries), releases=tuple(members)))
+    channels.sort(key=lambda c: c.name)
+    if stream.channels.default == DEFAULT_NEWEST_MINOR:
+        default = stream.channels.channel_for(ordered[-1].version) if ordered else ""
+    else:
+        default = stream.channels.default
+    return PlannedChannels(channels=tuple(channels), default_channel=default)
+
+
+def csv_edges(stream: Stream, release: Release) -> ChannelEntry:
+    """The ``replaces``/``skips``/``skipRange`` a release's own CSV records: its edges as of its release.
+
+    Computed over the stream's published releases up to and including ``release`` (candidates count
+    only for themselves), in every catalog together.
+    """
+    upto = [
+        r
+        for r in stream.releases
+        if r.version <= release.version
+        and (r.status in (ReleaseStatus.RELEASED, ReleaseStatus.DEPRECATED) or r is release)
+    ]
+    planned = plan_channels(stream, upto)
+    bundle = release.csv_name(stream.package)
+    for channel in planned.channels:
+        for entry in channel.entries:
+            if entry.name == bundle:
+                return entry
+    return ChannelEntry(name=bundle)

@@ -1,0 +1,250 @@
+"""What goes into a release's ClusterServiceVersion: the facts the CSV template receives.
+
+Pure core. :func:`csv_context` gathers every fact of one release (name, version, edges, createdAt,
+images, owned CRDs, annotations, install modes ...) into a plain dict for ``bundle-templates/``;
+prose and branding are the templates' own. :func:`operand_crds` decides which upstream CRDs a stream
+ships (stable: no CRD with any alpha version), and :func:`csv_metadata` extracts the
+``olm.csv.metadata`` property from a rendered CSV as opm's migration does.
+
+Template context (the contract with ``bundle-templates/``):
+
+``csv``: ``name``, ``version``, ``replaces``, ``skips``, ``skip_range``, ``created_at``, ``annotations``
+(fact annotations, sorted), ``labels``, ``install_modes``, ``owned_crds`` (name/version/kind),
+``required_crds``, ``api_services`` (``{owned, required}``), ``maturity``, ``min_kube_version``,
+``related_images`` (name/image, ``spec.relatedImages``);
+``images``: ``operator``, ``operand``, ``must_gather``; ``env``: the ``RELATED_IMAGE_*`` name/value pairs;
+``stream``: ``name``, ``package``; ``owned_api``: group/version/kind; ``release``: ``version``, ``status``;
+``openshift_versions``: the ``com.redhat.openshift.versions`` value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from releasekit.model.inventory import Crd, Inventory
+from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
+from releasekit.plan.channels import csv_edges
+
+__all__ = [
+    "CSV_METADATA_FIELDS",
+    "with_prose",
+    "OPERATOR_CRD",
+    "csv_context",
+    "csv_metadata",
+    "openshift_versions_value",
+    "operand_crds",
+]
+
+OPERATOR_CRD = "kueues.kueue.openshift.io"
+"""The operator's own CRD, always owned by the CSV."""
+
+CSV_METADATA_FIELDS = (
+    "annotations",
+    "apiServiceDefinitions",
+    "crdDescriptions",
+    "description",
+    "displayName",
+    "installModes",
+    "keywords",
+    "labels",
+    "links",
+    "maintainers",
+    "maturity",
+    "minKubeVersion",
+    "nativeAPIs",
+    "provider",
+)
+"""The CSV fields opm copies into ``olm.csv.metadata`` (operator-registry property.go)."""
+
+_SPEC_FIELDS = {
+    "apiServiceDefinitions": "apiservicedefinitions",
+    "crdDescriptions": "customresourcedefinitions",
+}
+
+
+def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
+    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name.
+
+    A CRD with any alpha version counts as alpha, as the real operator decides; it ships only where the
+    stream's API-maturity policy allows it (stable allows none, experimental names the ones it wants).
+    """
+    return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))
+
+
+def openshift_versions_value(stream: Stream, release: Release) -> str:
+    """``com.redhat.openshift.versions``: the published value for a past release, else ``vMIN-vMAX``.
+
+    The derived form is the documented range form over the release's catalogs (the stream's order).
+    """
+    if release.openshift_versions_label:
+        return release.openshift_versions_label
+    catalogs = [str(c) for c in stream.openshift if c in release.catalogs] or [
+        str(c) for c in release.catalogs
+    ]
+    if not catalogs:
+        return ""
+    return catalogs[0] if len(catalogs) == 1 else f"{catalogs[0]}-{catalogs[-1]}"
+
+
+def _owned(stream: Stream, release: Release, crds: Iterable[Crd]) -> list[dict[str, str]]:
+    if release.recorded is not None:
+        return [
+            {"name": c.name, "version": c.version, "kind": c.kind}
+            for c in release.recorded.csv_metadata.owned_crds
+        ]
+    api = release.owned_api
+    owned = [
+        {"name": OPERATOR_CRD, "version": api.version if api else "v1", "kind": api.kind if api else "Kueue"}
+    ]
+    if stream.crd_placement is CrdPlacement.BUNDLE:
+        for crd in crds:
+            owned.append(
+                {"name": crd.name, "version": crd.storage_version or crd.versions[-1].name, "kind": crd.kind}
+            )
+    return owned
+
+
+def _crd_refs(refs: Iterable[OwnedCrdRef]) -> list[dict[str, str]]:
+    return [{"name": c.name, "version": c.version, "kind": c.kind} for c in refs]
+
+
+def csv_context(
+    stream: Stream,
+    release: Release,
+    *,
+    crds: Iterable[Crd] = (),
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Every fact the CSV template needs for ``release`` (see the module docstring for the keys).
+
+    ``crds`` are the operand CRDs the stream ships (from :func:`operand_crds`); ``defaults`` are the CSV
+    facts a new release starts from (``bundle-templates/csv-facts.yaml``). A release made before
+    releasekit uses its recorded facts instead, so its catalog entry carries them again.
+    """
+    defaults = defaults or {}
+    edges = csv_edges(stream, release)
+    recorded = release.recorded.csv_metadata if release.recorded is not None else None
+    if recorded is not None:
+        annotations = dict(recorded.annotations)
+        labels = dict(recorded.labels)
+        install_modes = [{"type": m.type, "supported": m.supported} for m in recorded.install_modes]
+        required = _crd_refs(recorded.required_crds)
+        api_services: dict[str, Any] = {}
+        if recorded.api_services_owned:
+            api_services["owned"] = [
+                {"group": a.group, "version": a.version, "kind": a.kind, "name": a.name}
+                for a in recorded.api_services_owned
+            ]
+        if recorded.api_services_required:
+            api_services["required"] = [
+                {"group": a.group, "version": a.version, "kind": a.kind, "name": a.name}
+                for a in recorded.api_services_required
+            ]
+        maturity, min_kube = recorded.maturity, recorded.min_kube_version
+    else:
+        annotations = {str(k): str(v) for k, v in dict(defaults.get("annotations", {})).items()}
+        labels = {str(k): str(v) for k, v in dict(defaults.get("labels", {})).items()}
+        install_modes = [dict(m) for m in defaults.get("installModes", [])]
+        required, api_services = [], {}
+        maturity, min_kube = defaults.get("maturity"), defaults.get("minKubeVersion")
+    if release.created_at:
+        annotations["createdAt"] = release.created_at
+    related = [{"name": "operand-image", "image": release.images.operand}]
+    env = [{"name": "RELATED_IMAGE_OPERAND_IMAGE", "value": release.images.operand}]
+    if release.images.must_gather:
+        related.append({"name": "must-gather", "image": release.images.must_gather})
+        env.append({"name": "RELATED_IMAGE_MUST_GATHER", "value": release.images.must_gather})
+    api = release.owned_api
+    return {
+        "csv": {
+            "name": release.csv_name(stream.package),
+            "version": str(release.version),
+            "replaces": edges.replaces or None,
+            "skips": list(edges.skips),
+            "skip_range": edges.skip_range or None,
+            "created_at": release.created_at,
+            "annotations": dict(sorted(annotations.items())),
+            "labels": dict(sorted(labels.items())),
+            "install_modes": install_modes,
+            "owned_crds": _owned(stream, release, crds),
+            "required_crds": required,
+            "api_services": api_services,
+            "maturity": maturity,
+            "min_kube_version": min_kube,
+            "related_images": related,
+        },
+        "images": {
+            "operator": release.images.operator,
+            "operand": release.images.operand,
+            "must_gather": release.images.must_gather,
+        },
+        "env": env,
+        "stream": {"name": stream.name, "package": stream.package},
+        "owned_api": {"group": api.group, "version": api.version, "kind": api.kind} if api else None,
+        "release": {"version": str(release.version), "status": release.status.value},
+        "openshift_versions": openshift_versions_value(stream, release),
+    }
+
+
+def csv_metadata(csv: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``olm.csv.metadata`` value opm builds from a CSV (annotations, labels and the spec subset)."""
+    metadata = csv.get("metadata") or {}
+    spec = csv.get("spec") or {}
+    out: dict[str, Any] = {}
+    if metadata.get("annotations"):
+        out["annotations"] = dict(metadata["annotations"])
+    if metadata.get("labels"):
+        out["labels"] = dict(metadata["labels"])
+    for field in CSV_METADATA_FIELDS:
+        if field in ("annotations", "labels"):
+            continue
+        key = _SPEC_FIELDS.get(field, field)
+        if key in spec:
+            out[field] = spec[key]
+    return out
+
+
+def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Add this project's prose (``bundle-templates/prose.yaml``) to a :func:`csv_context`.
+
+    Adds ``prose`` (the stream's entry over ``default``), ``description`` (with the stream's prefix),
+    ``annotations`` (the facts plus the prose annotations ``description`` and ``alm-examples``) and
+    ``owned_crds`` (the facts plus each kind's display name and description).
+    """
+    import json
+
+    stream_name = str(context["stream"]["name"])
+    prose = {**dict(prose_doc.get("default") or {}), **dict(prose_doc.get(stream_name) or {})}
+    description = str(prose.get("description", ""))
+    if prose.get("descriptionPrefix"):
+        description = f"{prose['descriptionPrefix']}\n\n{description}"
+    annotations = dict(context["csv"]["annotations"])
+    if prose.get("shortDescription"):
+        annotations["description"] = str(prose["shortDescription"])
+    example = prose.get("example")
+    if example is not None:
+        api = context.get("owned_api") or {}
+        if api:
+            example = {**dict(example), "apiVersion": f"{api['group']}/{api['version']}", "kind": api["kind"]}
+        annotations["alm-examples"] = json.dumps([example], indent=2)
+    texts = dict(prose.get("ownedCrdText") or {})
+    owned = []
+    for crd in context["csv"]["owned_crds"]:
+        text = dict(texts.get(crd["kind"]) or {})
+        owned.append(
+            {
+                "name": crd["name"],
+                "version": crd["version"],
+                "kind": crd["kind"],
+                "displayName": str(text.get("displayName", crd["kind"])),
+                "description": str(text.get("description", f"{crd['kind']} ({crd['name']})")),
+            }
+        )
+    return {
+        **context,
+        "prose": prose,
+        "description": description,
+        "annotations": dict(sorted(annotations.items())),
+        "owned_crds": owned,
+    }
