@@ -641,6 +641,13 @@ class _PackageState:
     package: Package
     channels: dict[str, Channel]
     bundles: dict[str, _BundleFacts]
+    _entry_names: frozenset[str] | None = None
+
+    def entry_names(self) -> frozenset[str]:
+        """Every entry name of the package's channels (computed once, after the channels are read)."""
+        if self._entry_names is None:
+            self._entry_names = frozenset(e.name for ch in self.channels.values() for e in ch.entry_list)
+        return self._entry_names
 
 
 def _entry_index(channel: Channel, name: str) -> int:
@@ -870,7 +877,7 @@ def _check_bundle_blob(
                 f"$.properties[{index}].value.release",
                 subject,
             )
-    if not any(b.name in {e.name for e in ch.entry_list} for ch in state.channels.values()):
+    if b.name not in state.entry_names():
         out.add(
             "RK-FBC-027",
             f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
@@ -939,7 +946,7 @@ def _check_deprecations(
             )
             continue
         seen_packages.add(dep.package)
-        entry_names = {e.name for ch in state.channels.values() for e in ch.entry_list}
+        entry_names = state.entry_names()
         refs: set[tuple[str, str]] = set()
         for j, entry in enumerate(dep.entries):
             path = f"$.entries[{j}]"
@@ -1118,7 +1125,7 @@ def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> N
 
 
 def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
-    in_channels = {e.name for ch in state.channels.values() for e in ch.entry_list}
+    in_channels = state.entry_names()
     by_version: dict[str, list[_BundleFacts]] = {}
     for name, facts in state.bundles.items():
         if facts.version is None or not facts.release_ok or name not in in_channels:
