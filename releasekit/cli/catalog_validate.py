@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.errors import ReleasekitError
+from releasekit.cli._common import format_options
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES
 
 __all__ = ["command"]
@@ -21,29 +21,9 @@ __all__ = ["command"]
 _LOAD_RULES = tuple(f"RK-FBC-{n:03d}" for n in range(1, 9))
 
 
-def _format_names() -> list[str]:
-    from releasekit.report import REPORTERS
-
-    return list(REPORTERS)
-
-
 @click.command(name="validate")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="DIR...")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(_format_names()),
-    default="text",
-    show_default=True,
-    help="Report format.",
-)
-@click.option(
-    "--output",
-    "output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write the report to this file instead of standard output.",
-)
+@format_options
 @click.option(
     "--max-file-size",
     "max_file_size",
@@ -62,7 +42,7 @@ def command(
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
     grouped by package, channel and bundle; every check opm has uses opm's own wording.
     """
-    from releasekit.cli._common import emit_report, write_output
+    from releasekit.cli._common import emit_report
     from releasekit.io.fbc_load import LoadLimits, load_catalog
     from releasekit.io.fbc_locate import refine_locations
     from releasekit.model.finding import Finding
@@ -72,19 +52,11 @@ def command(
     limits = LoadLimits(max_file_bytes=max_file_size)
     findings: list[Finding] = []
     checked: list[str] = []
-    try:
-        for directory in dirs:
-            loaded = load_catalog(directory, limits)
-            findings.extend(loaded.findings)
-            findings.extend(validate_config(loaded.config))
-            checked.extend(loaded.files)
-    except ReleasekitError as exc:
-        if fmt == "konflux":
-            from releasekit.report import source_epoch
-            from releasekit.report.konflux import konflux_error
-
-            write_output(konflux_error(str(exc), source_epoch()), output)
-        raise
+    for directory in dirs:
+        loaded = load_catalog(directory, limits)
+        findings.extend(loaded.findings)
+        findings.extend(validate_config(loaded.config))
+        checked.extend(loaded.files)
     report = Report(
         command="catalog validate",
         findings=refine_locations(findings),

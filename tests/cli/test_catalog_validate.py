@@ -239,3 +239,9 @@ def test_fifo_is_refused_without_being_opened(run_line: Run, tmp_path: Path) -> 
         worker.join(timeout=5)
         pytest.fail("catalog validate blocked on a FIFO")
     assert_one_line_exit_2(box["r"], "pipe.yaml", "FIFO")
+
+
+def test_konflux_format_reports_unreadable_input_and_exits_2(run_line: Run, tmp_path: Path) -> None:
+    result = run_line(["catalog", "validate", tmp_path / "nope", "--format", "konflux"])
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["result"] == "ERROR"
