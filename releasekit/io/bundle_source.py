@@ -1,0 +1,244 @@
+"""Resolve bundle images from local files, standing in for opm pulling each bundle image.
+
+Adapter module. ``releasekit catalog template ... --bundles DIR`` hands the templates a resolver built
+here: ``resolve(image) -> list[Bundle]`` (opm's injected ``BundleRenderer``). Under ``DIR``:
+
+- every folder with both ``manifests/`` and ``metadata/`` is a registry+v1 bundle directory. Its image is
+  not written in it, so an image resolves to such a folder when the image's tag (or the part after the
+  last ``/`` without tag and digest) equals the folder name, the CSV name, or the CSV version with or
+  without a leading ``v``. The bundle is rendered as opm renders a bundle *image*: ``image`` set, the CSV
+  as ``olm.csv.metadata``, the image among relatedImages;
+- every other file is read as FBC (JSON stream or YAML documents); each ``olm.bundle`` object resolves
+  its own ``image``.
+
+An image that nothing resolves raises :class:`UnresolvedImageError`, naming the image and what was
+searched. This module also reads template files (first YAML/JSON document) and bundle directories for
+``catalog render``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml_rs
+
+from releasekit.errors import InputError
+from releasekit.io.fbc_load import decode_metas, load_catalog_text
+from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
+from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
+
+__all__ = [
+    "BundleSource",
+    "UnresolvedImageError",
+    "config_from_entries",
+    "is_bundle_dir",
+    "load_bundle_source",
+    "read_bundle_dir",
+    "read_first_document",
+]
+
+
+class UnresolvedImageError(InputError):
+    """A bundle image that no bundle directory or ``olm.bundle`` object under ``--bundles`` provides."""
+
+
+def is_bundle_dir(path: Path) -> bool:
+    """True for a folder with ``manifests/`` and ``metadata/`` subfolders (opm's ``isBundle``)."""
+    return (path / "manifests").is_dir() and (path / "metadata").is_dir()
+
+
+_DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
+
+
+def _parse_text(text: str, where: str) -> list[Any]:
+    """All documents of a YAML or JSON text."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        decoder = json.JSONDecoder()
+        docs: list[Any] = []
+        index = len(text) - len(stripped)
+        while index < len(text):
+            value, end = decoder.raw_decode(text, index)
+            docs.append(value)
+            index = end
+            while index < len(text) and text[index] in " \t\r\n":
+                index += 1
+        return docs
+    docs = []
+    for chunk in _DOC_SEPARATOR.split(text):
+        if chunk.strip():
+            try:
+                value = yaml_rs.loads(chunk, parse_datetime=False)
+            except yaml_rs.YAMLDecodeError as exc:
+                raise InputError(f"{where}: invalid YAML: {exc}") from None
+            if value is not None:
+                docs.append(value)
+    return docs
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise InputError(f"{path}: expected a file but found a directory") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {exc}") from None
+
+
+def read_first_document(path: Path) -> Any:
+    """The first YAML/JSON document of a template file (opm reads only that one).
+
+    Raises:
+        InputError: the file cannot be read or parsed.
+    """
+    text = _read_text(path)
+    try:
+        docs = _parse_text(text, str(path))
+    except ValueError as exc:
+        raise InputError(f"{path}: cannot parse: {exc}") from None
+    return docs[0] if docs else None
+
+
+def config_from_entries(entries: Sequence[Any], where: str) -> tuple[DeclarativeConfig, list[str]]:
+    """Type a list of FBC objects (a basic template's ``entries``); returns the config and load errors."""
+    text = "\n".join(json.dumps(e) for e in entries)
+    if not entries:
+        return DeclarativeConfig(), []
+    metas, findings = load_catalog_text(text.encode("utf-8"), where)
+    config, decode_findings = decode_metas(metas)
+    return config, [f.message for f in (*findings, *decode_findings)]
+
+
+def read_bundle_dir(path: Path, image: str = "") -> Bundle:
+    """Render one registry+v1 bundle directory (``image`` as known, or ``""`` for a plain directory).
+
+    Raises:
+        InputError: a manifest cannot be read, or the bundle cannot be rendered.
+    """
+    objects: list[Any] = []
+    manifests = path / "manifests"
+    for entry in sorted(os.listdir(manifests)):
+        file = manifests / entry
+        if not file.is_file():
+            continue
+        try:
+            docs = _parse_text(_read_text(file), str(file))
+        except ValueError as exc:
+            raise InputError(f"{file}: cannot parse: {exc}") from None
+        objects.extend(d for d in docs if isinstance(d, dict))
+    metadata = path / "metadata"
+
+    def meta_doc(name: str, key: str) -> Any:
+        for suffix in (".yaml", ".yml", ".json"):
+            file = metadata / f"{name}{suffix}"
+            if file.is_file():
+                docs = _parse_text(_read_text(file), str(file))
+                doc = docs[0] if docs else None
+                return doc.get(key) if isinstance(doc, dict) else None
+        return None
+
+    annotations = meta_doc("annotations", "annotations") or {}
+    dependencies = meta_doc("dependencies", "dependencies") or []
+    properties = meta_doc("properties", "properties") or []
+    try:
+        return render_bundle_manifests(
+            objects, annotations, dependencies=dependencies, properties=properties, image=image
+        )
+    except BundleRenderError as exc:
+        raise InputError(f"{path}: cannot render bundle: {exc}") from None
+
+
+def _image_keys(image: str) -> set[str]:
+    """Names a bundle directory may carry for ``image``: its tag, or its last path part."""
+    ref = image.split("@", 1)[0]
+    last = ref.rsplit("/", 1)[-1]
+    keys = {last}
+    if ":" in last:
+        repo, tag = last.rsplit(":", 1)
+        keys.update({tag, repo})
+    return {k for k in keys if k}
+
+
+@dataclass(slots=True)
+class BundleSource:
+    """Bundles found under ``--bundles``: FBC ``olm.bundle`` objects by image, and bundle directories."""
+
+    root: Path
+    by_image: dict[str, list[Bundle]] = field(default_factory=dict)
+    bundle_dirs: list[Path] = field(default_factory=list)
+    _dir_keys: dict[Path, set[str]] = field(default_factory=dict)
+
+    def resolve(self, image: str) -> list[Bundle]:
+        """The bundles ``image`` renders to.
+
+        Raises:
+            UnresolvedImageError: nothing under the root provides ``image``.
+        """
+        found = self.by_image.get(image)
+        if found:
+            return list(found)
+        keys = _image_keys(image)
+        for directory in self.bundle_dirs:
+            if keys & self._keys_for(directory):
+                return [read_bundle_dir(directory, image)]
+        raise UnresolvedImageError(
+            f'cannot resolve bundle image "{image}": no olm.bundle object with this image and no bundle '
+            f"directory matching it under {self.root} (searched {sum(map(len, self.by_image.values()))} "
+            f"olm.bundle objects and {len(self.bundle_dirs)} bundle directories)"
+        )
+
+    def _keys_for(self, directory: Path) -> set[str]:
+        keys = self._dir_keys.get(directory)
+        if keys is None:
+            keys = {directory.name}
+            bundle = read_bundle_dir(directory)
+            keys.add(bundle.name)
+            for prop in bundle.properties:
+                if prop.type == "olm.package" and isinstance(prop.value, dict):
+                    version = str(prop.value.get("version", ""))
+                    keys.update({version, f"v{version}"})
+            self._dir_keys[directory] = keys
+        return keys
+
+
+def load_bundle_source(root: Path) -> BundleSource:
+    """Index every bundle directory and every ``olm.bundle`` object under ``root``.
+
+    Raises:
+        InputError: ``root`` is missing or not a folder, or a file cannot be read.
+    """
+    if not root.is_dir():
+        raise InputError(f"{root}: --bundles must be a directory")
+    source = BundleSource(root=root)
+    metas: list[Meta] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        if is_bundle_dir(here):
+            source.bundle_dirs.append(here)
+            dirnames[:] = []
+            continue
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name == ".indexignore":
+                continue
+            file = here / name
+            try:
+                data = file.read_bytes()
+            except OSError as exc:
+                raise InputError(f"{file}: cannot read: {exc.strerror or exc}") from None
+            file_metas, _findings = load_catalog_text(data, str(file))
+            metas.extend(m for m in file_metas if m.schema == "olm.bundle")
+    config, _ = decode_metas(metas)
+    for bundle in config.bundles:
+        if bundle.image:
+            source.by_image.setdefault(bundle.image, []).append(bundle)
+    return source
+
+
+Resolver = Callable[[str], list[Bundle]]

@@ -1,0 +1,222 @@
+"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
+
+Pure core: the caller reads the files. Follows operator-registry ``alpha/action/render.go``
+(``bundleToDeclcfg``, ``getRelatedImages``) and ``pkg/registry`` (``ObjectsAndPropertiesFromBundle``):
+
+- name = the CSV's ``metadata.name``; package = the ``operators.operatorframework.io.bundle.package.v1``
+  annotation; version = the CSV's ``spec.version``;
+- properties: ``olm.package``; ``olm.gvk`` for every version of every CRD in the manifests and every owned
+  API service; ``olm.gvk.required`` for required CRDs/API services and ``olm.gvk`` dependencies;
+  ``olm.package.required`` for ``olm.package`` dependencies; ``metadata/properties.yaml`` entries; and
+  per manifest an ``olm.bundle.object`` — or, when the bundle image is known (rendering an image), a
+  single ``olm.csv.metadata`` from the CSV instead. All sorted by type, then by value JSON text;
+- relatedImages: the CSV's ``spec.relatedImages``, the bundle image (when known) and every container image
+  of the install strategy's deployments, each image once.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, Bundle, Property, RelatedImage
+from releasekit.plan.migrate import build_csv_metadata
+
+__all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
+
+PACKAGE_ANNOTATION = "operators.operatorframework.io.bundle.package.v1"
+
+
+class BundleRenderError(ValueError):
+    """A bundle directory that opm could not render (no CSV, no package annotation, bad version)."""
+
+
+def _normalise_numbers(value: Any) -> Any:
+    """Integral floats become ints, as Go's unstructured decoding keeps them (int64)."""
+    if isinstance(value, float) and value.is_integer() and math.isfinite(value) and abs(value) < 1e21:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normalise_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalise_numbers(v) for v in value]
+    return value
+
+
+def go_marshal_compact(value: Any) -> str:
+    """``json.Marshal`` of a decoded object: sorted keys, compact, HTML characters escaped."""
+    text = json.dumps(_normalise_numbers(value), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    for raw, esc in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(raw, esc)
+    return text
+
+
+def _get(obj: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(obj, Mapping):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def _gvk(group: str, kind: str, version: str) -> dict[str, str]:
+    return {"group": group, "kind": kind, "version": version}
+
+
+def _crd_group(name: str) -> str:
+    return name.split(".", 1)[1] if "." in name else ""
+
+
+def _provided_gvks(objects: Sequence[Any], csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    out: set[tuple[str, str, str]] = set()
+    for obj in objects:
+        if not isinstance(obj, Mapping) or obj.get("kind") != "CustomResourceDefinition":
+            continue
+        group = _get(obj, "spec", "group") or ""
+        kind = _get(obj, "spec", "names", "kind") or ""
+        versions = _get(obj, "spec", "versions") or []
+        for ver in versions:
+            if isinstance(ver, Mapping):
+                out.add((group, kind, ver.get("name") or ""))
+        single = _get(obj, "spec", "version")
+        if isinstance(single, str) and single:
+            out.add((group, kind, single))
+    for api in _get(csv, "spec", "apiservicedefinitions", "owned") or []:
+        if isinstance(api, Mapping):
+            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
+    return out
+
+
+def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    out: set[tuple[str, str, str]] = set()
+    for crd in _get(csv, "spec", "customresourcedefinitions", "required") or []:
+        if isinstance(crd, Mapping):
+            out.add((_crd_group(crd.get("name") or ""), crd.get("kind") or "", crd.get("version") or ""))
+    for api in _get(csv, "spec", "apiservicedefinitions", "required") or []:
+        if isinstance(api, Mapping):
+            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
+    return out
+
+
+def _operator_images(csv: Mapping[str, Any]) -> list[str]:
+    images: list[str] = []
+    for dep in _get(csv, "spec", "install", "spec", "deployments") or []:
+        pod = _get(dep, "spec", "template", "spec") or {}
+        for key in ("initContainers", "containers"):
+            for container in pod.get(key) or []:
+                image = container.get("image") if isinstance(container, Mapping) else None
+                if isinstance(image, str) and image and image not in images:
+                    images.append(image)
+    return images
+
+
+def _related_images(csv: Mapping[str, Any], image: str) -> tuple[RelatedImage, ...]:
+    related: list[RelatedImage] = []
+    for item in _get(csv, "spec", "relatedImages") or []:
+        if isinstance(item, Mapping):
+            related.append(RelatedImage(name=item.get("name") or "", image=item.get("image") or ""))
+    seen = {r.image for r in related}
+    if image and image not in seen:
+        related.append(RelatedImage(image=image))
+    for op_image in _operator_images(csv):
+        if op_image not in seen:
+            related.append(RelatedImage(image=op_image))
+        seen.add(op_image)
+    return tuple(related)
+
+
+def render_bundle_manifests(
+    objects: Sequence[Any],
+    annotations: Mapping[str, Any],
+    *,
+    dependencies: Sequence[Any] = (),
+    properties: Sequence[Any] = (),
+    image: str = "",
+) -> Bundle:
+    """The ``olm.bundle`` opm renders from these manifests and metadata.
+
+    Raises:
+        BundleRenderError: no CSV among the manifests, or no package annotation.
+    """
+    csv = next(
+        (o for o in objects if isinstance(o, Mapping) and o.get("kind") == "ClusterServiceVersion"), None
+    )
+    if csv is None:
+        raise BundleRenderError("no ClusterServiceVersion found in manifests")
+    package = annotations.get(PACKAGE_ANNOTATION)
+    if not isinstance(package, str) or not package:
+        raise BundleRenderError(f"annotation {PACKAGE_ANNOTATION} is missing in metadata/annotations.yaml")
+    name = _get(csv, "metadata", "name") or ""
+    version = _get(csv, "spec", "version") or ""
+
+    provided = _provided_gvks(objects, csv)
+    required = _required_gvks(csv)
+    package_prop: dict[str, Any] | None = None
+    others: list[Property] = []
+    for prop in properties:
+        if not isinstance(prop, Mapping):
+            continue
+        type_, value = prop.get("type") or "", prop.get("value")
+        if type_ == "olm.gvk" and isinstance(value, Mapping):
+            provided.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
+        elif type_ == "olm.package" and isinstance(value, Mapping):
+            package_prop = {
+                "packageName": value.get("packageName") or "",
+                "version": value.get("version") or "",
+            }
+        else:
+            others.append(Property(type=type_, value=value))
+    package_required: list[Property] = []
+    for dep in dependencies:
+        if not isinstance(dep, Mapping):
+            continue
+        type_, value = dep.get("type") or "", dep.get("value")
+        if type_ == "olm.gvk" and isinstance(value, Mapping):
+            required.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
+        elif type_ == "olm.package" and isinstance(value, Mapping):
+            package_required.append(
+                Property(
+                    type="olm.package.required",
+                    value={
+                        "packageName": value.get("packageName") or "",
+                        "versionRange": value.get("version") or "",
+                    },
+                )
+            )
+        else:
+            others.append(Property(type=type_, value=value))
+
+    props: list[Property] = []
+    for obj in objects:
+        if not image:
+            data = base64.b64encode(go_marshal_compact(obj).encode("utf-8")).decode("ascii")
+            props.append(Property(type=PROP_BUNDLE_OBJECT, value={"data": data}))
+        elif obj is csv:
+            props.append(Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv)))
+    props.append(
+        Property(type="olm.package", value=package_prop or {"packageName": package, "version": str(version)})
+    )
+    props.extend(Property(type="olm.gvk", value=_gvk(*g)) for g in provided)
+    props.extend(Property(type="olm.gvk.required", value=_gvk(*g)) for g in required)
+    props.extend(package_required)
+    props.extend(others)
+    props.sort(key=lambda p: (p.type, go_marshal_compact(p.value)))
+
+    decoded = tuple(_normalise_numbers(o) for o in objects) if not image else ()
+    return Bundle(
+        name=name,
+        package=package,
+        image=image,
+        properties=tuple(props),
+        related_images=_related_images(csv, image) or None,
+        objects=decoded,
+        csv=csv if not image else csv,
+    )

@@ -1,0 +1,391 @@
+"""The ``olm.semver`` catalog template, as current opm's ``alpha/template/semver`` renders it.
+
+Pure core. Input (field names case-insensitive, unknown fields rejected)::
+
+    schema: olm.semver
+    generateMajorChannels: bool        # default false
+    generateMinorChannels: bool        # default false; both false -> minor channels
+    defaultChannelTypePreference: "" | minor | major
+    candidate|fast|stable: {bundles: [{image: <bundle image>}]}
+
+Each distinct image is rendered once through the injected ``resolve(image)`` and must give exactly one
+bundle. Channels ``<phase>-v<major>`` / ``<phase>-v<major>.<minor>`` list their bundles by ascending
+semver; only the highest entry of each Y-stream gets edges: ``replaces`` the highest entry of the previous
+Y-stream of the same major (same phase and kind), ``skips`` every other earlier entry of that major. The
+default channel is the "high-water mark" (stable > fast > candidate, then the version that created the
+channel, then the preferred kind, then minor > major). Since opm 1.65 the package description and icon
+come from the CSV of the default channel's last entry. Error texts are opm's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import semver
+
+from releasekit.model.fbc import (
+    PROP_PACKAGE,
+    Bundle,
+    Channel,
+    ChannelEntry,
+    DeclarativeConfig,
+    Icon,
+    Package,
+)
+from releasekit.plan.template_basic import Resolver, TemplateRenderError
+
+__all__ = ["SEMVER_SCHEMA", "SemverTemplate", "parse_semver", "render_semver"]
+
+SEMVER_SCHEMA = "olm.semver"
+_PHASES = ("candidate", "fast", "stable")  # ascending stability
+_PHASE_RANK = {"candidate": 0, "fast": 1, "stable": 2}
+_KIND_RANK = {"minor": 2, "major": 1, "": 0}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SemverTemplate:
+    """A parsed semver template (defaults applied, preference checked)."""
+
+    generate_major: bool = False
+    generate_minor: bool = True
+    preference: str = "minor"
+    candidate: tuple[str, ...] = ()
+    fast: tuple[str, ...] = ()
+    stable: tuple[str, ...] = ()
+
+    def phase(self, name: str) -> tuple[str, ...]:
+        """The images listed under one phase."""
+        images: tuple[str, ...] = getattr(self, name)
+        return images
+
+
+def _read_error(detail: str) -> TemplateRenderError:
+    return TemplateRenderError(f"render: unable to read file: {detail}")
+
+
+def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
+    """Decode ``obj`` as a Go struct: case-insensitive names, unknown fields and wrong types rejected."""
+    if obj is None:
+        return {}
+    if not isinstance(obj, Mapping):
+        raise _read_error(
+            f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(obj)} "
+            f"into Go value of type {struct}"
+        )
+    out: dict[str, Any] = {}
+    lowered = {name.lower(): name for name in fields}
+    for key, value in obj.items():
+        name = key if key in fields else lowered.get(str(key).lower())
+        if name is None:
+            raise _read_error(f'error unmarshaling JSON: while decoding JSON: json: unknown field "{key}"')
+        want = fields[name]
+        if value is not None and _go_kind(value) != want:
+            raise _read_error(
+                f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(value)} "
+                f"into Go struct field {struct.split('.')[-1]}.{name} of type {_GO_TYPES[want]}"
+            )
+        out[name] = value
+    return out
+
+
+_GO_TYPES = {"string": "string", "bool": "bool", "object": "struct", "array": "slice"}
+
+
+def _go_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    return "null"
+
+
+def _phase_images(value: Any) -> tuple[str, ...]:
+    channel = _strict(value, "semver.channelBundles", {"bundles": "array"})
+    images: list[str] = []
+    for item in channel.get("bundles") or ():
+        entry = _strict(item, "semver.bundleEntry", {"image": "string"})
+        images.append(entry.get("image") or "")
+    return tuple(images)
+
+
+def parse_semver(doc: Any) -> SemverTemplate:
+    """Read a semver template document as opm's ``readFile`` does.
+
+    Raises:
+        TemplateRenderError: unknown field, wrong schema, or a preference that does not fit.
+    """
+    data = _strict(
+        doc,
+        "semver.SemverTemplateData",
+        {
+            "schema": "string",
+            "generateMajorChannels": "bool",
+            "generateMinorChannels": "bool",
+            "defaultChannelTypePreference": "string",
+            "candidate": "object",
+            "fast": "object",
+            "stable": "object",
+        },
+    )
+    if data.get("schema") != SEMVER_SCHEMA:
+        raise _read_error(f'readFile: input file has unknown schema, should be "{SEMVER_SCHEMA}"')
+    major = bool(data.get("generateMajorChannels"))
+    minor = bool(data.get("generateMinorChannels"))
+    if not major and not minor:
+        minor = True
+    pref = data.get("defaultChannelTypePreference") or ""
+    if pref == "":
+        pref = "minor" if minor else "major"
+    elif pref == "minor":
+        if not minor:
+            raise _read_error(
+                "schema attribute mismatch: DefaultChannelTypePreference set to 'minor' doesn't make sense "
+                "if not generating minor-version channels"
+            )
+    elif pref == "major":
+        if not major:
+            raise _read_error(
+                "schema attribute mismatch: DefaultChannelTypePreference set to 'major' doesn't make sense "
+                "if not generating major-version channels"
+            )
+    else:
+        raise _read_error(
+            f"unknown DefaultChannelTypePreference: \"{pref}\"\nValid values are 'major' or 'minor'"
+        )
+    return SemverTemplate(
+        generate_major=major,
+        generate_minor=minor,
+        preference=pref,
+        candidate=_phase_images(data.get("candidate")),
+        fast=_phase_images(data.get("fast")),
+        stable=_phase_images(data.get("stable")),
+    )
+
+
+def _package_property(bundle: Bundle) -> tuple[str, str]:
+    props = [p for p in bundle.properties if p.type == PROP_PACKAGE]
+    if len(props) != 1:
+        raise TemplateRenderError(
+            f'bundle "{bundle.name}" has multiple "olm.package" properties, expected exactly 1'
+        )
+    value = props[0].value if isinstance(props[0].value, Mapping) else {}
+    return str(value.get("packageName") or ""), str(value.get("version") or "")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tuple:
+    arch: str
+    kind: str
+    parent: str
+    name: str
+    version: semver.Version
+    index: int
+
+
+def _strip_build(v: semver.Version) -> str:
+    return str(v.replace(build=None))
+
+
+def _versions_for_phase(
+    images: Sequence[str], bundles_by_image: Mapping[str, Bundle], state: dict[str, str]
+) -> dict[str, semver.Version]:
+    entries: dict[str, semver.Version] = {}
+    for image in images:
+        bundle = bundles_by_image.get(image)
+        if bundle is None:
+            raise TemplateRenderError(
+                f'supplied bundle image name "{image}" not found in rendered bundle images'
+            )
+        package, version_text = _package_property(bundle)
+        try:
+            version = semver.Version.parse(version_text)
+        except (ValueError, TypeError) as exc:
+            raise TemplateRenderError(
+                f'bundle "{bundle.name}" has invalid version "{version_text}": {exc}'
+            ) from None
+        if state.get("pkg"):
+            if package != state["pkg"]:
+                raise TemplateRenderError(
+                    f'bundle "{package}" does not belong to this package: "{state["pkg"]}"'
+                )
+        else:
+            state["pkg"] = package
+        if bundle.name in entries:
+            raise TemplateRenderError(f'duplicate bundle name "{bundle.name}"')
+        entries[bundle.name] = version
+    seen: dict[str, int] = {}
+    errors: list[str] = []
+    for version in entries.values():
+        stripped = _strip_build(version)
+        if stripped in seen:
+            errors.append(f'bundle version "{version}" cannot be compared to "{stripped}"')
+        seen[stripped] = seen.get(stripped, 0) + 1
+    if errors:
+        aggregate = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+        raise TemplateRenderError(
+            f"encountered bundle versions which differ only by build metadata, which cannot be ordered: {aggregate}"
+        )
+    return entries
+
+
+def _hwc_gt(
+    a: tuple[str, str, semver.Version, str], b: tuple[str, str, semver.Version, str], pref: str
+) -> bool:
+    a_arch, a_kind, a_ver, _ = a
+    b_arch, b_kind, b_ver, _ = b
+    if _PHASE_RANK[a_arch] != _PHASE_RANK[b_arch]:
+        return _PHASE_RANK[a_arch] > _PHASE_RANK[b_arch]
+    cmp = a_ver.compare(b_ver)
+    if cmp != 0:
+        return cmp > 0
+    if a_kind != b_kind:
+        if a_kind == pref:
+            return True
+        if b_kind == pref:
+            return False
+        return _KIND_RANK[a_kind] > _KIND_RANK[b_kind]
+    return False
+
+
+def _generate_channels(
+    template: SemverTemplate, package: str, versions: Mapping[str, Mapping[str, semver.Version]]
+) -> tuple[list[Channel], str]:
+    channels: dict[str, list[ChannelEntry]] = {}
+    tuples: list[_Tuple] = []
+    hwc: tuple[str, str, semver.Version, str] = ("candidate", "", semver.Version(0, 0, 0), "")
+    for arch in _PHASES:
+        bundles = versions.get(arch) or {}
+        for name in sorted(bundles, key=lambda n: _SortKey(bundles[n])):
+            version = bundles[name]
+            keys: list[tuple[str, str]] = []
+            if template.generate_major:
+                keys.append(("major", f"{arch}-v{version.major}"))
+            if template.generate_minor:
+                keys.append(("minor", f"{arch}-v{version.major}.{version.minor}"))
+            for kind, channel_name in keys:
+                if channel_name not in channels:
+                    channels[channel_name] = []
+                    candidate = (arch, kind, version, channel_name)
+                    if _hwc_gt(candidate, hwc, template.preference):
+                        hwc = candidate
+                channels[channel_name].append(ChannelEntry(name=name))
+                tuples.append(
+                    _Tuple(arch, kind, channel_name, name, version, len(channels[channel_name]) - 1)
+                )
+    _link(channels, tuples)
+    out = [Channel(name=name, package=package, entries=tuple(channels[name])) for name in sorted(channels)]
+    return out, hwc[3]
+
+
+class _SortKey:
+    __slots__ = ("v",)
+
+    def __init__(self, v: semver.Version) -> None:
+        self.v = v
+
+    def __lt__(self, other: _SortKey) -> bool:
+        return self.v.compare(other.v) < 0
+
+
+def _set_edges(channels: dict[str, list[ChannelEntry]], t: _Tuple, replaces: str, skips: set[str]) -> None:
+    entry = channels[t.parent][t.index]
+    rest = tuple(sorted(skips - {replaces}))
+    channels[t.parent][t.index] = ChannelEntry(
+        name=entry.name, replaces=replaces, skips=rest if rest else entry.skips, skip_range=entry.skip_range
+    )
+
+
+def _link(channels: dict[str, list[ChannelEntry]], entries: list[_Tuple]) -> None:
+    entries.sort(key=lambda t: (_PHASE_RANK[t.arch], _KIND_RANK[t.kind], _SortKey(t.version)))
+    prev_zmax = ""
+    cur_skips: set[str] = set()
+    for index in range(1, len(entries)):
+        prev, cur = entries[index - 1], entries[index]
+        arch_change = cur.arch != prev.arch
+        kind_change = cur.kind != prev.kind
+        x_change = prev.version.major != cur.version.major
+        y_change = prev.version.minor != cur.version.minor
+        if arch_change or kind_change or x_change or y_change:
+            _set_edges(channels, prev, prev_zmax, cur_skips)
+        if arch_change or kind_change or x_change:
+            cur_skips = set()
+            prev_zmax = ""
+        else:
+            if y_change:
+                prev_zmax = prev.name
+            cur_skips.add(prev.name)
+    if len(entries) > 1:
+        last, penultimate = entries[-1], entries[-2]
+        if (
+            last.arch == penultimate.arch
+            and last.kind == penultimate.kind
+            and last.version.major == penultimate.version.major
+        ):
+            _set_edges(channels, last, prev_zmax, cur_skips)
+
+
+def _csv_description_icon(bundle: Bundle | None) -> tuple[str, Icon | None]:
+    csv = bundle.csv if bundle is not None else None
+    spec = csv.get("spec") if isinstance(csv, Mapping) else None
+    if not isinstance(spec, Mapping):
+        return "", None
+    description = spec.get("description")
+    icon: Icon | None = None
+    icons = spec.get("icon")
+    if isinstance(icons, list) and icons and isinstance(icons[0], Mapping):
+        first = icons[0]
+        icon = Icon(
+            base64data=str(first.get("base64data") or ""), mediatype=str(first.get("mediatype") or "")
+        )
+    return (description if isinstance(description, str) else ""), icon
+
+
+def render_semver(template: SemverTemplate, resolve: Resolver) -> DeclarativeConfig:
+    """Render the template: bundles, generated channels and the package.
+
+    Raises:
+        TemplateRenderError: with opm's text (wrapped as opm wraps it).
+    """
+    images: list[str] = []
+    for phase in _PHASES:
+        for image in template.phase(phase):
+            if image not in images:
+                images.append(image)
+    bundles: list[Bundle] = []
+    by_image: dict[str, Bundle] = {}
+    for image in images:
+        rendered = list(resolve(image))
+        if len(rendered) != 1:
+            raise TemplateRenderError(
+                f'bundle reference "{image}" resulted in {len(rendered)} bundles, expected 1'
+            )
+        bundles.append(rendered[0])
+        by_image.setdefault(rendered[0].image or image, rendered[0])
+        by_image.setdefault(image, rendered[0])
+    if not bundles:
+        raise TemplateRenderError("render: no bundles specified or no bundles could be rendered")
+    state: dict[str, str] = {}
+    versions: dict[str, dict[str, semver.Version]] = {}
+    try:
+        for phase in _PHASES:
+            versions[phase] = _versions_for_phase(template.phase(phase), by_image, state)
+    except TemplateRenderError as exc:
+        raise TemplateRenderError(f"render: unable to post-process bundle info: {exc}") from None
+    package_name = state.get("pkg", "")
+    channels, default_channel = _generate_channels(template, package_name, versions)
+    head: Bundle | None = None
+    for channel in channels:
+        if channel.name == default_channel and channel.entry_list:
+            last = channel.entry_list[-1].name
+            head = next((b for b in bundles if b.name == last), None)
+    description, icon = _csv_description_icon(head)
+    package = Package(name=package_name, default_channel=default_channel, description=description, icon=icon)
+    return DeclarativeConfig(packages=(package,), channels=tuple(channels), bundles=tuple(bundles))
