@@ -106,9 +106,7 @@ def command(
         if kind is None:
             kind = detect_template_type(doc)
         if kind == "substitutes":
-            raise TemplateFailure(
-                "olm.template.substitutes templates are not supported by releasekit", EXIT_INPUT
-            )
+            raise TemplateInputFailure("olm.template.substitutes templates are not supported by releasekit")
         resolve = _resolver(bundles_dir, migrate_level)
         if kind == "basic":
             entries, errors = config_from_entries(basic_entries(doc), str(path))
