@@ -1,0 +1,61 @@
+"""``releasekit catalog build``: write (or ``--check``) the catalogs that ``streams/`` defines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from releasekit.cli._common import emit_report, format_options
+
+__all__ = ["command"]
+
+
+@click.command(name="build")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files that would change.")
+@click.option(
+    "--candidates",
+    is_flag=True,
+    help="Also render candidate releases (a preview catalog; needs --out, never the committed catalog/).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Catalog tree to write or check [default: catalog].",
+)
+@click.option("--streams-dir", type=click.Path(path_type=Path), default=Path("streams"), show_default=True)
+@click.option(
+    "--templates-dir", type=click.Path(path_type=Path), default=Path("bundle-templates"), show_default=True
+)
+@format_options
+@click.pass_context
+def command(
+    ctx: click.Context,
+    check: bool,
+    candidates: bool,
+    out: Path | None,
+    streams_dir: Path,
+    templates_dir: Path,
+    fmt: str,
+    output: Path | None,
+) -> None:
+    """Generate one FBC fragment per OpenShift version from streams/ and check it.
+
+    Writes catalog/v<X.Y>/configs/<package>/catalog.json and catalog/v<X.Y>/Containerfile atomically
+    (a failed run leaves the old tree). Candidates are never committed: --candidates renders a preview
+    into --out, where development image references are reported as warnings.
+    """
+    from releasekit.io.build import BuildRequest, run_build
+
+    if candidates and out is None:
+        raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")
+    request = BuildRequest(
+        streams_dir=streams_dir,
+        templates_dir=templates_dir,
+        catalog_dir=out or Path("catalog"),
+        check=check,
+        candidates=candidates,
+        command="catalog build",
+    )
+    ctx.exit(emit_report(run_build(request), fmt, output))

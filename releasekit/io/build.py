@@ -1,0 +1,73 @@
+"""The release job: streams → catalogs → every check, as ``releasekit build`` and ``catalog build`` run it.
+
+Adapter module (it reads and writes the repository); the decisions are the pure core's. Steps:
+
+1. load and validate ``streams/`` (schemas and cross-checks);
+2. plan and render every catalog fragment (:mod:`releasekit.io.catalog_build`);
+3. write ``catalog/`` atomically, or with ``check`` compare it and report each drifted file;
+4. check the catalog tree as it stands: opm's rules, Konflux's layout rules, the upgrade graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.catalog_build import build_catalogs, drift
+from releasekit.io.catalog_tree import validate_tree
+from releasekit.io.streams import validate_streams
+from releasekit.model.finding import Finding
+from releasekit.model.report import Report
+from releasekit.model.stream import CrossMinor
+
+__all__ = ["BuildRequest", "run_build"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildRequest:
+    """What to build and where (paths as the user gave them, shown in findings)."""
+
+    streams_dir: Path = Path("streams")
+    templates_dir: Path = Path("bundle-templates")
+    catalog_dir: Path = Path("catalog")
+    check: bool = False
+    candidates: bool = False
+    cross_minor: CrossMinor | None = None
+    command: str = "build"
+    extra_rules: tuple[str, ...] = field(default=())
+
+
+def run_build(request: BuildRequest) -> Report:
+    """Run the job and return one report (nothing is printed).
+
+    Raises:
+        InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
+    """
+    loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
+    findings: list[Finding] = list(streams_report.findings)
+    checked: list[str] = list(streams_report.checked)
+    rules: list[str] = list(streams_report.rules)
+    built = build_catalogs(
+        request.streams_dir,
+        request.templates_dir,
+        candidates=request.candidates,
+        cross_minor=request.cross_minor,
+        loaded=loaded,
+    )
+    if request.check:
+        findings.extend(drift(request.catalog_dir, built.files, str(request.catalog_dir)))
+    else:
+        write_tree_atomic(request.catalog_dir, built.files)
+    rules.append("RK-DIFF-001")
+    if request.catalog_dir.is_dir():
+        tree_findings, tree_checked, tree_rules = validate_tree(request.catalog_dir)
+        findings.extend(tree_findings)
+        checked.extend(tree_checked)
+        rules.extend(tree_rules)
+    return Report(
+        command=request.command,
+        findings=tuple(findings),
+        checked=tuple(checked),
+        rules=tuple(sorted(set(rules) | set(request.extra_rules))),
+    )

@@ -1,0 +1,130 @@
+"""Build the committed catalogs from ``streams/`` and ``bundle-templates/``, offline.
+
+Adapter module: loads the streams, renders each release's CSV with the templates (no upstream content
+is needed: a catalog carries CSV metadata, not CRDs), asks :mod:`releasekit.plan.catalog` for the
+fragments, serialises them as ``opm render`` would, and writes or compares the tree.
+
+Layout (architecture note): ``catalog/v<X.Y>/configs/<package>/catalog.json`` (the FBC root that goes
+to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from releasekit.io.fbc_write import render_json
+from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.io.templates import TemplateSet
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.stream import CrossMinor, Release, Stream
+from releasekit.plan.catalog import CatalogFragment, ReleaseManifests, containerfile, plan_catalogs
+from releasekit.plan.csv import csv_context, operand_crds, with_prose
+
+__all__ = [
+    "CSV_TEMPLATE",
+    "CatalogBuild",
+    "build_catalogs",
+    "catalog_files",
+    "drift",
+    "render_csv",
+]
+
+CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
+OPERATOR_CRD_FILE = "kueue-operator-crd.yaml"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CatalogBuild:
+    """Everything one catalog build produced: the loaded streams, the fragments and their files."""
+
+    loaded: LoadedStreams
+    fragments: tuple[CatalogFragment, ...]
+    files: Mapping[PurePosixPath, bytes]
+    manifests: Mapping[tuple[str, str], ReleaseManifests]
+
+
+def render_csv(templates: TemplateSet, stream: Stream, release: Release, loaded: LoadedStreams) -> dict[str, Any]:
+    """Render one release's ClusterServiceVersion and parse it back (facts + this project's prose)."""
+    inventory = loaded.inventories.get(release.upstream.inventory)
+    crds = operand_crds(stream, inventory) if inventory is not None else ()
+    context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
+    text = templates.render(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
+    csv = yaml.safe_load(text)
+    if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
+        raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
+    return csv
+
+
+def catalog_files(fragments: tuple[CatalogFragment, ...]) -> dict[PurePosixPath, bytes]:
+    """The files of the catalog tree, relative to its root."""
+    files: dict[PurePosixPath, bytes] = {}
+    for fragment in fragments:
+        base = PurePosixPath(str(fragment.openshift))
+        files[base / "Containerfile"] = containerfile(fragment.openshift).encode()
+        for package, config in fragment.packages:
+            files[base / "configs" / package / "catalog.json"] = render_json(config).encode()
+    return files
+
+
+def build_catalogs(
+    streams_dir: Path,
+    templates_dir: Path,
+    *,
+    candidates: bool = False,
+    cross_minor: CrossMinor | None = None,
+    loaded: LoadedStreams | None = None,
+) -> CatalogBuild:
+    """Plan and render every catalog fragment from ``streams_dir`` (nothing is written).
+
+    Raises:
+        InputError, TemplateError: the streams or templates cannot be read or rendered.
+    """
+    if loaded is None:
+        loaded = load_streams(streams_dir, display_root=str(streams_dir))
+    templates = TemplateSet(templates_dir)
+    operator_crd = templates.read_yaml(OPERATOR_CRD_FILE)
+    manifests: dict[tuple[str, str], ReleaseManifests] = {}
+    for stream in loaded.streams:
+        for release in stream.releases:
+            if release.status.value == "candidate" and not candidates:
+                continue
+            csv = render_csv(templates, stream, release, loaded)
+            manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=(operator_crd,))
+    fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
+    return CatalogBuild(loaded=loaded, fragments=fragments, files=catalog_files(fragments), manifests=manifests)
+
+
+def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
+    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra."""
+    findings: list[Finding] = []
+    existing: set[PurePosixPath] = set()
+    if target.is_dir():
+        for path in sorted(target.rglob("*")):
+            if path.is_file():
+                existing.add(PurePosixPath(path.relative_to(target).as_posix()))
+    for rel in sorted(set(files) | existing):
+        shown = f"{display.rstrip('/')}/{rel}"
+        if rel not in existing:
+            problem, hint = "is missing", "run `releasekit catalog build` and commit the result"
+        elif rel not in files:
+            problem, hint = "is not generated from streams/ (stale)", "run `releasekit catalog build` to remove it"
+        elif (target / rel).read_bytes() != files[rel]:
+            problem, hint = "differs from what streams/ generates", "run `releasekit catalog build` and commit"
+        else:
+            continue
+        findings.append(
+            Finding(
+                rule="RK-DIFF-001",
+                severity=Severity.ERROR,
+                message=f"{shown} {problem}",
+                location=Location(file=shown),
+                hint=hint,
+                subject=("catalog/ in sync with streams/",),
+            )
+        )
+    return tuple(findings)

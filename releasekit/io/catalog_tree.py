@@ -1,0 +1,107 @@
+"""Read a committed catalog tree (``catalog/v<X.Y>/{Containerfile,configs/<package>/catalog.json}``).
+
+Adapter module: finds each fragment's Containerfile and FBC root, loads the FBC with
+:func:`releasekit.io.fbc_load.load_catalog`, and describes the fragment for the Konflux rules. The
+Kueue FBC repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` beside
+``Containerfile.catalog``) is read too, so published catalogs can be checked as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from releasekit.errors import InputError
+from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
+from releasekit.model.finding import Finding
+from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
+from releasekit.rules.konflux import FragmentFacts
+
+__all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "find_fragments", "read_fragment", "validate_tree"]
+
+FBC_ROOTS = ("configs", "catalog")
+CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fragment:
+    """One fragment on disk: its folder, where its FBC root is, what loading found, and its facts."""
+
+    folder: Path
+    root: Path | None
+    loaded: LoadResult | None
+    facts: FragmentFacts
+
+
+def find_fragments(tree: Path) -> list[Path]:
+    """Fragment folders under ``tree``: every sub-folder that has an FBC root or a Containerfile.
+
+    Raises:
+        InputError: ``tree`` is not a readable folder.
+    """
+    if not tree.is_dir():
+        raise InputError(f"{tree}: catalog tree not found (expected a folder of v<X.Y> fragments)")
+    found = []
+    for child in sorted(tree.iterdir()):
+        if not child.is_dir() or child.name.startswith("."):
+            continue
+        if any((child / r).is_dir() for r in FBC_ROOTS) or any((child / c).is_file() for c in CONTAINERFILES):
+            found.append(child)
+    return found
+
+
+def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
+    """Load one fragment folder."""
+    limits = limits or LoadLimits()
+    root = next((folder / r for r in FBC_ROOTS if (folder / r).is_dir()), None)
+    containerfile = next((folder / c for c in CONTAINERFILES if (folder / c).is_file()), None)
+    text = None
+    if containerfile is not None:
+        try:
+            text = containerfile.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{containerfile}: cannot read: {exc}") from None
+    loaded = load_catalog(root, limits) if root is not None else None
+    package_files: list[tuple[str, str, str]] = []
+    if root is not None:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.name != ".indexignore":
+                rel = path.relative_to(root)
+                package = rel.parts[0] if len(rel.parts) == 2 else ""
+                package_files.append((package, path.name, str(path)))
+    facts = FragmentFacts(
+        folder=folder.name,
+        folder_path=str(folder),
+        containerfile=text,
+        containerfile_path=str(containerfile) if containerfile else "",
+        package_files=tuple(package_files),
+        config=loaded.config
+        if loaded is not None
+        else FragmentFacts(folder="", folder_path="", containerfile=None).config,
+    )
+    return Fragment(folder=folder, root=root, loaded=loaded, facts=facts)
+
+
+def validate_tree(
+    tree: Path, limits: LoadLimits | None = None
+) -> tuple[list[Finding], list[str], tuple[str, ...]]:
+    """Load and check every fragment of a catalog tree: opm's rules and Konflux's layout rules.
+
+    Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
+    """
+    from releasekit.io.fbc_locate import refine_locations
+    from releasekit.rules.fbc import RULES as FBC_RULES
+    from releasekit.rules.fbc import validate_config
+    from releasekit.rules.konflux import check_fragment
+
+    findings: list[Finding] = []
+    checked: list[str] = []
+    for folder in find_fragments(tree):
+        fragment = read_fragment(folder, limits)
+        if fragment.loaded is not None:
+            findings.extend(fragment.loaded.findings)
+            findings.extend(validate_config(fragment.loaded.config))
+            checked.extend(fragment.loaded.files)
+        findings.extend(check_fragment(fragment.facts))
+    rules = (*(f"RK-FBC-{n:03d}" for n in range(1, 9)), *sorted(FBC_RULES), *KONFLUX_RULES)
+    return list(refine_locations(findings)), checked, tuple(rules)
