@@ -10,16 +10,16 @@ Adapter module (it reads and writes the repository); the decisions are the pure 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from releasekit.io.atomic import write_tree_atomic
 from releasekit.io.catalog_build import build_catalogs, drift
 from releasekit.io.catalog_tree import validate_tree
 from releasekit.io.streams import validate_streams
-from releasekit.model.finding import Finding
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.model.stream import CrossMinor
+from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
 __all__ = ["BuildRequest", "run_build"]
 
@@ -36,6 +36,25 @@ class BuildRequest:
     cross_minor: CrossMinor | None = None
     command: str = "build"
     extra_rules: tuple[str, ...] = field(default=())
+
+
+_DEVELOPMENT_IMAGE_RULES = ("RK-KONFLUX-009", "RK-KONFLUX-010")
+
+
+def _development_images_allowed(findings: list[Finding], streams: tuple[Stream, ...]) -> list[Finding]:
+    """In a candidate preview, development image references of candidates are warnings, not errors."""
+    candidates = {
+        f'bundle "{r.csv_name(s.package)}"'
+        for s in streams
+        for r in s.releases
+        if r.status is ReleaseStatus.CANDIDATE
+    }
+    return [
+        replace(f, severity=Severity.WARNING, hint=f"{f.hint} (allowed for a candidate in a preview catalog)")
+        if f.rule in _DEVELOPMENT_IMAGE_RULES and f.subject and f.subject[-1] in candidates
+        else f
+        for f in findings
+    ]
 
 
 def run_build(request: BuildRequest) -> Report:
@@ -62,6 +81,8 @@ def run_build(request: BuildRequest) -> Report:
     rules.append("RK-DIFF-001")
     if request.catalog_dir.is_dir():
         tree_findings, tree_checked, tree_rules = validate_tree(request.catalog_dir)
+        if request.candidates:
+            tree_findings = _development_images_allowed(tree_findings, loaded.streams)
         findings.extend(tree_findings)
         checked.extend(tree_checked)
         rules.extend(tree_rules)

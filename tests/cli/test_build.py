@@ -1,0 +1,103 @@
+"""``releasekit build`` and ``releasekit catalog build`` on the repository's own data and on copies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from tests.conftest import REPO_ROOT
+
+
+@pytest.fixture
+def repo_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name in ("streams", "bundle-templates", "catalog"):
+        shutil.copytree(REPO_ROOT / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_build_check_on_the_repository_is_clean(
+    run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI proves catalog/ is in sync with streams/ (the committed catalogs are the golden files)."""
+    monkeypatch.chdir(REPO_ROOT)
+    result = run_line(["build", "--check", "--format", "json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0, result.stdout
+    assert report["passed"] is True
+    assert report["summary"]["errors"] == 0
+
+
+def test_build_writes_the_same_bytes_twice(run_line: Callable[..., Result], repo_copy: Path) -> None:
+    shutil.rmtree(repo_copy / "catalog")
+    assert run_line(["build"]).exit_code == 0
+    first = {p: p.read_bytes() for p in sorted((repo_copy / "catalog").rglob("*")) if p.is_file()}
+    assert run_line(["build"]).exit_code == 0
+    second = {p: p.read_bytes() for p in sorted((repo_copy / "catalog").rglob("*")) if p.is_file()}
+    assert first == second
+    original = {p.relative_to(repo_copy): b for p, b in first.items()}
+    committed = {
+        p.relative_to(REPO_ROOT): p.read_bytes() for p in (REPO_ROOT / "catalog").rglob("*") if p.is_file()
+    }
+    assert original == committed
+
+
+def test_check_lists_drifted_files(run_line: Callable[..., Result], repo_copy: Path) -> None:
+    target = repo_copy / "catalog" / "v4.20" / "configs" / "kueue-operator" / "catalog.json"
+    target.write_text(target.read_text().replace("stable-v1.4", "stable-v9.9", 1))
+    (repo_copy / "catalog" / "v4.20" / "stray.txt").write_text("x")
+    result = run_line(["catalog", "build", "--check", "--format", "json"])
+    assert result.exit_code == 1
+    drift = {
+        f["location"]["file"] for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-DIFF-001"
+    }
+    assert drift == {"catalog/v4.20/configs/kueue-operator/catalog.json", "catalog/v4.20/stray.txt"}
+    assert target.read_text().count("stable-v9.9") == 1  # --check wrote nothing
+
+
+@pytest.mark.usefixtures("repo_copy")
+def test_candidates_need_an_out_folder(run_line: Callable[..., Result]) -> None:
+    result = run_line(["catalog", "build", "--candidates"])
+    assert result.exit_code == 2
+    assert "--out" in result.stderr
+
+
+def test_candidates_preview_holds_the_experimental_package(
+    run_line: Callable[..., Result], repo_copy: Path
+) -> None:
+    result = run_line(["catalog", "build", "--candidates", "--out", "preview", "--format", "json"])
+    preview = repo_copy / "preview"
+    packages = sorted(
+        p.parent.name + "/" + p.parent.parent.parent.name for p in preview.rglob("catalog.json")
+    )
+    assert "kueue-operator-experimental/v4.18" in packages and "kueue-operator-experimental/v4.19" in packages
+    assert not any("experimental/v4.20" in p for p in packages)
+    assert not (repo_copy / "catalog" / "v4.18" / "configs" / "kueue-operator-experimental").exists()
+    report = json.loads(result.stdout)
+    dev = [f for f in report["findings"] if f["rule"] in ("RK-KONFLUX-009", "RK-KONFLUX-010")]
+    assert dev, "development image references in the preview are reported"
+    assert {f["severity"] for f in dev} == {"warning"}
+    assert all("kueue-operator-experimental" in f["message"] for f in dev)
+    assert result.exit_code == 0
+
+
+def test_unreadable_streams_exit_2(run_line: Callable[..., Result], repo_copy: Path) -> None:
+    (repo_copy / "streams" / "stable.yaml").write_text("releases: [\n")
+    result = run_line(["build"])
+    assert result.exit_code == 2
+    assert "stable.yaml" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_failed_build_leaves_the_old_catalog(run_line: Callable[..., Result], repo_copy: Path) -> None:
+    before = {p: p.read_bytes() for p in (repo_copy / "catalog").rglob("*") if p.is_file()}
+    (repo_copy / "bundle-templates" / "clusterserviceversion.yaml.j2").write_text("{{ nope }}\n")
+    result = run_line(["build"])
+    assert result.exit_code == 2
+    assert "clusterserviceversion.yaml.j2" in result.stderr
+    after = {p: p.read_bytes() for p in (repo_copy / "catalog").rglob("*") if p.is_file()}
+    assert before == after
