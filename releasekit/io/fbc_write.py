@@ -276,7 +276,7 @@ def _yaml_number(value: int | float) -> str:
     return _go_format_g(float(text))
 
 
-_INT_TEXT = re.compile(r"^-?[0-9]+$")
+_INT_TEXT = re.compile(r"^-?[0-9]+\Z")
 
 # ----------------------------------------------------------------------------------------- JSON
 
@@ -453,16 +453,16 @@ _YAML_NON_STR = frozenset(
         ".NAN",
     ]
 )
-_YAML_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
-_GO_INT0 = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$")
-_GO_UINT0 = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$")
-_BASE60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
-_TS_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_YAML_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_GO_INT0 = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)\Z")
+_GO_UINT0 = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)\Z")
+_BASE60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
+_TS_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})\Z")
 _TS_FULL = re.compile(
     r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})"
-    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)$"
+    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)\Z"
 )
-_DOT_FLOAT = re.compile(r"^\.[0-9]+([eE][-+]?[0-9]+)?$")
+_DOT_FLOAT = re.compile(r"^\.[0-9]+([eE][-+]?[0-9]+)?\Z")
 
 
 def _go_parse_int0(text: str, unsigned: bool) -> bool:
@@ -535,9 +535,9 @@ def _resolves_to_str(s: str) -> bool:
     if _YAML_FLOAT.match(plain):
         return False
     if plain.startswith("0b"):
-        return not re.match(r"^0b[01]+$", plain) or int(plain[2:], 2) >= 2**63
+        return not re.match(r"^0b[01]+\Z", plain) or int(plain[2:], 2) >= 2**63
     if plain.startswith("-0b"):
-        return not re.match(r"^-0b[01]+$", plain) or int(plain[3:], 2) > 2**63
+        return not re.match(r"^-0b[01]+\Z", plain) or int(plain[3:], 2) > 2**63
     return True
 
 
@@ -547,7 +547,7 @@ def _printable(ch: str) -> bool:
 
 
 _BREAKS = "\r\n\x85\u2028\u2029"
-_FAST_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/=+()-]*$")
+_FAST_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/=+()-]*\Z")
 
 
 def _analyze(s: str) -> tuple[bool, bool, bool, bool]:
