@@ -218,5 +218,5 @@ def render_bundle_manifests(
         properties=tuple(props),
         related_images=_related_images(csv, image) or None,
         objects=decoded,
-        csv=csv if not image else csv,
+        csv=csv,
     )
