@@ -15,11 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from releasekit.io.fbc_write import render_json
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.io.templates import TemplateSet
+from releasekit.io.templates import TemplateSet, load_yaml_text
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.stream import CrossMinor, Release, Stream
 from releasekit.plan.catalog import CatalogFragment, ReleaseManifests, containerfile, plan_catalogs
@@ -48,13 +46,15 @@ class CatalogBuild:
     manifests: Mapping[tuple[str, str], ReleaseManifests]
 
 
-def render_csv(templates: TemplateSet, stream: Stream, release: Release, loaded: LoadedStreams) -> dict[str, Any]:
+def render_csv(
+    templates: TemplateSet, stream: Stream, release: Release, loaded: LoadedStreams
+) -> dict[str, Any]:
     """Render one release's ClusterServiceVersion and parse it back (facts + this project's prose)."""
     inventory = loaded.inventories.get(release.upstream.inventory)
     crds = operand_crds(stream, inventory) if inventory is not None else ()
     context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
     text = templates.render(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
-    csv = yaml.safe_load(text)
+    csv = load_yaml_text(text)
     if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
     return csv
@@ -94,9 +94,13 @@ def build_catalogs(
             if release.status.value == "candidate" and not candidates:
                 continue
             csv = render_csv(templates, stream, release, loaded)
-            manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=(operator_crd,))
+            manifests[(stream.name, str(release.version))] = ReleaseManifests(
+                csv=csv, objects=(operator_crd,)
+            )
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
-    return CatalogBuild(loaded=loaded, fragments=fragments, files=catalog_files(fragments), manifests=manifests)
+    return CatalogBuild(
+        loaded=loaded, fragments=fragments, files=catalog_files(fragments), manifests=manifests
+    )
 
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
@@ -112,9 +116,15 @@ def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> t
         if rel not in existing:
             problem, hint = "is missing", "run `releasekit catalog build` and commit the result"
         elif rel not in files:
-            problem, hint = "is not generated from streams/ (stale)", "run `releasekit catalog build` to remove it"
+            problem, hint = (
+                "is not generated from streams/ (stale)",
+                "run `releasekit catalog build` to remove it",
+            )
         elif (target / rel).read_bytes() != files[rel]:
-            problem, hint = "differs from what streams/ generates", "run `releasekit catalog build` and commit"
+            problem, hint = (
+                "differs from what streams/ generates",
+                "run `releasekit catalog build` and commit",
+            )
         else:
             continue
         findings.append(
