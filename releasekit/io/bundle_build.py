@@ -1,0 +1,382 @@
+"""``releasekit bundle build``: generate registry+v1 bundles from ``streams/``, the templates and upstream Kueue.
+
+Adapter module (git through gitpython, templates through :mod:`releasekit.io.templates`, files). For each
+chosen release:
+
+1. the upstream ref is chosen (:func:`releasekit.plan.bundle.upstream_ref`: tag, else commit, else
+   describe pin, else the inventory's ref); a transcribed inventory stops the build here, before any git
+   work, unless ``--allow-unpinned``;
+2. the repository is opened once (a local path, or a URL cloned once into the cache by
+   :func:`releasekit.io.upstream.open_repository`), the ref is resolved and every CRD file under
+   ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where present) is read
+   from git blobs, without a work tree;
+3. :func:`releasekit.plan.bundle.plan_bundle` checks hashes and places the CRDs; the CSV, annotations
+   and Dockerfile are rendered from ``bundle-templates/``; the operator's CRD and the upstream CRD files
+   are copied byte for byte; ``upstream-crds.yaml`` records the upstream files by name and sha256;
+4. the bundle is written atomically to ``<out>/<stream>/<version>/`` (or, with ``--check``, compared
+   with what is there), then loaded back and validated: operator-sdk's default validators plus
+   releasekit's own rules, judged with what the stream knows (stable or not, released or candidate,
+   the release's catalogs and registries).
+
+Nothing here writes under ``streams/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from releasekit.errors import InputError, UpstreamError
+from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.io.templates import TemplateSet
+from releasekit.io.upstream import CRD_DIRS, _crd, _resolve, check_ref, open_repository
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.inventory import Crd
+from releasekit.model.stream import Release, ReleaseStatus, Stream
+from releasekit.plan.bundle import (
+    BundlePlan,
+    manifest_document,
+    plan_bundle,
+    require_pinned,
+    select_releases,
+    template_context,
+    upstream_ref,
+)
+
+__all__ = [
+    "ANNOTATIONS_TEMPLATE",
+    "CSV_TEMPLATE",
+    "DEFAULT_UPSTREAM",
+    "DOCKERFILE_TEMPLATE",
+    "BuiltBundle",
+    "BundleBuild",
+    "UpstreamReader",
+    "build_bundles",
+    "drift_findings",
+    "read_upstream_crds",
+    "render_bundle",
+    "validate_built",
+]
+
+DEFAULT_UPSTREAM = "https://github.com/kubernetes-sigs/kueue.git"
+"""The public Kueue repository, cloned once into the cache when ``--upstream`` is not given."""
+
+CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
+ANNOTATIONS_TEMPLATE = "annotations.yaml.j2"
+DOCKERFILE_TEMPLATE = "bundle.Dockerfile.j2"
+OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml"
+CSV_FACTS = "csv-facts.yaml"
+PROSE = "prose.yaml"
+
+RULE_DRIFT = "RK-DIFF-001"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuiltBundle:
+    """One generated bundle: its plan, its files (relative to its folder) and where it goes."""
+
+    plan: BundlePlan
+    files: Mapping[PurePosixPath, bytes]
+    target: Path
+    display: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BundleBuild:
+    """What a ``bundle build`` run produced: the bundles and every finding (load, drift, validation)."""
+
+    bundles: tuple[BuiltBundle, ...]
+    findings: tuple[Finding, ...]
+    checked: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------------------------ upstream
+
+
+def _one_line(text: str) -> str:
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    fatal = [line for line in lines if line.lower().startswith(("fatal:", "error:"))]
+    return "; ".join(fatal or lines[-1:] or [str(text)])
+
+
+def read_upstream_crds(repo: Any, ref: str) -> tuple[str, tuple[tuple[Crd, bytes], ...]]:
+    """The commit ``ref`` resolves to and every CRD file at it (facts with file and sha256, and the bytes).
+
+    Reads git blobs only (``commit.tree / path``), under :data:`releasekit.io.upstream.CRD_DIRS`.
+
+    Raises:
+        UsageError: an unsafe ref. UpstreamError: a missing ref, no CRD folder, a file that is not YAML.
+    """
+    check_ref(ref)
+    commit = _resolve(repo, ref)
+    found_dir = False
+    out: list[tuple[Crd, bytes]] = []
+    for folder in CRD_DIRS:
+        try:
+            sub = commit.tree / folder
+        except KeyError:
+            continue
+        found_dir = True
+        for blob in sorted(sub.blobs, key=lambda b: b.path):
+            if not blob.name.endswith((".yaml", ".yml")) or blob.name.startswith("kustomization"):
+                continue
+            data: bytes = blob.data_stream.read()
+            try:
+                docs = load_yaml_documents(data.decode("utf-8"), track_paths=False)
+            except (YamlContentError, UnicodeDecodeError) as exc:
+                raise UpstreamError(f"{ref}:{blob.path}: cannot read CRD: {exc}") from None
+            crds = [c for c in (_crd(d.data, blob.path, hashlib.sha256(data).hexdigest()) for d in docs) if c]
+            if len(crds) > 1:
+                raise UpstreamError(f"{ref}:{blob.path}: holds {len(crds)} CRDs; expected one per file")
+            if crds:
+                out.append((crds[0], data))
+    if not found_dir:
+        raise UpstreamError(f"{ref}: no {CRD_DIRS[0]}/ folder; is this a Kueue repository?")
+    return str(commit.hexsha), tuple(out)
+
+
+class UpstreamReader:
+    """Opens the upstream repository once, on first use, and reads CRDs at refs (cached per ref)."""
+
+    def __init__(self, spec: str, *, cache: Path | None = None) -> None:
+        """Remember ``spec`` (a local path or URL); nothing is opened yet."""
+        self.spec = spec
+        self.cache = cache
+        self._repo: Any = None
+        self._by_ref: dict[str, tuple[str, tuple[tuple[Crd, bytes], ...]]] = {}
+
+    def _open(self) -> Any:
+        if self._repo is None:
+            os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
+            try:
+                self._repo = open_repository(self.spec, cache=self.cache)
+            except UpstreamError as exc:
+                raise UpstreamError(
+                    f"upstream Kueue repository {self.spec} is unreachable: {_one_line(str(exc))}; "
+                    "pass --upstream PATH to use a local clone"
+                ) from None
+        return self._repo
+
+    def crds(self, ref: str) -> tuple[str, tuple[tuple[Crd, bytes], ...]]:
+        """The commit and CRD files of ``ref``."""
+        if ref not in self._by_ref:
+            check_ref(ref)  # before git sees it
+            self._by_ref[ref] = read_upstream_crds(self._open(), ref)
+        return self._by_ref[ref]
+
+
+# ------------------------------------------------------------------------------------------ rendering
+
+
+def _dump_yaml(document: Mapping[str, Any]) -> str:
+    return yaml.safe_dump(
+        dict(document), sort_keys=False, default_flow_style=False, allow_unicode=True, width=100000
+    )
+
+
+def render_bundle(
+    plan: BundlePlan, contents: Mapping[str, bytes], templates: TemplateSet
+) -> dict[PurePosixPath, bytes]:
+    """Every file of the bundle planned by ``plan`` (``contents``: upstream file -> bytes)."""
+    context = template_context(
+        plan, defaults=templates.read_yaml(CSV_FACTS), prose=templates.read_yaml(PROSE)
+    )
+    files: dict[PurePosixPath, bytes] = {
+        plan.csv_path: templates.render(CSV_TEMPLATE, context).encode("utf-8"),
+        plan.operator_crd_path: templates.read_text(OPERATOR_CRD_TEMPLATE).encode("utf-8"),
+        plan.annotations_path: templates.render(ANNOTATIONS_TEMPLATE, context).encode("utf-8"),
+        plan.dockerfile_path: templates.render(DOCKERFILE_TEMPLATE, context).encode("utf-8"),
+    }
+    for planned in plan.crds:
+        if planned.path is not None:
+            files[planned.path] = contents[planned.crd.file]
+    header = (
+        "# Generated by `releasekit bundle build`; do not edit.\n"
+        "# The upstream Kueue CRD files this bundle was built from, by name and sha256.\n"
+    )
+    files[plan.manifest_path] = (header + _dump_yaml(manifest_document(plan))).encode("utf-8")
+    return files
+
+
+# ------------------------------------------------------------------------------------------ checks
+
+
+def _tree_files(root: Path) -> dict[PurePosixPath, Path]:
+    if not root.is_dir():
+        return {}
+    return {PurePosixPath(p.relative_to(root).as_posix()): p for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def drift_findings(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
+    """RK-DIFF-001 for every file under ``target`` that is missing, stale (not generated) or different."""
+    existing = _tree_files(target)
+    out: list[Finding] = []
+    for rel in sorted(set(files) | set(existing)):
+        shown = f"{display.rstrip('/')}/{rel}"
+        if rel not in existing:
+            problem = "is missing"
+        elif rel not in files:
+            problem = "is not generated any more (stale)"
+        elif existing[rel].read_bytes() != files[rel]:
+            problem = "differs from a fresh build"
+        else:
+            continue
+        out.append(
+            Finding(
+                rule=RULE_DRIFT,
+                severity=Severity.ERROR,
+                message=f"{shown} {problem}",
+                location=Location(file=shown),
+                hint="run `releasekit bundle build` without --check to regenerate the bundle",
+                subject=(display,),
+            )
+        )
+    return tuple(out)
+
+
+def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
+    """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules.
+
+    Judged with the stream's knowledge: stable means the stream ships no alpha API; a published release
+    gets the release checks (digests, the stream's released registries); the OpenShift versions value is
+    compared with the release's catalogs. Operand CRDs placed in ``operator-assets/`` are checked for alpha
+    versions too (they are what the operator installs).
+    """
+    from releasekit.io.bundle_load import load_bundle_root, load_manifests_dir
+    from releasekit.model.bundle import ValidationOptions
+    from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+    from releasekit.rules.bundle.policy import check_alpha_crds
+
+    stable = not stream.api_maturity.alpha_apis
+    bundle = load_bundle_root(root, shown=display)
+    options = ValidationOptions(
+        validators=DEFAULT_VALIDATORS,
+        index_dockerfile=bundle.dockerfile,
+        release_checks=release.status is not ReleaseStatus.CANDIDATE,
+        allowed_registries=stream.released_registries,
+        stable=stable,
+        openshift_catalogs=tuple(str(c) for c in release.catalogs),
+    )
+    findings = list(validate_bundle(bundle, options))
+    assets = root / "operator-assets" / "crds"
+    if assets.is_dir():
+        shown = f"{display.rstrip('/')}/operator-assets/crds"
+        findings += check_alpha_crds(load_manifests_dir(assets, shown=shown), stable=stable)
+    return tuple(findings)
+
+
+# ------------------------------------------------------------------------------------------ the build
+
+
+def _build_one(
+    stream: Stream,
+    release: Release,
+    loaded: LoadedStreams,
+    *,
+    reader: UpstreamReader,
+    templates: TemplateSet,
+    allow_unpinned: bool,
+    out: Path,
+    out_display: str,
+) -> BuiltBundle:
+    inventory = loaded.inventories.get(release.upstream.inventory)
+    if inventory is None:
+        raise InputError(
+            f"release {release.version} of stream {stream.name}: inventory {release.upstream.inventory!r} "
+            "not found under upstream/; record it with `releasekit upstream import`"
+        )
+    pin = upstream_ref(release, inventory)
+    require_pinned(inventory, repo=reader.spec, ref=pin.ref, allow_unpinned=allow_unpinned)  # before any git
+    commit, read = reader.crds(pin.ref)
+    plan = plan_bundle(
+        stream,
+        release,
+        inventory,
+        [crd for crd, _ in read],
+        pin=pin,
+        commit=commit,
+        repo=reader.spec,
+        allow_unpinned=allow_unpinned,
+    )
+    files = render_bundle(plan, {crd.file: data for crd, data in read}, templates)
+    target = out.joinpath(*plan.root.parts)
+    display = f"{out_display.rstrip('/')}/{plan.root}"
+    return BuiltBundle(plan=plan, files=files, target=target, display=display)
+
+
+def build_bundles(
+    streams_dir: Path,
+    templates_dir: Path,
+    out: Path,
+    *,
+    upstream: str = DEFAULT_UPSTREAM,
+    stream: str | None = None,
+    version: str | None = None,
+    every: bool = False,
+    check: bool = False,
+    allow_unpinned: bool = False,
+    cache: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> BundleBuild:
+    """Build (or with ``check`` compare) the chosen bundles and validate them.
+
+    Every bundle is rendered before anything is written, so a stop (hash mismatch, unpinned inventory,
+    unreachable upstream, template error) leaves the output folder as it was.
+
+    Raises:
+        InputError, UsageError, UpstreamError, TemplateError, SafetyLimitError: the build cannot go on.
+    """
+    loaded = load_streams(streams_dir, display_root=str(streams_dir))
+    chosen = select_releases(loaded.streams, stream=stream, version=version, every=every)
+    templates = TemplateSet(templates_dir)
+    reader = UpstreamReader(upstream, cache=cache)
+    out_display = str(out)
+    built = [
+        _build_one(
+            s,
+            r,
+            loaded,
+            reader=reader,
+            templates=templates,
+            allow_unpinned=allow_unpinned,
+            out=out,
+            out_display=out_display,
+        )
+        for s, r in chosen
+    ]
+    findings: list[Finding] = list(loaded.findings)
+    checked: list[str] = []
+    for bundle in built:
+        if check:
+            findings += drift_findings(bundle.target, bundle.files, bundle.display)
+            staging = Path(tempfile.mkdtemp(prefix=".releasekit-bundle-check."))
+            try:
+                write_tree_atomic(staging / "bundle", bundle.files)
+                findings += validate_built(
+                    staging / "bundle", bundle.display, bundle.plan.stream, bundle.plan.release
+                )
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        else:
+            write_tree_atomic(bundle.target, bundle.files)
+            findings += validate_built(bundle.target, bundle.display, bundle.plan.stream, bundle.plan.release)
+        if progress is not None:
+            verb = "checked" if check else "wrote"
+            progress(f"{verb} {bundle.display} ({len(bundle.files)} files, upstream {bundle.plan.pin.ref})")
+        checked += [f"{bundle.display}/{rel}" for rel in sorted(bundle.files)]
+    return BundleBuild(bundles=tuple(built), findings=tuple(findings), checked=tuple(checked))
+
+
+def selected_versions(build: BundleBuild) -> Sequence[str]:
+    """``<stream>/<version>`` of every bundle built (for messages)."""
+    return [str(b.plan.root) for b in build.bundles]
