@@ -168,13 +168,20 @@ def _package_blobs(rng: random.Random, index: int, bundles: int) -> list[dict[st
     ]
 
     def entries(chosen: list[int]) -> list[dict[str, Any]]:
+        # z-stream style: an entry may replace the one before its predecessor and skip the predecessor
+        # (never twice in a row: skipping a bundle that another entry replaces would strand the tail).
         out: list[dict[str, Any]] = []
+        skipped_last = False
         for pos, i in enumerate(chosen):
             entry: dict[str, Any] = {"name": names[i]}
-            if pos > 0:
-                entry["replaces"] = names[chosen[pos - 1]]
-            if pos > 1 and rng.random() < 0.3:
-                entry["skips"] = [names[chosen[pos - 2]]]
+            if pos > 1 and not skipped_last and rng.random() < 0.3:
+                entry["replaces"] = names[chosen[pos - 2]]
+                entry["skips"] = [names[chosen[pos - 1]]]
+                skipped_last = True
+            else:
+                if pos > 0:
+                    entry["replaces"] = names[chosen[pos - 1]]
+                skipped_last = False
             if pos > 0 and rng.random() < 0.4:
                 entry["skipRange"] = f">={versions[chosen[0]]} <{versions[i]}"
             out.append(entry)
