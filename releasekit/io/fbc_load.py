@@ -42,10 +42,9 @@ import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-import pathspec
 import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
@@ -69,6 +68,9 @@ from releasekit.model.fbc import (
     RelatedImage,
 )
 from releasekit.model.finding import Finding, Location, Severity
+
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -112,6 +114,8 @@ def _indexignore_spec(path: Path) -> pathspec.GitIgnoreSpec:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read .indexignore: {exc}") from None
+    import pathspec  # only catalogs with an .indexignore pay for importing it
+
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
