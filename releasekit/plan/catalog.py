@@ -39,7 +39,7 @@ from releasekit.model.fbc import (
 )
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Release, ReleaseStatus, Stream
 from releasekit.plan.channels import catalog_releases, plan_channels
-from releasekit.plan.csv import csv_metadata
+from releasekit.plan.migrate import build_csv_metadata
 
 __all__ = [
     "CSV_METADATA_SINCE",
@@ -127,7 +127,7 @@ def _bundle(
         Property(type=PROP_PACKAGE, value={"packageName": stream.package, "version": str(release.version)})
     )
     if openshift >= CSV_METADATA_SINCE:
-        properties.append(Property(type=PROP_CSV_METADATA, value=csv_metadata(csv)))
+        properties.append(Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv)))
     else:
         properties.extend(_bundle_object(obj) for obj in (csv, *manifests.objects))
     return Bundle(

@@ -3,8 +3,8 @@
 Pure core. :func:`csv_context` gathers every fact of one release (name, version, edges, createdAt,
 images, owned CRDs, annotations, install modes ...) into a plain dict for ``bundle-templates/``;
 prose and branding are the templates' own. :func:`operand_crds` decides which upstream CRDs a stream
-ships (stable: no CRD with any alpha version), and :func:`csv_metadata` extracts the
-``olm.csv.metadata`` property from a rendered CSV as opm's migration does.
+ships (stable: no CRD with any alpha version). The ``olm.csv.metadata`` property is extracted from a
+rendered CSV by :func:`releasekit.plan.migrate.build_csv_metadata`, as opm's migration does.
 
 Template context (the contract with ``bundle-templates/``):
 
@@ -27,40 +27,15 @@ from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
 from releasekit.plan.channels import csv_edges
 
 __all__ = [
-    "CSV_METADATA_FIELDS",
     "with_prose",
     "OPERATOR_CRD",
     "csv_context",
-    "csv_metadata",
     "openshift_versions_value",
     "operand_crds",
 ]
 
 OPERATOR_CRD = "kueues.kueue.openshift.io"
 """The operator's own CRD, always owned by the CSV."""
-
-CSV_METADATA_FIELDS = (
-    "annotations",
-    "apiServiceDefinitions",
-    "crdDescriptions",
-    "description",
-    "displayName",
-    "installModes",
-    "keywords",
-    "labels",
-    "links",
-    "maintainers",
-    "maturity",
-    "minKubeVersion",
-    "nativeAPIs",
-    "provider",
-)
-"""The CSV fields opm copies into ``olm.csv.metadata`` (operator-registry property.go)."""
-
-_SPEC_FIELDS = {
-    "apiServiceDefinitions": "apiservicedefinitions",
-    "crdDescriptions": "customresourcedefinitions",
-}
 
 
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
@@ -185,24 +160,6 @@ def csv_context(
         "release": {"version": str(release.version), "status": release.status.value},
         "openshift_versions": openshift_versions_value(stream, release),
     }
-
-
-def csv_metadata(csv: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``olm.csv.metadata`` value opm builds from a CSV (annotations, labels and the spec subset)."""
-    metadata = csv.get("metadata") or {}
-    spec = csv.get("spec") or {}
-    out: dict[str, Any] = {}
-    if metadata.get("annotations"):
-        out["annotations"] = dict(metadata["annotations"])
-    if metadata.get("labels"):
-        out["labels"] = dict(metadata["labels"])
-    for field in CSV_METADATA_FIELDS:
-        if field in ("annotations", "labels"):
-            continue
-        key = _SPEC_FIELDS.get(field, field)
-        if key in spec:
-            out[field] = spec[key]
-    return out
 
 
 def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict[str, Any]:
