@@ -1,0 +1,844 @@
+"""Upgrade-graph analysis: what ``opm validate`` misses about who can upgrade to what.
+
+Pure core: takes loaded or planned :class:`~releasekit.model.fbc.DeclarativeConfig` values and returns
+data and findings; no I/O, no click. opm's own per-channel checks (one head, no ``replaces`` cycle,
+nothing stranded) live in :mod:`releasekit.rules.fbc` and are not repeated here.
+
+**Edges.** An upgrade edge goes from an installed bundle (the *source*) to a channel entry (the
+*target*): the entry's ``replaces``, each of its ``skips``, and -- unlike opm's graph checks -- its
+``skipRange``, which makes every bundle of the package whose version is in the range a source. Edges
+are known by bundle name, so a ``replaces`` may name a bundle of another channel (that is how
+``replace-previous-minor`` links minors).
+
+**Reaching the head.** OLM upgrades inside the channel a subscription names, but a user may switch the
+subscription to another channel, and OLM then looks in that channel for an entry with an edge from the
+installed bundle. So releasekit follows every edge of every channel of the package, by bundle name:
+from bundle X one can move to entry Y of channel C when Y ``replaces``/``skips`` X or Y's ``skipRange``
+contains X's version -- whichever channel X was installed from. (The special case "the same bundle is in
+both channels" is covered: the bundle's edges are the same in each.) A bundle *reaches* the head when
+such a path leads to the head of the package's default channel. Every bundle that does not is reported
+with the reason, checked in this order: a stream boundary, a major-version boundary, a change of the
+owned API group, an island channel the policy declares (``cross-minor: none``), else no reason.
+
+**Across OpenShift versions.** When a cluster moves from OpenShift N to N+1 (the order the caller
+passes, which is the stream's ``openshift`` order), every bundle of N's catalog must be in N+1's or
+have an edge there (some entry of the package in N+1 replaces or skips it, or its skipRange contains
+its version). Otherwise the cluster upgrade strands it; the severity is the caller's choice (a fixed one,
+or :func:`published_severity`: known cases warn, new ones are errors).
+
+Rule ids (stable, never renumbered):
+
+============ ======== =================================================================================
+RK-GRAPH-001 error    an edge goes to a lower or equal version (``replaces``, ``skips`` or ``skipRange``)
+RK-GRAPH-002 warning  a ``replaces`` names no bundle of the package (the chain ends in nothing)
+RK-GRAPH-003 error    an edge crosses a change of the owned API group
+RK-GRAPH-004 error    an edge crosses from one stream to another (when the policy names streams)
+RK-GRAPH-005 info     a bundle cannot reach the default head: its channel is an island the policy declares
+RK-GRAPH-006 warning  a bundle cannot reach the default head, and the policy gives no reason
+RK-GRAPH-007 info     a bundle cannot reach the default head: it is of another major version
+RK-GRAPH-008 info     a bundle cannot reach the default head: it is of another stream
+RK-GRAPH-009 info     a bundle cannot reach the default head: it owns another API group
+RK-GRAPH-010 warning  an OpenShift upgrade strands a bundle (severity set by the caller)
+============ ======== =================================================================================
+
+Public API: :class:`GraphPolicy` (and :data:`DEFAULT_POLICY`), :func:`analyze_package` /
+:func:`analyze_config` (the graph of a package as data: nodes, edges, channels, heads and the
+reachability table), :func:`check_graph` (the findings of RK-GRAPH-001 … 009), :func:`find_strandings`,
+:func:`check_openshift_upgrades` and :func:`published_severity` / :func:`published_pairs`
+(RK-GRAPH-010), and :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle, Channel, ChannelEntry, DeclarativeConfig
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.stream import CrossMinor, Stream
+from releasekit.model.version import (
+    Range,
+    RangeError,
+    Version,
+    VersionError,
+    go_quote,
+    parse_range,
+    parse_version,
+)
+from releasekit.rules.fbc import channel_heads
+
+__all__ = [
+    "DEFAULT_POLICY",
+    "RULES",
+    "ChannelView",
+    "Edge",
+    "EdgeKind",
+    "GraphPolicy",
+    "GraphRule",
+    "Node",
+    "PackageGraph",
+    "Reachability",
+    "Stranding",
+    "analyze_config",
+    "analyze_package",
+    "check_graph",
+    "check_openshift_upgrades",
+    "find_strandings",
+    "published_pairs",
+    "published_severity",
+]
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+
+@dataclass(frozen=True, slots=True)
+class GraphRule:
+    """One rule: id, default severity, what it checks and the generic fix."""
+
+    id: str
+    severity: Severity
+    title: str
+    hint: str
+
+
+RULES: Final[Mapping[str, GraphRule]] = {
+    r.id: r
+    for r in (
+        GraphRule(
+            "RK-GRAPH-001",
+            Severity.ERROR,
+            "edge to a lower or equal version",
+            "an upgrade edge must come from an older bundle; drop the edge or narrow the skipRange",
+        ),
+        GraphRule(
+            "RK-GRAPH-002",
+            Severity.WARNING,
+            "replaces names no bundle of the package",
+            "drop the replaces (a chain may simply end), or fix the bundle name",
+        ),
+        GraphRule(
+            "RK-GRAPH-003",
+            Severity.ERROR,
+            "edge across a change of the owned API group",
+            "remove the edge: OLM cannot migrate objects of the old API group; document a manual "
+            "migration instead",
+        ),
+        GraphRule(
+            "RK-GRAPH-004",
+            Severity.ERROR,
+            "edge across streams",
+            "remove the edge: releases of different streams never upgrade into each other",
+        ),
+        GraphRule(
+            "RK-GRAPH-005",
+            Severity.INFO,
+            "island channel declared by the policy",
+            "users switch to the newer channel by hand (cross-minor: none); set cross-minor: "
+            "replace-previous-minor to link the minors",
+        ),
+        GraphRule(
+            "RK-GRAPH-006",
+            Severity.WARNING,
+            "bundle cannot reach the default channel's head",
+            "give a newer bundle an edge from it (replaces, skips or a skipRange that contains its version)",
+        ),
+        GraphRule(
+            "RK-GRAPH-007",
+            Severity.INFO,
+            "major-version boundary",
+            "nothing upgrades across a major version; users reinstall or migrate by hand",
+        ),
+        GraphRule(
+            "RK-GRAPH-008",
+            Severity.INFO,
+            "stream boundary",
+            "streams never upgrade into each other; users move between streams by hand",
+        ),
+        GraphRule(
+            "RK-GRAPH-009",
+            Severity.INFO,
+            "owned API group differs from the head's",
+            "no edge may cross an API-group change; document the manual migration",
+        ),
+        GraphRule(
+            "RK-GRAPH-010",
+            Severity.WARNING,
+            "OpenShift upgrade strands a bundle",
+            "keep the bundle in the {to} catalog (add {to} to the release's catalogs), or give a bundle "
+            "there an edge from it (replaces, skips or a skipRange that contains {version})",
+        ),
+    )
+}
+
+
+# ----------------------------------------------------------------------------------------- policy
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GraphPolicy:
+    """What the release policy says about the graph, so that the rules work on any catalog.
+
+    Attributes:
+        islands_declared: minor channels are islands by design (``cross-minor: none``): a bundle that
+            cannot leave its channel is RK-GRAPH-005 (info) instead of RK-GRAPH-006 (warning).
+        api_group_of: bundle name → owned API group; bundles not in it (or all, when None) use the
+            groups of their ``olm.gvk`` properties.
+        stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of
+            another stream than the head's is RK-GRAPH-008. None: one stream.
+        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
+            policy), so such a bundle is RK-GRAPH-007 (info).
+    """
+
+    islands_declared: bool = False
+    api_group_of: Mapping[str, str] | None = None
+    stream_of: Mapping[str, str] | None = None
+    major_boundary_declared: bool = True
+
+    @classmethod
+    def from_stream(cls, stream: Stream) -> GraphPolicy:
+        """The policy of one stream: islands declared by ``cross-minor: none``, the releases' owned API."""
+        groups = {
+            r.csv_name(stream.package): r.owned_api.group for r in stream.releases if r.owned_api is not None
+        }
+        return cls(
+            islands_declared=stream.upgrades.cross_minor is CrossMinor.NONE,
+            api_group_of=groups,
+            stream_of={r.csv_name(stream.package): stream.name for r in stream.releases},
+        )
+
+
+DEFAULT_POLICY: Final = GraphPolicy()
+"""What ``catalog validate`` uses on a catalog without streams: undeclared islands are warnings."""
+
+
+# ------------------------------------------------------------------------------------------- data
+
+
+class EdgeKind(enum.StrEnum):
+    """How a channel entry names its sources, spelled as in FBC."""
+
+    REPLACES = "replaces"
+    SKIPS = "skips"
+    SKIP_RANGE = "skipRange"
+
+
+_KIND_ORDER: Final = {EdgeKind.REPLACES: 0, EdgeKind.SKIPS: 1, EdgeKind.SKIP_RANGE: 2}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=True)
+class Edge:
+    """An upgrade edge from ``source`` (installed) to ``target`` (an entry of ``channel``)."""
+
+    channel: str
+    target: str
+    kind: EdgeKind
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    """A bundle of the package: its version (None when it has none that parses) and where it is."""
+
+    name: str
+    version: Version | None
+    channels: tuple[str, ...]
+    api_groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChannelView:
+    """A channel: its entries in file order and its heads (opm's definition; skipRange adds none)."""
+
+    name: str
+    entries: tuple[str, ...]
+    heads: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reachability:
+    """One row of the reachability table.
+
+    Attributes:
+        bundle: the bundle; version: its version text ("" when unknown).
+        reachable: whether it reaches the default channel's head.
+        path: the shortest upgrade path, bundle first and head last (empty when unreachable).
+        reason: the rule id that explains why not (None when reachable or when there is no single head).
+    """
+
+    bundle: str
+    version: str
+    reachable: bool
+    path: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackageGraph:
+    """The upgrade graph of one package: nodes (by version), edges (sorted), channels, heads, reachability.
+
+    ``default_head`` is None unless the default channel has exactly one head.
+    """
+
+    package: str
+    default_channel: str
+    default_head: str | None
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
+    channels: tuple[ChannelView, ...]
+    reachability: tuple[Reachability, ...]
+
+    def node(self, name: str) -> Node | None:
+        """The node named ``name``, or None."""
+        return next((n for n in self.nodes if n.name == name), None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=True)
+class Stranding:
+    """A bundle in the ``openshift_from`` catalog that ``openshift_to`` neither has nor upgrades from."""
+
+    package: str
+    bundle: str
+    version: str
+    openshift_from: str
+    openshift_to: str
+
+
+# ---------------------------------------------------------------------------------------- helpers
+
+
+def _q(text: str) -> str:
+    return go_quote(text)
+
+
+def _subject(package: str, channel: str = "", bundle: str = "") -> tuple[str, ...]:
+    parts = [f"package {_q(package)}"]
+    if channel:
+        parts.append(f"channel {_q(channel)}")
+    if bundle:
+        parts.append(f"bundle {_q(bundle)}")
+    return tuple(parts)
+
+
+def _where(location: Location, file: str, path: str = "") -> Location:
+    """The object's location, or the caller's catalog file for generated objects (which have none)."""
+    return Location(
+        file=location.file or file, line=location.line if location.file else None, path=path or location.path
+    )
+
+
+def _finding(
+    rule: str,
+    message: str,
+    location: Location,
+    subject: tuple[str, ...],
+    *,
+    severity: Severity | None = None,
+    **hint_args: str,
+) -> Finding:
+    info = RULES[rule]
+    return Finding(
+        rule=rule,
+        severity=severity or info.severity,
+        message=message,
+        location=location,
+        hint=info.hint.format(**hint_args) if hint_args else info.hint,
+        subject=subject,
+    )
+
+
+def _bundle_version(bundle: Bundle) -> Version | None:
+    for prop in bundle.properties_of(PROP_PACKAGE):
+        value = prop.value
+        if isinstance(value, Mapping) and isinstance(value.get("version"), str):
+            try:
+                return parse_version(value["version"])
+            except VersionError:
+                return None
+    return None
+
+
+def _gvk_groups(bundle: Bundle) -> tuple[str, ...]:
+    groups = {
+        str(p.value["group"])
+        for p in bundle.properties_of(PROP_GVK)
+        if isinstance(p.value, Mapping) and isinstance(p.value.get("group"), str)
+    }
+    return tuple(sorted(groups))
+
+
+def _unique(entries: Iterable[ChannelEntry]) -> tuple[tuple[int, ChannelEntry], ...]:
+    """Entries with a name, the first of a repeated name only (as opm's model keeps one), with indexes."""
+    seen: set[str] = set()
+    out = []
+    for index, entry in enumerate(entries):
+        if entry.name and entry.name not in seen:
+            seen.add(entry.name)
+            out.append((index, entry))
+    return tuple(out)
+
+
+def _version_key(node: Node) -> tuple[int, Version, str]:
+    if node.version is None:
+        return (1, Version(0, 0, 0), node.name)
+    return (0, node.version, node.name)
+
+
+@dataclass(slots=True)
+class _Package:
+    """One package's blobs, gathered once."""
+
+    name: str
+    default_channel: str = ""
+    channels: list[Channel] = field(default_factory=list)
+    bundles: dict[str, Bundle] = field(default_factory=dict)
+
+
+def _packages(config: DeclarativeConfig) -> dict[str, _Package]:
+    packages: dict[str, _Package] = {}
+    for pkg in config.packages:
+        if pkg.name and pkg.name not in packages:
+            packages[pkg.name] = _Package(name=pkg.name, default_channel=pkg.default_channel)
+    for ch in config.channels:
+        if (
+            ch.package in packages
+            and ch.name
+            and all(c.name != ch.name for c in packages[ch.package].channels)
+        ):
+            packages[ch.package].channels.append(ch)
+    for b in config.bundles:
+        if b.package in packages:
+            packages[b.package].bundles.setdefault(b.name, b)
+    return packages
+
+
+# --------------------------------------------------------------------------------------- analysis
+
+
+def _api_groups(name: str, bundle: Bundle | None, policy: GraphPolicy) -> tuple[str, ...]:
+    if policy.api_group_of is not None and name in policy.api_group_of:
+        return (policy.api_group_of[name],)
+    return _gvk_groups(bundle) if bundle is not None else ()
+
+
+def _nodes(pkg: _Package, policy: GraphPolicy) -> dict[str, Node]:
+    channels_of: dict[str, list[str]] = {}
+    for ch in pkg.channels:
+        for _, entry in _unique(ch.entry_list):
+            channels_of.setdefault(entry.name, []).append(ch.name)
+    nodes = {}
+    for name, channels in channels_of.items():
+        bundle = pkg.bundles.get(name)
+        nodes[name] = Node(
+            name=name,
+            version=_bundle_version(bundle) if bundle is not None else None,
+            channels=tuple(sorted(channels)),
+            api_groups=_api_groups(name, bundle, policy),
+        )
+    return nodes
+
+
+def _edges(pkg: _Package, nodes: Mapping[str, Node]) -> list[tuple[Edge, Channel, str]]:
+    """Every edge between bundles of the package, with the channel blob and the JSON path that makes it."""
+    out: list[tuple[Edge, Channel, str]] = []
+    for ch in pkg.channels:
+        for index, entry in _unique(ch.entry_list):
+            base = f"$.entries[{index}]"
+            if entry.replaces in nodes:
+                edge = Edge(channel=ch.name, target=entry.name, kind=EdgeKind.REPLACES, source=entry.replaces)
+                out.append((edge, ch, f"{base}.replaces"))
+            for j, skip in enumerate(entry.skips):
+                if skip in nodes:
+                    edge = Edge(channel=ch.name, target=entry.name, kind=EdgeKind.SKIPS, source=skip)
+                    out.append((edge, ch, f"{base}.skips[{j}]"))
+            if entry.skip_range:
+                try:
+                    skip_range = parse_range(entry.skip_range)
+                except RangeError:
+                    continue  # RK-FBC-051
+                for node in nodes.values():
+                    if (
+                        node.name != entry.name
+                        and node.version is not None
+                        and skip_range.contains(node.version)
+                    ):
+                        edge = Edge(
+                            channel=ch.name, target=entry.name, kind=EdgeKind.SKIP_RANGE, source=node.name
+                        )
+                        out.append((edge, ch, f"{base}.skipRange"))
+    return out
+
+
+def _shortest_paths(start: str, adjacency: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Breadth-first from ``start``; neighbours in sorted order, so every path is deterministic."""
+    paths: dict[str, tuple[str, ...]] = {start: (start,)}
+    queue = deque([start])
+    while queue:
+        current = queue.popleft()
+        for nxt in adjacency.get(current, ()):
+            if nxt not in paths:
+                paths[nxt] = (*paths[current], nxt)
+                queue.append(nxt)
+    return paths
+
+
+def _reason(node: Node, head: Node, pkg: _Package, policy: GraphPolicy) -> str:
+    stream_of = policy.stream_of or {}
+    if stream_of.get(node.name, "") != stream_of.get(head.name, ""):
+        return "RK-GRAPH-008"
+    if (
+        policy.major_boundary_declared
+        and node.version is not None
+        and head.version is not None
+        and node.version.major != head.version.major
+    ):
+        return "RK-GRAPH-007"
+    if node.api_groups and head.api_groups and not set(node.api_groups) <= set(head.api_groups):
+        return "RK-GRAPH-009"
+    if policy.islands_declared and pkg.default_channel not in node.channels:
+        return "RK-GRAPH-005"
+    return "RK-GRAPH-006"
+
+
+def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tuple[Edge, Channel, str]]]:
+    nodes = _nodes(pkg, policy)
+    located = _edges(pkg, nodes)
+    edges = sorted(
+        {edge for edge, _, _ in located}, key=lambda e: (e.channel, e.target, _KIND_ORDER[e.kind], e.source)
+    )
+    channels = tuple(
+        ChannelView(
+            name=ch.name,
+            entries=tuple(e.name for _, e in _unique(ch.entry_list)),
+            heads=channel_heads(e for _, e in _unique(ch.entry_list)),
+        )
+        for ch in sorted(pkg.channels, key=lambda c: c.name)
+    )
+    default = next((c for c in channels if c.name == pkg.default_channel), None)
+    head = default.heads[0] if default is not None and len(default.heads) == 1 else None
+    adjacency: dict[str, list[str]] = {}
+    for edge in edges:
+        adjacency.setdefault(edge.source, [])
+        if edge.target not in adjacency[edge.source]:
+            adjacency[edge.source].append(edge.target)
+    for targets in adjacency.values():
+        targets.sort()
+    ordered = sorted(nodes.values(), key=_version_key)
+    rows = []
+    for node in ordered:
+        version = str(node.version) if node.version is not None else ""
+        if head is None:
+            rows.append(Reachability(bundle=node.name, version=version, reachable=False))
+            continue
+        path = _shortest_paths(node.name, adjacency).get(head)
+        if path is not None:
+            rows.append(Reachability(bundle=node.name, version=version, reachable=True, path=path))
+        else:
+            reason = _reason(node, nodes[head], pkg, policy)
+            rows.append(Reachability(bundle=node.name, version=version, reachable=False, reason=reason))
+    graph = PackageGraph(
+        package=pkg.name,
+        default_channel=pkg.default_channel,
+        default_head=head,
+        nodes=tuple(ordered),
+        edges=tuple(edges),
+        channels=channels,
+        reachability=tuple(rows),
+    )
+    return graph, located
+
+
+def analyze_package(
+    config: DeclarativeConfig, package: str, policy: GraphPolicy = DEFAULT_POLICY
+) -> PackageGraph | None:
+    """The upgrade graph of ``package`` in ``config`` (None when the config declares no such package)."""
+    pkg = _packages(config).get(package)
+    return _analyze(pkg, policy)[0] if pkg is not None else None
+
+
+def analyze_config(
+    config: DeclarativeConfig, policy: GraphPolicy = DEFAULT_POLICY
+) -> tuple[PackageGraph, ...]:
+    """The upgrade graph of every package of ``config``, sorted by package name."""
+    return tuple(_analyze(pkg, policy)[0] for _, pkg in sorted(_packages(config).items()))
+
+
+# ---------------------------------------------------------------------------------------- findings
+
+
+def _edge_findings(
+    pkg: _Package,
+    graph: PackageGraph,
+    located: Sequence[tuple[Edge, Channel, str]],
+    policy: GraphPolicy,
+    file: str,
+) -> list[Finding]:
+    findings: list[Finding] = []
+    nodes = {n.name: n for n in graph.nodes}
+    stream_of = policy.stream_of or {}
+    for edge, ch, path in located:
+        source, target = nodes[edge.source], nodes[edge.target]
+        where = _where(ch.location, file, path)
+        subject = _subject(pkg.name, ch.name, edge.target)
+        how = (
+            f"{edge.kind.value} {_q(edge.source)}"
+            if edge.kind is not EdgeKind.SKIP_RANGE
+            else f"skipRange covers {_q(edge.source)}"
+        )
+        if source.version is not None and target.version is not None and target.version <= source.version:
+            findings.append(
+                _finding(
+                    "RK-GRAPH-001",
+                    f"bundle {_q(edge.target)} ({target.version}) {how} ({source.version}): an upgrade edge "
+                    f"to a {'lower' if target.version < source.version else 'equal'} version",
+                    where,
+                    subject,
+                )
+            )
+        if source.api_groups and target.api_groups and not set(source.api_groups) <= set(target.api_groups):
+            findings.append(
+                _finding(
+                    "RK-GRAPH-003",
+                    f"bundle {_q(edge.target)} {how} across a change of the owned API group "
+                    f"({', '.join(source.api_groups)} -> {', '.join(target.api_groups)})",
+                    where,
+                    subject,
+                )
+            )
+        if stream_of.get(edge.source, "") != stream_of.get(edge.target, ""):
+            findings.append(
+                _finding(
+                    "RK-GRAPH-004",
+                    f"bundle {_q(edge.target)} (stream {_q(stream_of.get(edge.target, ''))}) {how} "
+                    f"(stream {_q(stream_of.get(edge.source, ''))}): an edge across streams",
+                    where,
+                    subject,
+                )
+            )
+    names = set(nodes) | set(pkg.bundles)
+    for ch in pkg.channels:
+        for index, entry in _unique(ch.entry_list):
+            if entry.replaces and entry.replaces not in names:
+                findings.append(
+                    _finding(
+                        "RK-GRAPH-002",
+                        f"bundle {_q(entry.name)} replaces {_q(entry.replaces)}, which is no bundle of package "
+                        f"{_q(pkg.name)}: the replaces chain of channel {_q(ch.name)} ends in nothing",
+                        _where(ch.location, file, f"$.entries[{index}].replaces"),
+                        _subject(pkg.name, ch.name, entry.name),
+                    )
+                )
+    return findings
+
+
+def _reach_message(row: Reachability, graph: PackageGraph, node: Node, head: Node, furthest: str) -> str:
+    start = f"bundle {_q(row.bundle)} cannot reach {_q(head.name)}, the head of default channel {_q(graph.default_channel)}"
+    end = f" (its upgrades end at {_q(furthest)})" if furthest != row.bundle else ""
+    reason = row.reason
+    if reason == "RK-GRAPH-005":
+        why = f": channel {_q(node.channels[0])} is an island, as the policy declares (cross-minor: none)"
+    elif reason == "RK-GRAPH-007":
+        major_from = node.version.major if node.version is not None else "?"
+        major_to = head.version.major if head.version is not None else "?"
+        why = f": it is of major version {major_from} and nothing upgrades across a major (to {major_to})"
+    elif reason == "RK-GRAPH-008":
+        why = ": it belongs to another stream than the head"
+    elif reason == "RK-GRAPH-009":
+        why = (
+            f": it owns API group {', '.join(node.api_groups)} and the head owns {', '.join(head.api_groups)}; "
+            "no edge may cross that change"
+        )
+    else:
+        islands = [c for c in node.channels if c != graph.default_channel]
+        why = (
+            f": channel {_q(islands[0])} has no edge into the rest of the package"
+            if islands and furthest == row.bundle
+            else ": no upgrade path leads there"
+        )
+    return start + end + why
+
+
+def _furthest(bundle: str, graph: PackageGraph) -> str:
+    adjacency: dict[str, list[str]] = {}
+    for edge in graph.edges:
+        adjacency.setdefault(edge.source, []).append(edge.target)
+    for targets in adjacency.values():
+        targets.sort()
+    reached = _shortest_paths(bundle, adjacency)
+    nodes = [n for n in graph.nodes if n.name in reached]
+    return max(nodes, key=_version_key).name if nodes else bundle
+
+
+def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Finding]:
+    if graph.default_head is None:
+        return []  # no single head: opm's RK-FBC-041/043/044 say so
+    head = graph.node(graph.default_head)
+    assert head is not None
+    findings = []
+    for row in graph.reachability:
+        if row.reachable or row.reason is None:
+            continue
+        node = graph.node(row.bundle)
+        assert node is not None
+        bundle = pkg.bundles.get(row.bundle)
+        channel = next(c for c in pkg.channels if c.name == node.channels[0])
+        location = (
+            _where(bundle.location, file, "$.name")
+            if bundle is not None and bundle.location.file
+            else _where(channel.location, file, f"$.entries[{_entry_index(channel, row.bundle)}]")
+        )
+        findings.append(
+            _finding(
+                row.reason,
+                _reach_message(row, graph, node, head, _furthest(row.bundle, graph)),
+                location,
+                _subject(pkg.name, node.channels[0], row.bundle),
+            )
+        )
+    return findings
+
+
+def _entry_index(channel: Channel, name: str) -> int:
+    """Index of the first entry named ``name`` in ``channel`` (0 when absent)."""
+    return next((i for i, e in enumerate(channel.entry_list) if e.name == name), 0)
+
+
+def check_graph(
+    config: DeclarativeConfig, policy: GraphPolicy = DEFAULT_POLICY, *, file: str = ""
+) -> tuple[Finding, ...]:
+    """RK-GRAPH-001 … 009 for every package of ``config``.
+
+    ``file`` is the catalog path to point at when objects carry no location (generated configs).
+    """
+    findings: list[Finding] = []
+    for _, pkg in sorted(_packages(config).items()):
+        graph, located = _analyze(pkg, policy)
+        findings.extend(_edge_findings(pkg, graph, located, policy, file))
+        findings.extend(_reach_findings(pkg, graph, file))
+    return tuple(findings)
+
+
+# ------------------------------------------------------------------------------ across OpenShift
+
+
+def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
+    """Names some entry replaces or skips, and the parsed skipRanges, of one package."""
+    named: set[str] = set()
+    ranges: list[tuple[str, Range]] = []
+    for ch in pkg.channels:
+        for _, entry in _unique(ch.entry_list):
+            if entry.replaces:
+                named.add(entry.replaces)
+            named.update(entry.skips)
+            if entry.skip_range:
+                try:
+                    ranges.append((entry.name, parse_range(entry.skip_range)))
+                except RangeError:
+                    continue
+    return named, ranges
+
+
+def find_strandings(catalogs: Sequence[tuple[str, DeclarativeConfig]]) -> tuple[Stranding, ...]:
+    """Bundles that a cluster upgrade from one catalog to the next strands, for each consecutive pair.
+
+    ``catalogs`` is ``(openshift, config)`` in cluster-upgrade order (the stream's ``openshift`` list).
+    A bundle of N is fine when N+1 has it (in a channel entry of the same package) or some entry of the
+    package in N+1 replaces it, skips it, or has a skipRange that contains its version.
+    """
+    out: list[Stranding] = []
+    for (older, old_config), (newer, new_config) in zip(catalogs, catalogs[1:], strict=False):
+        new_packages = _packages(new_config)
+        for name, pkg in sorted(_packages(old_config).items()):
+            nodes = _nodes(pkg, DEFAULT_POLICY)
+            target = new_packages.get(name)
+            present = set(_nodes(target, DEFAULT_POLICY)) if target is not None else set()
+            named, ranges = _upgradable_from(target) if target is not None else (set(), [])
+            for node in sorted(nodes.values(), key=_version_key):
+                if node.name in present or node.name in named:
+                    continue
+                version = node.version
+                if version is not None and any(
+                    entry != node.name and rng.contains(version) for entry, rng in ranges
+                ):
+                    continue
+                out.append(
+                    Stranding(
+                        package=name,
+                        bundle=node.name,
+                        version=str(version) if version is not None else "",
+                        openshift_from=older,
+                        openshift_to=newer,
+                    )
+                )
+    return tuple(out)
+
+
+def published_pairs(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> frozenset[tuple[str, str]]:
+    """``(bundle, openshift)`` for every bundle in a channel entry of each catalog (what is published)."""
+    pairs: set[tuple[str, str]] = set()
+    for openshift, config in catalogs:
+        for ch in config.channels:
+            pairs.update((e.name, openshift) for e in ch.entry_list if e.name)
+    return frozenset(pairs)
+
+
+def published_severity(
+    published: Iterable[tuple[str, str]],
+    *,
+    known: Severity = Severity.WARNING,
+    new: Severity = Severity.ERROR,
+) -> Callable[[Stranding], Severity]:
+    """A severity callback: a stranding that is already published is ``known``, any other is ``new``.
+
+    ``published`` holds ``(bundle, openshift)`` pairs of the published catalogs. A stranding is already
+    published when the bundle was published on the older OpenShift version, the newer one's catalog is
+    published too (some pair names it), and the bundle was never published there -- so a new catalog
+    that drops a bundle, or removing a published bundle from a catalog, is new.
+    """
+    pairs = frozenset(published)
+    catalogs = {openshift for _, openshift in pairs}
+
+    def severity(stranding: Stranding) -> Severity:
+        was_published = (stranding.bundle, stranding.openshift_from) in pairs
+        target_published = stranding.openshift_to in catalogs
+        removed = (stranding.bundle, stranding.openshift_to) in pairs
+        return known if was_published and target_published and not removed else new
+
+    return severity
+
+
+def check_openshift_upgrades(
+    catalogs: Sequence[tuple[str, DeclarativeConfig]],
+    *,
+    severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
+    files: Mapping[str, str] | None = None,
+) -> tuple[Finding, ...]:
+    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`).
+
+    ``severity`` is fixed or decided per stranding (:func:`published_severity`); ``files`` maps an
+    OpenShift version to its catalog path, used when the bundle blobs carry no location.
+    """
+    bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
+    findings = []
+    for s in find_strandings(catalogs):
+        level = severity(s) if callable(severity) else severity
+        bundle = bundles.get((s.openshift_from, s.package, s.bundle))
+        file = (files or {}).get(s.openshift_from, "")
+        location = _where(bundle.location, file, "$.name") if bundle is not None else Location(file=file)
+        findings.append(
+            _finding(
+                "RK-GRAPH-010",
+                f"bundle {_q(s.bundle)} is in the {s.openshift_from} catalog but not in "
+                f"{s.openshift_to}, and no bundle there upgrades from it: a cluster upgraded from "
+                f"{s.openshift_from} to {s.openshift_to} strands it",
+                location,
+                _subject(s.package, "", s.bundle),
+                severity=level,
+                to=s.openshift_to,
+                version=s.version or "its version",
+            )
+        )
+    return tuple(findings)
