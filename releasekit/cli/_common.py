@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ __all__ = [
     "EXIT_OK",
     "emit_report",
     "format_options",
+    "progress",
     "run_main",
     "write_output",
 ]
@@ -34,6 +35,7 @@ EXIT_ERRORS = 1
 EXIT_INPUT = 2
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def _format_names() -> list[str]:
@@ -80,6 +82,15 @@ def format_options(func: F) -> F:
         help="Report format.",
     )(func)
     return func
+
+
+def progress(items: Sequence[T], label: str, *, enabled: bool = True) -> Iterator[T]:
+    """Iterate ``items`` with a progress bar on stderr when it is a terminal (never in a pipe or CI log)."""
+    if not enabled or len(items) < 2 or not sys.stderr.isatty():
+        yield from items
+        return
+    with click.progressbar(items, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield from bar
 
 
 def write_output(text: str, output: Path | None) -> None:

@@ -42,7 +42,7 @@ def command(
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
     grouped by package, channel and bundle; every check opm has uses opm's own wording.
     """
-    from releasekit.cli._common import emit_report
+    from releasekit.cli._common import emit_report, progress
     from releasekit.io.fbc_load import LoadLimits, load_catalog
     from releasekit.io.fbc_locate import refine_locations
     from releasekit.model.finding import Finding
@@ -52,7 +52,7 @@ def command(
     limits = LoadLimits(max_file_bytes=max_file_size)
     findings: list[Finding] = []
     checked: list[str] = []
-    for directory in dirs:
+    for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
         loaded = load_catalog(directory, limits)
         findings.extend(loaded.findings)
         findings.extend(validate_config(loaded.config))
