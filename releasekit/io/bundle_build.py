@@ -27,7 +27,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -375,8 +375,3 @@ def build_bundles(
             progress(f"{verb} {bundle.display} ({len(bundle.files)} files, upstream {bundle.plan.pin.ref})")
         checked += [f"{bundle.display}/{rel}" for rel in sorted(bundle.files)]
     return BundleBuild(bundles=tuple(built), findings=tuple(findings), checked=tuple(checked))
-
-
-def selected_versions(build: BundleBuild) -> Sequence[str]:
-    """``<stream>/<version>`` of every bundle built (for messages)."""
-    return [str(b.plan.root) for b in build.bundles]
