@@ -74,7 +74,7 @@ DEFAULT_UPSTREAM = "https://github.com/kubernetes-sigs/kueue.git"
 CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
 ANNOTATIONS_TEMPLATE = "annotations.yaml.j2"
 DOCKERFILE_TEMPLATE = "bundle.Dockerfile.j2"
-OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml"
+OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
 CSV_FACTS = "csv-facts.yaml"
 PROSE = "prose.yaml"
 
@@ -193,7 +193,7 @@ def render_bundle(
     )
     files: dict[PurePosixPath, bytes] = {
         plan.csv_path: templates.render(CSV_TEMPLATE, context).encode("utf-8"),
-        plan.operator_crd_path: templates.read_text(OPERATOR_CRD_TEMPLATE).encode("utf-8"),
+        plan.operator_crd_path: templates.render(OPERATOR_CRD_TEMPLATE, context).encode("utf-8"),
         plan.annotations_path: templates.render(ANNOTATIONS_TEMPLATE, context).encode("utf-8"),
         plan.dockerfile_path: templates.render(DOCKERFILE_TEMPLATE, context).encode("utf-8"),
     }

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
-OPERATOR_CRD_FILE = "kueue-operator-crd.yaml"
+OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +58,16 @@ def render_csv(
     if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
     return csv
+
+
+def render_operator_crd(templates: TemplateSet, release: Release) -> dict[str, Any]:
+    """The operator's own CRD for the API ``release`` owns (a bundle object in 4.16-and-older catalogs)."""
+    api = release.owned_api
+    owned = {"group": api.group, "version": api.version, "kind": api.kind} if api else None
+    crd = load_yaml_text(templates.render(OPERATOR_CRD_TEMPLATE, {"owned_api": owned}))
+    if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
+        raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
+    return crd
 
 
 def catalog_files(fragments: tuple[CatalogFragment, ...]) -> dict[PurePosixPath, bytes]:
@@ -87,7 +97,6 @@ def build_catalogs(
     if loaded is None:
         loaded = load_streams(streams_dir, display_root=str(streams_dir))
     templates = TemplateSet(templates_dir)
-    operator_crd = templates.read_yaml(OPERATOR_CRD_FILE)
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
     for stream in loaded.streams:
         for release in stream.releases:
@@ -95,7 +104,7 @@ def build_catalogs(
                 continue
             csv = render_csv(templates, stream, release, loaded)
             manifests[(stream.name, str(release.version))] = ReleaseManifests(
-                csv=csv, objects=(operator_crd,)
+                csv=csv, objects=(render_operator_crd(templates, release),)
             )
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     return CatalogBuild(

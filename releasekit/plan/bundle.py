@@ -378,15 +378,10 @@ def template_context(
 
     :func:`~releasekit.plan.csv.csv_context` with this project's prose (``with_prose``) plus
     ``bundle_annotations``. The owned CRDs follow the placement: with ``bundle`` placement the CSV owns
-    every operand CRD the bundle ships. An ``olm.skipRange`` is added to the CSV annotations when the
-    stream's upgrade policy gives one (the CSV template writes annotations, not ``csv.skip_range``).
+    every operand CRD the bundle ships. (``csv_context`` puts the stream's ``olm.skipRange``, if any,
+    into the CSV annotations.)
     """
     context = csv_context(plan.stream, plan.release, crds=plan.shipped, defaults=defaults)
-    skip_range = context["csv"].get("skip_range")
-    if skip_range:
-        context["csv"]["annotations"] = dict(
-            sorted({**context["csv"]["annotations"], "olm.skipRange": skip_range}.items())
-        )
     full = with_prose(context, prose)
     full["bundle_annotations"] = dict(plan.annotations)
     return full

@@ -97,7 +97,8 @@ def csv_context(
     facts a new release starts from (``bundle-templates/csv-facts.yaml``). A release made before
     releasekit uses its recorded facts instead, so its catalog entry carries them again.
     """
-    defaults = defaults or {}
+    defaults = dict(defaults or {})
+    defaults.update(dict(dict(defaults.pop("streams", None) or {}).get(stream.name) or {}))
     edges = csv_edges(stream, release)
     recorded = release.recorded.csv_metadata if release.recorded is not None else None
     if recorded is not None:
@@ -125,6 +126,8 @@ def csv_context(
         maturity, min_kube = defaults.get("maturity"), defaults.get("minKubeVersion")
     if release.created_at:
         annotations["createdAt"] = release.created_at
+    if edges.skip_range:
+        annotations["olm.skipRange"] = edges.skip_range
     related = [{"name": "operand-image", "image": release.images.operand}]
     env = [{"name": "RELATED_IMAGE_OPERAND_IMAGE", "value": release.images.operand}]
     if release.images.must_gather:
@@ -179,12 +182,15 @@ def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict
     annotations = dict(context["csv"]["annotations"])
     if prose.get("shortDescription"):
         annotations["description"] = str(prose["shortDescription"])
-    example = prose.get("example")
-    if example is not None:
-        api = context.get("owned_api") or {}
-        if api:
-            example = {**dict(example), "apiVersion": f"{api['group']}/{api['version']}", "kind": api["kind"]}
-        annotations["alm-examples"] = json.dumps([example], indent=2)
+    examples = dict(prose.get("examples") or {})
+    alm = []
+    for crd in context["csv"]["owned_crds"]:
+        example = examples.get(crd["kind"])
+        if example is not None:
+            group = str(crd["name"]).split(".", 1)[1]
+            alm.append({"apiVersion": f"{group}/{crd['version']}", "kind": crd["kind"], **dict(example)})
+    if alm:
+        annotations["alm-examples"] = json.dumps(alm, indent=2)
     texts = dict(prose.get("ownedCrdText") or {})
     owned = []
     for crd in context["csv"]["owned_crds"]:
