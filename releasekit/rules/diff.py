@@ -1,0 +1,607 @@
+"""Pull-request rules: what changed between a base and a head revision, and what must not change.
+
+Pure core: the caller (:mod:`releasekit.io.check`) loads both revisions and hands over, for every
+OpenShift version and package the change touches, the package's catalog at base and at head
+(:class:`PackageCatalog`), and the streams of both revisions. Nothing here reads files or git.
+
+Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
+
+=========== ========= ==========================================================================
+id          severity  what it finds
+=========== ========= ==========================================================================
+RK-DIFF-001 error     ``catalog/`` out of sync with ``streams/`` (:mod:`releasekit.io.catalog_build`)
+RK-DIFF-002 info      a catalog changed: bundles, channels, edges added or removed, default channel moved
+RK-DIFF-003 error     a published bundle left a channel or its catalog (Konflux's pruning rule)
+RK-DIFF-004 error     a published channel was removed (Konflux's pruning rule)
+RK-DIFF-005 error     a released bundle's content changed (image, properties, CSV metadata, related images)
+RK-DIFF-006 error     a released version's recorded facts in ``streams/`` changed (or the release vanished)
+RK-DIFF-007 error     a user is stranded: a version installable at base no longer reaches a channel head
+=========== ========= ==========================================================================
+
+Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
+with the base's published pairs, so a stranding new at head is an error and a published one a warning.
+
+Channels whose names contain ``dev-preview``, ``pre-ga`` or ``candidate`` may lose entries or go
+away (RK-DIFF-003/004 skip them), as Konflux's ``fbc-target-index-pruning-check`` allows.
+
+Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~releasekit.rules.graph.analyze_package`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.stream import Release, Stream
+from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
+from releasekit.rules.graph import Edge, PackageGraph, analyze_package
+
+__all__ = [
+    "EXEMPT_CHANNEL_WORDS",
+    "RULES",
+    "RULE_BUNDLE_CONTENT",
+    "RULE_BUNDLE_REMOVED",
+    "RULE_CHANGES",
+    "RULE_CHANNEL_REMOVED",
+    "RULE_DRIFT",
+    "RULE_RECORDED_FACTS",
+    "RULE_STRANDED",
+    "CatalogChange",
+    "PackageCatalog",
+    "bundle_field_changes",
+    "bundle_versions",
+    "check_bundle_content",
+    "check_changes",
+    "check_diff",
+    "check_pruning",
+    "check_recorded_facts",
+    "check_stranded",
+    "is_exempt_channel",
+    "reaches_head",
+    "release_facts",
+    "summarize_changes",
+]
+
+RULE_DRIFT = "RK-DIFF-001"
+RULE_CHANGES = "RK-DIFF-002"
+RULE_BUNDLE_REMOVED = "RK-DIFF-003"
+RULE_CHANNEL_REMOVED = "RK-DIFF-004"
+RULE_BUNDLE_CONTENT = "RK-DIFF-005"
+RULE_RECORDED_FACTS = "RK-DIFF-006"
+RULE_STRANDED = "RK-DIFF-007"
+
+RULES: Final[dict[str, str]] = {
+    RULE_DRIFT: "catalog/ is out of sync with streams/",
+    RULE_CHANGES: "a catalog changed (bundles, channels, edges, default channel)",
+    RULE_BUNDLE_REMOVED: "a published bundle was removed from a channel or catalog",
+    RULE_CHANNEL_REMOVED: "a published channel was removed",
+    RULE_BUNDLE_CONTENT: "a released bundle's content changed",
+    RULE_RECORDED_FACTS: "a released version's recorded facts in streams/ changed",
+    RULE_STRANDED: "a version installable at base no longer reaches a channel head",
+}
+
+EXEMPT_CHANNEL_WORDS: Final = ("dev-preview", "pre-ga", "candidate")
+"""Channel-name parts whose channels may lose entries (Konflux's pruning-check exception)."""
+
+_PRUNING_HINT = (
+    "published bundles and channels stay in every catalog they were in (Konflux "
+    "fbc-target-index-pruning-check); deprecate or withdraw a release instead of removing it"
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackageCatalog:
+    """One package's catalog in one OpenShift version, at one revision.
+
+    Attributes:
+        openshift: the OpenShift version (``v4.18``), as the fragment folder is named.
+        package: the package name.
+        config: the package's file-based catalog.
+        file: the file it was read from, as findings show it.
+    """
+
+    openshift: str
+    package: str
+    config: DeclarativeConfig
+    file: str = ""
+
+
+CatalogKey = tuple[str, str]
+"""``(openshift, package)``."""
+
+
+def _openshift_key(name: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in name.lstrip("v").split("."))
+    except ValueError:
+        return (1 << 30,)
+
+
+def _f(
+    rule: str,
+    message: str,
+    where: Location,
+    hint: str,
+    subject: tuple[str, ...],
+    severity: Severity = Severity.ERROR,
+) -> Finding:
+    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
+
+
+# ---------------------------------------------------------------------------------- graph helpers
+
+
+def _graph(config: DeclarativeConfig, package: str) -> PackageGraph | None:
+    return analyze_package(config, package)
+
+
+def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
+    """Bundle name -> version from each bundle's ``olm.package`` property (unparseable ones left out)."""
+    out: dict[str, Version] = {}
+    for bundle in config.bundles:
+        for prop in bundle.properties_of(PROP_PACKAGE):
+            value = prop.value
+            if isinstance(value, Mapping) and isinstance(value.get("version"), str):
+                with contextlib.suppress(VersionError):
+                    out[bundle.name] = parse_version(value["version"])
+                break
+    return out
+
+
+def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
+    """True when a user on ``bundle`` can follow the package's upgrade edges to some channel head.
+
+    Edges are :mod:`releasekit.rules.graph`'s (every channel's, by bundle name). ``bundle`` may be gone
+    from ``config``: an entry that still replaces or skips it, or whose skipRange holds ``version``,
+    is a way out.
+    """
+    graph = _graph(config, package)
+    if graph is None:
+        return False
+    heads = {h for ch in graph.channels for h in ch.heads}
+    adjacency: dict[str, set[str]] = {}
+    for edge in graph.edges:
+        adjacency.setdefault(edge.source, set()).add(edge.target)
+    if graph.node(bundle) is None:
+        for channel in config.channels:
+            if channel.package != package:
+                continue
+            for entry in channel.entry_list:
+                covered = False
+                if entry.skip_range and version is not None:
+                    with contextlib.suppress(RangeError):
+                        covered = parse_range(entry.skip_range).contains(version)
+                if entry.replaces == bundle or bundle in entry.skips or covered:
+                    adjacency.setdefault(bundle, set()).add(entry.name)
+    seen = {bundle}
+    todo = [bundle]
+    while todo:
+        node = todo.pop()
+        if node in heads:
+            return True
+        for nxt in sorted(adjacency.get(node, ())):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+def _edges(config: DeclarativeConfig | None, package: str) -> set[Edge]:
+    graph = _graph(config, package) if config is not None else None
+    return set(graph.edges) if graph is not None else set()
+
+
+# ------------------------------------------------------------------------------------------ changes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CatalogChange:
+    """What changed in one package's catalog of one OpenShift version (names sorted)."""
+
+    openshift: str
+    package: str
+    bundles_added: tuple[str, ...] = ()
+    bundles_removed: tuple[str, ...] = ()
+    channels_added: tuple[str, ...] = ()
+    channels_removed: tuple[str, ...] = ()
+    edges_added: tuple[Edge, ...] = ()
+    edges_removed: tuple[Edge, ...] = ()
+    default_before: str = ""
+    default_after: str = ""
+    file: str = ""
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing a user sees changed (content changes are RK-DIFF-005's)."""
+        return not (
+            self.bundles_added
+            or self.bundles_removed
+            or self.channels_added
+            or self.channels_removed
+            or self.edges_added
+            or self.edges_removed
+            or self.default_before != self.default_after
+        )
+
+    def describe(self) -> str:
+        """One line: ``+bundle kueue-operator.v1.4.2; +edge ...; default channel a -> b``."""
+        parts: list[str] = []
+        parts += [f"+bundle {n}" for n in self.bundles_added]
+        parts += [f"-bundle {n}" for n in self.bundles_removed]
+        parts += [f"+channel {n}" for n in self.channels_added]
+        parts += [f"-channel {n}" for n in self.channels_removed]
+        parts += [f"+edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_added]
+        parts += [f"-edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_removed]
+        if self.default_before != self.default_after:
+            parts.append(
+                f"default channel {self.default_before or '(none)'} -> {self.default_after or '(none)'}"
+            )
+        return "; ".join(parts)
+
+
+def _default(config: DeclarativeConfig | None) -> str:
+    if config is None or not config.packages:
+        return ""
+    return config.packages[0].default_channel
+
+
+def summarize_changes(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> tuple[CatalogChange, ...]:
+    """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
+    out: list[CatalogChange] = []
+    for key in sorted(set(base) | set(head), key=lambda k: (_openshift_key(k[0]), k[1])):
+        before = base[key].config if key in base else None
+        after = head[key].config if key in head else None
+        b_bundles = {b.name for b in before.bundles} if before else set()
+        a_bundles = {b.name for b in after.bundles} if after else set()
+        b_channels = {c.name for c in before.channels} if before else set()
+        a_channels = {c.name for c in after.channels} if after else set()
+        b_edges = _edges(before, key[1])
+        a_edges = _edges(after, key[1])
+        change = CatalogChange(
+            openshift=key[0],
+            package=key[1],
+            bundles_added=tuple(sorted(a_bundles - b_bundles)),
+            bundles_removed=tuple(sorted(b_bundles - a_bundles)),
+            channels_added=tuple(sorted(a_channels - b_channels)),
+            channels_removed=tuple(sorted(b_channels - a_channels)),
+            edges_added=tuple(sorted(a_edges - b_edges)),
+            edges_removed=tuple(sorted(b_edges - a_edges)),
+            default_before=_default(before),
+            default_after=_default(after),
+            file=(head[key] if key in head else base[key]).file,
+        )
+        if not change.empty:
+            out.append(change)
+    return tuple(out)
+
+
+def check_changes(changes: Iterable[CatalogChange]) -> tuple[Finding, ...]:
+    """RK-DIFF-002: one note per changed package catalog, listing what changed."""
+    return tuple(
+        _f(
+            RULE_CHANGES,
+            f"{c.openshift} {c.package}: {c.describe()}",
+            Location(file=c.file),
+            "review the upgrade graph below (Markdown report) before merging",
+            (c.openshift, c.package),
+            Severity.INFO,
+        )
+        for c in changes
+    )
+
+
+# ------------------------------------------------------------------------------------------ pruning
+
+
+def is_exempt_channel(name: str) -> bool:
+    """True for channels Konflux lets lose entries (``dev-preview``, ``pre-ga``, ``candidate``)."""
+    lowered = name.lower()
+    return any(word in lowered for word in EXEMPT_CHANNEL_WORDS)
+
+
+def _where(head: PackageCatalog | None, base: PackageCatalog, line: int | None = None) -> Location:
+    if head is not None:
+        package_line = head.config.packages[0].location.line if head.config.packages else None
+        return Location(file=head.file, line=package_line)
+    return Location(file=base.file, line=line)
+
+
+def check_pruning(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
+    out: list[Finding] = []
+    for key in sorted(base, key=lambda k: (_openshift_key(k[0]), k[1])):
+        old = base[key]
+        new = head.get(key)
+        new_channels = {c.name: c for c in new.config.channels} if new else {}
+        lost: dict[str, list[str]] = {}
+        for channel in old.config.channels:
+            if is_exempt_channel(channel.name):
+                continue
+            after = new_channels.get(channel.name)
+            if after is None:
+                members = ", ".join(e.name for e in channel.entry_list) or "no entries"
+                out.append(
+                    _f(
+                        RULE_CHANNEL_REMOVED,
+                        f"published channel {channel.name!r} of {old.package} was removed from the "
+                        f"{old.openshift} catalog (it held {members})",
+                        _where(new, old, channel.location.line),
+                        _PRUNING_HINT,
+                        (old.openshift, old.package, channel.name),
+                    )
+                )
+            kept = {e.name for e in after.entry_list} if after else set()
+            for entry in channel.entry_list:
+                if entry.name not in kept:
+                    lost.setdefault(entry.name, []).append(channel.name)
+        for bundle, channels in sorted(lost.items()):
+            out.append(
+                _f(
+                    RULE_BUNDLE_REMOVED,
+                    f"published bundle {bundle} was removed from the {old.openshift} catalog of "
+                    f"{old.package} (channel {', '.join(channels)})",
+                    _where(new, old),
+                    _PRUNING_HINT,
+                    (old.openshift, old.package, bundle),
+                )
+            )
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------- bundle content
+
+
+def _leaf_diffs(path: str, before: Any, after: Any, out: list[str]) -> None:
+    if before == after:
+        return
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        for key in sorted(set(before) | set(after), key=str):
+            _leaf_diffs(f"{path}.{key}", before.get(key), after.get(key), out)
+        return
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (b, a) in enumerate(zip(before, after, strict=True)):
+            _leaf_diffs(f"{path}[{index}]", b, a, out)
+        return
+    out.append(path)
+
+
+def _bundle_wire(bundle: Bundle) -> dict[str, Any]:
+    grouped: dict[str, list[Any]] = {}
+    for prop in bundle.properties:
+        grouped.setdefault(prop.type, []).append(prop.value)
+    properties = {k: v[0] if len(v) == 1 else v for k, v in grouped.items()}
+    return {
+        "image": bundle.image,
+        "properties": json.loads(json.dumps(properties, default=str)),
+        "relatedImages": [{"name": r.name, "image": r.image} for r in bundle.related_images or ()],
+        "objects": json.loads(json.dumps(list(bundle.objects), default=str)),
+    }
+
+
+def bundle_field_changes(before: Bundle, after: Bundle) -> tuple[str, ...]:
+    """Paths of the fields that differ between two versions of one bundle (``properties.olm.csv.metadata.annotations.containerImage``)."""
+    out: list[str] = []
+    _leaf_diffs("", _bundle_wire(before), _bundle_wire(after), out)
+    return tuple(p.lstrip(".") for p in out)
+
+
+def check_bundle_content(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
+    out: list[Finding] = []
+    for key in sorted(set(base) & set(head), key=lambda k: (_openshift_key(k[0]), k[1])):
+        old = {b.name: b for b in base[key].config.bundles}
+        for bundle in head[key].config.bundles:
+            previous = old.get(bundle.name)
+            if previous is None:
+                continue
+            fields = bundle_field_changes(previous, bundle)
+            if not fields:
+                continue
+            shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
+            out.append(
+                _f(
+                    RULE_BUNDLE_CONTENT,
+                    f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
+                    Location(file=head[key].file, line=bundle.location.line),
+                    "a published bundle is immutable: revert the change, or cut a new z-stream release",
+                    (key[0], key[1], bundle.name),
+                )
+            )
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------- recorded facts
+
+
+def release_facts(release: Release) -> dict[str, str]:
+    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them.
+
+    Status and deprecation message are left out (a release may be deprecated or withdrawn later), and
+    so are its catalogs (adding an OpenShift version is fine; removing one is RK-DIFF-003's).
+    """
+    facts: dict[str, str] = {"bundle": release.bundle_image}
+    for name, image in release.images.items():
+        facts[f"images.{name}"] = image
+    facts["createdAt"] = release.created_at or ""
+    facts["openshiftVersionsLabel"] = release.openshift_versions_label or ""
+    up = release.upstream
+    for name, value in (
+        ("line", up.line),
+        ("inventory", up.inventory),
+        ("describe", up.describe),
+        ("tag", up.tag),
+        ("commit", up.commit),
+    ):
+        facts[f"upstream.{name}"] = value or ""
+    facts["ownedApi"] = str(release.owned_api) if release.owned_api else ""
+    for setting in release.gate_settings:
+        facts[f"featureGates.settings.{setting.gate}"] = str(setting.enabled).lower()
+    for opt in release.opt_in_gates:
+        facts[f"featureGates.optIn.{opt.gate}"] = opt.config_field
+    rec = release.recorded
+    if rec is not None:
+        for index, gvk in enumerate(rec.gvks):
+            facts[f"recorded.gvks[{index}]"] = str(gvk)
+        for index, related in enumerate(rec.related_images):
+            facts[f"recorded.relatedImages[{index}].name"] = related.name
+            facts[f"recorded.relatedImages[{index}].image"] = related.image
+        _flatten("recorded.csvMetadata", rec.csv_metadata.to_wire(created_at=None), facts)
+    return facts
+
+
+def _flatten(path: str, value: Any, facts: dict[str, str]) -> None:
+    if isinstance(value, Mapping):
+        for key in sorted(value, key=str):
+            _flatten(f"{path}.{key}", value[key], facts)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _flatten(f"{path}[{index}]", item, facts)
+        if not value:
+            facts[path] = "[]"
+    else:
+        facts[path] = json.dumps(value)
+
+
+def _fact_location(release: Release, field: str) -> Location:
+    if field.startswith("recorded.") and release.recorded is not None:
+        sub = field[len("recorded") :]
+        return release.recorded.origin.at(sub)
+    if field.startswith("featureGates."):
+        return release.origin.at(".featureGates")
+    return release.origin.at("." + field)
+
+
+def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tuple[Finding, ...]:
+    """RK-DIFF-006: every published release at base keeps its facts at head (names the field)."""
+    out: list[Finding] = []
+    head_streams = {s.name: s for s in head}
+    head_by_version = {str(r.version): (s, r) for s in head for r in s.releases}
+    for stream in base:
+        for release in stream.releases:
+            if not release.status.is_published:
+                continue
+            label = release.csv_name(stream.package)
+            now = head_streams.get(stream.name)
+            current = now.release(release.version) if now else None
+            if current is None:
+                moved = head_by_version.get(str(release.version))
+                where = moved[1].origin.at("") if moved else Location(file=stream.origin.file)
+                out.append(
+                    _f(
+                        RULE_RECORDED_FACTS,
+                        f"released version {release.version} ({label}) is no longer in stream "
+                        f"{stream.name!r}" + (f" (it moved to {moved[0].name!r})" if moved else ""),
+                        where,
+                        "a published release stays in its stream for good; mark it deprecated or withdrawn",
+                        (stream.name, label),
+                    )
+                )
+                continue
+            if current.status.value == "candidate":
+                out.append(
+                    _f(
+                        RULE_RECORDED_FACTS,
+                        f"released version {release.version} ({label}) went back to status candidate",
+                        current.origin.at(".status"),
+                        "a published release cannot become a candidate again",
+                        (stream.name, label),
+                    )
+                )
+            before, after = release_facts(release), release_facts(current)
+            for field in sorted(set(before) | set(after)):
+                old, new = before.get(field, "(absent)"), after.get(field, "(absent)")
+                if old == new:
+                    continue
+                out.append(
+                    _f(
+                        RULE_RECORDED_FACTS,
+                        f"{field} of released version {release.version} ({label}) changed: {old} -> {new}",
+                        _fact_location(current, field),
+                        "recorded facts of a published release never change; revert the edit, or cut a "
+                        "new release with the new value",
+                        (stream.name, label),
+                    )
+                )
+            lost = sorted(set(map(str, release.catalogs)) - set(map(str, current.catalogs)))
+            if lost:
+                out.append(
+                    _f(
+                        RULE_RECORDED_FACTS,
+                        f"catalogs of released version {release.version} ({label}) lost {', '.join(lost)}",
+                        current.origin.at(".catalogs"),
+                        "a published release stays in every catalog it was published to",
+                        (stream.name, label),
+                    )
+                )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------ strands
+
+
+def check_stranded(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-007: every bundle that reached a channel head at base still does at head.
+
+    Bundles that reached none at base are left alone (that is published history, not this change).
+    """
+    out: list[Finding] = []
+    for key in sorted(base, key=lambda k: (_openshift_key(k[0]), k[1])):
+        old = base[key]
+        new = head.get(key)
+        versions = bundle_versions(old.config)
+        graph = _graph(old.config, key[1])
+        if graph is None:
+            continue
+        new_graph = _graph(new.config, key[1]) if new is not None else None
+        for node in graph.nodes:
+            version = versions.get(node.name)
+            if not reaches_head(old.config, key[1], node.name, version):
+                continue
+            if new is not None and reaches_head(new.config, key[1], node.name, version):
+                continue
+            if new is None or new_graph is None:
+                why = f"the {key[0]} catalog no longer has package {key[1]}"
+            elif new_graph.node(node.name) is None:
+                why = "it left every channel and no entry replaces, skips or skipRanges it"
+            else:
+                why = "no upgrade path leads from it to a channel head any more"
+            out.append(
+                _f(
+                    RULE_STRANDED,
+                    f"users of {node.name} on OpenShift {key[0]} are stranded: {why}",
+                    _where(new, old),
+                    "keep the bundle in its channel with a path to the head, or give a head a "
+                    "replaces/skips/skipRange that covers it",
+                    (key[0], key[1], node.name),
+                )
+            )
+    return tuple(out)
+
+
+def check_diff(
+    base: Mapping[CatalogKey, PackageCatalog],
+    head: Mapping[CatalogKey, PackageCatalog],
+    base_streams: Sequence[Stream] = (),
+    head_streams: Sequence[Stream] = (),
+) -> tuple[Finding, ...]:
+    """Every RK-DIFF rule but 001 over the given package catalogs and streams."""
+    return (
+        check_changes(summarize_changes(base, head))
+        + check_pruning(base, head)
+        + check_bundle_content(base, head)
+        + check_recorded_facts(base_streams, head_streams)
+        + check_stranded(base, head)
+    )

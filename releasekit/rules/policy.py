@@ -1,0 +1,380 @@
+"""Release policy: API maturity of what releasekit generates, and what an upgrade edge may join.
+
+Pure core: takes the loaded streams, the upstream inventories and the catalogs (as
+``(openshift, config)`` pairs) and returns findings; no I/O, no click. Every finding points at the
+line in ``streams/`` that decides it (the release, the stream's ``ownedApi`` or ``apiMaturity``).
+
+The feature-gate policy of a release is :mod:`releasekit.rules.stream`'s (RK-STREAM-014 gate missing in
+that Kueue, 015 stage not allowed -- stable switches on Alpha gates only through the release's opt-in
+allow-list --, 016 LockToDefault changed, 017 Deprecated gate set, 018 opt-in entry not Alpha); it is
+not repeated here.
+
+Rule ids (stable, never renumbered):
+
+============= ========= ========================================================================
+id            severity  what it finds
+============= ========= ========================================================================
+RK-POLICY-001 error     a stable release ships a CRD with an alpha version (in the bundle or the
+                        operator image): an operand CRD the stream's placement puts there, or the
+                        owned API; a warning for releases made before releasekit (recorded history)
+RK-POLICY-002 error     a storage-version change across an upgrade edge drops the old storage
+                        version from the served ones (one info per edge when the old versions
+                        stay served)
+RK-POLICY-003 error     an upgrade edge joins releases that own a different API group or kind
+RK-POLICY-004 error     an upgrade edge joins two streams or two packages
+============= ========= ========================================================================
+
+A stream is *stable* when it is named ``stable`` or its channels are (``stable-v{major}.{minor}``).
+Which operand CRDs a release ships is :func:`releasekit.plan.csv.operand_crds` (the stream's
+API-maturity policy over the release's inventory), placed in the bundle or in the operator image as
+the stream's ``crdPlacement`` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
+from releasekit.model.stream import CrdPlacement, Release, Stream
+from releasekit.plan.csv import operand_crds
+from releasekit.rules.graph import analyze_config
+
+__all__ = [
+    "RULES",
+    "RULE_ALPHA_API",
+    "RULE_API_CHANGE",
+    "RULE_CROSS_EDGE",
+    "RULE_STORAGE",
+    "ShippedApi",
+    "UpgradeEdge",
+    "check_alpha_apis",
+    "check_edges",
+    "check_policy",
+    "is_stable",
+    "shipped_apis",
+    "upgrade_edges",
+]
+
+RULE_ALPHA_API = "RK-POLICY-001"
+RULE_STORAGE = "RK-POLICY-002"
+RULE_API_CHANGE = "RK-POLICY-003"
+RULE_CROSS_EDGE = "RK-POLICY-004"
+
+RULES: Final[dict[str, str]] = {
+    RULE_ALPHA_API: "a stable release ships a CRD with an alpha version (bundle or operator image)",
+    RULE_STORAGE: "a storage-version change across an upgrade edge stops serving the old storage version",
+    RULE_API_CHANGE: "an upgrade edge joins releases that own a different API group or kind",
+    RULE_CROSS_EDGE: "an upgrade edge joins two streams or two packages",
+}
+
+
+def _f(
+    rule: str,
+    message: str,
+    where: Location,
+    hint: str,
+    subject: tuple[str, ...],
+    severity: Severity = Severity.ERROR,
+) -> Finding:
+    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
+
+
+def is_stable(stream: Stream) -> bool:
+    """True for the stable stream: named ``stable`` or with ``stable...`` channels."""
+    return stream.name == "stable" or stream.channels.pattern.startswith("stable")
+
+
+# ------------------------------------------------------------------------------------ API maturity
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShippedApi:
+    """One CRD a release ships: its name, kind, versions, and where it goes (``bundle``/``operator image``)."""
+
+    name: str
+    kind: str
+    versions: tuple[str, ...]
+    place: str
+    owned: bool = False
+    crd: Crd | None = None
+
+    @property
+    def alpha_versions(self) -> tuple[str, ...]:
+        """The versions whose name makes them alpha (``v1alpha1``)."""
+        return tuple(v for v in self.versions if version_maturity(v) is Maturity.ALPHA)
+
+
+def shipped_apis(stream: Stream, release: Release, inventory: Inventory | None) -> tuple[ShippedApi, ...]:
+    """The CRDs ``release`` ships: the owned API in the bundle, the operand CRDs where the stream puts them."""
+    out: list[ShippedApi] = []
+    owned = release.owned_api
+    if owned is not None:
+        out.append(
+            ShippedApi(
+                name=f"{owned.kind} ({owned.group}/{owned.version})",
+                kind=owned.kind,
+                versions=(owned.version,),
+                place="bundle",
+                owned=True,
+            )
+        )
+    if inventory is not None:
+        place = "bundle" if stream.crd_placement is CrdPlacement.BUNDLE else "operator image"
+        out.extend(
+            ShippedApi(
+                name=c.name, kind=c.kind, versions=tuple(v.name for v in c.versions), place=place, crd=c
+            )
+            for c in operand_crds(stream, inventory)
+        )
+    return tuple(out)
+
+
+def _alpha_location(stream: Stream, release: Release, api: ShippedApi) -> Location:
+    if api.owned:
+        if release.owned_api_override is not None:
+            return release.origin.at(".ownedApi")
+        return stream.origin.at(".ownedApi")
+    if api.kind in stream.api_maturity.alpha_apis:
+        return stream.api_maturity.origin.at(f".alphaApis[{stream.api_maturity.alpha_apis.index(api.kind)}]")
+    return release.origin.at("")
+
+
+def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tuple[Finding, ...]:
+    """RK-POLICY-001 for every release of ``stream`` (nothing for a stream that is not stable)."""
+    if not is_stable(stream):
+        return ()
+    out: list[Finding] = []
+    for release in stream.releases:
+        inventory = inventories.get(release.upstream.inventory)
+        label = release.csv_name(stream.package)
+        history = release.recorded is not None
+        for api in shipped_apis(stream, release, inventory):
+            alpha = api.alpha_versions
+            if not alpha:
+                continue
+            out.append(
+                _f(
+                    RULE_ALPHA_API,
+                    f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
+                    f"which has the alpha version {', '.join(alpha)}"
+                    + (" (published before releasekit; kept as history)" if history else ""),
+                    _alpha_location(stream, release, api),
+                    "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
+                    "or ship it in the experimental stream"
+                    if not api.owned
+                    else "own a beta or GA version of the operator's API in a stable release",
+                    (stream.name, label),
+                    Severity.WARNING if history else Severity.ERROR,
+                )
+            )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------- edges
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, order=True)
+class UpgradeEdge:
+    """An upgrade edge of a package (``target`` replaces, skips or skipRanges ``source``) and where it is."""
+
+    package: str
+    source: str
+    target: str
+    kind: str
+    openshift: tuple[str, ...]
+    location: Location
+
+
+def upgrade_edges(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> tuple[UpgradeEdge, ...]:
+    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions.
+
+    ``replaces`` and ``skips`` are taken as written, whatever bundle they name (so an edge from another
+    package's bundle is seen); skipRange edges come from :mod:`releasekit.rules.graph`.
+    """
+    found: dict[tuple[str, str, str], tuple[str, set[str], Location]] = {}
+
+    def add(package: str, source: str, target: str, kind: str, openshift: str, where: Location) -> None:
+        key = (package, source, target)
+        if key not in found:
+            found[key] = (kind, set(), where)
+        found[key][1].add(openshift)
+
+    for openshift, config in catalogs:
+        for channel in config.channels:
+            for entry in channel.entry_list:
+                where = channel.location
+                if entry.replaces:
+                    add(channel.package, entry.replaces, entry.name, "replaces", openshift, where)
+                for skipped in entry.skips:
+                    add(channel.package, skipped, entry.name, "skips", openshift, where)
+        for graph in analyze_config(config):
+            for edge in graph.edges:
+                if edge.kind.value == "skipRange":
+                    add(graph.package, edge.source, edge.target, "skipRange", openshift, Location())
+    return tuple(
+        sorted(
+            UpgradeEdge(
+                package=package,
+                source=source,
+                target=target,
+                kind=kind,
+                openshift=tuple(sorted(versions, key=_openshift_key)),
+                location=where,
+            )
+            for (package, source, target), (kind, versions, where) in found.items()
+        )
+    )
+
+
+def _openshift_key(name: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in name.lstrip("v").split("."))
+    except ValueError:
+        return (1 << 30,)
+
+
+def _in(edge: UpgradeEdge) -> str:
+    return f"{edge.target} {edge.kind} {edge.source} (catalogs {', '.join(edge.openshift)})"
+
+
+def check_edges(
+    streams: Sequence[Stream],
+    inventories: Mapping[str, Inventory],
+    edges: Iterable[UpgradeEdge],
+    *,
+    package_of_bundle: Mapping[str, str] | None = None,
+) -> tuple[Finding, ...]:
+    """RK-POLICY-002, 003 and 004 for each edge.
+
+    ``package_of_bundle`` maps the bundles of the catalogs to their packages (an edge whose source is
+    another package's bundle is RK-POLICY-004 even when no stream knows that bundle).
+    """
+    owner: dict[str, tuple[Stream, Release]] = {
+        r.csv_name(s.package): (s, r) for s in streams for r in s.releases
+    }
+    packages = dict(package_of_bundle or {})
+    out: list[Finding] = []
+    for edge in edges:
+        target = owner.get(edge.target)
+        source = owner.get(edge.source)
+        where = target[1].origin.at("") if target is not None else edge.location
+        subject = (target[0].name if target else edge.package, edge.target)
+        source_package = source[0].package if source is not None else packages.get(edge.source)
+        if (source is not None and target is not None and source[0].name != target[0].name) or (
+            source_package is not None and source_package != edge.package
+        ):
+            names = (
+                f"stream {source[0].name!r} and stream {target[0].name!r}"
+                if source is not None and target is not None and source[0].name != target[0].name
+                else f"package {source_package} and package {edge.package}"
+            )
+            out.append(
+                _f(
+                    RULE_CROSS_EDGE,
+                    f"upgrade edge {_in(edge)} joins {names}",
+                    where,
+                    "each stream is its own package; nothing upgrades from one stream or package into "
+                    "another. Remove the edge",
+                    subject,
+                )
+            )
+            continue
+        if source is None or target is None:
+            continue
+        stream = target[0]
+        old, new = source[1], target[1]
+        out.extend(_api_change(old, new, edge, where, subject))
+        out.extend(_storage(stream, old, new, edge, inventories, where, subject))
+    return tuple(out)
+
+
+def _api_change(
+    old: Release, new: Release, edge: UpgradeEdge, where: Location, subject: tuple[str, ...]
+) -> list[Finding]:
+    a, b = old.owned_api, new.owned_api
+    if a is None or b is None or (a.group == b.group and a.kind == b.kind):
+        return []
+    what = "API group" if a.group != b.group else "kind"
+    return [
+        _f(
+            RULE_API_CHANGE,
+            f"upgrade edge {_in(edge)} changes the owned {what}: {old.version} owns {a.kind} "
+            f"({a.group}/{a.version}), {new.version} owns {b.kind} ({b.group}/{b.version})",
+            where,
+            "OLM cannot migrate objects across an API group or kind change: remove the edge and document "
+            "the manual migration",
+            subject,
+        )
+    ]
+
+
+def _storage(
+    stream: Stream,
+    old: Release,
+    new: Release,
+    edge: UpgradeEdge,
+    inventories: Mapping[str, Inventory],
+    where: Location,
+    subject: tuple[str, ...],
+) -> list[Finding]:
+    old_inv = inventories.get(old.upstream.inventory)
+    new_inv = inventories.get(new.upstream.inventory)
+    if old_inv is None or new_inv is None:
+        return []
+    before = {c.name: c for c in operand_crds(stream, old_inv)}
+    out: list[Finding] = []
+    migrated: list[str] = []
+    for crd in operand_crds(stream, new_inv):
+        previous = before.get(crd.name)
+        if previous is None:
+            continue
+        was, now = previous.storage_version, crd.storage_version
+        if was is None or now is None or was == now:
+            continue
+        if was in crd.served_versions:
+            migrated.append(f"{crd.name} {was} -> {now}")
+            continue
+        out.append(
+            _f(
+                RULE_STORAGE,
+                f"upgrade edge {_in(edge)}: {crd.name} moves its storage version from {was} "
+                f"({old_inv.name}) to {now} ({new_inv.name}), but {new.version} no longer serves {was}",
+                where,
+                "objects stored as the old version must stay readable: keep serving it for at least one "
+                "release, or remove the edge",
+                subject,
+            )
+        )
+    if migrated:
+        out.append(
+            _f(
+                RULE_STORAGE,
+                f"upgrade edge {_in(edge)} moves the storage version of {len(migrated)} CRD(s), the old "
+                f"versions still served ({old_inv.name} -> {new_inv.name}): {', '.join(migrated)}",
+                where,
+                "a storage migration happens on this upgrade; the operator must migrate stored objects",
+                subject,
+                Severity.INFO,
+            )
+        )
+    return out
+
+
+def check_policy(
+    streams: Sequence[Stream],
+    inventories: Mapping[str, Inventory],
+    catalogs: Sequence[tuple[str, DeclarativeConfig]] = (),
+) -> tuple[Finding, ...]:
+    """Every RK-POLICY rule: API maturity per stable release, and every edge of ``catalogs``."""
+    out: list[Finding] = []
+    for stream in streams:
+        out.extend(check_alpha_apis(stream, inventories))
+    package_of_bundle = {b.name: b.package for _, config in catalogs for b in config.bundles}
+    out.extend(
+        check_edges(streams, inventories, upgrade_edges(catalogs), package_of_bundle=package_of_bundle)
+    )
+    return tuple(out)
