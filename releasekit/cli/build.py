@@ -18,6 +18,27 @@ __all__ = ["command"]
     "--templates-dir", type=click.Path(path_type=Path), default=Path("bundle-templates"), show_default=True
 )
 @click.option("--catalog-dir", type=click.Path(path_type=Path), default=Path("catalog"), show_default=True)
+@click.option(
+    "--bundles",
+    "bundles",
+    is_flag=True,
+    help="Also generate every release's bundle; reads Kueue's CRDs from --upstream (network unless a path).",
+)
+@click.option(
+    "--upstream",
+    default=None,
+    metavar="PATH_OR_URL",
+    help="Kueue git repository for --bundles [default: the public Kueue repository, cloned once into a cache].",
+)
+@click.option(
+    "--bundles-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bundles"),
+    show_default=True,
+)
+@click.option(
+    "--allow-unpinned", is_flag=True, help="With --bundles: build releases whose inventory has no CRD hashes."
+)
 @format_options
 @click.pass_context
 def command(
@@ -26,17 +47,31 @@ def command(
     streams_dir: Path,
     templates_dir: Path,
     catalog_dir: Path,
+    bundles: bool,
+    upstream: str | None,
+    bundles_dir: Path,
+    allow_unpinned: bool,
     fmt: str,
     output: Path | None,
 ) -> None:
     """Validate streams/, write catalog/ from it, and run every check on the result.
 
-    Runs without any network: bundles are not generated here (see `releasekit bundle build`).
+    Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
+    reading the operand CRDs from upstream Kueue (--upstream); if that cannot be reached it stops (exit 2).
     With --check nothing is written and drift between streams/ and catalog/ is an error.
     """
     from releasekit.io.build import BuildRequest, run_build
 
+    if upstream is not None and not bundles:
+        raise click.UsageError("--upstream is only used with --bundles")
     request = BuildRequest(
-        streams_dir=streams_dir, templates_dir=templates_dir, catalog_dir=catalog_dir, check=check
+        streams_dir=streams_dir,
+        templates_dir=templates_dir,
+        catalog_dir=catalog_dir,
+        check=check,
+        bundles=bundles,
+        upstream=upstream,
+        bundles_dir=bundles_dir,
+        allow_unpinned=allow_unpinned,
     )
     ctx.exit(emit_report(run_build(request), fmt, output))

@@ -5,7 +5,9 @@ Adapter module (it reads and writes the repository); the decisions are the pure 
 1. load and validate ``streams/`` (schemas and cross-checks);
 2. plan and render every catalog fragment (:mod:`releasekit.io.catalog_build`);
 3. write ``catalog/`` atomically, or with ``check`` compare it and report each drifted file;
-4. check the catalog tree as it stands: opm's rules, Konflux's layout rules, the upgrade graph.
+4. check the catalog tree as it stands: opm's rules, Konflux's layout rules, the upgrade graph;
+5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
+   and validate them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ class BuildRequest:
     cross_minor: CrossMinor | None = None
     command: str = "build"
     extra_rules: tuple[str, ...] = field(default=())
+    bundles: bool = False
+    upstream: str | None = None
+    bundles_dir: Path = Path("bundles")
+    allow_unpinned: bool = False
 
 
 _DEVELOPMENT_IMAGE_RULES = ("RK-KONFLUX-009", "RK-KONFLUX-010")
@@ -86,6 +92,21 @@ def run_build(request: BuildRequest) -> Report:
         findings.extend(tree_findings)
         checked.extend(tree_checked)
         rules.extend(tree_rules)
+    if request.bundles:
+        from releasekit.io.bundle_build import DEFAULT_UPSTREAM, build_bundles
+
+        bundles = build_bundles(
+            request.streams_dir,
+            request.templates_dir,
+            request.bundles_dir,
+            upstream=request.upstream or DEFAULT_UPSTREAM,
+            every=True,
+            check=request.check,
+            allow_unpinned=request.allow_unpinned,
+        )
+        findings.extend(bundles.findings)
+        checked.extend(bundles.checked)
+        rules.extend(f.rule for f in bundles.findings)
     return Report(
         command=request.command,
         findings=tuple(findings),

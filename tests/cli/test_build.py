@@ -101,3 +101,37 @@ def test_failed_build_leaves_the_old_catalog(run_line: Callable[..., Result], re
     assert "clusterserviceversion.yaml.j2" in result.stderr
     after = {p: p.read_bytes() for p in (repo_copy / "catalog").rglob("*") if p.is_file()}
     assert before == after
+
+
+def test_build_with_bundles_reads_upstream_and_validates(
+    run_line: Callable[..., Result], repo_copy: Path, shared: Callable[..., Path]
+) -> None:
+    """`build --bundles` generates bundles from the given upstream; stable is left out here (other Kueue lines)."""
+    from tests.cli.test_bundle_build import make_kueue_repo
+
+    upstream = repo_copy / "kueue"
+    make_kueue_repo(upstream, shared("kueue", "v0.11.9", "crds"))
+    (repo_copy / "streams" / "stable.yaml").unlink()
+    shutil.rmtree(repo_copy / "catalog")
+    result = run_line(
+        ["build", "--bundles", "--upstream", str(upstream), "--allow-unpinned", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    csv = repo_copy / "bundles" / "experimental" / "0.3.0" / "manifests"
+    assert (csv / "kueue-operator-experimental.v0.3.0.clusterserviceversion.yaml").is_file()
+    assert (csv / "kueue.x-k8s.io_topologies.yaml").is_file()
+    assert not list((repo_copy / "catalog").rglob("catalog.json"))  # a candidate is not in committed catalogs
+
+
+def test_build_with_bundles_stops_when_upstream_is_unreachable(
+    run_line: Callable[..., Result], repo_copy: Path
+) -> None:
+    result = run_line(["build", "--bundles", "--upstream", str(repo_copy / "no-such-repo"), "--allow-unpinned"])
+    assert result.exit_code == 2
+    assert "no-such-repo" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_upstream_needs_bundles(run_line: Callable[..., Result], repo_copy: Path) -> None:
+    result = run_line(["build", "--upstream", str(repo_copy)])
+    assert result.exit_code == 2 and "--bundles" in result.stderr

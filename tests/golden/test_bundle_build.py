@@ -149,7 +149,7 @@ def test_stable_bundle_facts(built: dict[str, Path]) -> None:
     for rel in assets:
         text = files[rel].decode()
         assert "v1alpha" not in text
-        source = REPO_ROOT.parent / "shared" / "fixtures" / "kueue" / "v0.11.9" / "crds" / Path(rel).name
+        source = require_shared("kueue", "v0.11.9", "crds") / Path(rel).name
         if source.exists():
             assert files[rel] == source.read_bytes()  # upstream bytes, unchanged
     manifest = load(root / "upstream-crds.yaml")
