@@ -86,7 +86,13 @@ def run_build(request: BuildRequest) -> Report:
         write_tree_atomic(request.catalog_dir, built.files)
     rules.append("RK-DIFF-001")
     if request.catalog_dir.is_dir():
-        tree_findings, tree_checked, tree_rules = validate_tree(request.catalog_dir)
+        from releasekit.rules.graph import GraphPolicy
+
+        policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
+        order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
+        tree_findings, tree_checked, tree_rules = validate_tree(
+            request.catalog_dir, policies=policies, upgrade_order=order
+        )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)
         findings.extend(tree_findings)
