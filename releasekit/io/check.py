@@ -1,0 +1,431 @@
+"""``releasekit check``: a pull request's catalog and stream changes, judged against a base revision.
+
+Adapter module (git, files); the decisions are the pure rules'. Steps:
+
+1. read the base revision and the head (a revision, or the working tree) with :mod:`releasekit.io.gitrev`;
+2. on head, what ``build --check`` runs: ``streams/`` validated (schema, cross-checks, feature-gate
+   policy RK-STREAM-014…018), every catalog regenerated from ``streams/`` and compared byte for byte
+   with ``catalog/`` (RK-DIFF-001);
+3. the *touched* package catalogs -- files whose git blob differs between base and head, plus every
+   package of a stream when ``streams/`` or ``bundle-templates/`` changed -- are loaded at base and head
+   and checked in full: opm's rules (RK-FBC), Konflux's (RK-KONFLUX), the upgrade graph (RK-GRAPH,
+   with OpenShift strandings new at head as errors and published ones as warnings), the release
+   policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
+   which the base's own check judged, so they are neither read nor checked again;
+4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package.
+
+A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
+touches it or when its package belongs to a stream; a stale file of an unknown package that the change
+does not touch was already in the base and is not reported again.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from releasekit.io.catalog_build import build_catalogs
+from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.gitrev import (
+    FileRef,
+    Snapshot,
+    open_repo,
+    resolve_commit,
+    snapshot_commit,
+    snapshot_worktree,
+)
+from releasekit.io.streams import LoadedStreams, load_streams, validate_streams
+from releasekit.model.fbc import DeclarativeConfig, Package
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.report import Report
+from releasekit.model.stream import OpenShiftVersion, Stream
+from releasekit.rules import diff as diff_rules
+from releasekit.rules import graph as graph_rules
+from releasekit.rules import policy as policy_rules
+from releasekit.rules.diff import PackageCatalog
+from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
+from releasekit.rules.konflux import FragmentFacts, check_fragment
+
+__all__ = ["CheckRequest", "CheckResult", "run_check"]
+
+CATALOG = "catalog"
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckRequest:
+    """What to compare: the repository, the base ref and the head ref (None: the working tree)."""
+
+    base: str
+    head: str | None = None
+    repo: Path = Path()
+    command: str = "check"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult:
+    """The report and what was re-checked in full (for benchmarks and tests)."""
+
+    report: Report
+    touched: tuple[Key, ...]
+
+
+def _catalog_key(rel: PurePosixPath) -> Key | None:
+    """``(openshift, package)`` of ``v4.18/configs/<package>/<file>``; None for other files."""
+    parts = rel.parts
+    if len(parts) == 4 and parts[1] in ("configs", "catalog"):
+        return (parts[0], parts[2])
+    return None
+
+
+def _changed(
+    base: Mapping[PurePosixPath, FileRef], head: Mapping[PurePosixPath, FileRef]
+) -> set[PurePosixPath]:
+    return {
+        p
+        for p in set(base) | set(head)
+        if (base.get(p) is None) != (head.get(p) is None)
+        or (p in base and p in head and base[p].sha != head[p].sha)
+    }
+
+
+def _load_package(
+    files: Mapping[PurePosixPath, FileRef], key: Key, limits: LoadLimits
+) -> tuple[PackageCatalog | None, list[Finding], list[str]]:
+    """One package's catalog at one revision, from its file(s) under ``configs/<package>/``."""
+    metas = []
+    findings: list[Finding] = []
+    shown: list[str] = []
+    for rel in sorted(files):
+        if _catalog_key(rel) != key:
+            continue
+        display = f"{CATALOG}/{rel}"
+        file_metas, file_findings = load_catalog_text(files[rel].read(), display, limits)
+        metas.extend(file_metas)
+        findings.extend(file_findings)
+        shown.append(display)
+    if not shown:
+        return None, findings, shown
+    config, decode_findings = decode_metas(metas)
+    findings.extend(decode_findings)
+    return PackageCatalog(openshift=key[0], package=key[1], config=config, file=shown[0]), findings, shown
+
+
+def _drift(
+    generated: Mapping[PurePosixPath, bytes],
+    head: Mapping[PurePosixPath, FileRef],
+    changed: set[PurePosixPath],
+    stream_packages: set[str],
+) -> list[Finding]:
+    """RK-DIFF-001 (same wording as ``build --check``), stale files only where the change or a stream reaches."""
+    findings: list[Finding] = []
+    for rel in sorted(set(generated) | set(head)):
+        shown = f"{CATALOG}/{rel}"
+        if rel not in head:
+            problem, hint = "is missing", "run `releasekit catalog build` and commit the result"
+        elif rel not in generated:
+            key = _catalog_key(rel)
+            if rel not in changed and (key is None or key[1] not in stream_packages):
+                continue
+            problem, hint = (
+                "is not generated from streams/ (stale)",
+                "run `releasekit catalog build` to remove it",
+            )
+        elif head[rel].read() != generated[rel]:
+            problem, hint = (
+                "differs from what streams/ generates",
+                "run `releasekit catalog build` and commit",
+            )
+        else:
+            continue
+        findings.append(
+            Finding(
+                rule=diff_rules.RULE_DRIFT,
+                severity=Severity.ERROR,
+                message=f"{shown} {problem}",
+                location=Location(file=shown),
+                hint=hint,
+                subject=("catalog/ in sync with streams/",),
+            )
+        )
+    return findings
+
+
+def _generated_files(head: Snapshot, loaded: LoadedStreams) -> dict[PurePosixPath, bytes]:
+    built = build_catalogs(head.root / "streams", head.root / "bundle-templates", loaded=loaded)
+    return dict(built.files)
+
+
+def _stream_of(streams: Iterable[Stream]) -> dict[str, Stream]:
+    return {s.package: s for s in streams}
+
+
+def _openshift_order(stream: Stream | None, keys: Iterable[str]) -> list[str]:
+    present = set(keys)
+    if stream is not None:
+        order = [str(v) for v in stream.openshift if str(v) in present]
+        return order + sorted(present - set(order), key=_version_key)
+    return sorted(present, key=_version_key)
+
+
+def _version_key(name: str) -> tuple[int, int]:
+    try:
+        v = OpenShiftVersion.parse(name)
+    except ValueError:
+        return (1 << 30, 0)
+    return (v.major, v.minor)
+
+
+def _graphs_block(
+    package: str,
+    base: Mapping[Key, PackageCatalog],
+    head: Mapping[Key, PackageCatalog],
+    changed: set[Key],
+    stream: Stream | None,
+) -> list[tuple[str, str]]:
+    """Before/after Mermaid pictures of ``package``, one per group of OpenShift versions that look alike."""
+    from releasekit.plan.graph_render import render_mermaid
+
+    def picture(cat: PackageCatalog | None) -> str:
+        if cat is None:
+            return "_(not in this catalog)_\n"
+        graph = graph_rules.analyze_package(cat.config, package)
+        return f"```mermaid\n{render_mermaid(graph)}```\n" if graph is not None else "_(no package blob)_\n"
+
+    groups: dict[tuple[str, str], list[str]] = {}
+    openshifts = {k[0] for k in changed if k[1] == package}
+    for openshift in _openshift_order(stream, openshifts):
+        before, after = base.get((openshift, package)), head.get((openshift, package))
+        groups.setdefault((picture(before), picture(after)), []).append(openshift)
+    return [
+        (
+            f"Upgrade graph of {package} ({', '.join(versions)})",
+            f"**Before**\n\n{before}\n**After**\n\n{after}",
+        )
+        for (before, after), versions in groups.items()
+    ]
+
+
+def _fragment_checks(
+    head: Mapping[PurePosixPath, FileRef],
+    touched_files: set[PurePosixPath],
+    configs: Mapping[Key, PackageCatalog],
+) -> list[Finding]:
+    """Konflux's rules for every fragment the change touches (its Containerfile and the touched packages)."""
+    findings: list[Finding] = []
+    folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=_version_key)
+    for folder in folders:
+        cfile = next(
+            (
+                f"{folder}/{n}"
+                for n in ("Containerfile", "Containerfile.catalog", "Dockerfile")
+                if PurePosixPath(folder, n) in head
+            ),
+            None,
+        )
+        text = head[PurePosixPath(cfile)].read().decode("utf-8", "replace") if cfile else None
+        packages = [c for (o, _), c in sorted(configs.items()) if o == folder]
+        if not packages and not any(p.parts[0] == folder for p in head):
+            continue  # the whole fragment went away: the diff rules report what it held
+        package_files = tuple(
+            (rel.parts[2] if len(rel.parts) == 4 else "", rel.name, f"{CATALOG}/{rel}")
+            for rel in sorted(touched_files)
+            if rel.parts[0] == folder
+            and len(rel.parts) > 2
+            and rel.parts[1] in ("configs", "catalog")
+            and rel in head
+        )
+        config = DeclarativeConfig()
+        for cat in packages:
+            config = config.merged(cat.config)
+        if not packages:  # only the Containerfile changed: the fragment's packages are untouched
+            config = DeclarativeConfig(packages=tuple(_placeholder_packages(head, folder)))
+        facts = FragmentFacts(
+            folder=folder,
+            folder_path=f"{CATALOG}/{folder}",
+            containerfile=text,
+            containerfile_path=f"{CATALOG}/{cfile}" if cfile else "",
+            package_files=package_files,
+            config=config,
+        )
+        findings.extend(check_fragment(facts))
+    return findings
+
+
+def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) -> list[Package]:
+    names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
+    return [Package(name=n) for n in names]
+
+
+def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
+    """Compare head with base and run every check (see the module docstring). Nothing is printed.
+
+    Raises:
+        UsageError: a ref that is unsafe or names no commit.
+        InputError, SafetyLimitError, TemplateError: input that cannot be read.
+    """
+    limits = limits or LoadLimits()
+    repo = open_repo(request.repo)
+    base_commit = resolve_commit(repo, request.base, "--base")
+    head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
+    with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
+        base = snapshot_commit(base_commit, Path(tmp) / "base", label=f"base {request.base}")
+        if head_commit is not None:
+            head = snapshot_commit(head_commit, Path(tmp) / "head", label=f"head {request.head}")
+        else:
+            head = snapshot_worktree(request.repo)
+        return _check(request, base, head, limits)
+
+
+def _empty_streams() -> LoadedStreams:
+    return LoadedStreams(streams=(), inventories={}, findings=(), files=())
+
+
+def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLimits) -> CheckResult:
+    findings: list[Finding] = []
+    checked: list[str] = []
+    rules: set[str] = set()
+
+    # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
+    loaded, streams_report = validate_streams(head.root / "streams", display_root="streams")
+    findings.extend(streams_report.findings)
+    checked.extend(streams_report.checked)
+    rules.update(streams_report.rules)
+    base_streams_dir = base.root / "streams"
+    base_loaded = (
+        load_streams(base_streams_dir, display_root="streams")
+        if base_streams_dir.is_dir()
+        else _empty_streams()
+    )
+
+    # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
+    base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
+    changed_catalog = _changed(base_catalog, head_catalog)
+    stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
+    findings.extend(_drift(_generated_files(head, loaded), head_catalog, changed_catalog, stream_packages))
+    rules.add(diff_rules.RULE_DRIFT)
+
+    # 3. what the change touches.
+    sources_changed = any(
+        p.parts[0] in ("streams", "bundle-templates")
+        for p in _changed(
+            {p: r for p, r in base.files.items() if p.parts[0] != CATALOG},
+            {p: r for p, r in head.files.items() if p.parts[0] != CATALOG},
+        )
+    )
+    touched_packages = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
+    if sources_changed:
+        touched_packages |= stream_packages
+    keys = {
+        k
+        for rel in (*base_catalog, *head_catalog)
+        if (k := _catalog_key(rel)) is not None and k[1] in touched_packages
+    }
+    base_cats: dict[Key, PackageCatalog] = {}
+    head_cats: dict[Key, PackageCatalog] = {}
+    for key in sorted(keys):
+        old, _, _ = _load_package(base_catalog, key, limits)
+        new, load_findings, shown = _load_package(head_catalog, key, limits)
+        if old is not None:
+            base_cats[key] = old
+        if new is not None:
+            head_cats[key] = new
+            findings.extend(load_findings)
+            checked.extend(shown)
+
+    # 4. the touched package catalogs at head, in full.
+    from releasekit.rules.fbc import RULES as FBC_RULES
+    from releasekit.rules.fbc import validate_config
+
+    streams_by_package = _stream_of(loaded.streams)
+    for key, cat in sorted(head_cats.items()):
+        findings.extend(validate_config(cat.config))
+        stream = streams_by_package.get(key[1])
+        policy = graph_rules.GraphPolicy.from_stream(stream) if stream else graph_rules.DEFAULT_POLICY
+        findings.extend(graph_rules.check_graph(cat.config, policy, file=cat.file))
+    touched_files = {rel for rel in changed_catalog} | {
+        rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
+    }
+    findings.extend(_fragment_checks(head_catalog, touched_files, head_cats))
+    for package in sorted(touched_packages):
+        stream = streams_by_package.get(package)
+        order = _openshift_order(stream, [k[0] for k in head_cats if k[1] == package])
+        published = graph_rules.published_pairs(
+            (o, c.config) for (o, p), c in sorted(base_cats.items()) if p == package
+        )
+        findings.extend(
+            graph_rules.check_openshift_upgrades(
+                [(o, head_cats[(o, package)].config) for o in order],
+                severity=graph_rules.published_severity(published),
+                files={o: head_cats[(o, package)].file for o in order},
+            )
+        )
+    rules.update(f"RK-FBC-{n:03d}" for n in range(1, 9))
+    rules.update(FBC_RULES)
+    rules.update(KONFLUX_RULES)
+    rules.update(graph_rules.RULES)
+
+    # 5. release policy and the diff against base.
+    findings.extend(
+        policy_rules.check_policy(
+            loaded.streams, loaded.inventories, [(o, c.config) for (o, _), c in sorted(head_cats.items())]
+        )
+    )
+    rules.update(policy_rules.RULES)
+    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
+    rules.update(diff_rules.RULES)
+    findings = _without_history_notes(findings, base_cats, head_cats)
+
+    extras: list[tuple[str, str]] = []
+    changed_keys = {k for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
+    for package in sorted({k[1] for k in changed_keys}):
+        extras.extend(
+            _graphs_block(package, base_cats, head_cats, changed_keys, streams_by_package.get(package))
+        )
+
+    report = Report(
+        command=request.command,
+        findings=tuple(_dedupe(findings)),
+        checked=tuple(sorted(set(checked))),
+        rules=tuple(sorted(rules)),
+        extras=tuple(extras),
+    )
+    return CheckResult(report=report, touched=tuple(sorted(keys)))
+
+
+def _without_history_notes(
+    findings: list[Finding], base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> list[Finding]:
+    """Drop the upgrade graph's notes about bundles the base already had in that catalog.
+
+    RK-GRAPH-005/007/008/009 explain, as notes, why published bundles cannot reach the default head
+    (island channels, major versions); a pull request only needs them for the bundles it adds.
+    """
+    had = {
+        (cat.file, f'bundle "{b.name}"')
+        for key, cat in head.items()
+        if key in base
+        for b in base[key].config.bundles
+    }
+    return [
+        f
+        for f in findings
+        if not (
+            f.rule.startswith("RK-GRAPH-")
+            and f.severity is Severity.INFO
+            and f.subject
+            and (f.location.file, f.subject[-1]) in had
+        )
+    ]
+
+
+def _dedupe(findings: Iterable[Finding]) -> list[Finding]:
+    seen: set[Finding] = set()
+    out: list[Finding] = []
+    for f in findings:
+        if f not in seen:
+            seen.add(f)
+            out.append(f)
+    return out

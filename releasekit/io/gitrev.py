@@ -1,0 +1,211 @@
+"""Read ``streams/``, ``bundle-templates/`` and ``catalog/`` at a git revision, or from the working tree.
+
+Adapter module (gitpython, files). A revision is read from its tree's blobs -- nothing is checked out
+and the repository's index and working tree are never touched. The loaders of ``streams/`` and
+``bundle-templates/`` want folders, so those (small) folders are written into a temporary folder;
+``catalog/`` files stay in git and are read only when a caller asks for them, and each file carries
+its git blob id so unchanged files are recognised without reading them.
+
+Refs come from pull requests: :func:`resolve_commit` validates them with
+:func:`releasekit.io.upstream.check_ref` (no leading ``-``, no ``..`` range, no ``@{``, no control
+characters) before git sees them. Paths come from git trees, where ``..`` and absolute paths cannot
+occur; they are checked again before anything is written, and symbolic links are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from releasekit.errors import InputError, SafetyLimitError, UsageError
+from releasekit.io.upstream import check_ref
+
+__all__ = [
+    "FOLDERS",
+    "FileRef",
+    "Snapshot",
+    "blob_id",
+    "open_repo",
+    "resolve_commit",
+    "snapshot_commit",
+    "snapshot_worktree",
+]
+
+FOLDERS = ("streams", "bundle-templates", "catalog")
+"""What a check reads from a revision."""
+
+MATERIALISED = ("streams", "bundle-templates")
+"""Folders written to disk for the loaders (``catalog/`` is read from blobs on demand)."""
+
+_SYMLINK_MODE = 0o120000
+_SUBMODULE_MODE = 0o160000
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (``git hash-object``), so working-tree files compare with tree entries."""
+    digest = hashlib.sha1(b"blob %d\0" % len(data), usedforsecurity=False)
+    digest.update(data)
+    return digest.hexdigest()
+
+
+@dataclass(slots=True)
+class FileRef:
+    """One file of a snapshot: its blob id and its bytes (read once, on first use)."""
+
+    sha: str
+    reader: Callable[[], bytes] = field(repr=False)
+    _data: bytes | None = field(default=None, repr=False)
+
+    def read(self) -> bytes:
+        """The file's bytes."""
+        if self._data is None:
+            self._data = self.reader()
+        return self._data
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot:
+    """The three folders at one revision.
+
+    Attributes:
+        label: what was read (``base 1a2b3c4d (main)``, ``working tree``).
+        root: a folder holding ``streams/`` and ``bundle-templates/`` (the repository itself for the
+            working tree, else a temporary folder).
+        files: every file under :data:`FOLDERS`, keyed by its repository-relative path.
+    """
+
+    label: str
+    root: Path
+    files: Mapping[PurePosixPath, FileRef]
+
+    def under(self, folder: str) -> dict[PurePosixPath, FileRef]:
+        """Files under ``folder`` (``catalog``), keyed relative to it."""
+        prefix = PurePosixPath(folder)
+        return {p.relative_to(prefix): ref for p, ref in self.files.items() if p.parts[:1] == prefix.parts}
+
+
+def open_repo(path: Path) -> Any:
+    """The git repository at ``path`` (its top folder).
+
+    Raises:
+        InputError: ``path`` is not the top of a git repository.
+    """
+    import git
+
+    if str(path).startswith("-"):
+        raise UsageError(f"refusing repository {str(path)!r}: it starts with '-'")
+    try:
+        return git.Repo(path, search_parent_directories=False)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise InputError(f"{path}: not a git repository (give --repo the repository's top folder)") from None
+
+
+def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
+    """The commit ``ref`` names, after :func:`check_ref` has accepted it.
+
+    Raises:
+        UsageError: the ref is unsafe or names no commit.
+    """
+    import git
+
+    try:
+        check_ref(ref)
+    except UsageError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+    try:
+        return repo.commit(ref)
+    except (git.BadName, git.BadObject, ValueError):
+        raise UsageError(f"{option}: {ref!r} names no commit in {repo.working_tree_dir}") from None
+
+
+def _safe_parts(path: str) -> PurePosixPath:
+    rel = PurePosixPath(path)
+    if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
+        raise SafetyLimitError(f"refusing path {path!r} from git: it leaves the repository")
+    return rel
+
+
+def _blob_reader(blob: Any) -> Callable[[], bytes]:
+    def read() -> bytes:
+        data: bytes = blob.data_stream.read()
+        return data
+
+    return read
+
+
+def snapshot_commit(commit: Any, workdir: Path, *, label: str = "") -> Snapshot:
+    """Read :data:`FOLDERS` at ``commit``; write :data:`MATERIALISED` under ``workdir``.
+
+    Raises:
+        SafetyLimitError: a symbolic link or an unsafe path in one of the folders.
+    """
+    files: dict[PurePosixPath, FileRef] = {}
+    tree = commit.tree
+    for folder in FOLDERS:
+        try:
+            sub = tree / folder
+        except KeyError:
+            continue
+        for item in sub.traverse():
+            if item.type != "blob":
+                continue
+            rel = _safe_parts(item.path)
+            if item.mode == _SYMLINK_MODE:
+                raise SafetyLimitError(f"{item.path} at {commit.hexsha[:12]} is a symbolic link; refusing it")
+            if item.mode == _SUBMODULE_MODE:  # pragma: no cover - traverse yields submodules as commits
+                continue
+            ref = FileRef(sha=item.hexsha, reader=_blob_reader(item))
+            files[rel] = ref
+            if folder in MATERIALISED:
+                target = workdir.joinpath(*rel.parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(ref.read())
+    return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
+
+
+def _file_reader(path: Path) -> Callable[[], bytes]:
+    def read() -> bytes:
+        try:
+            return path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+    return read
+
+
+def _walk(root: Path, folder: str) -> Iterable[tuple[PurePosixPath, Path]]:
+    base = root / folder
+    if not base.is_dir():
+        return
+    for directory, dirnames, filenames in os.walk(base):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(directory) / name
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                raise SafetyLimitError(f"{path} is a symbolic link; refusing it")
+            if stat.S_ISREG(mode):
+                yield PurePosixPath(path.relative_to(root).as_posix()), path
+
+
+def snapshot_worktree(root: Path) -> Snapshot:
+    """The working tree's :data:`FOLDERS` as they are on disk (untracked files included).
+
+    Raises:
+        InputError: ``root`` is not a folder.
+        SafetyLimitError: a symbolic link in one of the folders.
+    """
+    if not root.is_dir():
+        raise InputError(f"{root}: not a folder")
+    files: dict[PurePosixPath, FileRef] = {}
+    for folder in FOLDERS:
+        for rel, path in _walk(root, folder):
+            reader = _file_reader(path)
+            data = reader()
+            files[rel] = FileRef(sha=blob_id(data), reader=reader, _data=data)
+    return Snapshot(label="working tree", root=root, files=files)
