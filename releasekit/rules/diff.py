@@ -153,21 +153,41 @@ def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
     return out
 
 
-def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
-    """True when a user on ``bundle`` can follow the package's upgrade edges to some channel head.
+def _top_heads(graph: PackageGraph) -> dict[str, str]:
+    """Channel -> its newest head (a channel with two heads still has one that users aim for)."""
+    out: dict[str, str] = {}
+    for channel in graph.channels:
+        ranked = sorted(
+            channel.heads,
+            key=lambda h: (
+                (n.version is not None, n.version or Version(major=0, minor=0, patch=0), h)
+                if (n := graph.node(h)) is not None
+                else (False, Version(major=0, minor=0, patch=0), h)
+            ),
+        )
+        if ranked:
+            out[channel.name] = ranked[-1]
+    return out
 
-    Edges are :mod:`releasekit.rules.graph`'s (every channel's, by bundle name). ``bundle`` may be gone
-    from ``config``: an entry that still replaces or skips it, or whose skipRange holds ``version``,
-    is a way out.
+
+def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
+    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
+
+    Edges are :mod:`releasekit.rules.graph`'s (every channel's, by bundle name). The goal is the newest
+    head of each channel that lists ``bundle`` (a bundle that lost its edge and became a second head of
+    its channel does not count as arrived). ``bundle`` may be gone from ``config``: then any channel's
+    head will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
     """
     graph = _graph(config, package)
     if graph is None:
         return False
-    heads = {h for ch in graph.channels for h in ch.heads}
+    tops = _top_heads(graph)
+    node = graph.node(bundle)
+    goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
     adjacency: dict[str, set[str]] = {}
     for edge in graph.edges:
         adjacency.setdefault(edge.source, set()).add(edge.target)
-    if graph.node(bundle) is None:
+    if node is None:
         for channel in config.channels:
             if channel.package != package:
                 continue
@@ -181,10 +201,10 @@ def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: 
     seen = {bundle}
     todo = [bundle]
     while todo:
-        node = todo.pop()
-        if node in heads:
+        current = todo.pop()
+        if current in goals:
             return True
-        for nxt in sorted(adjacency.get(node, ())):
+        for nxt in sorted(adjacency.get(current, ())):
             if nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
