@@ -20,6 +20,7 @@ from releasekit.report._checks import clean_rules
 __all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
 
 NAMESPACE = "releasekit"
+_NOTE_RULES = 5  # rule ids named in the note; the rest are in the full report
 
 
 def konflux_timestamp(epoch: float) -> str:
@@ -65,10 +66,11 @@ class KonfluxReporter:
         else:
             result = "SUCCESS"
         successes = len(clean_rules(report)) if report.rules else len(report.checked) if not errors else 0
-        note = (
-            f"releasekit {report.command}: {errors} error(s), {warnings} warning(s)"
-            f"{'' if report.passed else '; run releasekit with --format text for details'}"
-        )
+        failing = sorted({f.rule for f in report.findings if f.severity is Severity.ERROR})
+        note = f"releasekit {report.command}: {errors} error(s), {warnings} warning(s)"
+        if failing:
+            shown = ", ".join(failing[:_NOTE_RULES]) + (", ..." if len(failing) > _NOTE_RULES else "")
+            note += f" ({shown}); run releasekit with --format text for details"
         return _dump(
             {
                 "result": result,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 
 from releasekit.model.finding import Finding, Location, Severity
@@ -549,7 +550,7 @@ def _check_gates(
                     Severity.INFO,
                 )
             )
-    return out
+    return [replace(f, message=f"release {release.version}: {f.message}") for f in out]
 
 
 def _gate_hint(name: str, inventory: Inventory) -> str:

@@ -272,6 +272,8 @@ def _assert_in_format(fmt: str, text: str, rule: str, subject: str, passed: bool
         )
         assert out["timestamp"] == "2026-01-01T00:00:00+0000"
         assert (out["failures"] > 0) is (not passed)
+        if not passed:  # the note names the failing rules (the subject needs the full report)
+            assert rule in out["note"]
         return
     if fmt == "json":
         data = json.loads(text)

@@ -157,7 +157,7 @@ def test_konflux_test_output_fields_and_fixed_timestamp() -> None:
     assert out == {
         "result": "FAILURE",
         "timestamp": "2023-11-14T22:13:20+0000",
-        "note": "releasekit catalog validate: 1 error(s), 1 warning(s); run releasekit with --format text for details",
+        "note": "releasekit catalog validate: 1 error(s), 1 warning(s) (RK-FBC-040); run releasekit with --format text for details",
         "namespace": "releasekit",
         "successes": 1,
         "failures": 1,
