@@ -8,9 +8,11 @@ Konflux requires per OpenShift version: ``olm.csv.metadata`` from 4.17 on (5.x i
 it (prose from ``bundle-templates/``, facts from ``streams/``); for a release made before releasekit its
 recorded ``olm.gvk`` properties and related images are carried again exactly as published.
 
-Withdrawn releases get an ``olm.deprecations`` entry with their message. They keep their bundle and
-channel entry: opm rejects a deprecation of a bundle that is not in the package and a bundle that is in
-no channel, and Konflux forbids removing a published bundle.
+Deprecated and withdrawn releases get an ``olm.deprecations`` entry with their message. A withdrawn
+release keeps its bundle and channel entry: opm rejects a deprecation of a bundle that is not in the
+package and a bundle that is in no channel, and Konflux forbids removing a published bundle. It leaves
+the upgrade path because a newer release of its minor skips it (``RK-STREAM-026`` refuses a withdrawn
+release that is the newest of its minor).
 
 The CSVs are rendered by the caller (templates are I/O) and passed in.
 """
@@ -156,6 +158,9 @@ def plan_package(
         r for r in stream.releases if r.status is ReleaseStatus.WITHDRAWN and openshift in r.catalogs
     )
     in_catalog = tuple(sorted((*releases, *withdrawn), key=lambda r: r.version))
+    deprecated = tuple(
+        r for r in in_catalog if r.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
+    )
     if not in_catalog:
         return None
     planned = plan_channels(stream, in_catalog, cross_minor=cross_minor)
@@ -167,7 +172,7 @@ def plan_package(
         for r in sorted(in_catalog, key=lambda r: r.csv_name(stream.package))
     )
     deprecations: tuple[Deprecation, ...] = ()
-    if withdrawn:
+    if deprecated:
         deprecations = (
             Deprecation(
                 package=stream.package,
@@ -175,9 +180,9 @@ def plan_package(
                     DeprecationEntry(
                         schema="olm.bundle",
                         name=r.csv_name(stream.package),
-                        message=r.deprecation_message or f"{r.csv_name(stream.package)} was withdrawn",
+                        message=r.deprecation_message or f"{r.csv_name(stream.package)} is {r.status.value}",
                     )
-                    for r in withdrawn
+                    for r in deprecated
                 ),
             ),
         )

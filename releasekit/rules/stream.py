@@ -80,6 +80,8 @@ RULE_RECORDED = "RK-STREAM-022"
 RULE_DEPRECATION = "RK-STREAM-023"
 RULE_CHANNEL = "RK-STREAM-024"
 RULE_FILE = "RK-STREAM-025"
+RULE_WITHDRAWN_HEAD = "RK-STREAM-026"
+RULE_API_IN_MINOR = "RK-STREAM-027"
 
 RULES: dict[str, str] = {
     RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
@@ -107,6 +109,8 @@ RULES: dict[str, str] = {
     RULE_DEPRECATION: "a deprecation message is missing or given for a live release",
     RULE_CHANNEL: "the channel policy yields no valid channel",
     RULE_FILE: "an inventory file is not named after its Kueue line",
+    RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
+    RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -132,7 +136,67 @@ def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Invento
         for release in stream.releases:
             out += _check_release(stream, release, inventories)
     out += _check_across(streams)
+    for stream in streams:
+        out += _check_minors(stream)
     return tuple(out)
+
+
+def _check_minors(stream: Stream) -> list[Finding]:
+    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change.
+
+    A withdrawn release keeps its bundle and channel entry (opm refuses a deprecation of a bundle the
+    package lacks, and Konflux refuses removing a published bundle); it leaves the upgrade path only when
+    a newer release of its minor skips it. The newest release of a minor is the channel head, which is
+    also why an owned-API change inside a minor cannot be planned: no edge may join the two APIs, so
+    the channel would get two heads.
+    """
+    out: list[Finding] = []
+    subject = (stream.package,)
+    published = [r for r in stream.releases if r.status.is_published]
+    for openshift in stream.openshift:
+        by_minor: dict[tuple[int, int], list[Release]] = {}
+        for release in sorted(published, key=lambda r: r.version):
+            if openshift in release.catalogs:
+                by_minor.setdefault((release.version.major, release.version.minor), []).append(release)
+        for members in by_minor.values():
+            newest = members[-1]
+            if newest.status is ReleaseStatus.WITHDRAWN:
+                out.append(
+                    _f(
+                        RULE_WITHDRAWN_HEAD,
+                        f"release {newest.version} is withdrawn but is the newest {newest.version.major}."
+                        f"{newest.version.minor} release in catalog {openshift}, so it would stay the channel head",
+                        newest.origin.at(".status"),
+                        "release a fix of the same minor in the same change (its channel entry skips the "
+                        "withdrawn one), or keep the release as deprecated",
+                        (*subject, str(newest.version)),
+                    )
+                )
+    for release in published:
+        same_minor = [
+            r
+            for r in published
+            if (r.version.major, r.version.minor) == (release.version.major, release.version.minor)
+            and r.version < release.version
+        ]
+        for older in same_minor:
+            if (
+                older.owned_api is not None
+                and release.owned_api is not None
+                and older.owned_api != release.owned_api
+            ):
+                out.append(
+                    _f(
+                        RULE_API_IN_MINOR,
+                        f"release {release.version} owns {release.owned_api} but {older.version} of the same minor "
+                        f"owns {older.owned_api}; no upgrade edge may join them, so the channel would get two heads",
+                        release.origin.at(".ownedApi"),
+                        "change the owned API only with a new minor (or major) version",
+                        (*subject, str(release.version)),
+                    )
+                )
+                break
+    return sorted(set(out), key=lambda f: (f.location.line or 0, f.message))
 
 
 # ------------------------------------------------------------------------------------------ stream
