@@ -23,6 +23,7 @@ Public API:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -48,8 +49,6 @@ __all__ = [
 RELEASE_MAX_LENGTH = 20
 """Longest release string opm accepts (bytes), from the CSV CRD constraint."""
 
-_NUMBERS = frozenset("0123456789")
-_ALPHANUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
 _UINT64_MAX = 2**64 - 1
 _INT64_MAX = 2**63 - 1
 
@@ -67,6 +66,8 @@ class RangeError(ValueError):
 
 def go_quote(text: str) -> str:
     """Quote ``text`` as Go's ``%q`` / ``strconv.Quote`` does (printable Unicode kept as is)."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'  # the common case: nothing to escape
     out = ['"']
     for ch in text:
         code = ord(ch)
@@ -100,8 +101,17 @@ def go_quote(text: str) -> str:
     return "".join(out)
 
 
-def _contains_only(text: str, allowed: frozenset[str]) -> bool:
-    return all(ch in allowed for ch in text)
+def _only_digits(text: str) -> bool:
+    """Only ASCII digits ``0-9`` (true for ``""``), tested without a Python-level loop."""
+    return text.isascii() and (text.isdigit() or not text)
+
+
+def _only_alphanum(text: str) -> bool:
+    """Only ``[0-9A-Za-z-]`` (true for ``""``), tested without a Python-level loop."""
+    if not text.isascii():
+        return False
+    bare = text.replace("-", "")
+    return not bare or bare.isalnum()
 
 
 def _has_leading_zeroes(text: str) -> bool:
@@ -126,11 +136,11 @@ def parse_prerelease_identifier(text: str) -> PrereleaseId:
     """
     if not text:
         raise VersionError("Prerelease is empty")
-    if _contains_only(text, _NUMBERS):
+    if _only_digits(text):
         if _has_leading_zeroes(text):
             raise VersionError(f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}")
         return _parse_uint(text)
-    if _contains_only(text, _ALPHANUM):
+    if _only_alphanum(text):
         return text
     raise VersionError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
@@ -220,6 +230,11 @@ class Version:
         return bool(self.pre)
 
 
+# MAJOR.MINOR.PATCH without leading zeros, pre-release or build, each number below 2**64 (19 digits at
+# most): what parse_version accepts without any of its checks firing.
+_PLAIN_VERSION = re.compile(r"(0|[1-9][0-9]{0,18})\.(0|[1-9][0-9]{0,18})\.(0|[1-9][0-9]{0,18})\Z")
+
+
 def parse_version(text: str) -> Version:
     """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions).
 
@@ -228,6 +243,9 @@ def parse_version(text: str) -> Version:
             ``No Major.Minor.Patch elements found``, ``Invalid character(s) found in patch number "0.1"``,
             ``Minor number must not contain leading zeroes "00"``.
     """
+    plain = _PLAIN_VERSION.match(text)
+    if plain is not None:  # the common case, MAJOR.MINOR.PATCH alone: nothing to report
+        return Version(int(plain[1]), int(plain[2]), int(plain[3]))
     if not text:
         raise VersionError("Version string empty")
     parts = text.split(".", 2)
@@ -235,7 +253,7 @@ def parse_version(text: str) -> Version:
         raise VersionError("No Major.Minor.Patch elements found")
     numbers: list[int] = []
     for label, part in (("major", parts[0]), ("minor", parts[1])):
-        if not _contains_only(part, _NUMBERS):
+        if not _only_digits(part):
             raise VersionError(f"Invalid character(s) found in {label} number {go_quote(part)}")
         if _has_leading_zeroes(part):
             raise VersionError(
@@ -253,7 +271,7 @@ def parse_version(text: str) -> Version:
     if dash != -1:
         pre_parts = patch_text[dash + 1 :].split(".")
         patch_text = patch_text[:dash]
-    if not _contains_only(patch_text, _NUMBERS):
+    if not _only_digits(patch_text):
         raise VersionError(f"Invalid character(s) found in patch number {go_quote(patch_text)}")
     if _has_leading_zeroes(patch_text):
         raise VersionError(f"Patch number must not contain leading zeroes {go_quote(patch_text)}")
@@ -262,7 +280,7 @@ def parse_version(text: str) -> Version:
     for item in build_parts:
         if not item:
             raise VersionError("Build meta data is empty")
-        if not _contains_only(item, _ALPHANUM):
+        if not _only_alphanum(item):
             raise VersionError(f"Invalid character(s) found in build meta data {go_quote(item)}")
     return Version(numbers[0], numbers[1], patch, pre, tuple(build_parts))
 
@@ -444,7 +462,7 @@ def _split_comparator_version(text: str) -> tuple[str, str]:
 
 def _go_atoi(text: str) -> int | None:
     body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not _contains_only(body, _NUMBERS):
+    if not body or not _only_digits(body):
         return None
     value = int(text)
     if not -(2**63) <= value <= _INT64_MAX:

@@ -70,6 +70,7 @@ Public API: :func:`validate_config`, :data:`RULES` (id → :class:`RuleInfo`), t
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -290,16 +291,21 @@ def _q(text: str) -> str:
     return go_quote(text)
 
 
-def _pkg(name: str) -> str:
-    return f"package {_q(name)}"
+# A subject is kept as (kind, raw name) pairs and quoted only when a finding is made: most objects have
+# no finding, and quoting every name up front was most of the validation time on large catalogs.
+_SubjectPart = tuple[str, str]
 
 
-def _chan(name: str) -> str:
-    return f"channel {_q(name)}"
+def _pkg(name: str) -> _SubjectPart:
+    return ("package", name)
 
 
-def _bun(name: str) -> str:
-    return f"bundle {_q(name)}"
+def _chan(name: str) -> _SubjectPart:
+    return ("channel", name)
+
+
+def _bun(name: str) -> _SubjectPart:
+    return ("bundle", name)
 
 
 class _HintArgs(dict[str, str]):
@@ -321,7 +327,7 @@ class _Collector:
         message: str,
         location: Location,
         path: str = "",
-        subject: Sequence[str] = (),
+        subject: Sequence[_SubjectPart] = (),
         **hint_args: str,
     ) -> None:
         info = RULES[rule]
@@ -332,7 +338,7 @@ class _Collector:
                 message=message,
                 location=Location(file=location.file, line=location.line, path=path or location.path),
                 hint=info.hint.format_map(_HintArgs(hint_args)),
-                subject=tuple(subject),
+                subject=tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
             )
         )
 
@@ -385,6 +391,25 @@ _IDENTIFIER = re.compile(r"[a-f0-9]{64}\Z")
 _DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
 _DIGEST_SIZES = {"sha256": 32, "sha384": 48, "sha512": 64}
 _NAME_TOTAL_LENGTH_MAX = 255
+# _REMOTE_NAME's language, written so that a failing match cannot backtrack exponentially (an empty
+# ``[-]*`` separator between two alphanumeric runs adds nothing to the language).
+_PLAIN_PATH_COMPONENT = _ALNUM + r"(?:(?:[._]|__|-+)" + _ALNUM + r")*"
+_PLAIN_REMOTE_NAME = _PLAIN_PATH_COMPONENT + r"(?:/" + _PLAIN_PATH_COMPONENT + r")*"
+# A strict subset of valid pull specs, the usual ``registry.domain[:port]/repo@sha256:<64 hex>`` (a tag
+# may come before the digest), built from the same pieces: a match is a valid reference, so
+# image_pull_spec_error can answer at once. The registry has a dot, so it is never docker.io's default.
+_PLAIN_PULL_SPEC = re.compile(
+    _DOMAIN_COMPONENT
+    + r"(?:\."
+    + _DOMAIN_COMPONENT
+    + r")+(?::[0-9]+)?/"
+    + _PLAIN_REMOTE_NAME
+    + r"(?::"
+    + _TAG
+    + r")?@sha256:[a-f0-9]{64}\Z",
+    re.ASCII,
+)
+_PLAIN_PULL_SPEC_MAX = 200  # below the 255-character name limit, even with docker.io/library/ added
 
 
 def _split_docker_domain(name: str) -> tuple[str, str]:
@@ -423,6 +448,8 @@ def image_pull_spec_error(ref: str) -> str | None:
     Texts are the Go library's, e.g. ``unsupported digest algorithm``, ``invalid checksum digest length``,
     ``invalid reference format: repository name must be lowercase``, ``invalid reference format``.
     """
+    if len(ref) <= _PLAIN_PULL_SPEC_MAX and _PLAIN_PULL_SPEC.match(ref):
+        return None
     if _IDENTIFIER.match(ref):
         return f"invalid repository name ({ref}), cannot specify 64-byte hexadecimal strings"
     domain, remainder = _split_docker_domain(ref)
@@ -494,6 +521,56 @@ _PROPERTY_SHAPES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
 }
 
 
+# Per property type, the exact field names and each field's JSON kind: when a value's keys are all exact
+# field names (the usual case), every field is found by plain lookup and the value can be checked in one
+# pass; only a value that fails that pass, or has other keys, takes the field-by-field path below.
+_SHAPE_KINDS: dict[str, dict[str, str]] = {
+    type_: {name: kind for name, (kind, _) in fields.items()} for type_, (_, fields) in _PROPERTY_SHAPES.items()
+}
+_SHAPE_KEYS: dict[str, frozenset[str]] = {type_: frozenset(kinds) for type_, kinds in _SHAPE_KINDS.items()}
+_ALL_STRINGS: frozenset[str] = frozenset(
+    type_ for type_, kinds in _SHAPE_KINDS.items() if set(kinds.values()) == {"string"}
+)
+
+
+def _shape_ok(value: dict[str, Any], type_: str) -> bool:
+    """True when no field of ``value`` (whose keys are all fields of ``type_``) has a value of the wrong kind."""
+    if type_ in _ALL_STRINGS:
+        for item in value.values():
+            if item is not None and not isinstance(item, str):
+                return False
+        return True
+    kinds = _SHAPE_KINDS[type_]
+    for key, item in value.items():
+        if item is None:
+            continue
+        kind = kinds[key]
+        if kind == "string":
+            if not isinstance(item, str):
+                return False
+        elif kind == "object":
+            if not isinstance(item, dict):
+                return False
+        elif kind == "array":
+            if not isinstance(item, list):
+                return False
+        elif kind == "map":
+            if not isinstance(item, dict):
+                return False
+            for sub in item.values():
+                if sub is not None and not isinstance(sub, str):
+                    return False
+        elif kind == "strings":
+            if not isinstance(item, list):
+                return False
+            for sub in item:
+                if sub is not None and not isinstance(sub, str):
+                    return False
+        else:  # pragma: no cover - every kind of _PROPERTY_SHAPES is handled above
+            return False
+    return True
+
+
 def _lookup(obj: Mapping[str, Any], name: str) -> Any:
     if name in obj:
         return obj[name]
@@ -510,6 +587,8 @@ def _property_error(type_: str, value: Any) -> str | None:
         return "unexpected end of JSON input"
     shape = _PROPERTY_SHAPES.get(type_)
     if shape is None or value is None:
+        return None
+    if isinstance(value, dict) and value.keys() <= _SHAPE_KEYS[type_] and _shape_ok(value, type_):
         return None
     struct, fields = shape
     if not isinstance(value, dict):
@@ -789,7 +868,7 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
 
 
 def _check_bundle_blob(
-    b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[str, ...], out: _Collector
+    b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> None:
     package_props: list[tuple[int, Any]] = []
     package_props_ok = True
@@ -950,7 +1029,7 @@ def _check_deprecations(
         refs: set[tuple[str, str]] = set()
         for j, entry in enumerate(dep.entries):
             path = f"$.entries[{j}]"
-            subject: tuple[str, ...] = psubject
+            subject: tuple[_SubjectPart, ...] = psubject
             if entry.schema == "olm.bundle":
                 subject = (*psubject, _bun(entry.name))
             elif entry.schema == "olm.channel":
@@ -1083,16 +1162,25 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
                     "RK-FBC-050", f"skip[{j}] is empty", ch.location, f"$.entries[{i}].skips[{j}]", bsubject
                 )
         if entry.skip_range:
-            try:
-                parse_range(entry.skip_range)
-            except RangeError as exc:
+            reason = _skip_range_error(entry.skip_range)
+            if reason is not None:
                 out.add(
                     "RK-FBC-051",
-                    f"invalid skipRange {_q(entry.skip_range)}: {exc}",
+                    f"invalid skipRange {_q(entry.skip_range)}: {reason}",
                     ch.location,
                     f"$.entries[{i}].skipRange",
                     bsubject,
                 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _skip_range_error(text: str) -> str | None:
+    """Why ``text`` is not a range blang parses, or ``None`` (memoized: channels repeat their skipRanges)."""
+    try:
+        parse_range(text)
+    except RangeError as exc:
+        return str(exc)
+    return None
 
 
 def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> None:
