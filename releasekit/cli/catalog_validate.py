@@ -42,9 +42,8 @@ def command(
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
     grouped by package, channel and bundle; every check opm has uses opm's own wording.
     """
-    from releasekit.cli._common import emit_report, progress
+    from releasekit.cli._common import emit_report, progress, request_fast_exit
     from releasekit.io.fbc_load import LoadLimits, load_catalog
-    from releasekit.io.fbc_locate import refine_locations
     from releasekit.model.finding import Finding
     from releasekit.model.report import Report
     from releasekit.rules.fbc import RULES, validate_config
@@ -57,10 +56,18 @@ def command(
         findings.extend(loaded.findings)
         findings.extend(validate_config(loaded.config))
         checked.extend(loaded.files)
+    if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
+        from releasekit.io.fbc_locate import refine_locations
+
+        refined = refine_locations(findings)
+    else:
+        refined = ()
     report = Report(
         command="catalog validate",
-        findings=refine_locations(findings),
+        findings=refined,
         checked=tuple(checked),
         rules=_LOAD_RULES + tuple(sorted(RULES)),
     )
-    ctx.exit(emit_report(report, fmt, output))
+    code = emit_report(report, fmt, output)
+    request_fast_exit()
+    ctx.exit(code)
