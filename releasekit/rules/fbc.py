@@ -377,7 +377,9 @@ def _dns_suggestion(value: str) -> str:
 
 _ALNUM = r"[a-z0-9]+"
 _SEPARATOR = r"(?:[._]|__|[-]*)"
-_PATH_COMPONENT = _ALNUM + r"(?:" + _SEPARATOR + _ALNUM + r")*"
+# Possessive alphanumeric runs: Go matches this grammar in linear time (RE2); with plain `+` and an
+# optional separator Python backtracks exponentially on a reference that does not match.
+_PATH_COMPONENT = _ALNUM + r"+(?:" + _SEPARATOR + _ALNUM + r"+)*+"
 _REMOTE_NAME = _PATH_COMPONENT + r"(?:/" + _PATH_COMPONENT + r")*"
 _DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
 _DOMAIN_NAME = _DOMAIN_COMPONENT + r"(?:\." + _DOMAIN_COMPONENT + r")*"

@@ -20,6 +20,9 @@ HARD = [
     "quay.io/" + "a" * 60 + "-" * 3 + "!",
     "quay.io/" + "ab-" * 40 + "/C",
     "x" * 200 + ":" + "y" * 130,
+    "index.docker.io.index.docker.io.",
+    "a." * 30 + "-",
+    "x.y/" + "a-" * 50 + "!",
 ]
 
 
@@ -28,6 +31,10 @@ def test_pathological_references_answer_quickly() -> None:
         "from releasekit.rules.fbc import image_pull_spec_error\n"
         f"for ref in {HARD!r}:\n"
         "    image_pull_spec_error(ref)\n"
+        "import random\n"
+        "rng = random.Random(7)\n"
+        "for _ in range(3000):\n"
+        "    image_pull_spec_error(''.join(rng.choice('ab1.-_:/@A') for _ in range(rng.randint(1, 64))))\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=30)
 
