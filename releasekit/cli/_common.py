@@ -30,6 +30,8 @@ __all__ = [
     "write_output",
 ]
 
+_VERBOSITY = "releasekit.verbosity"
+
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_INPUT = 2
@@ -55,6 +57,8 @@ def format_options(func: F) -> F:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        verbose, quiet = kwargs.pop("verbose", 0), kwargs.pop("quiet", 0)
+        click.get_current_context().meta[_VERBOSITY] = 1 + verbose - quiet
         try:
             return command(*args, **kwargs)
         except ReleasekitError as exc:
@@ -66,6 +70,10 @@ def format_options(func: F) -> F:
             raise
 
     func = wrapper  # type: ignore[assignment]
+    func = click.option("-q", "--quiet", count=True, help="Show less in text output (-q: errors only).")(func)
+    func = click.option("-v", "--verbose", count=True, help="Show more in text output (-v: also the notes).")(
+        func
+    )
     func = click.option(
         "--output",
         "output",
@@ -108,7 +116,9 @@ def emit_report(report: Report, fmt: str, output: Path | None) -> int:
     from releasekit.report import get_reporter
 
     color = fmt == "text" and output is None and sys.stdout.isatty()
-    write_output(get_reporter(fmt, color=color).render(report), output)
+    context = click.get_current_context(silent=True)
+    verbosity = context.meta.get(_VERBOSITY, 1) if context is not None else 1
+    write_output(get_reporter(fmt, color=color, verbosity=verbosity).render(report), output)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         with Path(summary).open("a", encoding="utf-8") as handle:  # appended, as GitHub expects

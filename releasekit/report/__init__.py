@@ -23,10 +23,10 @@ class Reporter(Protocol):
         ...
 
 
-def _text(color: bool) -> Reporter:
+def _text(color: bool, verbosity: int = 2) -> Reporter:
     from releasekit.report.text import TextReporter
 
-    return TextReporter(color=color)
+    return TextReporter(color=color, verbosity=verbosity)
 
 
 def _json(_color: bool) -> Reporter:
@@ -90,6 +90,8 @@ REPORTERS: dict[str, Callable[[bool], Reporter]] = {
 }
 
 
-def get_reporter(name: str, *, color: bool = False) -> Reporter:
-    """Build the reporter registered under ``name``."""
+def get_reporter(name: str, *, color: bool = False, verbosity: int = 2) -> Reporter:
+    """Build the reporter registered under ``name`` (``verbosity`` matters to the text reporter only)."""
+    if name == "text":
+        return _text(color, verbosity)
     return REPORTERS[name](color)

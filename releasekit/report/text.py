@@ -42,9 +42,14 @@ class _Node:
 
 @dataclass(frozen=True)
 class TextReporter:
-    """Groups findings by subject and prints them as a tree."""
+    """Groups findings by subject and prints them as a tree.
+
+    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 shows errors only, 1 errors and
+    warnings, 2 and more also the notes. What is hidden is counted in the closing lines.
+    """
 
     color: bool = False
+    verbosity: int = 2
 
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if self.color else text
@@ -61,13 +66,25 @@ class TextReporter:
     def render(self, report: Report) -> str:
         """Return the grouped findings and the summary line."""
         root = _Node()
+        shown_levels = {Severity.ERROR, Severity.WARNING, Severity.INFO}
+        if self.verbosity <= 1:
+            shown_levels.discard(Severity.INFO)
+        if self.verbosity <= 0:
+            shown_levels.discard(Severity.WARNING)
+        hidden = [f for f in report.findings if f.severity not in shown_levels]
         for finding in report.sorted_findings:
+            if finding.severity not in shown_levels:
+                continue
             node = root
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())
             node.findings.append(finding)
         out: list[str] = []
         self._emit(root, "", out, top=True)
+        if hidden:
+            rules = sorted({f.rule for f in hidden})
+            more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
+            out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
         out.append(self._paint(summary_line(report), _BOLD))
         return "\n".join(out) + "\n"
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import jsonschema
 import pytest
+from click.testing import Result
 
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.report import Report
@@ -181,3 +183,35 @@ def test_every_reporter_is_deterministic(name: str, monkeypatch: pytest.MonkeyPa
     assert get_reporter(name).render(REPORT) == get_reporter(name).render(
         Report(command=REPORT.command, findings=(HEADS, WARN), checked=REPORT.checked, rules=REPORT.rules)
     )
+
+
+NOTE = Finding(rule="RK-GRAPH-005", severity=Severity.INFO, message="island", subject=('package "foo"',))
+
+
+@pytest.mark.parametrize(
+    ("verbosity", "shown", "hidden"),
+    [
+        (0, ["RK-FBC-040"], "2 findings not shown"),
+        (1, ["RK-FBC-040", "RK-GRAPH-007"], "1 finding not shown"),
+        (2, ["RK-FBC-040", "RK-GRAPH-007", "RK-GRAPH-005"], None),
+    ],
+    ids=["quiet/errors-only", "default/no-notes", "verbose/everything"],
+)
+def test_text_verbosity(verbosity: int, shown: list[str], hidden: str | None) -> None:
+    report = Report(command="build", findings=(HEADS, WARN, NOTE))
+    text = get_reporter("text", verbosity=verbosity).render(report)
+    assert [r for r in ("RK-FBC-040", "RK-GRAPH-007", "RK-GRAPH-005") if f" {r}: " in text] == shown
+    assert (hidden is None) == ("not shown" not in text)
+    if hidden:
+        assert hidden in text and "-v shows them" in text
+    assert text.endswith("build: failed: 1 error, 1 warning, 1 note\n")
+
+
+def test_cli_verbosity_flags(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    catalog = tmp_path / "c"
+    catalog.mkdir()
+    (catalog / "a.json").write_text('{"schema":"olm.package","name":"p","defaultChannel":"alpha"}')
+    quiet = run_line(["catalog", "validate", str(catalog), "-q"])
+    loud = run_line(["catalog", "validate", str(catalog), "-v"])
+    assert quiet.exit_code == loud.exit_code == 1
+    assert "RK-FBC-041" in loud.stdout and "RK-FBC-041" in quiet.stdout
