@@ -21,6 +21,12 @@ __all__ = ["command"]
 _LOAD_RULES = tuple(f"RK-FBC-{n:03d}" for n in range(1, 9))
 
 
+def _graph_rules() -> tuple[str, ...]:
+    from releasekit.rules.graph import RULES as GRAPH_RULES
+
+    return tuple(sorted(GRAPH_RULES))
+
+
 @click.command(name="validate")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="DIR...")
 @format_options
@@ -33,14 +39,21 @@ _LOAD_RULES = tuple(f"RK-FBC-{n:03d}" for n in range(1, 9))
     metavar="BYTES",
     help="Refuse catalog files larger than this (a safety limit; exit 2).",
 )
+@click.option(
+    "--graph",
+    is_flag=True,
+    help="Also run the upgrade-graph rules opm lacks (RK-GRAPH: edges to lower versions or across an "
+    "owned-API-group change, bundles that cannot reach the default channel's head).",
+)
 @click.pass_context
 def command(
-    ctx: click.Context, dirs: tuple[Path, ...], fmt: str, output: Path | None, max_file_size: int
+    ctx: click.Context, dirs: tuple[Path, ...], fmt: str, output: Path | None, max_file_size: int, graph: bool
 ) -> None:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
-    grouped by package, channel and bundle; every check opm has uses opm's own wording.
+    grouped by package, channel and bundle; every check opm has uses opm's own wording. By default the
+    verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
     from releasekit.io.fbc_load import LoadLimits, load_catalog
@@ -56,6 +69,10 @@ def command(
         findings.extend(loaded.findings)
         findings.extend(validate_config(loaded.config))
         checked.extend(loaded.files)
+        if graph:
+            from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+
+            findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 
@@ -66,7 +83,7 @@ def command(
         command="catalog validate",
         findings=refined,
         checked=tuple(checked),
-        rules=_LOAD_RULES + tuple(sorted(RULES)),
+        rules=_LOAD_RULES + tuple(sorted(RULES)) + (_graph_rules() if graph else ()),
     )
     code = emit_report(report, fmt, output)
     request_fast_exit()

@@ -245,3 +245,35 @@ def test_konflux_format_reports_unreadable_input_and_exits_2(run_line: Run, tmp_
     result = run_line(["catalog", "validate", tmp_path / "nope", "--format", "konflux"])
     assert result.exit_code == 2
     assert json.loads(result.stdout)["result"] == "ERROR"
+
+
+def test_graph_flag_adds_the_upgrade_graph_rules(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    """By default the verdict is opm's; --graph adds what opm misses (here an edge to a lower version)."""
+    catalog = tmp_path / "c"
+    catalog.mkdir()
+    blobs = [
+        {"schema": "olm.package", "name": "p", "defaultChannel": "stable"},
+        {
+            "schema": "olm.channel",
+            "name": "stable",
+            "package": "p",
+            "entries": [{"name": "p.v1.0.0", "replaces": "p.v2.0.0"}, {"name": "p.v2.0.0"}],
+        },
+    ]
+    for version in ("1.0.0", "2.0.0"):
+        blobs.append(
+            {
+                "schema": "olm.bundle",
+                "name": f"p.v{version}",
+                "package": "p",
+                "image": f"quay.io/p/b:{version}",
+                "properties": [{"type": "olm.package", "value": {"packageName": "p", "version": version}}],
+            }
+        )
+    (catalog / "catalog.json").write_text("\n".join(json.dumps(b) for b in blobs))
+    plain = run_line(["catalog", "validate", str(catalog), "--format", "json"])
+    assert plain.exit_code == 0, plain.stdout
+    graph = run_line(["catalog", "validate", str(catalog), "--graph", "--format", "json"])
+    assert graph.exit_code == 1
+    rules = {f["rule"] for f in json.loads(graph.stdout)["findings"]}
+    assert "RK-GRAPH-001" in rules
