@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,9 +38,26 @@ def load_yaml_text(text: str) -> Any:
     return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
 
 
+_NOT_YAML_PRINTABLE = re.compile("[\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff\\ufeff\\ufffe\\uffff]")
+
+
+def _yaml_printable(json_text: str) -> str:
+    """``json_text`` with the characters YAML refuses or reads as line breaks written as ``\\uXXXX``."""
+    if _NOT_YAML_PRINTABLE.search(json_text) is None:
+        return json_text
+    return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+
+
+def _reject_undefined(value: Any) -> None:
+    """Raise Jinja's own ``UndefinedError`` (naming the variable) for an undefined value."""
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()
+
+
 def to_json(value: Any) -> str:
-    """A JSON scalar or flow value, which is also valid YAML."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+    """A JSON scalar or flow value, which is also valid YAML (characters YAML cannot hold raw are escaped)."""
+    _reject_undefined(value)
+    return _yaml_printable(json.dumps(value, ensure_ascii=False, sort_keys=False))
 
 
 class _Dumper(yaml.SafeDumper):
@@ -57,24 +75,193 @@ def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _str_presenter)
 
 
+def _to_yaml_pyyaml(value: Any) -> str:
+    """The reference emitter: PyYAML's dumper (slow, pure Python); used for anything the fast one declines."""
+    return yaml.dump(
+        json.loads(json.dumps(value)),
+        Dumper=_Dumper,
+        default_flow_style=False,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100000,
+        indent=2,
+    )
+
+
+# ------------------------------------------------------------------ block YAML emitter
+#
+# For JSON-like data (dict, list, tuple, str, int, float, bool, None) it writes what ``_to_yaml_pyyaml``
+# writes, in a fraction of the time. Strings of printable characters take PyYAML's style (its
+# ``analyze_scalar`` / ``choose_scalar_style``): plain when the text has no indicator and reads back as a
+# string, else single-quoted; multi-line text as a literal block (``|`` / ``|-``). A string PyYAML would
+# give another style (control characters, tabs, a line that starts or ends with a space, several trailing
+# newlines) is written double-quoted with JSON's escapes, which always reads back exactly (PyYAML's own
+# single quotes lose a NEL or a line separator). Other values (non-JSON types, non-string keys, keys over a
+# thousand characters) raise ``_Decline`` and go to the reference emitter.
+
+
+class _Decline(Exception):
+    """The emitter leaves this value to PyYAML (which also raises for what JSON cannot hold)."""
+
+
+_PRINTABLE = re.compile(
+    "[\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010fffe]*"
+)
+_FIRST_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
+_STR_TAG = "tag:yaml.org,2002:str"
+_IMPLICIT: dict[Any, list[tuple[str, re.Pattern[str]]]] = yaml.resolver.Resolver.yaml_implicit_resolvers
+
+
+def _plain_tag(text: str) -> str:
+    """The tag a plain scalar ``text`` would be read as (PyYAML's implicit resolvers, as the dumper asks)."""
+    for tag, regexp in _IMPLICIT.get(text[0] if text else "", []) + _IMPLICIT.get(None, []):
+        if regexp.match(text):
+            return tag
+    return _STR_TAG
+
+
+def _double_quoted(text: str) -> str:
+    """JSON's string syntax, which YAML reads the same, with YAML's non-printable characters escaped too."""
+    return _yaml_printable(json.dumps(text, ensure_ascii=False))
+
+
+def _inline_str(text: str) -> str:
+    """A one-line string as PyYAML writes it in block context (plain or single-quoted)."""
+    if not _PRINTABLE.fullmatch(text):
+        return _double_quoted(text)
+    plain = bool(text) and not (
+        text[0] in _FIRST_INDICATORS
+        or (text[0] in "?:-" and (len(text) == 1 or text[1] == " "))
+        or text[0] == " "
+        or text[-1] == " "
+        or text[-1] == ":"
+        or ": " in text
+        or " #" in text
+        or text.startswith(("---", "..."))
+    )
+    if plain and _plain_tag(text) == _STR_TAG:
+        return text
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _literal(text: str, indent: int) -> list[str] | None:
+    """A multi-line string as a literal block at ``indent`` (header first), or ``None`` if PyYAML would not."""
+    if (
+        text[0] in " \n"
+        or text[-1] == " "
+        or text.endswith("\n\n")
+        or " \n" in text
+        or not _PRINTABLE.fullmatch(text.replace("\n", " "))
+    ):
+        return None
+    body = text[:-1] if text[-1] == "\n" else text
+    pad = " " * indent
+    return ["|" if text[-1] == "\n" else "|-", *(pad + line if line else "" for line in body.split("\n"))]
+
+
+def _scalar(value: Any) -> str:
+    kind = type(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if kind is float:
+        if value != value:
+            return ".nan"
+        if value in (float("inf"), float("-inf")):
+            return ".inf" if value > 0 else "-.inf"
+        text = repr(value).lower()
+        if "." not in text and "e" in text:
+            text = text.replace("e", ".0e", 1)
+        return text
+    raise _Decline
+
+
+def _emit_value(value: Any, indent: int, out: list[str], head: str) -> None:
+    """Append ``value`` as the value of ``head`` (``"key:"`` or ``"-"`` prefix, already indented)."""
+    if isinstance(value, dict):
+        if not value:
+            out.append(head + " {}")
+            return
+        if head.endswith("-"):
+            _emit_mapping(value, indent, out, first=head + " ")
+        else:
+            out.append(head)
+            _emit_mapping(value, indent, out)
+    elif isinstance(value, list | tuple):
+        if not value:
+            out.append(head + " []")
+            return
+        if head.endswith("-"):
+            _emit_sequence(value, indent, out, first=head + " ")
+        else:
+            out.append(head)
+            _emit_sequence(value, indent, out)
+    elif type(value) is str:
+        block = _literal(value, indent) if "\n" in value else None
+        if block is None:
+            text = _double_quoted(value) if "\n" in value else _inline_str(value)
+            out.append(f"{head} {text}")
+        else:
+            out.append(f"{head} {block[0]}")
+            out.extend(block[1:])
+    else:
+        out.append(f"{head} {_scalar(value)}")
+
+
+def _emit_mapping(value: dict[Any, Any], indent: int, out: list[str], first: str | None = None) -> None:
+    pad = " " * indent
+    for key, item in value.items():
+        if type(key) is not str or len(key) > 1000:
+            raise _Decline  # a simple key is at most 1024 characters long
+        # PyYAML writes an empty, multi-line or 128+ character key as a complex key (``? key``); a
+        # quoted simple key reads back the same
+        text = _inline_str(key) if "\n" not in key else _double_quoted(key)
+        lead = first if first is not None else pad
+        first = None
+        _emit_value(item, indent + 2, out, f"{lead}{text}:")
+
+
+def _emit_sequence(
+    value: list[Any] | tuple[Any, ...], indent: int, out: list[str], first: str | None = None
+) -> None:
+    pad = " " * indent
+    for item in value:
+        lead = first if first is not None else pad
+        first = None
+        _emit_value(item, indent + 2, out, f"{lead}-")
+
+
+def _to_yaml_fast(value: Any) -> str:
+    """``_to_yaml_pyyaml(value)`` for a non-empty dict, list or tuple, or ``_Decline``."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        _emit_mapping(value, 0, out)
+    else:
+        _emit_sequence(value, 0, out)
+    return "\n".join(out) + "\n"
+
+
 def to_yaml(value: Any, indent: int = 0) -> str:
     """Block YAML for ``value``, placed after ``key:`` at ``indent`` spaces.
 
     Mappings and non-empty lists start on the next line, indented; scalars and empty collections stay on
     the key's line (``key: {}``).
     """
+    _reject_undefined(value)
     if isinstance(value, Mapping | list | tuple) and value:
-        text = yaml.dump(
-            json.loads(json.dumps(value)),
-            Dumper=_Dumper,
-            default_flow_style=False,
-            sort_keys=False,
-            allow_unicode=True,
-            width=100000,
-            indent=2,
-        )
+        try:
+            text = _to_yaml_fast(value) if isinstance(value, dict | list | tuple) else None
+        except _Decline:
+            text = None
+        if text is None:
+            text = _to_yaml_pyyaml(value)
         pad = " " * indent
         return "\n" + "\n".join(pad + line if line else line for line in text.rstrip("\n").split("\n"))
+    if type(value) is float:  # YAML 1.1 reads JSON's ``1e+21`` as a string: PyYAML's spelling
+        return " " + _scalar(value)
     return " " + to_json(value if not isinstance(value, tuple) else list(value))
 
 
