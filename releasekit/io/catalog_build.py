@@ -60,13 +60,24 @@ def render_csv(
     return csv
 
 
-def render_operator_crd(templates: TemplateSet, release: Release) -> dict[str, Any]:
-    """The operator's own CRD for the API ``release`` owns (a bundle object in 4.16-and-older catalogs)."""
+def render_operator_crd(
+    templates: TemplateSet, release: Release, cache: dict[Any, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The operator's own CRD for the API ``release`` owns (a bundle object in 4.16-and-older catalogs).
+
+    With ``cache``, releases that own the same API share one rendered (and parsed) CRD, which nothing
+    mutates: it only depends on the owned API.
+    """
     api = release.owned_api
     owned = {"group": api.group, "version": api.version, "kind": api.kind} if api else None
+    key = tuple(owned.items()) if owned else None
+    if cache is not None and key in cache:
+        return cache[key]
     crd = load_yaml_text(templates.render(OPERATOR_CRD_TEMPLATE, {"owned_api": owned}))
     if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
+    if cache is not None:
+        cache[key] = crd
     return crd
 
 
@@ -98,13 +109,14 @@ def build_catalogs(
         loaded = load_streams(streams_dir, display_root=str(streams_dir))
     templates = TemplateSet(templates_dir)
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
+    crds: dict[Any, dict[str, Any]] = {}
     for stream in loaded.streams:
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
                 continue
             csv = render_csv(templates, stream, release, loaded)
             manifests[(stream.name, str(release.version))] = ReleaseManifests(
-                csv=csv, objects=(render_operator_crd(templates, release),)
+                csv=csv, objects=(render_operator_crd(templates, release, crds),)
             )
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     return CatalogBuild(

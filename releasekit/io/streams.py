@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import semver
 
 from releasekit.errors import InputError
@@ -76,6 +75,9 @@ from releasekit.rules.stream import (
     check_streams,
 )
 
+if TYPE_CHECKING:
+    import jsonschema
+
 __all__ = [
     "LoadedStreams",
     "load_inventory",
@@ -114,6 +116,15 @@ def _schema(name: str) -> dict[str, Any]:
     text = resources.files("releasekit.schemas").joinpath(name).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    """One Draft 2020-12 validator per shipped schema (no format checker: the schemas use no ``format``)."""
+    from jsonschema import Draft202012Validator  # imported on the first validation only
+
+    validator: jsonschema.protocols.Validator = Draft202012Validator(_schema(name))
+    return validator
 
 
 def _display(root_display: str, rel: str) -> str:
@@ -209,7 +220,7 @@ def _json_type(value: object) -> str:
 
 def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> list[Finding]:
     """Validate ``doc`` against a shipped schema; one finding per violation, at the offending line."""
-    validator = jsonschema.Draft202012Validator(_schema(schema_name))
+    validator = _validator(schema_name)
     out: list[Finding] = []
     for error in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
         base = "$"
