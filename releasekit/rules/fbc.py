@@ -527,7 +527,8 @@ _PROPERTY_SHAPES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
 # field names (the usual case), every field is found by plain lookup and the value can be checked in one
 # pass; only a value that fails that pass, or has other keys, takes the field-by-field path below.
 _SHAPE_KINDS: dict[str, dict[str, str]] = {
-    type_: {name: kind for name, (kind, _) in fields.items()} for type_, (_, fields) in _PROPERTY_SHAPES.items()
+    type_: {name: kind for name, (kind, _) in fields.items()}
+    for type_, (_, fields) in _PROPERTY_SHAPES.items()
 }
 _SHAPE_KEYS: dict[str, frozenset[str]] = {type_: frozenset(kinds) for type_, kinds in _SHAPE_KINDS.items()}
 _ALL_STRINGS: frozenset[str] = frozenset(
@@ -538,10 +539,7 @@ _ALL_STRINGS: frozenset[str] = frozenset(
 def _shape_ok(value: dict[str, Any], type_: str) -> bool:
     """True when no field of ``value`` (whose keys are all fields of ``type_``) has a value of the wrong kind."""
     if type_ in _ALL_STRINGS:
-        for item in value.values():
-            if item is not None and not isinstance(item, str):
-                return False
-        return True
+        return all(item is None or isinstance(item, str) for item in value.values())
     kinds = _SHAPE_KINDS[type_]
     for key, item in value.items():
         if item is None:

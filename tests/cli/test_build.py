@@ -126,7 +126,9 @@ def test_build_with_bundles_reads_upstream_and_validates(
 def test_build_with_bundles_stops_when_upstream_is_unreachable(
     run_line: Callable[..., Result], repo_copy: Path
 ) -> None:
-    result = run_line(["build", "--bundles", "--upstream", str(repo_copy / "no-such-repo"), "--allow-unpinned"])
+    result = run_line(
+        ["build", "--bundles", "--upstream", str(repo_copy / "no-such-repo"), "--allow-unpinned"]
+    )
     assert result.exit_code == 2
     assert "no-such-repo" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
