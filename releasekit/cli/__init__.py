@@ -7,6 +7,9 @@ of the contract: 0 no error findings, 1 error findings, 2 unreadable input or ba
 
 from __future__ import annotations
 
+import click
+
+from releasekit import __version__
 from releasekit.cli._lazy import LazyGroup
 
 __all__ = ["cli", "main"]
@@ -22,6 +25,11 @@ cli = LazyGroup(
         "catalog": "releasekit.cli.catalog:group",
         "check": "releasekit.cli.check:command",
     },
+)
+
+
+cli = click.version_option(__version__, "--version", prog_name="releasekit", message="%(prog)s %(version)s")(
+    cli
 )
 
 

@@ -137,3 +137,14 @@ def test_build_with_bundles_stops_when_upstream_is_unreachable(
 def test_upstream_needs_bundles(run_line: Callable[..., Result], repo_copy: Path) -> None:
     result = run_line(["build", "--upstream", str(repo_copy)])
     assert result.exit_code == 2 and "--bundles" in result.stderr
+
+
+def test_version_and_help(run_line: Callable[..., Result]) -> None:
+    from releasekit import __version__
+
+    version = run_line(["--version"])
+    assert version.exit_code == 0 and version.stdout == f"releasekit {__version__}\n"
+    helped = run_line(["--help"])
+    assert helped.exit_code == 0
+    for noun in ("build", "bundle", "catalog", "check", "streams", "upstream"):
+        assert f"  {noun} " in helped.stdout
