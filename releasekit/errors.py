@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "InputError",
+    "one_line",
     "ReleasekitError",
     "SafetyLimitError",
     "TemplateError",
@@ -39,3 +40,15 @@ class TemplateError(ReleasekitError, ValueError):
 
 class UpstreamError(ReleasekitError, OSError):
     """Upstream Kueue content that cannot be reached or does not match what was recorded."""
+
+
+def one_line(text: object) -> str:
+    """An error message as the one line the CLI contract promises.
+
+    Parsers such as yaml-rs explain an error over several lines (a caret drawing under the source); keep
+    the first line and the last one, which carry the position and the problem.
+    """
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    return f"{lines[0]}: {lines[-1]}"

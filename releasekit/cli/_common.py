@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, one_line
 from releasekit.model.report import Report
 
 __all__ = [
@@ -155,7 +155,7 @@ def run_main(group: click.Group, args: list[str] | None = None) -> None:
         exc.show()
         sys.exit(EXIT_INPUT if exc.exit_code != 0 else 0)
     except ReleasekitError as exc:
-        click.echo(f"releasekit: error: {exc}", err=True)
+        click.echo(f"releasekit: error: {one_line(exc)}", err=True)
         sys.exit(EXIT_INPUT)
     except click.exceptions.Exit as exc:
         _exit(exc.exit_code)

@@ -31,12 +31,12 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a releasekit error becomes one line on stderr and exit 2 (never a traceback)."""
-        from releasekit.errors import ReleasekitError
+        from releasekit.errors import ReleasekitError, one_line
 
         try:
             return super().invoke(ctx)
         except ReleasekitError as exc:
-            click.echo(f"releasekit: error: {exc}", err=True)
+            click.echo(f"releasekit: error: {one_line(exc)}", err=True)
             ctx.exit(2)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

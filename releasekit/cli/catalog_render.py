@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import EXIT_INPUT
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, one_line
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Severity
 
@@ -27,7 +27,7 @@ class RenderFailure(click.ClickException):
     exit_code = EXIT_INPUT
 
     def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
-        click.echo(f"releasekit: error: {self.message}", err=True)
+        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 
 def load_reference(ref: Path) -> DeclarativeConfig:

@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import EXIT_ERRORS, EXIT_INPUT
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, one_line
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 
 __all__ = ["TemplateFailure", "TemplateInputFailure", "command"]
@@ -33,7 +33,7 @@ class TemplateFailure(click.ClickException):
     exit_code = EXIT_ERRORS
 
     def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
-        click.echo(f"releasekit: error: {self.message}", err=True)
+        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 
 class TemplateInputFailure(TemplateFailure):

@@ -61,8 +61,8 @@ class KonfluxReporter:
             result = "FAILURE"
         elif warnings:
             result = "WARNING"
-        elif not report.checked and not report.rules:
-            result = "SKIPPED"
+        elif not report.checked:
+            result = "SKIPPED"  # nothing was there to check (an empty catalog folder, no streams)
         else:
             result = "SUCCESS"
         successes = len(clean_rules(report)) if report.rules else len(report.checked) if not errors else 0

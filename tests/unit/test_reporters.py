@@ -215,3 +215,27 @@ def test_cli_verbosity_flags(run_line: Callable[..., Result], tmp_path: Path) ->
     loud = run_line(["catalog", "validate", str(catalog), "-v"])
     assert quiet.exit_code == loud.exit_code == 1
     assert "RK-FBC-041" in loud.stdout and "RK-FBC-041" in quiet.stdout
+
+
+def test_konflux_skipped_when_nothing_was_checked() -> None:
+    nothing = Report(command="catalog validate", rules=("RK-FBC-040",))
+    assert json.loads(KonfluxReporter(epoch=0).render(nothing))["result"] == "SKIPPED"
+
+
+def test_error_messages_become_one_line() -> None:
+    from releasekit.errors import one_line
+
+    assert one_line(
+        "x: YAML parse error at line 1, column 4\n  |\n1 | a: [\n  |    ^\nunclosed bracket '['"
+    ) == ("x: YAML parse error at line 1, column 4: unclosed bracket '['")
+    assert one_line("plain") == "plain"
+
+
+def test_cli_prints_a_multi_line_parser_error_as_one_line(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    bad = tmp_path / "t.yaml"
+    bad.write_text("x: [\n")
+    result = run_line(["catalog", "template", str(bad)])
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "unclosed bracket" in result.stderr
