@@ -23,7 +23,6 @@ Nothing here writes under ``streams/``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -38,8 +37,7 @@ from releasekit.errors import InputError, UpstreamError
 from releasekit.io.atomic import write_tree_atomic
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
-from releasekit.io.upstream import CRD_DIRS, _crd, _resolve, check_ref, open_repository
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import Crd
 from releasekit.model.stream import Release, ReleaseStatus, Stream
@@ -118,30 +116,13 @@ def read_upstream_crds(repo: Any, ref: str) -> tuple[str, tuple[tuple[Crd, bytes
         UsageError: an unsafe ref. UpstreamError: a missing ref, no CRD folder, a file that is not YAML.
     """
     check_ref(ref)
-    commit = _resolve(repo, ref)
-    found_dir = False
+    commit = resolve_ref(repo, ref)
     out: list[tuple[Crd, bytes]] = []
-    for folder in CRD_DIRS:
-        try:
-            sub = commit.tree / folder
-        except KeyError:
-            continue
-        found_dir = True
-        for blob in sorted(sub.blobs, key=lambda b: b.path):
-            if not blob.name.endswith((".yaml", ".yml")) or blob.name.startswith("kustomization"):
-                continue
-            data: bytes = blob.data_stream.read()
-            try:
-                docs = load_yaml_documents(data.decode("utf-8"), track_paths=False)
-            except (YamlContentError, UnicodeDecodeError) as exc:
-                raise UpstreamError(f"{ref}:{blob.path}: cannot read CRD: {exc}") from None
-            crds = [c for c in (_crd(d.data, blob.path, hashlib.sha256(data).hexdigest()) for d in docs) if c]
-            if len(crds) > 1:
-                raise UpstreamError(f"{ref}:{blob.path}: holds {len(crds)} CRDs; expected one per file")
-            if crds:
-                out.append((crds[0], data))
-    if not found_dir:
-        raise UpstreamError(f"{ref}: no {CRD_DIRS[0]}/ folder; is this a Kueue repository?")
+    for path, data, crds in read_crd_files(commit.tree, ref):
+        if len(crds) > 1:
+            raise UpstreamError(f"{ref}:{path}: holds {len(crds)} CRDs; expected one per file")
+        if crds:
+            out.append((crds[0], data))
     return str(commit.hexsha), tuple(out)
 
 

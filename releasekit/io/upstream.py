@@ -45,8 +45,10 @@ __all__ = [
     "import_upstream",
     "inventory_path",
     "open_repository",
+    "read_crd_files",
     "read_inventory",
     "render_inventory",
+    "resolve_ref",
     "write_inventory",
 ]
 
@@ -115,7 +117,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
         raise UpstreamError(f"cannot clone {spec}: {exc.stderr.strip() or exc}") from None
 
 
-def _resolve(repo: Any, ref: str) -> Any:
+def resolve_ref(repo: Any, ref: str) -> Any:
     import git
 
     def lookup() -> Any:
@@ -143,8 +145,15 @@ def _blob_text(tree: Any, path: str) -> tuple[str, bytes] | None:
     return data.decode("utf-8"), data
 
 
-def _read_crds(tree: Any, ref: str) -> tuple[Crd, ...]:
-    crds: list[Crd] = []
+def read_crd_files(tree: Any, ref: str) -> tuple[tuple[str, bytes, tuple[Crd, ...]], ...]:
+    """Every YAML file under :data:`CRD_DIRS` of ``tree``: its path, its bytes and the CRDs it holds.
+
+    Reads git blobs only (no work tree); kustomization files are skipped.
+
+    Raises:
+        UpstreamError: no CRD folder at all, or a file that is not YAML.
+    """
+    files: list[tuple[str, bytes, tuple[Crd, ...]]] = []
     found_dir = False
     for folder in CRD_DIRS:
         try:
@@ -160,13 +169,16 @@ def _read_crds(tree: Any, ref: str) -> tuple[Crd, ...]:
                 docs = load_yaml_documents(data.decode("utf-8"), track_paths=False)
             except (YamlContentError, UnicodeDecodeError) as exc:
                 raise UpstreamError(f"{ref}:{blob.path}: cannot read CRD: {exc}") from None
-            for doc in docs:
-                crd = _crd(doc.data, blob.path, hashlib.sha256(data).hexdigest())
-                if crd is not None:
-                    crds.append(crd)
+            sha = hashlib.sha256(data).hexdigest()
+            crds = tuple(c for c in (_crd(d.data, blob.path, sha) for d in docs) if c is not None)
+            files.append((str(blob.path), data, crds))
     if not found_dir:
         raise UpstreamError(f"{ref}: no {CRD_DIRS[0]}/ folder; is this a Kueue repository?")
-    return tuple(sorted(crds, key=lambda c: c.name))
+    return tuple(files)
+
+
+def _read_crds(tree: Any, ref: str) -> tuple[Crd, ...]:
+    return tuple(sorted((c for _, _, crds in read_crd_files(tree, ref) for c in crds), key=lambda c: c.name))
 
 
 def _crd(data: Any, path: str, sha: str) -> Crd | None:
@@ -207,7 +219,7 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
     import git
 
     check_ref(ref)
-    commit = _resolve(repo, ref)
+    commit = resolve_ref(repo, ref)
     tree = commit.tree
     listed = _blob_text(tree, FEATURE_LIST)
     if listed is not None:
