@@ -49,6 +49,7 @@ import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.model.fbc import (
+    JSON_KINDS,
     MISSING,
     PROP_BUNDLE_OBJECT,
     SCHEMA_BUNDLE,
@@ -66,6 +67,7 @@ from releasekit.model.fbc import (
     Package,
     Property,
     RelatedImage,
+    json_kind,
 )
 from releasekit.model.finding import Finding, Location, Severity
 
@@ -442,33 +444,9 @@ def _finding(rule: str, message: str, file: str, line: int | None, hint: str, pa
     )
 
 
-_GO_TYPES: dict[type, str] = {
-    dict: "object",
-    list: "array",
-    bool: "bool",
-    int: "number",
-    float: "number",
-    str: "string",
-    type(None): "null",
-}
+_GO_TYPES = JSON_KINDS  # exact-type fast path before json_kind's isinstance checks
 _ABSENT: Any = object()
-
-
-def _go_type(value: Any) -> str:
-    kind = _GO_TYPES.get(type(value))
-    if kind is not None:
-        return kind
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "null"
+_go_type = json_kind
 
 
 def _go_value_text(value: Any) -> str:

@@ -38,6 +38,8 @@ __all__ = [
     "Package",
     "Property",
     "RelatedImage",
+    "JSON_KINDS",
+    "json_kind",
 ]
 
 SCHEMA_PACKAGE = "olm.package"
@@ -49,6 +51,35 @@ PROP_PACKAGE = "olm.package"
 PROP_GVK = "olm.gvk"
 PROP_BUNDLE_OBJECT = "olm.bundle.object"
 PROP_CSV_METADATA = "olm.csv.metadata"
+
+
+JSON_KINDS: dict[type, str] = {  # exact types; json_kind also handles subclasses
+    dict: "object",
+    list: "array",
+    bool: "bool",
+    int: "number",
+    float: "number",
+    str: "string",
+    type(None): "null",
+}
+
+
+def json_kind(value: Any) -> str:
+    """The JSON kind of a parsed value as Go's encoding/json names it in errors (object, array, ...)."""
+    kind = JSON_KINDS.get(type(value))
+    if kind is not None:
+        return kind
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

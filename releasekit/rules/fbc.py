@@ -85,6 +85,7 @@ from releasekit.model.fbc import (
     DeclarativeConfig,
     Deprecation,
     Package,
+    json_kind,
 )
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.version import (
@@ -477,18 +478,7 @@ def image_pull_spec_error(ref: str) -> str | None:
 # -------------------------------------------------------------------------------------- properties
 
 
-def _go_type(value: Any) -> str:
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "null"
+_go_type = json_kind
 
 
 # property type -> (Go type name, {json field: (json kind, Go type)}); "map" = object of strings,
