@@ -10,7 +10,7 @@ to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -28,6 +28,7 @@ __all__ = [
     "CatalogBuild",
     "build_catalogs",
     "catalog_files",
+    "compare_files",
     "drift",
     "render_csv",
 ]
@@ -124,30 +125,38 @@ def build_catalogs(
     )
 
 
-def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
-    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra."""
+_DRIFT = {
+    "missing": ("is missing", "run `releasekit catalog build` and commit the result"),
+    "stale": ("is not generated from streams/ (stale)", "run `releasekit catalog build` to remove it"),
+    "changed": ("differs from what streams/ generates", "run `releasekit catalog build` and commit"),
+}
+
+
+def compare_files(
+    generated: Mapping[PurePosixPath, bytes],
+    existing: Mapping[PurePosixPath, Callable[[], bytes]],
+    display: str,
+    *,
+    report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
+) -> tuple[Finding, ...]:
+    """RK-DIFF-001 for every file that is missing, stale (kept where ``report_stale`` says) or different.
+
+    ``existing`` maps each file found to a reader of its bytes, so only files present on both sides are read.
+    """
     findings: list[Finding] = []
-    existing: set[PurePosixPath] = set()
-    if target.is_dir():
-        for path in sorted(target.rglob("*")):
-            if path.is_file():
-                existing.add(PurePosixPath(path.relative_to(target).as_posix()))
-    for rel in sorted(set(files) | existing):
-        shown = f"{display.rstrip('/')}/{rel}"
+    for rel in sorted(set(generated) | set(existing)):
         if rel not in existing:
-            problem, hint = "is missing", "run `releasekit catalog build` and commit the result"
-        elif rel not in files:
-            problem, hint = (
-                "is not generated from streams/ (stale)",
-                "run `releasekit catalog build` to remove it",
-            )
-        elif (target / rel).read_bytes() != files[rel]:
-            problem, hint = (
-                "differs from what streams/ generates",
-                "run `releasekit catalog build` and commit",
-            )
+            kind = "missing"
+        elif rel not in generated:
+            if not report_stale(rel):
+                continue
+            kind = "stale"
+        elif existing[rel]() != generated[rel]:
+            kind = "changed"
         else:
             continue
+        problem, hint = _DRIFT[kind]
+        shown = f"{display.rstrip('/')}/{rel}"
         findings.append(
             Finding(
                 rule="RK-DIFF-001",
@@ -159,3 +168,13 @@ def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> t
             )
         )
     return tuple(findings)
+
+
+def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
+    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra."""
+    existing: dict[PurePosixPath, Callable[[], bytes]] = {}
+    if target.is_dir():
+        for path in sorted(target.rglob("*")):
+            if path.is_file():
+                existing[PurePosixPath(path.relative_to(target).as_posix())] = path.read_bytes
+    return compare_files(files, existing, display)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.catalog_build import build_catalogs
+from releasekit.io.catalog_build import build_catalogs, compare_files
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
@@ -38,7 +38,7 @@ from releasekit.io.gitrev import (
 )
 from releasekit.io.streams import LoadedStreams, load_streams, validate_streams
 from releasekit.model.fbc import DeclarativeConfig, Package
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import diff as diff_rules
@@ -120,37 +120,13 @@ def _drift(
     stream_packages: set[str],
 ) -> list[Finding]:
     """RK-DIFF-001 (same wording as ``build --check``), stale files only where the change or a stream reaches."""
-    findings: list[Finding] = []
-    for rel in sorted(set(generated) | set(head)):
-        shown = f"{CATALOG}/{rel}"
-        if rel not in head:
-            problem, hint = "is missing", "run `releasekit catalog build` and commit the result"
-        elif rel not in generated:
-            key = _catalog_key(rel)
-            if rel not in changed and (key is None or key[1] not in stream_packages):
-                continue
-            problem, hint = (
-                "is not generated from streams/ (stale)",
-                "run `releasekit catalog build` to remove it",
-            )
-        elif head[rel].read() != generated[rel]:
-            problem, hint = (
-                "differs from what streams/ generates",
-                "run `releasekit catalog build` and commit",
-            )
-        else:
-            continue
-        findings.append(
-            Finding(
-                rule=diff_rules.RULE_DRIFT,
-                severity=Severity.ERROR,
-                message=f"{shown} {problem}",
-                location=Location(file=shown),
-                hint=hint,
-                subject=("catalog/ in sync with streams/",),
-            )
-        )
-    return findings
+
+    def report_stale(rel: PurePosixPath) -> bool:
+        key = _catalog_key(rel)
+        return rel in changed or (key is not None and key[1] in stream_packages)
+
+    existing = {rel: ref.read for rel, ref in head.items()}
+    return list(compare_files(generated, existing, CATALOG, report_stale=report_stale))
 
 
 def _generated_files(head: Snapshot, loaded: LoadedStreams) -> dict[PurePosixPath, bytes]:
