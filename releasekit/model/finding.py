@@ -10,7 +10,15 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["Finding", "Location", "Severity", "count_by_severity", "has_errors", "sort_findings"]
+__all__ = [
+    "Finding",
+    "Location",
+    "Severity",
+    "count_by_severity",
+    "has_errors",
+    "make_finding",
+    "sort_findings",
+]
 
 
 class Severity(enum.StrEnum):
@@ -65,6 +73,18 @@ class Finding:
             self.rule,
             self.message,
         )
+
+
+def make_finding(
+    rule: str,
+    message: str,
+    where: Location,
+    hint: str,
+    subject: tuple[str, ...],
+    severity: Severity = Severity.ERROR,
+) -> Finding:
+    """A finding from positional parts, the short form rule modules use."""
+    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
 
 
 def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:

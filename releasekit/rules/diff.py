@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import make_finding as _f
 from releasekit.model.stream import Release, Stream
 from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
 from releasekit.rules.graph import Edge, PackageGraph, analyze_package
@@ -120,17 +121,6 @@ def _openshift_key(name: str) -> tuple[int, ...]:
         return tuple(int(p) for p in name.lstrip("v").split("."))
     except ValueError:
         return (1 << 30,)
-
-
-def _f(
-    rule: str,
-    message: str,
-    where: Location,
-    hint: str,
-    subject: tuple[str, ...],
-    severity: Severity = Severity.ERROR,
-) -> Finding:
-    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
 
 
 # ---------------------------------------------------------------------------------- graph helpers

@@ -38,6 +38,7 @@ from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
 from releasekit.model.stream import CrdPlacement, Release, Stream
 from releasekit.plan.csv import operand_crds
@@ -70,17 +71,6 @@ RULES: Final[dict[str, str]] = {
     RULE_API_CHANGE: "an upgrade edge joins releases that own a different API group or kind",
     RULE_CROSS_EDGE: "an upgrade edge joins two streams or two packages",
 }
-
-
-def _f(
-    rule: str,
-    message: str,
-    where: Location,
-    hint: str,
-    subject: tuple[str, ...],
-    severity: Severity = Severity.ERROR,
-) -> Finding:
-    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
 
 
 def is_stable(stream: Stream) -> bool:

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import GateStage, Inventory, line_of_version
 from releasekit.model.stream import (
     DEFAULT_NEWEST_MINOR,
@@ -115,17 +116,6 @@ RULES: dict[str, str] = {
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 _CHANNEL_RE = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
-
-
-def _f(
-    rule: str,
-    message: str,
-    where: Location,
-    hint: str,
-    subject: tuple[str, ...],
-    severity: Severity = Severity.ERROR,
-) -> Finding:
-    return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
 
 
 def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Inventory]) -> tuple[Finding, ...]:
