@@ -14,11 +14,9 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import format_options
-from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES
+from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES
 
 __all__ = ["command"]
-
-_LOAD_RULES = tuple(f"RK-FBC-{n:03d}" for n in range(1, 9))
 
 
 def _graph_rules() -> tuple[str, ...]:
@@ -83,7 +81,7 @@ def command(
         command="catalog validate",
         findings=refined,
         checked=tuple(checked),
-        rules=_LOAD_RULES + tuple(sorted(RULES)) + (_graph_rules() if graph else ()),
+        rules=LOAD_RULES + tuple(sorted(RULES)) + (_graph_rules() if graph else ()),
     )
     code = emit_report(report, fmt, output)
     request_fast_exit()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from releasekit.errors import InputError
-from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
+from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, LoadResult, load_catalog
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
@@ -142,7 +142,7 @@ def validate_tree(
     if len(ordered) > 1:
         findings.extend(check_openshift_upgrades(ordered, severity=stranding_severity, files=files))
     rules = (
-        *(f"RK-FBC-{n:03d}" for n in range(1, 9)),
+        *LOAD_RULES,
         *sorted(FBC_RULES),
         *KONFLUX_RULES,
         *sorted(GRAPH_RULES),

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.catalog_build import build_catalogs, compare_files
-from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
     Snapshot,
@@ -338,7 +338,7 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
                 files={o: head_cats[(o, package)].file for o in order},
             )
         )
-    rules.update(f"RK-FBC-{n:03d}" for n in range(1, 9))
+    rules.update(LOAD_RULES)
     rules.update(FBC_RULES)
     rules.update(KONFLUX_RULES)
     rules.update(graph_rules.RULES)

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
+    "LOAD_RULES",
     "LoadLimits",
     "LoadResult",
     "iter_catalog_files",
@@ -85,6 +86,9 @@ __all__ = [
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single catalog file read (64 MiB; the largest real one seen is 4 MiB). ``--max-file-size`` raises it."""
+
+LOAD_RULES = tuple(f"RK-FBC-{n:03d}" for n in range(1, 9))
+"""The loader's rule ids (RK-FBC-001 … 008; see the module docstring)."""
 
 DEFAULT_MAX_ALIAS_EVENTS = 1_000_000
 """Most YAML events that alias replay may produce in one document."""

@@ -352,12 +352,3 @@ class TemplateSet:
             raise TemplateError(f"{path}: cannot read: {exc.strerror or exc}") from None
         except yaml.YAMLError as exc:
             raise TemplateError(f"{path}: invalid YAML: {exc}") from None
-
-    def read_text(self, name: str) -> str:
-        """Read a file from the templates folder verbatim."""
-        self._check_name(name)
-        path = self.root / name
-        try:
-            return path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise TemplateError(f"{path}: cannot read: {exc.strerror or exc}") from None

@@ -69,9 +69,8 @@ def _owned(stream: Stream, release: Release, crds: Iterable[Crd]) -> list[dict[s
             for c in release.recorded.csv_metadata.owned_crds
         ]
     api = release.owned_api
-    owned = [
-        {"name": OPERATOR_CRD, "version": api.version if api else "v1", "kind": api.kind if api else "Kueue"}
-    ]
+    name = f"kueues.{api.group}" if api else OPERATOR_CRD  # 0.1.0 owned kueues.operator.openshift.io
+    owned = [{"name": name, "version": api.version if api else "v1", "kind": api.kind if api else "Kueue"}]
     if stream.crd_placement is CrdPlacement.BUNDLE:
         for crd in crds:
             owned.append(
