@@ -25,6 +25,8 @@ __all__ = [
     "EXIT_OK",
     "emit_report",
     "format_options",
+    "streams_dir_option",
+    "templates_dir_option",
     "progress",
     "run_main",
     "write_output",
@@ -44,6 +46,30 @@ def _format_names() -> list[str]:
     from releasekit.report import REPORTERS
 
     return list(REPORTERS)
+
+
+def streams_dir_option(func: F) -> F:
+    """Add ``--streams-dir`` (default ``streams``)."""
+    return click.option(
+        "--streams-dir",
+        "streams_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("streams"),
+        show_default=True,
+        help="The streams/ folder to read.",
+    )(func)
+
+
+def templates_dir_option(func: F) -> F:
+    """Add ``--templates-dir`` (default ``bundle-templates``)."""
+    return click.option(
+        "--templates-dir",
+        "templates_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("bundle-templates"),
+        show_default=True,
+        help="The bundle templates folder.",
+    )(func)
 
 
 def format_options(func: F) -> F:

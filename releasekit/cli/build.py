@@ -6,17 +6,15 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import emit_report, format_options
+from releasekit.cli._common import emit_report, format_options, streams_dir_option, templates_dir_option
 
 __all__ = ["command"]
 
 
 @click.command(name="build")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when generated files would change.")
-@click.option("--streams-dir", type=click.Path(path_type=Path), default=Path("streams"), show_default=True)
-@click.option(
-    "--templates-dir", type=click.Path(path_type=Path), default=Path("bundle-templates"), show_default=True
-)
+@streams_dir_option
+@templates_dir_option
 @click.option("--catalog-dir", type=click.Path(path_type=Path), default=Path("catalog"), show_default=True)
 @click.option(
     "--bundles",

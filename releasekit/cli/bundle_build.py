@@ -16,7 +16,14 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_INPUT, emit_report, format_options, write_output
+from releasekit.cli._common import (
+    EXIT_INPUT,
+    emit_report,
+    format_options,
+    streams_dir_option,
+    templates_dir_option,
+    write_output,
+)
 from releasekit.errors import ReleasekitError
 
 __all__ = ["command"]
@@ -57,22 +64,8 @@ class _BuildStopped(click.ClickException):
     default=False,
     help="Build from a transcribed inventory (no CRD hashes to check); the manifest records pinned: false.",
 )
-@click.option(
-    "--streams-dir",
-    "streams_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("streams"),
-    show_default=True,
-    help="The streams folder.",
-)
-@click.option(
-    "--templates-dir",
-    "templates_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("bundle-templates"),
-    show_default=True,
-    help="The bundle templates folder.",
-)
+@streams_dir_option
+@templates_dir_option
 @format_options
 def command(
     stream: str | None,

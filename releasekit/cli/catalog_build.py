@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import emit_report, format_options
+from releasekit.cli._common import emit_report, format_options, streams_dir_option, templates_dir_option
 
 __all__ = ["command"]
 
@@ -24,10 +24,8 @@ __all__ = ["command"]
     default=None,
     help="Catalog tree to write or check [default: catalog].",
 )
-@click.option("--streams-dir", type=click.Path(path_type=Path), default=Path("streams"), show_default=True)
-@click.option(
-    "--templates-dir", type=click.Path(path_type=Path), default=Path("bundle-templates"), show_default=True
-)
+@streams_dir_option
+@templates_dir_option
 @format_options
 @click.pass_context
 def command(

@@ -1,30 +1,12 @@
-"""What the ``streams`` subcommands share: the ``--streams-dir`` option, loading, and table helpers."""
+"""What the ``streams`` subcommands share: table helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
-
-import click
+from collections.abc import Sequence
 
 from releasekit.model.stream import OpenShiftVersion, Release, Stream
 
-__all__ = ["kueue_text", "openshift_range", "streams_dir_option"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def streams_dir_option(func: F) -> F:
-    """Add ``--streams-dir`` (default ``streams``)."""
-    return click.option(
-        "--streams-dir",
-        "streams_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=Path("streams"),
-        show_default=True,
-        help="The streams/ folder to read.",
-    )(func)
+__all__ = ["kueue_text", "openshift_range", "release_rows"]
 
 
 def openshift_range(versions: Sequence[OpenShiftVersion], order: Sequence[OpenShiftVersion]) -> str:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import write_output
-from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, streams_dir_option
+from releasekit.cli._common import streams_dir_option, write_output
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
 from releasekit.cli.streams_show import load_or_fail
 from releasekit.model.stream import Stream
 

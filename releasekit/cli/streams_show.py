@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, write_output
-from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, streams_dir_option
+from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
 from releasekit.model.stream import Release, Stream
 
 __all__ = ["command", "render_json", "render_text"]

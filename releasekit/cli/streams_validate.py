@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import emit_report, format_options
-from releasekit.cli.streams_common import streams_dir_option
+from releasekit.cli._common import emit_report, format_options, streams_dir_option
 
 __all__ = ["command"]
 
