@@ -78,6 +78,8 @@ def json_path(parent: str, key: object) -> str:
     return f"{parent}[{text!r}]"
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+
 _BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 
 
@@ -110,6 +112,8 @@ class _Builder:
         )  # pragma: no cover
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR_TAG:  # what the constructor gives a string (construct_yaml_str), without the call
+            return node.value
         try:
             value = self._constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
