@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import gc
 import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,14 @@ import orjson
 import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
+from releasekit.io.fbc_json import (
+    Decoded,
+    Fallback,
+    decode_exact_stream,
+    has_long_integer,
+    object_spans,
+    start_exactness_check,
+)
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -84,6 +93,8 @@ __all__ = [
     "load_catalog_text",
 ]
 
+_UTF8_BOM = b"\xef\xbb\xbf"
+
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single catalog file read (64 MiB; the largest real one seen is 4 MiB). ``--max-file-size`` raises it."""
 
@@ -109,7 +120,6 @@ class LoadResult:
     config: DeclarativeConfig
     findings: tuple[Finding, ...] = ()
     files: tuple[str, ...] = ()
-    metas: tuple[Meta, ...] = field(default=(), repr=False)
 
 
 # --------------------------------------------------------------------------------------------- walking
@@ -248,15 +258,7 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _JSON = json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates)
 _WS = re.compile(r"[ \t\r\n]*")
 _YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
-
-# A newline cannot occur inside a JSON string, so "}", blanks with a newline, "{" is always the border
-# between two top-level objects of a valid stream: the stream is cut there and each piece parsed alone.
-_OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")
-# orjson reads integers beyond 64 bits as floats where the json module keeps them exact: a piece with a run
-# of 19 digits (found cheaply: digits mapped to "1") and an integer token that long takes the exact path.
-_DIGIT_MAP = bytes(0x31 if 0x30 <= i <= 0x39 else 0x30 for i in range(256))
-_DIGIT_RUN = b"1" * 19
-_LONG_INTEGER = re.compile(r"[:,\[][ \t\r\n]*-?[0-9]{19}")
+_OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_BORDER, on text
 
 
 def _fast_json_object(piece: str) -> Any:
@@ -277,55 +279,22 @@ def _fast_json_object(piece: str) -> Any:
         colons += piece.count("\\u003a") + piece.count("\\u003A")
     if orjson.dumps(value).count(b":") != colons:
         return None
-    if _DIGIT_RUN in piece.encode().translate(_DIGIT_MAP) and _LONG_INTEGER.search(piece):
+    if has_long_integer(piece.encode()):
         return None
     return value
-
-
-def _fast_json_stream(text: str, index: int, starts: list[int]) -> list[Any] | None:
-    """All objects of the stream at once (one orjson call), or ``None`` unless that is exact.
-
-    The pieces starting at ``starts`` are joined into one array by replacing each border with ``},{``;
-    the array must have one object per piece; duplicate keys and huge integers are ruled out for the
-    whole file as :func:`_fast_json_object` does for one piece.
-    """
-    try:
-        values: list[Any] = orjson.loads("[" + _OBJECT_BORDER.sub("},{", text[index:]) + "]")
-    except orjson.JSONDecodeError:
-        return None
-    if len(values) != len(starts) or any(type(value) is not dict for value in values):
-        return None
-    colons = text.count(":", index)
-    if "\\u003" in text:
-        colons += text.count("\\u003a", index) + text.count("\\u003A", index)
-    if orjson.dumps(values).count(b":") != colons:
-        return None
-    if _DIGIT_RUN in text.encode().translate(_DIGIT_MAP) and _LONG_INTEGER.search(text, index):
-        return None
-    return values
 
 
 def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
     """The objects of a JSON stream, each with its first line; stops at the first error, as opm.
 
-    The whole stream is first tried with one orjson call (:func:`_fast_json_stream`); failing that, each
-    piece between two borders is tried with orjson, and a piece it cannot take exactly (an error, a
-    duplicate key, a huge integer, several objects on one line) is read by the json module.
+    Each piece between two borders is tried with orjson, and a piece it cannot take exactly (an error, a
+    duplicate key, a huge integer, several objects on one line) is read by the json module. (Files that
+    are exact as a whole take the faster :mod:`releasekit.io.fbc_json` path in :func:`load_catalog`.)
     """
     index = _WS.match(text, 0).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, index) + 1
     size = len(text)
     borders = [(border.start() + 1, border.end() - 1) for border in _OBJECT_BORDER.finditer(text, index)]
-    if index < size:
-        starts = [index] + [start for _, start in borders]
-        values = _fast_json_stream(text, index, starts)
-        if values is not None:
-            previous = index
-            for start, value in zip(starts, values, strict=True):
-                line += text.count("\n", previous, start)
-                previous = start
-                yield _Doc(value, line)
-            return
     ends = [end for end, _ in borders]
     ends.append(size)
     piece = 0
@@ -732,7 +701,7 @@ def _decode_object(data: str) -> Any:
     if stripped.startswith("{"):
         # orjson is several times faster on these big manifests; like json.loads it keeps the last of
         # duplicate keys. Huge integers and anything orjson refuses go to json.loads (same value/error).
-        if not (_DIGIT_RUN in raw.translate(_DIGIT_MAP) and _LONG_INTEGER.search(text)):
+        if not has_long_integer(raw):
             try:
                 return orjson.loads(text)
             except orjson.JSONDecodeError:
@@ -771,7 +740,7 @@ class _BundleObjectError(ValueError):
     pass
 
 
-_DECODERS = {
+_DECODERS: dict[str, tuple[str, Callable[[Meta], Package | Channel | Bundle | Deprecation]]] = {
     SCHEMA_PACKAGE: ("package", _decode_package),
     SCHEMA_CHANNEL: ("channel", _decode_channel),
     SCHEMA_BUNDLE: ("bundle", _decode_bundle),
@@ -779,24 +748,60 @@ _DECODERS = {
 }
 
 
-def decode_metas(metas: Sequence[Meta]) -> tuple[DeclarativeConfig, tuple[Finding, ...]]:
-    """Type every blob (opm's ``addMeta``); blobs that fail become findings and are left out."""
-    packages: list[Package] = []
-    channels: list[Channel] = []
-    bundles: list[Bundle] = []
-    deprecations: list[Deprecation] = []
-    others: list[Meta] = []
-    findings: list[Finding] = []
-    for meta in metas:
+@dataclass(slots=True)
+class _Sink:
+    """Typed objects in load order, one list per kind, and the findings of both load phases."""
+
+    packages: list[Package] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    bundles: list[Bundle] = field(default_factory=list)
+    deprecations: list[Deprecation] = field(default_factory=list)
+    others: list[Meta] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    parse_findings: list[Finding] = field(default_factory=list)
+
+    def add(self, item: Package | Channel | Bundle | Deprecation) -> None:
+        """Keep a typed object (a bundle's ``olm.bundle.object`` payloads are decoded first, as opm)."""
+        if isinstance(item, Bundle):
+            self.add_bundle(item)
+        elif isinstance(item, Channel):
+            self.channels.append(item)
+        elif isinstance(item, Package):
+            self.packages.append(item)
+        else:
+            self.deprecations.append(item)
+
+    def add_bundle(self, bundle: Bundle) -> None:
+        """Keep a bundle, with its ``olm.bundle.object`` payloads decoded, or the finding saying why not."""
+        if not any(prop.type == PROP_BUNDLE_OBJECT for prop in bundle.properties):
+            self.bundles.append(bundle)
+            return
+        try:
+            objects, csv = _bundle_objects(bundle)
+        except _BundleObjectError as exc:
+            self.findings.append(
+                _finding(
+                    "RK-FBC-008",
+                    str(exc),
+                    bundle.location.file,
+                    bundle.location.line,
+                    "olm.bundle.object data must be base64 of a YAML or JSON manifest",
+                )
+            )
+            return
+        self.bundles.append(dataclasses.replace(bundle, objects=objects, csv=csv))
+
+    def add_meta(self, meta: Meta) -> None:
+        """Type one blob (opm's ``addMeta``); a blob that fails becomes a finding and is left out."""
         decoder = _DECODERS.get(meta.schema)
         if decoder is None:
-            others.append(meta)
-            continue
+            self.others.append(meta)
+            return
         label, decode = decoder
         try:
             item = decode(meta)
         except _TypeMismatch as exc:
-            findings.append(
+            self.findings.append(
                 _finding(
                     "RK-FBC-007",
                     f"parse {label}: {exc}",
@@ -805,48 +810,26 @@ def decode_metas(metas: Sequence[Meta]) -> tuple[DeclarativeConfig, tuple[Findin
                     f"give each field of the {meta.schema} object the type opm expects",
                 )
             )
-            continue
-        if isinstance(item, Package):
-            packages.append(item)
-        elif isinstance(item, Channel):
-            channels.append(item)
-        elif isinstance(item, Deprecation):
-            deprecations.append(item)
-        else:
-            assert isinstance(item, Bundle)
-            try:
-                objects, csv = _bundle_objects(item)
-            except _BundleObjectError as exc:
-                findings.append(
-                    _finding(
-                        "RK-FBC-008",
-                        str(exc),
-                        meta.location.file,
-                        meta.location.line,
-                        "olm.bundle.object data must be base64 of a YAML or JSON manifest",
-                    )
-                )
-                continue
-            if objects:
-                item = Bundle(
-                    name=item.name,
-                    package=item.package,
-                    image=item.image,
-                    properties=item.properties,
-                    related_images=item.related_images,
-                    location=item.location,
-                    objects=objects,
-                    csv=csv,
-                )
-            bundles.append(item)
-    config = DeclarativeConfig(
-        packages=tuple(packages),
-        channels=tuple(channels),
-        bundles=tuple(bundles),
-        deprecations=tuple(deprecations),
-        others=tuple(others),
-    )
-    return config, tuple(findings)
+            return
+        self.add(item)
+
+    def config(self) -> DeclarativeConfig:
+        """Everything kept, as one catalog."""
+        return DeclarativeConfig(
+            packages=tuple(self.packages),
+            channels=tuple(self.channels),
+            bundles=tuple(self.bundles),
+            deprecations=tuple(self.deprecations),
+            others=tuple(self.others),
+        )
+
+
+def decode_metas(metas: Sequence[Meta]) -> tuple[DeclarativeConfig, tuple[Finding, ...]]:
+    """Type every blob (opm's ``addMeta``); blobs that fail become findings and are left out."""
+    sink = _Sink()
+    for meta in metas:
+        sink.add_meta(meta)
+    return sink.config(), tuple(sink.findings)
 
 
 # --------------------------------------------------------------------------------------------- entry points
@@ -907,19 +890,42 @@ def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
 
 
 def _load_catalog(root: Path, limits: LoadLimits) -> LoadResult:
-    metas: list[Meta] = []
-    findings: list[Finding] = []
-    files: list[str] = []
+    files: list[tuple[str, bytes]] = []
     for path, _rel in iter_catalog_files(root, limits):
-        display = str(path)
         try:
-            data = path.read_bytes()
+            files.append((str(path), path.read_bytes()))
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        files.append(display)
-        file_metas, file_findings = load_catalog_text(data, display, limits)
-        metas.extend(file_metas)
-        findings.extend(file_findings)
-    config, decode_findings = decode_metas(metas)
-    findings.extend(decode_findings)
-    return LoadResult(config=config, findings=tuple(findings), files=tuple(files), metas=tuple(metas))
+    # JSON streams take the fast path (fbc_json): decoded optimistically here while their exactness is
+    # checked, in a child process when that pays; files that are not exact are read again the exact way.
+    spans = [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
+    candidates = [index for index, found in enumerate(spans) if found is not None]
+    verdicts = start_exactness_check([(files[i][1], spans[i] or []) for i in candidates])
+    decoded: dict[int, list[Decoded] | None] = {}
+    try:
+        for index in candidates:
+            display, data = files[index]
+            decoded[index] = decode_exact_stream(data, spans[index] or [], display)
+    finally:
+        exact = {index for index, ok in zip(candidates, verdicts(), strict=True) if ok}
+    sink = _Sink()
+    for index, (display, data) in enumerate(files):
+        items = decoded.get(index) if index in exact else None
+        if items is None:
+            metas, file_findings = load_catalog_text(data, display, limits)
+            sink.parse_findings.extend(file_findings)
+            for meta in metas:
+                sink.add_meta(meta)
+            continue
+        for item in items:
+            if isinstance(item, Fallback):
+                fallback = _meta_from_doc(_Doc(item.value, item.line), display, sink.parse_findings)
+                if fallback is not None:
+                    sink.add_meta(fallback)
+            else:
+                sink.add(item)
+    return LoadResult(
+        config=sink.config(),
+        findings=(*sink.parse_findings, *sink.findings),
+        files=tuple(display for display, _ in files),
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from releasekit.model.finding import Location
 
@@ -23,6 +23,7 @@ __all__ = [
     "PROP_CSV_METADATA",
     "PROP_GVK",
     "PROP_PACKAGE",
+    "PROPERTY_SHAPES",
     "SCHEMA_BUNDLE",
     "SCHEMA_CHANNEL",
     "SCHEMA_DEPRECATIONS",
@@ -30,6 +31,7 @@ __all__ = [
     "Bundle",
     "Channel",
     "ChannelEntry",
+    "Deferred",
     "DeclarativeConfig",
     "Deprecation",
     "DeprecationEntry",
@@ -51,6 +53,39 @@ PROP_PACKAGE = "olm.package"
 PROP_GVK = "olm.gvk"
 PROP_BUNDLE_OBJECT = "olm.bundle.object"
 PROP_CSV_METADATA = "olm.csv.metadata"
+
+
+_STRING = ("string", "string")
+PROPERTY_SHAPES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
+    "olm.package": ("Package", {"packageName": _STRING, "version": _STRING, "release": _STRING}),
+    "olm.gvk": ("GVK", {"group": _STRING, "kind": _STRING, "version": _STRING}),
+    "olm.gvk.required": ("GVKRequired", {"group": _STRING, "kind": _STRING, "version": _STRING}),
+    "olm.package.required": ("PackageRequired", {"packageName": _STRING, "versionRange": _STRING}),
+    "olm.channel": ("Channel", {"channelName": _STRING}),
+    "olm.bundle.object": ("BundleObject", {"data": ("string", "[]uint8")}),
+    "olm.csv.metadata": (
+        "CSVMetadata",
+        {
+            "annotations": ("map", "map[string]string"),
+            "apiServiceDefinitions": ("object", "v1alpha1.APIServiceDefinitions"),
+            "crdDescriptions": ("object", "v1alpha1.CustomResourceDefinitions"),
+            "description": _STRING,
+            "displayName": _STRING,
+            "installModes": ("array", "[]v1alpha1.InstallMode"),
+            "keywords": ("strings", "[]string"),
+            "labels": ("map", "map[string]string"),
+            "links": ("array", "[]v1alpha1.AppLink"),
+            "maintainers": ("array", "[]v1alpha1.Maintainer"),
+            "maturity": _STRING,
+            "minKubeVersion": _STRING,
+            "nativeAPIs": ("array", "[]v1.GroupVersionKind"),
+            "provider": ("object", "v1alpha1.AppLink"),
+        },
+    ),
+}
+"""What Go's ``property.Parse`` decodes each known property type into: ``{type: (Go type name, {JSON field:
+(JSON kind, Go type)})}``. Kinds are JSON kinds plus ``map`` (an object of strings) and ``strings`` (an array
+of strings). As in Go's encoding/json, unknown fields are ignored and field names match case-insensitively."""
 
 
 JSON_KINDS: dict[type, str] = {  # exact types; json_kind also handles subclasses
@@ -114,12 +149,83 @@ MISSING: Any = _Missing()
 """The value of a property written without ``value``."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Property:
-    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`."""
+class Deferred(Protocol):
+    """A JSON value not parsed yet (the loader keeps property values as JSON text until they are read)."""
 
-    type: str
-    value: Any = None
+    def load(self) -> Any:
+        """The parsed value."""
+        ...
+
+
+_UNREAD: Any = object()
+
+
+class Property:
+    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
+
+    Immutable like the dataclasses here (``type`` and ``value`` are read-only), but hand-written so that
+    the loader can make tens of thousands cheaply and hand values over unparsed (:meth:`deferred`): such a
+    value is parsed the first time ``value`` is read, so checks that never read a large value (a bundle's
+    ``olm.csv.metadata``) never pay for it. ``shape_verified`` is true when whoever built the property
+    already checked the value against :data:`PROPERTY_SHAPES` (the loader does, for values it keeps
+    unparsed), so that check need not parse it again.
+    """
+
+    __slots__ = ("_type", "_value", "_source", "_verified")
+    __match_args__ = ("type", "value")
+
+    _type: str
+    _value: Any
+    _source: Deferred | None
+    _verified: bool
+
+    def __init__(self, *, type: str, value: Any = None) -> None:  # noqa: A002 - the JSON field name
+        self._type = type
+        self._value = value
+        self._source = None
+        self._verified = False
+
+    @classmethod
+    def deferred(cls, type_: str, source: Deferred, *, shape_verified: bool = False) -> Property:
+        """A property whose value is parsed from ``source`` on first read."""
+        prop = cls.__new__(cls)
+        prop._type = type_
+        prop._value = _UNREAD
+        prop._source = source
+        prop._verified = shape_verified
+        return prop
+
+    @property
+    def type(self) -> str:
+        """The property type, such as ``olm.package``."""
+        return self._type
+
+    @property
+    def value(self) -> Any:
+        """The value (parsed now if it was handed over unparsed)."""
+        value = self._value
+        if value is _UNREAD:
+            assert self._source is not None
+            value = self._value = self._source.load()
+            self._source = None
+        return value
+
+    @property
+    def shape_verified(self) -> bool:
+        """True when the value is known to have the shape :data:`PROPERTY_SHAPES` gives its type."""
+        return self._verified
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Property)
+        return (self._type, self.value) == (other._type, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self._type, self.value))
+
+    def __repr__(self) -> str:
+        return f"Property(type={self._type!r}, value={self.value!r})"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -79,6 +79,7 @@ from typing import Any, Final
 from releasekit.model.fbc import (
     MISSING,
     PROP_PACKAGE,
+    PROPERTY_SHAPES,
     Bundle,
     Channel,
     ChannelEntry,
@@ -481,44 +482,12 @@ def image_pull_spec_error(ref: str) -> str | None:
 _go_type = json_kind
 
 
-# property type -> (Go type name, {json field: (json kind, Go type)}); "map" = object of strings,
-# "strings" = array of strings. Unknown fields are ignored (encoding/json), fields match case-insensitively.
-_STR = ("string", "string")
-_PROPERTY_SHAPES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
-    "olm.package": ("Package", {"packageName": _STR, "version": _STR, "release": _STR}),
-    "olm.gvk": ("GVK", {"group": _STR, "kind": _STR, "version": _STR}),
-    "olm.gvk.required": ("GVKRequired", {"group": _STR, "kind": _STR, "version": _STR}),
-    "olm.package.required": ("PackageRequired", {"packageName": _STR, "versionRange": _STR}),
-    "olm.channel": ("Channel", {"channelName": _STR}),
-    "olm.bundle.object": ("BundleObject", {"data": ("string", "[]uint8")}),
-    "olm.csv.metadata": (
-        "CSVMetadata",
-        {
-            "annotations": ("map", "map[string]string"),
-            "apiServiceDefinitions": ("object", "v1alpha1.APIServiceDefinitions"),
-            "crdDescriptions": ("object", "v1alpha1.CustomResourceDefinitions"),
-            "description": _STR,
-            "displayName": _STR,
-            "installModes": ("array", "[]v1alpha1.InstallMode"),
-            "keywords": ("strings", "[]string"),
-            "labels": ("map", "map[string]string"),
-            "links": ("array", "[]v1alpha1.AppLink"),
-            "maintainers": ("array", "[]v1alpha1.Maintainer"),
-            "maturity": _STR,
-            "minKubeVersion": _STR,
-            "nativeAPIs": ("array", "[]v1.GroupVersionKind"),
-            "provider": ("object", "v1alpha1.AppLink"),
-        },
-    ),
-}
-
-
 # Per property type, the exact field names and each field's JSON kind: when a value's keys are all exact
 # field names (the usual case), every field is found by plain lookup and the value can be checked in one
 # pass; only a value that fails that pass, or has other keys, takes the field-by-field path below.
 _SHAPE_KINDS: dict[str, dict[str, str]] = {
     type_: {name: kind for name, (kind, _) in fields.items()}
-    for type_, (_, fields) in _PROPERTY_SHAPES.items()
+    for type_, (_, fields) in PROPERTY_SHAPES.items()
 }
 _SHAPE_KEYS: dict[str, frozenset[str]] = {type_: frozenset(kinds) for type_, kinds in _SHAPE_KINDS.items()}
 _ALL_STRINGS: frozenset[str] = frozenset(
@@ -556,7 +525,7 @@ def _shape_ok(value: dict[str, Any], type_: str) -> bool:
             for sub in item:
                 if sub is not None and not isinstance(sub, str):
                     return False
-        else:  # pragma: no cover - every kind of _PROPERTY_SHAPES is handled above
+        else:  # pragma: no cover - every kind of PROPERTY_SHAPES is handled above
             return False
     return True
 
@@ -575,7 +544,7 @@ def _property_error(type_: str, value: Any) -> str | None:
     """Go ``property.Parse``'s complaint about one property value, or ``None``."""
     if value is MISSING:
         return "unexpected end of JSON input"
-    shape = _PROPERTY_SHAPES.get(type_)
+    shape = PROPERTY_SHAPES.get(type_)
     if shape is None or value is None:
         return None
     if isinstance(value, dict) and value.keys() <= _SHAPE_KEYS[type_] and _shape_ok(value, type_):
@@ -863,7 +832,7 @@ def _check_bundle_blob(
     package_props: list[tuple[int, Any]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
-        error = _property_error(prop.type, prop.value)
+        error = None if prop.shape_verified else _property_error(prop.type, prop.value)
         if error is not None:
             out.add(
                 "RK-FBC-020",

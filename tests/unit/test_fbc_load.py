@@ -366,7 +366,7 @@ def test_indexignore_at_several_levels_with_negation(tmp_path: Path) -> None:
     result = load_catalog(tmp_path)
     assert result.findings == ()
     # "*" in pkg/ also excludes the folder pkg/sub (gitignore: "!*.yaml" does not re-include a folder)
-    assert [m.name for m in result.metas] == ["a", "c", "z"]
+    assert [m.name for m in result.config.others] == ["a", "c", "z"]
     assert [Path(f).relative_to(tmp_path).as_posix() for f in result.files] == [
         "a.json",
         "pkg/c.json",
@@ -380,7 +380,7 @@ def test_files_load_in_lexical_order_and_findings_do_not_stop_other_files(tmp_pa
     _write(tmp_path, "c.yaml", b"name: \xfe\n")
     _write(tmp_path, "d.yaml", b"")
     result = load_catalog(tmp_path)
-    assert [(m.name, m.location.line) for m in result.metas] == [("a", 1), ("b", 1), ("b2", 4)]
+    assert [(m.name, m.location.line) for m in result.config.others] == [("a", 1), ("b", 1), ("b2", 4)]
     assert [(Path(f.location.file).name, f.rule, f.location.line) for f in result.findings] == [
         ("catalog.json", "RK-FBC-001", 2),
         ("c.yaml", "RK-FBC-006", 1),

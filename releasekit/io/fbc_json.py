@@ -1,0 +1,419 @@
+"""The fast path for JSON catalog files: typed decoding in C, property values kept unparsed.
+
+Adapter module, used by :mod:`releasekit.io.fbc_load`. A JSON stream file is first proven *exact*: every
+object parses with orjson to what the json module gives, with no duplicate key at any level and no integer
+beyond 64 bits (:func:`is_exact`). Then msgspec decodes each object straight into structs shaped like
+opm's ``declcfg`` types, accepting only exactly spelled field names of the right JSON kinds; property values
+stay JSON text (:class:`RawValue`, parsed on first read), so a check that never reads a bundle's
+``olm.csv.metadata`` never builds it. Known property types are checked against
+:data:`~releasekit.model.fbc.PROPERTY_SHAPES` by msgspec as well (``shape_verified``).
+
+Anything the structs do not take — another schema, a field spelled in another case, a ``null`` where opm
+reads a zero value, a wrong type — is handed back as :class:`Fallback` (the parsed object and its line) for
+the exact path, which gives opm's messages. A file that is not exact is not decoded here at all (``None``).
+Both paths give the same objects, lines and findings; only the time and memory differ.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import orjson
+
+from releasekit.model.fbc import (
+    MISSING,
+    PROPERTY_SHAPES,
+    Bundle,
+    Channel,
+    ChannelEntry,
+    Deprecation,
+    DeprecationEntry,
+    Icon,
+    Package,
+    Property,
+    RelatedImage,
+)
+from releasekit.model.finding import Location
+
+__all__ = [
+    "Fallback",
+    "RawValue",
+    "decode_exact_stream",
+    "has_long_integer",
+    "is_exact",
+    "object_spans",
+    "start_exactness_check",
+]
+
+# A newline cannot occur inside a JSON string, so "}", blanks with a newline, "{" is always the border
+# between two top-level objects of a valid stream.
+OBJECT_BORDER = re.compile(rb"\}[ \t\r]*\n[ \t\r\n]*\{")
+_BLANKS = b" \t\r\n"
+
+# orjson reads integers beyond 64 bits as floats where the json module keeps them exact. Digit runs are
+# found cheaply (digits mapped to "1", everything else to "0"); a run of 19 or more is an integer token
+# only when a ":", "," or "[" comes before it (blanks and a minus sign between) and a blank, ",", "]" or
+# "}" right after it. Runs inside strings, such as digests, rarely look like that; when one does, the file
+# only takes the exact path.
+_DIGIT_MAP = bytes(0x31 if 0x30 <= i <= 0x39 else 0x30 for i in range(256))
+_DIGIT_RUN = b"1" * 19
+_BEFORE_NUMBER = frozenset(b":,[")
+_AFTER_NUMBER = frozenset(b" \t\r\n,]}")
+
+
+def has_long_integer(data: bytes) -> bool:
+    """True when ``data`` may hold an integer token of 19 or more digits."""
+    mapped = data.translate(_DIGIT_MAP)
+    found = mapped.find(_DIGIT_RUN)
+    while found >= 0:
+        start = mapped.rfind(b"0", 0, found) + 1
+        end = mapped.find(b"0", found)
+        if end < 0:
+            end = len(data)
+        before = start - 1
+        if before >= 0 and data[before] == 0x2D:  # "-"
+            before -= 1
+        while before >= 0 and data[before] in _BLANKS:
+            before -= 1
+        if (
+            before >= 0
+            and data[before] in _BEFORE_NUMBER
+            and (end == len(data) or data[end] in _AFTER_NUMBER)
+        ):
+            return True
+        found = mapped.find(_DIGIT_RUN, end)
+    return False
+
+
+def object_spans(data: bytes) -> list[tuple[int, int]] | None:
+    """The ``(start, end)`` byte span of each object of a JSON stream, cut at the borders.
+
+    ``None`` unless the first non-blank byte is ``{`` (then the file is YAML, or starts with a BOM).
+    """
+    index = len(data) - len(data.lstrip(_BLANKS))
+    if data[index : index + 1] != b"{":
+        return None
+    spans: list[tuple[int, int]] = []
+    start = index
+    for border in OBJECT_BORDER.finditer(data, index):
+        spans.append((start, border.start() + 1))
+        start = border.end() - 1
+    spans.append((start, len(data)))
+    return spans
+
+
+def is_exact(data: bytes, spans: list[tuple[int, int]]) -> bool:
+    """True when each span is one object that orjson parses to what the json module gives.
+
+    That is: no duplicate key at any level (counted: the text has one colon per key plus those inside
+    strings, written ``:`` or ``\\u003a``, and the re-encoded value one per surviving key plus the same
+    string colons), nothing orjson refuses, and no integer beyond 64 bits. This parses everything once
+    and keeps nothing; :func:`decode_exact_stream` relies on it.
+    """
+    view = memoryview(data)
+    escaped = data.find(b"\\u003") >= 0
+    loads, dumps = orjson.loads, orjson.dumps
+    try:
+        for start, end in spans:
+            value = loads(view[start:end])
+            if type(value) is not dict:
+                return False
+            colons = data.count(b":", start, end)
+            if escaped:
+                colons += data.count(b"\\u003a", start, end) + data.count(b"\\u003A", start, end)
+            if dumps(value).count(b":") != colons:
+                return False
+    except orjson.JSONDecodeError:
+        return False
+    return not has_long_integer(data)
+
+
+# ------------------------------------------------------------------------------------- typed decoding
+
+
+class RawValue:
+    """A property value kept as JSON text (a slice of the file's bytes); :meth:`load` parses it."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: msgspec.Raw) -> None:
+        self.raw = raw
+
+    def load(self) -> Any:
+        """The value, as the json module parses it (msgspec agrees on text :func:`is_exact` accepted)."""
+        try:
+            return msgspec.json.decode(self.raw)
+        except msgspec.DecodeError:  # pragma: no cover - e.g. 1e400, which orjson already refused
+            return json.loads(bytes(self.raw))
+
+
+class _Prop(msgspec.Struct, forbid_unknown_fields=True):
+    type: str = ""
+    value: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+
+
+class _Icon(msgspec.Struct, forbid_unknown_fields=True):
+    base64data: str = ""
+    mediatype: str = ""
+
+
+class _Entry(msgspec.Struct, forbid_unknown_fields=True):
+    name: str = ""
+    replaces: str = ""
+    skips: list[str] = []
+    skipRange: str = ""  # noqa: N815 - the JSON field name
+
+
+class _Related(msgspec.Struct, forbid_unknown_fields=True):
+    name: str = ""
+    image: str = ""
+
+
+class _Reference(msgspec.Struct, forbid_unknown_fields=True):
+    schema: str = ""
+    name: str = ""
+
+
+class _DeprecationEntry(msgspec.Struct, forbid_unknown_fields=True):
+    reference: _Reference | None = None
+    message: str = ""
+
+
+class _Package(msgspec.Struct, tag_field="schema", tag="olm.package", forbid_unknown_fields=True):
+    name: str = ""
+    defaultChannel: str = ""  # noqa: N815
+    icon: _Icon | None = None
+    description: str = ""
+    properties: list[_Prop] = []
+
+
+class _Channel(msgspec.Struct, tag_field="schema", tag="olm.channel", forbid_unknown_fields=True):
+    name: str = ""
+    package: str = ""
+    entries: list[_Entry] | None = None
+    properties: list[_Prop] = []
+
+
+class _Bundle(msgspec.Struct, tag_field="schema", tag="olm.bundle", forbid_unknown_fields=True):
+    name: str = ""
+    package: str = ""
+    image: str = ""
+    properties: list[_Prop] = []
+    relatedImages: list[_Related] | None = None  # noqa: N815
+
+
+class _Deprecation(msgspec.Struct, tag_field="schema", tag="olm.deprecations", forbid_unknown_fields=True):
+    package: str = ""
+    entries: list[_DeprecationEntry] = []
+
+
+_BLOB = msgspec.json.Decoder(_Package | _Channel | _Bundle | _Deprecation)
+
+_KIND_TYPES: dict[str, Any] = {
+    "string": str | None,
+    "object": dict[str, msgspec.Raw] | None,
+    "array": list[msgspec.Raw] | None,
+    "map": dict[str, str | None] | None,
+    "strings": list[str | None] | None,
+}
+
+
+def _shape_decoder(struct: str, fields: dict[str, tuple[str, str]]) -> msgspec.json.Decoder[Any]:
+    shape = msgspec.defstruct(
+        f"_{struct}Shape",
+        [(name, _KIND_TYPES[kind], None) for name, (kind, _) in fields.items()],
+        forbid_unknown_fields=True,
+    )
+    return msgspec.json.Decoder(shape | None)
+
+
+_SHAPES = {
+    type_: _shape_decoder(struct, fields).decode for type_, (struct, fields) in PROPERTY_SHAPES.items()
+}
+
+
+def _properties(props: list[_Prop]) -> tuple[Property, ...]:
+    out: list[Property] = []
+    append, deferred, shapes = out.append, Property.deferred, _SHAPES
+    for prop in props:
+        raw, type_ = prop.value, prop.type
+        if type(raw) is not msgspec.Raw:  # UNSET: the property had no value at all
+            append(Property(type=type_, value=MISSING))
+            continue
+        check = shapes.get(type_)
+        verified = False
+        if check is not None:
+            try:
+                check(raw)
+                verified = True
+            except msgspec.ValidationError:
+                pass  # the rules parse it and say what is wrong, in opm's words
+        append(deferred(type_, RawValue(raw), shape_verified=verified))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """An object the structs did not take: its parsed value and line, for the exact path."""
+
+    value: dict[str, Any]
+    line: int
+
+
+Decoded = Package | Channel | Bundle | Deprecation | Fallback
+
+
+def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprecation | None:
+    if type(blob) is _Bundle:
+        return Bundle(
+            name=blob.name,
+            package=blob.package,
+            image=blob.image,
+            properties=_properties(blob.properties),
+            related_images=None
+            if blob.relatedImages is None
+            else tuple(RelatedImage(name=r.name, image=r.image) for r in blob.relatedImages),
+            location=location,
+        )
+    if type(blob) is _Channel:
+        return Channel(
+            name=blob.name,
+            package=blob.package,
+            entries=None
+            if blob.entries is None
+            else tuple(
+                ChannelEntry(name=e.name, replaces=e.replaces, skips=tuple(e.skips), skip_range=e.skipRange)
+                for e in blob.entries
+            ),
+            properties=_properties(blob.properties),
+            location=location,
+        )
+    if type(blob) is _Package:
+        icon = None
+        if blob.icon is not None:
+            try:
+                base64.b64decode(blob.icon.base64data.replace("\n", "").replace("\r", ""), validate=True)
+            except (binascii.Error, ValueError):
+                return None  # the exact path words the error as opm does
+            icon = Icon(base64data=blob.icon.base64data, mediatype=blob.icon.mediatype)
+        return Package(
+            name=blob.name,
+            default_channel=blob.defaultChannel,
+            icon=icon,
+            description=blob.description,
+            properties=_properties(blob.properties),
+            location=location,
+        )
+    assert type(blob) is _Deprecation
+    return Deprecation(
+        package=blob.package,
+        entries=tuple(
+            DeprecationEntry(
+                schema=e.reference.schema if e.reference is not None else "",
+                name=e.reference.name if e.reference is not None else "",
+                message=e.message,
+            )
+            for e in blob.entries
+        ),
+        location=location,
+    )
+
+
+def decode_exact_stream(data: bytes, spans: list[tuple[int, int]], file: str) -> list[Decoded] | None:
+    """Decode the objects of a stream, each typed or as a :class:`Fallback`.
+
+    The result is right only for an exact stream (:func:`is_exact`); it may be computed before that is
+    known, and is ``None`` when a piece does not even parse.
+    """
+    view = memoryview(data)
+    out: list[Decoded] = []
+    line, counted = 1, 0
+    decode = _BLOB.decode
+    for start, end in spans:
+        line += data.count(b"\n", counted, start)
+        counted = start
+        piece = view[start:end]
+        try:
+            blob = decode(piece)
+        except msgspec.DecodeError:  # includes ValidationError: not a shape the structs take
+            blob = None
+        item: Decoded | None = None if blob is None else _typed(blob, Location(file=file, line=line))
+        if item is None:
+            try:
+                item = Fallback(orjson.loads(piece), line)
+            except orjson.JSONDecodeError:
+                return None  # not exact after all
+        out.append(item)
+    return out
+
+
+# ------------------------------------------------------------------------------ checking in parallel
+
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+"""Below this many bytes of JSON the exactness check runs in-process (a child costs more than it saves)."""
+
+
+def start_exactness_check(streams: Sequence[tuple[bytes, list[tuple[int, int]]]]) -> Callable[[], list[bool]]:
+    """Start :func:`is_exact` over ``streams``; the returned function gives one verdict per stream.
+
+    On Linux, with no other thread running and enough bytes to be worth it, the check runs in a forked
+    child while the caller decodes the same files optimistically; the child shares the bytes copy-on-write
+    and sends one byte per stream through a pipe. Otherwise (or if the child fails in any way) the check
+    runs in-process when the verdicts are asked for. Either way the verdicts are the same.
+    """
+
+    def inline() -> list[bool]:
+        return [is_exact(data, spans) for data, spans in streams]
+
+    if (
+        sys.platform != "linux"
+        or threading.active_count() > 1
+        or sum(len(data) for data, _ in streams) < PARALLEL_MIN_BYTES
+    ):
+        return inline
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # pragma: no cover - out of file descriptors
+        return inline
+    try:
+        pid = os.fork()
+    except OSError:  # pragma: no cover - out of processes or memory
+        os.close(read_end)
+        os.close(write_end)
+        return inline
+    if pid == 0:  # pragma: no cover - the child; coverage cannot follow it
+        status = 1
+        try:
+            os.close(read_end)
+            answer = memoryview(bytes(1 if ok else 0 for ok in inline()))
+            while answer:
+                answer = answer[os.write(write_end, answer) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+
+    def join() -> list[bool]:
+        chunks = []
+        try:
+            while chunk := os.read(read_end, 65536):
+                chunks.append(chunk)
+        finally:
+            os.close(read_end)
+            _, status = os.waitpid(pid, 0)
+        answer = b"".join(chunks)
+        if status != 0 or len(answer) != len(streams):  # pragma: no cover - the child died
+            return inline()
+        return [byte == 1 for byte in answer]
+
+    return join

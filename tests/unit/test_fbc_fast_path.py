@@ -1,0 +1,379 @@
+"""The JSON fast path (``releasekit.io.fbc_json``) must give exactly what the exact path gives.
+
+``load_catalog`` decodes exact JSON streams with msgspec and keeps property values unparsed; the exact
+path (``load_catalog_text`` + ``decode_metas``) parses everything with the json module's semantics. For
+any input — well-formed or not, fields in other cases, nulls, wrong types, duplicate keys, huge integers —
+both must give equal catalogs, equal findings and equal validation findings.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from releasekit.io.fbc_json import (
+    _SHAPES,
+    PARALLEL_MIN_BYTES,
+    has_long_integer,
+    is_exact,
+    object_spans,
+    start_exactness_check,
+)
+from releasekit.io.fbc_load import decode_metas, load_catalog, load_catalog_text
+from releasekit.model.fbc import PROPERTY_SHAPES, Property
+from releasekit.rules.fbc import _property_error, validate_config
+
+# ------------------------------------------------------------------------------------------ strategies
+
+_names = st.sampled_from(["a", "b", "foo", "foo.v0.1.0", "foo.v0.2.0", "Foo", "", "x.y"])
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**15), max_value=10**15),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
+)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["k", "v", "K", ":", "d"]), inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+_DUP = "__dup__"  # a key replaced in the text by a duplicated key
+
+
+def _mostly(good: st.SearchStrategy[Any], *bad: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """``good`` nine times in ten, else one of ``bad``."""
+    return st.integers(0, 9).flatmap(lambda roll: good if roll or not bad else st.one_of(*bad))
+
+
+def _field(good: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Mostly a value of the right kind, sometimes null or any JSON value."""
+    return _mostly(good, st.none(), _json)
+
+
+def _shape_value(type_: str) -> st.SearchStrategy[Any]:
+    _, fields = PROPERTY_SHAPES[type_]
+    kinds = {
+        "string": st.text(max_size=5),
+        "object": st.dictionaries(st.sampled_from(["owned", "x"]), _json, max_size=2),
+        "array": st.lists(_json, max_size=2),
+        "map": st.dictionaries(
+            st.text(max_size=3), st.one_of(st.text(max_size=3), st.none(), st.integers()), max_size=2
+        ),
+        "strings": st.lists(st.one_of(st.text(max_size=3), st.none(), st.integers()), max_size=2),
+    }
+    keys = st.sampled_from([*fields, *(name.upper() for name in fields), "other"])
+    return _mostly(
+        st.fixed_dictionaries({}, optional={name: _field(kinds[kind]) for name, (kind, _) in fields.items()}),
+        st.dictionaries(keys, st.one_of(st.none(), _json), max_size=3),
+        _json,
+    )
+
+
+_property_types = st.sampled_from([*PROPERTY_SHAPES, "olm.maxOpenShiftVersion", "custom"])
+
+
+@st.composite
+def _property(draw: st.DrawFn) -> Any:
+    type_ = draw(_property_types)
+    value = draw(_shape_value(type_)) if type_ in PROPERTY_SHAPES else draw(_json)
+    if type_ == "olm.bundle.object" and draw(st.booleans()):
+        value = {"data": draw(st.sampled_from(["eyJraW5kIjoiWCJ9", "a2luZDogWQ==", "!!"]))}
+    prop = draw(st.fixed_dictionaries({}, optional={"type": _field(st.just(type_)), "value": st.just(value)}))
+    return draw(_mostly(st.just(prop), st.none(), _json))
+
+
+def _items(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return _field(st.lists(_mostly(strategy, st.none()), max_size=3))
+
+
+_entry = st.fixed_dictionaries(
+    {"name": _field(_names)},
+    optional={
+        "replaces": _field(_names),
+        "skips": _items(_names),
+        "skipRange": _field(st.just(">=0.1.0 <0.2.0")),
+    },
+)
+_blobs = {
+    "olm.package": {
+        "name": _names,
+        "defaultChannel": _names,
+        "icon": st.fixed_dictionaries(
+            {},
+            optional={
+                "base64data": _field(st.sampled_from(["", "aGk=", "!!"])),
+                "mediatype": _field(st.text()),
+            },
+        ),
+        "description": st.text(max_size=5),
+        "properties": st.lists(_property(), max_size=2),
+    },
+    "olm.channel": {
+        "name": _names,
+        "package": _names,
+        "entries": st.lists(_entry, max_size=3),
+        "properties": st.lists(_property(), max_size=2),
+    },
+    "olm.bundle": {
+        "name": _names,
+        "package": _names,
+        "image": st.sampled_from(["", "quay.io/a/b@sha256:" + "1" * 64, "quay.io/a/b:v1"]),
+        "properties": st.lists(_property(), max_size=4),
+        "relatedImages": st.lists(
+            st.fixed_dictionaries({}, optional={"name": _names, "image": _names}), max_size=2
+        ),
+    },
+    "olm.deprecations": {
+        "package": _names,
+        "entries": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "reference": _field(st.fixed_dictionaries({"schema": _names}, optional={"name": _names})),
+                    "message": _field(st.text(max_size=4)),
+                },
+            ),
+            max_size=2,
+        ),
+    },
+    "other.schema": {"name": _names, "data": _json},
+}
+
+
+@st.composite
+def _blob(draw: st.DrawFn) -> dict[str, Any]:
+    schema = draw(st.sampled_from(sorted(_blobs)))
+    fields = _blobs[schema]
+    blob: dict[str, Any] = {"schema": schema}
+    for name, strategy in fields.items():
+        if draw(st.integers(0, 5)) == 0:
+            continue
+        key = name if draw(st.integers(0, 30)) else name.capitalize()
+        blob[key] = draw(_field(strategy))
+    if draw(st.integers(0, 30)) == 0:
+        blob["unknown"] = draw(_json)
+    if draw(st.integers(0, 30)) == 0:
+        blob[_DUP] = 0
+    if draw(st.integers(0, 30)) == 0:
+        blob["big"] = [draw(st.integers(min_value=10**20, max_value=10**25)), -(10**22)]
+    return blob
+
+
+def _text(blobs: list[dict[str, Any]], separators: tuple[str, str]) -> bytes:
+    lines = [json.dumps(blob, separators=separators) for blob in blobs]
+    text = "\n".join(lines) + "\n"
+    return text.replace(
+        f'"{_DUP}"{separators[1]}0', f'"d"{separators[1]}1{separators[0]}"d"{separators[1]}2'
+    ).encode()
+
+
+def _exact_path(data: bytes, file: str) -> tuple[Any, tuple[Any, ...]]:
+    metas, parse_findings = load_catalog_text(data, file)
+    config, decode_findings = decode_metas(metas)
+    return config, (*parse_findings, *decode_findings)
+
+
+# ------------------------------------------------------------------------------------------ equivalence
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    blobs=st.lists(_blob(), min_size=1, max_size=5),
+    separators=st.sampled_from([(",", ":"), (", ", ": ")]),
+)
+def test_fast_path_equals_exact_path(
+    tmp_path: Path, blobs: list[dict[str, Any]], separators: tuple[str, str]
+) -> None:
+    data = _text(blobs, separators)
+    path = tmp_path / "catalog.json"
+    path.write_bytes(data)
+    loaded = load_catalog(tmp_path)
+    config, findings = _exact_path(data, str(path))
+    assert loaded.config == config
+    assert loaded.findings == findings
+    assert validate_config(loaded.config) == validate_config(config)
+
+
+def test_fast_path_takes_the_usual_catalog_without_fallbacks(tmp_path: Path) -> None:
+    blobs = [
+        {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"},
+        {"schema": "olm.channel", "name": "alpha", "package": "foo", "entries": [{"name": "foo.v0.1.0"}]},
+        {
+            "schema": "olm.bundle",
+            "name": "foo.v0.1.0",
+            "package": "foo",
+            "image": "quay.io/a/foo@sha256:" + "a" * 64,
+            "properties": [
+                {"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}},
+                {"type": "olm.csv.metadata", "value": {"displayName": "Foo", "annotations": {"a": "b"}}},
+            ],
+        },
+    ]
+    data = _text(blobs, (",", ":"))
+    spans = object_spans(data)
+    assert spans is not None and len(spans) == 3 and is_exact(data, spans)
+    (tmp_path / "c.json").write_bytes(data)
+    bundle = load_catalog(tmp_path).config.bundles[0]
+    metadata = bundle.properties[1]
+    assert metadata.shape_verified
+    assert metadata._value is not None and metadata._source is not None  # not parsed yet
+    assert metadata.value == {"displayName": "Foo", "annotations": {"a": "b"}}
+    assert metadata._source is None  # parsed once, then kept
+
+
+def test_a_wrongly_shaped_value_is_not_verified_and_the_rule_words_it(tmp_path: Path) -> None:
+    blob = {
+        "schema": "olm.bundle",
+        "name": "foo.v0.1.0",
+        "package": "foo",
+        "image": "quay.io/a/foo:v1",
+        "properties": [{"type": "olm.csv.metadata", "value": {"displayName": 7}}],
+    }
+    (tmp_path / "c.json").write_bytes(_text([blob], (",", ":")))
+    prop = load_catalog(tmp_path).config.bundles[0].properties[0]
+    assert not prop.shape_verified
+    assert _property_error(prop.type, prop.value) == (
+        "json: cannot unmarshal number into Go struct field CSVMetadata.displayName of type string"
+    )
+
+
+# ------------------------------------------------------------------------------------ exactness checks
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (b'{"a":1234567890123456789}', True),
+        (b'{"a":[1, -12345678901234567890]}', True),
+        (b'{"a": 1234567890123456789012 }', True),
+        (b'{"a":1234567890123456789.5}', False),  # a float: orjson and json agree
+        (b'{"a":123456789012345678}', False),  # 18 digits fit in 64 bits
+        (b'{"a":"sha256:1234567890123456789012abcdef"}', False),  # a digest inside a string
+        (b'{"a":"x:1234567890123456789012"}', False),
+        (
+            b'{"a":"x:1234567890123456789012,"}',
+            True,
+        ),  # looks like a number: takes the exact path, still right
+    ],
+)
+def test_long_integer_tokens_are_found_and_digests_are_not(text: bytes, expected: bool) -> None:
+    assert has_long_integer(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"a":{"k":1,"k":2}}\n',
+        b'{"a":1}\n{"b":{"x":[{"k":1,"k":2}]}}\n',
+        b'{"a":"x\\u003a","a":1}\n',
+        b'{"a":NaN}\n',
+        b'{"a":"\\ud800"}\n',
+        b'{"a":1} {"b":2}\n',
+        b'{"a":1}\n[1]\n',
+        b'{"a":123456789012345678901234}\n',
+        b'{"a":1\n',
+    ],
+)
+def test_streams_that_orjson_cannot_take_exactly_are_not_exact(text: bytes) -> None:
+    spans = object_spans(text)
+    assert spans is not None
+    assert not is_exact(text, spans)
+
+
+def test_only_streams_starting_with_a_brace_have_spans() -> None:
+    assert object_spans(b"schema: x\n") is None
+    assert object_spans(b"  \n\t{}") == [(4, 6)]
+    assert object_spans(b"") is None
+
+
+def test_the_exactness_check_gives_the_same_verdicts_in_process() -> None:
+    streams = [(b'{"a":1}\n', [(0, 8)]), (b'{"a":1,"a":2}\n', [(0, 14)])]
+    assert start_exactness_check(streams)() == [True, False]
+
+
+@settings(max_examples=200)
+@given(type_=st.sampled_from(sorted(PROPERTY_SHAPES)), data=st.data())
+def test_shape_decoders_accept_only_what_the_rule_accepts(type_: str, data: st.DataObject) -> None:
+    value = data.draw(_shape_value(type_))
+    raw = msgspec.json.encode(value)
+    try:
+        _SHAPES[type_](raw)
+    except msgspec.ValidationError:
+        return
+    assert _property_error(type_, value) is None
+
+
+def test_deferred_property_is_read_only_and_compares_by_value() -> None:
+    class Source:
+        def load(self) -> Any:
+            return {"a": 1}
+
+    lazy = Property.deferred("t", Source())
+    assert lazy == Property(type="t", value={"a": 1})
+    with pytest.raises(AttributeError):
+        lazy.type = "u"  # type: ignore[misc]
+    assert repr(lazy) == "Property(type='t', value={'a': 1})"
+
+
+# ------------------------------------------------------------------------------- the forked check
+
+
+def test_the_forked_check_finds_what_the_in_process_check_finds(tmp_path: Path) -> None:
+    """A catalog big enough for the child process: a nested duplicate key and a huge integer are found."""
+    filler = {"type": "olm.csv.metadata", "value": {"description": "x" * 2000, "annotations": {"a": "b"}}}
+    for index in range(24):
+        blobs = [{"schema": "olm.package", "name": f"p{index}", "defaultChannel": "c"}]
+        blobs += [
+            {
+                "schema": "olm.bundle",
+                "name": f"p{index}.v0.{n}.0",
+                "package": f"p{index}",
+                "image": "quay.io/a/b:v1",
+                "properties": [filler],
+            }
+            for n in range(100)
+        ]
+        if index == 5:
+            blobs[3]["properties"] = [{"type": "custom", "value": {_DUP: 0}}]
+        if index == 9:
+            blobs[4]["properties"] = [{"type": "custom", "value": {"n": 10**30}}]
+        (tmp_path / f"p{index:02d}.json").write_bytes(_text(blobs, (",", ":")))
+    assert sum(path.stat().st_size for path in tmp_path.iterdir()) > PARALLEL_MIN_BYTES
+    script = textwrap.dedent(
+        f"""
+        import json, os, sys
+        from pathlib import Path
+        forks = []
+        real_fork = os.fork
+        def counting_fork():
+            forks.append(1)
+            return real_fork()
+        os.fork = counting_fork
+        from releasekit.io.fbc_load import load_catalog
+        result = load_catalog(Path({str(tmp_path)!r}))
+        big = [p.value for b in result.config.bundles for p in b.properties if p.type == "custom"]
+        print(json.dumps({{"forks": len(forks), "findings": [[f.rule, f.location.file, f.location.line, f.message]
+            for f in result.findings], "bundles": len(result.config.bundles), "big": big}}))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    child = json.loads(out.stdout)
+    assert child["forks"] == 1
+    here = load_catalog(tmp_path)  # pytest runs threads here: the check runs in-process
+    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in here.findings]
+    assert [f.rule for f in here.findings] == ["RK-FBC-003"]
+    assert child["bundles"] == len(here.config.bundles) == 2400 - 98  # p05 stops at its duplicate
+    assert child["big"] == [{"n": 10**30}]
