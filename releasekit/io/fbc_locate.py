@@ -24,6 +24,7 @@ __all__ = ["refine_locations"]
 
 _SEPARATOR = re.compile(r"^---(.*)$", re.MULTILINE)
 _MAX_REREAD_BYTES = 64 * 1024 * 1024
+_REMEMBER_CHARS = 4 * 1024 * 1024
 
 
 def refine_locations(findings: Iterable[Finding]) -> tuple[Finding, ...]:
@@ -40,8 +41,9 @@ def refine_locations(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     if not wanted:
         return items
     documents: dict[tuple[str, int], LocatedDocument | None] = {}
+    parsed = _Parsed()  # catalogs of several OpenShift versions share objects
     for file, lines in wanted.items():
-        documents.update(_read_documents(file, lines))
+        documents.update(_read_documents(file, lines, parsed))
     out: list[Finding] = []
     for f in items:
         loc = f.location
@@ -60,8 +62,13 @@ def _refinable(loc: Location) -> bool:
     return bool(loc.file and loc.line is not None and loc.path.startswith("$") and len(loc.path) > 1)
 
 
-def _read_documents(file: str, lines: set[int]) -> dict[tuple[str, int], LocatedDocument | None]:
-    """Parse the documents of ``file`` that start on ``lines``; lines in the result are file lines."""
+def _read_documents(
+    file: str, lines: set[int], parsed: _Parsed
+) -> dict[tuple[str, int], LocatedDocument | None]:
+    """Parse the documents of ``file`` that start on ``lines``; lines in the result are file lines.
+
+    ``parsed`` remembers chunks parsed before, in this file or another one.
+    """
     result: dict[tuple[str, int], LocatedDocument | None] = {}
     try:
         path = Path(file)
@@ -80,18 +87,40 @@ def _read_documents(file: str, lines: set[int]) -> dict[tuple[str, int], Located
         chunk, first_line = (_json_chunk if is_json else _yaml_chunk)(text, starts, line)
         if chunk is None:
             continue
-        try:
-            docs = load_yaml_documents(chunk)
-        except (YamlContentError, ReleasekitError, RecursionError):
+        doc = parsed.first_document(chunk)
+        if doc is None:
             continue
-        if not docs:
-            continue
-        doc = docs[0]
         shift = first_line - 1
         result[(file, line)] = LocatedDocument(
             data=None, line=line, lines={k: v + shift for k, v in doc.lines.items()}
         )
     return result
+
+
+class _Parsed:
+    """The line map of each chunk's first document (None: not YAML, or empty), by the chunk's text.
+
+    The same text always parses the same way, and the catalogs of several OpenShift versions hold the same
+    objects. Only the first ``_REMEMBER_CHARS`` characters of chunks are remembered, so that a large catalog
+    with many findings keeps its memory.
+    """
+
+    def __init__(self) -> None:
+        self._documents: dict[str, LocatedDocument | None] = {}
+        self._room = _REMEMBER_CHARS
+
+    def first_document(self, chunk: str) -> LocatedDocument | None:
+        if chunk in self._documents:
+            return self._documents[chunk]
+        try:
+            docs = load_yaml_documents(chunk)
+        except (YamlContentError, ReleasekitError, RecursionError):
+            docs = []
+        doc = LocatedDocument(data=None, line=docs[0].line, lines=docs[0].lines) if docs else None
+        if len(chunk) <= self._room:
+            self._room -= len(chunk)
+            self._documents[chunk] = doc
+        return doc
 
 
 def _line_starts(text: str) -> list[int]:
