@@ -13,7 +13,7 @@ Python values from the node tree itself, so that:
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +79,7 @@ def json_path(parent: str, key: object) -> str:
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 _BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 
@@ -127,11 +128,14 @@ class _Builder:
 
     def _mapping(self, node: yaml.MappingNode, path: str) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
-        for key_node, value_node in _flatten_merge(node):
-            key = self._scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-            if key is None and not isinstance(key_node, yaml.ScalarNode):
+        pairs: Iterable[tuple[yaml.Node, yaml.Node]] = node.value
+        if any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
+            pairs = _flatten_merge(node)
+        for key_node, value_node in pairs:
+            if not isinstance(key_node, yaml.ScalarNode):
                 raise YamlContentError("mapping keys must be scalars", key_node.start_mark.line + 1)
-            if not isinstance(key, str | int | float | bool) and key is not None:
+            key = key_node.value if key_node.tag == _STR_TAG else self._scalar(key_node)
+            if type(key) is not str and not isinstance(key, str | int | float | bool) and key is not None:
                 key = str(key)
             if key in result:
                 raise YamlContentError(
@@ -150,7 +154,7 @@ def _flatten_merge(node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Nod
     merged: list[tuple[yaml.Node, yaml.Node]] = []
     own: list[tuple[yaml.Node, yaml.Node]] = []
     for key_node, value_node in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
+        if key_node.tag == _MERGE_TAG:
             sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
             for source in sources:
                 if isinstance(source, yaml.MappingNode):
