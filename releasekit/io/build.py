@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from releasekit.io.atomic import write_tree_atomic
 from releasekit.io.catalog_build import build_catalogs, drift
 from releasekit.io.catalog_tree import validate_tree
 from releasekit.io.streams import validate_streams
@@ -83,6 +82,8 @@ def run_build(request: BuildRequest) -> Report:
     if request.check:
         findings.extend(drift(request.catalog_dir, built.files, str(request.catalog_dir)))
     else:
+        from releasekit.io.atomic import write_tree_atomic  # only a write needs tempfile and shutil
+
         write_tree_atomic(request.catalog_dir, built.files)
     rules.append("RK-DIFF-001")
     if request.catalog_dir.is_dir():

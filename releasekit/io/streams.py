@@ -264,14 +264,17 @@ def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> lis
 
 
 def _origin(doc: LocatedDocument, display: str, path: str) -> Origin:
-    lines = tuple(sorted((sub[len(path) :], line) for sub, line in doc.lines.items() if _under(sub, path)))
+    cut = len(path)
+    lines = tuple(
+        sorted(
+            (sub[cut:], line)
+            for sub, line in doc.lines.items()
+            if sub.startswith(path) and (len(sub) == cut or sub[cut] in ".[")  # path itself, or below it
+        )
+    )
     if not any(sub == "" for sub, _ in lines):
         lines = (("", doc.line_of(path)), *lines)
     return Origin(file=display, path=path, lines=lines)
-
-
-def _under(sub: str, path: str) -> bool:
-    return sub == path or (sub.startswith(path) and sub[len(path)] in ".[")
 
 
 # ------------------------------------------------------------------------------------- inventories
