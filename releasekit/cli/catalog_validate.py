@@ -1,7 +1,7 @@
 """``releasekit catalog validate DIR...``: ``opm validate`` rule for rule, every finding reported.
 
-Thin click layer: load each folder (:func:`releasekit.io.fbc_load.load_catalog`), run the model checks
-(:func:`releasekit.rules.fbc.validate_config`), refine lines for findings inside objects
+Thin click layer: load each folder and run the model checks (:func:`releasekit.io.fbc_load.load_and_check`
+with :func:`releasekit.rules.fbc.validate_config`), refine lines for findings inside objects
 (:mod:`releasekit.io.fbc_locate`), and hand one report to the reporter. Exit codes (contract): 0 no error
 finding, 1 error findings, 2 a folder that cannot be read, bad usage, or input refused by a safety
 limit (one line on stderr, never a traceback).
@@ -54,7 +54,7 @@ def command(
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
-    from releasekit.io.fbc_load import LoadLimits, load_catalog
+    from releasekit.io.fbc_load import LoadLimits, load_and_check
     from releasekit.model.finding import Finding
     from releasekit.model.report import Report
     from releasekit.rules.fbc import RULES, validate_config
@@ -63,9 +63,9 @@ def command(
     findings: list[Finding] = []
     checked: list[str] = []
     for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
-        loaded = load_catalog(directory, limits)
+        loaded, validated = load_and_check(directory, validate_config, limits)
         findings.extend(loaded.findings)
-        findings.extend(validate_config(loaded.config))
+        findings.extend(validated)
         checked.extend(loaded.files)
         if graph:
             from releasekit.rules.graph import DEFAULT_POLICY, check_graph

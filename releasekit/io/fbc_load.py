@@ -43,7 +43,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 import yaml_rs
@@ -89,11 +89,13 @@ __all__ = [
     "LoadLimits",
     "LoadResult",
     "iter_catalog_files",
+    "load_and_check",
     "load_catalog",
     "load_catalog_text",
 ]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+_R = TypeVar("_R")
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single catalog file read (64 MiB; the largest real one seen is 4 MiB). ``--max-file-size`` raises it."""
@@ -879,38 +881,74 @@ def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
+    return load_and_check(root, _no_check, limits)[0]
+
+
+def _no_check(_config: DeclarativeConfig) -> None:
+    return None
+
+
+def load_and_check(
+    root: Path, check: Callable[[DeclarativeConfig], _R], limits: LoadLimits = LoadLimits()
+) -> tuple[LoadResult, _R]:
+    """:func:`load_catalog`, then ``check`` on the catalog, overlapping the two where it can.
+
+    JSON files are decoded before it is known that they are exact (:mod:`releasekit.io.fbc_json`); that
+    is confirmed meanwhile, in a child process for big catalogs. ``check`` (such as the rules'
+    ``validate_config``) runs on the catalog as decoded while the confirmation is still coming; in the
+    rare case that a file was not exact after all, that file is read again the exact way and ``check``
+    runs again on the corrected catalog. The garbage collector is paused as in :func:`load_catalog`.
+
+    Raises:
+        InputError: the root or a file cannot be read.
+        SafetyLimitError: a safety limit refused the input.
+    """
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _load_catalog(root, limits)
+        return _load_and_check(root, check, limits)
     finally:
         if collecting:
             gc.freeze()
             gc.enable()
 
 
-def _load_catalog(root: Path, limits: LoadLimits) -> LoadResult:
+def _load_and_check(
+    root: Path, check: Callable[[DeclarativeConfig], _R], limits: LoadLimits
+) -> tuple[LoadResult, _R]:
     files: list[tuple[str, bytes]] = []
     for path, _rel in iter_catalog_files(root, limits):
         try:
             files.append((str(path), path.read_bytes()))
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    # JSON streams take the fast path (fbc_json): decoded optimistically here while their exactness is
-    # checked, in a child process when that pays; files that are not exact are read again the exact way.
     spans = [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
     candidates = [index for index, found in enumerate(spans) if found is not None]
     verdicts = start_exactness_check([(files[i][1], spans[i] or []) for i in candidates])
-    decoded: dict[int, list[Decoded] | None] = {}
     try:
+        decoded: dict[int, list[Decoded]] = {}
         for index in candidates:
             display, data = files[index]
-            decoded[index] = decode_exact_stream(data, spans[index] or [], display)
+            items = decode_exact_stream(data, spans[index] or [], display)
+            if items is not None:
+                decoded[index] = items
+        hoped = _assemble(files, decoded, limits)
+        checked = check(hoped.config)
     finally:
         exact = {index for index, ok in zip(candidates, verdicts(), strict=True) if ok}
+    if exact >= decoded.keys():
+        return hoped, checked
+    result = _assemble(files, {index: decoded[index] for index in exact & decoded.keys()}, limits)
+    return result, check(result.config)
+
+
+def _assemble(
+    files: list[tuple[str, bytes]], decoded: dict[int, list[Decoded]], limits: LoadLimits
+) -> LoadResult:
+    """The catalog from every file in order: decoded items where given, else the exact path."""
     sink = _Sink()
     for index, (display, data) in enumerate(files):
-        items = decoded.get(index) if index in exact else None
+        items = decoded.get(index)
         if items is None:
             metas, file_findings = load_catalog_text(data, display, limits)
             sink.parse_findings.extend(file_findings)

@@ -28,7 +28,7 @@ from releasekit.io.fbc_json import (
     object_spans,
     start_exactness_check,
 )
-from releasekit.io.fbc_load import decode_metas, load_catalog, load_catalog_text
+from releasekit.io.fbc_load import decode_metas, load_and_check, load_catalog, load_catalog_text
 from releasekit.model.fbc import PROPERTY_SHAPES, Property
 from releasekit.rules.fbc import _property_error, validate_config
 
@@ -377,3 +377,28 @@ def test_the_forked_check_finds_what_the_in_process_check_finds(tmp_path: Path) 
     assert [f.rule for f in here.findings] == ["RK-FBC-003"]
     assert child["bundles"] == len(here.config.bundles) == 2400 - 98  # p05 stops at its duplicate
     assert child["big"] == [{"n": 10**30}]
+
+
+def test_load_and_check_checks_again_when_a_file_was_not_exact(tmp_path: Path) -> None:
+    good = {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"}
+    (tmp_path / "a.json").write_bytes(_text([good], (",", ":")))
+    (tmp_path / "b.json").write_bytes(_text([{"schema": "x", "v": {_DUP: 0}}, good], (",", ":")))
+    seen: list[int] = []
+
+    def check(config: Any) -> tuple[Any, ...]:
+        seen.append(len(config.packages))
+        return validate_config(config)
+
+    loaded, checked = load_and_check(tmp_path, check)
+    assert seen == [2, 1]  # first on the hoped-for catalog, then on the exact one (b.json stops early)
+    assert loaded == load_catalog(tmp_path)
+    assert checked == validate_config(loaded.config)
+    assert [f.rule for f in loaded.findings] == ["RK-FBC-003"]
+
+
+def test_load_and_check_checks_once_when_every_file_is_exact(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(_text([{"schema": "olm.package", "name": "foo"}], (",", ":")))
+    seen: list[int] = []
+    loaded, _ = load_and_check(tmp_path, lambda config: seen.append(len(config.packages)))
+    assert seen == [1]
+    assert loaded == load_catalog(tmp_path)
