@@ -19,10 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import os
 import re
-import sys
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,13 +43,16 @@ from releasekit.model.fbc import (
 from releasekit.model.finding import Location
 
 __all__ = [
+    "Decoded",
     "Fallback",
+    "PackedValue",
     "RawValue",
     "decode_exact_stream",
+    "decode_packed_documents",
     "has_long_integer",
     "is_exact",
     "object_spans",
-    "start_exactness_check",
+    "pack_documents",
 ]
 
 # A newline cannot occur inside a JSON string, so "}", blanks with a newline, "{" is always the border
@@ -157,6 +157,16 @@ class RawValue:
             return json.loads(bytes(self.raw))
 
 
+class PackedValue(RawValue):
+    """A property value kept as MessagePack (a YAML document parsed in a child process, see fbc_load)."""
+
+    __slots__ = ()
+
+    def load(self) -> Any:
+        """The value, exactly as the YAML parser gave it (checked when it was packed)."""
+        return msgspec.msgpack.decode(self.raw)
+
+
 class _Prop(msgspec.Struct, forbid_unknown_fields=True):
     type: str = ""
     value: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
@@ -217,8 +227,6 @@ class _Deprecation(msgspec.Struct, tag_field="schema", tag="olm.deprecations", f
     entries: list[_DeprecationEntry] = []
 
 
-_BLOB = msgspec.json.Decoder(_Package | _Channel | _Bundle | _Deprecation)
-
 _KIND_TYPES: dict[str, Any] = {
     "string": str | None,
     "object": dict[str, msgspec.Raw] | None,
@@ -228,23 +236,46 @@ _KIND_TYPES: dict[str, Any] = {
 }
 
 
-def _shape_decoder(struct: str, fields: dict[str, tuple[str, str]]) -> msgspec.json.Decoder[Any]:
-    shape = msgspec.defstruct(
+_SHAPE_TYPES = {
+    type_: msgspec.defstruct(
         f"_{struct}Shape",
         [(name, _KIND_TYPES[kind], None) for name, (kind, _) in fields.items()],
         forbid_unknown_fields=True,
     )
-    return msgspec.json.Decoder(shape | None)
-
-
-_SHAPES = {
-    type_: _shape_decoder(struct, fields).decode for type_, (struct, fields) in PROPERTY_SHAPES.items()
+    | None
+    for type_, (struct, fields) in PROPERTY_SHAPES.items()
 }
 
 
-def _properties(props: list[_Prop]) -> tuple[Property, ...]:
+@dataclass(frozen=True, slots=True)
+class _Codec:
+    """How one wire format (JSON text, or MessagePack from a child process) is decoded."""
+
+    blob: Callable[[Any], Any]
+    shapes: dict[str, Callable[[Any], Any]]
+    value: type[RawValue]
+    loads: Callable[[Any], Any]
+
+
+_BLOB_TYPE = _Package | _Channel | _Bundle | _Deprecation
+_JSON = _Codec(
+    blob=msgspec.json.Decoder(_BLOB_TYPE).decode,
+    shapes={type_: msgspec.json.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
+    value=RawValue,
+    loads=orjson.loads,
+)
+_PACKED = _Codec(
+    blob=msgspec.msgpack.Decoder(_BLOB_TYPE).decode,
+    shapes={type_: msgspec.msgpack.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
+    value=PackedValue,
+    loads=msgspec.msgpack.decode,
+)
+_SHAPES = _JSON.shapes
+
+
+def _properties(props: list[_Prop], codec: _Codec) -> tuple[Property, ...]:
     out: list[Property] = []
-    append, deferred, shapes = out.append, Property.deferred, _SHAPES
+    append, deferred, shapes, value = out.append, Property.deferred, codec.shapes, codec.value
     for prop in props:
         raw, type_ = prop.value, prop.type
         if type(raw) is not msgspec.Raw:  # UNSET: the property had no value at all
@@ -258,28 +289,32 @@ def _properties(props: list[_Prop]) -> tuple[Property, ...]:
                 verified = True
             except msgspec.ValidationError:
                 pass  # the rules parse it and say what is wrong, in opm's words
-        append(deferred(type_, RawValue(raw), shape_verified=verified))
+        append(deferred(type_, value(raw), shape_verified=verified))
     return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
 class Fallback:
-    """An object the structs did not take: its parsed value and line, for the exact path."""
+    """A document the structs did not take: its parsed value and line, for the exact path.
 
-    value: dict[str, Any]
+    ``empty`` marks a YAML document with no content (a blank or comment-only document, or a stray ``---``).
+    """
+
+    value: Any
     line: int
+    empty: bool = False
 
 
 Decoded = Package | Channel | Bundle | Deprecation | Fallback
 
 
-def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprecation | None:
+def _typed(blob: Any, location: Location, codec: _Codec) -> Package | Channel | Bundle | Deprecation | None:
     if type(blob) is _Bundle:
         return Bundle(
             name=blob.name,
             package=blob.package,
             image=blob.image,
-            properties=_properties(blob.properties),
+            properties=_properties(blob.properties, codec),
             related_images=None
             if blob.relatedImages is None
             else tuple(RelatedImage(name=r.name, image=r.image) for r in blob.relatedImages),
@@ -295,7 +330,7 @@ def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprec
                 ChannelEntry(name=e.name, replaces=e.replaces, skips=tuple(e.skips), skip_range=e.skipRange)
                 for e in blob.entries
             ),
-            properties=_properties(blob.properties),
+            properties=_properties(blob.properties, codec),
             location=location,
         )
     if type(blob) is _Package:
@@ -311,7 +346,7 @@ def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprec
             default_channel=blob.defaultChannel,
             icon=icon,
             description=blob.description,
-            properties=_properties(blob.properties),
+            properties=_properties(blob.properties, codec),
             location=location,
         )
     assert type(blob) is _Deprecation
@@ -329,6 +364,15 @@ def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprec
     )
 
 
+def _decode(piece: Any, line: int, file: str, codec: _Codec) -> Decoded:
+    try:
+        blob = codec.blob(piece)
+    except msgspec.DecodeError:  # includes ValidationError: not a shape the structs take
+        blob = None
+    item = None if blob is None else _typed(blob, Location(file=file, line=line), codec)
+    return Fallback(codec.loads(piece), line) if item is None else item
+
+
 def decode_exact_stream(data: bytes, spans: list[tuple[int, int]], file: str) -> list[Decoded] | None:
     """Decode the objects of a stream, each typed or as a :class:`Fallback`.
 
@@ -338,82 +382,41 @@ def decode_exact_stream(data: bytes, spans: list[tuple[int, int]], file: str) ->
     view = memoryview(data)
     out: list[Decoded] = []
     line, counted = 1, 0
-    decode = _BLOB.decode
-    for start, end in spans:
-        line += data.count(b"\n", counted, start)
-        counted = start
-        piece = view[start:end]
-        try:
-            blob = decode(piece)
-        except msgspec.DecodeError:  # includes ValidationError: not a shape the structs take
-            blob = None
-        item: Decoded | None = None if blob is None else _typed(blob, Location(file=file, line=line))
-        if item is None:
-            try:
-                item = Fallback(orjson.loads(piece), line)
-            except orjson.JSONDecodeError:
-                return None  # not exact after all
-        out.append(item)
+    try:
+        for start, end in spans:
+            line += data.count(b"\n", counted, start)
+            counted = start
+            out.append(_decode(view[start:end], line, file, _JSON))
+    except orjson.JSONDecodeError:
+        return None  # not exact after all
     return out
 
 
-# ------------------------------------------------------------------------------ checking in parallel
+def pack_documents(documents: Sequence[tuple[int, bool, Any]]) -> list[tuple[int, bool, msgspec.Raw]] | None:
+    """YAML documents ``(line, empty, value)`` as MessagePack, or ``None`` unless that keeps every value.
 
-PARALLEL_MIN_BYTES = 4 * 1024 * 1024
-"""Below this many bytes of JSON the exactness check runs in-process (a child costs more than it saves)."""
-
-
-def start_exactness_check(streams: Sequence[tuple[bytes, list[tuple[int, int]]]]) -> Callable[[], list[bool]]:
-    """Start :func:`is_exact` over ``streams``; the returned function gives one verdict per stream.
-
-    On Linux, with no other thread running and enough bytes to be worth it, the check runs in a forked
-    child while the caller decodes the same files optimistically; the child shares the bytes copy-on-write
-    and sends one byte per stream through a pipe. Otherwise (or if the child fails in any way) the check
-    runs in-process when the verdicts are asked for. Either way the verdicts are the same.
+    MessagePack keeps str, int, float, bool, null, lists and maps with any such keys; a value it would
+    change (a tuple, a set, NaN, an integer beyond 64 bits) makes the whole file take the exact path.
     """
-
-    def inline() -> list[bool]:
-        return [is_exact(data, spans) for data, spans in streams]
-
-    if (
-        sys.platform != "linux"
-        or threading.active_count() > 1
-        or sum(len(data) for data, _ in streams) < PARALLEL_MIN_BYTES
-    ):
-        return inline
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:  # pragma: no cover - out of file descriptors
-        return inline
-    try:
-        pid = os.fork()
-    except OSError:  # pragma: no cover - out of processes or memory
-        os.close(read_end)
-        os.close(write_end)
-        return inline
-    if pid == 0:  # pragma: no cover - the child; coverage cannot follow it
-        status = 1
+    encode, decode = msgspec.msgpack.encode, msgspec.msgpack.decode
+    out: list[tuple[int, bool, msgspec.Raw]] = []
+    for line, empty, value in documents:
         try:
-            os.close(read_end)
-            answer = memoryview(bytes(1 if ok else 0 for ok in inline()))
-            while answer:
-                answer = answer[os.write(write_end, answer) :]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
+            packed = encode(value)
+        except (TypeError, OverflowError, ValueError):
+            return None
+        if decode(packed) != value:
+            return None
+        out.append((line, empty, msgspec.Raw(packed)))
+    return out
 
-    def join() -> list[bool]:
-        chunks = []
-        try:
-            while chunk := os.read(read_end, 65536):
-                chunks.append(chunk)
-        finally:
-            os.close(read_end)
-            _, status = os.waitpid(pid, 0)
-        answer = b"".join(chunks)
-        if status != 0 or len(answer) != len(streams):  # pragma: no cover - the child died
-            return inline()
-        return [byte == 1 for byte in answer]
 
-    return join
+def decode_packed_documents(documents: Sequence[tuple[int, bool, msgspec.Raw]], file: str) -> list[Decoded]:
+    """Decode documents packed by :func:`pack_documents`, each typed or as a :class:`Fallback`."""
+    out: list[Decoded] = []
+    for line, empty, packed in documents:
+        if empty:
+            out.append(Fallback(None, line, empty=True))
+        else:
+            out.append(_decode(packed, line, file, _PACKED))
+    return out

@@ -20,15 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from releasekit.io.fbc_json import (
-    _SHAPES,
+from releasekit.io.fbc_json import _SHAPES, has_long_integer, is_exact, object_spans
+from releasekit.io.fbc_load import (
     PARALLEL_MIN_BYTES,
-    has_long_integer,
-    is_exact,
-    object_spans,
-    start_exactness_check,
+    decode_metas,
+    load_and_check,
+    load_catalog,
+    load_catalog_text,
 )
-from releasekit.io.fbc_load import decode_metas, load_and_check, load_catalog, load_catalog_text
 from releasekit.model.fbc import PROPERTY_SHAPES, Property
 from releasekit.rules.fbc import _property_error, validate_config
 
@@ -299,11 +298,6 @@ def test_only_streams_starting_with_a_brace_have_spans() -> None:
     assert object_spans(b"") is None
 
 
-def test_the_exactness_check_gives_the_same_verdicts_in_process() -> None:
-    streams = [(b'{"a":1}\n', [(0, 8)]), (b'{"a":1,"a":2}\n', [(0, 14)])]
-    assert start_exactness_check(streams)() == [True, False]
-
-
 @settings(max_examples=200)
 @given(type_=st.sampled_from(sorted(PROPERTY_SHAPES)), data=st.data())
 def test_shape_decoders_accept_only_what_the_rule_accepts(type_: str, data: st.DataObject) -> None:
@@ -402,3 +396,54 @@ def test_load_and_check_checks_once_when_every_file_is_exact(tmp_path: Path) -> 
     loaded, _ = load_and_check(tmp_path, lambda config: seen.append(len(config.packages)))
     assert seen == [1]
     assert loaded == load_catalog(tmp_path)
+
+
+_SUBPROCESS_LOAD = """
+import json, os, sys
+from pathlib import Path
+forks = []
+real_fork = os.fork
+def counting_fork():
+    forks.append(1)
+    return real_fork()
+os.fork = counting_fork
+from releasekit.io.fbc_load import load_catalog
+result = load_catalog(Path(sys.argv[1]))
+print(json.dumps({"forks": len(forks), "config": repr(result.config),
+    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in result.findings]}))
+"""
+
+
+def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) -> None:
+    """Half the YAML files are parsed by the child and packed; odd documents still come out the same."""
+    metadata = "\n".join(f"      k{n}: {'v' * 40}" for n in range(40))
+    bundle = (
+        "schema: olm.bundle\nname: p{i}.v0.{n}.0\npackage: p{i}\nimage: quay.io/a/b:v1\nproperties:\n"
+        "- type: olm.package\n  value: {{packageName: p{i}, version: 0.{n}.0}}\n"
+        "- type: olm.csv.metadata\n  value:\n    displayName: P\n    annotations:\n" + metadata + "\n"
+    )
+    odd = {
+        3: "---\n# only a comment\n---\n",  # an empty document
+        4: "---\n- a list\n",
+        5: "---\nschema: x\nv: .nan\n",  # MessagePack keeps NaN, but NaN != NaN: the parent reads it
+        6: "---\nschema: x\n1: int key\n",
+        7: "---\nschema: x\nbig: 123456789012345678901234567890\n",
+        8: "---\nschema: x\na: 1\na: 2\n",  # a YAML error: the parent reports it
+        9: "---\nschema: olm.bundle\nName: p9\n",  # a key in another case
+    }
+    for i in range(24):
+        text = f"schema: olm.package\nname: p{i}\ndefaultChannel: c\n"
+        text += "".join("---\n" + bundle.format(i=i, n=n) for n in range(80))
+        text += odd.get(i, "")
+        (tmp_path / f"p{i:02d}.yaml").write_text(text)
+    assert sum(path.stat().st_size for path in tmp_path.iterdir()) > PARALLEL_MIN_BYTES
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS_LOAD, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    child = json.loads(out.stdout)
+    assert child["forks"] == 1
+    here = load_catalog(tmp_path)  # threads run here: one process, every file the exact way
+    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in here.findings]
+    assert child["config"] == repr(here.config)
+    assert {f.rule for f in here.findings} == {"RK-FBC-002", "RK-FBC-003", "RK-FBC-005"}
+    assert len(here.config.bundles) == 24 * 80 + 1  # "Name: p9" is a name, as in opm
