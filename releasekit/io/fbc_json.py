@@ -4,7 +4,7 @@ Adapter module, used by :mod:`releasekit.io.fbc_load`. A JSON stream file is fir
 object parses with orjson to what the json module gives, with no duplicate key at any level and no integer
 beyond 64 bits (:func:`is_exact`). Then msgspec decodes each object straight into structs shaped like
 opm's ``declcfg`` types, accepting only exactly spelled field names of the right JSON kinds; property values
-stay JSON text (:class:`RawValue`, parsed on first read), so a check that never reads a bundle's
+stay JSON text (parsed on first read, :func:`load_json`), so a check that never reads a bundle's
 ``olm.csv.metadata`` never builds it. Known property types are checked against
 :data:`~releasekit.model.fbc.PROPERTY_SHAPES` by msgspec as well (``shape_verified``).
 
@@ -45,12 +45,12 @@ from releasekit.model.finding import Location
 __all__ = [
     "Decoded",
     "Fallback",
-    "PackedValue",
-    "RawValue",
     "decode_exact_stream",
     "decode_packed_documents",
     "has_long_integer",
     "is_exact",
+    "load_json",
+    "load_packed",
     "object_spans",
     "pack_documents",
 ]
@@ -141,30 +141,21 @@ def is_exact(data: bytes, spans: list[tuple[int, int]]) -> bool:
 # ------------------------------------------------------------------------------------- typed decoding
 
 
-class RawValue:
-    """A property value kept as JSON text (a slice of the file's bytes); :meth:`load` parses it."""
+def load_json(raw: msgspec.Raw) -> Any:
+    """A property value kept as JSON text, parsed as the json module parses it.
 
-    __slots__ = ("raw",)
-
-    def __init__(self, raw: msgspec.Raw) -> None:
-        self.raw = raw
-
-    def load(self) -> Any:
-        """The value, as the json module parses it (msgspec agrees on text :func:`is_exact` accepted)."""
-        try:
-            return msgspec.json.decode(self.raw)
-        except msgspec.DecodeError:  # pragma: no cover - e.g. 1e400, which orjson already refused
-            return json.loads(bytes(self.raw))
+    msgspec agrees with the json module on text :func:`is_exact` accepted; what msgspec refuses (such as
+    ``1e400``, which orjson refused already) is left to the json module.
+    """
+    try:
+        return msgspec.json.decode(raw)
+    except msgspec.DecodeError:  # pragma: no cover - not reached for exact text
+        return json.loads(bytes(raw))
 
 
-class PackedValue(RawValue):
+def load_packed(raw: msgspec.Raw) -> Any:
     """A property value kept as MessagePack (a YAML document parsed in a child process, see fbc_load)."""
-
-    __slots__ = ()
-
-    def load(self) -> Any:
-        """The value, exactly as the YAML parser gave it (checked when it was packed)."""
-        return msgspec.msgpack.decode(self.raw)
+    return msgspec.msgpack.decode(raw)
 
 
 class _Prop(msgspec.Struct, forbid_unknown_fields=True):
@@ -253,21 +244,22 @@ class _Codec:
 
     blob: Callable[[Any], Any]
     shapes: dict[str, Callable[[Any], Any]]
-    value: type[RawValue]
+    value: Callable[[msgspec.Raw], Any]
     loads: Callable[[Any], Any]
 
 
+_RAW = msgspec.Raw
 _BLOB_TYPE = _Package | _Channel | _Bundle | _Deprecation
 _JSON = _Codec(
     blob=msgspec.json.Decoder(_BLOB_TYPE).decode,
     shapes={type_: msgspec.json.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
-    value=RawValue,
+    value=load_json,
     loads=orjson.loads,
 )
 _PACKED = _Codec(
     blob=msgspec.msgpack.Decoder(_BLOB_TYPE).decode,
     shapes={type_: msgspec.msgpack.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
-    value=PackedValue,
+    value=load_packed,
     loads=msgspec.msgpack.decode,
 )
 _SHAPES = _JSON.shapes
@@ -275,10 +267,10 @@ _SHAPES = _JSON.shapes
 
 def _properties(props: list[_Prop], codec: _Codec) -> tuple[Property, ...]:
     out: list[Property] = []
-    append, deferred, shapes, value = out.append, Property.deferred, codec.shapes, codec.value
+    append, deferred, shapes, load = out.append, Property.deferred, codec.shapes, codec.value
     for prop in props:
         raw, type_ = prop.value, prop.type
-        if type(raw) is not msgspec.Raw:  # UNSET: the property had no value at all
+        if type(raw) is not _RAW:  # UNSET: the property had no value at all
             append(Property(type=type_, value=MISSING))
             continue
         check = shapes.get(type_)
@@ -289,7 +281,7 @@ def _properties(props: list[_Prop], codec: _Codec) -> tuple[Property, ...]:
                 verified = True
             except msgspec.ValidationError:
                 pass  # the rules parse it and say what is wrong, in opm's words
-        append(deferred(type_, value(raw), shape_verified=verified))
+        append(deferred(type_, raw, load, verified))
     return tuple(out)
 
 

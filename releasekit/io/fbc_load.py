@@ -784,7 +784,10 @@ class _Sink:
 
     def add_bundle(self, bundle: Bundle) -> None:
         """Keep a bundle, with its ``olm.bundle.object`` payloads decoded, or the finding saying why not."""
-        if not any(prop.type == PROP_BUNDLE_OBJECT for prop in bundle.properties):
+        for prop in bundle.properties:
+            if prop.type == PROP_BUNDLE_OBJECT:
+                break
+        else:
             self.bundles.append(bundle)
             return
         try:

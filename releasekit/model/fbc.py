@@ -11,9 +11,9 @@ beyond small accessors.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from releasekit.model.finding import Location
 
@@ -31,7 +31,6 @@ __all__ = [
     "Bundle",
     "Channel",
     "ChannelEntry",
-    "Deferred",
     "DeclarativeConfig",
     "Deprecation",
     "DeprecationEntry",
@@ -149,14 +148,6 @@ MISSING: Any = _Missing()
 """The value of a property written without ``value``."""
 
 
-class Deferred(Protocol):
-    """A JSON value not parsed yet (the loader keeps property values as JSON text until they are read)."""
-
-    def load(self) -> Any:
-        """The parsed value."""
-        ...
-
-
 _UNREAD: Any = object()
 
 
@@ -171,27 +162,32 @@ class Property:
     unparsed), so that check need not parse it again.
     """
 
-    __slots__ = ("_type", "_value", "_source", "_verified")
+    __slots__ = ("_type", "_value", "_source", "_load", "_verified")
     __match_args__ = ("type", "value")
 
     _type: str
     _value: Any
-    _source: Deferred | None
+    _source: Any
+    _load: Callable[[Any], Any] | None
     _verified: bool
 
     def __init__(self, *, type: str, value: Any = None) -> None:  # noqa: A002 - the JSON field name
         self._type = type
         self._value = value
         self._source = None
+        self._load = None
         self._verified = False
 
     @classmethod
-    def deferred(cls, type_: str, source: Deferred, *, shape_verified: bool = False) -> Property:
-        """A property whose value is parsed from ``source`` on first read."""
+    def deferred(
+        cls, type_: str, source: Any, load: Callable[[Any], Any], shape_verified: bool = False
+    ) -> Property:
+        """A property whose value is ``load(source)``, worked out on first read (say JSON text and a parser)."""
         prop = cls.__new__(cls)
         prop._type = type_
         prop._value = _UNREAD
         prop._source = source
+        prop._load = load
         prop._verified = shape_verified
         return prop
 
@@ -205,9 +201,9 @@ class Property:
         """The value (parsed now if it was handed over unparsed)."""
         value = self._value
         if value is _UNREAD:
-            assert self._source is not None
-            value = self._value = self._source.load()
-            self._source = None
+            assert self._load is not None
+            value = self._value = self._load(self._source)
+            self._source = self._load = None
         return value
 
     @property

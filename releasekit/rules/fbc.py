@@ -832,19 +832,20 @@ def _check_bundle_blob(
     package_props: list[tuple[int, Any]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
-        error = None if prop.shape_verified else _property_error(prop.type, prop.value)
+        type_ = prop.type
+        error = None if prop.shape_verified else _property_error(type_, prop.value)
         if error is not None:
             out.add(
                 "RK-FBC-020",
-                f"parse properties for bundle {_q(b.name)}: parse property[{i}] of type {_q(prop.type)}: {error}",
+                f"parse properties for bundle {_q(b.name)}: parse property[{i}] of type {_q(type_)}: {error}",
                 b.location,
                 f"$.properties[{i}]",
                 subject,
             )
-            if prop.type == PROP_PACKAGE:
+            if type_ == PROP_PACKAGE:
                 package_props_ok = False
             continue
-        if prop.type == PROP_PACKAGE:
+        if type_ == PROP_PACKAGE:
             package_props.append((i, prop.value))
     if package_props_ok and len(package_props) != 1:
         out.add(

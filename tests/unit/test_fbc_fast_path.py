@@ -228,9 +228,9 @@ def test_fast_path_takes_the_usual_catalog_without_fallbacks(tmp_path: Path) -> 
     bundle = load_catalog(tmp_path).config.bundles[0]
     metadata = bundle.properties[1]
     assert metadata.shape_verified
-    assert metadata._value is not None and metadata._source is not None  # not parsed yet
+    assert metadata._load is not None  # not parsed yet
     assert metadata.value == {"displayName": "Foo", "annotations": {"a": "b"}}
-    assert metadata._source is None  # parsed once, then kept
+    assert metadata._load is None  # parsed once, then kept
 
 
 def test_a_wrongly_shaped_value_is_not_verified_and_the_rule_words_it(tmp_path: Path) -> None:
@@ -311,12 +311,17 @@ def test_shape_decoders_accept_only_what_the_rule_accepts(type_: str, data: st.D
 
 
 def test_deferred_property_is_read_only_and_compares_by_value() -> None:
-    class Source:
-        def load(self) -> Any:
-            return {"a": 1}
+    calls: list[str] = []
 
-    lazy = Property.deferred("t", Source())
+    def load(text: str) -> Any:
+        calls.append(text)
+        return json.loads(text)
+
+    lazy = Property.deferred("t", '{"a": 1}', load)
+    assert calls == []
     assert lazy == Property(type="t", value={"a": 1})
+    assert lazy.value == {"a": 1}
+    assert calls == ['{"a": 1}']  # parsed once, then kept
     with pytest.raises(AttributeError):
         lazy.type = "u"  # type: ignore[misc]
     assert repr(lazy) == "Property(type='t', value={'a': 1})"
