@@ -452,3 +452,15 @@ def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) ->
     assert child["config"] == repr(here.config)
     assert {f.rule for f in here.findings} == {"RK-FBC-002", "RK-FBC-003", "RK-FBC-005"}
     assert len(here.config.bundles) == 24 * 80 + 1  # "Name: p9" is a name, as in opm
+
+
+def test_the_child_gets_about_two_fifths_of_the_yaml_and_no_bundle_objects() -> None:
+    from releasekit.io.fbc_load import _child_share
+
+    files = [(f"f{n}", b"schema: x\n" + b"a" * size) for n, size in enumerate([500, 400, 300, 200, 100, 100])]
+    files.append(("objects", b"type: olm.bundle.object\n" + b"a" * 900))
+    share = _child_share(files, list(range(len(files))))
+    assert 6 not in share  # bundle-object files stay with the parent
+    child_bytes = sum(len(files[i][1]) for i in share)
+    parent_bytes = sum(len(files[i][1]) for i in range(6) if i not in share)
+    assert 0.3 < child_bytes / (child_bytes + parent_bytes) < 0.5
