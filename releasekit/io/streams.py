@@ -67,6 +67,7 @@ from releasekit.model.stream import (
 )
 from releasekit.rules.stream import (
     RULE_DUPLICATE_KEY,
+    RULE_EMPTY,
     RULE_FILE,
     RULE_OPENSHIFT,
     RULE_RECORDED,
@@ -603,7 +604,19 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
 
     streams: list[Stream] = []
     ctx = (root, root_display, findings, files)
-    for path in sorted(root.glob("*.yaml")):
+    stream_files = sorted(root.glob("*.yaml"))
+    if not stream_files:
+        findings.append(
+            Finding(
+                rule=RULE_EMPTY,
+                severity=Severity.ERROR,
+                message=f"no stream file in {root_display} (expected <stream>.yaml, such as stable.yaml)",
+                location=Location(file=root_display),
+                hint="point --streams-dir at the repository's streams/ folder, or add a stream file "
+                "(streams/README.md documents its keys)",
+            )
+        )
+    for path in stream_files:
         display = _display(root_display, path.name)
         files.append(display)
         doc = _read_document(path, display, findings)

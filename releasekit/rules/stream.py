@@ -37,6 +37,7 @@ __all__ = [
     "RULE_DIGEST",
     "RULE_DUPLICATE_KEY",
     "RULE_DUPLICATE_VERSION",
+    "RULE_EMPTY",
     "RULE_FILE",
     "RULE_GATE_DEPRECATED",
     "RULE_GATE_LOCKED",
@@ -83,6 +84,7 @@ RULE_CHANNEL = "RK-STREAM-024"
 RULE_FILE = "RK-STREAM-025"
 RULE_WITHDRAWN_HEAD = "RK-STREAM-026"
 RULE_API_IN_MINOR = "RK-STREAM-027"
+RULE_EMPTY = "RK-STREAM-028"
 
 RULES: dict[str, str] = {
     RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
@@ -112,6 +114,7 @@ RULES: dict[str, str] = {
     RULE_FILE: "an inventory file is not named after its Kueue line",
     RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
     RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
+    RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")

@@ -366,7 +366,7 @@ def test_missing_folder_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in range(1, 28)]
+    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in range(1, 29)]
 
 
 def _stream(versions: list[tuple[int, int, int]]) -> Stream:
@@ -406,3 +406,14 @@ def test_ordering_rules_match_the_semver_order(versions: list[tuple[int, int, in
     strictly_increasing = all(x < y for x, y in zip(versions, versions[1:], strict=False))
     assert (not order and not duplicates) == strictly_increasing
     assert all(f.location.line is not None for f in order)
+
+
+def test_a_streams_folder_without_stream_files_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "upstream").mkdir()
+    shutil.copy(REPO_ROOT / "streams" / "upstream" / "kueue-0.11.yaml", tmp_path / "upstream")
+    loaded, report = validate_streams(tmp_path, display_root="streams")
+    assert loaded.streams == ()
+    assert [(f.rule, f.severity, f.location.file) for f in report.findings] == [
+        ("RK-STREAM-028", Severity.ERROR, "streams")
+    ]
+    assert "--streams-dir" in report.findings[0].hint
