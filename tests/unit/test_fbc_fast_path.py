@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -329,6 +328,21 @@ def test_deferred_property_is_read_only_and_compares_by_value() -> None:
 
 # ------------------------------------------------------------------------------- the forked check
 
+_SUBPROCESS_LOAD = """
+import json, os, sys
+from pathlib import Path
+forks = []
+real_fork = os.fork
+def counting_fork():
+    forks.append(1)
+    return real_fork()
+os.fork = counting_fork
+from releasekit.io.fbc_load import load_catalog
+result = load_catalog(Path(sys.argv[1]))
+print(json.dumps({"forks": len(forks), "config": repr(result.config),
+    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in result.findings]}))
+"""
+
 
 def test_the_forked_check_finds_what_the_in_process_check_finds(tmp_path: Path) -> None:
     """A catalog big enough for the child process: a nested duplicate key and a huge integer are found."""
@@ -351,31 +365,18 @@ def test_the_forked_check_finds_what_the_in_process_check_finds(tmp_path: Path) 
             blobs[4]["properties"] = [{"type": "custom", "value": {"n": 10**30}}]
         (tmp_path / f"p{index:02d}.json").write_bytes(_text(blobs, (",", ":")))
     assert sum(path.stat().st_size for path in tmp_path.iterdir()) > PARALLEL_MIN_BYTES
-    script = textwrap.dedent(
-        f"""
-        import json, os, sys
-        from pathlib import Path
-        forks = []
-        real_fork = os.fork
-        def counting_fork():
-            forks.append(1)
-            return real_fork()
-        os.fork = counting_fork
-        from releasekit.io.fbc_load import load_catalog
-        result = load_catalog(Path({str(tmp_path)!r}))
-        big = [p.value for b in result.config.bundles for p in b.properties if p.type == "custom"]
-        print(json.dumps({{"forks": len(forks), "findings": [[f.rule, f.location.file, f.location.line, f.message]
-            for f in result.findings], "bundles": len(result.config.bundles), "big": big}}))
-        """
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS_LOAD, str(tmp_path)], capture_output=True, text=True, check=True
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     child = json.loads(out.stdout)
     assert child["forks"] == 1
     here = load_catalog(tmp_path)  # pytest runs threads here: the check runs in-process
     assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in here.findings]
+    assert child["config"] == repr(here.config)
     assert [f.rule for f in here.findings] == ["RK-FBC-003"]
-    assert child["bundles"] == len(here.config.bundles) == 2400 - 98  # p05 stops at its duplicate
-    assert child["big"] == [{"n": 10**30}]
+    assert len(here.config.bundles) == 2400 - 98  # p05 stops at its duplicate
+    big = [p.value for b in here.config.bundles for p in b.properties if p.type == "custom"]
+    assert big == [{"n": 10**30}]
 
 
 def test_load_and_check_checks_again_when_a_file_was_not_exact(tmp_path: Path) -> None:
@@ -401,22 +402,6 @@ def test_load_and_check_checks_once_when_every_file_is_exact(tmp_path: Path) -> 
     loaded, _ = load_and_check(tmp_path, lambda config: seen.append(len(config.packages)))
     assert seen == [1]
     assert loaded == load_catalog(tmp_path)
-
-
-_SUBPROCESS_LOAD = """
-import json, os, sys
-from pathlib import Path
-forks = []
-real_fork = os.fork
-def counting_fork():
-    forks.append(1)
-    return real_fork()
-os.fork = counting_fork
-from releasekit.io.fbc_load import load_catalog
-result = load_catalog(Path(sys.argv[1]))
-print(json.dumps({"forks": len(forks), "config": repr(result.config),
-    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in result.findings]}))
-"""
 
 
 def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) -> None:
