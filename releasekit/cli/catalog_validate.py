@@ -54,7 +54,7 @@ def command(
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
-    from releasekit.io.fbc_load import LoadLimits, load_and_check
+    from releasekit.io.fbc_load import LoadLimits, load_and_check, load_and_check_findings
     from releasekit.model.finding import Finding
     from releasekit.model.report import Report
     from releasekit.rules.fbc import RULES, validate_config
@@ -63,14 +63,18 @@ def command(
     findings: list[Finding] = []
     checked: list[str] = []
     for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
+        if not graph:  # only findings are needed: big catalogs may be split across two processes
+            found, files = load_and_check_findings(directory, validate_config, limits)
+            findings.extend(found)
+            checked.extend(files)
+            continue
+        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+
         loaded, validated = load_and_check(directory, validate_config, limits)
         findings.extend(loaded.findings)
         findings.extend(validated)
         checked.extend(loaded.files)
-        if graph:
-            from releasekit.rules.graph import DEFAULT_POLICY, check_graph
-
-            findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+        findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 

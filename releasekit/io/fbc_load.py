@@ -95,6 +95,7 @@ __all__ = [
     "PARALLEL_MIN_BYTES",
     "iter_catalog_files",
     "load_and_check",
+    "load_and_check_findings",
     "load_catalog",
     "load_catalog_text",
 ]
@@ -1079,3 +1080,94 @@ def _assemble(
         findings=(*sink.parse_findings, *sink.findings),
         files=tuple(display for display, _ in files),
     )
+
+
+# ----------------------------------------------------------------------------- findings only, two halves
+
+_HalfAnswer = tuple[list[Finding], list[Finding], list[str], bool]
+
+
+def load_and_check_findings(
+    root: Path, check: Callable[[DeclarativeConfig], tuple[Finding, ...]], limits: LoadLimits = LoadLimits()
+) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """The findings of loading ``root`` and of ``check`` on it, and the files read; no catalog is kept.
+
+    For ``catalog validate``, which needs nothing else. A big catalog of JSON files only, on a machine where
+    a child may be forked, is cut in two halves by bytes (first files to this process, the rest to the
+    child); each half is loaded and checked on its own, and the findings are joined when no package name
+    appears in both halves and there are no ``olm.deprecations`` blobs (whose messages count across the
+    whole catalog). Otherwise, or if the child fails, it is :func:`load_and_check`. Either way the set of
+    findings is the same; their order is not (reporters sort them).
+
+    Raises:
+        InputError: the root or a file cannot be read.
+        SafetyLimitError: a safety limit refused the input.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        files: list[tuple[str, bytes]] = []
+        for path, _rel in iter_catalog_files(root, limits):
+            try:
+                files.append((str(path), path.read_bytes()))
+            except OSError as exc:
+                raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        spans = [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
+        total = sum(len(data) for _, data in files)
+        splittable = (
+            len(files) > 1
+            and total >= PARALLEL_MIN_BYTES
+            and all(
+                found is not None or not data.strip() for found, (_, data) in zip(spans, files, strict=True)
+            )
+            and can_fork()
+        )
+        if splittable:
+            cut, size = 0, 0
+            while cut < len(files) - 1 and size + len(files[cut][1]) <= total // 2:
+                size += len(files[cut][1])
+                cut += 1
+            cut = max(cut, 1)
+
+            def half(lo: int, hi: int) -> _HalfAnswer:
+                return _check_half(files[lo:hi], spans[lo:hi], check, limits)
+
+            child = start_child(lambda: msgspec.msgpack.encode(half(cut, len(files))))
+            if child is not None:
+                try:
+                    mine = half(0, cut)
+                finally:
+                    raw = child.join()
+                if raw is not None:
+                    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
+                    if not (mine[3] or theirs[3] or set(mine[2]) & set(theirs[2])):
+                        found = (*mine[0], *theirs[0], *mine[1], *theirs[1])
+                        return found, tuple(display for display, _ in files)
+        files.clear()  # the fallback below reads them again; do not hold them twice
+        spans.clear()
+    finally:
+        if collecting:
+            gc.enable()
+    loaded, checked = load_and_check(root, check, limits)
+    return (*loaded.findings, *checked), loaded.files
+
+
+def _check_half(
+    files: list[tuple[str, bytes]],
+    spans: list[list[tuple[int, int]] | None],
+    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
+    limits: LoadLimits,
+) -> _HalfAnswer:
+    """Load and check some files on their own: findings, package names seen, whether any deprecation."""
+    decoded: dict[int, list[Decoded]] = {}
+    for index, ((display, data), found) in enumerate(zip(files, spans, strict=True)):
+        if found is not None and is_exact(data, found):
+            items = decode_exact_stream(data, found, display)
+            if items is not None:
+                decoded[index] = items
+    result = _assemble(files, decoded, {}, limits)
+    config = result.config
+    names = {blob.name for blob in config.packages}
+    names.update(channel.package for channel in config.channels)
+    names.update(bundle.package for bundle in config.bundles)
+    return list(result.findings), list(check(config)), sorted(names), bool(config.deprecations)

@@ -28,6 +28,7 @@ from releasekit.io.fbc_load import (
     load_catalog_text,
 )
 from releasekit.model.fbc import PROPERTY_SHAPES, Property
+from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import _property_error, validate_config
 
 # ------------------------------------------------------------------------------------------ strategies
@@ -449,3 +450,93 @@ def test_the_child_gets_about_two_fifths_of_the_yaml_and_no_bundle_objects() -> 
     child_bytes = sum(len(files[i][1]) for i in share)
     parent_bytes = sum(len(files[i][1]) for i in range(6) if i not in share)
     assert 0.3 < child_bytes / (child_bytes + parent_bytes) < 0.5
+
+
+_SUBPROCESS_FINDINGS = """
+import json, os, sys
+from pathlib import Path
+forks = []
+real_fork = os.fork
+def counting_fork():
+    forks.append(1)
+    return real_fork()
+os.fork = counting_fork
+from releasekit.io.fbc_load import load_and_check_findings
+from releasekit.model.finding import sort_findings
+from releasekit.rules.fbc import validate_config
+found, files = load_and_check_findings(Path(sys.argv[1]), validate_config)
+print(json.dumps({"forks": len(forks), "files": list(files),
+    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in sort_findings(found)]}))
+"""
+
+
+def _big_json_catalog(root: Path, extra: dict[int, list[dict[str, Any]]]) -> None:
+    """24 packages of 100 bundles, one file each (over the parallel threshold), broken on purpose."""
+    filler = {"type": "olm.csv.metadata", "value": {"description": "x" * 2000}}
+    for index in range(24):
+        name = f"p{index:02d}"
+        bundles = [
+            {
+                "schema": "olm.bundle",
+                "name": f"{name}.v0.{n}.0",
+                "package": name,
+                "image": "quay.io/a/b:v1" if n else "quay.io/A/b:v1",  # the first image is invalid
+                "properties": [
+                    {"type": "olm.package", "value": {"packageName": name, "version": f"0.{n}.0"}},
+                    filler,
+                ],
+            }
+            for n in range(100)
+        ]
+        entries = [
+            {"name": f"{name}.v0.{n}.0", **({"replaces": f"{name}.v0.{n - 1}.0"} if n else {})}
+            for n in range(100)
+        ]
+        blobs = [
+            {"schema": "olm.package", "name": name, "defaultChannel": "stable"},
+            {"schema": "olm.channel", "name": "stable", "package": name, "entries": entries},
+            *bundles,
+            *extra.get(index, []),
+        ]
+        (root / f"{name}.json").write_bytes(_text(blobs, (",", ":")))
+
+
+@pytest.mark.parametrize(
+    ("extra", "forks"),
+    [
+        ({}, 1),  # two halves, checked apart
+        (
+            {
+                20: [
+                    {
+                        "schema": "olm.channel",
+                        "name": "fast",
+                        "package": "p01",
+                        "entries": [{"name": "p01.v0.1.0"}],
+                    }
+                ]
+            },
+            2,
+        ),
+        ({3: [{"schema": "olm.deprecations", "package": "p03", "entries": []}]}, 2),
+        ({22: [{"schema": "olm.bundle", "name": "stray", "package": "", "image": "quay.io/a/b:v1"}]}, 1),
+    ],
+    ids=["split", "package-in-both-halves", "deprecations", "no-package"],
+)
+def test_findings_of_two_halves_equal_the_whole_catalogs(
+    tmp_path: Path, extra: dict[int, list[dict[str, Any]]], forks: int
+) -> None:
+    _big_json_catalog(tmp_path, extra)
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    child = json.loads(out.stdout)
+    loaded, checked = load_and_check(tmp_path, validate_config)  # threads here: one process, whole catalog
+    whole = sort_findings((*loaded.findings, *checked))
+    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
+    assert child["files"] == list(loaded.files)
+    assert child["forks"] == forks  # 1: split and joined; 2: fell back to the whole-catalog load
+    assert {f.rule for f in whole} >= {"RK-FBC-023"}
