@@ -933,15 +933,10 @@ _ChildAnswer = tuple[list[bool], list[list[tuple[int, bool, msgspec.Raw]] | None
 def _load_and_check(
     root: Path, check: Callable[[DeclarativeConfig], _R], limits: LoadLimits
 ) -> tuple[LoadResult, _R]:
-    files: list[tuple[str, bytes]] = []
-    for path, _rel in iter_catalog_files(root, limits):
-        try:
-            files.append((str(path), path.read_bytes()))
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    files = _read_files(root, limits)
     # JSON streams take the fast path (fbc_json): decoded optimistically while their exactness is checked.
     # For a big catalog a forked child does that check, and parses about half of the YAML files too.
-    spans = [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
+    spans = _object_spans(files)
     streams = [index for index, found in enumerate(spans) if found is not None]
     yamls = [index for index, (_, data) in enumerate(files) if spans[index] is None and _is_yaml(data)]
     work = sum(len(files[index][1]) for index in (*streams, *yamls))
@@ -997,6 +992,22 @@ def _load_and_check(
     finally:
         if child is not None:
             child.join()  # never leave a child behind, whatever happened here
+
+
+def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
+    """Every catalog file under ``root`` (opm's walk and order) with its bytes."""
+    files: list[tuple[str, bytes]] = []
+    for path, _rel in iter_catalog_files(root, limits):
+        try:
+            files.append((str(path), path.read_bytes()))
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return files
+
+
+def _object_spans(files: list[tuple[str, bytes]]) -> list[list[tuple[int, int]] | None]:
+    """Each file's JSON object spans (:func:`~releasekit.io.fbc_json.object_spans`), ``None`` for the rest."""
+    return [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
 
 
 def _is_yaml(data: bytes) -> bool:
@@ -1106,13 +1117,8 @@ def load_and_check_findings(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        files: list[tuple[str, bytes]] = []
-        for path, _rel in iter_catalog_files(root, limits):
-            try:
-                files.append((str(path), path.read_bytes()))
-            except OSError as exc:
-                raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        spans = [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
+        files = _read_files(root, limits)
+        spans = _object_spans(files)
         total = sum(len(data) for _, data in files)
         splittable = (
             len(files) > 1
