@@ -591,6 +591,21 @@ def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
     return tuple(out)
 
 
+def _struct_items(
+    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True
+) -> Iterator[dict[str, Any] | None]:
+    """The items of an array of Go structs: objects, and ``None`` for ``null`` where ``null`` is taken.
+
+    Anything else is Go's unmarshal error, naming the struct ``field`` and its element type ``gotype``.
+    """
+    for item in raw or ():
+        if not isinstance(item, dict) and (item is not None or not null):
+            raise _TypeMismatch(
+                f"json: cannot unmarshal {_go_type(item)} into Go struct field {field} of type {gotype}"
+            )
+        yield item
+
+
 def _str(obj: Mapping[str, Any], struct: str, name: str) -> str:
     return _get(obj, struct, name, "string", "string") or ""
 
@@ -620,15 +635,10 @@ def _decode_channel(meta: Meta) -> Channel:
     obj = meta.data
     raw_entries = _get(obj, "Channel", "entries", "array", "[]declcfg.ChannelEntry")
     entries: list[ChannelEntry] = []
-    for item in raw_entries or ():
+    for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry"):
         if item is None:
             entries.append(ChannelEntry(name=""))
             continue
-        if not isinstance(item, dict):
-            raise _TypeMismatch(
-                f"json: cannot unmarshal {_go_type(item)} into Go struct field Channel.entries "
-                "of type declcfg.ChannelEntry"
-            )
         skips = _get(item, "Channel.entries", "skips", "array", "[]string") or []
         for skip in skips:
             if skip is not None and not isinstance(skip, str):
@@ -657,15 +667,10 @@ def _decode_bundle(meta: Meta) -> Bundle:
     obj = meta.data
     raw_related = _get(obj, "Bundle", "relatedImages", "array", "[]declcfg.RelatedImage")
     related: list[RelatedImage] = []
-    for item in raw_related or ():
+    for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage"):
         if item is None:
             related.append(RelatedImage())
             continue
-        if not isinstance(item, dict):
-            raise _TypeMismatch(
-                f"json: cannot unmarshal {_go_type(item)} into Go struct field Bundle.relatedImages "
-                "of type declcfg.RelatedImage"
-            )
         related.append(
             RelatedImage(
                 name=_str(item, "Bundle.relatedImages", "name"),
@@ -686,12 +691,8 @@ def _decode_deprecation(meta: Meta) -> Deprecation:
     obj = meta.data
     raw_entries = _get(obj, "Deprecation", "entries", "array", "[]declcfg.DeprecationEntry")
     entries: list[DeprecationEntry] = []
-    for item in raw_entries or ():
-        if not isinstance(item, dict):
-            raise _TypeMismatch(
-                f"json: cannot unmarshal {_go_type(item)} into Go struct field Deprecation.entries "
-                "of type declcfg.DeprecationEntry"
-            )
+    for item in _struct_items(raw_entries, "Deprecation.entries", "declcfg.DeprecationEntry", null=False):
+        assert item is not None
         ref = _get(item, "Deprecation.entries", "reference", "object", "declcfg.PackageScopedReference") or {}
         entries.append(
             DeprecationEntry(
