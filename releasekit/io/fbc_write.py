@@ -29,7 +29,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from releasekit.model.fbc import (
     MISSING,
@@ -156,29 +156,25 @@ def to_json_value(obj: Package | Channel | Bundle | Deprecation | Meta) -> Mappi
     return obj.data
 
 
+_T = TypeVar("_T")
+
+
+def _by_package(items: Iterable[_T], package: Callable[[_T], str]) -> dict[str, list[_T]]:
+    """``items`` grouped by their package name, each group in load order."""
+    groups: dict[str, list[_T]] = {}
+    for item in items:
+        groups.setdefault(package(item), []).append(item)
+    return groups
+
+
 def blobs_in_render_order(config: DeclarativeConfig) -> list[Mapping[str, Any]]:
     """Every blob of ``config`` as a JSON value, in the order ``opm render`` writes them."""
-    packages: dict[str, list[Package]] = {}
-    channels: dict[str, list[Channel]] = {}
-    bundles: dict[str, list[Bundle]] = {}
-    others: dict[str, list[Meta]] = {}
-    deprecations: dict[str, list[Deprecation]] = {}
-    names: set[str] = set()
-    for p in config.packages:
-        names.add(p.name)
-        packages.setdefault(p.name, []).append(p)
-    for c in config.channels:
-        names.add(c.package)
-        channels.setdefault(c.package, []).append(c)
-    for b in config.bundles:
-        names.add(b.package)
-        bundles.setdefault(b.package, []).append(b)
-    for o in config.others:
-        names.add(o.package)
-        others.setdefault(o.package, []).append(o)
-    for d in config.deprecations:
-        names.add(d.package)
-        deprecations.setdefault(d.package, []).append(d)
+    packages = _by_package(config.packages, lambda p: p.name)
+    channels = _by_package(config.channels, lambda c: c.package)
+    bundles = _by_package(config.bundles, lambda b: b.package)
+    others = _by_package(config.others, lambda o: o.package)
+    deprecations = _by_package(config.deprecations, lambda d: d.package)
+    names = {*packages, *channels, *bundles, *others, *deprecations}
     out: list[Mapping[str, Any]] = []
     for name in sorted(names):
         if not name:
