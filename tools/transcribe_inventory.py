@@ -16,12 +16,11 @@ from pathlib import Path
 
 import yaml
 
+from releasekit.io.streams import feature_gates
 from releasekit.io.upstream import write_inventory
 from releasekit.model.inventory import (
     Crd,
     CrdVersion,
-    FeatureGate,
-    GateStage,
     Inventory,
     InventorySource,
     version_maturity,
@@ -59,20 +58,7 @@ def transcribe(facts_dir: Path) -> Inventory:
             key=lambda c: c.name,
         )
     )
-    gates = tuple(
-        sorted(
-            (
-                FeatureGate(
-                    name=g["name"],
-                    stage=GateStage(g["stage"]),
-                    default=g["default"],
-                    lock_to_default=g["lockToDefault"],
-                )
-                for g in gate_facts["gates"]
-            ),
-            key=lambda g: g.name,
-        )
-    )
+    gates = feature_gates(gate_facts["gates"])
     return Inventory(
         line=str(gate_facts["releaseLine"]),
         source=InventorySource.TRANSCRIBED,

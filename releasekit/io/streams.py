@@ -82,6 +82,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LoadedStreams",
+    "feature_gates",
     "load_inventory",
     "load_streams",
     "schema_findings",
@@ -281,6 +282,20 @@ def _origin(doc: LocatedDocument, display: str, path: str) -> Origin:
 # ------------------------------------------------------------------------------------- inventories
 
 
+def feature_gates(items: Iterable[Mapping[str, Any]]) -> tuple[FeatureGate, ...]:
+    """Feature gates from their recorded form (``name``, ``stage``, ``default``, ``lockToDefault``), by name."""
+    gates = (
+        FeatureGate(
+            name=g["name"],
+            stage=GateStage(g["stage"]),
+            default=g["default"],
+            lock_to_default=g["lockToDefault"],
+        )
+        for g in items
+    )
+    return tuple(sorted(gates, key=lambda g: g.name))
+
+
 def load_inventory(path: Path, display: str) -> tuple[Inventory | None, list[Finding]]:
     """Load one ``streams/upstream/kueue-<line>.yaml``; (None, findings) when it is not valid."""
     findings: list[Finding] = []
@@ -316,20 +331,7 @@ def load_inventory(path: Path, display: str) -> tuple[Inventory | None, list[Fin
             key=lambda c: c.name,
         )
     )
-    gates = tuple(
-        sorted(
-            (
-                FeatureGate(
-                    name=g["name"],
-                    stage=GateStage(g["stage"]),
-                    default=g["default"],
-                    lock_to_default=g["lockToDefault"],
-                )
-                for g in data["gates"]
-            ),
-            key=lambda g: g.name,
-        )
-    )
+    gates = feature_gates(data["gates"])
     inventory = Inventory(
         line=data["line"],
         source=InventorySource(data["source"]),
