@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import dataclasses
 import gc
 import json
@@ -923,10 +924,18 @@ def load_and_check(
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
+    with _collector_paused():
+        files = _read_files(root, limits)
+        return _load_and_check(files, _object_spans(files), check, limits)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while loading; freeze what was loaded afterwards."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _load_and_check(root, check, limits)
+        yield
     finally:
         if collecting:
             gc.freeze()
@@ -937,12 +946,13 @@ _ChildAnswer = tuple[list[bool], list[list[tuple[int, bool, msgspec.Raw]] | None
 
 
 def _load_and_check(
-    root: Path, check: Callable[[DeclarativeConfig], _R], limits: LoadLimits
+    files: list[tuple[str, bytes]],
+    spans: list[list[tuple[int, int]] | None],
+    check: Callable[[DeclarativeConfig], _R],
+    limits: LoadLimits,
 ) -> tuple[LoadResult, _R]:
-    files = _read_files(root, limits)
     # JSON streams take the fast path (fbc_json): decoded optimistically while their exactness is checked.
     # For a big catalog a forked child does that check, and parses about half of the YAML files too.
-    spans = _object_spans(files)
     streams = [index for index, found in enumerate(spans) if found is not None]
     yamls = [index for index, (_, data) in enumerate(files) if spans[index] is None and _is_yaml(data)]
     work = sum(len(files[index][1]) for index in (*streams, *yamls))
@@ -1113,55 +1123,62 @@ def load_and_check_findings(
     a child may be forked, is cut in two halves by bytes (first files to this process, the rest to the
     child); each half is loaded and checked on its own, and the findings are joined when no package name
     appears in both halves and there are no ``olm.deprecations`` blobs (whose messages count across the
-    whole catalog). Otherwise, or if the child fails, it is :func:`load_and_check`. Either way the set of
+    whole catalog). Otherwise, or if the child fails, the files already read are loaded and checked
+    whole, as :func:`load_and_check` does. Either way the set of
     findings is the same; their order is not (reporters sort them).
 
     Raises:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_paused():
         files = _read_files(root, limits)
         spans = _object_spans(files)
-        total = sum(len(data) for _, data in files)
-        splittable = (
-            len(files) > 1
-            and total >= PARALLEL_MIN_BYTES
-            and all(
-                found is not None or not data.strip() for found, (_, data) in zip(spans, files, strict=True)
-            )
-            and can_fork()
-        )
-        if splittable:
-            cut, size = 0, 0
-            while cut < len(files) - 1 and size + len(files[cut][1]) <= total // 2:
-                size += len(files[cut][1])
-                cut += 1
-            cut = max(cut, 1)
+        joined = _check_in_halves(files, spans, check, limits)
+        if joined is not None:
+            return joined, tuple(display for display, _ in files)
+        loaded, checked = _load_and_check(files, spans, check, limits)
+        return (*loaded.findings, *checked), loaded.files
 
-            def half(lo: int, hi: int) -> _HalfAnswer:
-                return _check_half(files[lo:hi], spans[lo:hi], check, limits)
 
-            child = start_child(lambda: msgspec.msgpack.encode(half(cut, len(files))))
-            if child is not None:
-                try:
-                    mine = half(0, cut)
-                finally:
-                    raw = child.join()
-                if raw is not None:
-                    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
-                    if not (mine[3] or theirs[3] or set(mine[2]) & set(theirs[2])):
-                        found = (*mine[0], *theirs[0], *mine[1], *theirs[1])
-                        return found, tuple(display for display, _ in files)
-        files.clear()  # the fallback below reads them again; do not hold them twice
-        spans.clear()
+def _check_in_halves(
+    files: list[tuple[str, bytes]],
+    spans: list[list[tuple[int, int]] | None],
+    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
+    limits: LoadLimits,
+) -> tuple[Finding, ...] | None:
+    """The findings of the two halves, or ``None`` when the catalog cannot be split or joined."""
+    total = sum(len(data) for _, data in files)
+    splittable = (
+        len(files) > 1
+        and total >= PARALLEL_MIN_BYTES
+        and all(found is not None or not data.strip() for found, (_, data) in zip(spans, files, strict=True))
+        and can_fork()
+    )
+    if not splittable:
+        return None
+    cut, size = 0, 0
+    while cut < len(files) - 1 and size + len(files[cut][1]) <= total // 2:
+        size += len(files[cut][1])
+        cut += 1
+    cut = max(cut, 1)
+
+    def half(lo: int, hi: int) -> _HalfAnswer:
+        return _check_half(files[lo:hi], spans[lo:hi], check, limits)
+
+    child = start_child(lambda: msgspec.msgpack.encode(half(cut, len(files))))
+    if child is None:
+        return None
+    try:
+        mine = half(0, cut)
     finally:
-        if collecting:
-            gc.enable()
-    loaded, checked = load_and_check(root, check, limits)
-    return (*loaded.findings, *checked), loaded.files
+        raw = child.join()
+    if raw is None:
+        return None
+    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
+    if mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
+        return None
+    return (*mine[0], *theirs[0], *mine[1], *theirs[1])
 
 
 def _check_half(
