@@ -1012,8 +1012,12 @@ def _load_and_check(
 
 def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
     """Every catalog file under ``root`` (opm's walk and order) with its bytes."""
+    return _read([path for path, _rel in iter_catalog_files(root, limits)])
+
+
+def _read(paths: Sequence[Path]) -> list[tuple[str, bytes]]:
     files: list[tuple[str, bytes]] = []
-    for path, _rel in iter_catalog_files(root, limits):
+    for path in paths:
         try:
             files.append((str(path), path.read_bytes()))
         except OSError as exc:
@@ -1119,12 +1123,12 @@ def load_and_check_findings(
 ) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
     """The findings of loading ``root`` and of ``check`` on it, and the files read; no catalog is kept.
 
-    For ``catalog validate``, which needs nothing else. A big catalog of JSON files only, on a machine where
-    a child may be forked, is cut in two halves by bytes (first files to this process, the rest to the
-    child); each half is loaded and checked on its own, and the findings are joined when no package name
-    appears in both halves and there are no ``olm.deprecations`` blobs (whose messages count across the
-    whole catalog). Otherwise, or if the child fails, the files already read are loaded and checked
-    whole, as :func:`load_and_check` does. Either way the set of
+    For ``catalog validate``, which needs nothing else. A big catalog, on a machine where a child may be
+    forked, is cut in two halves by file size before anything is read (the first files to this process, the
+    rest to the child); each process reads, loads and checks its half, and the findings are joined when
+    both halves are JSON streams only, no package name appears in both, and there are no
+    ``olm.deprecations`` blobs (whose messages count across the whole catalog). Otherwise, or if the child
+    fails, the whole catalog is read and checked as :func:`load_and_check` does. Either way the set of
     findings is the same; their order is not (reporters sort them).
 
     Raises:
@@ -1132,62 +1136,63 @@ def load_and_check_findings(
         SafetyLimitError: a safety limit refused the input.
     """
     with _collector_paused():
-        files = _read_files(root, limits)
-        spans = _object_spans(files)
-        joined = _check_in_halves(files, spans, check, limits)
+        paths = [path for path, _rel in iter_catalog_files(root, limits)]
+        joined = _check_in_halves(paths, check, limits)
         if joined is not None:
-            return joined, tuple(display for display, _ in files)
-        loaded, checked = _load_and_check(files, spans, check, limits)
+            return joined, tuple(str(path) for path in paths)
+        files = _read(paths)
+        loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
         return (*loaded.findings, *checked), loaded.files
 
 
 def _check_in_halves(
-    files: list[tuple[str, bytes]],
-    spans: list[list[tuple[int, int]] | None],
-    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
-    limits: LoadLimits,
+    paths: list[Path], check: Callable[[DeclarativeConfig], tuple[Finding, ...]], limits: LoadLimits
 ) -> tuple[Finding, ...] | None:
-    """The findings of the two halves, or ``None`` when the catalog cannot be split or joined."""
-    total = sum(len(data) for _, data in files)
-    splittable = (
-        len(files) > 1
-        and total >= PARALLEL_MIN_BYTES
-        and all(found is not None or not data.strip() for found, (_, data) in zip(spans, files, strict=True))
-        and can_fork()
-    )
-    if not splittable:
+    """The findings of the two halves, or ``None`` when the catalog cannot be split or joined.
+
+    The halves are cut by file size before anything is read, so each process reads only its own files.
+    """
+    if len(paths) < 2 or not can_fork():
+        return None
+    try:
+        sizes = [path.stat().st_size for path in paths]
+    except OSError:
+        return None  # reading them all will say what is wrong
+    total = sum(sizes)
+    if total < PARALLEL_MIN_BYTES:
         return None
     cut, size = 0, 0
-    while cut < len(files) - 1 and size + len(files[cut][1]) <= total // 2:
-        size += len(files[cut][1])
+    while cut < len(paths) - 1 and size + sizes[cut] <= total // 2:
+        size += sizes[cut]
         cut += 1
     cut = max(cut, 1)
-
-    def half(lo: int, hi: int) -> _HalfAnswer:
-        return _check_half(files[lo:hi], spans[lo:hi], check, limits)
-
-    child = start_child(lambda: msgspec.msgpack.encode(half(cut, len(files))))
+    child = start_child(lambda: msgspec.msgpack.encode(_check_half(_read(paths[cut:]), check, limits)))
     if child is None:
         return None
     try:
-        mine = half(0, cut)
+        mine = _check_half(_read(paths[:cut]), check, limits)
     finally:
         raw = child.join()
-    if raw is None:
+    if raw is None or mine is None:
         return None
-    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
-    if mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
+    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer | None)
+    if theirs is None or mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
         return None
     return (*mine[0], *theirs[0], *mine[1], *theirs[1])
 
 
 def _check_half(
     files: list[tuple[str, bytes]],
-    spans: list[list[tuple[int, int]] | None],
     check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
     limits: LoadLimits,
-) -> _HalfAnswer:
-    """Load and check some files on their own: findings, package names seen, whether any deprecation."""
+) -> _HalfAnswer | None:
+    """Load and check some files on their own: findings, package names seen, whether any deprecation.
+
+    ``None`` unless every file is a JSON stream (or blank): YAML takes the whole-catalog path.
+    """
+    spans = _object_spans(files)
+    if any(found is None and data.strip() for found, (_, data) in zip(spans, files, strict=True)):
+        return None
     decoded: dict[int, list[Decoded]] = {}
     for index, ((display, data), found) in enumerate(zip(files, spans, strict=True)):
         if found is not None and is_exact(data, found):
