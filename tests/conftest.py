@@ -20,6 +20,7 @@ settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("soak", max_examples=3000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -1,8 +1,8 @@
 """The fast path for JSON catalog files: typed decoding in C, property values kept unparsed.
 
 Adapter module, used by :mod:`releasekit.io.fbc_load`. A JSON stream file is first proven *exact*: every
-object parses with orjson to what the json module gives, with no duplicate key at any level and no integer
-beyond 64 bits (:func:`is_exact`). Then msgspec decodes each object straight into structs shaped like
+object parses with msgspec to what the json module gives, with no duplicate key at any level
+(:func:`is_exact`). Then msgspec decodes each object straight into structs shaped like
 opm's ``declcfg`` types, accepting only exactly spelled field names of the right JSON kinds; property values
 stay JSON text (parsed on first read, :func:`load_json`), so a check that never reads a bundle's
 ``olm.csv.metadata`` never builds it. Known property types are checked against
@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-import orjson
 
 from releasekit.model.fbc import (
     MISSING,
@@ -60,7 +59,8 @@ __all__ = [
 OBJECT_BORDER = re.compile(rb"\}[ \t\r]*\n[ \t\r\n]*\{")
 _BLANKS = b" \t\r\n"
 
-# orjson reads integers beyond 64 bits as floats where the json module keeps them exact. Digit runs are
+# orjson (used on the exact path, see fbc_load) reads integers beyond 64 bits as floats where the json
+# module keeps them exact; msgspec, used here, keeps them. Digit runs are
 # found cheaply (digits mapped to "1", everything else to "0"); a run of 19 or more is an integer token
 # only when a ":", "," or "[" comes before it (blanks and a minus sign between) and a blank, ",", "]" or
 # "}" right after it. Runs inside strings, such as digests, rarely look like that; when one does, the file
@@ -113,29 +113,34 @@ def object_spans(data: bytes) -> list[tuple[int, int]] | None:
 
 
 def is_exact(data: bytes, spans: list[tuple[int, int]]) -> bool:
-    """True when each span is one object that orjson parses to what the json module gives.
+    """True when each span is one object that msgspec parses to what the json module gives.
 
-    That is: no duplicate key at any level (counted: the text has one colon per key plus those inside
-    strings, written ``:`` or ``\\u003a``, and the re-encoded value one per surviving key plus the same
-    string colons), nothing orjson refuses, and no integer beyond 64 bits. This parses everything once
-    and keeps nothing; :func:`decode_exact_stream` relies on it.
+    msgspec gives the json module's values (integers of any size, floats correctly rounded) and refuses
+    what it would give differently (``NaN``, lone surrogates, ``1e400``); what remains is duplicate keys,
+    which both keep the last of. They are counted: the text has one colon per key plus those inside
+    strings (written ``:`` or ``\\u003a``), the re-encoded value one per surviving key plus the same
+    string colons. An object never re-encodes to more colons than its text has, so the file's two totals
+    are equal exactly when no object lost a key. This parses everything once and keeps nothing;
+    :func:`decode_exact_stream` relies on it.
     """
     view = memoryview(data)
-    escaped = data.find(b"\\u003") >= 0
-    loads, dumps = orjson.loads, orjson.dumps
+    colons = data.count(b":")  # the spans hold every byte of the file that is not a blank
+    if data.find(b"\\u003") >= 0:
+        colons += data.count(b"\\u003a") + data.count(b"\\u003A")
+    decode, encode = _ANY.decode, msgspec.json.encode
+    kept = 0
     try:
         for start, end in spans:
-            value = loads(view[start:end])
+            value = decode(view[start:end])
             if type(value) is not dict:
                 return False
-            colons = data.count(b":", start, end)
-            if escaped:
-                colons += data.count(b"\\u003a", start, end) + data.count(b"\\u003A", start, end)
-            if dumps(value).count(b":") != colons:
-                return False
-    except orjson.JSONDecodeError:
+            kept += encode(value).count(b":")
+    except msgspec.DecodeError:
         return False
-    return not has_long_integer(data)
+    return kept == colons
+
+
+_ANY = msgspec.json.Decoder()
 
 
 # ------------------------------------------------------------------------------------- typed decoding
@@ -144,8 +149,8 @@ def is_exact(data: bytes, spans: list[tuple[int, int]]) -> bool:
 def load_json(raw: msgspec.Raw) -> Any:
     """A property value kept as JSON text, parsed as the json module parses it.
 
-    msgspec agrees with the json module on text :func:`is_exact` accepted; what msgspec refuses (such as
-    ``1e400``, which orjson refused already) is left to the json module.
+    msgspec agrees with the json module on text :func:`is_exact` accepted (it parsed this text already);
+    should msgspec ever refuse it, the json module decides.
     """
     try:
         return msgspec.json.decode(raw)
@@ -254,7 +259,7 @@ _JSON = _Codec(
     blob=msgspec.json.Decoder(_BLOB_TYPE).decode,
     shapes={type_: msgspec.json.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
     value=load_json,
-    loads=orjson.loads,
+    loads=_ANY.decode,
 )
 _PACKED = _Codec(
     blob=msgspec.msgpack.Decoder(_BLOB_TYPE).decode,
@@ -379,7 +384,7 @@ def decode_exact_stream(data: bytes, spans: list[tuple[int, int]], file: str) ->
             line += data.count(b"\n", counted, start)
             counted = start
             out.append(_decode(view[start:end], line, file, _JSON))
-    except orjson.JSONDecodeError:
+    except msgspec.DecodeError:
         return None  # not exact after all
     return out
 

@@ -19,7 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from releasekit.io.fbc_json import _SHAPES, has_long_integer, is_exact, object_spans
+from releasekit.io.fbc_json import (
+    _SHAPES,
+    Fallback,
+    decode_exact_stream,
+    has_long_integer,
+    is_exact,
+    object_spans,
+)
 from releasekit.io.fbc_load import (
     PARALLEL_MIN_BYTES,
     decode_metas,
@@ -27,7 +34,7 @@ from releasekit.io.fbc_load import (
     load_catalog,
     load_catalog_text,
 )
-from releasekit.model.fbc import PROPERTY_SHAPES, Property
+from releasekit.model.fbc import PROPERTY_SHAPES, Bundle, Property
 from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import _property_error, validate_config
 
@@ -282,14 +289,28 @@ def test_long_integer_tokens_are_found_and_digests_are_not(text: bytes, expected
         b'{"a":"\\ud800"}\n',
         b'{"a":1} {"b":2}\n',
         b'{"a":1}\n[1]\n',
-        b'{"a":123456789012345678901234}\n',
         b'{"a":1\n',
     ],
 )
-def test_streams_that_orjson_cannot_take_exactly_are_not_exact(text: bytes) -> None:
+def test_streams_that_msgspec_cannot_take_exactly_are_not_exact(text: bytes) -> None:
     spans = object_spans(text)
     assert spans is not None
     assert not is_exact(text, spans)
+
+
+def test_integers_beyond_64_bits_stay_exact_on_the_fast_path() -> None:
+    text = (
+        b'{"schema":"olm.bundle","name":"a.v1","package":"a","properties":'
+        b'[{"type":"x.count","value":{"n":-123456789012345678901234}}]}\n'
+        b'{"schema":"x.other","n":18446744073709551616}\n'
+    )
+    spans = object_spans(text)
+    assert spans is not None and is_exact(text, spans)
+    decoded = decode_exact_stream(text, spans, "c.json")
+    assert decoded is not None
+    bundle, other = decoded
+    assert isinstance(bundle, Bundle) and bundle.properties[0].value == {"n": -123456789012345678901234}
+    assert isinstance(other, Fallback) and other.value["n"] == 18446744073709551616
 
 
 def test_only_streams_starting_with_a_brace_have_spans() -> None:
