@@ -279,13 +279,12 @@ def _properties(props: list[_Prop], codec: _Codec) -> tuple[Property, ...]:
             append(Property(type=type_, value=MISSING))
             continue
         check = shapes.get(type_)
-        verified = False
+        verified = True  # a type PROPERTY_SHAPES does not list takes any value that is there
         if check is not None:
             try:
                 check(raw)
-                verified = True
             except msgspec.ValidationError:
-                pass  # the rules parse it and say what is wrong, in opm's words
+                verified = False  # the rules parse it and say what is wrong, in opm's words
         append(deferred(type_, raw, load, verified))
     return tuple(out)
 

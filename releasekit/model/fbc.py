@@ -159,7 +159,8 @@ class Property:
     value is parsed the first time ``value`` is read, so checks that never read a large value (a bundle's
     ``olm.csv.metadata``) never pay for it. ``shape_verified`` is true when whoever built the property
     already checked the value against :data:`PROPERTY_SHAPES` (the loader does, for values it keeps
-    unparsed), so that check need not parse it again.
+    unparsed), so that check need not parse it again. A value of a type the table does not list has no
+    shape to keep: it is verified as soon as it is there at all (not :data:`MISSING`).
     """
 
     __slots__ = ("_type", "_value", "_source", "_load", "_verified")

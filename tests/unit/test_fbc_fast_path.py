@@ -240,6 +240,26 @@ def test_fast_path_takes_the_usual_catalog_without_fallbacks(tmp_path: Path) -> 
     assert metadata._load is None  # parsed once, then kept
 
 
+def test_validation_never_parses_a_value_whose_type_has_no_shape(tmp_path: Path) -> None:
+    blob = {
+        "schema": "olm.bundle",
+        "name": "foo.v0.1.0",
+        "package": "foo",
+        "image": "quay.io/a/foo:v1",
+        "properties": [
+            {"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}},
+            {"type": "olm.maxOpenShiftVersion", "value": "4.18"},
+        ],
+    }
+    (tmp_path / "c.json").write_bytes(_text([blob], (",", ":")))
+    config = load_catalog(tmp_path).config
+    other = config.bundles[0].properties[1]
+    assert other.shape_verified  # nothing to verify: the value is there
+    validate_config(config)
+    assert other._load is not None  # still unparsed after every check
+    assert other.value == "4.18"
+
+
 def test_a_wrongly_shaped_value_is_not_verified_and_the_rule_words_it(tmp_path: Path) -> None:
     blob = {
         "schema": "olm.bundle",
