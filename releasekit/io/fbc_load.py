@@ -144,9 +144,9 @@ class LoadResult:
 # --------------------------------------------------------------------------------------------- walking
 
 
-def _indexignore_spec(path: Path) -> pathspec.GitIgnoreSpec:
+def _indexignore_spec(path: str) -> pathspec.GitIgnoreSpec:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read .indexignore: {exc}") from None
     import pathspec  # only catalogs with an .indexignore pay for importing it
@@ -154,41 +154,35 @@ def _indexignore_spec(path: Path) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-def _ignored(
-    specs: Sequence[tuple[PurePosixPath, pathspec.GitIgnoreSpec]], rel: PurePosixPath, is_dir: bool
-) -> bool:
-    """Gitignore semantics across levels: the deepest ``.indexignore`` with a matching pattern decides."""
+def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
+    """Gitignore semantics across levels: the deepest ``.indexignore`` with a matching pattern decides.
+
+    ``rel`` is the entry's path below the root; each spec comes with the folder it sits in (``""`` for
+    the root, else ending in ``/``).
+    """
     verdict = False
     for base, spec in specs:
-        try:
-            sub = rel.relative_to(base)
-        except ValueError:
+        if not rel.startswith(base):
             continue
-        text = sub.as_posix() + ("/" if is_dir else "")
-        result = spec.check_file(text)
+        result = spec.check_file(rel[len(base) :] + ("/" if is_dir else ""))
         if result.include is not None:
             verdict = bool(result.include)
     return verdict
 
 
-def _check_regular(path: Path, root_real: Path) -> os.stat_result:
-    """Stat ``path`` (following a symlink that stays inside the root) and refuse anything but a file."""
-    try:
-        lst = path.lstat()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+def _check_regular(path: str, lst: os.stat_result, root_real: str) -> os.stat_result:
+    """Refuse anything but a file at ``path`` (``lst``: its lstat), following a symlink that stays inside."""
+    st = lst
     if stat.S_ISLNK(lst.st_mode):
-        target = Path(os.path.realpath(path))
-        if not target.is_relative_to(root_real):
+        target = os.path.realpath(path)
+        if target != root_real and not target.startswith(root_real.rstrip("/") + "/"):
             raise SafetyLimitError(
                 f"{path}: symlink points outside the catalog (to {target}); refusing to follow it"
             )
         try:
-            st = path.stat()
+            st = Path(path).stat()
         except OSError:
             raise InputError(f"{path}: dangling symlink (target {target} does not exist)") from None
-    else:
-        st = lst
     if stat.S_ISDIR(st.st_mode):
         raise InputError(
             f"{path}: expected a file but found a directory (symlinked folders are not followed)"
@@ -198,12 +192,10 @@ def _check_regular(path: Path, root_real: Path) -> os.stat_result:
     return st
 
 
-def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterator[tuple[Path, PurePosixPath]]:
-    """Yield ``(path, path relative to root)`` for every file opm would parse, in opm's lexical order.
+def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]:
+    """``(path, path below the root, size)`` of every file opm would parse, in opm's lexical order.
 
-    Raises:
-        InputError: the root is missing or not a folder, or a file cannot be read.
-        SafetyLimitError: a symlink leaves the root or a file is larger than the limit.
+    Plain strings and ``os.scandir``: a catalog of a few hundred folders is walked in a few milliseconds.
     """
     try:
         root_st = root.stat()
@@ -211,42 +203,65 @@ def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterato
         raise InputError(f"{root}: cannot read catalog: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(root_st.st_mode):
         raise InputError(f"{root}: is not a directory")
-    root_real = Path(os.path.realpath(root))
-    specs: list[tuple[PurePosixPath, pathspec.GitIgnoreSpec]] = []
+    root_real = os.path.realpath(root)
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    found: list[tuple[str, str, int]] = []
 
-    def walk(directory: Path, rel_dir: PurePosixPath) -> Iterator[tuple[Path, PurePosixPath]]:
+    def walk(prefix: str, rel_dir: str) -> None:
+        # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
         try:
-            names = sorted(os.listdir(directory))
+            with os.scandir(prefix or ".") as listing:
+                entries = sorted(listing, key=_entry_name)
         except OSError as exc:
-            raise InputError(f"{directory}: cannot list folder: {exc.strerror or exc}") from None
-        if ".indexignore" in names:
-            specs.append((rel_dir, _indexignore_spec(directory / ".indexignore")))
-        for name in names:
-            path = directory / name
-            rel = rel_dir / name
+            raise InputError(
+                f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
+            ) from None
+        if any(entry.name == ".indexignore" for entry in entries):
+            specs.append((rel_dir, _indexignore_spec(prefix + ".indexignore")))
+        for entry in entries:
+            name = entry.name
             if name == ".indexignore":
                 continue
+            path = prefix + name
+            rel = rel_dir + name
             try:
-                mode = path.lstat().st_mode
+                lst = entry.stat(follow_symlinks=False)
             except OSError as exc:
                 raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            if stat.S_ISDIR(mode):
+            if stat.S_ISDIR(lst.st_mode):
                 if not _ignored(specs, rel, True):
-                    yield from walk(path, rel)
+                    walk(path + "/", rel + "/")
                 continue
             if _ignored(specs, rel, False):
                 continue
-            st = _check_regular(path, root_real)
+            st = _check_regular(path, lst, root_real)
             if st.st_size > limits.max_file_bytes:
                 raise SafetyLimitError(
                     f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
                     "(raise it with --max-file-size)"
                 )
-            yield path, rel
-        if ".indexignore" in names:
+            found.append((path, rel, st.st_size))
+        if specs and specs[-1][0] == rel_dir:
             specs.pop()
 
-    yield from walk(root, PurePosixPath("."))
+    top = str(root)
+    walk("" if top == "." else top if top.endswith("/") else top + "/", "")
+    return found
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterator[tuple[Path, PurePosixPath]]:
+    """Yield ``(path, path relative to root)`` for every file opm would parse, in opm's lexical order.
+
+    Raises:
+        InputError: the root is missing or not a folder, or a file cannot be read.
+        SafetyLimitError: a symlink leaves the root or a file is larger than the limit.
+    """
+    for path, rel, _size in _catalog_files(root, limits):
+        yield Path(path), PurePosixPath(rel)
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -1012,14 +1027,14 @@ def _load_and_check(
 
 def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
     """Every catalog file under ``root`` (opm's walk and order) with its bytes."""
-    return _read([path for path, _rel in iter_catalog_files(root, limits)])
+    return _read([path for path, _rel, _size in _catalog_files(root, limits)])
 
 
-def _read(paths: Sequence[Path]) -> list[tuple[str, bytes]]:
+def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
     files: list[tuple[str, bytes]] = []
     for path in paths:
         try:
-            files.append((str(path), path.read_bytes()))
+            files.append((path, Path(path).read_bytes()))
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return files
@@ -1136,28 +1151,29 @@ def load_and_check_findings(
         SafetyLimitError: a safety limit refused the input.
     """
     with _collector_paused():
-        paths = [path for path, _rel in iter_catalog_files(root, limits)]
-        joined = _check_in_halves(paths, check, limits)
+        found = _catalog_files(root, limits)
+        paths = [path for path, _rel, _size in found]
+        joined = _check_in_halves(paths, [size for _path, _rel, size in found], check, limits)
         if joined is not None:
-            return joined, tuple(str(path) for path in paths)
+            return joined, tuple(paths)
         files = _read(paths)
         loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
         return (*loaded.findings, *checked), loaded.files
 
 
 def _check_in_halves(
-    paths: list[Path], check: Callable[[DeclarativeConfig], tuple[Finding, ...]], limits: LoadLimits
+    paths: list[str],
+    sizes: list[int],
+    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
+    limits: LoadLimits,
 ) -> tuple[Finding, ...] | None:
     """The findings of the two halves, or ``None`` when the catalog cannot be split or joined.
 
-    The halves are cut by file size before anything is read, so each process reads only its own files.
+    The halves are cut by file size (as walked) before anything is read, so each process reads only its
+    own files.
     """
     if len(paths) < 2 or not can_fork():
         return None
-    try:
-        sizes = [path.stat().st_size for path in paths]
-    except OSError:
-        return None  # reading them all will say what is wrong
     total = sum(sizes)
     if total < PARALLEL_MIN_BYTES:
         return None
