@@ -856,8 +856,9 @@ def _check_bundle_blob(
             f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
             subject,
         )
+    image_reason = None
     if b.image:
-        reason = image_pull_spec_error(b.image)
+        image_reason = reason = image_pull_spec_error(b.image)
         if reason is not None:
             out.add(
                 "RK-FBC-023",
@@ -869,7 +870,8 @@ def _check_bundle_blob(
     for i, related in enumerate(b.related_images or ()):
         if not related.image:
             continue
-        reason = image_pull_spec_error(related.image)
+        # the bundle's own image is usually listed again: its verdict is known
+        reason = image_reason if related.image == b.image else image_pull_spec_error(related.image)
         if reason is not None:
             out.add(
                 "RK-FBC-024",

@@ -426,6 +426,22 @@ def test_all_findings_reported_not_just_the_first() -> None:
     assert {"RK-FBC-011", "RK-FBC-016", "RK-FBC-025", "RK-FBC-027", "RK-FBC-051", "RK-FBC-052"} <= rules
 
 
+def test_an_invalid_bundle_image_listed_again_in_related_images_is_reported_in_both_places() -> None:
+    bad, good = "quay.io/X/y:1", "quay.io/x/y:1"
+    cfg = config(
+        bundles=(
+            bundle(
+                image=bad,
+                related=(RelatedImage(name="a", image=good), RelatedImage(name="b", image=bad)),
+            ),
+        )
+    )
+    found = [(f.rule, f.location.path) for f in validate_config(cfg) if f.rule in {"RK-FBC-023", "RK-FBC-024"}]
+    assert found == [("RK-FBC-023", "$.image"), ("RK-FBC-024", "$.relatedImages[1].image")]
+    cfg = config(bundles=(bundle(image=good, related=(RelatedImage(name="b", image=bad),)),))
+    assert [f.rule for f in validate_config(cfg) if f.rule.startswith("RK-FBC-02")] == ["RK-FBC-024"]
+
+
 def test_missing_bundle_reported_for_every_channel() -> None:
     """opm's phase A sees only the last channel blob; releasekit names the gap in each channel."""
     cfg = config(
