@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -829,7 +829,7 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
 def _check_bundle_blob(
     b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> None:
-    package_props: list[tuple[int, Any]] = []
+    package_props: list[tuple[int, Any, bool]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
         type_ = prop.type
@@ -846,7 +846,7 @@ def _check_bundle_blob(
                 package_props_ok = False
             continue
         if type_ == PROP_PACKAGE:
-            package_props.append((i, prop.value))
+            package_props.append((i, prop.value, prop.shape_verified))
     if package_props_ok and len(package_props) != 1:
         out.add(
             "RK-FBC-021",
@@ -882,10 +882,12 @@ def _check_bundle_blob(
                 subject,
             )
     if len(package_props) == 1 and package_props_ok:
-        index, value = package_props[0]
+        index, value, verified = package_props[0]
         facts.package_prop_index = index
         value = value if isinstance(value, dict) else {}
-        name = _lookup(value, "packageName") or ""
+        # a verified value has exactly spelled field names only: no case-insensitive search is needed
+        lookup: Callable[[dict[str, Any], str], Any] = dict.get if verified else _lookup
+        name = lookup(value, "packageName") or ""
         if b.package != name:
             out.add(
                 "RK-FBC-022",
@@ -895,7 +897,7 @@ def _check_bundle_blob(
                 subject,
                 package=b.package,
             )
-        raw_version = _lookup(value, "version") or ""
+        raw_version = lookup(value, "version") or ""
         try:
             facts.version = parse_version(raw_version)
         except VersionError as exc:
@@ -906,7 +908,7 @@ def _check_bundle_blob(
                 f"$.properties[{index}].value.version",
                 subject,
             )
-        raw_release = _lookup(value, "release") or ""
+        raw_release = lookup(value, "release") or ""
         try:
             facts.release = parse_release(raw_release)
         except VersionError as exc:
