@@ -59,6 +59,7 @@ from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_json import (
     Decoded,
     Fallback,
+    Span,
     decode_exact_stream,
     decode_packed_documents,
     has_long_integer,
@@ -962,7 +963,7 @@ _ChildAnswer = tuple[list[bool], list[list[tuple[int, bool, msgspec.Raw]] | None
 
 def _load_and_check(
     files: list[tuple[str, bytes]],
-    spans: list[list[tuple[int, int]] | None],
+    spans: list[list[Span] | None],
     check: Callable[[DeclarativeConfig], _R],
     limits: LoadLimits,
 ) -> tuple[LoadResult, _R]:
@@ -1040,7 +1041,7 @@ def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
     return files
 
 
-def _object_spans(files: list[tuple[str, bytes]]) -> list[list[tuple[int, int]] | None]:
+def _object_spans(files: list[tuple[str, bytes]]) -> list[list[Span] | None]:
     """Each file's JSON object spans (:func:`~releasekit.io.fbc_json.object_spans`), ``None`` for the rest."""
     return [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
 
@@ -1209,9 +1210,14 @@ def _check_half(
     spans = _object_spans(files)
     if any(found is None and data.strip() for found, (_, data) in zip(spans, files, strict=True)):
         return None
+    # every file proven exact first, then decoded: the proof's short-lived objects are all freed before
+    # the catalog's long-lived ones are made (measured a little faster than file by file)
+    exact = [
+        found is not None and is_exact(data, found) for (_, data), found in zip(files, spans, strict=True)
+    ]
     decoded: dict[int, list[Decoded]] = {}
     for index, ((display, data), found) in enumerate(zip(files, spans, strict=True)):
-        if found is not None and is_exact(data, found):
+        if exact[index] and found is not None:
             items = decode_exact_stream(data, found, display)
             if items is not None:
                 decoded[index] = items

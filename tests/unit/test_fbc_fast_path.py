@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from releasekit.io.fbc_json import (
     _SHAPES,
     Fallback,
+    _border_spans,
+    _line_spans,
     decode_exact_stream,
     has_long_integer,
     is_exact,
@@ -335,8 +337,38 @@ def test_integers_beyond_64_bits_stay_exact_on_the_fast_path() -> None:
 
 def test_only_streams_starting_with_a_brace_have_spans() -> None:
     assert object_spans(b"schema: x\n") is None
-    assert object_spans(b"  \n\t{}") == [(4, 6)]
+    assert object_spans(b"  \n\t{}") == [(4, 6, 2)]
     assert object_spans(b"") is None
+    assert object_spans(b"\n\n") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        (b'{"a":1}\n{"b":2}\n', [(0, 7, 1), (8, 16, 2)]),  # one object per line: found by line
+        (b'\n{"a":1}\r\n\n{"b":2}', [(1, 8, 2), (11, 18, 4)]),
+        (b'{\n  "a": 1\n}\n{"b":2}\n', [(0, 12, 1), (13, 21, 4)]),  # pretty: cut at the borders
+        (b'{"a":1} \n{"b":2}', [(0, 7, 1), (9, 16, 2)]),  # a blank after "}": cut at the border
+        (b'{"a":1} {"b":2}\n', [(0, 16, 1)]),  # two objects on one line stay one piece (not exact)
+    ],
+)
+def test_spans_carry_each_object_start_end_and_line(text: bytes, spans: list[tuple[int, int, int]]) -> None:
+    assert object_spans(text) == spans
+
+
+_stream_parts = st.lists(
+    st.sampled_from(['{"a":1}', '{"b":"x}"}', "{", "}", '"}"', " ", "\t", "\r", "\n", "\r\n", "{}", ":"]),
+    max_size=14,
+)
+
+
+@given(parts=_stream_parts)
+def test_spans_by_line_equal_spans_by_border(parts: list[str]) -> None:
+    data = "".join(parts).encode()
+    by_line = _line_spans(data)
+    if by_line is not None:
+        assert by_line == _border_spans(data)
+    assert object_spans(data) == (by_line or _border_spans(data))
 
 
 @settings(max_examples=200)

@@ -436,7 +436,9 @@ def test_an_invalid_bundle_image_listed_again_in_related_images_is_reported_in_b
             ),
         )
     )
-    found = [(f.rule, f.location.path) for f in validate_config(cfg) if f.rule in {"RK-FBC-023", "RK-FBC-024"}]
+    found = [
+        (f.rule, f.location.path) for f in validate_config(cfg) if f.rule in {"RK-FBC-023", "RK-FBC-024"}
+    ]
     assert found == [("RK-FBC-023", "$.image"), ("RK-FBC-024", "$.relatedImages[1].image")]
     cfg = config(bundles=(bundle(image=good, related=(RelatedImage(name="b", image=bad),)),))
     assert [f.rule for f in validate_config(cfg) if f.rule.startswith("RK-FBC-02")] == ["RK-FBC-024"]
