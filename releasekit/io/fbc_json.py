@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -347,28 +348,80 @@ class Fallback:
 Decoded = Package | Channel | Bundle | Deprecation | Fallback
 
 
+# Tens of thousands of model objects are made per catalog, and a frozen dataclass's __init__ (keyword
+# arguments, object.__setattr__ per field) costs about twice what setting its slots directly does. The
+# factories below do the latter, for classes whose fields are exactly the ones named (checked when this
+# module loads, so a field added to the model fails loudly instead of being left unset) and that have no
+# __post_init__. The objects are equal to what the constructors give; the equivalence tests compare them.
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    fields = tuple(field.name for field in dataclasses.fields(cls))
+    if fields != names or hasattr(cls, "__post_init__") or "__slots__" not in vars(cls):
+        raise TypeError(f"{cls.__name__} has fields {fields}; the fast-path factories set {names}")
+    return tuple(vars(cls)[name].__set__ for name in names)
+
+
+_new = object.__new__
+_set_file, _set_line, _set_path = _slot_setters(Location, ("file", "line", "path"))
+_set_ri_name, _set_ri_image = _slot_setters(RelatedImage, ("name", "image"))
+_set_ce_name, _set_ce_replaces, _set_ce_skips, _set_ce_range = _slot_setters(
+    ChannelEntry, ("name", "replaces", "skips", "skip_range")
+)
+_BUNDLE_SETTERS = _slot_setters(
+    Bundle, ("name", "package", "image", "properties", "related_images", "location", "objects", "csv")
+)
+
+
+def _location(file: str, line: int) -> Location:
+    obj = _new(Location)
+    _set_file(obj, file)
+    _set_line(obj, line)
+    _set_path(obj, "")
+    return obj
+
+
+def _related(item: _Related) -> RelatedImage:
+    obj = _new(RelatedImage)
+    _set_ri_name(obj, item.name)
+    _set_ri_image(obj, item.image)
+    return obj
+
+
+def _entry(item: _Entry) -> ChannelEntry:
+    obj = _new(ChannelEntry)
+    _set_ce_name(obj, item.name)
+    _set_ce_replaces(obj, item.replaces)
+    _set_ce_skips(obj, tuple(item.skips))
+    _set_ce_range(obj, item.skipRange)
+    return obj
+
+
+def _bundle(blob: _Bundle, properties: tuple[Property, ...], location: Location) -> Bundle:
+    obj = _new(Bundle)
+    values = (
+        blob.name,
+        blob.package,
+        blob.image,
+        properties,
+        None if blob.relatedImages is None else tuple([_related(item) for item in blob.relatedImages]),
+        location,
+        (),
+        None,
+    )
+    for set_, value in zip(_BUNDLE_SETTERS, values, strict=True):
+        set_(obj, value)
+    return obj
+
+
 def _typed(blob: Any, location: Location, codec: _Codec) -> Package | Channel | Bundle | Deprecation | None:
     if type(blob) is _Bundle:
-        return Bundle(
-            name=blob.name,
-            package=blob.package,
-            image=blob.image,
-            properties=_properties(blob.properties, codec),
-            related_images=None
-            if blob.relatedImages is None
-            else tuple(RelatedImage(name=r.name, image=r.image) for r in blob.relatedImages),
-            location=location,
-        )
+        return _bundle(blob, _properties(blob.properties, codec), location)
     if type(blob) is _Channel:
         return Channel(
             name=blob.name,
             package=blob.package,
-            entries=None
-            if blob.entries is None
-            else tuple(
-                ChannelEntry(name=e.name, replaces=e.replaces, skips=tuple(e.skips), skip_range=e.skipRange)
-                for e in blob.entries
-            ),
+            entries=None if blob.entries is None else tuple([_entry(item) for item in blob.entries]),
             properties=_properties(blob.properties, codec),
             location=location,
         )
@@ -408,7 +461,7 @@ def _decode(piece: Any, line: int, file: str, codec: _Codec) -> Decoded:
         blob = codec.blob(piece)
     except msgspec.DecodeError:  # includes ValidationError: not a shape the structs take
         blob = None
-    item = None if blob is None else _typed(blob, Location(file=file, line=line), codec)
+    item = None if blob is None else _typed(blob, _location(file, line), codec)
     return Fallback(codec.loads(piece), line) if item is None else item
 
 

@@ -24,6 +24,7 @@ from releasekit.io.fbc_json import (
     Fallback,
     _border_spans,
     _line_spans,
+    _slot_setters,
     decode_exact_stream,
     has_long_integer,
     is_exact,
@@ -36,7 +37,7 @@ from releasekit.io.fbc_load import (
     load_catalog,
     load_catalog_text,
 )
-from releasekit.model.fbc import PROPERTY_SHAPES, Bundle, Property
+from releasekit.model.fbc import PROPERTY_SHAPES, Bundle, Property, RelatedImage
 from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import _property_error, validate_config
 
@@ -240,6 +241,12 @@ def test_fast_path_takes_the_usual_catalog_without_fallbacks(tmp_path: Path) -> 
     assert metadata._load is not None  # not parsed yet
     assert metadata.value == {"displayName": "Foo", "annotations": {"a": "b"}}
     assert metadata._load is None  # parsed once, then kept
+
+
+def test_the_fast_factories_refuse_a_model_class_whose_fields_changed() -> None:
+    _slot_setters(RelatedImage, ("name", "image"))
+    with pytest.raises(TypeError, match="RelatedImage has fields"):
+        _slot_setters(RelatedImage, ("name",))
 
 
 def test_validation_never_parses_a_value_whose_type_has_no_shape(tmp_path: Path) -> None:
