@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -199,6 +198,8 @@ def load_json(raw: msgspec.Raw) -> Any:
     try:
         return msgspec.json.decode(raw)
     except msgspec.DecodeError:  # pragma: no cover - not reached for exact text
+        import json
+
         return json.loads(bytes(raw))
 
 

@@ -41,8 +41,8 @@ import base64
 import binascii
 import contextlib
 import dataclasses
+import functools
 import gc
-import json
 import os
 import re
 import stat
@@ -52,8 +52,6 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
-import orjson
-import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_json import (
@@ -92,6 +90,8 @@ from releasekit.model.fbc import (
 from releasekit.model.finding import Finding, Location, Severity
 
 if TYPE_CHECKING:
+    import json
+
     import pathspec
 
 __all__ = [
@@ -290,7 +290,17 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-_JSON = json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates)
+# json, orjson and yaml_rs are imported where they are used: a catalog of exact JSON streams, the usual
+# big one, is read by fbc_json alone and never loads them.
+
+
+@functools.cache
+def _exact_json() -> json.JSONDecoder:
+    import json
+
+    return json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates)
+
+
 _WS = re.compile(r"[ \t\r\n]*")
 _YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
 _OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_BORDER, on text
@@ -303,6 +313,8 @@ def _fast_json_object(piece: str) -> Any:
     text has one per key plus those inside strings (written ``:`` or ``\\u003a``), the re-encoded value
     one per surviving key plus the same string colons, so a dropped key always makes the counts differ.
     """
+    import orjson
+
     try:
         value = orjson.loads(piece)
     except orjson.JSONDecodeError:
@@ -326,6 +338,8 @@ def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
     duplicate key, a huge integer, several objects on one line) is read by the json module. (Files that
     are exact as a whole take the faster :mod:`releasekit.io.fbc_json` path in :func:`load_catalog`.)
     """
+    import json
+
     index = _WS.match(text, 0).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, index) + 1
     size = len(text)
@@ -340,7 +354,7 @@ def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
         value = _fast_json_object(text[index:end])
         if value is None:
             try:
-                value, end = _JSON.raw_decode(text, index)
+                value, end = _exact_json().raw_decode(text, index)
             except _DuplicateKeyError as exc:
                 findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
                 return
@@ -413,6 +427,8 @@ def _first_content_line(chunk: str, line: int) -> int:
 
 
 def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+    import yaml_rs
+
     any_doc = False
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
@@ -470,6 +486,8 @@ def _go_value_text(value: Any) -> str:
 
 
 def _compact_json(value: Any) -> str:
+    import json
+
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
@@ -731,6 +749,11 @@ def _b64decode(data: str) -> bytes:
 
 
 def _decode_object(data: str) -> Any:
+    import json
+
+    import orjson
+    import yaml_rs
+
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     stripped = text.lstrip()
@@ -747,6 +770,8 @@ def _decode_object(data: str) -> Any:
 
 
 def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] | None]:
+    import yaml_rs
+
     objects: list[Any] = []
     csv: Mapping[str, Any] | None = None
     for index, prop in enumerate(bundle.properties):

@@ -5,8 +5,10 @@ A behavioural guard (which modules get imported), not a timing test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import REPO_ROOT
 
@@ -41,3 +43,34 @@ def test_help_imports_no_heavy_library() -> None:
     assert result.returncode == 0, result.stderr
     assert "Usage:" in result.stdout
     assert result.stdout.rstrip().endswith("loaded="), f"releasekit --help imported: {result.stdout[-200:]}"
+
+
+def test_validating_json_streams_loads_no_yaml_or_second_json_parser(tmp_path: Path) -> None:
+    """A catalog of exact JSON streams (the usual big one) is read by msgspec alone."""
+    blobs = [
+        {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"},
+        {"schema": "olm.channel", "name": "alpha", "package": "foo", "entries": [{"name": "foo.v0.1.0"}]},
+        {
+            "schema": "olm.bundle",
+            "name": "foo.v0.1.0",
+            "package": "foo",
+            "image": "quay.io/a/foo@sha256:" + "a" * 64,
+            "properties": [{"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}}],
+        },
+    ]
+    (tmp_path / "catalog.json").write_text("".join(json.dumps(blob) + "\n" for blob in blobs))
+    code = (
+        "import sys, releasekit.cli\n"
+        "try:\n"
+        f"    releasekit.cli.cli.main(['catalog', 'validate', {str(tmp_path)!r}], prog_name='releasekit',"
+        " standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('loaded=' + ','.join(m for m in ('json', 'orjson', 'yaml_rs') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "passed" in result.stdout
+    assert result.stdout.rstrip().endswith("loaded="), result.stdout[-300:]
