@@ -833,7 +833,11 @@ def _check_bundle_blob(
     package_props_ok = True
     for i, prop in enumerate(b.properties):
         type_ = prop.type
-        error = None if prop.shape_verified else _property_error(type_, prop.value)
+        if prop.shape_verified:  # the loader checked the value already (the usual case)
+            if type_ == PROP_PACKAGE:
+                package_props.append((i, prop.value, True))
+            continue
+        error = _property_error(type_, prop.value)
         if error is not None:
             out.add(
                 "RK-FBC-020",
@@ -846,7 +850,7 @@ def _check_bundle_blob(
                 package_props_ok = False
             continue
         if type_ == PROP_PACKAGE:
-            package_props.append((i, prop.value, prop.shape_verified))
+            package_props.append((i, prop.value, False))
     if package_props_ok and len(package_props) != 1:
         out.add(
             "RK-FBC-021",
