@@ -1186,7 +1186,10 @@ def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
     for name, facts in state.bundles.items():
         if facts.version is None or not facts.release_ok or name not in in_channels:
             continue
-        key = str(VersionRelease(facts.version, facts.release))
+        # str(VersionRelease(...)) is the version's own text when there is no release (the usual case)
+        key = (
+            str(facts.version) if facts.release is None else str(VersionRelease(facts.version, facts.release))
+        )
         by_version.setdefault(key, []).append(facts)
     dups = {k: v for k, v in by_version.items() if len(v) > 1}
     if not dups:
