@@ -160,24 +160,32 @@ def is_exact(data: bytes, spans: list[Span]) -> bool:
 
     msgspec gives the json module's values (integers of any size, floats correctly rounded) and refuses
     what it would give differently (``NaN``, lone surrogates, ``1e400``); what remains is duplicate keys,
-    which both keep the last of. They are counted: the text has one colon per key plus those inside
-    strings (written ``:`` or ``\\u003a``), the re-encoded value one per surviving key plus the same
-    string colons. An object never re-encodes to more colons than its text has, so the file's two totals
-    are equal exactly when no object lost a key. This parses everything once and keeps nothing;
-    :func:`decode_exact_stream` relies on it.
+    which both keep the last of. Each object is re-encoded: when that gives its very text back (compact
+    JSON as msgspec writes it, the usual shape of a machine-written stream), no key was lost. Otherwise
+    keys are counted: the text has one colon per key plus those inside strings (written ``:`` or
+    ``\\u003a``), the re-encoding one per surviving key plus the same string colons. An object never
+    re-encodes to more colons than its text has, so the two totals are equal exactly when no object lost
+    a key. This parses everything once and keeps nothing; :func:`decode_exact_stream` relies on it.
     """
     view = memoryview(data)
-    colons = data.count(b":")  # the spans hold every byte of the file that is not a blank
-    if data.find(b"\\u003") >= 0:
-        colons += data.count(b"\\u003a") + data.count(b"\\u003A")
-    decode, encode = _ANY.decode, msgspec.json.encode
-    kept = 0
+    decode, encode, count, starts = _ANY.decode, msgspec.json.encode, data.count, data.startswith
+    escaped: bool | None = None  # whether a colon may be written as an escape: looked up when first needed
+    kept = colons = 0
     try:
         for start, end, _line in spans:
             value = decode(view[start:end])
             if type(value) is not dict:
                 return False
-            kept += encode(value).count(b":")
+            encoded = encode(value)
+            stop = start + len(encoded)
+            if stop <= end and starts(encoded, start) and (stop == end or not data[stop:end].strip(_BLANKS)):
+                continue  # the text is its own re-encoding: nothing was lost
+            if escaped is None:
+                escaped = data.find(b"\\u003") >= 0
+            kept += encoded.count(b":")
+            colons += count(b":", start, end)
+            if escaped:
+                colons += count(b"\\u003a", start, end) + count(b"\\u003A", start, end)
     except msgspec.DecodeError:
         return False
     return kept == colons

@@ -327,6 +327,25 @@ def test_streams_that_msgspec_cannot_take_exactly_are_not_exact(text: bytes) -> 
     assert not is_exact(text, spans)
 
 
+@pytest.mark.parametrize(
+    ("text", "exact"),
+    [
+        (b'{"a":{"k":1}}\n{"b":[1,"x:y"]}\n', True),  # each object is its own re-encoding
+        (b'{"a":{"k":1}}\n{"b":{"k":1,"k":2}}\n', False),  # the second is not, and lost a key
+        (b'{"a": {"k": 1}}\n{"b":{"k":1}}\n', True),  # blanks: counted, nothing lost
+        (b'{"a":{"k":1,"k":2}} \n', False),
+        (b'{"a":"\\u003a","a":1}\n{"b":1}\n', False),  # an escaped colon cannot hide a lost key
+        (b'{"a":1,"a":"\\u003a"}\n', False),
+        (b'{"a":"\\u003a"}\n{"b":"\\u003A"}\n', True),
+        (b'{"a":1.0e2}\n{"b":1}\n', True),  # re-encoded as 100.0: counted instead
+    ],
+)
+def test_exactness_by_re_encoding_or_by_counting_keys(text: bytes, exact: bool) -> None:
+    spans = object_spans(text)
+    assert spans is not None
+    assert is_exact(text, spans) is exact
+
+
 def test_integers_beyond_64_bits_stay_exact_on_the_fast_path() -> None:
     text = (
         b'{"schema":"olm.bundle","name":"a.v1","package":"a","properties":'
