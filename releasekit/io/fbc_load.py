@@ -108,6 +108,7 @@ __all__ = [
 ]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+_BLANKS = b" \t\r\n"
 _LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
 _BUNDLE_OBJECT_TYPE = PROP_BUNDLE_OBJECT.encode()
 _R = TypeVar("_R")
@@ -1179,10 +1180,10 @@ def load_and_check_findings(
     with _collector_paused():
         found = _catalog_files(root, limits)
         paths = [path for path, _rel, _size in found]
-        joined = _check_in_halves(paths, [size for _path, _rel, size in found], check, limits)
+        joined, read = _check_in_halves(paths, [size for _path, _rel, size in found], check, limits)
         if joined is not None:
             return joined, tuple(paths)
-        files = _read(paths)
+        files = read + _read(paths[len(read) :])  # the files the halves read are not read again
         loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
         return (*loaded.findings, *checked), loaded.files
 
@@ -1192,35 +1193,52 @@ def _check_in_halves(
     sizes: list[int],
     check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
     limits: LoadLimits,
-) -> tuple[Finding, ...] | None:
-    """The findings of the two halves, or ``None`` when the catalog cannot be split or joined.
+) -> tuple[tuple[Finding, ...] | None, list[tuple[str, bytes]]]:
+    """The findings of the two halves (``None`` when the catalog cannot be split or joined), and the
+    first files with their bytes if this process read them (so that they need not be read again).
 
     The halves are cut by file size (as walked) before anything is read, so each process reads only its
-    own files.
+    own files. The first bytes of the first file of each half are looked at before forking: a YAML
+    catalog (as most real ones are) takes the whole-catalog path at once.
     """
     if len(paths) < 2 or not can_fork():
-        return None
+        return None, []
     total = sum(sizes)
     if total < PARALLEL_MIN_BYTES:
-        return None
+        return None, []
     cut, size = 0, 0
     while cut < len(paths) - 1 and size + sizes[cut] <= total // 2:
         size += sizes[cut]
         cut += 1
     cut = max(cut, 1)
+    if not (_may_be_json_stream(paths[0]) and _may_be_json_stream(paths[cut])):
+        return None, []
     child = start_child(lambda: msgspec.msgpack.encode(_check_half(_read(paths[cut:]), check, limits)))
     if child is None:
-        return None
+        return None, []
+    mine_files: list[tuple[str, bytes]] = []
     try:
-        mine = _check_half(_read(paths[:cut]), check, limits)
+        mine_files = _read(paths[:cut])
+        mine = _check_half(mine_files, check, limits)
     finally:
         raw = child.join()
     if raw is None or mine is None:
-        return None
+        return None, mine_files
     theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer | None)
     if theirs is None or mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
-        return None
-    return (*mine[0], *theirs[0], *mine[1], *theirs[1])
+        return None, mine_files
+    return (*mine[0], *theirs[0], *mine[1], *theirs[1]), mine_files
+
+
+def _may_be_json_stream(path: str) -> bool:
+    """Whether a file may be a JSON stream: its first non-blank byte in the first 4 KiB is ``{`` (or
+    there is none). A file that cannot be read says so when it is read in full."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(4096).lstrip(_BLANKS)
+    except OSError:
+        return True
+    return not head or head[:1] == b"{"
 
 
 def _check_half(

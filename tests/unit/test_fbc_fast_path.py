@@ -656,3 +656,20 @@ def test_a_yaml_file_in_a_big_catalog_means_no_halves(tmp_path: Path) -> None:
     assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
     assert child["forks"] == 2  # the halves were tried, then the whole catalog was loaded
     assert ("RK-FBC-040", "default channel must be set") in {(f.rule, f.message) for f in whole}
+
+
+def test_a_catalog_that_starts_with_yaml_is_not_cut_in_halves(tmp_path: Path) -> None:
+    _big_json_catalog(tmp_path, {})
+    (tmp_path / "aa.yaml").write_text("\n\nschema: olm.package\nname: aa\n")
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    child = json.loads(out.stdout)
+    loaded, checked = load_and_check(tmp_path, validate_config)
+    whole = sort_findings((*loaded.findings, *checked))
+    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
+    assert child["files"] == list(loaded.files)
+    assert child["forks"] == 1  # its first bytes said YAML: only the whole-catalog load forked
