@@ -108,7 +108,6 @@ __all__ = [
 ]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
-_BLANKS = b" \t\r\n"
 _LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
 _BUNDLE_OBJECT_TYPE = PROP_BUNDLE_OBJECT.encode()
 _R = TypeVar("_R")
@@ -1167,8 +1166,8 @@ def load_and_check_findings(
 
     For ``catalog validate``, which needs nothing else. A big catalog, on a machine where a child may be
     forked, is cut in two halves by file size before anything is read (the first files to this process, the
-    rest to the child); each process reads, loads and checks its half, and the findings are joined when
-    both halves are JSON streams only, no package name appears in both, and there are no
+    rest to the child); each process reads, loads and checks its half (JSON streams and YAML alike), and
+    the findings are joined when no package name appears in both halves and there are no
     ``olm.deprecations`` blobs (whose messages count across the whole catalog). Otherwise, or if the child
     fails, the whole catalog is read and checked as :func:`load_and_check` does. Either way the set of
     findings is the same; their order is not (reporters sort them).
@@ -1198,8 +1197,7 @@ def _check_in_halves(
     first files with their bytes if this process read them (so that they need not be read again).
 
     The halves are cut by file size (as walked) before anything is read, so each process reads only its
-    own files. The first bytes of the first file of each half are looked at before forking: a YAML
-    catalog (as most real ones are) takes the whole-catalog path at once.
+    own files.
     """
     if len(paths) < 2 or not can_fork():
         return None, []
@@ -1211,8 +1209,6 @@ def _check_in_halves(
         size += sizes[cut]
         cut += 1
     cut = max(cut, 1)
-    if not (_may_be_json_stream(paths[0]) and _may_be_json_stream(paths[cut])):
-        return None, []
     child = start_child(lambda: msgspec.msgpack.encode(_check_half(_read(paths[cut:]), check, limits)))
     if child is None:
         return None, []
@@ -1222,37 +1218,25 @@ def _check_in_halves(
         mine = _check_half(mine_files, check, limits)
     finally:
         raw = child.join()
-    if raw is None or mine is None:
+    if raw is None:
         return None, mine_files
-    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer | None)
-    if theirs is None or mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
+    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
+    if mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
         return None, mine_files
     return (*mine[0], *theirs[0], *mine[1], *theirs[1]), mine_files
-
-
-def _may_be_json_stream(path: str) -> bool:
-    """Whether a file may be a JSON stream: its first non-blank byte in the first 4 KiB is ``{`` (or
-    there is none). A file that cannot be read says so when it is read in full."""
-    try:
-        with Path(path).open("rb") as handle:
-            head = handle.read(4096).lstrip(_BLANKS)
-    except OSError:
-        return True
-    return not head or head[:1] == b"{"
 
 
 def _check_half(
     files: list[tuple[str, bytes]],
     check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
     limits: LoadLimits,
-) -> _HalfAnswer | None:
+) -> _HalfAnswer:
     """Load and check some files on their own: findings, package names seen, whether any deprecation.
 
-    ``None`` unless every file is a JSON stream (or blank): YAML takes the whole-catalog path.
+    JSON streams take the fast path (proven exact, then decoded); YAML and anything else the exact path,
+    file by file, as in :func:`_assemble`.
     """
     spans = _object_spans(files)
-    if any(found is None and data.strip() for found, (_, data) in zip(spans, files, strict=True)):
-        return None
     # every file proven exact first, then decoded: the proof's short-lived objects are all freed before
     # the catalog's long-lived ones are made (measured a little faster than file by file)
     exact = [

@@ -504,8 +504,8 @@ def test_load_and_check_checks_once_when_every_file_is_exact(tmp_path: Path) -> 
     assert loaded == load_catalog(tmp_path)
 
 
-def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) -> None:
-    """Half the YAML files are parsed by the child and packed; odd documents still come out the same."""
+def _big_yaml_catalog(root: Path) -> None:
+    """24 packages of 80 bundles in YAML, one file each (over the parallel threshold), with odd documents."""
     metadata = "\n".join(f"      k{n}: {'v' * 40}" for n in range(40))
     bundle = (
         "schema: olm.bundle\nname: p{i}.v0.{n}.0\npackage: p{i}\nimage: quay.io/a/b:v1\nproperties:\n"
@@ -525,8 +525,13 @@ def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) ->
         text = f"schema: olm.package\nname: p{i}\ndefaultChannel: c\n"
         text += "".join("---\n" + bundle.format(i=i, n=n) for n in range(80))
         text += odd.get(i, "")
-        (tmp_path / f"p{i:02d}.yaml").write_text(text)
-    assert sum(path.stat().st_size for path in tmp_path.iterdir()) > PARALLEL_MIN_BYTES
+        (root / f"p{i:02d}.yaml").write_text(text)
+    assert sum(path.stat().st_size for path in root.iterdir()) > PARALLEL_MIN_BYTES
+
+
+def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) -> None:
+    """Half the YAML files are parsed by the child and packed; odd documents still come out the same."""
+    _big_yaml_catalog(tmp_path)
     out = subprocess.run(
         [sys.executable, "-c", _SUBPROCESS_LOAD, str(tmp_path)], capture_output=True, text=True, check=True
     )
@@ -641,35 +646,35 @@ def test_findings_of_two_halves_equal_the_whole_catalogs(
     assert {f.rule for f in whole} >= {"RK-FBC-023"}
 
 
-def test_a_yaml_file_in_a_big_catalog_means_no_halves(tmp_path: Path) -> None:
-    _big_json_catalog(tmp_path, {})
-    (tmp_path / "zz.yaml").write_text("schema: olm.package\nname: zz\n")
+def _findings_forked(root: Path) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(root)], capture_output=True, text=True, check=True
     )
-    child = json.loads(out.stdout)
-    loaded, checked = load_and_check(tmp_path, validate_config)
-    whole = sort_findings((*loaded.findings, *checked))
-    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
-    assert child["forks"] == 2  # the halves were tried, then the whole catalog was loaded
-    assert ("RK-FBC-040", "default channel must be set") in {(f.rule, f.message) for f in whole}
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
 
 
-def test_a_catalog_that_starts_with_yaml_is_not_cut_in_halves(tmp_path: Path) -> None:
-    _big_json_catalog(tmp_path, {})
-    (tmp_path / "aa.yaml").write_text("\n\nschema: olm.package\nname: aa\n")
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    child = json.loads(out.stdout)
-    loaded, checked = load_and_check(tmp_path, validate_config)
+def _findings_whole(root: Path) -> tuple[list[list[Any]], list[str]]:
+    loaded, checked = load_and_check(root, validate_config)  # threads here: one process, whole catalog
     whole = sort_findings((*loaded.findings, *checked))
-    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
-    assert child["files"] == list(loaded.files)
-    assert child["forks"] == 1  # its first bytes said YAML: only the whole-catalog load forked
+    return [[f.rule, f.location.file, f.location.line, f.message] for f in whole], list(loaded.files)
+
+
+@pytest.mark.parametrize("where", ["aa.yaml", "zz.yaml"])
+def test_yaml_files_in_a_big_json_catalog_are_checked_in_their_half(tmp_path: Path, where: str) -> None:
+    _big_json_catalog(tmp_path, {})
+    (tmp_path / where).write_text("\n\nschema: olm.package\nname: yy\n---\nschema: olm.channel\nname: c\n")
+    child = _findings_forked(tmp_path)
+    findings, files = _findings_whole(tmp_path)
+    assert (child["findings"], child["files"]) == (findings, files)
+    assert child["forks"] == 1  # split and joined
+    assert {"RK-FBC-013", "RK-FBC-040"} <= {rule for rule, *_ in findings}
+
+
+def test_a_yaml_catalog_with_odd_documents_is_checked_in_halves(tmp_path: Path) -> None:
+    _big_yaml_catalog(tmp_path)
+    child = _findings_forked(tmp_path)
+    findings, files = _findings_whole(tmp_path)
+    assert (child["findings"], child["files"]) == (findings, files)
+    assert child["forks"] == 1
+    assert {"RK-FBC-002", "RK-FBC-003", "RK-FBC-005"} <= {rule for rule, *_ in findings}
