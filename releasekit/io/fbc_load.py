@@ -65,7 +65,7 @@ from releasekit.io.fbc_json import (
     object_spans,
     pack_documents,
 )
-from releasekit.io.forked import can_fork, start_child
+from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -1154,9 +1154,7 @@ def _assemble(
     )
 
 
-# ----------------------------------------------------------------------------- findings only, two halves
-
-_HalfAnswer = tuple[list[Finding], list[Finding], list[str], bool]
+# ---------------------------------------------------------------- findings only, two processes sharing the files
 
 
 def load_and_check_findings(
@@ -1165,12 +1163,12 @@ def load_and_check_findings(
     """The findings of loading ``root`` and of ``check`` on it, and the files read; no catalog is kept.
 
     For ``catalog validate``, which needs nothing else. A big catalog, on a machine where a child may be
-    forked, is cut in two halves by file size before anything is read (the first files to this process, the
-    rest to the child); each process reads, loads and checks its half (JSON streams and YAML alike), and
-    the findings are joined when no package name appears in both halves and there are no
-    ``olm.deprecations`` blobs (whose messages count across the whole catalog). Otherwise, or if the child
-    fails, the whole catalog is read and checked as :func:`load_and_check` does. Either way the set of
-    findings is the same; their order is not (reporters sort them).
+    forked, is shared between two processes (:func:`_check_in_two`): each reads, loads and checks its own
+    share of the files (JSON streams and YAML alike), and the findings are joined when no package name
+    appears in both shares and there are no ``olm.deprecations`` blobs (whose messages count across the
+    whole catalog). Otherwise, or if the child fails, the whole catalog is read and checked as
+    :func:`load_and_check` does. Either way the set of findings is the same; their order is not
+    (reporters sort them).
 
     Raises:
         InputError: the root or a file cannot be read.
@@ -1179,76 +1177,116 @@ def load_and_check_findings(
     with _collector_paused():
         found = _catalog_files(root, limits)
         paths = [path for path, _rel, _size in found]
-        joined, read = _check_in_halves(paths, [size for _path, _rel, size in found], check, limits)
+        joined, read = _check_in_two(found, check, limits)
         if joined is not None:
             return joined, tuple(paths)
-        files = read + _read(paths[len(read) :])  # the files the halves read are not read again
+        files = [(path, read[index]) if index in read else (path, b"") for index, path in enumerate(paths)]
+        unread = [index for index, (_, data) in enumerate(files) if index not in read]
+        for index, (path, data) in zip(unread, _read([paths[index] for index in unread]), strict=True):
+            files[index] = (path, data)  # the files a share kept are not read again
         loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
         return (*loaded.findings, *checked), loaded.files
 
 
-def _check_in_halves(
-    paths: list[str],
-    sizes: list[int],
+_ShareAnswer = tuple[list[Finding], list[Finding], list[str], bool]
+
+
+def _check_in_two(
+    found: list[tuple[str, str, int]],
     check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
     limits: LoadLimits,
-) -> tuple[tuple[Finding, ...] | None, list[tuple[str, bytes]]]:
-    """The findings of the two halves (``None`` when the catalog cannot be split or joined), and the
-    first files with their bytes if this process read them (so that they need not be read again).
+) -> tuple[tuple[Finding, ...] | None, dict[int, bytes]]:
+    """The findings of the two shares (``None`` when the catalog cannot be shared or joined), and the
+    files this process read and kept, by index (so that they need not be read again).
 
-    The halves are cut by file size (as walked) before anything is read, so each process reads only its
-    own files.
+    The files are grouped by top-level folder (a package's files stay together), and the groups are
+    handed out largest first through a :class:`~releasekit.io.forked.WorkQueue`: each process takes the
+    next group when it is done with the last, so both finish at about the same time whatever each file
+    costs to parse.
     """
-    if len(paths) < 2 or not can_fork():
-        return None, []
-    total = sum(sizes)
-    if total < PARALLEL_MIN_BYTES:
-        return None, []
-    cut, size = 0, 0
-    while cut < len(paths) - 1 and size + sizes[cut] <= total // 2:
-        size += sizes[cut]
-        cut += 1
-    cut = max(cut, 1)
-    child = start_child(lambda: msgspec.msgpack.encode(_check_half(_read(paths[cut:]), check, limits)))
+    sizes = [size for _path, _rel, size in found]
+    if len(found) < 2 or sum(sizes) < PARALLEL_MIN_BYTES or not can_fork():
+        return None, {}
+    groups = _groups(found)
+    queue = WorkQueue(range(len(groups)))
+    paths = [path for path, _rel, _size in found]
+    child = start_child(lambda: msgspec.msgpack.encode(_check_share(paths, groups, queue, check, limits, {})))
     if child is None:
-        return None, []
-    mine_files: list[tuple[str, bytes]] = []
+        queue.close()
+        return None, {}
+    kept: dict[int, bytes] = {}
+    mine: _ShareAnswer | None = None
     try:
-        mine_files = _read(paths[:cut])
-        mine = _check_half(mine_files, check, limits)
+        mine = _check_share(paths, groups, queue, check, limits, kept)
+    except (InputError, SafetyLimitError):
+        pass  # the whole-catalog load reports the first such file, as it would on its own
     finally:
+        queue.close()
         raw = child.join()
-    if raw is None:
-        return None, mine_files
-    theirs = msgspec.msgpack.decode(raw, type=_HalfAnswer)
+    if raw is None or mine is None:
+        return None, kept
+    theirs = msgspec.msgpack.decode(raw, type=_ShareAnswer)
     if mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
-        return None, mine_files
-    return (*mine[0], *theirs[0], *mine[1], *theirs[1]), mine_files
+        return None, kept
+    return (*mine[0], *theirs[0], *mine[1], *theirs[1]), kept
 
 
-def _check_half(
-    files: list[tuple[str, bytes]],
+def _groups(found: list[tuple[str, str, int]]) -> list[list[int]]:
+    """File indices grouped by top-level folder (a file at the top is a group), largest group first."""
+    by_top: dict[str, list[int]] = {}
+    for index, (_path, rel, _size) in enumerate(found):
+        by_top.setdefault(rel.split("/", 1)[0], []).append(index)
+    groups = sorted(by_top.values(), key=lambda group: -sum(found[index][2] for index in group))
+    if len(groups) > WORK_QUEUE_MAX:  # the smallest groups travel together, a batch at a time
+        head, tail = groups[: WORK_QUEUE_MAX // 2], groups[WORK_QUEUE_MAX // 2 :]
+        per = -(-len(tail) // (WORK_QUEUE_MAX // 2))
+        groups = head + [
+            [index for group in tail[at : at + per] for index in group] for at in range(0, len(tail), per)
+        ]
+    return groups
+
+
+def _check_share(
+    paths: list[str],
+    groups: list[list[int]],
+    queue: WorkQueue,
     check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
     limits: LoadLimits,
-) -> _HalfAnswer:
-    """Load and check some files on their own: findings, package names seen, whether any deprecation.
+    kept: dict[int, bytes],
+) -> _ShareAnswer:
+    """Take groups of files from ``queue`` until none is left, load them, then check them on their own:
+    findings, package names seen, whether any deprecation.
 
-    JSON streams take the fast path (proven exact, then decoded); YAML and anything else the exact path,
-    file by file, as in :func:`_assemble`.
+    JSON streams take the fast path (proven exact, then decoded) and keep their bytes (in ``kept`` too,
+    property values point into them); YAML and anything else take the exact path, file by file, as in
+    :func:`_assemble`.
     """
-    spans = _object_spans(files)
-    # every file proven exact first, then decoded: the proof's short-lived objects are all freed before
-    # the catalog's long-lived ones are made (measured a little faster than file by file)
-    exact = [
-        found is not None and is_exact(data, found) for (_, data), found in zip(files, spans, strict=True)
-    ]
+    taken: list[int] = []
     decoded: dict[int, list[Decoded]] = {}
-    for index, ((display, data), found) in enumerate(zip(files, spans, strict=True)):
-        if exact[index] and found is not None:
-            items = decode_exact_stream(data, found, display)
-            if items is not None:
-                decoded[index] = items
-    result = _assemble(files, decoded, {}, limits)
+    parsed: dict[int, tuple[list[Meta], list[Finding]]] = {}
+    while (number := queue.take()) is not None:
+        for index in groups[number]:
+            path = paths[index]
+            ((_, data),) = _read([path])
+            taken.append(index)
+            spans = object_spans(data) if data[:3] != _UTF8_BOM else None
+            if spans is not None and is_exact(data, spans):
+                items = decode_exact_stream(data, spans, path)
+                if items is not None:
+                    decoded[index] = items
+            elif spans is None and _is_yaml(data):
+                parsed[index] = load_catalog_text(data, path, limits)
+                continue  # parsed: its bytes are not needed any more
+            kept[index] = data
+    taken.sort()
+    files = [(paths[index], kept.get(index, b"")) for index in taken]
+    at = {index: position for position, index in enumerate(taken)}
+    result = _assemble(
+        files,
+        {at[index]: items for index, items in decoded.items()},
+        {at[index]: loaded for index, loaded in parsed.items()},
+        limits,
+    )
     config = result.config
     names = {blob.name for blob in config.packages}
     names.update(channel.package for channel in config.channels)

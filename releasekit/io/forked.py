@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-__all__ = ["Child", "can_fork", "start_child"]
+__all__ = ["WORK_QUEUE_MAX", "Child", "WorkQueue", "can_fork", "start_child"]
 
 
 def can_fork() -> bool:
@@ -78,3 +78,43 @@ def start_child(work: Callable[[], bytes]) -> Child | None:
             os._exit(status)
     os.close(write_end)
     return Child(pid, read_end)
+
+
+class WorkQueue:
+    """Hands out the numbers it was given, each once, to whichever process asks first.
+
+    Made before :func:`start_child`, so the parent and the child share it: the numbers wait in a pipe
+    whose write end is already closed, and every :meth:`take` is one 4-byte read, which the kernel never
+    splits between two readers. The work is balanced as it goes: a process that finishes its piece early
+    simply takes the next one. At most :data:`WORK_QUEUE_MAX` numbers (they must fit the pipe's buffer
+    before anyone reads).
+    """
+
+    def __init__(self, numbers: Sequence[int]) -> None:
+        if len(numbers) > WORK_QUEUE_MAX:
+            raise ValueError(f"at most {WORK_QUEUE_MAX} numbers fit a work queue, not {len(numbers)}")
+        self._read_end, write_end = os.pipe()
+        try:
+            os.write(write_end, b"".join(number.to_bytes(4, "little") for number in numbers))
+        finally:
+            os.close(write_end)
+
+    def take(self) -> int | None:
+        """The next number, or ``None`` when none is left."""
+        chunk = os.read(self._read_end, 4)
+        while chunk and len(chunk) < 4:  # pragma: no cover - a pipe read of 4 queued bytes is whole
+            more = os.read(self._read_end, 4 - len(chunk))
+            if not more:
+                raise OSError("work queue: a number was cut short")
+            chunk += more
+        return int.from_bytes(chunk, "little") if chunk else None
+
+    def close(self) -> None:
+        """Let go of the pipe (each process that took numbers closes its own copy)."""
+        if self._read_end >= 0:
+            os.close(self._read_end)
+            self._read_end = -1
+
+
+WORK_QUEUE_MAX = 4096
+"""Most numbers one :class:`WorkQueue` holds: 16 KiB, well inside a pipe's 64 KiB buffer."""

@@ -565,10 +565,28 @@ def counting_fork():
     forks.append(1)
     return real_fork()
 os.fork = counting_fork
-from releasekit.io.fbc_load import load_and_check_findings
+from releasekit.io import fbc_load
 from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import validate_config
-found, files = load_and_check_findings(Path(sys.argv[1]), validate_config)
+
+class AlternateQueue:
+    # even groups to this process, odd ones to the child: who checks what is fixed, not timed
+    def __init__(self, numbers):
+        self.parent, self.numbers = os.getpid(), list(numbers)
+    def take(self):
+        wanted = 0 if os.getpid() == self.parent else 1
+        while self.numbers:
+            number = self.numbers.pop(0)
+            if number % 2 == wanted:
+                return number
+        return None
+    def close(self):
+        pass
+
+if len(sys.argv) > 2:  # a group per file, in file order: the even files here, the odd ones in the child
+    fbc_load.WorkQueue = AlternateQueue
+    fbc_load._groups = lambda found: [[index] for index in range(len(found))]
+found, files = fbc_load.load_and_check_findings(Path(sys.argv[1]), validate_config)
 print(json.dumps({"forks": len(forks), "files": list(files),
     "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in sort_findings(found)]}))
 """
@@ -632,7 +650,7 @@ def test_findings_of_two_halves_equal_the_whole_catalogs(
 ) -> None:
     _big_json_catalog(tmp_path, extra)
     out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path)],
+        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path), "alternate"],
         capture_output=True,
         text=True,
         check=True,
@@ -678,3 +696,51 @@ def test_a_yaml_catalog_with_odd_documents_is_checked_in_halves(tmp_path: Path) 
     assert (child["findings"], child["files"]) == (findings, files)
     assert child["forks"] == 1
     assert {"RK-FBC-002", "RK-FBC-003", "RK-FBC-005"} <= {rule for rule, *_ in findings}
+
+
+_SUBPROCESS_QUEUE = """
+import json, os, sys, time
+from releasekit.io.forked import WorkQueue, start_child
+queue = WorkQueue(range(int(sys.argv[1])))
+def drain(pause):
+    taken = []
+    while (number := queue.take()) is not None:
+        taken.append(number)
+        time.sleep(pause)
+    return taken
+child = start_child(lambda: json.dumps(drain(0.0005)).encode())
+mine = drain(0.0003)
+print(json.dumps({"mine": mine, "theirs": json.loads(child.join())}))
+"""
+
+
+def test_the_work_queue_hands_each_number_to_exactly_one_process() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS_QUEUE, "400"], capture_output=True, text=True, check=True
+    )
+    result = json.loads(out.stdout)
+    assert sorted(result["mine"] + result["theirs"]) == list(range(400))
+    assert result["mine"] == sorted(result["mine"]) and result["theirs"] == sorted(result["theirs"])
+    assert result["mine"] and result["theirs"]  # both took part
+
+
+def test_a_work_queue_refuses_more_numbers_than_its_pipe_holds() -> None:
+    from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue
+
+    with pytest.raises(ValueError, match="at most"):
+        WorkQueue(range(WORK_QUEUE_MAX + 1))
+    queue = WorkQueue(range(WORK_QUEUE_MAX))
+    assert [queue.take() for _ in range(3)] == [0, 1, 2]
+    queue.close()
+
+
+def test_many_small_top_level_files_are_batched_into_at_most_the_queue_size() -> None:
+    from releasekit.io.fbc_load import _groups
+    from releasekit.io.forked import WORK_QUEUE_MAX
+
+    found = [(f"/c/f{n}.json", f"f{n}.json", 1000 + n) for n in range(3 * WORK_QUEUE_MAX)]
+    found += [("/c/pkg/a.json", "pkg/a.json", 50), ("/c/pkg/b.json", "pkg/b.json", 10**6)]
+    groups = _groups(found)
+    assert len(groups) <= WORK_QUEUE_MAX
+    assert sorted(index for group in groups for index in group) == list(range(len(found)))
+    assert groups[0] == [len(found) - 2, len(found) - 1]  # one folder is one group, the largest first
