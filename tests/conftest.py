@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -22,6 +23,23 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("soak", max_examples=3000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def usual_catalog(*extra_properties: dict[str, Any]) -> list[dict[str, Any]]:
+    """A small valid catalog as JSON objects: package foo, channel alpha, bundle foo.v0.1.0 (whose
+    properties are its olm.package and then ``extra_properties``)."""
+    package_property = {"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}}
+    return [
+        {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"},
+        {"schema": "olm.channel", "name": "alpha", "package": "foo", "entries": [{"name": "foo.v0.1.0"}]},
+        {
+            "schema": "olm.bundle",
+            "name": "foo.v0.1.0",
+            "package": "foo",
+            "image": "quay.io/a/foo@sha256:" + "a" * 64,
+            "properties": [package_property, *extra_properties],
+        },
+    ]
 
 
 def shared_root() -> Path:

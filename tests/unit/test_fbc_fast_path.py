@@ -40,6 +40,7 @@ from releasekit.io.fbc_load import (
 from releasekit.model.fbc import PROPERTY_SHAPES, Bundle, Property, RelatedImage
 from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import _property_error, validate_config
+from tests.conftest import usual_catalog
 
 # ------------------------------------------------------------------------------------------ strategies
 
@@ -217,20 +218,9 @@ def test_fast_path_equals_exact_path(
 
 
 def test_fast_path_takes_the_usual_catalog_without_fallbacks(tmp_path: Path) -> None:
-    blobs = [
-        {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"},
-        {"schema": "olm.channel", "name": "alpha", "package": "foo", "entries": [{"name": "foo.v0.1.0"}]},
-        {
-            "schema": "olm.bundle",
-            "name": "foo.v0.1.0",
-            "package": "foo",
-            "image": "quay.io/a/foo@sha256:" + "a" * 64,
-            "properties": [
-                {"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}},
-                {"type": "olm.csv.metadata", "value": {"displayName": "Foo", "annotations": {"a": "b"}}},
-            ],
-        },
-    ]
+    blobs = usual_catalog(
+        {"type": "olm.csv.metadata", "value": {"displayName": "Foo", "annotations": {"a": "b"}}}
+    )
     data = _text(blobs, (",", ":"))
     spans = object_spans(data)
     assert spans is not None and len(spans) == 3 and is_exact(data, spans)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, usual_catalog
 
 HEAVY = ("jsonschema", "jinja2", "git", "yaml_rs", "orjson")
 
@@ -47,17 +47,7 @@ def test_help_imports_no_heavy_library() -> None:
 
 def test_validating_json_streams_loads_no_yaml_or_second_json_parser(tmp_path: Path) -> None:
     """A catalog of exact JSON streams (the usual big one) is read by msgspec alone."""
-    blobs = [
-        {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"},
-        {"schema": "olm.channel", "name": "alpha", "package": "foo", "entries": [{"name": "foo.v0.1.0"}]},
-        {
-            "schema": "olm.bundle",
-            "name": "foo.v0.1.0",
-            "package": "foo",
-            "image": "quay.io/a/foo@sha256:" + "a" * 64,
-            "properties": [{"type": "olm.package", "value": {"packageName": "foo", "version": "0.1.0"}}],
-        },
-    ]
+    blobs = usual_catalog()
     (tmp_path / "catalog.json").write_text("".join(json.dumps(blob) + "\n" for blob in blobs))
     code = (
         "import sys, releasekit.cli\n"
