@@ -1208,6 +1208,8 @@ def _check_in_two(
     if len(found) < 2 or sum(sizes) < PARALLEL_MIN_BYTES or not can_fork():
         return None, {}
     groups = _groups(found)
+    if len(groups) < 2:  # one folder (or one file) holds everything: nothing to share
+        return None, {}
     queue = WorkQueue(range(len(groups)))
     paths = [path for path, _rel, _size in found]
     child = start_child(lambda: msgspec.msgpack.encode(_check_share(paths, groups, queue, check, limits, {})))

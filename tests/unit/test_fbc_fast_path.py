@@ -734,3 +734,13 @@ def test_many_small_top_level_files_are_batched_into_at_most_the_queue_size() ->
     assert len(groups) <= WORK_QUEUE_MAX
     assert sorted(index for group in groups for index in group) == list(range(len(found)))
     assert groups[0] == [len(found) - 2, len(found) - 1]  # one folder is one group, the largest first
+
+
+def test_a_big_catalog_in_one_folder_gives_the_whole_catalogs_findings(tmp_path: Path) -> None:
+    _big_json_catalog(tmp_path, {})
+    (tmp_path / "all").mkdir()
+    for path in tmp_path.glob("*.json"):
+        path.rename(tmp_path / "all" / path.name)
+    child = _findings_forked(tmp_path)
+    findings, files = _findings_whole(tmp_path)
+    assert (child["findings"], child["files"]) == (findings, files)
