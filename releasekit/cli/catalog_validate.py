@@ -62,9 +62,12 @@ def command(
     limits = LoadLimits(max_file_bytes=max_file_size)
     findings: list[Finding] = []
     checked: list[str] = []
+    kept_alive: list[object] = []
     for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
         if not graph:  # only findings are needed: big catalogs may be split across two processes
-            found, files = load_and_check_findings(directory, validate_config, limits)
+            # the previous folder's catalog is freed here; the last one never is (request_fast_exit)
+            kept_alive = []
+            found, files = load_and_check_findings(directory, validate_config, limits, kept_alive)
             findings.extend(found)
             checked.extend(files)
             continue
