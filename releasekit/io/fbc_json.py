@@ -126,8 +126,8 @@ def _border_spans(data: bytes) -> list[Span] | None:
 
 
 def _line_spans(data: bytes) -> list[Span] | None:
-    """The spans of a stream written one object per line (as ``opm render`` can write it, and the
-    synthetic benchmark does), found with ``bytes.find`` alone; ``None`` for any other layout.
+    """The spans of a stream written one object per line (as JSON-lines writers and the synthetic
+    benchmark write it), found with ``bytes.find`` alone; ``None`` for any other layout.
 
     Every line must be empty or start with ``{`` and end with ``}`` (or ``}\\r``): a JSON string holds
     no newline, so each newline between two such lines is a border and no other border exists. The

@@ -1154,7 +1154,7 @@ def _assemble(
     )
 
 
-# ---------------------------------------------------------------- findings only, two processes sharing the files
+# ------------------------------------------------------------------ findings only, the files shared by two
 
 
 def load_and_check_findings(
@@ -1163,7 +1163,7 @@ def load_and_check_findings(
     limits: LoadLimits = LoadLimits(),
     keep: list[object] | None = None,
 ) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
-    """The findings of loading ``root`` and of ``check`` on it, and the files read; no catalog is kept.
+    """The findings of loading ``root`` and of ``check`` on it, and the files read (no catalog is returned).
 
     For ``catalog validate``, which needs nothing else. A big catalog, on a machine where a child may be
     forked, is shared between two processes (:func:`_check_in_two`): each reads, loads and checks its own
@@ -1186,10 +1186,10 @@ def load_and_check_findings(
         joined, read = _check_in_two(found, check, limits, keep)
         if joined is not None:
             return joined, tuple(paths)
-        files = [(path, read[index]) if index in read else (path, b"") for index, path in enumerate(paths)]
-        unread = [index for index, (_, data) in enumerate(files) if index not in read]
-        for index, (path, data) in zip(unread, _read([paths[index] for index in unread]), strict=True):
-            files[index] = (path, data)  # the files a share kept are not read again
+        unread = [index for index in range(len(paths)) if index not in read]  # what a share kept is reused
+        fresh = _read([paths[index] for index in unread])
+        read.update((index, data) for index, (_path, data) in zip(unread, fresh, strict=True))
+        files = [(path, read[index]) for index, path in enumerate(paths)]
         loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
         if keep is not None:
             keep.append(loaded)

@@ -95,7 +95,9 @@ class WorkQueue:
             raise ValueError(f"at most {WORK_QUEUE_MAX} numbers fit a work queue, not {len(numbers)}")
         self._read_end, write_end = os.pipe()
         try:
-            os.write(write_end, b"".join(number.to_bytes(4, "little") for number in numbers))
+            queued = memoryview(b"".join(number.to_bytes(4, "little") for number in numbers))
+            while queued:
+                queued = queued[os.write(write_end, queued) :]
         finally:
             os.close(write_end)
 
