@@ -1235,7 +1235,7 @@ def _check_in_two(
     try:
         mine = _check_share(paths, groups, queue, check, limits, kept, keep)
     except (InputError, SafetyLimitError):
-        pass  # the whole-catalog load reports the first such file, as it would on its own
+        pass  # the whole-catalog load below meets it too and reports it as it would on its own
     finally:
         queue.close()
         raw = child.join()
