@@ -169,9 +169,16 @@ def request_fast_exit() -> None:
 
 
 def run_main(group: click.Group, args: list[str] | None = None) -> None:
-    """Run ``group``, turning releasekit errors into one line and exit 2."""
+    """Run ``group``, turning releasekit errors into one line and exit 2.
+
+    The process ends soon after the command, so loaded catalogs are frozen out of the garbage
+    collector's view (:mod:`releasekit.io.collector`), which a long-lived library caller would not want.
+    """
+    from releasekit.io.collector import freeze_after_loading
+
     global _fast_exit
     _fast_exit = False
+    freeze_after_loading()
     try:
         rc = group.main(args=args, prog_name="releasekit", standalone_mode=False)
     except click.exceptions.Abort:

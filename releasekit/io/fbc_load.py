@@ -39,10 +39,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import dataclasses
 import functools
-import gc
 import os
 import re
 import stat
@@ -54,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from releasekit.errors import InputError, SafetyLimitError
+from releasekit.io import collector
 from releasekit.io.fbc_json import (
     Decoded,
     Fallback,
@@ -936,8 +935,8 @@ def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
     """Load every catalog file under ``root`` (see the module docstring for the rules).
 
     The cyclic garbage collector is paused while loading (parsing makes millions of objects and no
-    cycles; its passes over them cost more than the parsing), and what is alive afterwards is frozen
-    (:func:`gc.freeze`) so later passes skip the catalog, which is long-lived and acyclic.
+    cycles; its passes over them cost more than the parsing), and frozen afterwards only where the process
+    asked for it (:mod:`releasekit.io.collector`; the CLI does).
 
     Raises:
         InputError: the root or a file cannot be read.
@@ -965,22 +964,9 @@ def load_and_check(
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    with _collector_paused():
+    with collector.paused():
         files = _read_files(root, limits)
         return _load_and_check(files, _object_spans(files), check, limits)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while loading; freeze what was loaded afterwards."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.freeze()
-            gc.enable()
 
 
 _ChildAnswer = tuple[list[bool], list[list[tuple[int, bool, msgspec.Raw]] | None]]
@@ -1180,7 +1166,7 @@ def load_and_check_findings(
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    with _collector_paused():
+    with collector.paused():
         found = _catalog_files(root, limits)
         paths = [path for path, _rel, _size in found]
         joined, read = _check_in_two(found, check, limits, keep)
