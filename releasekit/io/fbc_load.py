@@ -1202,8 +1202,7 @@ def _check_in_two(
     next group when it is done with the last, so both finish at about the same time whatever each file
     costs to parse.
     """
-    sizes = [size for _path, _rel, size in found]
-    if len(found) < 2 or sum(sizes) < PARALLEL_MIN_BYTES or not can_fork():
+    if sum(size for _path, _rel, size in found) < PARALLEL_MIN_BYTES or not can_fork():
         return None, {}
     groups = _groups(found)
     if len(groups) < 2:  # one folder (or one file) holds everything: nothing to share
