@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from releasekit.errors import SafetyLimitError
+from releasekit.model.finding import nearest_line
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -58,14 +59,8 @@ class LocatedDocument:
 
     def line_of(self, path: str) -> int:
         """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            cut = max(path.rfind("."), path.rfind("["))
-            if cut <= 0:
-                break
-            path = path[:cut]
-        return self.line
+        line = nearest_line(self.lines, path)
+        return self.line if line is None else line
 
 
 def json_path(parent: str, key: object) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from releasekit.model.finding import Finding, Location
+from releasekit.model.finding import Finding, Location, nearest_line
 
 __all__ = [
     "ANNOTATION_CHANNELS",
@@ -69,14 +69,8 @@ class Manifest:
 
     def line_of(self, path: str) -> int:
         """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
-        while path:
-            if path in self.lines:
-                return self.lines[path]
-            cut = max(path.rfind("."), path.rfind("["))
-            if cut <= 0:
-                break
-            path = path[:cut]
-        return self.line
+        line = nearest_line(self.lines, path)
+        return self.line if line is None else line
 
     def loc(self, path: str = "$") -> Location:
         """A finding location pointing at ``path`` in this manifest."""

@@ -7,7 +7,7 @@ Pure core: no I/O. A finding's ``subject`` names what it is about, outermost fir
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -17,8 +17,20 @@ __all__ = [
     "count_by_severity",
     "has_errors",
     "make_finding",
+    "nearest_line",
     "sort_findings",
 ]
+
+
+def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
+    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor (``$.a[0].b``,
+    then ``$.a[0]``, ``$.a``, ``$``; a relative path ends at ``""``), or ``None``."""
+    while True:
+        line = lines.get(path)
+        if line is not None or not path:
+            return line
+        cut = max(path.rfind("."), path.rfind("["))
+        path = path[:cut] if cut > 0 else ""
 
 
 class Severity(enum.StrEnum):

@@ -27,7 +27,7 @@ from typing import Any
 
 import semver
 
-from releasekit.model.finding import Location
+from releasekit.model.finding import Location, nearest_line
 from releasekit.model.inventory import Crd, GateStage, Inventory
 
 __all__ = [
@@ -81,15 +81,7 @@ class Origin:
 
     def at(self, sub: str = "") -> Location:
         """Location of ``sub`` (relative JSON path) or of its nearest recorded ancestor."""
-        table = dict(self.lines)
-        probe = sub
-        while True:
-            if probe in table:
-                return Location(file=self.file, line=table[probe], path=self.path + sub)
-            if not probe:
-                return Location(file=self.file, line=None, path=self.path + sub)
-            cut = max(probe.rfind("."), probe.rfind("["))
-            probe = probe[:cut] if cut > 0 else ""
+        return Location(file=self.file, line=nearest_line(dict(self.lines), sub), path=self.path + sub)
 
 
 def _origin_field() -> Any:
