@@ -47,7 +47,7 @@ __all__ = [
     "Span",
     "decode_exact_stream",
     "decode_packed_documents",
-    "has_long_integer",
+    "exact_object",
     "is_exact",
     "load_json",
     "load_packed",
@@ -59,42 +59,6 @@ __all__ = [
 # between two top-level objects of a valid stream.
 OBJECT_BORDER = re.compile(rb"\}[ \t\r]*\n[ \t\r\n]*\{")
 _BLANKS = b" \t\r\n"
-
-# orjson (used on the exact path, see fbc_load) reads integers beyond 64 bits as floats where the json
-# module keeps them exact; msgspec, used here, keeps them. Digit runs are
-# found cheaply (digits mapped to "1", everything else to "0"); a run of 19 or more is an integer token
-# only when a ":", "," or "[" comes before it (blanks and a minus sign between) and a blank, ",", "]" or
-# "}" right after it. Runs inside strings, such as digests, rarely look like that; when one does, the file
-# only takes the exact path.
-_DIGIT_MAP = bytes(0x31 if 0x30 <= i <= 0x39 else 0x30 for i in range(256))
-_DIGIT_RUN = b"1" * 19
-_BEFORE_NUMBER = frozenset(b":,[")
-_AFTER_NUMBER = frozenset(b" \t\r\n,]}")
-
-
-def has_long_integer(data: bytes) -> bool:
-    """True when ``data`` may hold an integer token of 19 or more digits."""
-    mapped = data.translate(_DIGIT_MAP)
-    found = mapped.find(_DIGIT_RUN)
-    while found >= 0:
-        start = mapped.rfind(b"0", 0, found) + 1
-        end = mapped.find(b"0", found)
-        if end < 0:
-            end = len(data)
-        before = start - 1
-        if before >= 0 and data[before] == 0x2D:  # "-"
-            before -= 1
-        while before >= 0 and data[before] in _BLANKS:
-            before -= 1
-        if (
-            before >= 0
-            and data[before] in _BEFORE_NUMBER
-            and (end == len(data) or data[end] in _AFTER_NUMBER)
-        ):
-            return True
-        found = mapped.find(_DIGIT_RUN, end)
-    return False
-
 
 Span = tuple[int, int, int]
 """One object of a JSON stream: its start and end byte offsets and the 1-based line it starts on."""
@@ -156,39 +120,38 @@ def _line_spans(data: bytes) -> list[Span] | None:
 
 
 def is_exact(data: bytes, spans: list[Span]) -> bool:
-    """True when each span is one object that msgspec parses to what the json module gives.
+    """True when each span is one object :func:`exact_object` takes. This parses everything once and
+    keeps nothing; :func:`decode_exact_stream` relies on it."""
+    return all(exact_object(data, start, end) is not None for start, end, _line in spans)
+
+
+def exact_object(data: bytes, start: int = 0, end: int | None = None) -> dict[str, Any] | None:
+    """The object ``data[start:end]`` holds, when msgspec parses it to what the json module gives; else
+    ``None``.
 
     msgspec gives the json module's values (integers of any size, floats correctly rounded) and refuses
     what it would give differently (``NaN``, lone surrogates, ``1e400``); what remains is duplicate keys,
-    which both keep the last of. Each object is re-encoded: when that gives its very text back (compact
+    which both keep the last of. The object is re-encoded: when that gives its very text back (compact
     JSON as msgspec writes it, the usual shape of a machine-written stream), no key was lost. Otherwise
     keys are counted: the text has one colon per key plus those inside strings (written ``:`` or
-    ``\\u003a``), the re-encoding one per surviving key plus the same string colons. An object never
-    re-encodes to more colons than its text has, so the two totals are equal exactly when no object lost
-    a key. This parses everything once and keeps nothing; :func:`decode_exact_stream` relies on it.
+    ``\\u003a``), the re-encoding one per surviving key plus the same string colons, so a lost key always
+    makes the two differ.
     """
-    view = memoryview(data)
-    decode, encode, count, starts = _ANY.decode, msgspec.json.encode, data.count, data.startswith
-    escaped: bool | None = None  # whether a colon may be written as an escape: looked up when first needed
-    kept = colons = 0
+    end = len(data) if end is None else end
     try:
-        for start, end, _line in spans:
-            value = decode(view[start:end])
-            if type(value) is not dict:
-                return False
-            encoded = encode(value)
-            stop = start + len(encoded)
-            if stop <= end and starts(encoded, start) and (stop == end or not data[stop:end].strip(_BLANKS)):
-                continue  # the text is its own re-encoding: nothing was lost
-            if escaped is None:
-                escaped = data.find(b"\\u003") >= 0
-            kept += encoded.count(b":")
-            colons += count(b":", start, end)
-            if escaped:
-                colons += count(b"\\u003a", start, end) + count(b"\\u003A", start, end)
+        value = _ANY.decode(memoryview(data)[start:end])
     except msgspec.DecodeError:
-        return False
-    return kept == colons
+        return None
+    if type(value) is not dict:
+        return None
+    encoded = msgspec.json.encode(value)
+    stop = start + len(encoded)
+    if stop <= end and data.startswith(encoded, start) and (stop == end or not data[stop:end].strip(_BLANKS)):
+        return value  # the text is its own re-encoding: nothing was lost
+    colons = data.count(b":", start, end)
+    if data.find(b"\\u003", start, end) >= 0:
+        colons += data.count(b"\\u003a", start, end) + data.count(b"\\u003A", start, end)
+    return value if encoded.count(b":") == colons else None
 
 
 _ANY = msgspec.json.Decoder()

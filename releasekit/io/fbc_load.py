@@ -59,7 +59,7 @@ from releasekit.io.fbc_json import (
     Span,
     decode_exact_stream,
     decode_packed_documents,
-    has_long_integer,
+    exact_object,
     is_exact,
     object_spans,
     pack_documents,
@@ -289,7 +289,7 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-# json, orjson and yaml_rs are imported where they are used: a catalog of exact JSON streams, the usual
+# json and yaml_rs are imported where they are used: a catalog of exact JSON streams, the usual
 # big one, is read by fbc_json alone and never loads them.
 
 
@@ -306,35 +306,16 @@ _OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_B
 
 
 def _fast_json_object(piece: str) -> Any:
-    """``piece`` parsed by orjson when that is exactly what the json module gives, else ``None``.
-
-    orjson keeps the last of duplicate keys silently; a duplicate is detected by counting colons: the
-    text has one per key plus those inside strings (written ``:`` or ``\\u003a``), the re-encoded value
-    one per surviving key plus the same string colons, so a dropped key always makes the counts differ.
-    """
-    import orjson
-
-    try:
-        value = orjson.loads(piece)
-    except orjson.JSONDecodeError:
-        return None
-    if type(value) is not dict:
-        return None
-    colons = piece.count(":")
-    if "\\u003" in piece:
-        colons += piece.count("\\u003a") + piece.count("\\u003A")
-    if orjson.dumps(value).count(b":") != colons:
-        return None
-    if has_long_integer(piece.encode()):
-        return None
-    return value
+    """``piece`` parsed by msgspec when that is exactly what the json module gives (no key lost, see
+    :func:`~releasekit.io.fbc_json.exact_object`), else ``None``."""
+    return exact_object(piece.encode())
 
 
 def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
     """The objects of a JSON stream, each with its first line; stops at the first error, as opm.
 
-    Each piece between two borders is tried with orjson, and a piece it cannot take exactly (an error, a
-    duplicate key, a huge integer, several objects on one line) is read by the json module. (Files that
+    Each piece between two borders is tried with msgspec, and a piece it cannot take exactly (an error, a
+    duplicate key, NaN, several objects on one line) is read by the json module. (Files that
     are exact as a whole take the faster :mod:`releasekit.io.fbc_json` path in :func:`load_catalog`.)
     """
     import json
@@ -750,21 +731,19 @@ def _b64decode(data: str) -> bytes:
 def _decode_object(data: str) -> Any:
     import json
 
-    import orjson
     import yaml_rs
 
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        # orjson is several times faster on these big manifests; like json.loads it keeps the last of
-        # duplicate keys. Huge integers and anything orjson refuses go to json.loads (same value/error).
-        if not has_long_integer(raw):
-            try:
-                return orjson.loads(text)
-            except orjson.JSONDecodeError:
-                pass
-        return json.loads(text)
+        # msgspec is several times faster on these big manifests and gives what json.loads gives (the
+        # last of duplicate keys, integers of any size); anything it refuses goes to json.loads, whose
+        # value or error is the one opm's reading matches.
+        try:
+            return msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return json.loads(text)
     return yaml_rs.loads(text, parse_datetime=False)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.conftest import REPO_ROOT, usual_catalog
 
-HEAVY = ("jsonschema", "jinja2", "git", "yaml_rs", "orjson")
+HEAVY = ("jsonschema", "jinja2", "git", "yaml_rs")
 
 
 def test_help_runs() -> None:
@@ -56,7 +56,7 @@ def test_validating_json_streams_loads_no_yaml_or_second_json_parser(tmp_path: P
         " standalone_mode=False)\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print('loaded=' + ','.join(m for m in ('json', 'orjson', 'yaml_rs') if m in sys.modules))\n"
+        "print('loaded=' + ','.join(m for m in ('json', 'yaml_rs') if m in sys.modules))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=False, timeout=60
