@@ -1033,7 +1033,12 @@ def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
 
 def _object_spans(files: list[tuple[str, bytes]]) -> list[list[Span] | None]:
     """Each file's JSON object spans (:func:`~releasekit.io.fbc_json.object_spans`), ``None`` for the rest."""
-    return [object_spans(data) if data[:3] != _UTF8_BOM else None for _, data in files]
+    return [_stream_spans(data) for _, data in files]
+
+
+def _stream_spans(data: bytes) -> list[Span] | None:
+    """A file's JSON object spans, ``None`` unless it is a JSON stream (a BOM makes it YAML to opm)."""
+    return object_spans(data) if data[:3] != _UTF8_BOM else None
 
 
 def _is_yaml(data: bytes) -> bool:
@@ -1250,7 +1255,7 @@ def _check_share(
             path = paths[index]
             ((_, data),) = _read([path])
             taken.append(index)
-            spans = object_spans(data) if data[:3] != _UTF8_BOM else None
+            spans = _stream_spans(data)
             if spans is not None and is_exact(data, spans):
                 items = decode_exact_stream(data, spans, path)
                 if items is not None:
