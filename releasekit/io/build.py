@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from releasekit.io.catalog_build import build_catalogs, drift
+from releasekit.io.catalog_build import build_catalogs, catalog_layout, drift
 from releasekit.io.catalog_tree import validate_tree
 from releasekit.io.streams import validate_streams
 from releasekit.model.finding import Finding, Severity
@@ -68,6 +68,17 @@ def run_build(request: BuildRequest) -> Report:
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
+    if request.check:
+        return _run_build(request)
+    from releasekit.io.atomic import check_output_target, output_lock
+
+    inputs = (request.streams_dir, request.templates_dir)
+    check_output_target(request.catalog_dir, owned=catalog_layout, inputs=inputs)  # before any work
+    with output_lock(request.catalog_dir):  # a second build of this checkout stops here at once
+        return _run_build(request)
+
+
+def _run_build(request: BuildRequest) -> Report:
     loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
     findings: list[Finding] = list(streams_report.findings)
     checked: list[str] = list(streams_report.checked)
@@ -84,7 +95,12 @@ def run_build(request: BuildRequest) -> Report:
     else:
         from releasekit.io.atomic import write_tree_atomic  # only a write needs tempfile and shutil
 
-        write_tree_atomic(request.catalog_dir, built.files)
+        write_tree_atomic(
+            request.catalog_dir,
+            built.files,
+            owned=catalog_layout,
+            inputs=(request.streams_dir, request.templates_dir),
+        )
     rules.append("RK-DIFF-001")
     if request.catalog_dir.is_dir():
         from releasekit.rules.graph import GraphPolicy

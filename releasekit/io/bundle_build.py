@@ -192,6 +192,11 @@ def render_bundle(
 # ------------------------------------------------------------------------------------------ checks
 
 
+def _bundle_layout(rel: PurePosixPath) -> bool:
+    """Whether ``rel`` (below a bundle folder) is what bundle build writes; anything else there is kept."""
+    return bool(rel.parts) and rel.parts[0] in ("manifests", "metadata", "bundle.Dockerfile")
+
+
 def _tree_files(root: Path) -> dict[PurePosixPath, Path]:
     if not root.is_dir():
         return {}
@@ -349,7 +354,7 @@ def build_bundles(
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
         else:
-            write_tree_atomic(bundle.target, bundle.files)
+            write_tree_atomic(bundle.target, bundle.files, owned=_bundle_layout, marker=False, lock=False)
             findings += validate_built(bundle.target, bundle.display, bundle.plan.stream, bundle.plan.release)
         if progress is not None:
             verb = "checked" if check else "wrote"

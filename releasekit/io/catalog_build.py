@@ -10,11 +10,13 @@ to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from releasekit.io.atomic import MARKER, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
@@ -28,6 +30,7 @@ __all__ = [
     "CatalogBuild",
     "build_catalogs",
     "catalog_files",
+    "catalog_layout",
     "compare_files",
     "drift",
     "render_csv",
@@ -129,6 +132,10 @@ _DRIFT = {
     "missing": ("is missing", "run `releasekit catalog build` and commit the result"),
     "stale": ("is not generated from streams/ (stale)", "run `releasekit catalog build` to remove it"),
     "changed": ("differs from what streams/ generates", "run `releasekit catalog build` and commit"),
+    "foreign": (
+        "is not generated from streams/ (releasekit did not write it and keeps it)",
+        "delete it by hand unless it is meant to ship in the catalog image",
+    ),
 }
 
 
@@ -138,6 +145,7 @@ def compare_files(
     display: str,
     *,
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
+    foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
 ) -> tuple[Finding, ...]:
     """RK-DIFF-001 for every file that is missing, stale (kept where ``report_stale`` says) or different.
 
@@ -150,7 +158,7 @@ def compare_files(
         elif rel not in generated:
             if not report_stale(rel):
                 continue
-            kind = "stale"
+            kind = "foreign" if foreign(rel) else "stale"
         elif existing[rel]() != generated[rel]:
             kind = "changed"
         else:
@@ -170,11 +178,34 @@ def compare_files(
     return tuple(findings)
 
 
+_FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
+
+
+def catalog_layout(rel: PurePosixPath) -> bool:
+    """Whether ``rel`` (below ``catalog/``) is releasekit's own: a ``v<X.Y>`` fragment folder, its
+    ``Containerfile`` or a ``configs/<package>/catalog.json``. Anything else there is kept by a build."""
+    parts = rel.parts
+    if not parts or not _FRAGMENT.fullmatch(parts[0]):
+        return False
+    return (
+        len(parts) == 1
+        or parts[1:] == ("Containerfile",)
+        or (len(parts) == 4 and parts[1] == "configs" and parts[3] == "catalog.json")
+    )
+
+
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
-    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra."""
+    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra.
+
+    An extra file that is not releasekit's own (:func:`catalog_layout`, or listed in the marker) is reported
+    too, since it lands in the image, but with the hint to remove it by hand: a build keeps it.
+    """
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
     if target.is_dir():
         for path in sorted(target.rglob("*")):
-            if path.is_file():
+            if path.is_file() and path.name != MARKER:
                 existing[PurePosixPath(path.relative_to(target).as_posix())] = path.read_bytes
-    return compare_files(files, existing, display)
+    listed = written_files(target)
+    return compare_files(
+        files, existing, display, foreign=lambda rel: not (catalog_layout(rel) or rel in listed)
+    )
