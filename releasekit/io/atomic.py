@@ -113,7 +113,7 @@ def output_lock(target: Path) -> Iterator[None]:
     Raises:
         InputError: another releasekit process holds it (a concurrent build of the same checkout).
     """
-    target = Path(os.path.abspath(target))
+    target = Path(os.path.normpath(target.absolute()))
     lock = target.parent / f".{target.name}.{_LOCK}"
     key = str(lock)
     if key in _held:
@@ -272,7 +272,7 @@ def check_output_target(
         SafetyLimitError: the current folder, a repository root, a folder holding an input, something
             that is not a folder, or a folder of files releasekit did not write.
     """
-    target = Path(os.path.abspath(target))
+    target = Path(os.path.normpath(target.absolute()))
     _refuse_target(target, inputs)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise SafetyLimitError(f"{target}: is not a folder; refusing to replace it")
@@ -306,7 +306,7 @@ def write_tree_atomic(
             files releasekit did not write; or a path leaves the folder.
         InputError: another releasekit run is writing ``target``.
     """
-    target = Path(os.path.abspath(target))
+    target = Path(os.path.normpath(target.absolute()))
     for rel in files:
         _safe_relative(rel)
     check_output_target(target, owned=owned, inputs=inputs)
@@ -328,7 +328,7 @@ def write_tree_atomic(
                 source, dest = target / rel, staging / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 if source.is_symlink():
-                    dest.symlink_to(os.readlink(source))
+                    dest.symlink_to(source.readlink())
                 else:
                     try:
                         os.link(source, dest)  # the same file: nothing copied, nothing lost
