@@ -19,7 +19,7 @@ from typing import Any
 from releasekit.io.atomic import MARKER, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.io.templates import TemplateSet
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.stream import CrossMinor, Release, Stream
 from releasekit.plan.catalog import CatalogFragment, ReleaseManifests, containerfile, plan_catalogs
@@ -57,8 +57,7 @@ def render_csv(
     inventory = loaded.inventories.get(release.upstream.inventory)
     crds = operand_crds(stream, inventory) if inventory is not None else ()
     context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
-    text = templates.render(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
-    csv = load_yaml_text(text)
+    csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
     if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
     return csv
@@ -77,7 +76,7 @@ def render_operator_crd(
     key = tuple(owned.items()) if owned else None
     if cache is not None and key in cache:
         return cache[key]
-    crd = load_yaml_text(templates.render(OPERATOR_CRD_TEMPLATE, {"owned_api": owned}))
+    crd = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
     if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
     if cache is not None:
