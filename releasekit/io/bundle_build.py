@@ -35,6 +35,7 @@ import yaml
 
 from releasekit.errors import InputError, UpstreamError
 from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.inputs import contained
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
 from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
@@ -295,7 +296,7 @@ def _build_one(
         allow_unpinned=allow_unpinned,
     )
     files = render_bundle(plan, {crd.file: data for crd, data in read}, templates)
-    target = out.joinpath(*plan.root.parts)
+    target = contained(out.joinpath(*plan.root.parts), out, "the bundle folder named after the release")
     display = f"{out_display.rstrip('/')}/{plan.root}"
     return BuiltBundle(plan=plan, files=files, target=target, display=display)
 

@@ -152,6 +152,8 @@ def compare_files(
     """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
+        if rel.name == MARKER:  # releasekit's own bookkeeping (git ignores it), never catalog content
+            continue
         if rel not in existing:
             kind = "missing"
         elif rel not in generated:
@@ -202,7 +204,7 @@ def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> t
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
     if target.is_dir():
         for path in sorted(target.rglob("*")):
-            if path.is_file() and path.name != MARKER:
+            if path.is_file():
                 existing[PurePosixPath(path.relative_to(target).as_posix())] = path.read_bytes
     listed = written_files(target)
     return compare_files(

@@ -65,7 +65,7 @@ from releasekit.io.fbc_json import (
     pack_documents,
 )
 from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
-from releasekit.io.inputs import check_nesting, check_regular, forbidden_character
+from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, check_regular, forbidden_character
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -193,6 +193,10 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
 
     def walk(prefix: str, rel_dir: str) -> None:
         # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
+        if rel_dir.count("/") > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{prefix.rstrip('/')}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         try:
             with os.scandir(prefix or ".") as listing:
                 entries = sorted(listing, key=_entry_name)

@@ -41,6 +41,7 @@ __all__ = [
     "MAX_WALK_DEPTH",
     "check_nesting",
     "check_regular",
+    "contained",
     "digit_limit",
     "forbidden_character",
     "inside",
@@ -66,6 +67,18 @@ MAX_WALK_DEPTH = 64
 def inside(path: str, root_real: str) -> bool:
     """Whether resolved ``path`` is ``root_real`` or below it (both resolved)."""
     return path == root_real or path.startswith(root_real.rstrip("/") + "/")
+
+
+def contained(path: Path, folder: Path, what: str) -> Path:
+    """``path`` when it stays inside ``folder`` once ``..`` and links are resolved (for file names derived
+    from a ref, pin, line or version).
+
+    Raises:
+        SafetyLimitError: the name would leave ``folder``.
+    """
+    if not inside(os.path.realpath(path), os.path.realpath(folder)):
+        raise SafetyLimitError(f"{path}: {what} leaves {folder}; refusing to write it")
+    return path
 
 
 def check_regular(
