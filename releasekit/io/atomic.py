@@ -217,8 +217,9 @@ def _clean_leftovers(target: Path) -> None:
         entries = sorted(target.parent.iterdir())
     except OSError:
         return
-    news = [e for e in entries if e.name.startswith(f".{target.name}.{_NEW}.")]
-    olds = [e for e in entries if e.name.startswith(f".{target.name}.{_OLD}.")]
+    # also the names releasekit used before (.catalog.new.*, .catalog.old.*)
+    news = [e for e in entries if e.name.startswith((f".{target.name}.{_NEW}.", f".{target.name}.new."))]
+    olds = [e for e in entries if e.name.startswith((f".{target.name}.{_OLD}.", f".{target.name}.old."))]
     if olds and not target.exists():  # killed between the two renames of the fallback swap
         olds.pop().rename(target)
     for entry in (*news, *olds):

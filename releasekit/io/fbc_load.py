@@ -438,6 +438,34 @@ def _first_content_line(chunk: str, line: int) -> int:
         size *= 8
 
 
+_MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
+
+
+def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """A document with merge keys, read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding."""
+    from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+
+    try:
+        docs = load_yaml_documents(chunk, track_paths=False, max_nodes=limits.max_alias_events, source=file)
+    except YamlContentError as exc:
+        duplicate = exc.message.startswith("duplicate key")
+        findings.append(
+            _finding(
+                "RK-FBC-003" if duplicate else "RK-FBC-001",
+                exc.message if duplicate else f"invalid YAML: {exc.message.removeprefix('invalid YAML: ')}",
+                file,
+                line + (exc.line or 1) - 1,
+                _HINT_DUPLICATE
+                if duplicate
+                else "fix the YAML syntax (documents are separated by '---' lines)",
+            )
+        )
+        return _ABSENT
+    if len(docs) > 1:  # pragma: no cover - chunks are split at document markers
+        return docs[0].data
+    return docs[0].data if docs else None
+
+
 _NON_FINITE = (".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF")
 
 
@@ -464,6 +492,12 @@ def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
+        if "<<" in chunk and _MERGE_KEY.search(chunk):
+            # yaml-rs reads YAML 1.2, which has no merge keys; go-yaml (opm) and PyYAML merge them
+            merged = _merged_document(chunk, file, line, findings, limits)
+            if merged is not _ABSENT:
+                yield _Doc(merged, _first_content_line(chunk, line), raw_empty=merged is None)
+            continue
         try:
             value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
         except yaml_rs.YAMLDecodeError as exc:
