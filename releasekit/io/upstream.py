@@ -44,6 +44,7 @@ __all__ = [
     "cache_root",
     "check_ref",
     "import_upstream",
+    "check_line",
     "inventory_path",
     "open_repository",
     "read_crd_files",
@@ -213,6 +214,16 @@ def _crd(data: Any, path: str, sha: str) -> Crd | None:
 _LINE = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
 
 
+def check_line(line: str | None) -> None:
+    """Refuse a ``--line`` that is not ``X.Y`` (file names are made from it).
+
+    Raises:
+        UsageError: the line is not two dot-separated numbers.
+    """
+    if line is not None and not _LINE.fullmatch(line):
+        raise UsageError(f"--line {line!r}: expected a Kueue line as X.Y (such as 0.11)")
+
+
 def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory:
     """Read the CRDs and gates of ``ref`` from git blobs (no work tree) into an exact inventory.
 
@@ -241,8 +252,7 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
         describe: str | None = repo.git.describe("--tags", commit.hexsha)
     except git.GitCommandError:
         describe = None
-    if line is not None and not _LINE.fullmatch(line):
-        raise UsageError(f"--line {line!r}: expected a Kueue line as X.Y (such as 0.11)")
+    check_line(line)
     resolved_line = line or line_of_version(tag or "") or line_of_version(describe or "")
     if resolved_line is None:
         raise UpstreamError(f"cannot tell the Kueue line of {ref!r} (no tag or describe); pass --line X.Y")
@@ -331,6 +341,7 @@ def import_upstream(
 ) -> tuple[Inventory, Path]:
     """``releasekit upstream import``: check the ref, open the repo, read at the ref, write the inventory."""
     check_ref(ref)
+    check_line(line)
     repo = open_repository(repo_spec, cache=cache)
     inventory = read_inventory(repo, ref, line=line)
     return inventory, write_inventory(streams_dir, inventory)
