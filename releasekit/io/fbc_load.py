@@ -438,6 +438,7 @@ def _first_content_line(chunk: str, line: int) -> int:
         size *= 8
 
 
+_YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
 _MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
 
 
@@ -492,8 +493,9 @@ def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        if "<<" in chunk and _MERGE_KEY.search(chunk):
-            # yaml-rs reads YAML 1.2, which has no merge keys; go-yaml (opm) and PyYAML merge them
+        if ("<<" in chunk and _MERGE_KEY.search(chunk)) or any(brk in chunk for brk in _YAML11_BREAKS):
+            # yaml-rs reads YAML 1.2, which has no merge keys and no NEL/LS/PS line breaks; go-yaml (opm)
+            # and PyYAML read YAML 1.1, which has both
             merged = _merged_document(chunk, file, line, findings, limits)
             if merged is not _ABSENT:
                 yield _Doc(merged, _first_content_line(chunk, line), raw_empty=merged is None)

@@ -17,7 +17,7 @@ import git
 import pytest
 
 from tests.conftest import usual_catalog
-from tests.hostile.conftest import Ran, assert_refused, run_child
+from tests.hostile.conftest import Ran, assert_refused, run_child, run_here
 
 DEEP_BLOCK = "- " * 12_000 + "x\n"  # 24 KB; yaml-rs overflowed its stack on it
 DEEP_FLOW_JSON = '{"schema": "olm.package", "name": "a", "v": ' + "[" * 1000 + "]" * 1000 + "}\n"
@@ -53,7 +53,7 @@ def test_a_12000_deep_template_is_refused(tmp_path: Path) -> None:
 
 def test_json_nested_1000_deep_is_refused(tmp_path: Path) -> None:
     _catalog(tmp_path, DEEP_FLOW_JSON, "deep.json")
-    assert_refused(run_child(["catalog", "validate", "cat"], tmp_path), "deep.json:1", "nested deeper")
+    assert_refused(run_here(["catalog", "validate", "cat"], tmp_path), "deep.json:1", "nested deeper")
 
 
 def test_check_refuses_a_deep_file_in_the_working_tree(repo: Path) -> None:
@@ -73,17 +73,17 @@ def _committer() -> dict[str, str]:
 
 def test_a_stream_file_nested_900_deep_is_refused(repo: Path) -> None:
     (repo / "streams" / "deep.yaml").write_text("a: " + "[" * 900 + "]" * 900 + "\n")
-    assert_refused(run_child(["streams", "validate"], repo), "deep.yaml:1", "nested deeper")
+    assert_refused(run_here(["streams", "validate"], repo), "deep.yaml:1", "nested deeper")
 
 
 def test_an_integer_over_python_digit_limit_in_a_stream_is_one_line(repo: Path) -> None:
     (repo / "streams" / "big.yaml").write_text("a: " + "9" * 5000 + "\n")
-    assert_refused(run_child(["streams", "validate"], repo), "big.yaml:1", "too long")
+    assert_refused(run_here(["streams", "validate"], repo), "big.yaml:1", "too long")
 
 
 def test_an_integer_over_python_digit_limit_in_catalog_json_is_opms_finding(tmp_path: Path) -> None:
     _catalog(tmp_path, '{"schema": "olm.package", "name": "b", "n": ' + "9" * 5000 + "}\n", "big.json")
-    ran = run_child(["catalog", "validate", "cat", "--format", "json"], tmp_path)
+    ran = run_here(["catalog", "validate", "cat", "--format", "json"], tmp_path)
     assert ran.code == 1, ran.stderr
     assert [(f["rule"], f["location"]["file"]) for f in _findings(ran)] == [("RK-FBC-001", "cat/big.json")]
 
@@ -102,7 +102,7 @@ def test_nan_infinity_and_overflow_in_catalog_json_get_opms_verdict(
 ) -> None:
     """NaN, Infinity and 1e999999 passed in catalog JSON; Go's encoding/json (opm) rejects them."""
     _catalog(tmp_path, '{"schema": "olm.package", "name": "b", "n": ' + value + "}\n", "odd.json")
-    ran = run_child(["catalog", "validate", "cat", "--format", "json"], tmp_path)
+    ran = run_here(["catalog", "validate", "cat", "--format", "json"], tmp_path)
     assert ran.code == 1, ran.stderr
     [finding] = _findings(ran)
     assert finding["rule"] == "RK-FBC-001" and wording in str(finding["message"])
@@ -111,7 +111,7 @@ def test_nan_infinity_and_overflow_in_catalog_json_get_opms_verdict(
 @pytest.mark.parametrize("spelling", [".nan", ".inf", "-.Inf"])
 def test_nan_and_infinity_in_catalog_yaml_get_opms_verdict(tmp_path: Path, spelling: str) -> None:
     _catalog(tmp_path, f"schema: olm.package\nname: b\nn: {spelling}\n")
-    ran = run_child(["catalog", "validate", "cat", "--format", "json"], tmp_path)
+    ran = run_here(["catalog", "validate", "cat", "--format", "json"], tmp_path)
     [finding] = _findings(ran)
     assert finding["rule"] == "RK-FBC-001" and "unsupported value" in str(finding["message"])
 
@@ -122,7 +122,7 @@ def test_a_forbidden_character_in_a_yaml_catalog_is_opms_error_not_a_silent_cut(
 ) -> None:
     """A NUL byte silently truncated a YAML catalog document (yaml-rs stops there); opm rejects it."""
     _catalog(tmp_path, f"schema: olm.package\nname: b\n---\nschema: olm.package\nname: c{char}d\n")
-    ran = run_child(["catalog", "validate", "cat", "--format", "json"], tmp_path)
+    ran = run_here(["catalog", "validate", "cat", "--format", "json"], tmp_path)
     assert ran.code == 1, ran.stderr
     [finding] = _findings(ran)
     assert finding["rule"] == "RK-FBC-001"
@@ -218,7 +218,7 @@ def test_symlinks_out_of_the_input_are_refused(tmp_path: Path, command: list[str
         (tmp_path / "bundle" / sub).mkdir(parents=True)
     (tmp_path / "bundle" / "metadata" / "annotations.yaml").symlink_to(secret)
     assert_refused(
-        run_child(command, tmp_path), "leak.yaml" if "bundle" not in command else "annotations.yaml"
+        run_here(command, tmp_path), "leak.yaml" if "bundle" not in command else "annotations.yaml"
     )
 
 
@@ -228,7 +228,7 @@ def test_streams_validate_refuses_a_symlink_out_of_streams(
     outside = tmp_path_factory.mktemp("outside") / "x.yaml"
     outside.write_text((repo / "streams" / "stable.yaml").read_text())
     (repo / "streams" / "leak.yaml").symlink_to(outside)
-    assert_refused(run_child(["streams", "validate"], repo), "leak.yaml", "outside")
+    assert_refused(run_here(["streams", "validate"], repo), "leak.yaml", "outside")
 
 
 ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -239,14 +239,14 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
 def test_an_alias_bomb_in_a_stream_file_is_refused(repo: Path) -> None:
     """Alias bombs in stream YAML took 5-8 s and 600 MB before being refused (the catalog path: 0.2 s)."""
     (repo / "streams" / "bomb.yaml").write_text(ALIAS_BOMB)
-    assert_refused(run_child(["streams", "validate"], repo), "bomb.yaml", "alias")
+    assert_refused(run_here(["streams", "validate"], repo), "bomb.yaml", "alias")
 
 
 def test_an_alias_bomb_in_a_bundle_manifest_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bundle" / "manifests").mkdir(parents=True)
     (tmp_path / "bundle" / "metadata").mkdir()
     (tmp_path / "bundle" / "manifests" / "bomb.yaml").write_text(ALIAS_BOMB)
-    assert_refused(run_child(["bundle", "validate", "bundle"], tmp_path), "bomb.yaml", "alias")
+    assert_refused(run_here(["bundle", "validate", "bundle"], tmp_path), "bomb.yaml", "alias")
 
 
 @pytest.mark.parametrize("line", ["../../x", "0.11/../../x", "x", "0.11.2", "/etc"])
@@ -259,6 +259,6 @@ def test_upstream_import_line_is_only_x_y(repo: Path, line: str) -> None:
     kueue.git.add(".")
     kueue.git.commit("-qm", "k", env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", **_committer()})
     before = sorted(p.relative_to(repo) for p in repo.rglob("*") if "kueue" not in p.parts)
-    ran = run_child(["upstream", "import", "--repo", "kueue", "--ref", "HEAD", "--line", line], repo)
+    ran = run_here(["upstream", "import", "--repo", "kueue", "--ref", "HEAD", "--line", line], repo)
     assert_refused(ran, "--line", "X.Y")
     assert sorted(p.relative_to(repo) for p in repo.rglob("*") if "kueue" not in p.parts) == before

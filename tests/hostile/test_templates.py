@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.conftest import assert_refused, run_child
+from tests.hostile.conftest import assert_refused, run_child, run_here
 
 CSV = "bundle-templates/clusterserviceversion.yaml.j2"
 
@@ -28,7 +28,7 @@ def test_a_symlink_reached_by_include_is_refused_and_nothing_leaks(repo: Path) -
     """``{% include %}`` followed a symlink in bundle-templates/: /etc/passwd ended up in catalog/."""
     (repo / "bundle-templates" / "evil.txt").symlink_to("/etc/passwd")
     number = _attack(repo, "# {% include 'evil.txt' %}")
-    ran = run_child(["catalog", "build", "--candidates", "--out", "preview"], repo)
+    ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
     assert_refused(ran, f"{CSV.split('/')[1]}:{number}", "symbolic link")
     assert not (repo / "preview").exists()
 
@@ -38,7 +38,7 @@ def test_a_symlinked_data_file_is_refused_even_inside_the_folder(repo: Path) -> 
     prose = repo / "bundle-templates" / "prose.yaml"
     prose.rename(repo / "bundle-templates" / "prose-real.yaml")
     prose.symlink_to("prose-real.yaml")
-    ran = run_child(["catalog", "build", "--candidates", "--out", "preview"], repo)
+    ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
     assert_refused(ran, "prose.yaml", "symbolic link")
 
 
@@ -78,5 +78,5 @@ def test_a_runaway_template_is_stopped_by_the_render_time_limit(repo: Path) -> N
 def test_a_value_that_breaks_the_rendered_yaml_names_the_template_line(repo: Path) -> None:
     """A template value that broke the CSV's YAML ended in a parser traceback, exit 1."""
     number = _attack(repo, "broken: {{ '[unclosed' }}")
-    ran = run_child(["catalog", "build", "--candidates", "--out", "preview"], repo)
+    ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
     assert_refused(ran, f"clusterserviceversion.yaml.j2:{number}", "rendered YAML is invalid")

@@ -14,14 +14,14 @@ from releasekit.errors import SafetyLimitError
 from releasekit.io import atomic
 from releasekit.io.atomic import MARKER, write_tree_atomic
 from releasekit.io.catalog_build import catalog_layout
-from tests.hostile.conftest import assert_refused, run_child
+from tests.hostile.conftest import assert_refused, run_child, run_here
 
 
 @pytest.mark.parametrize("out", [".", "..", "streams", "bundle-templates"])
 def test_candidates_out_never_replaces_the_repository_or_an_input(repo: Path, out: str) -> None:
     """``catalog build --candidates --out .`` replaced the whole repository (.git, streams/), exit 0."""
     before = sorted(p.relative_to(repo) for p in repo.rglob("*"))
-    ran = run_child(["catalog", "build", "--candidates", "--out", out], repo)
+    ran = run_here(["catalog", "build", "--candidates", "--out", out], repo)
     assert_refused(ran, "refusing to replace")
     assert sorted(p.relative_to(repo) for p in repo.rglob("*")) == before
 
@@ -30,7 +30,7 @@ def test_out_folder_of_files_releasekit_did_not_write_is_refused(repo: Path) -> 
     notes = repo / "notes"
     notes.mkdir()
     (notes / "todo.txt").write_text("keep me\n")
-    ran = run_child(["catalog", "build", "--candidates", "--out", "notes"], repo)
+    ran = run_here(["catalog", "build", "--candidates", "--out", "notes"], repo)
     assert_refused(ran, "did not write", "todo.txt")
     assert (notes / "todo.txt").read_text() == "keep me\n"
     assert sorted(p.name for p in notes.iterdir()) == ["todo.txt"]
@@ -43,7 +43,7 @@ def test_untracked_files_inside_catalog_survive_a_build(repo: Path) -> None:
     stale = repo / "catalog" / "v9.9" / "Containerfile"  # releasekit's own layout: a stale fragment goes
     stale.parent.mkdir()
     stale.write_text("FROM scratch\n")
-    ran = run_child(["build", "-q"], repo)
+    ran = run_here(["build", "-q"], repo)
     assert ran.code in (0, 1), ran.stderr
     assert (repo / "catalog" / "NOTES.md").read_text() == "mine\n"
     assert (repo / "catalog" / "v4.18" / "review.txt").read_text() == "also mine\n"
@@ -56,7 +56,7 @@ def test_a_build_removes_the_temporary_folders_of_killed_runs(repo: Path) -> Non
     """Interrupted runs left ``.catalog.new.*`` folders behind for good."""
     for name in (".catalog.new.abc", ".catalog.releasekit-new.def", ".catalog.releasekit-old.ghi"):
         (repo / name / "v4.18").mkdir(parents=True)
-    ran = run_child(["build", "-q"], repo)
+    ran = run_here(["build", "-q"], repo)
     assert ran.code in (0, 1), ran.stderr
     assert sorted(p.name for p in repo.iterdir() if ".catalog." in p.name) == [".catalog.releasekit-lock"]
 
@@ -150,7 +150,7 @@ def test_output_writes_into_a_fifo_instead_of_replacing_it(repo: Path) -> None:
 def test_output_writes_through_a_symlink(repo: Path) -> None:
     (repo / "real.json").write_text("old\n")
     (repo / "link.json").symlink_to("real.json")
-    ran = run_child(["streams", "validate", "--format", "json", "--output", "link.json"], repo)
+    ran = run_here(["streams", "validate", "--format", "json", "--output", "link.json"], repo)
     assert ran.code == 0, ran.stderr
     assert (repo / "link.json").is_symlink()
     assert '"schema": "releasekit/report/v1"' in (repo / "real.json").read_text()
@@ -158,7 +158,7 @@ def test_output_writes_through_a_symlink(repo: Path) -> None:
 
 def test_output_replaces_a_regular_file_atomically(repo: Path) -> None:
     (repo / "report.json").write_text("old\n")
-    ran = run_child(["streams", "validate", "--format", "json", "--output", "report.json"], repo)
+    ran = run_here(["streams", "validate", "--format", "json", "--output", "report.json"], repo)
     assert ran.code == 0, ran.stderr
     assert '"passed": true' in (repo / "report.json").read_text()
     assert [p.name for p in repo.iterdir() if p.name.endswith(".tmp")] == []
