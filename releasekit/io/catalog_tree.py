@@ -104,13 +104,15 @@ def validate_tree(
     policies: Mapping[str, GraphPolicy] | None = None,
     upgrade_order: Sequence[str] = (),
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
+    upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
 
     ``policies`` gives each package's graph policy (from its stream; others get the default policy,
     where an island channel is a warning). ``upgrade_order`` lists OpenShift versions in cluster-upgrade
     order: consecutive fragments are checked for users an OpenShift upgrade strands, at
-    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors).
+    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors);
+    ``upgrade_edges`` (the OpenShift lifecycle's ``(from, to)`` pairs) replaces consecutive order.
     Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
     """
     from releasekit.io.fbc_locate import refine_locations
@@ -140,7 +142,9 @@ def validate_tree(
         findings.extend(check_fragment(fragment.facts))
     ordered = [(v, configs[v]) for v in upgrade_order if v in configs]
     if len(ordered) > 1:
-        findings.extend(check_openshift_upgrades(ordered, severity=stranding_severity, files=files))
+        findings.extend(
+            check_openshift_upgrades(ordered, severity=stranding_severity, files=files, edges=upgrade_edges)
+        )
     rules = (
         *LOAD_RULES,
         *sorted(FBC_RULES),

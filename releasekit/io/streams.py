@@ -53,6 +53,7 @@ from releasekit.model.stream import (
     GateSetting,
     Gvk,
     InstallMode,
+    OlmV1Readiness,
     OpenShiftVersion,
     Origin,
     OwnedCrdRef,
@@ -575,6 +576,8 @@ def _build_stream(
         development_registries=tuple(registries.get("development", [])),
         releases=tuple(releases),
         origin=_origin(doc, display, "$"),
+        block_cluster_upgrades=bool(data.get("blockClusterUpgrades", False)),
+        olmv1=OlmV1Readiness(data.get("olmv1", "recommended")),
     )
 
 
