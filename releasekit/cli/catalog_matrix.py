@@ -23,7 +23,7 @@ __all__ = ["command"]
     type=click.Choice(["text", "json", "markdown"]),
     default="text",
     show_default=True,
-    help="Text, JSON ({\"upgrades\": [...]}) or Markdown tables.",
+    help='Text, JSON ({"upgrades": [...]}) or Markdown tables.',
 )
 @click.option(
     "--lifecycle",

@@ -115,6 +115,7 @@ def run_build(request: BuildRequest) -> Report:
     findings.extend(lifecycle_findings)
     rules.extend(_LIFECYCLE_RULES)
     findings.extend(_tech_preview_findings(loaded.streams, built))
+    rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
     if request.catalog_dir.is_dir():
         from releasekit.rules.graph import GraphPolicy
 

@@ -60,9 +60,7 @@ def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
     return configs
 
 
-def matrix_edges(
-    present: list[str], lifecycle: OpenShiftLifecycle | None
-) -> tuple[UpgradeEdge, ...]:
+def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tuple[UpgradeEdge, ...]:
     """The lifecycle's edges among ``present``; without a lifecycle, each minor to the next one."""
     if lifecycle is None:
         lifecycle = OpenShiftLifecycle.build(OpenShiftVersion.parse(v) for v in present)

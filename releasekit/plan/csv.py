@@ -24,7 +24,11 @@ from typing import Any
 
 from releasekit.model.inventory import Crd, Inventory
 from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
-from releasekit.model.tech_preview import ANNOTATION_OLM_PROPERTIES, olm_properties_annotation, written_max_openshift
+from releasekit.model.tech_preview import (
+    ANNOTATION_OLM_PROPERTIES,
+    olm_properties_annotation,
+    written_max_openshift,
+)
 from releasekit.plan.channels import csv_edges
 
 __all__ = [

@@ -14,7 +14,14 @@ from typing import Any, Final
 
 from releasekit.rules.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
 
-__all__ = ["MATRIX_SCHEMA", "matrix_to_json", "render_changed_markdown", "render_json", "render_markdown", "render_text"]
+__all__ = [
+    "MATRIX_SCHEMA",
+    "matrix_to_json",
+    "render_changed_markdown",
+    "render_json",
+    "render_markdown",
+    "render_text",
+]
 
 MATRIX_SCHEMA: Final = "releasekit/upgrade-matrix/v1"
 
@@ -68,7 +75,9 @@ def render_text(matrix: Sequence[MatrixUpgrade]) -> str:
         width = max((len(r.version) for r in u.rows), default=0)
         for r in u.rows:
             if r.stranded or r.blocked:
-                lines.append(f"  {r.version.ljust(width)}  {'STRANDED' if r.stranded else 'blocked'}: {r.why}")
+                lines.append(
+                    f"  {r.version.ljust(width)}  {'STRANDED' if r.stranded else 'blocked'}: {r.why}"
+                )
             else:
                 lines.append(f"  {r.version.ljust(width)}  -> {r.reaches}  ({' -> '.join(r.path)})")
     lines.append(_counts(matrix))
@@ -83,10 +92,17 @@ def render_markdown(matrix: Sequence[MatrixUpgrade]) -> str:
     """One table per upgrade and package: version, reaches, path or why not."""
     out: list[str] = ["# OpenShift upgrade matrix", "", _counts(matrix), ""]
     for u in matrix:
-        out += [f"## {u.package}: {u.source} → {u.target} ({u.kind})", "", "| version | reaches | path |", "| --- | --- | --- |"]
+        out += [
+            f"## {u.package}: {u.source} → {u.target} ({u.kind})",
+            "",
+            "| version | reaches | path |",
+            "| --- | --- | --- |",
+        ]
         for r in u.rows:
             if r.stranded or r.blocked:
-                out.append(f"| {r.version} | **{'stranded' if r.stranded else 'blocked'}** | {_cell(r.why)} |")
+                out.append(
+                    f"| {r.version} | **{'stranded' if r.stranded else 'blocked'}** | {_cell(r.why)} |"
+                )
             else:
                 out.append(f"| {r.version} | {r.reaches} | {' → '.join(r.path)} |")
         out.append("")

@@ -77,7 +77,11 @@ def _judge(
     out = []
     for value in values:
         parsed = parse_max_openshift(value)
-        below = [str(c) for c in release.catalogs if parsed is not None and (c.major, c.minor) > (parsed.major, parsed.minor)]
+        below = [
+            str(c)
+            for c in release.catalogs
+            if parsed is not None and (c.major, c.minor) > (parsed.major, parsed.minor)
+        ]
         if parsed is None or below:
             why = (
                 "is not an OpenShift minor X.Y"

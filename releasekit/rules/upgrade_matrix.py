@@ -68,7 +68,9 @@ def _version_text(graph: PackageGraph, name: str) -> str:
     return str(node.version) if node is not None and node.version is not None else name
 
 
-def _entry_sources(target: PackageGraph, config: DeclarativeConfig, name: str, version: Version | None) -> list[str]:
+def _entry_sources(
+    target: PackageGraph, config: DeclarativeConfig, name: str, version: Version | None
+) -> list[str]:
     """Entries of ``target``'s package that upgrade from a bundle ``name`` that ``target`` lacks."""
     found: set[str] = set()
     for channel in config.channels:
@@ -153,9 +155,7 @@ def upgrade_matrix(
                     continue
                 present = target_graph.node(node.name) is not None
                 first = (
-                    []
-                    if present
-                    else _entry_sources(target_graph, catalogs[target], node.name, node.version)
+                    [] if present else _entry_sources(target_graph, catalogs[target], node.name, node.version)
                 )
                 if not present and not first:
                     why = (
@@ -170,10 +170,14 @@ def upgrade_matrix(
                         version=version,
                         bundle=node.name,
                         reaches=_version_text(target_graph, head),
-                        path=tuple(version if p == node.name else _version_text(target_graph, p) for p in path),
+                        path=tuple(
+                            version if p == node.name else _version_text(target_graph, p) for p in path
+                        ),
                     )
                 )
-            out.append(MatrixUpgrade(package=package, source=source, target=target, kind=kind, rows=tuple(rows)))
+            out.append(
+                MatrixUpgrade(package=package, source=source, target=target, kind=kind, rows=tuple(rows))
+            )
     return tuple(out)
 
 
@@ -203,6 +207,7 @@ def changed_rows(
     base: Sequence[MatrixUpgrade], head: Sequence[MatrixUpgrade]
 ) -> tuple[tuple[MatrixUpgrade, str, str, str], ...]:
     """Rows a change alters: ``(upgrade, version, before, after)``; a missing side reads ``"-"``."""
+
     def table(matrix: Sequence[MatrixUpgrade]) -> dict[tuple[str, str, str, str], tuple[MatrixUpgrade, str]]:
         return {(u.package, u.source, u.target, r.version): (u, r.outcome()) for u in matrix for r in u.rows}
 
