@@ -41,11 +41,26 @@ def _graph_rules() -> tuple[str, ...]:
     "--graph",
     is_flag=True,
     help="Also run the upgrade-graph rules opm lacks (RK-GRAPH: edges to lower versions or across an "
-    "owned-API-group change, bundles that cannot reach the default channel's head).",
+    "owned-API-group change, bundles that cannot reach the default channel's head, and bundles a cluster "
+    "upgrade between the given OpenShift catalogs strands).",
+)
+@click.option(
+    "--lifecycle",
+    "lifecycle",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --graph: the OpenShift lifecycle whose cluster upgrades are checked [default: "
+    "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
 )
 @click.pass_context
 def command(
-    ctx: click.Context, dirs: tuple[Path, ...], fmt: str, output: Path | None, max_file_size: int, graph: bool
+    ctx: click.Context,
+    dirs: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    max_file_size: int,
+    graph: bool,
+    lifecycle: Path | None,
 ) -> None:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
@@ -54,6 +69,8 @@ def command(
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
+    from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
+    from releasekit.model.fbc import DeclarativeConfig
     from releasekit.io.fbc_load import LoadLimits, load_and_check, load_and_check_findings
     from releasekit.model.finding import Finding
     from releasekit.model.report import Report
@@ -63,6 +80,10 @@ def command(
     findings: list[Finding] = []
     checked: list[str] = []
     kept_alive: list[object] = []
+    by_openshift: dict[str, DeclarativeConfig] = {}
+    files: dict[str, str] = {}
+    if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
+        dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
         if not graph:  # only findings are needed: big catalogs may be split across two processes
             # the previous folder's catalog is freed here; the last one never is (request_fast_exit)
@@ -78,6 +99,12 @@ def command(
         findings.extend(validated)
         checked.extend(loaded.files)
         findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+        openshift = openshift_of(directory)
+        if openshift is not None and openshift not in by_openshift:
+            by_openshift[openshift] = loaded.config
+            files[openshift] = str(directory)
+    if graph:
+        findings.extend(cross_openshift_findings(by_openshift, files, lifecycle))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from releasekit.errors import InputError, UsageError
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Severity
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.rules.upgrade_matrix import MatrixUpgrade, upgrade_matrix
@@ -104,3 +104,51 @@ def run_matrix(request: MatrixRequest) -> str:
     if request.fmt == "markdown":
         return render_markdown(matrix)
     return render_text(matrix)
+
+
+def openshift_of(directory: Path) -> str | None:
+    """The ``vX.Y`` a catalog folder belongs to (``catalog/v4.18/configs`` → ``v4.18``), or None."""
+    for part in reversed(directory.parts):
+        try:
+            return str(OpenShiftVersion.parse(part))
+        except ValueError:
+            continue
+    return None
+
+
+def expand_tree(directory: Path) -> list[Path]:
+    """``directory`` itself, or -- for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of its own)
+    -- each fragment's FBC root, in OpenShift order."""
+    if not directory.is_dir() or (directory / "configs").is_dir():
+        return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
+    roots: dict[OpenShiftVersion, Path] = {}
+    for child in directory.iterdir():
+        try:
+            version = OpenShiftVersion.parse(child.name)
+        except ValueError:
+            continue
+        root = next((child / r for r in ("configs", "catalog") if (child / r).is_dir()), None)
+        if root is not None:
+            roots[version] = root
+    own_files = any(p.is_file() and p.suffix in (".json", ".yaml", ".yml") for p in directory.iterdir())
+    return [roots[v] for v in sorted(roots)] if roots and not own_files else [directory]
+
+
+def cross_openshift_findings(
+    configs: dict[str, DeclarativeConfig], files: dict[str, str], lifecycle_file: Path | None = None
+) -> list[Finding]:
+    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config).
+
+    The lifecycle is ``lifecycle_file``, else ``streams/openshift/lifecycle.yaml`` when present, else each
+    minor to the next of the versions given.
+    """
+    from releasekit.rules.graph import check_openshift_upgrades
+
+    if len(configs) < 2:
+        return []
+    request = MatrixRequest(lifecycle=lifecycle_file)
+    present = sorted(configs, key=OpenShiftVersion.parse)
+    edges = matrix_edges(present, _lifecycle(request))
+    pairs = [(str(e.source), str(e.target)) for e in edges]
+    ordered = [(v, configs[v]) for v in present]
+    return list(check_openshift_upgrades(ordered, files=files, edges=pairs))
