@@ -10,11 +10,15 @@ limit (one line on stderr, never a traceback).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from releasekit.cli._common import format_options
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES
+
+if TYPE_CHECKING:
+    from releasekit.model.fbc import DeclarativeConfig
 
 __all__ = ["command"]
 
@@ -69,8 +73,6 @@ def command(
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
-    from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
-    from releasekit.model.fbc import DeclarativeConfig
     from releasekit.io.fbc_load import LoadLimits, load_and_check, load_and_check_findings
     from releasekit.model.finding import Finding
     from releasekit.model.report import Report
@@ -81,8 +83,10 @@ def command(
     checked: list[str] = []
     kept_alive: list[object] = []
     by_openshift: dict[str, DeclarativeConfig] = {}
-    files: dict[str, str] = {}
+    shown: dict[str, str] = {}
     if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
+        from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
+
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
         if not graph:  # only findings are needed: big catalogs may be split across two processes
@@ -102,9 +106,9 @@ def command(
         openshift = openshift_of(directory)
         if openshift is not None and openshift not in by_openshift:
             by_openshift[openshift] = loaded.config
-            files[openshift] = str(directory)
+            shown[openshift] = str(directory)
     if graph:
-        findings.extend(cross_openshift_findings(by_openshift, files, lifecycle))
+        findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 
