@@ -225,6 +225,24 @@ def drift_findings(target: Path, files: Mapping[PurePosixPath, bytes], display: 
     return tuple(out)
 
 
+def _own_properties_allowed(
+    findings: list[Finding], bundle: Any, stream: Stream, release: Release
+) -> list[Finding]:
+    """Drop RK-BUNDLE-029 (olm.properties used) when the annotation is exactly what releasekit writes."""
+    from releasekit.model.tech_preview import (
+        ANNOTATION_OLM_PROPERTIES,
+        olm_properties_annotation,
+        written_max_openshift,
+    )
+
+    value = written_max_openshift(stream, release)
+    if value is None or bundle.csv is None:
+        return findings
+    if bundle.csv.annotations.get(ANNOTATION_OLM_PROPERTIES) != olm_properties_annotation(value):
+        return findings
+    return [f for f in findings if f.rule != "RK-BUNDLE-029"]
+
+
 def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
     """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules.
 
@@ -248,7 +266,13 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
         stable=stable,
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
-    findings = list(validate_bundle(bundle, options))
+    findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
+    if bundle.csv is not None:
+        from releasekit.rules.tech_preview import check_csv_blocking
+
+        findings += check_csv_blocking(
+            stream, release, bundle.csv.annotations, bundle.csv.loc("$.metadata.annotations")
+        )
     assets = root / "operator-assets" / "crds"
     if assets.is_dir():
         shown = f"{display.rstrip('/')}/operator-assets/crds"
