@@ -249,7 +249,8 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
     Judged with the stream's knowledge: stable means the stream ships no alpha API; a published release
     gets the release checks (digests, the stream's released registries); the OpenShift versions value is
     compared with the release's catalogs. Operand CRDs placed in ``operator-assets/`` are checked for alpha
-    versions too (they are what the operator installs).
+    versions too (they are what the operator installs). OLM v1 readiness (RK-OLMV1) is a warning, or an
+    error where the stream says ``olmv1: required``; Tech Preview's olm.maxOpenShiftVersion is RK-BUNDLE-110…112.
     """
     from releasekit.io.bundle_load import load_bundle_root, load_manifests_dir
     from releasekit.model.bundle import ValidationOptions
@@ -267,6 +268,11 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
     findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
+    from releasekit.model.stream import OlmV1Readiness
+    from releasekit.rules.olmv1 import check_olmv1
+
+    required = stream.olmv1 is OlmV1Readiness.REQUIRED
+    findings += check_olmv1(bundle, Severity.ERROR if required else Severity.WARNING)
     if bundle.csv is not None:
         from releasekit.rules.tech_preview import check_csv_blocking
 
