@@ -40,7 +40,12 @@ RULES: Final = {
     "RK-OLMV1-004": "OperatorConditions API used",
 }
 
-DEPENDENCY_PROPERTIES: Final = ("olm.gvk.required", "olm.package.required", "olm.constraint", "olm.label.required")
+DEPENDENCY_PROPERTIES: Final = (
+    "olm.gvk.required",
+    "olm.package.required",
+    "olm.constraint",
+    "olm.label.required",
+)
 _WHY: Final = "OLM v1 (ClusterExtension) installs no bundle with dependencies"
 
 
@@ -177,7 +182,9 @@ def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> l
             for k, env in enumerate(as_list(as_map(container).get("env"))):
                 if as_str(as_map(env).get("name")) == "OPERATOR_CONDITION_NAME":
                     add(
-                        csv.loc(f"$.spec.install.spec.deployments[{i}].spec.template.spec.containers[{j}].env[{k}]"),
+                        csv.loc(
+                            f"$.spec.install.spec.deployments[{i}].spec.template.spec.containers[{j}].env[{k}]"
+                        ),
                         f"CSV {csv.name} deployment reads OPERATOR_CONDITION_NAME",
                     )
     for manifest in bundle.objects:
