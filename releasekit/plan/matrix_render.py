@@ -1,6 +1,6 @@
 """The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters.
 
-Pure core: takes :class:`~releasekit.rules.upgrade_matrix.MatrixUpgrade` values and returns text; no I/O.
+Pure core: takes :class:`~releasekit.model.upgrade_matrix.MatrixUpgrade` values and returns text; no I/O.
 JSON (``releasekit/upgrade-matrix/v1``): ``{"schema", "upgrades": [{"package", "from", "to", "kind",
 "versions": [{"version", "reaches", "path"} | {"version", "stranded": true, "why"} |
 {"version", "blocked": true, "why"}]}]}``, one entry per upgrade and package, one row per version.
@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from releasekit.rules.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
+from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
 
 __all__ = [
     "MATRIX_SCHEMA",

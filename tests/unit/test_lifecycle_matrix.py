@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from releasekit.io.catalog_build import build_catalogs
 from releasekit.io.catalog_tree import find_fragments, read_fragment
 from releasekit.io.lifecycle import load_lifecycle
 from releasekit.io.streams import load_streams
+from releasekit.jobs.catalog_build import build_catalogs
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle, default_edges
 from releasekit.model.stream import OpenShiftVersion

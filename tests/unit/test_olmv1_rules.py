@@ -124,8 +124,8 @@ def test_operator_conditions_use_is_found(bundle_copy: Path) -> None:
 def test_stream_policy_judges_stream_bundles(bundle_copy: Path, readiness: str, severity: str) -> None:
     from dataclasses import replace
 
-    from releasekit.io.bundle_build import validate_built
     from releasekit.io.streams import load_streams
+    from releasekit.jobs.bundle_build import validate_built
     from releasekit.model.stream import OlmV1Readiness
 
     def own_only(data: dict) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from releasekit.io.catalog_build import CatalogBuild, build_catalogs
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Property
 from releasekit.model.finding import Location, Severity
 from releasekit.rules.tech_preview import check_catalog_blocking, check_csv_blocking
