@@ -63,20 +63,11 @@ def _development_images_allowed(findings: list[Finding], streams: tuple[Stream, 
     ]
 
 
-_LIFECYCLE_RULES = ("RK-STREAM-050", "RK-STREAM-051", "RK-STREAM-052")
-
-
-def _lifecycle(
-    streams_dir: Path, streams: tuple[Stream, ...]
-) -> tuple[OpenShiftLifecycle | None, list[Finding]]:
-    """``streams/openshift/lifecycle.yaml`` (None when absent) and its findings."""
+def _lifecycle(streams_dir: Path) -> OpenShiftLifecycle | None:
+    """``streams/openshift/lifecycle.yaml`` (None when absent; its findings are the streams check's)."""
     from releasekit.io.lifecycle import load_lifecycle
-    from releasekit.rules.lifecycle import check_lifecycle
 
-    lifecycle, findings = load_lifecycle(streams_dir, display_root=str(streams_dir))
-    if lifecycle is None:
-        return None, list(findings)
-    return lifecycle, [*findings, *check_lifecycle(lifecycle, streams)]
+    return load_lifecycle(streams_dir, display_root=str(streams_dir))[0]
 
 
 def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
@@ -111,9 +102,7 @@ def run_build(request: BuildRequest) -> Report:
 
         write_tree_atomic(request.catalog_dir, built.files)
     rules.append("RK-DIFF-001")
-    lifecycle, lifecycle_findings = _lifecycle(request.streams_dir, loaded.streams)
-    findings.extend(lifecycle_findings)
-    rules.extend(_LIFECYCLE_RULES)
+    lifecycle = _lifecycle(request.streams_dir)
     findings.extend(_tech_preview_findings(loaded.streams, built))
     rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
     if request.catalog_dir.is_dir():

@@ -328,8 +328,7 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
     }
     findings.extend(_fragment_checks(head_catalog, touched_files, head_cats))
-    lifecycle, lifecycle_findings = _load_lifecycle(head, loaded)
-    findings.extend(lifecycle_findings)
+    lifecycle = _load_lifecycle(head)
     for package in sorted(touched_packages):
         stream = streams_by_package.get(package)
         order = _openshift_order(stream, [k[0] for k in head_cats if k[1] == package])
@@ -385,18 +384,12 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     return CheckResult(report=report, touched=tuple(sorted(keys)))
 
 
-def _load_lifecycle(head: Snapshot, loaded: LoadedStreams) -> tuple[OpenShiftLifecycle | None, list[Finding]]:
-    """The head's ``streams/openshift/lifecycle.yaml`` (None when absent) and its findings."""
+def _load_lifecycle(head: Snapshot) -> OpenShiftLifecycle | None:
+    """The head's ``streams/openshift/lifecycle.yaml`` (None when absent; the streams check reports it)."""
     from releasekit.io.lifecycle import load_lifecycle
-    from releasekit.rules.lifecycle import check_lifecycle
 
     streams_dir = head.root / "streams"
-    if not streams_dir.is_dir():
-        return None, []
-    lifecycle, found = load_lifecycle(streams_dir, display_root="streams")
-    if lifecycle is None:
-        return None, list(found)
-    return lifecycle, [*found, *check_lifecycle(lifecycle, loaded.streams)]
+    return load_lifecycle(streams_dir, display_root="streams")[0] if streams_dir.is_dir() else None
 
 
 def _matrix_block(

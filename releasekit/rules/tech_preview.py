@@ -15,6 +15,7 @@ RK-POLICY-010  error    an experimental release's catalog entry has no ``olm.max
 RK-POLICY-011  error    its value is below an OpenShift catalog the release is listed in (it could never
                         be installed there without blocking the cluster), or is not ``X.Y``
 RK-POLICY-012  warning  a stable release's catalog entry carries ``olm.maxOpenShiftVersion``
+RK-STREAM-053  error    an experimental stream with releases does not set ``blockClusterUpgrades: true``
 RK-BUNDLE-110  error    an experimental release's CSV has no ``olm.maxOpenShiftVersion`` in ``olm.properties``
 RK-BUNDLE-111  error    the CSV's value is below a catalog the release is listed in, or is not ``X.Y``
 RK-BUNDLE-112  warning  a stable release's CSV carries ``olm.maxOpenShiftVersion``
@@ -38,10 +39,37 @@ from releasekit.model.tech_preview import (
 )
 from releasekit.rules.policy import is_stable
 
-__all__ = ["CATALOG_RULES", "CSV_RULES", "check_catalog_blocking", "check_csv_blocking", "csv_max_openshift"]
+__all__ = [
+    "CATALOG_RULES",
+    "CSV_RULES",
+    "STREAM_RULES",
+    "check_catalog_blocking",
+    "check_csv_blocking",
+    "check_stream_blocking",
+    "csv_max_openshift",
+]
 
 CATALOG_RULES: Final = ("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012")
 CSV_RULES: Final = ("RK-BUNDLE-110", "RK-BUNDLE-111", "RK-BUNDLE-112")
+STREAM_RULES: Final = ("RK-STREAM-053",)
+
+
+def check_stream_blocking(streams: Iterable[Stream]) -> tuple[Finding, ...]:
+    """RK-STREAM-053: an experimental (not stable) stream with releases that does not block upgrades."""
+    return tuple(
+        Finding(
+            rule="RK-STREAM-053",
+            severity=Severity.ERROR,
+            message=f"experimental (Tech Preview) stream {stream.name!r} does not block cluster upgrades: "
+            f"its releases would carry no {PROP_MAX_OPENSHIFT}",
+            location=stream.origin.at(""),
+            hint="set blockClusterUpgrades: true (each release then blocks upgrades past its newest catalog)",
+            subject=(f"stream {stream.name!r}",),
+        )
+        for stream in streams
+        if not is_stable(stream) and stream.releases and not stream.block_cluster_upgrades
+    )
+
 
 _MISSING = object()
 

@@ -122,6 +122,15 @@ def test_lifecycle_cross_checks(tmp_path: Path) -> None:
     assert [(f.rule, f.location.line) for f in findings] == [("RK-STREAM-050", 3)]
     assert lifecycle is not None
     more = check_lifecycle(lifecycle, load_streams(streams).streams)
+    # the streams check (streams validate, build, check) reports all of them
+    from releasekit.jobs.streams_validate import validate_streams
+
+    _, report = validate_streams(streams, display_root="streams")
+    assert sorted({f.rule for f in report.findings if f.rule.startswith("RK-STREAM-05")}) == [
+        "RK-STREAM-050",
+        "RK-STREAM-051",
+        "RK-STREAM-052",
+    ]
     lines = sorted(f.location.line or 0 for f in more if f.rule == "RK-STREAM-051")
     assert lines == [5, 6, 7]
     missing = sorted(

@@ -65,6 +65,15 @@ def test_experimental_release_without_it_is_an_error(tmp_path: Path) -> None:
     assert [(f.rule, f.severity) for f in findings] == [("RK-POLICY-010", Severity.ERROR)]
     assert findings[0].location.file.endswith("experimental.yaml") and findings[0].location.line
     assert "blockClusterUpgrades: true" in findings[0].hint
+    # the stream check says so before any catalog holds the candidate (streams validate, build, check)
+    from releasekit.jobs.streams_validate import validate_streams
+
+    _, report = validate_streams(tmp_path / "streams", display_root="streams")
+    stream = [f for f in report.findings if f.rule == "RK-STREAM-053"]
+    assert [(f.location.file, f.severity) for f in stream] == [("streams/experimental.yaml", Severity.ERROR)]
+    _, clean = validate_streams(REPO_ROOT / "streams", display_root="streams")
+    assert not [f for f in clean.findings if f.rule == "RK-STREAM-053"]
+    assert "RK-STREAM-053" in clean.rules and "streams/openshift/lifecycle.yaml" in clean.checked
 
 
 def test_a_value_below_a_listed_catalog_is_an_error() -> None:
