@@ -12,7 +12,8 @@ Adapter module (git, files); the decisions are the pure rules'. Steps:
    with OpenShift strandings new at head as errors and published ones as warnings), the release
    policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
    which the base's own check judged, so they are neither read nor checked again;
-4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package.
+4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package and
+   the rows of the OpenShift upgrade matrix (``catalog matrix``) the change alters.
 
 A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
 touches it or when its package belongs to a stream; a stale file of an unknown package that the change
