@@ -42,7 +42,6 @@ from releasekit.model.inventory import (
     InventorySource,
     Maturity,
 )
-from releasekit.model.report import Report
 from releasekit.model.stream import (
     ApiMaturityPolicy,
     ApiServiceRef,
@@ -55,6 +54,7 @@ from releasekit.model.stream import (
     GateSetting,
     Gvk,
     InstallMode,
+    OlmV1Readiness,
     OpenShiftVersion,
     Origin,
     OwnedCrdRef,
@@ -67,7 +67,7 @@ from releasekit.model.stream import (
     UpgradePolicy,
     Upstream,
 )
-from releasekit.rules.stream import (
+from releasekit.model.stream_ids import (
     RULE_DUPLICATE_KEY,
     RULE_EMPTY,
     RULE_FILE,
@@ -75,8 +75,6 @@ from releasekit.rules.stream import (
     RULE_RECORDED,
     RULE_SCHEMA,
     RULE_SEMVER,
-    RULES,
-    check_streams,
 )
 
 if TYPE_CHECKING:
@@ -88,7 +86,6 @@ __all__ = [
     "load_inventory",
     "load_streams",
     "schema_findings",
-    "validate_streams",
 ]
 
 STREAM_SCHEMA = "stream.schema.json"
@@ -584,6 +581,8 @@ def _build_stream(
         development_registries=tuple(registries.get("development", [])),
         releases=tuple(releases),
         origin=_origin(doc, display, "$"),
+        block_cluster_upgrades=bool(data.get("blockClusterUpgrades", False)),
+        olmv1=OlmV1Readiness(data.get("olmv1", "recommended")),
     )
 
 
@@ -644,20 +643,3 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
         findings=tuple(findings),
         files=tuple(sorted(set(files))),
     )
-
-
-def validate_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report]:
-    """Load ``root`` and run every stream check: what ``streams validate`` and ``build`` report.
-
-    Raises:
-        InputError: as :func:`load_streams`.
-    """
-    loaded = load_streams(root, display_root=display_root)
-    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
-    report = Report(
-        command="streams validate",
-        findings=findings,
-        checked=loaded.files,
-        rules=tuple(sorted(RULES)),
-    )
-    return loaded, report
