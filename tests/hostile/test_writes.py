@@ -13,7 +13,7 @@ import pytest
 from releasekit.errors import SafetyLimitError
 from releasekit.io import atomic
 from releasekit.io.atomic import MARKER, write_tree_atomic
-from releasekit.io.catalog_build import catalog_layout
+from releasekit.jobs.catalog_build import catalog_layout
 from tests.hostile.conftest import assert_refused, run_child, run_here
 
 
