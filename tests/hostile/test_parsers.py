@@ -262,3 +262,14 @@ def test_upstream_import_line_is_only_x_y(repo: Path, line: str) -> None:
     ran = run_here(["upstream", "import", "--repo", "kueue", "--ref", "HEAD", "--line", line], repo)
     assert_refused(ran, "--line", "X.Y")
     assert sorted(p.relative_to(repo) for p in repo.rglob("*") if "kueue" not in p.parts) == before
+
+
+def test_rendering_an_integer_past_python_digit_limit_is_one_line(tmp_path: Path) -> None:
+    """yaml-rs reads a 5,000-digit integer; writing it as opm would (a float64) ended in a traceback."""
+    _catalog(
+        tmp_path,
+        "schema: olm.bundle\nname: a.v1\npackage: a\nimage: x\nproperties:\n- type: x.y\n  value: "
+        + "9" * 5000
+        + "\n",
+    )
+    assert_refused(run_here(["catalog", "render", "cat"], tmp_path), "does not fit a float64")

@@ -11,9 +11,6 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 from releasekit.errors import SafetyLimitError
-from releasekit.io import atomic
-from releasekit.io.atomic import MARKER, write_tree_atomic
-from releasekit.jobs.catalog_build import catalog_layout
 from tests.hostile.conftest import assert_refused, run_child, run_here
 
 
@@ -38,6 +35,8 @@ def test_out_folder_of_files_releasekit_did_not_write_is_refused(repo: Path) -> 
 
 def test_untracked_files_inside_catalog_survive_a_build(repo: Path) -> None:
     """Every ``build`` deleted untracked files inside catalog/."""
+    from releasekit.io.atomic import MARKER  # new API: imported per test
+
     (repo / "catalog" / "NOTES.md").write_text("mine\n")
     (repo / "catalog" / "v4.18" / "review.txt").write_text("also mine\n")
     stale = repo / "catalog" / "v9.9" / "Containerfile"  # releasekit's own layout: a stale fragment goes
@@ -63,6 +62,9 @@ def test_a_build_removes_the_temporary_folders_of_killed_runs(repo: Path) -> Non
 
 def test_a_run_killed_between_the_two_renames_gets_its_tree_back(tmp_path: Path) -> None:
     """Where the kernel cannot exchange two folders, a kill between the renames left no catalog/ at all."""
+    from releasekit.io.atomic import write_tree_atomic  # new API: imported per test
+    from releasekit.jobs.catalog_build import catalog_layout
+
     old = tmp_path / ".catalog.releasekit-old.x1"
     (old / "v4.18").mkdir(parents=True)
     (old / "v4.18" / "Containerfile").write_text("old\n")
@@ -78,6 +80,8 @@ def test_the_swap_never_moves_the_old_tree_away_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The tree swap renamed catalog/ away and then the new one in: a window with no catalog/."""
+    from releasekit.io.atomic import write_tree_atomic  # new API: imported per test
+
     target = tmp_path / "catalog"
     write_tree_atomic(target, {PurePosixPath("v4.18/Containerfile"): b"one\n"})
     real_rename = Path.rename
@@ -95,6 +99,9 @@ def test_the_swap_never_moves_the_old_tree_away_first(
 def test_the_exchange_falls_back_to_renames_where_the_kernel_cannot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from releasekit.io import atomic
+    from releasekit.io.atomic import MARKER, write_tree_atomic  # new API: imported per test
+
     monkeypatch.setattr(atomic, "_exchange", lambda _a, _b: False)
     target = tmp_path / "out"
     write_tree_atomic(target, {PurePosixPath("a"): b"1"})
@@ -104,6 +111,8 @@ def test_the_exchange_falls_back_to_renames_where_the_kernel_cannot(
 
 
 def test_a_path_may_not_name_the_marker_or_leave_the_folder(tmp_path: Path) -> None:
+    from releasekit.io.atomic import MARKER, write_tree_atomic  # new API: imported per test
+
     for rel in (MARKER, "../x", "/etc/x"):
         with pytest.raises(SafetyLimitError):
             write_tree_atomic(tmp_path / "out", {PurePosixPath(rel): b""})
