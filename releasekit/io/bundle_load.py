@@ -15,17 +15,31 @@ read them (see ``docs/olm-bundle-validation.md`` §1):
 Each file yields one object: only its first YAML document is read, as the api loader does.
 Unparsable YAML becomes a finding with file and line (``RK-BUNDLE-001``/``002``); a path that cannot be
 read at all raises :class:`~releasekit.errors.InputError` (exit 2).
+
+What operator-sdk's loader refuses is reported as findings of the loader's own rules (its wording in the
+message), so that a caller decides what a refusal means: ``bundle validate`` on a folder the user named
+exits 2 (not a loadable bundle), ``bundle build`` reports them as errors of what it generated.
+
+============  ========  =====================================================================
+id            severity  rule
+============  ========  =====================================================================
+RK-BUNDLE-120 E         no metadata with an ``annotations`` map anywhere in the bundle folder
+RK-BUNDLE-121 E         the manifests folder holds no file
+RK-BUNDLE-122 E         a manifest is empty or has no ``kind`` (the loader cannot decode it)
+RK-BUNDLE-123 E         the CSV cannot be parsed (``spec.version`` not semver, even leniently)
+============  ========  =====================================================================
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import json
 import os
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -33,6 +47,7 @@ from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import yamlio
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
 from releasekit.model.bundle import (
+    ANNOTATION_MANIFESTS,
     Bundle,
     BundleLayout,
     Dockerfile,
@@ -44,6 +59,11 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle import ids
 
 __all__ = [
+    "LOADER_CSV_UNPARSABLE",
+    "LOADER_METADATA_NOT_FOUND",
+    "LOADER_NO_MANIFEST_FILES",
+    "LOADER_RULES",
+    "LOADER_UNDECODABLE",
     "MAX_FILE_BYTES",
     "load_bundle",
     "load_bundle_root",
@@ -53,6 +73,18 @@ __all__ = [
     "load_manifests_dir",
     "load_single_file",
 ]
+
+LOADER_METADATA_NOT_FOUND: Final = "RK-BUNDLE-120"
+LOADER_NO_MANIFEST_FILES: Final = "RK-BUNDLE-121"
+LOADER_UNDECODABLE: Final = "RK-BUNDLE-122"
+LOADER_CSV_UNPARSABLE: Final = "RK-BUNDLE-123"
+LOADER_RULES: Final = frozenset(
+    {LOADER_METADATA_NOT_FOUND, LOADER_NO_MANIFEST_FILES, LOADER_UNDECODABLE, LOADER_CSV_UNPARSABLE}
+)
+"""The rules this module reports itself, all of them refusals of operator-sdk's loader."""
+
+_GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
+"""How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest manifest file read; a bundle must fit a 1 MiB ConfigMap compressed, so this is generous."""
@@ -200,6 +232,118 @@ def _require_dir(path: Path, shown: str) -> None:
         raise InputError(f"{shown}: not a folder")
 
 
+_NUMBERS = "0123456789"
+_ALPHANUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
+
+
+def _number_error(part: str, what: str) -> str | None:
+    if any(ch not in _NUMBERS for ch in part):
+        return f'Invalid character(s) found in {what} number "{part}"'
+    if len(part) > 1 and part.startswith("0"):
+        return f'{what.capitalize()} number must not contain leading zeroes "{part}"'
+    if not part:
+        return 'strconv.ParseUint: parsing "": invalid syntax'
+    return None
+
+
+def semver_tolerant_error(text: str) -> str | None:
+    """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
+    text = text.strip().removeprefix("v")
+    parts = text.split(".", 2)
+    for index, part in enumerate(parts):
+        if len(part) > 1:
+            part = part.lstrip("0")
+            if not part or part[0] not in _NUMBERS:
+                part = "0" + part
+            parts[index] = part
+    if len(parts) < 3:
+        if any(ch in parts[-1] for ch in "+-"):
+            return "Short version cannot contain PreRelease/Build meta data"
+        parts += ["0"] * (3 - len(parts))
+    major, minor, patch = parts
+    for part, what in ((major, "major"), (minor, "minor")):
+        problem = _number_error(part, what)
+        if problem:
+            return problem
+    patch, _, build = patch.partition("+") if "+" in patch else (patch, "", "")
+    has_build = "+" in parts[2]
+    patch, has_pre, pre = patch.partition("-")
+    problem = _number_error(patch, "patch")
+    if problem:
+        return problem
+    for item in pre.split(".") if has_pre else []:
+        if not item:
+            return "Prerelease is empty"
+        if any(ch not in _ALPHANUM for ch in item):
+            return f'Invalid character(s) found in prerelease "{item}"'
+        if all(ch in _NUMBERS for ch in item) and len(item) > 1 and item.startswith("0"):
+            return f'Numeric PreRelease version must not contain leading zeroes "{item}"'
+    for item in build.split(".") if has_build else []:
+        if not item:
+            return "Build meta data is empty"
+        if any(ch not in _ALPHANUM for ch in item):
+            return f'Invalid character(s) found in build meta data "{item}"'
+    return None
+
+
+def _go_json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "value"
+
+
+def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:
+    """What the api loader refuses in one manifests-folder file beyond YAML syntax."""
+    name = shown.rpartition("/")[2]
+    if not data:
+        return [
+            Finding(
+                rule=LOADER_UNDECODABLE,
+                severity=Severity.ERROR,
+                message="unable to decode object: EOF",
+                location=Location(file=shown, line=1),
+                hint="an empty file is no manifest; delete it or give it one Kubernetes object",
+            )
+        ]
+    if manifest is None:
+        return []
+    if not manifest.kind:
+        document = json.dumps(
+            manifest.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+        )
+        return [
+            Finding(
+                rule=LOADER_UNDECODABLE,
+                severity=Severity.ERROR,
+                message=f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'",
+                location=manifest.loc("$"),
+                hint="every manifest needs apiVersion and kind",
+            )
+        ]
+    version = manifest.spec.get("version") if manifest.kind == "ClusterServiceVersion" else None
+    if version is None:
+        return []
+    if isinstance(version, str):
+        problem = semver_tolerant_error(version)
+    else:
+        problem = f"json: cannot unmarshal {_go_json_type(version)} into Go value of type string"
+    if problem is None:
+        return []
+    return [
+        Finding(
+            rule=LOADER_CSV_UNPARSABLE,
+            severity=Severity.ERROR,
+            message=f"unable to parse CSV {name}: {_GO_JSON_WRAP}{problem}",
+            location=manifest.loc("$.spec.version"),
+            hint='write spec.version as a semantic version in quotes, such as "1.2.3"',
+        )
+    ]
+
+
 class _Collector:
     """Sorts loaded manifests into CSV / CRDs / objects and adds up sizes."""
 
@@ -236,7 +380,8 @@ def _read_manifest_dir(directory: Path, shown: str) -> tuple[_Collector, list[St
         if entry.name.startswith("."):
             strays.append(StrayEntry(path=entry_shown, is_dir=False))
             continue
-        collector.add(*_load_file(entry, entry_shown))
+        manifest, findings, data = _load_file(entry, entry_shown)
+        collector.add(manifest, findings + _refusals(manifest, data, entry_shown), data)
     return collector, strays
 
 
@@ -382,8 +527,60 @@ def load_bundle(path: Path, *, shown: str | None = None) -> Bundle:
     if path.is_file():
         return load_single_file(path, shown=shown)
     if (path / "manifests").is_dir() or (path / "metadata").is_dir():
-        return load_bundle_root(path, shown=shown)
-    return load_flat_bundle(path, shown=shown)
+        bundle = load_bundle_root(path, shown=shown)
+    else:
+        bundle = load_flat_bundle(path, shown=shown)
+    return dataclasses.replace(bundle, load_findings=bundle.load_findings + _folder_refusals(bundle, path))
+
+
+def _has_files(directory: Path) -> bool:
+    try:
+        return any(not entry.is_dir() for entry in directory.iterdir())
+    except OSError:
+        return False
+
+
+def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
+    """What operator-sdk refuses before its loader runs: no metadata (RK-BUNDLE-120), no manifest files (121).
+
+    operator-sdk looks for ``metadata/annotations.yaml``, else any file with an ``annotations`` map; then
+    reads the manifests from the folder ``operators.operatorframework.io.bundle.manifests.v1`` names
+    (``manifests/``), which must hold at least one file.
+    """
+    if bundle.annotations is None:
+        if any(f.rule in (ids.YAML_INVALID, ids.OBJECT_UNDECODABLE) for f in bundle.load_findings):
+            return ()  # the metadata file is there but broken: that finding says why
+        return (
+            Finding(
+                rule=LOADER_METADATA_NOT_FOUND,
+                severity=Severity.ERROR,
+                message=f"metadata not found in {bundle.root}",
+                location=Location(file=bundle.root),
+                hint="add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations",
+            ),
+        )
+    value = bundle.annotation(ANNOTATION_MANIFESTS)
+    relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
+    if bundle.layout is BundleLayout.FLAT and relative == ".":
+        return ()
+    if (
+        bundle.layout is BundleLayout.BUNDLE_ROOT
+        and relative == "manifests"
+        and _has_files(path / "manifests")
+    ):
+        return ()
+    directory = _display(bundle.root, relative)
+    if bundle.layout is BundleLayout.BUNDLE_ROOT and relative != "manifests" and _has_files(path / relative):
+        return ()  # another folder named by the annotation: RK-BUNDLE-016 notes the difference
+    return (
+        Finding(
+            rule=LOADER_NO_MANIFEST_FILES,
+            severity=Severity.ERROR,
+            message=f"The directory {directory} contains no yaml files",
+            location=Location(file=directory),
+            hint="put the CSV, CRDs and other manifests in the bundle's manifests/ folder",
+        ),
+    )
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import Result
 
 from releasekit.cli.bundle_validate import parse_optional_checks
+from tests.bundle_factory import write_bundle
 
 KUEUE = ("kueue-operator", "bundle")
 
@@ -45,9 +46,17 @@ def test_release_checks_exit_1_and_json_parses(
 
 @pytest.mark.shared
 def test_k8s_version_alone_turns_on_removed_apis(
-    run_line: Callable[..., Result], shared: Callable[..., Path]
+    run_line: Callable[..., Result], shared: Callable[..., Path], tmp_path: Path
 ) -> None:
-    folder = shared("bundle-testdata", "api-valid_bundle_v1beta1")
+    flat = shared("bundle-testdata", "api-valid_bundle_v1beta1")  # a flat folder: operator-sdk needs a root
+    folder = write_bundle(
+        tmp_path / "b",
+        manifests={p.name: p.read_text() for p in flat.iterdir()}
+        | {
+            "widget.clusterserviceversion.yaml": None,
+            "widgets.crd.yaml": None,
+        },
+    )
     result = run_line(["bundle", "validate", folder, "--k8s-version", "1.22", "--format", "json"])
     assert result.exit_code == 1
     messages = [f["message"] for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-BUNDLE-080"]
@@ -66,12 +75,11 @@ def test_unknown_optional_check_exits_2(run_line: Callable[..., Result], tmp_pat
     assert "bogus" in result.stderr
 
 
-def test_broken_yaml_is_a_finding_with_line(run_line: Callable[..., Result], tmp_path: Path) -> None:
-    (tmp_path / "manifests").mkdir()
-    (tmp_path / "metadata").mkdir()
-    (tmp_path / "manifests" / "csv.yaml").write_text("kind: ClusterServiceVersion\nmetadata: [\n")
-    result = run_line(["bundle", "validate", tmp_path, "--format", "json", "--output", tmp_path / "out.json"])
-    assert result.exit_code == 1
+def test_broken_yaml_is_a_refusal_reported_with_line(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    root = write_bundle(tmp_path / "b", manifests={"csv.yaml": "kind: ClusterServiceVersion\nmetadata: [\n"})
+    result = run_line(["bundle", "validate", root, "--format", "json", "--output", tmp_path / "out.json"])
+    assert result.exit_code == 2
+    assert "unable to decode object" in result.stderr and len(result.stderr.splitlines()) == 1
     report = json.loads((tmp_path / "out.json").read_text())
     broken = [f for f in report["findings"] if f["rule"] == "RK-BUNDLE-001"]
     assert broken and broken[0]["location"]["line"] >= 2

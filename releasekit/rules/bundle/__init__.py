@@ -78,7 +78,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from releasekit.model.bundle import Bundle, ValidationOptions
-from releasekit.model.finding import Finding
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle.content import validate_sdk_content
 from releasekit.rules.bundle.crd import validate_crd
 from releasekit.rules.bundle.csv import validate_csv
 from releasekit.rules.bundle.good_practices import validate_good_practices
@@ -90,7 +91,7 @@ from releasekit.rules.bundle.operatorhub import (
     validate_operatorhub,
     validate_operatorhub_v2,
 )
-from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, is_stable_bundle
+from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, policy_severity
 from releasekit.rules.bundle.registry import validate_registry_content, validate_registry_format
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
@@ -116,10 +117,16 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """releasekit's own rules: alpha CRDs in stable, OpenShift versions, and (release checks) images."""
-    stable = options.stable if options.stable is not None else is_stable_bundle(bundle)
-    out = check_alpha_crds(bundle, stable=stable)
-    out += check_openshift_versions(bundle, options.openshift_catalogs)
+    """releasekit's own rules: stream policy (alpha CRDs), OpenShift versions, and (release checks) images.
+
+    Stream policy applies only when ``options.stream`` names the releasekit stream the bundle belongs
+    to; a value of ``com.redhat.openshift.versions`` in no documented form is an error only for a
+    stream's unreleased version (a warning for history and for any other operator's bundle).
+    """
+    policy = options.stream
+    out = check_alpha_crds(bundle, policy)
+    form_severity = policy_severity(policy) if policy is not None else Severity.WARNING
+    out += check_openshift_versions(bundle, options.openshift_catalogs, form_severity=form_severity)
     if options.release_checks:
         out += check_image_pinning(bundle, allowed_registries=options.allowed_registries)
     return out
@@ -129,6 +136,7 @@ VALIDATORS: dict[str, Validator] = {
     "loader": _bundle_only(validate_loader),
     "registry-format": _bundle_only(validate_registry_format),
     "registry-content": _bundle_only(validate_registry_content),
+    "sdk-content": _bundle_only(validate_sdk_content),
     "csv": _bundle_only(validate_csv),
     "crd": _bundle_only(validate_crd),
     "bundle": _bundle_only(validate_bundle_structure),
@@ -144,9 +152,18 @@ VALIDATORS: dict[str, Validator] = {
     "releasekit": validate_releasekit_rules,
 }
 """Validator name -> function. Names are operator-sdk's, plus ``loader``, ``registry-format``,
-``registry-content``, ``object``, ``operatorgroup`` (library level) and ``releasekit`` (our rules)."""
+``registry-content``, ``sdk-content`` (operator-sdk's own content check), ``object``, ``operatorgroup``
+(library level) and ``releasekit`` (our rules)."""
 
-DEFAULT_VALIDATORS: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle", "releasekit")
+DEFAULT_VALIDATORS: tuple[str, ...] = (
+    "loader",
+    "registry-format",
+    "sdk-content",
+    "csv",
+    "crd",
+    "bundle",
+    "releasekit",
+)
 """What ``releasekit bundle validate`` runs without ``--optional-checks``: operator-sdk's default set."""
 
 OPTIONAL_CHECKS: tuple[str, ...] = (

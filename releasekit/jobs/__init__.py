@@ -1,0 +1,1 @@
+"""Use cases: one module per command story, composing io adapters, plans and rules (cli stays thin)."""
