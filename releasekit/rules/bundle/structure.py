@@ -96,7 +96,7 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
                 finding(
                     ids.CRD_API_VERSION,
                     Severity.ERROR,
-                    f"unsupported CRD version {crd.api_version} for {crd.file}",
+                    f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
                     crd.loc("$.apiVersion"),
                     "use apiextensions.k8s.io/v1",
                     bundle,
