@@ -26,7 +26,9 @@ id            severity  rule
 RK-BUNDLE-120 E         no metadata with an ``annotations`` map anywhere in the bundle folder
 RK-BUNDLE-121 E         the manifests folder holds no file
 RK-BUNDLE-122 E         a manifest is empty or has no ``kind`` (the loader cannot decode it)
-RK-BUNDLE-123 E         the CSV cannot be parsed (``spec.version`` not semver, even leniently)
+RK-BUNDLE-123 E         the CSV or a CRD cannot be parsed (``spec.version`` not semver; labels, annotations
+                        or version flags of the wrong type)
+RK-BUNDLE-124 E         ``metadata/annotations.yaml`` is not a map of strings
 ============  ========  =====================================================================
 """
 
@@ -61,6 +63,7 @@ from releasekit.rules.bundle import ids
 __all__ = [
     "LOADER_CSV_UNPARSABLE",
     "LOADER_METADATA_NOT_FOUND",
+    "LOADER_METADATA_UNPARSABLE",
     "LOADER_NO_MANIFEST_FILES",
     "LOADER_RULES",
     "LOADER_UNDECODABLE",
@@ -78,8 +81,15 @@ LOADER_METADATA_NOT_FOUND: Final = "RK-BUNDLE-120"
 LOADER_NO_MANIFEST_FILES: Final = "RK-BUNDLE-121"
 LOADER_UNDECODABLE: Final = "RK-BUNDLE-122"
 LOADER_CSV_UNPARSABLE: Final = "RK-BUNDLE-123"
+LOADER_METADATA_UNPARSABLE: Final = "RK-BUNDLE-124"
 LOADER_RULES: Final = frozenset(
-    {LOADER_METADATA_NOT_FOUND, LOADER_NO_MANIFEST_FILES, LOADER_UNDECODABLE, LOADER_CSV_UNPARSABLE}
+    {
+        LOADER_METADATA_NOT_FOUND,
+        LOADER_NO_MANIFEST_FILES,
+        LOADER_UNDECODABLE,
+        LOADER_CSV_UNPARSABLE,
+        LOADER_METADATA_UNPARSABLE,
+    }
 )
 """The rules this module reports itself, all of them refusals of operator-sdk's loader."""
 
@@ -287,6 +297,8 @@ def semver_tolerant_error(text: str) -> str | None:
 
 
 def _go_json_type(value: object) -> str:
+    if isinstance(value, str):
+        return "string"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int | float):
@@ -324,24 +336,73 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
                 hint="every manifest needs apiVersion and kind",
             )
         ]
-    version = manifest.spec.get("version") if manifest.kind == "ClusterServiceVersion" else None
-    if version is None:
+    if manifest.kind not in ("ClusterServiceVersion", "CustomResourceDefinition"):
         return []
-    if isinstance(version, str):
-        problem = semver_tolerant_error(version)
-    else:
-        problem = f"json: cannot unmarshal {_go_json_type(version)} into Go value of type string"
+    problem = _typed_decode_problem(manifest)
     if problem is None:
         return []
+    path, detail, hint = problem
+    what = "CSV" if manifest.kind == "ClusterServiceVersion" else "CRD"
     return [
         Finding(
             rule=LOADER_CSV_UNPARSABLE,
             severity=Severity.ERROR,
-            message=f"unable to parse CSV {name}: {_GO_JSON_WRAP}{problem}",
-            location=manifest.loc("$.spec.version"),
-            hint='write spec.version as a semantic version in quotes, such as "1.2.3"',
+            message=f"unable to parse {what} {name}: {_GO_JSON_WRAP}{detail}",
+            location=manifest.loc(path),
+            hint=hint,
         )
     ]
+
+
+def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
+    """The first thing decoding the CSV or CRD into its Go type trips on: (path, Go's error, hint).
+
+    Covers what real bundles get wrong: the CSV version (a semver type), metadata labels and annotations
+    that are not strings (an unquoted ``true``), and CRD version flags that are not booleans.
+    """
+    metadata = manifest.data.get("metadata")
+    if isinstance(metadata, dict):
+        for field in ("labels", "annotations"):
+            values = metadata.get(field)
+            if not isinstance(values, dict):
+                continue
+            for key, value in values.items():
+                if not isinstance(value, str):
+                    detail = (
+                        f"json: cannot unmarshal {_go_json_type(value)} into Go struct field "
+                        f"ObjectMeta.metadata.{field} of type string"
+                    )
+                    return f"$.metadata.{field}[{key!r}]", detail, f'quote the value: {key}: "{value}"'
+    if manifest.kind == "ClusterServiceVersion":
+        version = manifest.spec.get("version")
+        if version is None:
+            return None
+        if isinstance(version, str):
+            problem = semver_tolerant_error(version)
+        else:
+            problem = f"json: cannot unmarshal {_go_json_type(version)} into Go value of type string"
+        if problem is None:
+            return None
+        return (
+            "$.spec.version",
+            problem,
+            'write spec.version as a semantic version in quotes, such as "1.2.3"',
+        )
+    versions = manifest.spec.get("versions")
+    for index, version in enumerate(versions if isinstance(versions, list) else []):
+        for flag in ("served", "storage"):
+            value = version.get(flag) if isinstance(version, dict) else None
+            if value is not None and not isinstance(value, bool):
+                detail = (
+                    f"json: cannot unmarshal {_go_json_type(value)} "
+                    f"into Go struct field CustomResourceDefinitionVersion.spec.versions.{flag} of type bool"
+                )
+                return (
+                    f"$.spec.versions[{index}].{flag}",
+                    detail,
+                    f"write {flag}: true or {flag}: false, unquoted",
+                )
+    return None
 
 
 class _Collector:
@@ -559,6 +620,21 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
                 hint="add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations",
             ),
         )
+    annotations = bundle.annotations
+    if annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
+        for key, item in bundle.annotation_values.items():
+            if not isinstance(item, str):
+                return (
+                    Finding(
+                        rule=LOADER_METADATA_UNPARSABLE,
+                        severity=Severity.ERROR,
+                        message=f"error unmarshalling potential bundle metadata {annotations.file}: {_GO_JSON_WRAP}"
+                        f"json: cannot unmarshal {_go_json_type(item)} into Go struct field "
+                        "AnnotationMetadata.annotations of type string",
+                        location=annotations.loc(f"$.annotations[{key!r}]"),
+                        hint=f'quote the value: {key}: "{item}"',
+                    ),
+                )
     value = bundle.annotation(ANNOTATION_MANIFESTS)
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
     if bundle.layout is BundleLayout.FLAT and relative == ".":

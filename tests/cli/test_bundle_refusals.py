@@ -18,7 +18,7 @@ from click.testing import Result
 from releasekit.io.bundle_build import validate_built
 from releasekit.io.streams import load_streams
 from releasekit.model.finding import Severity
-from tests.bundle_factory import crd_data, csv_data, write_bundle
+from tests.bundle_factory import annotations, crd_data, csv_data, write_bundle
 from tests.conftest import REPO_ROOT
 
 
@@ -31,6 +31,18 @@ def _csv_version(version: object) -> dict[str, Any]:
 def _crd_v2() -> dict[str, Any]:
     data = crd_data()
     data["apiVersion"] = "apiextensions.k8s.io/v2"
+    return data
+
+
+def _csv_annotation(value: object) -> dict[str, Any]:
+    data = csv_data()
+    data["metadata"]["annotations"]["features.operators.openshift.io/disconnected"] = value
+    return data
+
+
+def _crd_served(value: object) -> dict[str, Any]:
+    data = crd_data()
+    data["spec"]["versions"][0]["served"] = value
     return data
 
 
@@ -99,7 +111,28 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         "RK-BUNDLE-123",
         "json: cannot unmarshal number into Go value of type string",
     ),
+    (
+        "csv-annotation-not-a-string",
+        {"manifests": {"widget.clusterserviceversion.yaml": _csv_annotation(True)}},
+        "RK-BUNDLE-123",
+        "unable to parse CSV widget.clusterserviceversion.yaml: error unmarshaling JSON: while decoding JSON: "
+        "json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string",
+    ),
+    (
+        "crd-served-not-a-bool",
+        {"manifests": {"widgets.crd.yaml": _crd_served("yes")}},
+        "RK-BUNDLE-123",
+        "unable to parse CRD widgets.crd.yaml: error unmarshaling JSON: while decoding JSON: json: cannot "
+        "unmarshal string into Go struct field CustomResourceDefinitionVersion.spec.versions.served of type bool",
+    ),
     ("no-annotations", {"metadata": {}}, "RK-BUNDLE-120", "metadata not found in "),
+    (
+        "annotation-not-a-string",
+        {"metadata": {**annotations(), "operators.operatorframework.io.bundle.channels.v1": 1.5}},
+        "RK-BUNDLE-124",
+        "metadata/annotations.yaml: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal number "
+        "into Go struct field AnnotationMetadata.annotations of type string",
+    ),
     (
         "no-manifest-files",
         {"manifests": {"widget.clusterserviceversion.yaml": None, "widgets.crd.yaml": None}},

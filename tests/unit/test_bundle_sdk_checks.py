@@ -235,3 +235,17 @@ def test_semver_tolerant_errors(text: str, error: str | None) -> None:
 def test_every_semver_parses_tolerantly(parts: tuple[int, int, int], prefix: bool, tail: str) -> None:
     text = ("v" if prefix else "") + ".".join(map(str, parts)) + tail
     assert semver_tolerant_error(text) is None
+
+
+def test_core_group_gvk_renders_as_go_does() -> None:
+    """Go's GroupVersionKind.String() keeps the slash for the core group: an example of kind Pod."""
+    from releasekit.rules.bundle._common import gvk_string
+
+    assert gvk_string("", "v1", "Pod") == "/v1, Kind=Pod"
+    csv = csv_data()
+    csv["metadata"]["annotations"]["alm-examples"] = (
+        '[{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}]'
+    )
+    bundle = Bundle(root="b", layout=BundleLayout.BUNDLE_ROOT, csv=Manifest(file="csv.yaml", data=csv))
+    messages = [f.message for f in _run(bundle, "csv")]
+    assert "Value /v1, Kind=Pod: example must have a provided API" in messages

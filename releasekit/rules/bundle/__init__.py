@@ -6,7 +6,11 @@ no jinja2, no files. Validators are named as ``operator-sdk``/``operator-framewo
 api's ``Error()`` form without the level prefix (``Value : (<csv>) install modes not found``).
 Target: api HEAD semantics (docs/olm-bundle-validation.md "version skew").
 
-Rule ids (stable, never renumbered; ``ids`` holds the constants):
+Rule ids (stable, never renumbered; ``ids`` holds the constants, except the loader's own refusals
+RK-BUNDLE-120 … 124, which :mod:`releasekit.io.bundle_load` defines and reports). RK-BUNDLE-090 and the
+error form of RK-BUNDLE-093 are stream policy: they judge only bundles of a releasekit stream
+(``ValidationOptions.stream``); a released version of the stream gets warnings. On ``bundle validate DIR``
+an error of 001 … 006 or 120 … 124 means operator-sdk would refuse to load the folder: exit 2.
 
 ============  ========  =====================================================================
 id            severity  rule
@@ -25,8 +29,8 @@ RK-BUNDLE-013 E         media type annotation differs from the detected one
 RK-BUNDLE-014 E         channels / default channel annotation empty
 RK-BUNDLE-015 E         invalid dependency in dependencies.yaml
 RK-BUNDLE-016 W         manifests.v1 / metadata.v1 annotation differs from the layout (ours; reg never checks)
-RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle
-RK-BUNDLE-018 E         object metadata kubectl would not accept
+RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle (operator-sdk's and operator-registry's wording)
+RK-BUNDLE-018 E         object metadata kubectl would not accept (no name, a namespace, bad label/annotation keys)
 RK-BUNDLE-020 E         CSV metadata.name / spec.replaces not a valid name
 RK-BUNDLE-021 W         CSV has no annotations / no example annotations / both kinds of examples
 RK-BUNDLE-022 E         alm-examples is not a JSON list of objects
@@ -39,7 +43,7 @@ RK-BUNDLE-028 E         OLM annotation in the wrong case (CSV, OperatorGroup)
 RK-BUNDLE-029 W         olm.properties annotation used
 RK-BUNDLE-030 E         CSV apiVersion / kind missing
 RK-BUNDLE-031 E         owned CRD name is not <plural>.<group>
-RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation
+RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation (v1beta1 preserveUnknownFields too)
 RK-BUNDLE-040 E         duplicate CRD group/version/kind in the bundle
 RK-BUNDLE-041 E         owned CRD not found in the bundle
 RK-BUNDLE-042 E/W       CRD present but not owned by the CSV (W in operator-registry's content check)
@@ -65,11 +69,17 @@ RK-BUNDLE-080 E/W       API removed in Kubernetes 1.22/1.25/1.26 (E when k8s-ver
 RK-BUNDLE-081 E         k8s-version option or minKubeVersion unusable
 RK-BUNDLE-085 E/W       community: olm.maxOpenShiftVersion missing/invalid/too high with 1.22-removed APIs
 RK-BUNDLE-086 E/W       community: com.redhat.openshift.versions LABEL allows OpenShift 4.9+
-RK-BUNDLE-090 E         (ours) a stable bundle ships a CRD with an alpha version
+RK-BUNDLE-090 E/W       (ours, stream policy) a stream that excludes alpha APIs ships a CRD with an alpha version
 RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
 RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
 RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
 RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
+RK-BUNDLE-120 E         loader refusal: no metadata (annotations) found in the bundle folder
+RK-BUNDLE-121 E         loader refusal: the manifests folder holds no file
+RK-BUNDLE-122 E         loader refusal: a manifest is empty or has no kind
+RK-BUNDLE-123 E         loader refusal: the CSV or a CRD cannot be parsed (CSV version not semver, wrong field types)
+RK-BUNDLE-124 E         loader refusal: metadata/annotations.yaml is not a map of strings
+RK-BUNDLE-125 W         (ours) a CRD serves none of its versions (the API server accepts it)
 ============  ========  =====================================================================
 """
 
