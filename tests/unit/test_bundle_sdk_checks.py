@@ -249,3 +249,37 @@ def test_core_group_gvk_renders_as_go_does() -> None:
     bundle = Bundle(root="b", layout=BundleLayout.BUNDLE_ROOT, csv=Manifest(file="csv.yaml", data=csv))
     messages = [f.message for f in _run(bundle, "csv")]
     assert "Value /v1, Kind=Pod: example must have a provided API" in messages
+
+
+# --- the bundle validator's messages carry api's Value (the GVK or the field, not the CSV name) ------
+
+
+def test_bundle_validator_values_are_the_references() -> None:
+    csv = csv_data()
+    csv["spec"]["customresourcedefinitions"]["owned"].append(
+        {"name": "gadgets", "version": "v1", "kind": "Gadget"}
+    )
+    csv["spec"]["relatedImages"] = [{"name": "x", "image": "Quay.io/Upper/Case:1"}]
+    crd = crd_data()
+    bundle = Bundle(
+        root="b",
+        layout=BundleLayout.BUNDLE_ROOT,
+        csv=Manifest(file="csv.yaml", data=csv),
+        crds=(Manifest(file="a.yaml", data=crd), Manifest(file="b.yaml", data=crd_data())),
+        size=10,
+        compressed_size=10,
+    )
+    messages = [f.message for f in _run(bundle, "bundle")]
+    assert (
+        'Value example.com/v1alpha1, Kind=Widget: duplicate CRD "example.com/v1alpha1, Kind=Widget" in bundle '
+        '"widget-operator.v0.3.0"' in messages
+    )
+    # api keeps a name without a dot as the group
+    assert (
+        'Value gadgets/v1, Kind=Gadget: owned CRD "gadgets/v1, Kind=Gadget" not found in bundle "widget-operator.v0.3.0"'
+        in messages
+    )
+    assert any(
+        m.startswith("Value spec.relatedImages[0].image: relatedImages[0] has an invalid image pullspec")
+        for m in messages
+    )

@@ -199,6 +199,17 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
                 bundle,
             )
         ]
+    if bundle.size == 0:
+        return [
+            finding(
+                ids.BUNDLE_SIZE,
+                Severity.WARNING,
+                api_message("unable to check the bundle size", value=csv.name),
+                location,
+                hint,
+                bundle,
+            )
+        ]
     text = (
         f"size=~{format_size(bundle.compressed_size)} , max={format_size(MAX_COMPRESSED_SIZE)}. "
         f"Bundle uncompressed size is {format_size(bundle.size)}"
@@ -275,7 +286,7 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
                     Severity.ERROR,
                     api_message(
                         f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
-                        value=image,
+                        value=f"spec.relatedImages[{index}].image",
                     ),
                     csv.loc(path),
                     "write the image as registry/repository[:tag][@sha256:<64 hex>]",
@@ -300,7 +311,9 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                     finding(
                         ids.BUNDLE_DUPLICATE_CRD,
                         Severity.ERROR,
-                        api_message(f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=name),
+                        api_message(
+                            f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
+                        ),
                         crd.loc("$.spec"),
                         f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
                         bundle,
@@ -311,7 +324,8 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
     owned: dict[tuple[str, str, str], str] = {}
     for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
         item = as_map(item)
-        group = as_str(item.get("name")).partition(".")[2]
+        owned_name = as_str(item.get("name"))
+        group = owned_name.partition(".")[2] if "." in owned_name else owned_name  # api keeps a dotless name
         owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = (
             f"$.spec.customresourcedefinitions.owned[{index}]"
         )
@@ -321,7 +335,9 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                 finding(
                     ids.BUNDLE_OWNED_CRD_MISSING,
                     Severity.ERROR,
-                    api_message(f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=name),
+                    api_message(
+                        f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
+                    ),
                     csv.loc(path),
                     "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
                     bundle,
@@ -336,7 +352,7 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                     Severity.ERROR,
                     api_message(
                         f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
-                        value=name,
+                        value=gvk_string(*key),
                     ),
                     crd.loc("$.spec"),
                     "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
