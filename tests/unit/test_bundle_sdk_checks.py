@@ -283,3 +283,35 @@ def test_bundle_validator_values_are_the_references() -> None:
         m.startswith("Value spec.relatedImages[0].image: relatedImages[0] has an invalid image pullspec")
         for m in messages
     )
+
+
+# --- CSV validator: alm-examples as api reads it (any JSON passes validateJSON, then the decode) ------
+
+
+@pytest.mark.parametrize(
+    ("examples", "message"),
+    [
+        (
+            '{"apiVersion": "example.com/v1alpha1", "kind": "Widget"}',
+            "Value json: cannot unmarshal object into Go value of type []unstructured.Unstructured: "
+            "error decoding example CustomResource",
+        ),
+        (
+            '[{"apiVersion": "example.com/v1alpha1"}]',
+            "Value error unmarshaling JSON: while decoding JSON: Object 'Kind' is missing in "
+            '\'{"apiVersion":"example.com/v1alpha1"}\': error decoding example CustomResource',
+        ),
+        (
+            "42",
+            "Value error unmarshaling JSON: while decoding JSON: json: cannot unmarshal number into Go value of "
+            "type []unstructured.Unstructured: error decoding example CustomResource",
+        ),
+        ("kind: Widget", "Value invalid character at 1\n k<--(see the invalid character): invalid example"),
+    ],
+)
+def test_alm_examples_decoding_as_api_does(examples: str, message: str) -> None:
+    csv = csv_data()
+    csv["metadata"]["annotations"]["alm-examples"] = examples
+    bundle = Bundle(root="b", layout=BundleLayout.FILE, csv=Manifest(file="csv.yaml", data=csv))
+    found = [f for f in _run(bundle, "csv") if f.rule == "RK-BUNDLE-022"]
+    assert [f.message for f in found] == [message]
