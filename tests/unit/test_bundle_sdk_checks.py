@@ -18,7 +18,7 @@ from releasekit.io.bundle_load import semver_tolerant_error
 from releasekit.model.bundle import Bundle, BundleLayout, Manifest, ValidationOptions
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
-from tests.bundle_factory import crd_data, csv_data
+from tests.bundle_factory import annotations, crd_data, csv_data
 
 LABEL_KEY_NAME_MSG = (
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
@@ -315,3 +315,35 @@ def test_alm_examples_decoding_as_api_does(examples: str, message: str) -> None:
     bundle = Bundle(root="b", layout=BundleLayout.FILE, csv=Manifest(file="csv.yaml", data=csv))
     found = [f for f in _run(bundle, "csv") if f.rule == "RK-BUNDLE-022"]
     assert [f.message for f in found] == [message]
+
+
+# --- operator-registry's format check (part of operator-sdk's default run) ----------------------------
+
+
+def _format(values: dict[str, str]) -> list[str]:
+    bundle = Bundle(
+        root="b",
+        layout=BundleLayout.BUNDLE_ROOT,
+        csv=Manifest(file="csv.yaml", data=csv_data()),
+        annotations=Manifest(file="b/metadata/annotations.yaml", data={"annotations": values}),
+    )
+    return [f.message for f in _run(bundle, "registry-format")]
+
+
+def test_missing_media_type_and_channels_are_reported_as_reg_does() -> None:
+    values = annotations()
+    del values["operators.operatorframework.io.bundle.mediatype.v1"]
+    del values["operators.operatorframework.io.bundle.channels.v1"]
+    assert sorted(_format(values)) == sorted(
+        [
+            'Missing annotation "operators.operatorframework.io.bundle.mediatype.v1"',
+            'Missing annotation "operators.operatorframework.io.bundle.channels.v1"',
+            'Expecting annotation "operators.operatorframework.io.bundle.mediatype.v1" to have value "registry+v1" '
+            'instead of ""',
+            'Expecting annotation "operators.operatorframework.io.bundle.channels.v1" to have non-empty value',
+        ]
+    )
+
+
+def test_a_blank_channel_is_not_empty_to_reg() -> None:
+    assert _format({**annotations(), "operators.operatorframework.io.bundle.channels.v1": " "}) == []
