@@ -347,3 +347,36 @@ def test_missing_media_type_and_channels_are_reported_as_reg_does() -> None:
 
 def test_a_blank_channel_is_not_empty_to_reg() -> None:
     assert _format({**annotations(), "operators.operatorframework.io.bundle.channels.v1": " "}) == []
+
+
+def _crd_messages(data: dict[str, Any]) -> list[str]:
+    return [
+        f.message.partition(": ")[2] for f in _run(_bundle(crds=(data,)), "crd") if f.rule == "RK-BUNDLE-035"
+    ]
+
+
+def test_crd_webhook_conversion_rules() -> None:
+    data = crd_data()
+    data["spec"]["conversion"] = {
+        "strategy": "Webhook",
+        "webhook": {"clientConfig": {}, "conversionReviewVersions": ["v2", "v2"]},
+    }
+    assert _crd_messages(data) == [
+        "spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required",
+        'spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version',
+        'spec.conversion.conversionReviewVersions: Invalid value: ["v2","v2"]: must include at least one of v1, v1beta1',
+    ]
+
+
+def test_crd_printer_columns_and_deprecation_warning() -> None:
+    data = crd_data()
+    version = data["spec"]["versions"][0]
+    version["additionalPrinterColumns"] = [{"name": "Age", "type": "duration", "jsonPath": "metadata.age"}]
+    version["deprecationWarning"] = "use v1"
+    assert _crd_messages(data) == [
+        'spec.additionalPrinterColumns[0].type: Invalid value: "duration": must be one of '
+        "boolean,date,integer,number,string",
+        'spec.additionalPrinterColumns[0].JSONPath: Invalid value: "metadata.age": must be a simple json path '
+        "starting with .",
+        'spec.versions[0].deprecationWarning: Invalid value: "use v1": can only be set for deprecated versions',
+    ]

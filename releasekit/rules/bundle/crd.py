@@ -43,7 +43,78 @@ CRD_API_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
 def _go(value: object) -> str:
     if isinstance(value, str):
         return json.dumps(value)
-    return json.dumps(value, sort_keys=True, default=str)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+_COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
+_COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
+_REVIEW_VERSIONS = ("v1", "v1beta1")
+
+
+def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> list[tuple[str, str]]:
+    """``ValidateCustomResourceColumnDefinition`` (the internal field is ``JSONPath`` in both versions)."""
+    out: list[tuple[str, str]] = []
+    if not as_str(column.get("name")):
+        out.append(_required(f"{path}.name"))
+    kind = as_str(column.get("type"))
+    must = "must be one of " + ",".join(_COLUMN_TYPES)
+    if not kind:
+        out.append(_required(f"{path}.type", must))
+    elif kind not in _COLUMN_TYPES:
+        out.append(_invalid(f"{path}.type", kind, must))
+    fmt = as_str(column.get("format"))
+    if fmt and fmt not in _COLUMN_FORMATS:
+        out.append(_invalid(f"{path}.format", fmt, "must be one of " + ",".join(_COLUMN_FORMATS)))
+    json_path = as_str(column.get(json_path_key))
+    if not json_path:
+        out.append(_required(f"{path}.JSONPath"))
+    elif not json_path.startswith("."):
+        out.append(_invalid(f"{path}.JSONPath", json_path, "must be a simple json path starting with ."))
+    return out
+
+
+def _columns(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
+    """Printer columns where the internal CRD has them (v1 moves identical per-version columns to the top)."""
+    key = "JSONPath" if beta else "jsonPath"
+    groups: list[tuple[str, Any]] = []
+    per_version = [v.get("additionalPrinterColumns") for v in versions]
+    if beta:
+        groups.append(("spec.additionalPrinterColumns", spec.get("additionalPrinterColumns")))
+        groups += [(f"spec.versions[{i}].additionalPrinterColumns", c) for i, c in enumerate(per_version)]
+    elif per_version and all(c == per_version[0] for c in per_version):
+        groups.append(("spec.additionalPrinterColumns", per_version[0]))
+    else:
+        groups += [(f"spec.versions[{i}].additionalPrinterColumns", c) for i, c in enumerate(per_version)]
+    out: list[tuple[str, str]] = []
+    for prefix, columns in groups:
+        for index, column in enumerate(as_list(columns)):
+            out += _column_problems(f"{prefix}[{index}]", dict(as_map(column)), key)
+    return out
+
+
+def _review_version_problems(review: list[Any], path: str) -> list[tuple[str, str]]:
+    """``validateConversionReviewVersions`` for a webhook conversion."""
+    out: list[tuple[str, str]] = []
+    if not review:
+        return [_required(path)]
+    seen: set[str] = set()
+    for index, item in enumerate(review):
+        version = as_str(item)
+        if version in seen:
+            out.append(_invalid(f"{path}[{index}]", version, "duplicate version"))
+            continue
+        seen.add(version)
+        for message in dns1035_label_errors(version):
+            out.append(_invalid(f"{path}[{index}]", version, message))
+    if not seen & set(_REVIEW_VERSIONS):
+        out.append(
+            _invalid(
+                path,
+                [as_str(v) for v in review],
+                "must include at least one of " + ", ".join(_REVIEW_VERSIONS),
+            )
+        )
+    return out
 
 
 def _invalid(path: str, value: object, detail: str) -> tuple[str, str]:
@@ -221,14 +292,42 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
             problems.append(
                 _required("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook")
             )
-        if not review:
-            problems.append(_required("spec.conversion.conversionReviewVersions"))
-    elif client_config is not None:
-        problems.append(
-            _forbidden(
-                "spec.conversion.webhookClientConfig", "should not be set when strategy is not set to Webhook"
+        else:
+            config = as_map(client_config)
+            if (config.get("url") is None) == (config.get("service") is None):
+                problems.append(
+                    _required(
+                        "spec.conversion.webhookClientConfig", "exactly one of url or service is required"
+                    )
+                )
+        problems += _review_version_problems(list(review), "spec.conversion.conversionReviewVersions")
+    else:
+        if client_config is not None:
+            problems.append(
+                _forbidden(
+                    "spec.conversion.webhookClientConfig",
+                    "should not be set when strategy is not set to Webhook",
+                )
             )
-        )
+        if review:
+            problems.append(
+                _forbidden(
+                    "spec.conversion.conversionReviewVersions",
+                    "should not be set when strategy is not set to Webhook",
+                )
+            )
+    problems += _columns(spec, versions, beta)
+    for index, version in enumerate(versions):
+        warning = version.get("deprecationWarning")
+        if warning is None:
+            continue
+        path = f"spec.versions[{index}].deprecationWarning"
+        if version.get("deprecated") is not True:
+            problems.append(_invalid(path, warning, "can only be set for deprecated versions"))
+        elif isinstance(warning, str) and len(warning) > 256:
+            problems.append(_invalid(path, warning, "must be <= 256 characters long"))
+        elif warning == "":
+            problems.append(_invalid(path, warning, "must not be an empty string"))
     # v1beta1 defaults preserveUnknownFields to true, and creating a CRD with true is refused
     preserve = (
         spec.get("preserveUnknownFields") is not False if beta else spec.get("preserveUnknownFields") is True
