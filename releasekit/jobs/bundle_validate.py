@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError
-from releasekit.io.bundle_load import LOADER_RULES, load_bundle, load_categories_file
+from releasekit.io.bundle_load import (
+    LOADER_CSV_UNPARSABLE,
+    LOADER_METADATA_NOT_FOUND,
+    LOADER_METADATA_UNPARSABLE,
+    LOADER_NO_MANIFEST_FILES,
+    LOADER_RULES,
+    LOADER_UNDECODABLE,
+    load_bundle,
+    load_categories_file,
+)
 from releasekit.io.streams import load_streams
 from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
 from releasekit.model.finding import Finding, Severity
@@ -115,10 +124,36 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
 
+_LOAD_OBJECTS = frozenset(
+    {
+        bundle_ids.YAML_INVALID,
+        bundle_ids.OBJECT_UNDECODABLE,
+        bundle_ids.STRAY_DIRECTORY,
+        bundle_ids.STRAY_HIDDEN_FILE,
+        bundle_ids.CSV_COUNT,
+        bundle_ids.CRD_API_VERSION,
+        LOADER_UNDECODABLE,
+        LOADER_CSV_UNPARSABLE,
+    }
+)
+"""Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
+
+
+def _sdk_text(finding: Finding) -> str:
+    wrapped = (
+        finding.rule in _LOAD_OBJECTS
+        and not finding.message.startswith("unable to find a csv")
+        and "/metadata/" not in finding.location.file
+    )
+    return f"error loading objs in directory: {finding.message}" if wrapped else finding.message
+
+
 def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
-    first = refused[0]
+    """One line; the refusal operator-sdk meets first: metadata, then the manifests folder, then the loader."""
+    order = {LOADER_METADATA_NOT_FOUND: 0, LOADER_METADATA_UNPARSABLE: 0, LOADER_NO_MANIFEST_FILES: 1}
+    first = min(refused, key=lambda f: order.get(f.rule, 2))
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-    return f"{root}: not a loadable bundle, operator-sdk refuses it: {first.message}{more}"
+    return f"{root}: not a loadable bundle, operator-sdk refuses it: {_sdk_text(first)}{more}"
 
 
 def run(request: BundleValidateRequest) -> BundleValidateResult:

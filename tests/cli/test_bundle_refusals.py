@@ -203,3 +203,19 @@ def test_generated_bundle_reports_a_refusal_as_an_error_finding(tmp_path: Path) 
     hidden = [f for f in findings if f.rule == "RK-BUNDLE-004"]
     assert hidden and hidden[0].severity is Severity.ERROR
     assert hidden[0].message == "bundle manifests dir has hidden file: out/b/manifests/.notes"
+
+
+def test_the_line_says_what_operator_sdk_meets_first_in_its_words(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    """Metadata is looked for before the manifests are loaded; loader errors come wrapped as api wraps them."""
+    root = write_bundle(tmp_path / "b", metadata={}, extra={"manifests/.notes": "x"})
+    result = run_line(["bundle", "validate", root])
+    assert result.exit_code == 2
+    assert f"metadata not found in {root} (and 1 more)" in result.stderr
+    root = write_bundle(tmp_path / "c", extra={"manifests/.notes": "x"})
+    result = run_line(["bundle", "validate", root])
+    assert (
+        f"error loading objs in directory: bundle manifests dir has hidden file: {root}/manifests/.notes"
+        in result.stderr
+    )

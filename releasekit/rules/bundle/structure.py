@@ -68,12 +68,15 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
                     bundle,
                 )
             )
+    manifests_dir = (
+        f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
+    )
     if bundle.csv is None and bundle.layout.value != "file":
         out.append(
             finding(
                 ids.CSV_COUNT,
                 Severity.ERROR,
-                f"unable to find a csv in bundle directory {bundle.root}",
+                f"unable to find a csv in bundle directory {manifests_dir}",
                 Location(file=bundle.root),
                 "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
                 bundle,
