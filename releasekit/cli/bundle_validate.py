@@ -28,13 +28,14 @@ class _InputFailure(click.ClickException):
 
 def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[str, ...]:
     """Validate ``--optional-checks`` (comma separated); ``--k8s-version`` alone adds alpha-deprecated-apis."""
-    from releasekit.rules.bundle import OPTIONAL_CHECKS
+    from releasekit.jobs.bundle_validate import optional_checks
 
+    known = optional_checks()
     names = [name.strip() for name in (text or "").split(",") if name.strip()]
-    unknown = sorted({name for name in names if name not in OPTIONAL_CHECKS})
+    unknown = sorted({name for name in names if name not in known})
     if unknown:
         raise click.BadParameter(
-            f"unknown check(s) {', '.join(repr(n) for n in unknown)}; choose from {', '.join(OPTIONAL_CHECKS)}",
+            f"unknown check(s) {', '.join(repr(n) for n in unknown)}; choose from {', '.join(known)}",
             param_hint="'--optional-checks'",
         )
     if k8s_version and "alpha-deprecated-apis" not in names:

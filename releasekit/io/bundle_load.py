@@ -48,6 +48,7 @@ import yaml
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import yamlio
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
     ANNOTATION_MANIFESTS,
     Bundle,
@@ -58,7 +59,6 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 
 __all__ = [
     "LOADER_CSV_UNPARSABLE",
@@ -77,11 +77,11 @@ __all__ = [
     "load_single_file",
 ]
 
-LOADER_METADATA_NOT_FOUND: Final = "RK-BUNDLE-120"
-LOADER_NO_MANIFEST_FILES: Final = "RK-BUNDLE-121"
-LOADER_UNDECODABLE: Final = "RK-BUNDLE-122"
-LOADER_CSV_UNPARSABLE: Final = "RK-BUNDLE-123"
-LOADER_METADATA_UNPARSABLE: Final = "RK-BUNDLE-124"
+LOADER_METADATA_NOT_FOUND: Final = ids.LOADER_METADATA_NOT_FOUND
+LOADER_NO_MANIFEST_FILES: Final = ids.LOADER_NO_MANIFEST_FILES
+LOADER_UNDECODABLE: Final = ids.LOADER_UNDECODABLE
+LOADER_CSV_UNPARSABLE: Final = ids.LOADER_CSV_UNPARSABLE
+LOADER_METADATA_UNPARSABLE: Final = ids.LOADER_METADATA_UNPARSABLE
 LOADER_RULES: Final = frozenset(
     {
         LOADER_METADATA_NOT_FOUND,

@@ -27,16 +27,17 @@ from releasekit.io.bundle_load import (
     load_categories_file,
 )
 from releasekit.io.streams import load_streams
+from releasekit.model import bundle_ids
 from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
-from releasekit.rules.bundle import ids as bundle_ids
+from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, validate_bundle
 
 __all__ = [
     "REFUSAL_RULES",
     "BundleValidateRequest",
     "BundleValidateResult",
+    "optional_checks",
     "refusals",
     "resolve_stream",
     "run",
@@ -85,6 +86,11 @@ class BundleValidateResult:
 
     report: Report
     refusal: str | None = None
+
+
+def optional_checks() -> tuple[str, ...]:
+    """The names ``--optional-checks`` accepts."""
+    return tuple(OPTIONAL_CHECKS)
 
 
 def refusals(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:

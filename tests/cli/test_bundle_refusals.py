@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from releasekit.io.bundle_build import validate_built
 from releasekit.io.streams import load_streams
+from releasekit.jobs.bundle_build import validate_built
 from releasekit.model.finding import Severity
 from tests.bundle_factory import annotations, crd_data, csv_data, write_bundle
 from tests.conftest import REPO_ROOT

@@ -6,8 +6,8 @@ no jinja2, no files. Validators are named as ``operator-sdk``/``operator-framewo
 api's ``Error()`` form without the level prefix (``Value : (<csv>) install modes not found``).
 Target: api HEAD semantics (docs/olm-bundle-validation.md "version skew").
 
-Rule ids (stable, never renumbered; ``ids`` holds the constants, except the loader's own refusals
-RK-BUNDLE-120 … 124, which :mod:`releasekit.io.bundle_load` defines and reports). RK-BUNDLE-090 and the
+Rule ids (stable, never renumbered; :mod:`releasekit.model.bundle_ids` holds the constants; the loader's
+own refusals RK-BUNDLE-120 … 124 are reported by :mod:`releasekit.io.bundle_load`). RK-BUNDLE-090 and the
 error form of RK-BUNDLE-093 are stream policy: they judge only bundles of a releasekit stream
 (``ValidationOptions.stream``); a released version of the stream gets warnings. On ``bundle validate DIR``
 an error of 001 … 006 or 120 … 124 means operator-sdk would refuse to load the folder: exit 2.

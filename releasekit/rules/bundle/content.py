@@ -10,9 +10,9 @@ dump of the object to the metadata message; releasekit names file and line inste
 
 from __future__ import annotations
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, BundleLayout, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, finding
 from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.registry import SUPPORTED_KINDS

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
 from releasekit.rules.bundle._k8s import (
     dns1035_label_errors,

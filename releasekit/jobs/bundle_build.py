@@ -15,7 +15,7 @@ chosen release:
    are copied byte for byte; ``upstream-crds.yaml`` records the upstream files by name and sha256;
 4. the bundle is written atomically to ``<out>/<stream>/<version>/`` (or, with ``--check``, compared
    with what is there), then loaded back and validated: operator-sdk's default validators plus
-   releasekit's own rules, judged with what the stream knows (stable or not, released or candidate,
+   releasekit's own rules, judged with what the stream knows (its stream policy, released or candidate,
    the release's catalogs and registries).
 
 Nothing here writes under ``streams/``.
