@@ -601,6 +601,20 @@ def _has_files(directory: Path) -> bool:
         return False
 
 
+def _annotations_anywhere(path: Path) -> bool:
+    """operator-sdk's fallback: any file under ``path`` whose first document has a non-empty ``annotations`` map."""
+    for current, _dirs, files in os.walk(path):
+        for name in sorted(files):
+            try:
+                manifest, _, _ = _load_file(Path(current) / name, name)
+            except (InputError, SafetyLimitError):
+                continue
+            value = manifest.data.get("annotations") if manifest is not None else None
+            if isinstance(value, dict) and value:
+                return True
+    return False
+
+
 def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
     """What operator-sdk refuses before its loader runs: no metadata (RK-BUNDLE-120), no manifest files (121).
 
@@ -608,7 +622,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
     reads the manifests from the folder ``operators.operatorframework.io.bundle.manifests.v1`` names
     (``manifests/``), which must hold at least one file.
     """
-    if bundle.annotations is None:
+    if bundle.annotations is None and not _annotations_anywhere(path):
         if any(f.rule in (ids.YAML_INVALID, ids.OBJECT_UNDECODABLE) for f in bundle.load_findings):
             return ()  # the metadata file is there but broken: that finding says why
         return (
@@ -621,7 +635,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
             ),
         )
     annotations = bundle.annotations
-    if annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
+    if annotations is not None and annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
         for key, item in bundle.annotation_values.items():
             if not isinstance(item, str):
                 return (

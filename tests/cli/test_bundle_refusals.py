@@ -219,3 +219,17 @@ def test_the_line_says_what_operator_sdk_meets_first_in_its_words(
         f"error loading objs in directory: bundle manifests dir has hidden file: {root}/manifests/.notes"
         in result.stderr
     )
+
+
+def test_annotations_outside_metadata_are_found_as_operator_sdk_finds_them(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    """operator-sdk walks the folder for any annotations map; then reg's format check reports the layout."""
+    root = write_bundle(
+        tmp_path / "b", metadata={}, extra={"labels/annotations.yaml": {"annotations": annotations()}}
+    )
+    result = run_line(["bundle", "validate", root, "--streams-dir", tmp_path / "none", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    assert "Unable to locate metadata directory" in {
+        f["message"] for f in json.loads(result.stdout)["findings"]
+    }
