@@ -442,7 +442,12 @@ def _read_manifest_dir(directory: Path, shown: str) -> tuple[_Collector, list[St
             strays.append(StrayEntry(path=entry_shown, is_dir=False))
             continue
         manifest, findings, data = _load_file(entry, entry_shown)
-        collector.add(manifest, findings + _refusals(manifest, data, entry_shown), data)
+        if manifest is None and not findings and data:
+            # a document that is only comments or null: Go decodes it to an empty object, kind ""
+            manifest = Manifest(file=entry_shown, data={}, size=len(data))
+        else:
+            findings = findings + _refusals(manifest, data, entry_shown)
+        collector.add(manifest, findings, data)
     return collector, strays
 
 

@@ -167,3 +167,15 @@ def test_unsupported_kind_fails_the_default_run(run_line: Callable[..., Result],
     assert [f["message"] for f in _findings(result)] == [
         "Value apps/v1, Kind=Deployment: unsupported media type registry+v1 for bundle object"
     ]
+
+
+def test_a_comment_only_manifest_is_an_object_without_kind(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    """Go decodes a null document to an empty object, which operator-sdk's content check then refuses."""
+    root = write_bundle(tmp_path / "b", manifests={"old.yaml": "# kind: Deployment (retired)\n"})
+    result = run_line(["bundle", "validate", root, "--streams-dir", tmp_path / "none", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    assert [f["message"] for f in _findings(result)] == [
+        "Value /, Kind=: unsupported media type registry+v1 for bundle object"
+    ]

@@ -380,3 +380,15 @@ def test_crd_printer_columns_and_deprecation_warning() -> None:
         "starting with .",
         'spec.versions[0].deprecationWarning: Invalid value: "use v1": can only be set for deprecated versions',
     ]
+
+
+def test_crd_scale_subresource_paths() -> None:
+    data = crd_data()
+    data["spec"]["versions"][0]["subresources"] = {
+        "scale": {"specReplicasPath": ".replicas", "statusReplicasPath": "", "labelSelectorPath": "selector"}
+    }
+    assert _crd_messages(data) == [
+        'spec.subresources.scale.specReplicasPath: Invalid value: ".replicas": should be a json path under .spec',
+        'spec.subresources.scale.labelSelectorPath: Invalid value: "selector": must be a simple json path starting '
+        "with .",
+    ]  # statusReplicasPath errors name a status path: api's CRD validator drops them

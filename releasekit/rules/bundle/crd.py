@@ -73,22 +73,59 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
     return out
 
 
-def _columns(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
-    """Printer columns where the internal CRD has them (v1 moves identical per-version columns to the top)."""
-    key = "JSONPath" if beta else "jsonPath"
-    groups: list[tuple[str, Any]] = []
-    per_version = [v.get("additionalPrinterColumns") for v in versions]
+def _internal_places(
+    spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
+) -> list[tuple[str, Any]]:
+    """(internal path, value) of ``field`` as the internal CRD holds it: v1 moves values identical in every
+    version to the top level; v1beta1 keeps both places as written."""
+    per_version = [v.get(field) for v in versions]
     if beta:
-        groups.append(("spec.additionalPrinterColumns", spec.get("additionalPrinterColumns")))
-        groups += [(f"spec.versions[{i}].additionalPrinterColumns", c) for i, c in enumerate(per_version)]
-    elif per_version and all(c == per_version[0] for c in per_version):
-        groups.append(("spec.additionalPrinterColumns", per_version[0]))
-    else:
-        groups += [(f"spec.versions[{i}].additionalPrinterColumns", c) for i, c in enumerate(per_version)]
+        return [(f"spec.{field}", spec.get(field))] + [
+            (f"spec.versions[{i}].{field}", value) for i, value in enumerate(per_version)
+        ]
+    if per_version and all(value == per_version[0] for value in per_version):
+        return [(f"spec.{field}", per_version[0])]
+    return [(f"spec.versions[{i}].{field}", value) for i, value in enumerate(per_version)]
+
+
+def _columns(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
+    """Printer columns where the internal CRD has them."""
+    key = "JSONPath" if beta else "jsonPath"
     out: list[tuple[str, str]] = []
-    for prefix, columns in groups:
+    for prefix, columns in _internal_places(spec, versions, beta, "additionalPrinterColumns"):
         for index, column in enumerate(as_list(columns)):
             out += _column_problems(f"{prefix}[{index}]", dict(as_map(column)), key)
+    return out
+
+
+def _simple_json_path(path: str, value: str) -> tuple[str, str] | None:
+    if not value.startswith("."):
+        return _invalid(path, value, "must be a simple json path starting with .")
+    return None
+
+
+def _scale(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
+    """``ValidateCustomResourceDefinitionSubresources``: the scale paths (status paths are not reported)."""
+    out: list[tuple[str, str]] = []
+    for prefix, subresources in _internal_places(spec, versions, beta, "subresources"):
+        scale = as_map(subresources).get("scale")
+        if not isinstance(scale, dict):
+            continue
+        path = f"{prefix}.scale.specReplicasPath"
+        replicas = as_str(scale.get("specReplicasPath"))
+        if not replicas:
+            out.append(_required(path))
+        elif (problem := _simple_json_path(path, replicas)) is not None:
+            out.append(problem)
+        elif not replicas.startswith(".spec."):
+            out.append(_invalid(path, replicas, "should be a json path under .spec"))
+        selector = as_str(scale.get("labelSelectorPath"))
+        path = f"{prefix}.scale.labelSelectorPath"
+        if selector:
+            if (problem := _simple_json_path(path, selector)) is not None:
+                out.append(problem)
+            elif not selector.startswith((".spec.", ".status.")):
+                out.append(_invalid(path, selector, "should be a json path under either .spec or .status"))
     return out
 
 
@@ -317,6 +354,7 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
                 )
             )
     problems += _columns(spec, versions, beta)
+    problems += _scale(spec, versions, beta)
     for index, version in enumerate(versions):
         warning = version.get("deprecationWarning")
         if warning is None:
