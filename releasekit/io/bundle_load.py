@@ -40,6 +40,7 @@ import gzip
 import json
 import os
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -354,55 +355,189 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
     ]
 
 
-def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
-    """The first thing decoding the CSV or CRD into its Go type trips on: (path, Go's error, hint).
+_Desc = Any
+"""A Go type as the typed decode sees it: ``"string"``, ``"bool"``, ``"semver"``, ``("named", type)``,
+``("map", type)`` (string values), ``("slice", element, type)`` or ``("struct", name, fields, type)``."""
 
-    Covers what real bundles get wrong: the CSV version (a semver type), metadata labels and annotations
-    that are not strings (an unquoted ``true``), and CRD version flags that are not booleans.
-    """
-    metadata = manifest.data.get("metadata")
-    if isinstance(metadata, dict):
-        for field in ("labels", "annotations"):
-            values = metadata.get(field)
-            if not isinstance(values, dict):
-                continue
-            for key, value in values.items():
-                if not isinstance(value, str):
-                    detail = (
-                        f"json: cannot unmarshal {_go_json_type(value)} into Go struct field "
-                        f"ObjectMeta.metadata.{field} of type string"
+
+def _struct(name: str, fields: dict[str, _Desc], package: str) -> _Desc:
+    return ("struct", name, fields, f"{package}.{name}")
+
+
+def _slice(element: _Desc) -> _Desc:
+    name = element[3] if isinstance(element, tuple) and element[0] == "struct" else str(element)
+    return ("slice", element, f"[]{name}")
+
+
+_STRING_MAP: _Desc = ("map", "map[string]string")
+_STRINGS: _Desc = ("slice", "string", "[]string")
+_OBJECT_META = _struct(
+    "ObjectMeta",
+    {
+        "name": "string",
+        "namespace": "string",
+        "generateName": "string",
+        "labels": _STRING_MAP,
+        "annotations": _STRING_MAP,
+    },
+    "v1",
+)
+_APP_LINK = _struct("AppLink", {"name": "string", "url": "string"}, "v1alpha1")
+_CSV_TYPE = _struct(
+    "ClusterServiceVersion",
+    {
+        "metadata": _OBJECT_META,
+        "spec": _struct(
+            "ClusterServiceVersionSpec",
+            {
+                "version": "semver",
+                "displayName": "string",
+                "description": "string",
+                "maturity": "string",
+                "minKubeVersion": "string",
+                "replaces": "string",
+                "skips": _STRINGS,
+                "keywords": _STRINGS,
+                "labels": _STRING_MAP,
+                "annotations": _STRING_MAP,
+                "provider": _APP_LINK,
+                "links": _slice(_APP_LINK),
+                "maintainers": _slice(
+                    _struct("Maintainer", {"name": "string", "email": "string"}, "v1alpha1")
+                ),
+                "installModes": _slice(
+                    _struct(
+                        "InstallMode",
+                        {"type": ("named", "v1alpha1.InstallModeType"), "supported": "bool"},
+                        "v1alpha1",
                     )
-                    return f"$.metadata.{field}[{key!r}]", detail, f'quote the value: {key}: "{value}"'
-    if manifest.kind == "ClusterServiceVersion":
-        version = manifest.spec.get("version")
-        if version is None:
-            return None
-        if isinstance(version, str):
-            problem = semver_tolerant_error(version)
-        else:
-            problem = f"json: cannot unmarshal {_go_json_type(version)} into Go value of type string"
-        if problem is None:
-            return None
-        return (
-            "$.spec.version",
-            problem,
-            'write spec.version as a semantic version in quotes, such as "1.2.3"',
+                ),
+                "relatedImages": _slice(
+                    _struct("RelatedImage", {"name": "string", "image": "string"}, "v1alpha1")
+                ),
+            },
+            "v1alpha1",
+        ),
+    },
+    "v1alpha1",
+)
+
+
+def _crd_type(package: str) -> _Desc:
+    names = _struct(
+        "CustomResourceDefinitionNames",
+        {
+            "plural": "string",
+            "singular": "string",
+            "kind": "string",
+            "listKind": "string",
+            "shortNames": _STRINGS,
+            "categories": _STRINGS,
+        },
+        package,
+    )
+    version = _struct(
+        "CustomResourceDefinitionVersion",
+        {"name": "string", "served": "bool", "storage": "bool", "deprecated": "bool"},
+        package,
+    )
+    spec = _struct(
+        "CustomResourceDefinitionSpec",
+        {
+            "group": "string",
+            "version": "string",
+            "scope": ("named", f"{package}.ResourceScope"),
+            "names": names,
+            "versions": _slice(version),
+            "preserveUnknownFields": "bool",
+        },
+        package,
+    )
+    return _struct("CustomResourceDefinition", {"metadata": _OBJECT_META, "spec": spec}, package)
+
+
+_GO_TYPE_OK = {"string": str, "bool": bool}
+
+
+def _decode_errors(
+    value: Any, desc: _Desc, field: str, struct: str, path: str
+) -> Iterator[tuple[bool, str, str]]:
+    """(aborts, JSON path, Go's error) in the order encoding/json meets them (keys sorted, as YAML->JSON sorts)."""
+    if value is None:
+        return
+    if desc == "semver":
+        problem = (
+            semver_tolerant_error(value)
+            if isinstance(value, str)
+            else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
         )
-    versions = manifest.spec.get("versions")
-    for index, version in enumerate(versions if isinstance(versions, list) else []):
-        for flag in ("served", "storage"):
-            value = version.get(flag) if isinstance(version, dict) else None
-            if value is not None and not isinstance(value, bool):
-                detail = (
-                    f"json: cannot unmarshal {_go_json_type(value)} "
-                    f"into Go struct field CustomResourceDefinitionVersion.spec.versions.{flag} of type bool"
+        if problem is not None:
+            yield True, path, problem
+        return
+    expected: tuple[str, type] | None = None
+    if isinstance(desc, str):
+        expected = (desc, _GO_TYPE_OK[desc])
+    elif desc[0] == "named":
+        expected = (desc[1], str)
+    if expected is not None:
+        go_type, python_type = expected
+        if not isinstance(value, python_type) or (python_type is not bool and isinstance(value, bool)):
+            yield (
+                False,
+                path,
+                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}",
+            )
+        return
+    kind = desc[0]
+    container = {"map": dict, "slice": list, "struct": dict}[kind]
+    if not isinstance(value, container):
+        yield (
+            False,
+            path,
+            (
+                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {desc[-1]}"
+            ),
+        )
+        return
+    if kind == "map":
+        for key in sorted(value, key=str):
+            if value[key] is not None and not isinstance(value[key], str):
+                yield (
+                    False,
+                    f"{path}[{key!r}]",
+                    (
+                        f"json: cannot unmarshal {_go_json_type(value[key])} into Go struct field {struct}.{field} "
+                        "of type string"
+                    ),
                 )
-                return (
-                    f"$.spec.versions[{index}].{flag}",
-                    detail,
-                    f"write {flag}: true or {flag}: false, unquoted",
-                )
-    return None
+    elif kind == "slice":
+        for index, item in enumerate(value):
+            yield from _decode_errors(item, desc[1], field, struct, f"{path}[{index}]")
+    else:
+        for key in sorted(value, key=str):
+            if key in desc[2]:
+                child = f"{field}.{key}" if field else str(key)
+                yield from _decode_errors(value[key], desc[2][key], child, desc[1], f"{path}.{key}")
+
+
+def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
+    """The error decoding the CSV or CRD into its Go type gives: (JSON path, Go's error, hint), or None.
+
+    A ported subset of the Go types: the fields real bundles get wrong (the CSV version, which must be
+    semver; an unquoted ``true`` among labels or annotations; ``supported: "true"``; CRD version flags).
+    encoding/json keeps the first type mismatch and goes on, but a version that is not semver stops it.
+    """
+    if manifest.kind == "ClusterServiceVersion":
+        desc = _CSV_TYPE
+    else:
+        desc = _crd_type("v1beta1" if manifest.api_version.endswith("/v1beta1") else "v1")
+    errors = list(_decode_errors(dict(manifest.data), desc, "", desc[1], "$"))
+    if not errors:
+        return None
+    aborts, path, detail = next((e for e in errors if e[0]), errors[0])
+    if path == "$.spec.version":
+        return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
+    return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
 
 
 class _Collector:

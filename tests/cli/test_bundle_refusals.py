@@ -40,6 +40,12 @@ def _csv_annotation(value: object) -> dict[str, Any]:
     return data
 
 
+def _csv_install_mode(value: object) -> dict[str, Any]:
+    data = csv_data()
+    data["spec"]["installModes"][0]["supported"] = value
+    return data
+
+
 def _crd_served(value: object) -> dict[str, Any]:
     data = crd_data()
     data["spec"]["versions"][0]["served"] = value
@@ -117,6 +123,13 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         "RK-BUNDLE-123",
         "unable to parse CSV widget.clusterserviceversion.yaml: error unmarshaling JSON: while decoding JSON: "
         "json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string",
+    ),
+    (
+        "install-mode-supported-a-string",
+        {"manifests": {"widget.clusterserviceversion.yaml": _csv_install_mode("true")}},
+        "RK-BUNDLE-123",
+        "unable to parse CSV widget.clusterserviceversion.yaml: error unmarshaling JSON: while decoding JSON: "
+        "json: cannot unmarshal string into Go struct field InstallMode.spec.installModes.supported of type bool",
     ),
     (
         "crd-served-not-a-bool",
