@@ -74,12 +74,16 @@ RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
 RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
 RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
 RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
+RK-BUNDLE-110 E         (ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion
+RK-BUNDLE-111 E         (ours, stream bundles) its value is below a catalog the release is listed in
+RK-BUNDLE-112 W         (ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion
 RK-BUNDLE-120 E         loader refusal: no metadata (annotations) found in the bundle folder
 RK-BUNDLE-121 E         loader refusal: the manifests folder holds no file
 RK-BUNDLE-122 E         loader refusal: a manifest is empty or has no kind
 RK-BUNDLE-123 E         loader refusal: the CSV or a CRD cannot be parsed (CSV version not semver, wrong field types)
 RK-BUNDLE-124 E         loader refusal: metadata/annotations.yaml is not a map of strings
 RK-BUNDLE-125 W         (ours) a CRD serves none of its versions (the API server accepts it)
+RK-OLMV1-0xx  E         ``olmv1`` (optional): OLM v1 readiness, :mod:`releasekit.rules.olmv1`
 ============  ========  =====================================================================
 """
 
@@ -142,6 +146,13 @@ def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> lis
     return out
 
 
+def validate_olmv1(bundle: Bundle, _options: ValidationOptions) -> list[Finding]:
+    """OLM v1 readiness (RK-OLMV1-001…004, :mod:`releasekit.rules.olmv1`) as errors."""
+    from releasekit.rules.olmv1 import check_olmv1
+
+    return check_olmv1(bundle)
+
+
 VALIDATORS: dict[str, Validator] = {
     "loader": _bundle_only(validate_loader),
     "registry-format": _bundle_only(validate_registry_format),
@@ -160,6 +171,7 @@ VALIDATORS: dict[str, Validator] = {
     "community": validate_community,
     "alpha-deprecated-apis": validate_removed_apis,
     "releasekit": validate_releasekit_rules,
+    "olmv1": validate_olmv1,
 }
 """Validator name -> function. Names are operator-sdk's, plus ``loader``, ``registry-format``,
 ``registry-content``, ``sdk-content`` (operator-sdk's own content check), ``object``, ``operatorgroup``
@@ -183,6 +195,7 @@ OPTIONAL_CHECKS: tuple[str, ...] = (
     "community",
     "good-practices",
     "object",
+    "olmv1",
     "operatorgroup",
     "operatorhub",
     "operatorhubv2",
