@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekit.errors import InputError
+from releasekit.errors import InputError, ReleasekitError
 from releasekit.io.bundle_load import (
     LOADER_CSV_UNPARSABLE,
     LOADER_METADATA_NOT_FOUND,
@@ -108,6 +108,9 @@ def _csv_version(bundle: Bundle) -> str:
 def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
     """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's.
 
+    Without ``name``, a streams folder that cannot be read means no stream: the bundle is judged as any
+    operator's (``streams validate`` is where a broken folder is reported).
+
     Raises:
         InputError: ``name`` is given and ``streams_dir`` or the stream cannot be read or found.
     """
@@ -115,7 +118,12 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
         return None
     if streams_dir is None:
         raise InputError(f"--stream {name}: no streams folder given")
-    loaded = load_streams(streams_dir)
+    try:
+        loaded = load_streams(streams_dir)
+    except ReleasekitError:
+        if name is not None:
+            raise
+        return None  # looking for the bundle's stream in a folder that cannot be read: judge it as any bundle
     if name is not None:
         stream = next((s for s in loaded.streams if s.name == name), None)
         if stream is None:

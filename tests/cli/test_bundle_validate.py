@@ -179,3 +179,15 @@ def test_a_comment_only_manifest_is_an_object_without_kind(
     assert [f["message"] for f in _findings(result)] == [
         "Value /, Kind=: unsupported media type registry+v1 for bundle object"
     ]
+
+
+def test_an_unreadable_streams_folder_only_matters_with_stream(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    root = write_bundle(tmp_path / "b")
+    broken = tmp_path / "streams"
+    broken.mkdir()
+    (broken / "stable.yaml").write_text("package: [\n")
+    assert run_line(["bundle", "validate", root, "--streams-dir", broken]).exit_code == 0
+    result = run_line(["bundle", "validate", root, "--streams-dir", broken, "--stream", "stable"])
+    assert result.exit_code == 2 and "stable.yaml" in result.stderr

@@ -392,3 +392,22 @@ def test_crd_scale_subresource_paths() -> None:
         'spec.subresources.scale.labelSelectorPath: Invalid value: "selector": must be a simple json path starting '
         "with .",
     ]  # statusReplicasPath errors name a status path: api's CRD validator drops them
+
+
+_LABEL_NAME = st.from_regex(r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?", fullmatch=True)
+_DNS_LABEL = st.from_regex(r"[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?", fullmatch=True)
+
+
+@given(st.lists(_DNS_LABEL, min_size=0, max_size=4), _LABEL_NAME)
+def test_every_well_formed_label_key_passes(prefix_labels: list[str], name: str) -> None:
+    from releasekit.rules.bundle._k8s import label_key_errors
+
+    key = (".".join(prefix_labels) + "/" + name) if prefix_labels else name
+    assert label_key_errors(key) == []
+
+
+@given(_LABEL_NAME, st.sampled_from([" ", "!", "/x/", "_"]))
+def test_a_label_key_with_a_bad_character_fails(name: str, bad: str) -> None:
+    from releasekit.rules.bundle._k8s import label_key_errors
+
+    assert label_key_errors(bad + name) != []
