@@ -20,16 +20,12 @@ What operator-sdk's loader refuses is reported as findings of the loader's own r
 message), so that a caller decides what a refusal means: ``bundle validate`` on a folder the user named
 exits 2 (not a loadable bundle), ``bundle build`` reports them as errors of what it generated.
 
-============  ========  =====================================================================
-id            severity  rule
-============  ========  =====================================================================
-RK-BUNDLE-120 E         no metadata with an ``annotations`` map anywhere in the bundle folder
-RK-BUNDLE-121 E         the manifests folder holds no file
-RK-BUNDLE-122 E         a manifest is empty or has no ``kind`` (the loader cannot decode it)
-RK-BUNDLE-123 E         the CSV or a CRD cannot be parsed (``spec.version`` not semver; labels, annotations
-                        or version flags of the wrong type)
-RK-BUNDLE-124 E         ``metadata/annotations.yaml`` is not a map of strings
-============  ========  =====================================================================
+The loader's own refusals are RK-BUNDLE-120 (no metadata anywhere in the folder), 121 (no file in the
+manifests folder), 122 (an empty manifest or one without ``kind``), 123 (a CSV or CRD Go cannot decode:
+``spec.version`` not semver, labels, annotations or flags of the wrong type) and 124 (``annotations.yaml``
+not a map of strings); their ids live in :mod:`releasekit.model.bundle_ids`, their meanings in the rule
+table of :mod:`releasekit.rules.bundle`. Only :func:`load_bundle` (what ``bundle validate`` reads) adds
+the folder-level ones (120, 121, 124), as operator-sdk looks for metadata before it loads manifests.
 """
 
 from __future__ import annotations
