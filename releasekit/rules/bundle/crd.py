@@ -294,7 +294,9 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
             ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns"),
         ):
             present = [v.get(per_version) for v in versions]
-            if spec.get(top_field) and any(item is not None for item in present):
+            top_value = spec.get(top_field)
+            top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
+            if top_set and any(item is not None for item in present):
                 problems.append(
                     _forbidden(
                         f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive"
