@@ -740,7 +740,9 @@ def _has_files(directory: Path) -> bool:
 
 def _annotations_anywhere(path: Path) -> bool:
     """operator-sdk's fallback: any file under ``path`` whose first document has a non-empty ``annotations`` map."""
-    for current, _dirs, files in os.walk(path):
+    for current, dirs, files in os.walk(path):
+        if len(Path(current).relative_to(path).parts) >= MAX_WALK_DEPTH:
+            dirs[:] = []  # the input policy's folder depth
         for name in sorted(files):
             try:
                 manifest, _, _ = _load_file(Path(current) / name, name)

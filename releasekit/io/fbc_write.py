@@ -223,7 +223,7 @@ def _as_float(value: int | float) -> float:
     try:
         f = float(value)
     except OverflowError:
-        digits = int(abs(value).bit_length() * 0.30103) + 1  # str() of it may pass Python's digit limit
+        digits = int(abs(int(value)).bit_length() * 0.30103) + 1  # str() of it may pass Python's digit limit
         raise WriteError(
             f"json: unsupported value: a number of about {digits:,} digits does not fit a float64"
         ) from None
