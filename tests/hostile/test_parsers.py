@@ -273,3 +273,12 @@ def test_rendering_an_integer_past_python_digit_limit_is_one_line(tmp_path: Path
         + "\n",
     )
     assert_refused(run_here(["catalog", "render", "cat"], tmp_path), "does not fit a float64")
+
+
+def test_a_refusal_with_format_json_is_also_a_report(repo: Path) -> None:
+    (repo / "streams" / "deep.yaml").write_text("a: " + "[" * 900 + "]" * 900 + "\n")
+    ran = run_here(["streams", "validate", "--format", "json"], repo)
+    assert_refused(ran, "deep.yaml:1")
+    [finding] = json.loads(ran.stdout)["findings"]
+    assert finding["rule"] == "RK-FBC-054"
+    assert finding["location"] == {"file": "streams/deep.yaml", "line": 1}
