@@ -439,6 +439,9 @@ def _first_content_line(chunk: str, line: int) -> int:
 
 
 _YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
+_YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
+_MERGE_BYTES = re.compile(rb"<<[ \t]*:")
+_NON_FINITE_BYTES = re.compile(rb"\.(?:nan|NaN|NAN|inf|Inf|INF)")
 _MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
 
 
@@ -486,14 +489,35 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+def _yaml_screen(data: bytes) -> tuple[bool, bool]:
+    """(may hold merge keys or YAML 1.1 line breaks, may hold NaN/Infinity) for a whole file, from its bytes.
+
+    Literal-prefix searches on bytes: a few milliseconds per 10 MB, so the per-document checks in
+    :func:`_yaml_docs` run only for the rare file that needs them.
+    """
+    yaml11 = _MERGE_BYTES.search(data) is not None or (
+        not data.isascii() and any(brk in data for brk in _YAML11_BREAK_BYTES)
+    )
+    return yaml11, _NON_FINITE_BYTES.search(data) is not None
+
+
+def _yaml_docs(
+    text: str,
+    file: str,
+    findings: list[Finding],
+    limits: LoadLimits,
+    screen: tuple[bool, bool] | None = None,
+) -> Iterator[_Doc]:
     import yaml_rs
 
+    yaml11, non_finite = screen if screen is not None else _yaml_screen(text.encode("utf-8", "surrogatepass"))
     any_doc = False
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        if ("<<" in chunk and _MERGE_KEY.search(chunk)) or any(brk in chunk for brk in _YAML11_BREAKS):
+        if yaml11 and (
+            ("<<" in chunk and _MERGE_KEY.search(chunk)) or any(brk in chunk for brk in _YAML11_BREAKS)
+        ):
             # yaml-rs reads YAML 1.2, which has no merge keys and no NEL/LS/PS line breaks; go-yaml (opm)
             # and PyYAML read YAML 1.1, which has both
             merged = _merged_document(chunk, file, line, findings, limits)
@@ -517,7 +541,7 @@ def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits
                 detail = message.splitlines()[0]
             findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
             continue
-        if any(spelling in chunk for spelling in _NON_FINITE) and (bad := _non_finite(value)) is not None:
+        if non_finite and any(s in chunk for s in _NON_FINITE) and (bad := _non_finite(value)) is not None:
             findings.append(
                 _finding(
                     "RK-FBC-001",
@@ -1006,7 +1030,11 @@ def load_catalog_text(
         if bad is not None:
             _forbidden_finding(bad, file, findings)
             return [], findings
-    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
+    docs = (
+        _json_docs(text, file, findings)
+        if is_json
+        else _yaml_docs(text, file, findings, limits, _yaml_screen(data))
+    )
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
 
@@ -1205,7 +1233,8 @@ def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int,
         if forbidden_character(data) is not None:
             return None
         documents = [
-            (doc.line, doc.raw_empty, doc.value) for doc in _yaml_docs(text, display, findings, limits)
+            (doc.line, doc.raw_empty, doc.value)
+            for doc in _yaml_docs(text, display, findings, limits, _yaml_screen(data))
         ]
     except SafetyLimitError:
         return None
