@@ -65,7 +65,7 @@ from releasekit.io.fbc_json import (
     pack_documents,
 )
 from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
-from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, check_regular, forbidden_character
+from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, check_regular, screen_yaml
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -441,7 +441,8 @@ def _first_content_line(chunk: str, line: int) -> int:
 _YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
 _YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
 _MERGE_BYTES = re.compile(rb"<<[ \t]*:")
-_NON_FINITE_BYTES = re.compile(rb"\.(?:nan|NaN|NAN|inf|Inf|INF)")
+_NON_FINITE_BYTES = re.compile(rb"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
+_NON_FINITE_TEXT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
 _MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
 
 
@@ -468,9 +469,6 @@ def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], 
     if len(docs) > 1:  # pragma: no cover - chunks are split at document markers
         return docs[0].data
     return docs[0].data if docs else None
-
-
-_NON_FINITE = (".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF")
 
 
 def _non_finite(value: Any) -> str | None:
@@ -541,7 +539,7 @@ def _yaml_docs(
                 detail = message.splitlines()[0]
             findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
             continue
-        if non_finite and any(s in chunk for s in _NON_FINITE) and (bad := _non_finite(value)) is not None:
+        if non_finite and _NON_FINITE_TEXT.search(chunk) and (bad := _non_finite(value)) is not None:
             findings.append(
                 _finding(
                     "RK-FBC-001",
@@ -1024,9 +1022,10 @@ def load_catalog_text(
         text = text[1:]
     stripped = text.lstrip(" \t\r\n")
     is_json = stripped.startswith("{")
-    check_nesting(data, file, yaml=not is_json)
-    if not is_json:
-        bad = forbidden_character(data)
+    if is_json:
+        check_nesting(data, file, yaml=False)
+    else:
+        bad = screen_yaml(data, file)
         if bad is not None:
             _forbidden_finding(bad, file, findings)
             return [], findings
@@ -1229,8 +1228,7 @@ def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int,
         return None
     findings: list[Finding] = []
     try:
-        check_nesting(data, display, yaml=True)
-        if forbidden_character(data) is not None:
+        if screen_yaml(data, display) is not None:
             return None
         documents = [
             (doc.line, doc.raw_empty, doc.value)

@@ -48,6 +48,7 @@ __all__ = [
     "nesting_depth",
     "read_input",
     "read_input_text",
+    "screen_yaml",
     "walk_files",
 ]
 
@@ -281,6 +282,28 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
                 depth -= 1
         return None
     return _yaml_event_depth(data, limit)
+
+
+_SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
+
+
+def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
+
+    One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
+    or on the rare file that needs it. Returns what :func:`forbidden_character` returns.
+
+    Raises:
+        SafetyLimitError: as :func:`check_nesting`.
+    """
+    kept = data.translate(None, _SCREEN_DELETE)
+    controls = kept.translate(None, b"[]{}")
+    brackets = kept.translate(None, bytes(set(controls))) if controls else kept
+    if _bracket_depth_bound(brackets, limit) > limit // 2 or _long_indent(data, limit // 4):
+        check_nesting(data, display, yaml=True, limit=limit)
+    if controls or not data.isascii():
+        return forbidden_character(data)
+    return None
 
 
 def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
