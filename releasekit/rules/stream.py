@@ -16,7 +16,7 @@ from datetime import datetime
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.finding import make_finding as _f
-from releasekit.model.inventory import GateStage, Inventory, line_of_version
+from releasekit.model.inventory import GateStage, Inventory, InventorySource, inventory_name, line_of_version
 from releasekit.model.stream import (
     DEFAULT_NEWEST_MINOR,
     Release,
@@ -46,6 +46,7 @@ __all__ = [
     "RULE_GATE_UNKNOWN",
     "RULE_INVENTORY",
     "RULE_INVENTORY_LINE",
+    "RULE_INVENTORY_PIN",
     "RULE_LABEL",
     "RULE_OPENSHIFT",
     "RULE_ORDER",
@@ -67,6 +68,7 @@ RULE_PACKAGE = "RK-STREAM-007"
 RULE_INVENTORY = "RK-STREAM-008"
 RULE_INVENTORY_LINE = "RK-STREAM-009"
 RULE_DIGEST = "RK-STREAM-010"
+RULE_INVENTORY_PIN = "RK-STREAM-030"
 RULE_REGISTRY = "RK-STREAM-011"
 RULE_OPENSHIFT = "RK-STREAM-012"
 RULE_CATALOG = "RK-STREAM-013"
@@ -115,6 +117,7 @@ RULES: dict[str, str] = {
     RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
     RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
     RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
+    RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -335,13 +338,44 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
                 f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
                 f"Kueue {' / '.join(sorted(lines))}",
                 release.upstream.origin.at(".inventory"),
-                f"refer to kueue-{release.upstream.line} or correct the upstream pin",
+                f"refer to {_wanted_inventory(release)} or correct the upstream pin",
                 subject,
             )
         )
+    out += _check_pin(release, inventory, subject)
     out += _check_gates(stream, release, inventory, subject)
     out += _check_apis(stream, inventory, subject)
     return out
+
+
+def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
+    """RK-STREAM-030: a release with a pin names the exact inventory of that pin, not another pin's."""
+    up = release.upstream
+    pins = {p for p in (up.describe, up.tag) if p}
+    if inventory.source is not InventorySource.EXACT or not pins:
+        return []
+    same = inventory.ref in pins or (inventory.describe or "") in pins
+    if up.commit:
+        same = same or inventory.commit.startswith(up.commit)
+    if same:
+        return []
+    return [
+        _f(
+            RULE_INVENTORY_PIN,
+            f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
+            f"describes {inventory.pin} ({inventory.commit[:12]})",
+            up.origin.at(".inventory"),
+            f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
+            f"{up.describe or up.tag}` writes it)",
+            subject,
+        )
+    ]
+
+
+def _wanted_inventory(release: Release) -> str:
+    """The inventory a release should name: its pin's (``kueue-v0.12.9``), else its line's (``kueue-0.11``)."""
+    pin = release.upstream.describe or release.upstream.tag
+    return inventory_name(pin) if pin else inventory_name(release.upstream.line)
 
 
 def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
