@@ -320,7 +320,8 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
                 RULE_INVENTORY,
                 f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
                 release.upstream.origin.at(".inventory"),
-                f"run `releasekit upstream import --repo KUEUE --ref TAG` or add "
+                f"run `releasekit upstream import --repo KUEUE --ref "
+                f"{release.upstream.describe or release.upstream.tag or 'TAG'}` or add "
                 f"streams/upstream/{release.upstream.inventory}.yaml; known: {known}",
                 subject,
             )
