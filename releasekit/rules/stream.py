@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Location as _Location
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import GateStage, Inventory, InventorySource, inventory_name, line_of_version
 from releasekit.model.stream import (
@@ -46,6 +47,7 @@ __all__ = [
     "RULE_GATE_UNKNOWN",
     "RULE_INVENTORY",
     "RULE_INVENTORY_LINE",
+    "RULE_INVENTORY_CHANGED",
     "RULE_INVENTORY_PIN",
     "RULE_LABEL",
     "RULE_OPENSHIFT",
@@ -55,6 +57,7 @@ __all__ = [
     "RULE_REGISTRY",
     "RULE_SCHEMA",
     "RULE_SEMVER",
+    "check_inventory_changes",
     "check_streams",
 ]
 
@@ -69,6 +72,7 @@ RULE_INVENTORY = "RK-STREAM-008"
 RULE_INVENTORY_LINE = "RK-STREAM-009"
 RULE_DIGEST = "RK-STREAM-010"
 RULE_INVENTORY_PIN = "RK-STREAM-030"
+RULE_INVENTORY_CHANGED = "RK-STREAM-031"
 RULE_REGISTRY = "RK-STREAM-011"
 RULE_OPENSHIFT = "RK-STREAM-012"
 RULE_CATALOG = "RK-STREAM-013"
@@ -118,6 +122,7 @@ RULES: dict[str, str] = {
     RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
     RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
     RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
+    RULE_INVENTORY_CHANGED: "a change rewrites or removes an inventory a published release uses (check)",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -679,4 +684,40 @@ def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) 
                     Severity.INFO,
                 )
             )
+    return out
+
+
+def check_inventory_changes(
+    base_streams: tuple[Stream, ...] | list[Stream],
+    base_inventories: Mapping[str, Inventory],
+    head_inventories: Mapping[str, Inventory],
+) -> list[Finding]:
+    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts.
+
+    Its facts are what shipped; a new Kueue pin gets an inventory of its own.
+    """
+    out: list[Finding] = []
+    users: dict[str, list[str]] = {}
+    for stream in base_streams:
+        for release in stream.releases:
+            if release.status is not ReleaseStatus.CANDIDATE:
+                users.setdefault(release.upstream.inventory, []).append(f"{stream.name} {release.version}")
+    for name in sorted(users):
+        before = base_inventories.get(name)
+        if before is None:
+            continue
+        after = head_inventories.get(name)
+        if after is not None and replace(after, file=before.file) == before:
+            continue
+        what = "removes" if after is None else "changes"
+        out.append(
+            _f(
+                RULE_INVENTORY_CHANGED,
+                f"the change {what} inventory {name!r}, which published release(s) {', '.join(users[name])} use",
+                _Location(file=(after or before).file or f"streams/upstream/{name}.yaml", line=1),
+                "revert it: a published release's Kueue facts are what shipped; import a new pin with "
+                "`releasekit upstream import` for a new release",
+                ("inventory", name),
+            )
+        )
     return out

@@ -137,7 +137,9 @@ def test_002_storage_change_must_keep_the_old_version_served(stable: Stream, loa
         stable, "1.3.1", upstream=replace(stable.release("1.3.1").upstream, inventory="kueue-9.1")
     )  # type: ignore[union-attr]
     stream = _release(
-        stream, "1.3.0", upstream=replace(stable.release("1.3.0").upstream, inventory="kueue-v0.14.4-1-ga073ed4c")
+        stream,
+        "1.3.0",
+        upstream=replace(stable.release("1.3.0").upstream, inventory="kueue-v0.14.4-1-ga073ed4c"),
     )  # type: ignore[union-attr]
     findings = policy.check_edges(
         [stream], inventories, [_edge("kueue-operator.v1.3.0", "kueue-operator.v1.3.1")]
@@ -155,7 +157,9 @@ def test_002_old_version_still_served_is_a_note(stable: Stream, loaded: LoadedSt
         stable, "1.3.1", upstream=replace(stable.release("1.3.1").upstream, inventory="kueue-9.1")
     )  # type: ignore[union-attr]
     stream = _release(
-        stream, "1.3.0", upstream=replace(stable.release("1.3.0").upstream, inventory="kueue-v0.14.4-1-ga073ed4c")
+        stream,
+        "1.3.0",
+        upstream=replace(stable.release("1.3.0").upstream, inventory="kueue-v0.14.4-1-ga073ed4c"),
     )  # type: ignore[union-attr]
     findings = policy.check_edges(
         [stream], inventories, [_edge("kueue-operator.v1.3.0", "kueue-operator.v1.3.1")]

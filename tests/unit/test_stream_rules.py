@@ -337,7 +337,9 @@ def test_inventory_schema_and_name(streams: Path) -> None:
         for f in findings
     )
     bad = only(findings, "RK-STREAM-001")
-    assert [(f.location.file, f.location.line) for f in bad] == [("streams/upstream/kueue-v0.14.4-1-ga073ed4c.yaml", 4)]
+    assert [(f.location.file, f.location.line) for f in bad] == [
+        ("streams/upstream/kueue-v0.14.4-1-ga073ed4c.yaml", 4)
+    ]
     assert "'guessed' is not one of: exact, transcribed" in bad[0].message
 
 
@@ -366,7 +368,7 @@ def test_missing_folder_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in (*range(1, 29), 30)]
+    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in (*range(1, 29), 30, 31)]
 
 
 def _stream(versions: list[tuple[int, int, int]]) -> Stream:
@@ -434,3 +436,29 @@ def test_a_pinned_release_names_its_own_pins_inventory(streams: Path) -> None:
     ]
     assert "kueue-v0.16.4-15-ga97bf20a" in (hits[0].hint or "")
     assert "upstream import --repo KUEUE --ref v0.16.4-15-ga97bf20a" in (hits[0].hint or "")
+
+
+def test_check_refuses_a_changed_inventory_a_published_release_uses() -> None:
+    """RK-STREAM-031: facts a published release shipped are never rewritten; a new pin is a new file."""
+    from dataclasses import replace
+
+    from releasekit.io.streams import load_streams
+    from releasekit.rules.stream import check_inventory_changes
+
+    loaded = load_streams(REPO_ROOT / "streams", display_root="streams")
+    base = dict(loaded.inventories)
+    assert check_inventory_changes(loaded.streams, base, base) == []
+    name = "kueue-v0.18.4-40-ge4ce3bcc"  # 1.4.1's
+    changed = {**base, name: replace(base[name], gates=base[name].gates[1:])}
+    hits = check_inventory_changes(loaded.streams, base, changed)
+    assert [(f.rule, f.severity, f.location.file, f.location.line) for f in hits] == [
+        ("RK-STREAM-031", Severity.ERROR, f"streams/upstream/{name}.yaml", 1)
+    ]
+    assert "stable 1.4.1" in hits[0].message
+    removed = {k: v for k, v in base.items() if k != name}
+    assert [f.rule for f in check_inventory_changes(loaded.streams, base, removed)] == ["RK-STREAM-031"]
+    newer = {**base, "kueue-v0.18.6": replace(base[name], ref="v0.18.6")}
+    assert check_inventory_changes(loaded.streams, base, newer) == []  # a new pin: a new file, fine
+    candidate_only = "kueue-v0.11.9"  # the experimental candidate's: not published yet
+    edited = {**base, candidate_only: replace(base[candidate_only], gates=())}
+    assert check_inventory_changes(loaded.streams, base, edited) == []
