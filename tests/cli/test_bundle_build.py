@@ -189,9 +189,11 @@ def test_unpinned_inventory_stops_before_touching_git(
     run_line: Callable[..., Result], tmp_path: Path
 ) -> None:
     """No git work happens: the repository does not even exist (0.3.0 bundles Kueue's CRDs)."""
+    from tests.golden.test_bundle_build import transcribed_streams
+
     result = run_line(
         ["bundle", "build", "--upstream", tmp_path / "kueue", "--out", tmp_path / "out"]
-        + ["--streams-dir", STREAMS, "--version", "0.3.0"]
+        + ["--streams-dir", transcribed_streams(tmp_path), "--version", "0.3.0"]
     )
     line = _one_line_exit_2(result)
     assert f"releasekit upstream import --repo {tmp_path / 'kueue'} --ref v0.11.9" in line

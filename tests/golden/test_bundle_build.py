@@ -2,9 +2,10 @@
 
 The upstream repository holds the CRD files of ``shared/fixtures/kueue/v0.11.9/crds/`` at
 ``config/components/crd/bases/``, tagged ``v0.11.9``, with a fixed author and date (so its commit id is
-stable). Cases: the experimental candidate 0.3.0 and the stable release 1.0.1; the committed 0.11 inventory
-is transcribed, so the golden builds pass ``--allow-unpinned`` and the pinned flow is tested on a temporary
-copy of ``streams/`` holding an exact inventory.
+stable). Cases: the experimental candidate 0.3.0 (its exact inventory kueue-v0.11.9 pins the fixture files'
+hashes) and the stable release 1.0.1 (built from its operator record; the stable stream's Kueue CRDs are in
+the operator image, so no Kueue file is read). The unpinned flow is tested on a copy of ``streams/`` in which
+0.3.0 names the transcribed kueue-0.11.
 
 Golden files (``tests/golden/bundles/<case>/``) record the CSV, ``metadata/annotations.yaml`` and
 ``bundle.Dockerfile`` in full, the manifest ``upstream-crds.yaml`` (upstream CRDs by name and sha256 only)
@@ -20,7 +21,6 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ import yaml
 from click.testing import CliRunner, Result
 
 from releasekit.io.streams import load_inventory
-from releasekit.io.upstream import render_inventory
 from releasekit.model.inventory import InventorySource
 from tests.cli.test_bundle_build import CRD_BASES, STREAMS, TEMPLATES, commit_all, make_kueue_repo
 from tests.conftest import REPO_ROOT, require_shared
@@ -275,20 +274,22 @@ def test_check_detects_drift(run_line: Callable[..., Result], kueue: Path, tmp_p
 
 
 def pinned_streams(tmp_path: Path) -> Path:
-    """A copy of ``streams/`` whose kueue-0.11 inventory is exact: a sha256 per CRD of the fixture files."""
+    """A copy of ``streams/``: 0.3.0 names the exact inventory of its pin (kueue-v0.11.9, a sha256 per CRD)."""
     copy = tmp_path / "streams"
     shutil.copytree(STREAMS, copy)
-    path = copy / "upstream" / "kueue-0.11.yaml"
-    inventory, findings = load_inventory(path, str(path))
-    assert inventory is not None and not findings
-    crds_dir = REPO_ROOT.parent / "shared" / "fixtures" / "kueue" / "v0.11.9" / "crds"
-    crds = tuple(
-        replace(c, sha256=hashlib.sha256((crds_dir / Path(c.file).name).read_bytes()).hexdigest())
-        for c in inventory.crds
-    )
-    path.write_text(
-        render_inventory(replace(inventory, source=InventorySource.EXACT, crds=crds)), encoding="utf-8"
-    )
+    inventory, findings = load_inventory(copy / "upstream" / "kueue-v0.11.9.yaml", "kueue-v0.11.9.yaml")
+    assert inventory is not None and not findings and inventory.source is InventorySource.EXACT
+    return copy
+
+
+def transcribed_streams(tmp_path: Path) -> Path:
+    """A copy of ``streams/`` in which 0.3.0 names the transcribed, unpinned kueue-0.11 (no hashes)."""
+    copy = tmp_path / "streams"
+    shutil.copytree(STREAMS, copy)
+    path = copy / "experimental.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "inventory: kueue-v0.11.9" in text
+    path.write_text(text.replace("inventory: kueue-v0.11.9", "inventory: kueue-0.11"), encoding="utf-8")
     return copy
 
 
@@ -329,7 +330,9 @@ def test_crd_changed_after_its_hash_was_recorded_stops_the_build(
 def test_transcribed_inventory_without_flag_stops(
     run_line: Callable[..., Result], kueue: Path, tmp_path: Path
 ) -> None:
-    result = build(run_line, kueue, tmp_path / "out", "--version", "0.3.0")
+    result = build(
+        run_line, kueue, tmp_path / "out", "--version", "0.3.0", streams=transcribed_streams(tmp_path)
+    )
     assert result.exit_code == 2
     assert f"releasekit upstream import --repo {kueue} --ref v0.11.9" in result.stderr
     assert not (tmp_path / "out").exists()
