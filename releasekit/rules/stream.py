@@ -567,6 +567,23 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 # ------------------------------------------------------------------------------------------- gates
 
 
+def _unknown_gate(
+    release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
+) -> Finding:
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define. An error for a candidate;
+    a warning for published history (0.1.0's operator forced the misspelled ``HierarchialCohorts``)."""
+    published = release.status is not ReleaseStatus.CANDIDATE
+    return _f(
+        RULE_GATE_UNKNOWN,
+        f"gate {name!r} does not exist in Kueue {known}"
+        + (" (published history: the operator set it all the same)" if published else ""),
+        where,
+        _gate_hint(name, inventory),
+        subject,
+        Severity.WARNING if published else Severity.ERROR,
+    )
+
+
 def _check_gates(
     stream: Stream, release: Release, inventory: Inventory, subject: tuple[str, ...]
 ) -> list[Finding]:
@@ -576,15 +593,7 @@ def _check_gates(
         where = setting.origin.at(".gate")
         gate = inventory.gate(setting.gate)
         if gate is None:
-            out.append(
-                _f(
-                    RULE_GATE_UNKNOWN,
-                    f"gate {setting.gate!r} does not exist in Kueue {known}",
-                    where,
-                    _gate_hint(setting.gate, inventory),
-                    subject,
-                )
-            )
+            out.append(_unknown_gate(release, setting.gate, known, where, inventory, subject))
             continue
         if gate.lock_to_default and setting.enabled != gate.default:
             out.append(
@@ -626,15 +635,7 @@ def _check_gates(
         where = entry.origin.at(".gate")
         gate = inventory.gate(entry.gate)
         if gate is None:
-            out.append(
-                _f(
-                    RULE_GATE_UNKNOWN,
-                    f"opt-in gate {entry.gate!r} does not exist in Kueue {known}",
-                    where,
-                    _gate_hint(entry.gate, inventory),
-                    subject,
-                )
-            )
+            out.append(_unknown_gate(release, entry.gate, known, where, inventory, subject))
         elif gate.stage is not GateStage.ALPHA:
             out.append(
                 _f(

@@ -62,8 +62,10 @@ def only(findings: list[Finding], rule: str) -> list[Finding]:
 def test_the_repository_streams_have_no_errors(streams: Path) -> None:
     findings = run(streams)
     assert [f for f in findings if f.severity is Severity.ERROR] == []
-    # the two published labels outside the documented forms are warnings for past releases
+    # the two published labels outside the documented forms and 0.1.0's misspelled gate are warnings for past
+    # releases
     assert sorted((f.rule, f.subject[-1]) for f in findings) == [
+        ("RK-STREAM-014", "0.1.0"),
         ("RK-STREAM-020", "1.3.1"),
         ("RK-STREAM-020", "1.4.1"),
     ]
@@ -113,13 +115,13 @@ CASES = [
     ),
     (
         "unknown-gate",
-        "stable.yaml",
-        "        - gate: VisibilityOnDemand\n          enabled: false\n          reason: disabled for an upstream security issue (kubernetes-sigs/kueue#4433)\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
-        "        - gate: VisibilityOnDemandX\n          enabled: false\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
-        "- gate: VisibilityOnDemandX",
+        "experimental.yaml",
+        "    - gate: TopologyAwareScheduling\n",
+        "    - gate: TopologyAwareSchedulingX\n",
+        "- gate: TopologyAwareSchedulingX",
         "RK-STREAM-014",
-        "gate 'VisibilityOnDemandX' does not exist in Kueue kueue-v0.12.9 (v0.12.9)",
-        "VisibilityOnDemand",
+        "gate 'TopologyAwareSchedulingX' does not exist in Kueue kueue-v0.11.9 (v0.11.9)",
+        "TopologyAwareScheduling",
     ),
     (
         "alpha-gate-on-stable",
@@ -462,3 +464,40 @@ def test_check_refuses_a_changed_inventory_a_published_release_uses() -> None:
     candidate_only = "kueue-v0.11.9"  # the experimental candidate's: not published yet
     edited = {**base, candidate_only: replace(base[candidate_only], gates=())}
     assert check_inventory_changes(loaded.streams, base, edited) == []
+
+
+def test_an_unknown_gate_is_a_warning_on_published_history_and_an_error_on_a_candidate(streams: Path) -> None:
+    """RK-STREAM-014: Kueue refuses to start on a gate it does not define. 0.1.0 forced the misspelled
+    HierarchialCohorts (recorded as published): a warning; a candidate doing so: an error."""
+    history = [f for f in run(streams) if f.rule == "RK-STREAM-014"]
+    assert [(f.subject[-1], f.severity) for f in history] == [("0.1.0", Severity.WARNING)]
+    assert "'HierarchialCohorts'" in history[0].message and "HierarchicalCohorts" in (history[0].hint or "")
+    edit(
+        streams / "experimental.yaml",
+        "    - gate: TopologyAwareScheduling\n",
+        "    - gate: HierarchialCohorts\n",
+    )
+    candidate = [f for f in run(streams) if f.rule == "RK-STREAM-014" and f.subject[-1] == "0.3.0"]
+    assert [f.severity for f in candidate] == [Severity.ERROR]
+
+
+def test_the_recorded_gate_history() -> None:
+    """The gates the operator forced in kueue-manager-config, per release (hand-recorded from
+    pkg/configmap/configmap.go at each release's commit)."""
+    from releasekit.io.streams import load_streams
+
+    stable = next(s for s in load_streams(REPO_ROOT / "streams").streams if s.name == "stable")
+    forced = {
+        str(r.version): sorted((g.gate, g.enabled) for g in stable.effective_gate_settings(r))
+        for r in stable.releases
+    }
+    off = [("HierarchicalCohorts", False), ("VisibilityOnDemand", False)]
+    assert forced == {
+        "0.1.0": [("HierarchialCohorts", False), ("VisibilityOnDemand", False)],
+        **{v: off for v in ("0.2.0", "0.2.1", "1.0.0", "1.0.1", "1.1.0")},
+        **{v: [] for v in ("1.2.0", "1.3.0", "1.3.1", "1.4.0", "1.4.1")},
+    }
+    conditional = {
+        str(r.version): [g.gate for g in r.opt_in_gates] for r in stable.releases if r.opt_in_gates
+    }
+    assert sorted(conditional) == ["1.4.0", "1.4.1"]
