@@ -25,6 +25,7 @@ cli = LazyGroup(
         "bundle": "releasekit.cli.bundle:group",
         "catalog": "releasekit.cli.catalog:group",
         "check": "releasekit.cli.check:command",
+        "olmv1": "releasekit.cli.olmv1:group",
     },
 )
 
@@ -36,6 +37,6 @@ cli = click.version_option(__version__, "--version", prog_name="releasekit", mes
 
 def main() -> None:
     """Console-script entry point."""
-    from releasekit.cli._common import run_main
+    from releasekit.cli._main import run_main
 
     run_main(cli)

@@ -42,7 +42,6 @@ __all__ = [
     "FEATURE_LIST",
     "cache_root",
     "check_ref",
-    "import_upstream",
     "inventory_path",
     "open_repository",
     "read_crd_files",
@@ -317,45 +316,3 @@ def write_inventory(streams_dir: Path, inventory: Inventory) -> Path:
     path = inventory_path(streams_dir, inventory)
     write_text_atomic(path, render_inventory(inventory))
     return path
-
-
-def _released_users(streams_dir: Path, name: str) -> list[str]:
-    """The published releases (not candidates) under ``streams_dir`` that name inventory ``name``."""
-    from releasekit.io.streams import load_streams
-    from releasekit.model.stream import ReleaseStatus
-
-    if not any(streams_dir.glob("*.yaml")):
-        return []
-    loaded = load_streams(streams_dir)
-    return [
-        f"{stream.name} {release.version}"
-        for stream in loaded.streams
-        for release in stream.releases
-        if release.upstream.inventory == name and release.status is not ReleaseStatus.CANDIDATE
-    ]
-
-
-def import_upstream(
-    repo_spec: str, ref: str, streams_dir: Path, *, line: str | None = None, cache: Path | None = None
-) -> tuple[Inventory, Path]:
-    """``releasekit upstream import``: check the ref, open the repo, read at the ref, write the inventory.
-
-    An inventory a published release names is never rewritten with other facts: its pin's facts are what
-    shipped (a moved tag or another ref of the same name stops here, exit 2).
-
-    Raises:
-        UpstreamError: the new facts would change an inventory a published release uses.
-    """
-    check_ref(ref)
-    repo = open_repository(repo_spec, cache=cache)
-    inventory = read_inventory(repo, ref, line=line)
-    path = inventory_path(streams_dir, inventory)
-    if path.is_file() and path.read_text(encoding="utf-8") != render_inventory(inventory):
-        users = _released_users(streams_dir, inventory.name)
-        if users:
-            raise UpstreamError(
-                f"{path}: inventory {inventory.name} is used by published release(s) {', '.join(users)}; "
-                f"refusing to rewrite it with the facts of {ref} ({inventory.commit[:12]}); import another pin "
-                "for a new release instead"
-            )
-    return inventory, write_inventory(streams_dir, inventory)

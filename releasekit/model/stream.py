@@ -57,7 +57,9 @@ __all__ = [
     "image_has_digest",
     "image_repository",
     "openshift_versions_label_form",
+    "operand_crds",
     "sort_releases",
+    "OlmV1Readiness",
 ]
 
 DEFAULT_NEWEST_MINOR = "newest-minor"
@@ -161,6 +163,13 @@ class CrdPlacement(enum.StrEnum):
 
     BUNDLE = "bundle"
     OPERATOR_ASSETS = "operator-assets"
+
+
+class OlmV1Readiness(enum.StrEnum):
+    """How a stream judges OLM v1 readiness (RK-OLMV1): warnings, or errors."""
+
+    RECOMMENDED = "recommended"
+    REQUIRED = "required"
 
 
 class CrossMinor(enum.StrEnum):
@@ -548,6 +557,10 @@ class Stream:
     releases: tuple[Release, ...] = ()
     description: str = ""
     origin: Origin = _origin_field()
+    block_cluster_upgrades: bool = False
+    """``blockClusterUpgrades``: each release's CSV and catalog blob carry ``olm.maxOpenShiftVersion``."""
+    olmv1: OlmV1Readiness = field(default_factory=lambda: OlmV1Readiness.RECOMMENDED)
+    """``olmv1``: OLM v1 readiness findings are warnings (recommended) or errors (required)."""
 
     def channel_of(self, release: Release) -> str:
         """The channel ``release`` belongs to."""
@@ -601,3 +614,12 @@ def _version_key(release: Release) -> semver.Version:
 def sort_releases(releases: Iterable[Release]) -> tuple[Release, ...]:
     """Releases in semver order."""
     return tuple(sorted(releases, key=_version_key))
+
+
+def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
+    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name.
+
+    A CRD with any alpha version counts as alpha, as the real operator decides; it ships only where the
+    stream's API-maturity policy allows it (stable allows none, experimental names the ones it wants).
+    """
+    return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))
