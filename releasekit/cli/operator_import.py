@@ -28,10 +28,8 @@ __all__ = ["command"]
 )
 def command(repo: str, ref: str, version: str, streams_dir: Path) -> None:
     """Read the bundle sources at REF (no work tree) and write the release's operator record."""
-    from releasekit.io.upstream import check_ref
     from releasekit.jobs.operator_import import import_operator
 
-    check_ref(ref)  # before anything touches git
     done = import_operator(repo, ref, version, streams_dir)
     click.echo(
         f"wrote {done.path}: operator {version} at {ref} ({done.commit[:12]}), {done.manifests} manifests, "

@@ -176,7 +176,7 @@ class _BundleObjects:
         self, stream: Stream, release: Release, old: list[OpenShiftVersion]
     ) -> list[dict[str, Any]]:
         from releasekit.errors import UsageError
-        from releasekit.io.bundle_build import UpstreamReader
+        from releasekit.jobs.bundle_build import UpstreamReader
         from releasekit.plan.bundle import plan_bundle, upstream_ref
 
         where = f"catalog {old[0]} of stream {stream.name} (release {release.version})"

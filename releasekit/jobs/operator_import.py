@@ -23,6 +23,7 @@ from releasekit.io.operator_repo import (
     MANIFESTS_DIR,
     read_operator_snapshot,
 )
+from releasekit.io.upstream import check_ref
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.version import Version
 from releasekit.plan.operator_record import dockerfile_labels, make_record, substitute_related_images
@@ -78,6 +79,7 @@ def import_operator(
         UsageError: an unsafe ref, a version that is not semver, or a CSV whose ``spec.version`` is another.
         InputError, UpstreamError: the repository, ref or files cannot be read.
     """
+    check_ref(ref)  # before anything touches git
     try:
         Version.parse(version)
     except ValueError:
