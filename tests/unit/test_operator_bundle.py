@@ -108,3 +108,21 @@ def test_the_experimental_candidate_keeps_the_templates_facts_with_a_warning() -
     assert facts.findings[0].location is not None and facts.findings[0].location.file.endswith(
         "experimental.yaml"
     )
+
+
+def test_a_broken_record_is_a_finding_naming_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    folder = tmp_path / "operator"
+    folder.mkdir()
+    shutil.copy(STREAMS / "operator" / "1.4.1.yaml", folder / "1.4.1.yaml")
+    text = (folder / "1.4.1.yaml").read_text(encoding="utf-8")
+    (folder / "1.4.1.yaml").write_text(text.replace("csvFile:", "csvFiel:"), encoding="utf-8")
+    shutil.copy(STREAMS / "operator" / "1.4.0.yaml", folder / "1.4.9.yaml")  # records 1.4.0, named 1.4.9
+    records, findings = load_operator_records(tmp_path, display_root="streams")
+    assert records == {}
+    assert {(f.rule, f.location.file) for f in findings if f.location is not None} == {
+        ("RK-STREAM-001", "streams/operator/1.4.1.yaml"),  # the unknown key and the missing one
+        ("RK-STREAM-001", "streams/operator/1.4.9.yaml"),
+    }
+    assert all(f.location is not None and f.location.line for f in findings)
