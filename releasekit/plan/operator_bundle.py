@@ -30,6 +30,11 @@ from typing import Any
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.operator import OperatorRecord
 from releasekit.model.stream import Release, ReleaseStatus, Stream
+from releasekit.model.tech_preview import (
+    ANNOTATION_OLM_PROPERTIES,
+    olm_properties_annotation,
+    written_max_openshift,
+)
 from releasekit.plan.channels import csv_edges
 from releasekit.plan.csv import openshift_versions_value, with_prose
 
@@ -216,6 +221,9 @@ def recorded_csv(
             spec["skips"] = list(edges.skips)
         if edges.skip_range:
             annotations["olm.skipRange"] = edges.skip_range
+    max_openshift = written_max_openshift(stream, release)  # a Tech Preview stream blocks cluster upgrades
+    if max_openshift is not None:
+        annotations[ANNOTATION_OLM_PROPERTIES] = olm_properties_annotation(max_openshift)
     owned_section = spec.get("customresourcedefinitions") or {}
     owned = [dict(c) for c in owned_section.get("owned") or []]
     context = {"stream": {"name": stream.name}, "csv": {"annotations": {}, "owned_crds": owned}}

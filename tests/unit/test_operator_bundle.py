@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import semver
@@ -126,3 +127,19 @@ def test_a_broken_record_is_a_finding_naming_file_and_line(tmp_path) -> None:  #
         ("RK-STREAM-001", "streams/operator/1.4.9.yaml"),
     }
     assert all(f.location is not None and f.location.line for f in findings)
+
+
+def test_a_record_in_a_stream_that_blocks_cluster_upgrades_gets_olm_max_openshift_version() -> None:
+    stream, candidate = _with_candidate("1.4.2")
+    blocking = replace(stream, block_cluster_upgrades=True)  # type: ignore[type-var]
+    facts = choose_operator_facts(blocking, candidate, RECORDS)  # type: ignore[arg-type]
+    csv = recorded_csv(
+        blocking, candidate, RECORDS["1.4.1"], carried_from=facts.carried_from, prose_doc=PROSE
+    )  # type: ignore[arg-type]
+    assert json.loads(csv["metadata"]["annotations"]["olm.properties"]) == [
+        {"type": "olm.maxOpenShiftVersion", "value": "5.0"}
+    ]
+    plain = recorded_csv(
+        stream, candidate, RECORDS["1.4.1"], carried_from=facts.carried_from, prose_doc=PROSE
+    )  # type: ignore[arg-type]
+    assert "olm.properties" not in plain["metadata"]["annotations"]
