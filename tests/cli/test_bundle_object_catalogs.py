@@ -36,6 +36,7 @@ def _v416_streams(tmp_path: Path) -> Path:
         assert old in text, old
         text = text.replace(old, new)
     path.write_text(text, encoding="utf-8")
+    (streams / "stable.yaml").unlink()  # a copy of the experimental stream alone: quicker, same objects
     return streams
 
 
@@ -107,3 +108,32 @@ def test_upstream_is_refused_for_the_committed_catalog(
 ) -> None:
     result = run_line(["catalog", "build", "--upstream", tmp_path, "--streams-dir", REPO_ROOT / "streams"])
     assert result.exit_code == 2 and "--candidates --out" in result.stderr
+
+
+def test_a_v4_16_catalog_of_a_recorded_release_carries_its_cluster_roles_offline(tmp_path: Path) -> None:
+    """The stable stream keeps Kueue's CRDs in the operator image: no --upstream needed, and the bundle
+    objects are the operator record's manifests (the ClusterRoles the template never had) and the CSV."""
+    from releasekit.jobs.catalog_build import build_catalogs
+
+    streams = tmp_path / "streams"
+    shutil.copytree(REPO_ROOT / "streams", streams)
+    (streams / "experimental.yaml").unlink()
+    path = streams / "stable.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("openshift: [v4.18,", "openshift: [v4.16, v4.18,", 1)
+    text = text.replace(
+        "catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]\n    bundle: registry.redhat.io/kueue/kueue-operator-bundle@sha256:2a22",
+        "catalogs: [v4.16, v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]\n    bundle: registry.redhat.io/kueue/kueue-operator-bundle@sha256:2a22",
+    )
+    assert "catalogs: [v4.16," in text
+    path.write_text(text, encoding="utf-8")
+    built = build_catalogs(streams, REPO_ROOT / "bundle-templates")
+    files = {str(k): v for k, v in built.files.items()}
+    catalog = tmp_path / "catalog.json"
+    catalog.write_bytes(files["v4.16/configs/kueue-operator/catalog.json"])
+    assert _objects(catalog) == {
+        ("ClusterServiceVersion", "kueue-operator.v1.4.1"),
+        ("CustomResourceDefinition", "kueues.kueue.openshift.io"),
+        ("ClusterRole", "kueue-batch-admin-role"),
+        ("ClusterRole", "kueue-batch-user-role"),
+    }
