@@ -161,3 +161,15 @@ def test_the_prose_is_ours(built: Path) -> None:
     assert csv["spec"]["displayName"] == prose["displayName"]
     assert csv["spec"]["customresourcedefinitions"]["owned"][0]["displayName"] == "Kueue"
     assert "alm-examples" in csv["metadata"]["annotations"]
+
+
+def test_stable_bundles_read_no_kueue_repository(run_module: Callable[..., Result], tmp_path: Path) -> None:
+    """crdPlacement: operator-assets: --upstream may even name nothing; no git is touched (offline, CI)."""
+    out = tmp_path / "bundles"
+    result = run_module(
+        ["bundle", "build", "--version", "1.2.0", "--upstream", tmp_path / "no-such-repo", "--out", out]
+    )
+    assert result.exit_code == 0, result.output
+    manifest = yaml.safe_load((out / "stable" / "1.2.0" / "upstream-crds.yaml").read_text())
+    assert manifest["upstream"]["inventory"] == "kueue-v0.14.4-1-ga073ed4c"  # cited, not read
+    assert manifest["upstream"]["pinned"] is False
