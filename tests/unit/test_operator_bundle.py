@@ -143,3 +143,24 @@ def test_a_record_in_a_stream_that_blocks_cluster_upgrades_gets_olm_max_openshif
         stream, candidate, RECORDS["1.4.1"], carried_from=facts.carried_from, prose_doc=PROSE
     )  # type: ignore[arg-type]
     assert "olm.properties" not in plain["metadata"]["annotations"]
+
+
+def test_every_record_agrees_with_the_published_catalog_metadata() -> None:
+    """The operator records (read from the operator repository) and the recorded catalog facts (read from the
+    published catalogs by tools/extract_recorded.py) are two sources of the same release: they agree."""
+    import yaml
+
+    for version, record in sorted(RECORDS.items()):
+        recorded = yaml.safe_load((STREAMS / "recorded" / f"kueue-operator.v{version}.yaml").read_text())
+        meta, csv = recorded["csvMetadata"], record.csv
+        annotations = dict(csv["metadata"]["annotations"])
+        assert annotations.pop("createdAt") == _release(BY_NAME["stable"], version).created_at
+        assert annotations == meta["annotations"], version
+        assert csv["metadata"].get("labels") == meta.get("labels"), version
+        spec = csv["spec"]
+        assert spec["installModes"] == meta["installModes"], version
+        assert spec.get("minKubeVersion") == meta.get("minKubeVersion"), version
+        assert spec.get("maturity") == meta.get("maturity"), version
+        assert spec["customresourcedefinitions"]["owned"] == meta["crdDescriptions"]["owned"], version
+        published = {(i["name"], i["image"]) for i in recorded["relatedImages"] if i["name"]}
+        assert published <= {(i["name"], i["image"]) for i in spec["relatedImages"]}, version
