@@ -347,7 +347,7 @@ def load_inventory(path: Path, display: str) -> tuple[Inventory | None, list[Fin
             Finding(
                 rule=RULE_FILE,
                 severity=Severity.ERROR,
-                message=f"inventory of Kueue line {inventory.line!r} is in {path.name!r}",
+                message=f"inventory {inventory.name!r} (Kueue {inventory.pin or inventory.line}) is in {path.name!r}",
                 location=Location(file=display, line=doc.line_of("$.line")),
                 hint=f"rename it to {expected!r} (releases refer to it as {inventory.name!r})",
             )
