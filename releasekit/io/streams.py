@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import semver
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io._schema_subset import Check, compile_schema
+from releasekit.io._schema_subset import Check, Undecided, compile_schema
 from releasekit.io.inputs import inside, read_input_text
 from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
@@ -239,7 +239,7 @@ def _plainly_valid(data: Any, schema_name: str) -> bool:
         return False
     try:
         return check(data)
-    except RecursionError:  # let jsonschema meet the same document, as before
+    except (RecursionError, Undecided):  # let jsonschema meet the same document, as before
         return False
 
 
@@ -354,7 +354,7 @@ def load_inventory(
             Finding(
                 rule=RULE_FILE,
                 severity=Severity.ERROR,
-                message=f"inventory of Kueue line {inventory.line!r} is in {path.name!r}",
+                message=f"inventory {inventory.name!r} (Kueue {inventory.pin or inventory.line}) is in {path.name!r}",
                 location=Location(file=display, line=doc.line_of("$.line")),
                 hint=f"rename it to {expected!r} (releases refer to it as {inventory.name!r})",
             )
