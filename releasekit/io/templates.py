@@ -432,7 +432,15 @@ class _NoLinksLoader(jinja2.BaseLoader):
         if not path.exists() and not path.is_symlink():
             raise jinja2.TemplateNotFound(template)
         text = read_input_text(path, root=self.root, links=False, what="the templates folder")
-        return text, str(path), lambda: False
+        mtime = path.stat().st_mtime_ns
+
+        def uptodate() -> bool:  # as FileSystemLoader: compile once, again only when the file changed
+            try:
+                return path.stat().st_mtime_ns == mtime
+            except OSError:
+                return False
+
+        return text, str(path), uptodate
 
 
 class TemplateSet:

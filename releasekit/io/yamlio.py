@@ -230,12 +230,15 @@ def iter_yaml_documents(
     check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
     loader = _Loader(text)
     budget = max_nodes
+    # without an anchor there is no alias, so no node is shared and the builder's own count is the size
+    anchored = "&" in text
     try:
         while loader.check_node():
             node = loader.get_node()
             if node is None:  # pragma: no cover - check_node said there is one
                 break
-            _check_expansion(node, budget, source)
+            if anchored:
+                _check_expansion(node, budget, source)
             builder = _Builder(budget, track_paths, last_key_wins)
             data = builder.build(node, "$")
             budget -= builder.count
