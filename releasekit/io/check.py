@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from releasekit.errors import ReleasekitError
 from releasekit.io.catalog_build import build_catalogs, compare_files
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
@@ -39,7 +40,7 @@ from releasekit.io.gitrev import (
 from releasekit.io.streams import LoadedStreams, load_streams, validate_streams
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
-from releasekit.model.report import Report
+from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
@@ -56,12 +57,16 @@ Key = tuple[str, str]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckRequest:
-    """What to compare: the repository, the base ref and the head ref (None: the working tree)."""
+    """What to compare: the repository, the base ref and the head ref (None: the working tree).
+
+    ``fail_on``: ``error`` (any error finding fails) or ``new`` (only the errors the change brought).
+    """
 
     base: str
     head: str | None = None
     repo: Path = Path()
     command: str = "check"
+    fail_on: FailOn = FailOn.ERROR
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +75,7 @@ class CheckResult:
 
     report: Report
     touched: tuple[Key, ...]
+    packages: set[str] = field(default_factory=set)
 
 
 def _catalog_key(rel: PurePosixPath) -> Key | None:
@@ -252,14 +258,43 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head = snapshot_commit(head_commit, Path(tmp) / "head", label=f"head {request.head}")
         else:
             head = snapshot_worktree(request.repo)
-        return _check(request, base, head, limits)
+        result = _check(request, base, head, limits)
+        baseline = _baseline(request, base, limits, result.packages)
+    report = result.report
+    states, fixed = match_baseline(report.findings, baseline)
+    return CheckResult(
+        report=replace(report, baseline=states, fixed=fixed, fail_on=request.fail_on),
+        touched=result.touched,
+    )
+
+
+def _baseline(request: CheckRequest, base: Snapshot, limits: LoadLimits, packages: set[str]) -> list[Finding]:
+    """The base revision's own findings, over the same package catalogs the head was checked on.
+
+    The base is checked as if it were its own head (nothing changed), so the diff rules are silent and
+    what remains is what the base already held. A base releasekit cannot read (no ``streams/`` yet, a
+    file its loaders refuse) has no findings to compare with: then every head finding is new.
+    """
+    if not (base.root / "streams").is_dir():
+        return []
+    try:
+        return list(_check(request, base, base, limits, packages=packages).report.findings)
+    except ReleasekitError:
+        return []
 
 
 def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
 
-def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLimits) -> CheckResult:
+def _check(
+    request: CheckRequest,
+    base: Snapshot,
+    head: Snapshot,
+    limits: LoadLimits,
+    *,
+    packages: set[str] | None = None,
+) -> CheckResult:
     findings: list[Finding] = []
     checked: list[str] = []
     rules: set[str] = set()
@@ -294,6 +329,8 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     touched_packages = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
     if sources_changed:
         touched_packages |= stream_packages
+    if packages is not None:  # the baseline: the packages the head check covered
+        touched_packages = set(packages)
     keys = {
         k
         for rel in (*base_catalog, *head_catalog)
@@ -351,6 +388,10 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     )
     rules.update(policy_rules.RULES)
     findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
+    changes = tuple(
+        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+        for c in diff_rules.summarize_changes(base_cats, head_cats)
+    )
     rules.update(diff_rules.RULES)
     findings = _without_history_notes(findings, base_cats, head_cats)
 
@@ -367,8 +408,9 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         checked=tuple(sorted(set(checked))),
         rules=tuple(sorted(rules)),
         extras=tuple(extras),
+        changes=changes,
     )
-    return CheckResult(report=report, touched=tuple(sorted(keys)))
+    return CheckResult(report=report, touched=tuple(sorted(keys)), packages=touched_packages)
 
 
 def _without_history_notes(
