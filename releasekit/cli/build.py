@@ -58,7 +58,7 @@ def command(
     reading the operand CRDs from upstream Kueue (--upstream); if that cannot be reached it stops (exit 2).
     With --check nothing is written and drift between streams/ and catalog/ is an error.
     """
-    from releasekit.io.build import BuildRequest, run_build
+    from releasekit.jobs.build import BuildRequest, run_build
 
     if upstream is not None and not bundles:
         raise click.UsageError("--upstream is only used with --bundles")

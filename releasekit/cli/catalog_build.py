@@ -44,7 +44,7 @@ def command(
     (a failed run leaves the old tree). Candidates are never committed: --candidates renders a preview
     into --out, where development image references are reported as warnings.
     """
-    from releasekit.io.build import BuildRequest, run_build
+    from releasekit.jobs.build import BuildRequest, run_build
 
     if candidates and out is None:
         raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")

@@ -57,7 +57,7 @@ def command(
     subject) and the base's findings this change fixes are listed. --base takes any revision git
     resolves to a commit (origin/main, HEAD~1, main^, @{upstream}, a commit id).
     """
-    from releasekit.io.check import CheckRequest, run_check
+    from releasekit.jobs.check import CheckRequest, run_check
     from releasekit.model.report import FailOn
 
     result = run_check(CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on)))

@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 from click.testing import Result
 
-from releasekit.io.build import BuildRequest, run_build
+from releasekit.jobs.build import BuildRequest, run_build
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.report import BaselineState, match_baseline
 from tests.conftest import REPO_ROOT

@@ -3,7 +3,7 @@
 Adapter module (it reads and writes the repository); the decisions are the pure core's. Steps:
 
 1. load and validate ``streams/`` (schemas and cross-checks);
-2. plan and render every catalog fragment (:mod:`releasekit.io.catalog_build`);
+2. plan and render every catalog fragment (:mod:`releasekit.jobs.catalog_build`);
 3. write ``catalog/`` atomically, or with ``check`` compare it and report each drifted file;
 4. check the catalog tree as it stands: opm's rules, Konflux's layout rules, the upgrade graph;
 5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from releasekit.io.catalog_build import build_catalogs, drift
-from releasekit.io.catalog_tree import validate_tree
-from releasekit.io.streams import validate_streams
+from releasekit.jobs.catalog_build import build_catalogs, drift
+from releasekit.jobs.catalog_validate import validate_tree
+from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
@@ -100,7 +100,7 @@ def run_build(request: BuildRequest) -> Report:
         checked.extend(tree_checked)
         rules.extend(tree_rules)
     if request.bundles:
-        from releasekit.io.bundle_build import DEFAULT_UPSTREAM, build_bundles
+        from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
 
         bundles = build_bundles(
             request.streams_dir,
