@@ -92,7 +92,8 @@ OPEN = frozenset({"errors"})
 # (that file is the command's own output channel, not a job's result), and decides for the whole process
 # whether loaded catalogs leave the garbage collector (a library caller must not get that freeze).
 CLI_ADAPTERS: dict[str, frozenset[str]] = {
-    "cli/_common.py": frozenset({"releasekit.io.atomic", "releasekit.io.collector"}),
+    "cli/_common.py": frozenset({"releasekit.io.atomic"}),
+    "cli/_main.py": frozenset({"releasekit.io.collector"}),
 }
 LAYERED = sorted(p for layer in LAYERS for p in (REPO_ROOT / "releasekit" / layer).rglob("*.py"))
 
