@@ -5,7 +5,8 @@ The tables are the rule modules' own: :data:`releasekit.rules.fbc.RULES` and
 :mod:`releasekit.rules.diff`, :mod:`releasekit.rules.policy` and :mod:`releasekit.rules.stream` (title),
 and the id tables in the docstrings of :mod:`releasekit.io.fbc_load`, :mod:`releasekit.rules.konflux`
 and :mod:`releasekit.rules.bundle` (title, severity). Each family adds why its rules matter, an example
-and the usual fix; :data:`DETAILS` gives a rule its own where the family's would be vague.
+and the usual fix; :data:`releasekit.rules.explain.EXAMPLES` gives each rule its own example (and its fix
+where its table has no hint), and :data:`DETAILS` its own why as well.
 
 Regenerate the reference after adding or changing a rule (a test fails until you do)::
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from releasekit.model.finding import Severity
 from releasekit.model.ruledoc import RuleDoc
+from releasekit.rules.explain import EXAMPLES
 
 __all__ = ["DETAILS", "FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
 
@@ -166,6 +168,9 @@ def all_rule_docs() -> dict[str, RuleDoc]:
         why, example, family_fix = DETAILS.get(rid) or FAMILIES.get(_family(rid), ("", "", ""))
         if rid in DETAILS:
             fix = family_fix
+        elif rid in EXAMPLES:
+            example, own_fix = EXAMPLES[rid]
+            fix = fix or own_fix
         out[rid] = RuleDoc(
             id=rid,
             severity=sev,

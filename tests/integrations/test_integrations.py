@@ -255,6 +255,8 @@ def test_the_copied_sources_build_the_package() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
     copies = " ".join(rest for word, rest in _instructions() if word == "COPY")
     assert project["readme"] in copies and "pyproject.toml" in copies and "releasekit " in copies + " "
+    ignored = (REPO_ROOT / ".containerignore").read_text().splitlines()
+    assert {".venv", "**/__pycache__", ".git"} <= set(ignored)  # no local caches in the image
 
 
 # ------------------------------------------------------------------------------------------ pre-commit

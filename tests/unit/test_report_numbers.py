@@ -201,7 +201,10 @@ def test_every_rule_id_in_the_code_is_documented() -> None:
     for path in (REPO_ROOT / "releasekit").rglob("*.py"):
         used |= set(re.findall(r"\"(RK-[A-Z]+-\d{3})\"", path.read_text(encoding="utf-8")))
     missing = sorted(used - set(docs))
-    assert not missing, f"rule ids without a table entry: {missing}"
+    assert not missing, (
+        f"rule ids docs/rules.md does not know: {missing}; add them to their module's rule table (or the "
+        "module to releasekit/jobs/rule_docs.py all_rule_docs), then run `python -m releasekit.jobs.rule_docs`"
+    )
     for doc in docs.values():
         assert doc.title and doc.why and doc.example and doc.fix, doc.id
 
@@ -213,3 +216,15 @@ def test_docs_rules_md_is_in_sync_with_the_rule_tables() -> None:
         "docs/rules.md is out of date: regenerate it with `python -m releasekit.jobs.rule_docs` "
         "(from the repository root) and commit it"
     )
+
+
+def test_rule_examples_name_real_rules_and_win_over_the_family() -> None:
+    from releasekit.jobs.rule_docs import FAMILIES
+    from releasekit.rules.explain import EXAMPLES
+
+    docs = all_rule_docs()
+    assert not sorted(set(EXAMPLES) - set(docs)), "examples for rule ids that do not exist"
+    for rid, (example, _) in EXAMPLES.items():
+        assert docs[rid].example == example or rid.startswith("RK-DIFF") or rid == "RK-POLICY-001"
+    family_examples = {example for _, example, _ in FAMILIES.values()}
+    assert sum(doc.example in family_examples for doc in docs.values()) < len(docs) // 10
