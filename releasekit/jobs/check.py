@@ -260,8 +260,9 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head = snapshot_commit(head_commit, Path(tmp) / "head", label=f"head {request.head}")
         else:
             head = snapshot_worktree(request.repo)
-        result = _check(request, base, head, limits)
-        baseline = _baseline(request, base, limits, result.packages)
+        base_loaded = _base_streams(base)
+        result = _check(request, base, head, limits, base_loaded=base_loaded)
+        baseline = _baseline(request, base, limits, result.packages, base_loaded)
     report = result.report
     states, fixed = match_baseline(report.findings, baseline)
     return CheckResult(
@@ -270,7 +271,15 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
     )
 
 
-def _baseline(request: CheckRequest, base: Snapshot, limits: LoadLimits, packages: set[str]) -> list[Finding]:
+def _base_streams(base: Snapshot) -> LoadedStreams:
+    """``streams/`` at base (read once for the check and its baseline); empty when the base has none."""
+    folder = base.root / "streams"
+    return load_streams(folder, display_root="streams") if folder.is_dir() else _empty_streams()
+
+
+def _baseline(
+    request: CheckRequest, base: Snapshot, limits: LoadLimits, packages: set[str], base_loaded: LoadedStreams
+) -> list[Finding]:
     """The base revision's own findings, over the same package catalogs the head was checked on.
 
     The base is checked as if it were its own head (nothing changed), so the diff rules are silent and
@@ -280,7 +289,8 @@ def _baseline(request: CheckRequest, base: Snapshot, limits: LoadLimits, package
     if not (base.root / "streams").is_dir():
         return []
     try:
-        return list(_check(request, base, base, limits, packages=packages).report.findings)
+        result = _check(request, base, base, limits, packages=packages, base_loaded=base_loaded)
+        return list(result.report.findings)
     except ReleasekitError:
         return []
 
@@ -296,22 +306,24 @@ def _check(
     limits: LoadLimits,
     *,
     packages: set[str] | None = None,
+    base_loaded: LoadedStreams | None = None,
 ) -> CheckResult:
+    """The check of ``head`` against ``base``; with ``head is base`` (the baseline) nothing is read twice
+    and the diff rules, silent by construction, are not run."""
+    itself = head is base
     findings: list[Finding] = []
     checked: list[str] = []
     rules: set[str] = set()
 
     # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
-    loaded, streams_report = validate_streams(head.root / "streams", display_root="streams")
+    if base_loaded is None:
+        base_loaded = _base_streams(base)
+    loaded, streams_report = validate_streams(
+        head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
+    )
     findings.extend(streams_report.findings)
     checked.extend(streams_report.checked)
     rules.update(streams_report.rules)
-    base_streams_dir = base.root / "streams"
-    base_loaded = (
-        load_streams(base_streams_dir, display_root="streams")
-        if base_streams_dir.is_dir()
-        else _empty_streams()
-    )
 
     # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
@@ -341,8 +353,11 @@ def _check(
     base_cats: dict[Key, PackageCatalog] = {}
     head_cats: dict[Key, PackageCatalog] = {}
     for key in sorted(keys):
-        old, _, _ = _load_package(base_catalog, key, limits)
-        new, load_findings, shown = _load_package(head_catalog, key, limits)
+        old, old_findings, old_shown = _load_package(base_catalog, key, limits)
+        if itself:
+            new, load_findings, shown = old, old_findings, old_shown
+        else:
+            new, load_findings, shown = _load_package(head_catalog, key, limits)
         if old is not None:
             base_cats[key] = old
         if new is not None:
@@ -389,11 +404,13 @@ def _check(
         )
     )
     rules.update(policy_rules.RULES)
-    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
-    changes = tuple(
-        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-        for c in diff_rules.summarize_changes(base_cats, head_cats)
-    )
+    changes: tuple[CatalogChangeNote, ...] = ()
+    if not itself:
+        findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
+        changes = tuple(
+            CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+            for c in diff_rules.summarize_changes(base_cats, head_cats)
+        )
     rules.update(diff_rules.RULES)
     findings = _without_history_notes(findings, base_cats, head_cats)
 
