@@ -28,7 +28,7 @@ import semver
 
 from releasekit.errors import UsageError
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
-from releasekit.model.stream import Release, ReleaseStatus, Stream
+from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
 
 __all__ = [
     "NOTES_SCHEMA",
@@ -36,6 +36,7 @@ __all__ = [
     "GateChanges",
     "ReleaseNotes",
     "build_notes",
+    "gate_lines",
     "inventory_for",
     "release_notes",
     "render_json",
@@ -65,14 +66,17 @@ class ApiChanges:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GateChanges:
-    """Feature-gate changes between two Kueue inventories, and the operator's own settings."""
+    """Feature-gate changes between two Kueue inventories, and the operator's own settings.
 
-    added: tuple[str, ...] = ()  # ``Name (Beta, on)``
-    removed: tuple[str, ...] = ()
-    promoted: tuple[str, ...] = ()  # ``Name: Alpha → Beta``
-    flipped: tuple[str, ...] = ()  # ``Name: off → on by default``
-    settings: tuple[str, ...] = ()  # ``Name: on (reason)``
-    opt_in: tuple[str, ...] = ()  # ``Name via spec.config... (reason)``
+    ``promoted`` and ``flipped`` pair a gate as the previous Kueue had it with the gate now.
+    """
+
+    added: tuple[FeatureGate, ...] = ()
+    removed: tuple[FeatureGate, ...] = ()
+    promoted: tuple[tuple[FeatureGate, FeatureGate], ...] = ()
+    flipped: tuple[tuple[FeatureGate, FeatureGate], ...] = ()
+    settings: tuple[GateSetting, ...] = ()
+    opt_in: tuple[ConditionalGate, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,34 +150,49 @@ def _gate_text(gate: FeatureGate) -> str:
 def _gate_changes(
     stream: Stream, release: Release, old: Inventory | None, new: Inventory | None
 ) -> GateChanges:
-    settings = {s.gate: s for s in stream.feature_gates.settings}
-    settings.update({s.gate: s for s in release.gate_settings})
-    setting_lines = tuple(
-        f"{s.gate}: {_on(s.enabled)}" + (f" ({s.reason})" if s.reason else "")
-        for s in sorted(settings.values(), key=lambda s: s.gate)
-    )
-    opt_in = tuple(f"{g.gate} when {g.config_field} is used ({g.reason})" for g in release.opt_in_gates)
+    merged = {s.gate: s for s in stream.feature_gates.settings}
+    merged.update({s.gate: s for s in release.gate_settings})  # a release's own setting wins
+    settings = tuple(sorted(merged.values(), key=lambda s: s.gate))
     if new is None or old is None:
-        return GateChanges(settings=setting_lines, opt_in=opt_in)
+        return GateChanges(settings=settings, opt_in=release.opt_in_gates)
     before = {g.name: g for g in old.gates}
     after = {g.name: g for g in new.gates}
     common = sorted(set(before) & set(after))
     return GateChanges(
-        added=tuple(_gate_text(after[n]) for n in sorted(set(after) - set(before))),
-        removed=tuple(_gate_text(before[n]) for n in sorted(set(before) - set(after))),
-        promoted=tuple(
-            f"{n}: {before[n].stage.value} → {after[n].stage.value}"
-            for n in common
-            if before[n].stage != after[n].stage
-        ),
-        flipped=tuple(
-            f"{n}: {_on(before[n].default)} → {_on(after[n].default)} by default"
-            for n in common
-            if before[n].default != after[n].default
-        ),
-        settings=setting_lines,
-        opt_in=opt_in,
+        added=tuple(after[n] for n in sorted(set(after) - set(before))),
+        removed=tuple(before[n] for n in sorted(set(before) - set(after))),
+        promoted=tuple((before[n], after[n]) for n in common if before[n].stage != after[n].stage),
+        flipped=tuple((before[n], after[n]) for n in common if before[n].default != after[n].default),
+        settings=settings,
+        opt_in=release.opt_in_gates,
     )
+
+
+def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
+    """The gate changes and the operator's settings as Markdown list lines."""
+    changes = (
+        [f"added: {_gate_text(g)}" for g in gates.added]
+        + [f"removed: {_gate_text(g)}" for g in gates.removed]
+        + [f"promoted: {b.name}: {b.stage.value} → {a.stage.value}" for b, a in gates.promoted]
+        + [
+            f"default flipped: {b.name}: {_on(b.default)} → {_on(a.default)} by default"
+            for b, a in gates.flipped
+        ]
+    )
+    settings = [
+        f"{s.gate}: {_on(s.enabled)}" + (f" ({s.reason})" if s.reason else "") for s in gates.settings
+    ]
+    settings += [f"opt-in: {g.gate} when {g.config_field} is used ({g.reason})" for g in gates.opt_in]
+    return changes, settings
+
+
+def _gate_json(gate: FeatureGate) -> dict[str, Any]:
+    return {
+        "name": gate.name,
+        "stage": gate.stage.value,
+        "default": gate.default,
+        "lockToDefault": gate.lock_to_default,
+    }
 
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
@@ -320,16 +339,9 @@ def render_markdown(notes: ReleaseNotes) -> str:
         out += _section("Alpha API versions kept out of this stream", a.alpha_kept_out, "")
     if a.alpha_shipped:
         out += _section("Alpha API versions shipped", a.alpha_shipped, "")
-    gate_lines = (
-        [f"added: {n}" for n in g.added]
-        + [f"removed: {n}" for n in g.removed]
-        + [f"promoted: {n}" for n in g.promoted]
-        + [f"default flipped: {n}" for n in g.flipped]
-    )
-    out += _section(
-        "Feature gates", gate_lines, "No feature-gate changes in Kueue since the previous release."
-    )
-    out += _section("Operator gate settings", [*g.settings, *(f"opt-in: {o}" for o in g.opt_in)], "None.")
+    changes, settings = gate_lines(g)
+    out += _section("Feature gates", changes, "No feature-gate changes in Kueue since the previous release.")
+    out += _section("Operator gate settings", settings, "None.")
     out += _section("Images", [f"{name}: `{image}`" for name, image in notes.images], "None.")
     out += _section("OpenShift catalogs", [", ".join(notes.catalogs)] if notes.catalogs else [], "None.")
     out += _section("Upgrades into this release", list(notes.upgrades_from), "None (a new install only).")
@@ -361,12 +373,12 @@ def render_json(notes: ReleaseNotes) -> str:
             "alphaShipped": list(a.alpha_shipped),
         },
         "featureGates": {
-            "added": list(g.added),
-            "removed": list(g.removed),
-            "promoted": list(g.promoted),
-            "flipped": list(g.flipped),
-            "settings": list(g.settings),
-            "optIn": list(g.opt_in),
+            "added": [_gate_json(x) for x in g.added],
+            "removed": [_gate_json(x) for x in g.removed],
+            "promoted": [{"name": b.name, "from": b.stage.value, "to": a.stage.value} for b, a in g.promoted],
+            "flipped": [{"name": b.name, "from": b.default, "to": a.default} for b, a in g.flipped],
+            "settings": [{"gate": x.gate, "enabled": x.enabled, "reason": x.reason} for x in g.settings],
+            "optIn": [{"gate": x.gate, "configField": x.config_field, "reason": x.reason} for x in g.opt_in],
         },
         "images": [{"name": n, "image": i} for n, i in notes.images],
         "catalogs": list(notes.catalogs),

@@ -12,7 +12,7 @@ import pytest
 from click.testing import Result
 
 from releasekit.io.streams import load_streams
-from releasekit.jobs.release_notes import build_notes, inventory_for, render_markdown
+from releasekit.jobs.release_notes import build_notes, inventory_for, render_json, render_markdown
 from releasekit.model.inventory import (
     Crd,
     CrdVersion,
@@ -120,11 +120,16 @@ def test_api_and_gate_changes_between_the_two_inventories() -> None:
     assert notes.apis.versions_added == ("queues.kueue.x-k8s.io v1beta2",)
     assert notes.apis.storage_changes == ("queues.kueue.x-k8s.io: v1beta1 → v1beta2",)
     assert notes.apis.alpha_kept_out == ("topologys.kueue.x-k8s.io v1alpha1",)  # stable ships no alpha CRD
-    assert notes.gates.added == ("Brand (Alpha, off by default)",)
-    assert notes.gates.removed == ("Removed (Beta, on by default)",)
-    assert notes.gates.promoted == ("Grows: Alpha → Beta",)
-    assert notes.gates.flipped == ("Grows: off → on by default",)
+    assert [g.name for g in notes.gates.added] == ["Brand"]
+    assert [g.name for g in notes.gates.removed] == ["Removed"]
+    assert [(b.stage.value, a.stage.value) for b, a in notes.gates.promoted] == [("Alpha", "Beta")]
+    assert [(b.default, a.default) for b, a in notes.gates.flipped] == [(False, True)]
+    gates = json.loads(render_json(notes))["featureGates"]
+    assert gates["promoted"] == [{"name": "Grows", "from": "Alpha", "to": "Beta"}]
+    assert gates["added"] == [{"name": "Brand", "stage": "Alpha", "default": False, "lockToDefault": False}]
     text = render_markdown(notes)
+    assert "- added: Brand (Alpha, off by default)\n- removed: Removed (Beta, on by default)\n" in text
+    assert "- promoted: Grows: Alpha → Beta\n- default flipped: Grows: off → on by default\n" in text
     assert "### Alpha API versions kept out of this stream\n\n- topologys.kueue.x-k8s.io v1alpha1" in text
     missing = build_notes(loaded.streams, {}, "1.4.0")
     assert missing.missing and "incomplete" in render_markdown(missing)
