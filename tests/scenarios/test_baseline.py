@@ -21,6 +21,8 @@ import git
 import jsonschema
 import pytest
 from click.testing import Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from releasekit.jobs.build import BuildRequest, run_build
 from releasekit.model.finding import Finding, Location, Severity
@@ -176,3 +178,24 @@ def test_findings_without_subject_match_on_file_and_message(message: str) -> Non
     ]
     states, _ = match_baseline(head, base)
     assert states[head[0]] is (BaselineState.UNCHANGED if message == "same" else BaselineState.NEW)
+
+
+_RULES = st.sampled_from(["RK-DIFF-003", "RK-GRAPH-010", "RK-STREAM-020"])
+_SUBJECTS = st.tuples(st.sampled_from(["v4.18", "v4.19"]), st.sampled_from(["a", "b"]))
+_FINDINGS = st.lists(
+    st.builds(_f, _RULES, _SUBJECTS, st.integers(min_value=1, max_value=50), st.sampled_from(["x", "y"])),
+    max_size=12,
+    unique=True,
+)
+
+
+@given(head=_FINDINGS, base=_FINDINGS)
+def test_matching_accounts_for_every_finding(head: list[Finding], base: list[Finding]) -> None:
+    states, fixed = match_baseline(head, base)
+    unchanged = sum(s is BaselineState.UNCHANGED for s in states.values())
+    assert set(states) == set(head)
+    assert unchanged + len(fixed) == len(base)  # each base finding is matched once or fixed
+    same, _ = match_baseline(head, head)
+    assert all(s is BaselineState.UNCHANGED for s in same.values())
+    moved = [_f(f.rule, f.subject, (f.location.line or 0) + 7, f.message) for f in head]
+    assert match_baseline(moved, head)[1] == ()  # lines moving never makes a finding fixed
