@@ -22,35 +22,48 @@ from releasekit.model.inventory import (
     InventorySource,
     Maturity,
 )
-from releasekit.model.stream import ReleaseStatus
+from releasekit.model.stream import Release, ReleaseStatus
 from tests.conftest import REPO_ROOT
 
 STREAMS = REPO_ROOT / "streams"
 
 
+def _pin(release: Release) -> str:
+    """How the notes name a release's Kueue: its line and, where known, its pin (from streams/, not copied)."""
+    pin = release.upstream.describe or release.upstream.tag or release.upstream.commit
+    return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
+
+
 def test_notes_of_1_4_0(run_line: Callable[..., Result]) -> None:
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    this = next(r for r in stable.releases if str(r.version) == "1.4.0")
+    before = max((r for r in stable.releases if r.version < this.version), key=lambda r: r.version)
     result = run_line(["release", "notes", "1.4.0", "--streams-dir", STREAMS])
     assert result.exit_code == 0, result.stderr
     text = result.stdout
-    assert text.startswith("## kueue-operator 1.4.0\n")
-    assert "- this release: Kueue 0.18 (v0.19.0-devel-19-g982b8b02)" in text
-    assert "- previous release (1.3.1): Kueue 0.16 (v0.16.4-15-ga97bf20a)" in text
-    assert "- operator: `registry.redhat.io/kueue/kueue-rhel9-operator@sha256:2f2fe648" in text
-    assert "- v4.18, v4.19, v4.20, v4.21, v4.22, v5.0" in text
-    assert "- opt-in: SparkApplicationIntegration when spec.config.integrations.frameworks" in text
+    assert text.startswith(f"## {stable.package} 1.4.0\n")
+    assert f"- this release: Kueue {_pin(this)}\n" in text
+    assert f"- previous release ({before.version}): Kueue {_pin(before)}\n" in text
+    assert f"- operator: `{this.images.operator}`" in text and "@sha256:" in this.images.operator
+    assert f"- bundle: `{this.bundle_image}`" in text
+    assert f"- {', '.join(str(c) for c in this.catalogs)}\n" in text
+    for gate in this.opt_in_gates:
+        assert f"- opt-in: {gate.gate} when {gate.config_field} is used" in text
     # gates between the two inventories, read from streams/upstream
-    loaded = load_streams(STREAMS)
-    (stable,) = [s for s in loaded.streams if s.name == "stable"]
-    old = inventory_for(next(r for r in stable.releases if str(r.version) == "1.3.1"), loaded.inventories)
-    new = inventory_for(next(r for r in stable.releases if str(r.version) == "1.4.0"), loaded.inventories)
+    old = inventory_for(before, loaded.inventories)
+    new = inventory_for(this, loaded.inventories)
     assert old is not None and new is not None
     added = sorted({g.name for g in new.gates} - {g.name for g in old.gates})
-    assert added and all(f"- added: {name} (" in text for name in added)
+    removed = sorted({g.name for g in old.gates} - {g.name for g in new.gates})
+    assert all(f"- added: {name} (" in text for name in added)
+    assert all(f"- removed: {name} (" in text for name in removed)
     data = json.loads(
         run_line(["release", "notes", "1.4.0", "--streams-dir", STREAMS, "--format", "json"]).stdout
     )
     assert data["schema"] == "releasekit/release-notes/v1"
-    assert data["previous"] == {"version": "1.3.1", "kueue": "0.16 (v0.16.4-15-ga97bf20a)"}
+    assert data["previous"] == {"version": str(before.version), "kueue": _pin(before)}
+    assert [g["name"] for g in data["featureGates"]["added"]] == added
     assert [i["name"] for i in data["images"]] == ["bundle", "operator", "operand", "mustGather"]
     assert all("@sha256:" in i["image"] for i in data["images"])
 
