@@ -1,6 +1,6 @@
 """``releasekit check``: a pull request's catalog and stream changes, judged against a base revision.
 
-Adapter module (git, files); the decisions are the pure rules'. Steps:
+Job (git and files through io/); the decisions are the pure rules'. Steps:
 
 1. read the base revision and the head (a revision, or the working tree) with :mod:`releasekit.io.gitrev`;
 2. on head, what ``build --check`` runs: ``streams/`` validated (schema, cross-checks, feature-gate
@@ -12,7 +12,12 @@ Adapter module (git, files); the decisions are the pure rules'. Steps:
    with OpenShift strandings new at head as errors and published ones as warnings), the release
    policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
    which the base's own check judged, so they are neither read nor checked again;
-4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package.
+4. the report carries what the change does to each package catalog (bundles, channels, edges, default
+   channel) and, for the Markdown reporter, a before/after Mermaid graph of each changed package;
+5. the baseline: the base is checked the same way over the same packages, as if it were its own head,
+   and each head finding is marked ``new`` or ``unchanged`` (same rule id and subject, lines may move);
+   the base's findings the head no longer has are the ones the change *fixed*. ``--fail-on new`` makes
+   only new errors fail the check.
 
 A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
 touches it or when its package belongs to a stream; a stale file of an unknown package that the change
