@@ -2,7 +2,8 @@
 
 Each rule that ran or fired is a ``reportingDescriptor`` with ``shortDescription``, ``fullDescription``,
 ``help`` and a ``helpUri`` into ``docs/rules.md`` (relative to ``rules_url``) when the caller hands the
-rule documentation in. With a baseline each result carries ``baselineState`` (``new``/``unchanged``)
+rule documentation in. The default base is the repository-relative ``docs/rules.md``; code-scanning
+services that want absolute links get them from ``--rules-url https://…/docs/rules.md``. With a baseline each result carries ``baselineState`` (``new``/``unchanged``)
 and the run's properties count the fixed findings.
 """
 
@@ -90,19 +91,19 @@ class SarifReporter:
         if n.new is not None:
             properties.update(new=n.new, unchanged=n.unchanged, fixed=n.fixed)
         base = self.rules_url.rstrip("#")
+        driver: dict[str, Any] = {
+            "name": "releasekit",
+            "version": __version__,
+            "rules": [_descriptor(rule, self.docs.get(rule), base) for rule in rule_ids],
+        }
+        if "://" in base:  # SARIF wants an absolute URI here; a relative reference only in helpUri
+            driver["informationUri"] = base
         log = {
             "$schema": _SCHEMA,
             "version": "2.1.0",
             "runs": [
                 {
-                    "tool": {
-                        "driver": {
-                            "name": "releasekit",
-                            "version": __version__,
-                            "informationUri": base,
-                            "rules": [_descriptor(rule, self.docs.get(rule), base) for rule in rule_ids],
-                        }
-                    },
+                    "tool": {"driver": driver},
                     "results": results,
                     "properties": properties,
                 }

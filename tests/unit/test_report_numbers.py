@@ -172,6 +172,8 @@ def test_sarif_rules_carry_descriptions_and_help_into_docs_rules_md() -> None:
     custom = json.loads(SarifReporter(docs=docs, rules_url="https://example.invalid/rules.md").render(REPORT))
     uris = {r["helpUri"] for r in custom["runs"][0]["tool"]["driver"]["rules"]}
     assert all(u.startswith("https://example.invalid/rules.md#rk-") for u in uris)
+    assert custom["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.invalid/rules.md"
+    assert "informationUri" not in sarif["runs"][0]["tool"]["driver"]  # SARIF wants it absolute
 
 
 def test_rules_url_option_reaches_sarif(run_line: Callable[..., Result], tmp_path: Path) -> None:
