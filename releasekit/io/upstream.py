@@ -146,10 +146,13 @@ def _set_fetch_refspecs(repo: Any) -> None:
         current = []
     missing = [spec for spec in FETCH_REFSPECS if spec not in current]
     if missing and repo.remotes:
-        with repo.config_writer() as cfg:
-            cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
-            for spec in FETCH_REFSPECS[1:]:
-                cfg.add_value('remote "origin"', "fetch", spec)
+        try:
+            with repo.config_writer() as cfg:
+                cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
+                for spec in FETCH_REFSPECS[1:]:
+                    cfg.add_value('remote "origin"', "fetch", spec)
+        except OSError:  # a read-only cache still answers the refs it has; a fetch there says why it fails
+            return
 
 
 def _lookup(repo: Any, ref: str) -> Any:
@@ -176,7 +179,7 @@ def resolve_ref(repo: Any, ref: str) -> Any:
     if commit is None and repo.bare and repo.remotes:
         url = next(iter(repo.remotes[0].urls), repo.remotes[0].name)
         try:
-            repo.git.fetch("--prune", "--tags", "--end-of-options", repo.remotes[0].name)
+            repo.git.fetch("--prune", "--end-of-options", repo.remotes[0].name, *FETCH_REFSPECS)
         except git.GitCommandError as exc:
             raise UpstreamError(
                 f"ref {ref!r} is not in the cached clone {repo.git_dir} and fetching {url} failed: "
