@@ -3,8 +3,8 @@
 GitHub shows at most 10 annotations of each kind per step, so at most 10 are written per kind and a
 closing notice says how many more there were. With a baseline (``check``) only the findings the change
 brought are annotated; the unchanged ones are counted in the closing line and listed in the step
-summary. The Markdown step summary is the CLI's job (it appends
-the Markdown report to ``$GITHUB_STEP_SUMMARY`` when that is set).
+summary. The Markdown step summary is the CLI's job (it appends the Markdown report to
+``$GITHUB_STEP_SUMMARY`` when that is set).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 WARNING with warnings or errors that do not fail it, SUCCESS otherwise, and SKIPPED when nothing was
 checked (the CLI writes ERROR itself when input could not be read). The counts are the numbers every
 format reports: ``successes`` the checks (rules) that found nothing, ``failures`` the error findings,
-``warnings`` the warning findings. The timestamp is RFC 3339 (``2026-01-01T00:00:00+00:00``). The timestamp honours
+``warnings`` the warning findings. The timestamp is RFC 3339 (``2026-01-01T00:00:00+00:00``) and honours
 ``SOURCE_DATE_EPOCH`` so tests and reproducible builds get fixed bytes; it is passed in by the factory,
 never read here.
 """
