@@ -52,13 +52,15 @@ class FailOn(enum.StrEnum):
 
 
 def baseline_key(finding: Finding) -> tuple[str, ...]:
-    """What a finding is matched on across revisions: its rule and subject (lines move; subjects do not).
+    """What a finding is matched on across revisions: its rule, file and subject (lines move; subjects do not).
 
-    A finding without a subject is matched on its rule, file and message.
+    The file tells apart one subject's findings in two catalogs (an upgrade-graph finding names the
+    package and bundle, the file the OpenShift version); a finding without a subject is matched on its
+    message instead. The severity is part of the key: a warning the base had that the change turns into
+    an error is a new error.
     """
-    if finding.subject:
-        return (finding.rule, *finding.subject)
-    return (finding.rule, finding.location.file, finding.message)
+    where = (finding.rule, finding.severity.value, finding.location.file)
+    return (*where, *finding.subject) if finding.subject else (*where, finding.message)
 
 
 def match_baseline(

@@ -163,6 +163,29 @@ def test_matching_is_by_rule_and_subject_not_line() -> None:
     assert fixed == (base[1],)
 
 
+def test_a_warning_that_becomes_an_error_is_a_new_error() -> None:
+    base = [_f("RK-GRAPH-010", ("p", "x"), 3)]
+    warning = Finding(rule="RK-GRAPH-010", severity=Severity.WARNING, message="m", subject=("p", "x"))
+    states, fixed = match_baseline(base, [warning])
+    assert states[base[0]] is BaselineState.NEW and fixed == (warning,)
+
+
+def test_one_subject_in_two_catalog_files_is_two_findings() -> None:
+    def graph(file: str) -> Finding:
+        return Finding(
+            rule="RK-GRAPH-010",
+            severity=Severity.WARNING,
+            message="strands it",
+            location=Location(file=file, line=5),
+            subject=("package p", "bundle p.v1"),
+        )
+
+    base = [graph("catalog/v4.20/configs/p/catalog.json")]
+    head = [graph("catalog/v4.19/configs/p/catalog.json")]
+    states, fixed = match_baseline(head, base)
+    assert states[head[0]] is BaselineState.NEW and fixed == tuple(base)
+
+
 def test_matching_counts_repeated_keys() -> None:
     base = [_f("RK-STREAM-020", ("p", "1.0.0"), 1)]
     head = [_f("RK-STREAM-020", ("p", "1.0.0"), 1, "a"), _f("RK-STREAM-020", ("p", "1.0.0"), 2, "b")]
