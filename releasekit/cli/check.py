@@ -53,8 +53,8 @@ def command(
     recorded fact changed, no user stranded. Only the package catalogs the change touches are loaded
     and checked again; the others are compared by their bytes.
 
-    The base revision is checked too, so each finding is marked new or unchanged (matched by rule and
-    subject) and the base's findings this change fixes are listed. --base takes any revision git
+    The base revision is checked too, so each finding is marked new or unchanged (same rule,
+    severity, file and subject; lines may move) and the base's findings this change fixes are listed. --base takes any revision git
     resolves to a commit (origin/main, HEAD~1, main^, @{upstream}, a commit id).
     """
     from releasekit.jobs.check import CheckRequest, run_check

@@ -15,7 +15,7 @@ Job (git and files through io/); the decisions are the pure rules'. Steps:
 4. the report carries what the change does to each package catalog (bundles, channels, edges, default
    channel) and, for the Markdown reporter, a before/after Mermaid graph of each changed package;
 5. the baseline: the base is checked the same way over the same packages, as if it were its own head,
-   and each head finding is marked ``new`` or ``unchanged`` (same rule id and subject, lines may move);
+   and each head finding is marked ``new`` or ``unchanged`` (same rule id, severity, file and subject; lines may move);
    the base's findings the head no longer has are the ones the change *fixed*. ``--fail-on new`` makes
    only new errors fail the check.
 

@@ -1,8 +1,9 @@
 """The result of a judging command, as reporters receive it. Pure core.
 
-A pull-request check also carries its *baseline*: each finding marked ``new`` (the change brought it) or
-``unchanged`` (the base revision had it too, matched by rule id and subject, never by line), the base's
-findings the change fixed, and what the change does to each catalog (:class:`CatalogChangeNote`).
+A pull-request check also carries its *baseline*: each finding marked ``new`` (the change brought it)
+or ``unchanged`` (the base revision had it too: same rule id, severity, file and subject, never the
+line), the base's findings the change fixed, and what the change does to each catalog
+(:class:`CatalogChangeNote`).
 Every reporter prints the same numbers (:class:`Numbers`).
 """
 
