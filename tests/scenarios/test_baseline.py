@@ -25,8 +25,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from releasekit.jobs.build import BuildRequest, run_build
+from releasekit.jobs.check import CheckRequest, run_check
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.report import BaselineState, match_baseline
+from releasekit.report import get_reporter
 from tests.conftest import REPO_ROOT
 
 SCHEMA = json.loads((REPO_ROOT / "releasekit" / "schemas" / "report.schema.json").read_text())
@@ -109,17 +111,18 @@ def test_removing_a_published_bundle_is_a_new_error_in_json_sarif_and_github(
     changes = {c["openshift"]: c["lines"] for c in data["changes"]}
     assert changes["v4.18"][0] == "bundles removed: kueue-operator.v1.3.0"
 
-    sarif = run_line(["check", "--repo", tmp_path, "--base", "HEAD~1", "--format", "sarif"])
-    results = json.loads(sarif.stdout)["runs"][0]["results"]
+    # SARIF and GitHub output of the same check, rendered from one run
+    report = run_check(CheckRequest(base="HEAD~1", repo=tmp_path)).report
+    results = json.loads(get_reporter("sarif").render(report))["runs"][0]["results"]
     states = {(r["ruleId"], r["baselineState"]) for r in results}
     assert ("RK-DIFF-003", "new") in states
     assert all(r["baselineState"] == "unchanged" for r in results if r["level"] == "warning")
 
-    github = run_line(["check", "--repo", tmp_path, "--base", "HEAD~1", "--format", "github"])
-    annotations = [line for line in github.stdout.splitlines() if line.startswith("::")]
+    github = get_reporter("github").render(report)
+    annotations = [line for line in github.splitlines() if line.startswith("::")]
     assert any(line.startswith("::error") and "title=RK-DIFF-003" in line for line in annotations)
     assert not [line for line in annotations if line.startswith("::warning")]  # all warnings are the base's
-    assert f"{data['summary']['unchanged']} unchanged" in github.stdout.splitlines()[-1]
+    assert f"{data['summary']['unchanged']} unchanged" in github.splitlines()[-1]
 
 
 def test_an_error_the_base_already_had_fails_only_without_fail_on_new(
