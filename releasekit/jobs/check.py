@@ -267,7 +267,15 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head = snapshot_worktree(request.repo)
         base_loaded = _base_streams(base)
         result = _check(request, base, head, limits, base_loaded=base_loaded)
-        baseline = _baseline(request, base, limits, result.packages, base_loaded)
+        baseline = _baseline(
+            request,
+            base,
+            limits,
+            result.packages,
+            base_loaded,
+            head=head,
+            head_findings=result.report.findings,
+        )
     report = result.report
     states, fixed = match_baseline(report.findings, baseline)
     return CheckResult(
@@ -282,8 +290,22 @@ def _base_streams(base: Snapshot) -> LoadedStreams:
     return load_streams(folder, display_root="streams") if folder.is_dir() else _empty_streams()
 
 
+def _same_files(base: Snapshot, head: Snapshot) -> bool:
+    """True when both revisions hold the same files, byte for byte (by git blob id)."""
+    return base.files.keys() == head.files.keys() and all(
+        ref.sha == head.files[path].sha for path, ref in base.files.items()
+    )
+
+
 def _baseline(
-    request: CheckRequest, base: Snapshot, limits: LoadLimits, packages: set[str], base_loaded: LoadedStreams
+    request: CheckRequest,
+    base: Snapshot,
+    limits: LoadLimits,
+    packages: set[str],
+    base_loaded: LoadedStreams,
+    *,
+    head: Snapshot | None = None,
+    head_findings: Iterable[Finding] = (),
 ) -> list[Finding]:
     """The base revision's own findings, over the same package catalogs the head was checked on.
 
@@ -293,6 +315,8 @@ def _baseline(
     """
     if not (base.root / "streams").is_dir():
         return []
+    if head is not None and _same_files(base, head):
+        return list(head_findings)  # nothing releasekit reads changed: the base's findings are the head's
     try:
         result = _check(request, base, base, limits, packages=packages, base_loaded=base_loaded)
         return list(result.report.findings)

@@ -78,6 +78,29 @@ def test_a_readme_only_commit_leaves_every_finding_unchanged(
     assert "warning (" not in text.stdout  # nothing new to show by default
 
 
+def test_when_nothing_releasekit_reads_changed_the_short_cut_equals_checking_the_base(tmp_path: Path) -> None:
+    """``check`` skips the second run when base and head hold the same files; the answer is the same."""
+    from releasekit.io.fbc_load import LoadLimits
+    from releasekit.io.gitrev import open_repo, resolve_commit, snapshot_commit
+    from releasekit.jobs import check as check_job
+
+    repo = _init(tmp_path)
+    (tmp_path / "README.md").write_text("# a README-only change\n", encoding="utf-8")
+    _commit(repo, "README only")
+    git_repo = open_repo(tmp_path)
+    request = CheckRequest(base="HEAD~1", head="HEAD", repo=tmp_path)
+    base = snapshot_commit(resolve_commit(git_repo, "HEAD~1"), tmp_path / ".base")
+    head = snapshot_commit(resolve_commit(git_repo, "HEAD"), tmp_path / ".head")
+    loaded = check_job._base_streams(base)
+    result = check_job._check(request, base, head, LoadLimits(), base_loaded=loaded)
+    assert check_job._same_files(base, head)
+    full = check_job._baseline(request, base, LoadLimits(), result.packages, loaded)
+    short = check_job._baseline(
+        request, base, LoadLimits(), result.packages, loaded, head=head, head_findings=result.report.findings
+    )
+    assert sorted(f.sort_key() for f in full) == sorted(f.sort_key() for f in short) != []
+
+
 def _remove_release(root: Path, version: str) -> None:
     stable = root / "streams" / "stable.yaml"
     text = stable.read_text()
