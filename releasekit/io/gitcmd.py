@@ -46,8 +46,11 @@ def git_reason(exc: Exception) -> str:
     stderr = getattr(exc, "stderr", "") or ""
     if isinstance(stderr, bytes):
         stderr = stderr.decode("utf-8", "replace")
-    lines = [ln.strip() for ln in str(stderr).splitlines() if ln.strip()]
-    lines = [ln.removeprefix("stderr: ").strip("'").strip() for ln in lines]
+    text = str(stderr)
+    wrapped = re.match(r"^\s*stderr: '(.*)'\s*$", text, re.DOTALL)  # gitpython quotes git's stderr
+    if wrapped:
+        text = wrapped.group(1)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     picked = [ln for ln in lines if ln.startswith(("fatal:", "error:"))] or lines
     text = "; ".join(ln.removeprefix("fatal: ").removeprefix("error: ").rstrip(".") for ln in picked)
     if text:

@@ -90,7 +90,7 @@ def test_a_repository_owned_by_another_user_says_why_and_how_to_trust_it(
     with pytest.raises(InputError) as info:
         resolve_revision(repo, "HEAD~1")
     text = str(info.value)
-    assert "dubious ownership" in text
+    assert f"dubious ownership in repository at '{repo.working_tree_dir}';" in text  # git's words, intact
     assert f"safe.directory {repo.working_tree_dir}" in text
 
 
