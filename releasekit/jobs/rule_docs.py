@@ -120,6 +120,11 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
 }
 """Rules whose why, example and fix say more than their family's."""
 
+_OWN_BUNDLE_WHY = (
+    "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "
+    "(stable APIs, images pinned to the release registries, the OpenShift versions it ships to)."
+)
+
 _TABLE_LINE = re.compile(r"^(RK-[A-Z]+-\d{3})\s+(?:(E|W|I|W/E|E/W|error|warning|info)\s+)?(\S.*)$")
 _SEVERITY = {"E": Severity.ERROR, "error": Severity.ERROR, "W": Severity.WARNING, "warning": Severity.WARNING}
 _SEVERITY |= {"I": Severity.INFO, "info": Severity.INFO}
@@ -171,6 +176,8 @@ def all_rule_docs() -> dict[str, RuleDoc]:
         elif rid in EXAMPLES:
             example, own_fix = EXAMPLES[rid]
             fix = fix or own_fix
+        if title.startswith("(ours") and rid not in DETAILS:
+            why = _OWN_BUNDLE_WHY
         out[rid] = RuleDoc(
             id=rid,
             severity=sev,
