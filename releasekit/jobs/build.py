@@ -15,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from releasekit.jobs.catalog_build import build_catalogs, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
@@ -62,6 +63,21 @@ def _development_images_allowed(findings: list[Finding], streams: tuple[Stream, 
     ]
 
 
+def _lifecycle(streams_dir: Path) -> OpenShiftLifecycle | None:
+    """``streams/openshift/lifecycle.yaml`` (None when absent; its findings are the streams check's)."""
+    from releasekit.io.lifecycle import load_lifecycle
+
+    return load_lifecycle(streams_dir, display_root=str(streams_dir))[0]
+
+
+def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
+    """RK-POLICY-010…012 over the catalogs just planned (what ``catalog/`` holds when in sync)."""
+    from releasekit.rules.tech_preview import check_catalog_blocking
+
+    configs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
+    return list(check_catalog_blocking(streams, configs))
+
+
 def run_build(request: BuildRequest) -> Report:
     """Run the job and return one report (nothing is printed).
 
@@ -86,13 +102,19 @@ def run_build(request: BuildRequest) -> Report:
 
         write_tree_atomic(request.catalog_dir, built.files)
     rules.append("RK-DIFF-001")
+    lifecycle = _lifecycle(request.streams_dir)
+    findings.extend(_tech_preview_findings(loaded.streams, built))
+    rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
     if request.catalog_dir.is_dir():
         from releasekit.rules.graph import GraphPolicy
 
         policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
         order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
         tree_findings, tree_checked, tree_rules = validate_tree(
-            request.catalog_dir, policies=policies, upgrade_order=order
+            request.catalog_dir,
+            policies=policies,
+            upgrade_order=order,
+            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
         )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)

@@ -1,10 +1,10 @@
 """Every rule id explained, from the rule tables: SARIF's rule metadata and the generated ``docs/rules.md``.
 
 The tables are the rule modules' own: :data:`releasekit.rules.fbc.RULES` and
-:data:`releasekit.rules.graph.RULES` (title, severity, fix), the ``RULES`` dicts of
-:mod:`releasekit.rules.diff`, :mod:`releasekit.rules.policy` and :mod:`releasekit.rules.stream` (title),
-and the id tables in the docstrings of :mod:`releasekit.io.fbc_load`, :mod:`releasekit.rules.konflux`
-and :mod:`releasekit.rules.bundle` (title, severity). Each family adds why its rules matter, an example
+:data:`releasekit.rules.graph.RULES` (title, severity, fix), every ``RULES = {id: title}`` dict under
+:mod:`releasekit.rules` (title), and the id tables in the docstrings of every module under
+:mod:`releasekit.rules` and of :mod:`releasekit.io.fbc_load` (title, severity) -- so a new rule module
+is picked up without being named here. Each family adds why its rules matter, an example
 and the usual fix; :data:`releasekit.rules.explain.EXAMPLES` gives each rule its own example (and its fix
 where its table has no hint), and :data:`DETAILS` its own why as well.
 
@@ -63,6 +63,12 @@ FAMILIES: Mapping[str, tuple[str, str, str]] = {
         "Konflux builds and releases catalog fragments only in the layout its pipelines expect.",
         "a `v4.18/` fragment whose Containerfile starts FROM a base image tagged `v4.17`.",
         "fix the fragment's Containerfile or folder as the finding says (kueue-and-konflux notes).",
+    ),
+    "RK-OLMV1": (
+        "OLM v1 (ClusterExtension) installs a bundle only without the OLM v0 features it dropped; a "
+        "bundle that uses them cannot move to OLM v1.",
+        "a CSV that does not support the AllNamespaces install mode.",
+        "remove the OLM v0-only feature the finding names, or keep the bundle on OLM v0.",
     ),
     "RK-DIFF": (
         "published catalogs are what users' clusters already run; a pull request may add to them but "
@@ -131,12 +137,20 @@ _SEVERITY |= {"I": Severity.INFO, "info": Severity.INFO}
 
 
 def _from_docstring(doc: str | None) -> dict[str, tuple[str, Severity | None]]:
+    """``RK-…`` rows of the reST tables in a docstring; an indented line continues the row above it."""
     out: dict[str, tuple[str, Severity | None]] = {}
+    last = ""
     for line in (doc or "").splitlines():
         match = _TABLE_LINE.match(line.strip())
         if match:
             rid, sev, title = match.groups()
             out[rid] = (title.replace("``", "`").strip(), _SEVERITY.get(sev or ""))
+            last = rid
+        elif last and line.startswith("    ") and line.strip() and not line.strip().startswith("="):
+            title, sev = out[last]
+            out[last] = (f"{title} {line.strip().replace('``', '`')}", sev)
+        else:
+            last = ""
     return out
 
 
@@ -152,17 +166,30 @@ def _family(rule_id: str) -> str:
 @cache
 def all_rule_docs() -> dict[str, RuleDoc]:
     """Every rule id releasekit has, explained (sorted by id)."""
-    from releasekit.io import fbc_load
-    from releasekit.rules import bundle, diff, fbc, graph, konflux, policy, stream
+    import importlib
+    import pkgutil
 
+    import releasekit.rules
+    from releasekit.io import fbc_load
+    from releasekit.rules import fbc, graph
+
+    modules = [fbc_load] + [
+        importlib.import_module(info.name)
+        for info in sorted(
+            pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
+        )
+    ]
     titles: dict[str, tuple[str, Severity | None, str]] = {}
-    for module in (fbc_load, konflux, bundle, diff, graph):
+    for module in modules:  # the id tables in the rule modules' docstrings: title and severity
         for rid, (title, sev) in _from_docstring(module.__doc__).items():
-            titles[rid] = (title, sev, "")
-    for table in (diff.RULES, policy.RULES, stream.RULES):
-        for rid, title in table.items():
-            _, sev, fix = titles.get(rid, ("", None, ""))
-            titles[rid] = (title, sev, fix)
+            titles.setdefault(rid, (title, sev, ""))
+    for module in modules:  # ``RULES = {id: title}`` tables: the title
+        table = getattr(module, "RULES", None)
+        if isinstance(table, Mapping):
+            for rid, title in table.items():
+                if isinstance(rid, str) and isinstance(title, str):
+                    _, sev, fix = titles.get(rid, ("", None, ""))
+                    titles[rid] = (title, sev, fix)
     for info in fbc.RULES.values():
         titles[info.id] = (info.title, info.severity, info.hint)
     for rule in graph.RULES.values():

@@ -168,6 +168,41 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "label `=v4.18` on a bundle going to v4.18 and v4.19",
         "make the label cover the catalogs",
     ),
+    "RK-BUNDLE-110": (
+        "an experimental release whose CSV has no `olm.maxOpenShiftVersion`",
+        "rebuild the bundle with releasekit",
+    ),
+    "RK-BUNDLE-111": (
+        "`olm.maxOpenShiftVersion: 4.18` on a release listed for v4.19",
+        "raise it to the newest catalog",
+    ),
+    "RK-BUNDLE-112": (
+        "a stable release's CSV with `olm.maxOpenShiftVersion`",
+        "drop the property from stable bundles",
+    ),
+    "RK-BUNDLE-120": (
+        "a bundle folder whose `metadata/` holds no annotations",
+        "add `metadata/annotations.yaml`",
+    ),
+    "RK-BUNDLE-121": ("an empty `manifests/` folder", "add the CSV and CRDs"),
+    "RK-BUNDLE-122": ("a manifest file that is empty", "remove it or give it its object"),
+    "RK-BUNDLE-123": ("a CSV with `spec.version: 1.4`", "fix the field the loader names"),
+    "RK-BUNDLE-124": (
+        "`annotations: [a, b]` in `metadata/annotations.yaml`",
+        "make annotations a map of strings",
+    ),
+    "RK-BUNDLE-125": ("a CRD whose every version has `served: false`", "serve at least one version"),
+    # ------------------------------------------------------------------ OLM v1 readiness (rules.olmv1)
+    "RK-OLMV1-001": (
+        "`installModes` without `AllNamespaces: true`",
+        "support the AllNamespaces install mode",
+    ),
+    "RK-OLMV1-002": (
+        "an `olm.gvk.required` property on the bundle",
+        "drop the dependency; install it separately",
+    ),
+    "RK-OLMV1-003": ("`metadata/dependencies.yaml` listing an `olm.package`", "remove the dependencies file"),
+    "RK-OLMV1-004": ("RBAC on `operatorconditions`", "stop using the OperatorConditions API"),
     # ------------------------------------------------------------------ upgrade graph (rules.graph)
     "RK-GRAPH-001": ("`kueue-operator.v1.3.0` replaces `kueue-operator.v1.4.0`", ""),
     "RK-GRAPH-002": ("`replaces: kueue-operator.v0.0.9`, a bundle that never existed", ""),
@@ -228,6 +263,18 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "a `kueue-operator` bundle that replaces a `kueue-operator-experimental` one",
         "remove the edge",
     ),
+    "RK-POLICY-010": (
+        "an experimental release's catalog entry without `olm.maxOpenShiftVersion`",
+        "set `blockClusterUpgrades: true` on the stream and run `releasekit build`",
+    ),
+    "RK-POLICY-011": (
+        "`olm.maxOpenShiftVersion: 4.18` on a release listed in v4.19",
+        "run `releasekit build` (it writes the newest catalog's minor)",
+    ),
+    "RK-POLICY-012": (
+        "a stable bundle entry with `olm.maxOpenShiftVersion`",
+        "drop the property: stable releases never block cluster upgrades",
+    ),
     # ------------------------------------------------------------------ streams (rules.stream)
     "RK-STREAM-001": ("`catalog: [v4.18]` (the key is `catalogs`)", "use the key the schema names"),
     "RK-STREAM-002": ("a release listing `status:` twice", "keep one"),
@@ -278,5 +325,15 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "change the API in a new minor",
     ),
     "RK-STREAM-028": ("an empty `streams/` folder", "add `stable.yaml` (see streams/README.md)"),
+    "RK-STREAM-050": ("`eus: [v4.17]` in lifecycle.yaml while `versions` lacks v4.17", "list the version"),
+    "RK-STREAM-051": ("an upgrade edge v4.20 → v4.19", "make edges go upwards with the right kind"),
+    "RK-STREAM-052": (
+        "a stream that ships to v4.24, which lifecycle.yaml does not list",
+        "add it to the lifecycle",
+    ),
+    "RK-STREAM-053": (
+        "experimental.yaml with releases and no `blockClusterUpgrades: true`",
+        "set it on the stream",
+    ),
 }
 """Rule id -> (an example that makes it fire, the fix when the rule's table has none; ``""`` keeps the table's)."""
