@@ -94,6 +94,7 @@ def run_build(request: BuildRequest) -> Report:
         candidates=request.candidates,
         cross_minor=request.cross_minor,
         loaded=loaded,
+        upstream=request.upstream if request.candidates and not request.bundles else None,
     )
     if request.check:
         findings.extend(drift(request.catalog_dir, built.files, str(request.catalog_dir)))

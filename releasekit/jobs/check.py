@@ -54,6 +54,7 @@ from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
+from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
@@ -355,6 +356,11 @@ def _check(
     findings.extend(streams_report.findings)
     checked.extend(streams_report.checked)
     rules.update(streams_report.rules)
+
+    findings.extend(
+        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
+    )
+    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
 
     # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
