@@ -168,6 +168,18 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "label `=v4.18` on a bundle going to v4.18 and v4.19",
         "make the label cover the catalogs",
     ),
+    "RK-BUNDLE-100": (
+        "candidate 1.4.2 built before `releasekit operator import` recorded its facts",
+        "record them with `releasekit operator import`",
+    ),
+    "RK-BUNDLE-101": (
+        "a new minor 1.5.0 with no operator record at all",
+        "run `releasekit operator import` for the release",
+    ),
+    "RK-BUNDLE-102": (
+        "an operator record whose operator image digest differs from stable.yaml",
+        "make the stream and the record agree",
+    ),
     "RK-BUNDLE-110": (
         "an experimental release whose CSV has no `olm.maxOpenShiftVersion`",
         "rebuild the bundle with releasekit",
@@ -325,6 +337,14 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "change the API in a new minor",
     ),
     "RK-STREAM-028": ("an empty `streams/` folder", "add `stable.yaml` (see streams/README.md)"),
+    "RK-STREAM-030": (
+        "1.4.1 pinned to v0.18.4 names `kueue-v0.18.6`",
+        "name the inventory of the release's own pin",
+    ),
+    "RK-STREAM-031": (
+        "a pull request that re-imports `kueue-v0.16.4` over the published file",
+        "import the new pin into its own file",
+    ),
     "RK-STREAM-050": ("`eus: [v4.17]` in lifecycle.yaml while `versions` lacks v4.17", "list the version"),
     "RK-STREAM-051": ("an upgrade edge v4.20 → v4.19", "make edges go upwards with the right kind"),
     "RK-STREAM-052": (
