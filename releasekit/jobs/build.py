@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Severity
@@ -84,6 +84,17 @@ def run_build(request: BuildRequest) -> Report:
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
+    if request.check:
+        return _run_build(request)
+    from releasekit.io.atomic import check_output_target, output_lock
+
+    inputs = (request.streams_dir, request.templates_dir)
+    check_output_target(request.catalog_dir, owned=catalog_layout, inputs=inputs)  # before any work
+    with output_lock(request.catalog_dir):  # a second build of this checkout stops here at once
+        return _run_build(request)
+
+
+def _run_build(request: BuildRequest) -> Report:
     loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
     findings: list[Finding] = list(streams_report.findings)
     checked: list[str] = list(streams_report.checked)
@@ -101,7 +112,12 @@ def run_build(request: BuildRequest) -> Report:
     else:
         from releasekit.io.atomic import write_tree_atomic  # only a write needs tempfile and shutil
 
-        write_tree_atomic(request.catalog_dir, built.files)
+        write_tree_atomic(
+            request.catalog_dir,
+            built.files,
+            owned=catalog_layout,
+            inputs=(request.streams_dir, request.templates_dir),
+        )
     rules.append("RK-DIFF-001")
     lifecycle = _lifecycle(request.streams_dir)
     findings.extend(_tech_preview_findings(loaded.streams, built))

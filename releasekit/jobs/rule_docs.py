@@ -126,6 +126,11 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
 }
 """Rules whose why, example and fix say more than their family's."""
 
+OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
+    "RK-FBC-054": ("input refused: unreadable, or over a safety limit (the command exits 2)", Severity.ERROR),
+}
+"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``)."""
+
 _OWN_BUNDLE_WHY = (
     "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "
     "(stable APIs, images pinned to the release registries, the OpenShift versions it ships to)."
@@ -190,6 +195,8 @@ def all_rule_docs() -> dict[str, RuleDoc]:
                 if isinstance(rid, str) and isinstance(title, str):
                     _, sev, fix = titles.get(rid, ("", None, ""))
                     titles[rid] = (title, sev, fix)
+    for rid, (title, sev) in OUTSIDE_RULES.items():
+        titles.setdefault(rid, (title, sev, ""))
     for info in fbc.RULES.values():
         titles[info.id] = (info.title, info.severity, info.hint)
     for rule in graph.RULES.values():

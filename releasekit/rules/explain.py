@@ -35,6 +35,10 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "re-render the bundle object",
     ),
     # ------------------------------------------------------------------ opm's model (rules.fbc)
+    "RK-FBC-054": (
+        "a catalog file over the size limit, a FIFO, or a symbolic link that leaves the folder",
+        "fix the input the message names, or raise the limit (`--max-file-size`)",
+    ),
     "RK-FBC-010": ("`{schema: olm.package}` without `name`", ""),
     "RK-FBC-011": ("two `olm.package` blobs named `kueue-operator`", ""),
     "RK-FBC-012": ("a package named `Kueue_Operator`", ""),
