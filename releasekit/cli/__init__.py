@@ -26,6 +26,7 @@ cli = LazyGroup(
         "catalog": "releasekit.cli.catalog:group",
         "check": "releasekit.cli.check:command",
         "olmv1": "releasekit.cli.olmv1:group",
+        "release": "releasekit.cli.release:group",
     },
 )
 

@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _VERBOSITY = "releasekit.verbosity"
+_RULES_URL = "releasekit.rules_url"
 
 EXIT_OK = 0
 EXIT_ERRORS = 1
@@ -89,7 +90,9 @@ def format_options(func: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         verbose, quiet = kwargs.pop("verbose", 0), kwargs.pop("quiet", 0)
-        click.get_current_context().meta[_VERBOSITY] = 1 + verbose - quiet
+        meta = click.get_current_context().meta
+        meta[_VERBOSITY] = 1 + verbose - quiet
+        meta[_RULES_URL] = kwargs.pop("rules_url", None)
         try:
             return command(*args, **kwargs)
         except ReleasekitError as exc:
@@ -105,6 +108,13 @@ def format_options(func: F) -> F:
             raise SafetyLimitError("input nested too deeply for releasekit to read; refusing it") from None
 
     func = wrapper  # type: ignore[assignment]
+    func = click.option(
+        "--rules-url",
+        "rules_url",
+        default=None,
+        metavar="URL",
+        help="Where SARIF's helpUri links point: the rule reference (default: the repository's docs/rules.md).",
+    )(func)
     func = click.option("-q", "--quiet", count=True, help="Show less in text output (-q: errors only).")(func)
     func = click.option("-v", "--verbose", count=True, help="Show more in text output (-v: also the notes).")(
         func
@@ -184,7 +194,14 @@ def emit_report(report: Report, fmt: str, output: Path | None) -> int:
     color = fmt == "text" and output is None and sys.stdout.isatty()
     context = click.get_current_context(silent=True)
     verbosity = context.meta.get(_VERBOSITY, 1) if context is not None else 1
-    write_output(get_reporter(fmt, color=color, verbosity=verbosity).render(report), output)
+    if fmt == "sarif":
+        from releasekit.jobs.rule_docs import all_rule_docs
+        from releasekit.report.sarif import DEFAULT_RULES_URL, SarifReporter
+
+        url = (context.meta.get(_RULES_URL) if context is not None else None) or DEFAULT_RULES_URL
+        write_output(SarifReporter(docs=all_rule_docs(), rules_url=url).render(report), output)
+    else:
+        write_output(get_reporter(fmt, color=color, verbosity=verbosity).render(report), output)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         with Path(summary).open("a", encoding="utf-8") as handle:  # appended, as GitHub expects

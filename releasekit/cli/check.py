@@ -12,7 +12,12 @@ __all__ = ["command"]
 
 
 @click.command(name="check")
-@click.option("--base", "base", required=True, help="The git revision to compare with (the PR's target).")
+@click.option(
+    "--base",
+    "base",
+    required=True,
+    help="The revision to compare with (the PR's target): any revision git resolves to a commit.",
+)
 @click.option("--head", "head", default=None, help="The revision to check (default: the working tree).")
 @click.option(
     "--repo",
@@ -21,10 +26,24 @@ __all__ = ["command"]
     show_default=True,
     help="The repository's top folder.",
 )
+@click.option(
+    "--fail-on",
+    "fail_on",
+    type=click.Choice(["error", "new"]),
+    default="error",
+    show_default=True,
+    help="Exit 1 for any error finding, or only for the errors this change brings (new).",
+)
 @format_options
 @click.pass_context
 def command(
-    ctx: click.Context, base: str, head: str | None, repo: Path, fmt: str, output: Path | None
+    ctx: click.Context,
+    base: str,
+    head: str | None,
+    repo: Path,
+    fail_on: str,
+    fmt: str,
+    output: Path | None,
 ) -> None:
     """Check a change of streams/ or catalog/ against --base, as a pull-request gate.
 
@@ -33,8 +52,13 @@ def command(
     changes per OpenShift version, no published bundle or channel removed, no released bundle or
     recorded fact changed, no user stranded. Only the package catalogs the change touches are loaded
     and checked again; the others are compared by their bytes.
+
+    The base revision is checked too, so each finding is marked new or unchanged (same rule,
+    severity, file and subject; lines may move) and the base's findings this change fixes are listed. --base takes any revision git
+    resolves to a commit (origin/main, HEAD~1, main^, @{upstream}, a commit id).
     """
     from releasekit.jobs.check import CheckRequest, run_check
+    from releasekit.model.report import FailOn
 
-    result = run_check(CheckRequest(base=base, head=head, repo=repo))
+    result = run_check(CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on)))
     ctx.exit(emit_report(result.report, fmt, output))

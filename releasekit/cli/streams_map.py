@@ -10,14 +10,19 @@ import click
 from releasekit.cli._common import streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
 from releasekit.cli.streams_show import load_or_fail
-from releasekit.model.stream import Stream
+from releasekit.model.stream import ReleaseStatus, Stream
 
 __all__ = ["command", "render_json", "render_markdown", "render_text"]
 
 MAP_SCHEMA = "releasekit/streams-map/v1"
 
 
-def _rows(stream: Stream) -> list[tuple[str, str, str, str, str]]:
+def _stable_first(streams: tuple[Stream, ...]) -> tuple[Stream, ...]:
+    """The stable stream first (what most readers look for), then the others by name."""
+    return tuple(sorted(streams, key=lambda s: (s.name != "stable", s.name)))
+
+
+def _rows(stream: Stream, *, released_only: bool = False) -> list[tuple[str, str, str, str, str]]:
     return [
         (
             str(r.version),
@@ -27,6 +32,7 @@ def _rows(stream: Stream) -> list[tuple[str, str, str, str, str]]:
             r.status.value,
         )
         for r in release_rows(stream, newest_first=True)
+        if not released_only or r.status is ReleaseStatus.RELEASED
     ]
 
 
@@ -43,17 +49,18 @@ def render_text(streams: tuple[Stream, ...]) -> str:
     return "\n".join(out)
 
 
-def render_markdown(streams: tuple[Stream, ...]) -> str:
-    """The support matrix people paste into release notes."""
+def render_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
+    """The support matrix people paste into release notes: stable first; ``released_only`` leaves out
+    candidates and deprecated or withdrawn releases."""
     out: list[str] = []
-    for stream in streams:
+    for stream in _stable_first(streams):
         out += [
             f"### {stream.package} ({stream.name})",
             "",
             "| Operator | Channel | Kueue | OpenShift | Status |",
             "|---|---|---|---|---|",
         ]
-        out += [f"| {' | '.join(row)} |" for row in _rows(stream)]
+        out += [f"| {' | '.join(row)} |" for row in _rows(stream, released_only=released_only)]
         out.append("")
     return "\n".join(out)
 
@@ -104,6 +111,15 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
     default=None,
     help="Write to this file instead of standard output.",
 )
-def command(streams_dir: Path, fmt: str, output: Path | None) -> None:
+@click.option(
+    "--released-only",
+    is_flag=True,
+    help="Markdown: list released versions only (no candidates, deprecated or withdrawn ones).",
+)
+def command(streams_dir: Path, fmt: str, output: Path | None, released_only: bool) -> None:
     """Show the Kueue <-> operator version table of every stream."""
-    write_output(_RENDER[fmt](load_or_fail(streams_dir)), output)
+    streams = load_or_fail(streams_dir)
+    if released_only and fmt != "markdown":
+        raise click.UsageError("--released-only goes with --format markdown")
+    text = render_markdown(streams, released_only=True) if released_only else _RENDER[fmt](streams)
+    write_output(text, output)

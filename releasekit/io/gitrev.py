@@ -6,9 +6,10 @@ and the repository's index and working tree are never touched. The loaders of ``
 ``catalog/`` files stay in git and are read only when a caller asks for them, and each file carries
 its git blob id so unchanged files are recognised without reading them.
 
-Refs come from pull requests: :func:`resolve_commit` validates them with
-:func:`releasekit.io.upstream.check_ref` (no leading ``-``, no ``..`` range, no ``@{``, no control
-characters) before git sees them. Paths come from git trees, where ``..`` and absolute paths cannot
+Revisions come from pull requests: :func:`resolve_commit` hands them to
+:func:`releasekit.io.gitcmd.resolve_revision` (any revision git resolves to a commit -- ``HEAD~1``,
+``main^``, ``@{upstream}``, a short id -- never read as an option; git's reason and the fix when it
+names nothing or the repository belongs to another user). Paths come from git trees, where ``..`` and absolute paths cannot
 occur; they are checked again before anything is written, and symbolic links are refused.
 """
 
@@ -23,8 +24,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError
+from releasekit.io.gitcmd import resolve_revision
 from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
-from releasekit.io.upstream import check_ref
 
 __all__ = [
     "FOLDERS",
@@ -107,21 +108,13 @@ def open_repo(path: Path) -> Any:
 
 
 def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
-    """The commit ``ref`` names, after :func:`check_ref` has accepted it.
+    """The commit ``ref`` names (any revision git resolves to a commit, see :mod:`releasekit.io.gitcmd`).
 
     Raises:
-        UsageError: the ref is unsafe or names no commit.
+        UsageError: the revision is unsafe or names no commit.
+        InputError: git refuses the repository (another user's).
     """
-    import git
-
-    try:
-        check_ref(ref)
-    except UsageError as exc:
-        raise UsageError(f"{option}: {exc}") from None
-    try:
-        return repo.commit(ref)
-    except (git.BadName, git.BadObject, ValueError):
-        raise UsageError(f"{option}: {ref!r} names no commit in {repo.working_tree_dir}") from None
+    return repo.commit(resolve_revision(repo, ref, option))
 
 
 def _safe_parts(path: str) -> PurePosixPath:

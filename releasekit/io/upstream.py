@@ -5,7 +5,9 @@ Adapter module (git through gitpython, files). ``releasekit upstream import --re
 1. :func:`check_ref` refuses refs that could be read as options or ranges (a leading ``-``, ``..``,
    whitespace, control characters, ``~^:?*[\\``) *before* git sees them;
 2. :func:`open_repository` opens a local clone, or clones a URL once (bare) into
-   ``$XDG_CACHE_HOME/releasekit/upstream/`` and fetches there only when a ref is missing;
+   ``$XDG_CACHE_HOME/releasekit/upstream/`` with fetch refspecs for branches and tags, and
+   :func:`resolve_ref` fetches there only when a ref is missing (a failed clone or fetch says git's
+   reason and what to pass instead);
 3. :func:`read_inventory` reads blobs at the ref, without a work tree (``commit.tree / path``): the
    CRDs under ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where it
    exists) and the gates from ``versioned_feature_list.yaml`` where the release has one, else from
@@ -16,7 +18,6 @@ Adapter module (git through gitpython, files). ``releasekit upstream import --re
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -25,6 +26,7 @@ from typing import Any
 
 from releasekit.errors import InputError, UpstreamError, UsageError
 from releasekit.io.atomic import write_text_atomic
+from releasekit.io.gitcmd import git_reason, resolve_revision
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
 from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -109,29 +111,83 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     root = cache or cache_root()
     name = re.sub(r"[^A-Za-z0-9._-]", "_", spec.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git"))
     target = root / f"{hashlib.sha256(spec.encode()).hexdigest()[:16]}-{name}.git"
+    os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
     if target.exists():
-        return git.Repo(target)
+        try:
+            repo = git.Repo(target)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            raise UpstreamError(
+                f"the cached clone {target} of {spec} is not a git repository; delete it and run again, "
+                "or pass a local clone instead of the URL"
+            ) from None
+        _set_fetch_refspecs(repo)
+        return repo
     root.mkdir(parents=True, exist_ok=True)
     try:
-        return git.Repo.clone_from(spec, target, bare=True)
+        repo = git.Repo.clone_from(spec, target, bare=True)
     except git.GitCommandError as exc:
-        raise UpstreamError(f"cannot clone {spec}: {exc.stderr.strip() or exc}") from None
+        raise UpstreamError(
+            f"cannot clone {spec}: {git_reason(exc)}; check the URL and your network, "
+            "or clone it yourself and pass the local folder instead"
+        ) from None
+    _set_fetch_refspecs(repo)
+    return repo
+
+
+FETCH_REFSPECS = ("+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+"""What a cached bare clone fetches (``git clone --bare`` records no refspec at all)."""
+
+
+def _set_fetch_refspecs(repo: Any) -> None:
+    """Give the cached clone's ``origin`` the refspecs a later fetch needs (older caches lack them)."""
+    import git
+
+    try:
+        current = repo.git.config("--get-all", "remote.origin.fetch").split("\n")
+    except git.GitCommandError:
+        current = []
+    missing = [spec for spec in FETCH_REFSPECS if spec not in current]
+    if missing and repo.remotes:
+        try:
+            with repo.config_writer() as cfg:
+                cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
+                for spec in FETCH_REFSPECS[1:]:
+                    cfg.add_value('remote "origin"', "fetch", spec)
+        except OSError:  # a read-only cache still answers the refs it has; a fetch there says why it fails
+            return
+
+
+def _lookup(repo: Any, ref: str) -> Any:
+    import git
+
+    try:
+        return repo.commit(resolve_revision(repo, ref, "--ref"))
+    except UsageError:
+        return None
+    except (git.BadName, ValueError, git.GitCommandError):  # pragma: no cover - resolved ids are commits
+        return None
 
 
 def resolve_ref(repo: Any, ref: str) -> Any:
+    """The commit ``ref`` names; a cached clone fetches branches and tags it lacks first.
+
+    Raises:
+        UpstreamError: the ref is not there (after a fetch), or the fetch failed (with git's reason).
+        InputError: git refuses the repository (another user's).
+    """
     import git
 
-    def lookup() -> Any:
-        try:
-            return repo.commit(ref)
-        except (git.BadName, ValueError, git.GitCommandError):
-            return None
-
-    commit = lookup()
+    commit = _lookup(repo, ref)
     if commit is None and repo.bare and repo.remotes:
-        with contextlib.suppress(git.GitCommandError):
-            repo.remotes[0].fetch(tags=True)
-        commit = lookup()
+        url = next(iter(repo.remotes[0].urls), repo.remotes[0].name)
+        try:
+            repo.git.fetch("--prune", "--end-of-options", repo.remotes[0].name, *FETCH_REFSPECS)
+        except git.GitCommandError as exc:
+            raise UpstreamError(
+                f"ref {ref!r} is not in the cached clone {repo.git_dir} and fetching {url} failed: "
+                f"{git_reason(exc)}; pass --repo (or --upstream) a local clone that has {ref}"
+            ) from None
+        commit = _lookup(repo, ref)
     if commit is None:
         raise UpstreamError(f"ref {ref!r} not found in {repo.git_dir}; check the tag or commit")
     return commit

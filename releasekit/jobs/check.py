@@ -1,6 +1,6 @@
 """``releasekit check``: a pull request's catalog and stream changes, judged against a base revision.
 
-Adapter module (git, files); the decisions are the pure rules'. Steps:
+Job (git and files through io/); the decisions are the pure rules'. Steps:
 
 1. read the base revision and the head (a revision, or the working tree) with :mod:`releasekit.io.gitrev`;
 2. on head, what ``build --check`` runs: ``streams/`` validated (schema, cross-checks, feature-gate
@@ -12,8 +12,13 @@ Adapter module (git, files); the decisions are the pure rules'. Steps:
    with OpenShift strandings new at head as errors and published ones as warnings), the release
    policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
    which the base's own check judged, so they are neither read nor checked again;
-4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package and
-   the rows of the OpenShift upgrade matrix (``catalog matrix``) the change alters.
+4. the report carries what the change does to each package catalog (bundles, channels, edges, default
+   channel) and, for the Markdown reporter, a before/after Mermaid graph of each changed package and
+   the rows of the OpenShift upgrade matrix (``catalog matrix``) the change alters;
+5. the baseline: the base is checked the same way over the same packages, as if it were its own head,
+   and each head finding is marked ``new`` or ``unchanged`` (same rule id, severity, file and subject;
+   lines may move); the base's findings the head no longer has are the ones the change *fixed*.
+   ``--fail-on new`` makes only new errors fail the check.
 
 A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
 touches it or when its package belongs to a stream; a stale file of an unknown package that the change
@@ -24,9 +29,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from releasekit.errors import ReleasekitError
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
@@ -43,7 +49,7 @@ from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.model.lifecycle import OpenShiftLifecycle
-from releasekit.model.report import Report
+from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
@@ -61,12 +67,16 @@ Key = tuple[str, str]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckRequest:
-    """What to compare: the repository, the base ref and the head ref (None: the working tree)."""
+    """What to compare: the repository, the base ref and the head ref (None: the working tree).
+
+    ``fail_on``: ``error`` (any error finding fails) or ``new`` (only the errors the change brought).
+    """
 
     base: str
     head: str | None = None
     repo: Path = Path()
     command: str = "check"
+    fail_on: FailOn = FailOn.ERROR
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,6 +85,7 @@ class CheckResult:
 
     report: Report
     touched: tuple[Key, ...]
+    packages: set[str] = field(default_factory=set)
 
 
 def _catalog_key(rel: PurePosixPath) -> Key | None:
@@ -257,29 +268,94 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head = snapshot_commit(head_commit, Path(tmp) / "head", label=f"head {request.head}")
         else:
             head = snapshot_worktree(request.repo)
-        return _check(request, base, head, limits)
+        base_loaded = _base_streams(base)
+        result = _check(request, base, head, limits, base_loaded=base_loaded)
+        baseline = _baseline(
+            request,
+            base,
+            limits,
+            result.packages,
+            base_loaded,
+            head=head,
+            head_findings=result.report.findings,
+        )
+    report = result.report
+    states, fixed = match_baseline(report.findings, baseline)
+    return CheckResult(
+        report=replace(report, baseline=states, fixed=fixed, fail_on=request.fail_on),
+        touched=result.touched,
+    )
+
+
+def _base_streams(base: Snapshot) -> LoadedStreams:
+    """``streams/`` at base (read once for the check and its baseline); empty when the base has none."""
+    folder = base.root / "streams"
+    return load_streams(folder, display_root="streams") if folder.is_dir() else _empty_streams()
+
+
+def _same_files(base: Snapshot, head: Snapshot) -> bool:
+    """True when both revisions hold the same files, byte for byte (by git blob id)."""
+    return base.files.keys() == head.files.keys() and all(
+        ref.sha == head.files[path].sha for path, ref in base.files.items()
+    )
+
+
+def _baseline(
+    request: CheckRequest,
+    base: Snapshot,
+    limits: LoadLimits,
+    packages: set[str],
+    base_loaded: LoadedStreams,
+    *,
+    head: Snapshot | None = None,
+    head_findings: Iterable[Finding] = (),
+) -> list[Finding]:
+    """The base revision's own findings, over the same package catalogs the head was checked on.
+
+    The base is checked as if it were its own head (nothing changed), so the diff rules are silent and
+    what remains is what the base already held. A base releasekit cannot read (no ``streams/`` yet, a
+    file its loaders refuse) has no findings to compare with: then every head finding is new.
+    """
+    if not (base.root / "streams").is_dir():
+        return []
+    if head is not None and _same_files(base, head):
+        return list(head_findings)  # nothing releasekit reads changed: the base's findings are the head's
+    try:
+        result = _check(request, base, base, limits, packages=packages, base_loaded=base_loaded)
+        return list(result.report.findings)
+    except ReleasekitError:
+        return []
 
 
 def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
 
-def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLimits) -> CheckResult:
+def _check(
+    request: CheckRequest,
+    base: Snapshot,
+    head: Snapshot,
+    limits: LoadLimits,
+    *,
+    packages: set[str] | None = None,
+    base_loaded: LoadedStreams | None = None,
+) -> CheckResult:
+    """The check of ``head`` against ``base``; with ``head is base`` (the baseline) nothing is read twice
+    and the diff rules, silent by construction, are not run."""
+    itself = head is base
     findings: list[Finding] = []
     checked: list[str] = []
     rules: set[str] = set()
 
     # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
-    loaded, streams_report = validate_streams(head.root / "streams", display_root="streams")
+    if base_loaded is None:
+        base_loaded = _base_streams(base)
+    loaded, streams_report = validate_streams(
+        head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
+    )
     findings.extend(streams_report.findings)
     checked.extend(streams_report.checked)
     rules.update(streams_report.rules)
-    base_streams_dir = base.root / "streams"
-    base_loaded = (
-        load_streams(base_streams_dir, display_root="streams")
-        if base_streams_dir.is_dir()
-        else _empty_streams()
-    )
 
     findings.extend(
         stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
@@ -304,6 +380,8 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     touched_packages = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
     if sources_changed:
         touched_packages |= stream_packages
+    if packages is not None:  # the baseline: the packages the head check covered
+        touched_packages = set(packages)
     keys = {
         k
         for rel in (*base_catalog, *head_catalog)
@@ -312,8 +390,11 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     base_cats: dict[Key, PackageCatalog] = {}
     head_cats: dict[Key, PackageCatalog] = {}
     for key in sorted(keys):
-        old, _, _ = _load_package(base_catalog, key, limits)
-        new, load_findings, shown = _load_package(head_catalog, key, limits)
+        old, old_findings, old_shown = _load_package(base_catalog, key, limits)
+        if itself:
+            new, load_findings, shown = old, old_findings, old_shown
+        else:
+            new, load_findings, shown = _load_package(head_catalog, key, limits)
         if old is not None:
             base_cats[key] = old
         if new is not None:
@@ -368,7 +449,13 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         check_catalog_blocking(loaded.streams, [(o, c.config) for (o, _), c in sorted(head_cats.items())])
     )
     rules.update(CATALOG_RULES)
-    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
+    changes: tuple[CatalogChangeNote, ...] = ()
+    if not itself:
+        findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
+        changes = tuple(
+            CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+            for c in diff_rules.summarize_changes(base_cats, head_cats)
+        )
     rules.update(diff_rules.RULES)
     findings = _without_history_notes(findings, base_cats, head_cats)
 
@@ -387,8 +474,9 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         checked=tuple(sorted(set(checked))),
         rules=tuple(sorted(rules)),
         extras=tuple(extras),
+        changes=changes,
     )
-    return CheckResult(report=report, touched=tuple(sorted(keys)))
+    return CheckResult(report=report, touched=tuple(sorted(keys)), packages=touched_packages)
 
 
 def _load_lifecycle(head: Snapshot) -> OpenShiftLifecycle | None:

@@ -17,13 +17,17 @@ from releasekit.rules.stream import RULES, check_streams
 __all__ = ["validate_streams"]
 
 
-def validate_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report]:
-    """Load ``root`` and run every stream check: what ``streams validate`` and ``build`` report.
+def validate_streams(
+    root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
+) -> tuple[LoadedStreams, Report]:
+    """Load ``root`` (unless ``loaded`` is what was read from it already) and run every stream check:
+    what ``streams validate`` and ``build`` report.
 
     Raises:
         InputError: as :func:`releasekit.io.streams.load_streams`.
     """
-    loaded = load_streams(root, display_root=display_root)
+    if loaded is None:
+        loaded = load_streams(root, display_root=display_root)
     findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
     extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(root, display_root, loaded)
     report = Report(

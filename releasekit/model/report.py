@@ -1,12 +1,129 @@
-"""The result of a judging command, as reporters receive it. Pure core."""
+"""The result of a judging command, as reporters receive it. Pure core.
+
+A pull-request check also carries its *baseline*: each finding marked ``new`` (the change brought it)
+or ``unchanged`` (the base revision had it too: same rule id, severity, file and subject, never the
+line), the base's findings the change fixed, and what the change does to each catalog
+(:class:`CatalogChangeNote`).
+Every reporter prints the same numbers (:class:`Numbers`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import enum
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
-from releasekit.model.finding import Finding, Severity, count_by_severity, has_errors, sort_findings
+from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
 
-__all__ = ["Report"]
+__all__ = [
+    "BaselineState",
+    "CatalogChangeNote",
+    "FailOn",
+    "Numbers",
+    "Report",
+    "baseline_key",
+    "match_baseline",
+    "told_by_changes",
+]
+
+CHANGES_RULE = "RK-DIFF-002"
+"""The rule whose notes say what :attr:`Report.changes` says (reporters that show the changes skip them)."""
+
+
+def told_by_changes(report: Report) -> frozenset[Finding]:
+    """The findings a reporter that prints :attr:`Report.changes` need not print again."""
+    if not report.changes:
+        return frozenset()
+    return frozenset(f for f in report.findings if f.rule == CHANGES_RULE)
+
+
+class BaselineState(enum.StrEnum):
+    """Whether the base revision had a finding too (SARIF's ``baselineState`` words)."""
+
+    NEW = "new"
+    UNCHANGED = "unchanged"
+
+
+class FailOn(enum.StrEnum):
+    """Which error findings fail the command: any (the contract's default) or only new ones."""
+
+    ERROR = "error"
+    NEW = "new"
+
+
+def baseline_key(finding: Finding) -> tuple[str, ...]:
+    """What a finding is matched on across revisions: its rule, file and subject (lines move; subjects do not).
+
+    The file tells apart one subject's findings in two catalogs (an upgrade-graph finding names the
+    package and bundle, the file the OpenShift version); a finding without a subject is matched on its
+    message instead. The severity is part of the key: a warning the base had that the change turns into
+    an error is a new error.
+    """
+    where = (finding.rule, finding.severity.value, finding.location.file)
+    return (*where, *finding.subject) if finding.subject else (*where, finding.message)
+
+
+def match_baseline(
+    head: Iterable[Finding], base: Iterable[Finding]
+) -> tuple[dict[Finding, BaselineState], tuple[Finding, ...]]:
+    """Mark each head finding new or unchanged, and return the base findings the change fixed.
+
+    Matching counts: two head findings with one key and one base finding give one unchanged, one new.
+    """
+    available = Counter(baseline_key(f) for f in base)
+    states: dict[Finding, BaselineState] = {}
+    used: Counter[tuple[str, ...]] = Counter()
+    for f in sort_findings(head):
+        key = baseline_key(f)
+        if used[key] < available[key]:
+            used[key] += 1
+            states[f] = BaselineState.UNCHANGED
+        else:
+            states[f] = BaselineState.NEW
+    left = Counter(available)
+    left.subtract(used)
+    fixed: list[Finding] = []
+    for f in sort_findings(base):
+        key = baseline_key(f)
+        if left[key] > 0:
+            left[key] -= 1
+            fixed.append(f)
+    return states, tuple(fixed)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CatalogChangeNote:
+    """What a change does to one package in one OpenShift catalog, as lines a reader scans.
+
+    Attributes:
+        openshift: the OpenShift version (``v4.18``).
+        package: the package.
+        lines: ``bundles added: …``, ``default channel: a → b``, ``edges removed: …``.
+    """
+
+    openshift: str
+    package: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Numbers:
+    """The one set of numbers every format reports.
+
+    ``checks`` is the number of rules that ran, ``clean`` those that found nothing; ``new``,
+    ``unchanged`` and ``fixed`` are ``None`` when there was no baseline.
+    """
+
+    checks: int
+    clean: int
+    errors: int
+    warnings: int
+    info: int
+    new: int | None = None
+    unchanged: int | None = None
+    fixed: int | None = None
+    new_errors: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -16,10 +133,13 @@ class Report:
     Attributes:
         command: the command that produced it, e.g. ``"catalog validate"``.
         findings: every finding, in any order (``sorted_findings`` gives the reporting order).
-        checked: the subjects that were checked (files, packages, bundles); reporters that count
-            successes (JUnit, Konflux) use it.
-        rules: the rule ids that ran, so JUnit can list passing rules too.
+        checked: the subjects that were checked (files, packages, bundles).
+        rules: the rule ids that ran (the checks counted in :class:`Numbers`).
         extras: Markdown blocks a reporter may append (e.g. Mermaid graphs), keyed by title.
+        baseline: each finding's state against the base revision; ``None`` when there was no base.
+        fixed: the base revision's findings the change no longer has.
+        changes: what the change does to each catalog (``check`` only).
+        fail_on: which errors make the command fail (``new``: only those the change brought).
     """
 
     command: str
@@ -27,11 +147,33 @@ class Report:
     checked: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     extras: tuple[tuple[str, str], ...] = ()
+    baseline: Mapping[Finding, BaselineState] | None = field(default=None, compare=False)
+    fixed: tuple[Finding, ...] = ()
+    changes: tuple[CatalogChangeNote, ...] = ()
+    fail_on: FailOn = FailOn.ERROR
+
+    def state(self, finding: Finding) -> BaselineState | None:
+        """The finding's baseline state, or ``None`` without a baseline."""
+        if self.baseline is None:
+            return None
+        return self.baseline.get(finding, BaselineState.NEW)
+
+    def is_new(self, finding: Finding) -> bool:
+        """True when the change brought the finding (always, without a baseline)."""
+        return self.state(finding) is not BaselineState.UNCHANGED
+
+    @property
+    def failing(self) -> tuple[Finding, ...]:
+        """The error findings that fail the command under :attr:`fail_on`."""
+        errors = (f for f in self.findings if f.severity is Severity.ERROR)
+        if self.fail_on is FailOn.NEW:
+            return tuple(f for f in errors if self.is_new(f))
+        return tuple(errors)
 
     @property
     def passed(self) -> bool:
-        """True when no finding is an error."""
-        return not has_errors(self.findings)
+        """True when no finding fails the command (any error; with ``--fail-on new``, a new error)."""
+        return not self.failing
 
     @property
     def sorted_findings(self) -> tuple[Finding, ...]:
@@ -42,3 +184,31 @@ class Report:
     def counts(self) -> dict[Severity, int]:
         """Number of findings per severity."""
         return count_by_severity(self.findings)
+
+    @property
+    def clean_rules(self) -> tuple[str, ...]:
+        """Rules that ran and found nothing at all."""
+        fired = {f.rule for f in self.findings}
+        return tuple(sorted(set(self.rules) - fired))
+
+    @property
+    def numbers(self) -> Numbers:
+        """Checks run, findings by severity and, with a baseline, new / unchanged / fixed."""
+        counts = self.counts
+        base = dict(
+            checks=len(set(self.rules) | {f.rule for f in self.findings}),
+            clean=len(self.clean_rules),
+            errors=counts[Severity.ERROR],
+            warnings=counts[Severity.WARNING],
+            info=counts[Severity.INFO],
+        )
+        if self.baseline is None:
+            return Numbers(**base)
+        new = [f for f in self.findings if self.is_new(f)]
+        return Numbers(
+            **base,
+            new=len(new),
+            unchanged=len(self.findings) - len(new),
+            fixed=len(self.fixed),
+            new_errors=sum(1 for f in new if f.severity is Severity.ERROR),
+        )

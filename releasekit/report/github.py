@@ -1,14 +1,17 @@
 """GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``.
 
 GitHub shows at most 10 annotations of each kind per step, so at most 10 are written per kind and a
-closing notice says how many more there were. The Markdown step summary is the CLI's job (it appends
-the Markdown report to ``$GITHUB_STEP_SUMMARY`` when that is set).
+closing notice says how many more there were. With a baseline (``check``) only the findings the change
+brought are annotated; the unchanged ones are counted in the closing line and listed in the step
+summary. The Markdown step summary is the CLI's job (it appends the Markdown report to
+``$GITHUB_STEP_SUMMARY`` when that is set).
 """
 
 from __future__ import annotations
 
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
+from releasekit.report._checks import numbers_phrase
 
 __all__ = ["MAX_PER_KIND", "GithubReporter", "escape_data", "escape_property"]
 
@@ -35,6 +38,8 @@ class GithubReporter:
         shown = dict.fromkeys(Severity, 0)
         hidden = dict.fromkeys(Severity, 0)
         for f in report.sorted_findings:
+            if not report.is_new(f):
+                continue
             if shown[f.severity] >= MAX_PER_KIND:
                 hidden[f.severity] += 1
                 continue
@@ -53,10 +58,6 @@ class GithubReporter:
                     f"::notice title=releasekit::{count} more {_KIND[severity]} finding(s) not shown as "
                     "annotations; see the step summary or run with --format text"
                 )
-        counts = report.counts
         verdict = "passed" if report.passed else "failed"
-        lines.append(
-            f"releasekit {report.command} {verdict}: {counts[Severity.ERROR]} error(s), "
-            f"{counts[Severity.WARNING]} warning(s)"
-        )
+        lines.append(f"releasekit {report.command} {verdict}: {numbers_phrase(report)}")
         return "\n".join(lines) + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding
 from releasekit.model.report import Report
 
 __all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_json"]
@@ -13,8 +13,8 @@ __all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_jso
 REPORT_SCHEMA_ID = "releasekit/report/v1"
 
 
-def finding_to_json(finding: Finding) -> dict[str, Any]:
-    """One finding as the report contract spells it."""
+def finding_to_json(finding: Finding, baseline: str | None = None) -> dict[str, Any]:
+    """One finding as the report contract spells it (``baseline``: ``new`` or ``unchanged``, when known)."""
     location: dict[str, Any] = {"file": finding.location.file, "line": finding.location.line}
     if finding.location.path:
         location["path"] = finding.location.path
@@ -27,24 +27,41 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
     }
     if finding.subject:
         out["subject"] = list(finding.subject)
+    if baseline is not None:
+        out["baseline"] = baseline
     return out
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
     """The whole report as a JSON-ready dict."""
-    counts = report.counts
-    return {
+    n = report.numbers
+    summary: dict[str, Any] = {
+        "errors": n.errors,
+        "warnings": n.warnings,
+        "info": n.info,
+        "checked": len(report.checked),
+        "checks": n.checks,
+        "clean": n.clean,
+    }
+    out: dict[str, Any] = {
         "schema": REPORT_SCHEMA_ID,
         "command": report.command,
         "passed": report.passed,
-        "findings": [finding_to_json(f) for f in report.sorted_findings],
-        "summary": {
-            "errors": counts[Severity.ERROR],
-            "warnings": counts[Severity.WARNING],
-            "info": counts[Severity.INFO],
-            "checked": len(report.checked),
-        },
+        "findings": [
+            finding_to_json(f, state.value if (state := report.state(f)) is not None else None)
+            for f in report.sorted_findings
+        ],
+        "summary": summary,
     }
+    if n.new is not None:
+        summary.update(new=n.new, unchanged=n.unchanged, fixed=n.fixed)
+        out["failOn"] = report.fail_on.value
+        out["fixed"] = [finding_to_json(f) for f in report.fixed]
+    if report.changes:
+        out["changes"] = [
+            {"openshift": c.openshift, "package": c.package, "lines": list(c.lines)} for c in report.changes
+        ]
+    return out
 
 
 class JsonReporter:

@@ -1,25 +1,29 @@
-"""JUnit XML: one testcase per rule and subject, so CI test tabs list each problem by name.
+"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name.
 
-Errors are ``<failure>``s; warnings and notes pass but carry their text in ``<system-out>``; rules that
-ran and found nothing appear as passing testcases named after the rule.
+A check is a rule: every (rule, subject) with findings is a testcase -- a ``<failure>`` when it holds an
+error, else passing with its warnings and notes in ``<system-out>`` -- and a rule that found nothing is
+one passing testcase. A rule with findings gets no extra passing testcase. The suite's properties carry
+the numbers every format reports (checks, findings by severity, new / unchanged / fixed).
 """
 
 from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from releasekit.model.finding import Severity
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import checks_by_rule_and_subject, clean_rules
+from releasekit.report._checks import checks_by_rule_and_subject
 
 __all__ = ["JunitReporter"]
 
 
-def _text(findings: list) -> str:  # type: ignore[type-arg]
+def _text(findings: list[Finding], report: Report) -> str:
     lines = []
     for f in findings:
         where = str(f.location)
-        lines.append(f"{f.severity.value}: {where + ': ' if where else ''}{f.message}")
+        state = report.state(f)
+        mark = f" ({state.value})" if state is not None else ""
+        lines.append(f"{f.severity.value}{mark}: {where + ': ' if where else ''}{f.message}")
         if f.hint:
             lines.append(f"  hint: {f.hint}")
     return "\n".join(lines)
@@ -31,7 +35,7 @@ class JunitReporter:
     def render(self, report: Report) -> str:
         """Return the XML document."""
         groups = checks_by_rule_and_subject(report)
-        passing = clean_rules(report)
+        passing = report.clean_rules
         failures = sum(1 for fs in groups.values() if any(f.severity is Severity.ERROR for f in fs))
         suites = ET.Element("testsuites", name="releasekit")
         suite = ET.SubElement(
@@ -43,6 +47,21 @@ class JunitReporter:
             errors="0",
             skipped="0",
         )
+        n = report.numbers
+        numbers = {
+            "checks": n.checks,
+            "clean": n.clean,
+            "errors": n.errors,
+            "warnings": n.warnings,
+            "info": n.info,
+            "new": n.new,
+            "unchanged": n.unchanged,
+            "fixed": n.fixed,
+        }
+        properties = ET.SubElement(suite, "properties")
+        for name, value in numbers.items():
+            if value is not None:
+                ET.SubElement(properties, "property", name=name, value=str(value))
         for (rule, subject), findings in groups.items():
             case = ET.SubElement(suite, "testcase", classname=f"releasekit.{rule}", name=subject)
             first = findings[0]
@@ -53,10 +72,10 @@ class JunitReporter:
             errors = [f for f in findings if f.severity is Severity.ERROR]
             if errors:
                 failure = ET.SubElement(case, "failure", message=errors[0].message, type=rule)
-                failure.text = _text(findings)
+                failure.text = _text(findings, report)
             else:
                 out = ET.SubElement(case, "system-out")
-                out.text = _text(findings)
+                out.text = _text(findings, report)
         for rule in passing:
             ET.SubElement(suite, "testcase", classname=f"releasekit.{rule}", name=f"{rule} found nothing")
         ET.indent(suites)

@@ -1,7 +1,10 @@
 """Konflux's TEST_OUTPUT object: ``{result, timestamp, note, namespace, successes, failures, warnings}``.
 
-``result`` is FAILURE with any error, WARNING with warnings only, SUCCESS otherwise, and SKIPPED when
-nothing was checked (the CLI writes ERROR itself when input could not be read). The timestamp honours
+``result`` is FAILURE when an error fails the check (any error; with ``--fail-on new`` a new one),
+WARNING with warnings or errors that do not fail it, SUCCESS otherwise, and SKIPPED when nothing was
+checked (the CLI writes ERROR itself when input could not be read). The counts are the numbers every
+format reports: ``successes`` the checks (rules) that found nothing, ``failures`` the error findings,
+``warnings`` the warning findings. The timestamp is RFC 3339 (``2026-01-01T00:00:00+00:00``) and honours
 ``SOURCE_DATE_EPOCH`` so tests and reproducible builds get fixed bytes; it is passed in by the factory,
 never read here.
 """
@@ -13,9 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from releasekit.model.finding import Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import clean_rules
+from releasekit.report._checks import numbers_phrase
 
 __all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
 
@@ -24,8 +26,8 @@ _NOTE_RULES = 5  # rule ids named in the note; the rest are in the full report
 
 
 def konflux_timestamp(epoch: float) -> str:
-    """Format like Konflux tasks do (``date -u +%Y-%m-%dT%H:%M:%S%z``)."""
-    return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).strftime("%Y-%m-%dT%H:%M:%S%z")
+    """RFC 3339 in UTC (``2026-01-01T00:00:00+00:00``), as ``date -u --rfc-3339=seconds`` writes it with a T."""
+    return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).isoformat(timespec="seconds")
 
 
 def _dump(obj: dict[str, Any]) -> str:
@@ -55,19 +57,18 @@ class KonfluxReporter:
 
     def render(self, report: Report) -> str:
         """Return the TEST_OUTPUT JSON."""
-        counts = report.counts
-        errors, warnings = counts[Severity.ERROR], counts[Severity.WARNING]
-        if errors:
+        n = report.numbers
+        errors, warnings = n.errors, n.warnings
+        if not report.passed:
             result = "FAILURE"
-        elif warnings:
+        elif errors or warnings:
             result = "WARNING"
         elif not report.checked:
             result = "SKIPPED"  # nothing was there to check (an empty catalog folder, no streams)
         else:
             result = "SUCCESS"
-        successes = len(clean_rules(report)) if report.rules else len(report.checked) if not errors else 0
-        failing = sorted({f.rule for f in report.findings if f.severity is Severity.ERROR})
-        note = f"releasekit {report.command}: {errors} error(s), {warnings} warning(s)"
+        failing = sorted({f.rule for f in report.failing})
+        note = f"releasekit {report.command}: {numbers_phrase(report)}"
         if failing:
             shown = ", ".join(failing[:_NOTE_RULES]) + (", ..." if len(failing) > _NOTE_RULES else "")
             note += f" ({shown}); run releasekit with --format text for details"
@@ -77,7 +78,7 @@ class KonfluxReporter:
                 "timestamp": konflux_timestamp(self.epoch),
                 "note": note,
                 "namespace": NAMESPACE,
-                "successes": successes,
+                "successes": n.clean,
                 "failures": errors,
                 "warnings": warnings,
             }

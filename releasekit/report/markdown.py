@@ -1,13 +1,18 @@
 """Markdown for pull-request comments and GitHub step summaries.
 
-A summary table, the findings (grouped by severity, each with location and hint), and any extra
-blocks the command attached (for ``check``: before/after Mermaid upgrade graphs per changed package).
+For ``check`` it opens with **What this change does**, per OpenShift catalog (bundles and channels added
+or removed, default-channel moves, edges added or removed, and the before/after upgrade graphs the
+command attached), then the findings the change brought, then the ones the base already had folded in
+``<details>``, then the base's findings the change fixed. Other commands: the numbers, the findings, and
+any extra blocks.
 """
 
 from __future__ import annotations
 
-from releasekit.model.finding import Severity
-from releasekit.model.report import Report
+from collections.abc import Iterable
+
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.report import Report, told_by_changes
 
 __all__ = ["MarkdownReporter"]
 
@@ -18,32 +23,72 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
+def _table(findings: Iterable[Finding]) -> list[str]:
+    out = ["| | rule | where | finding | how to fix |", "| --- | --- | --- | --- | --- |"]
+    for f in sorted(findings, key=lambda f: (f.severity.rank, f.sort_key())):
+        where = str(f.location) or " / ".join(f.subject)
+        out.append(
+            f"| {_ICON[f.severity]} | `{f.rule}` | {_cell(where)} | {_cell(f.message)} | {_cell(f.hint)} |"
+        )
+    return [*out, ""]
+
+
+def _changes(report: Report) -> list[str]:
+    out = ["### What this change does", ""]
+    if not report.changes:
+        return [*out, "No catalog changes: no bundle, channel, default channel or upgrade edge moved.", ""]
+    for change in report.changes:
+        out.append(f"- **{change.openshift}** `{change.package}`")
+        out.extend(f"  - {line}" for line in change.lines)
+    out.append("")
+    for title, block in report.extras:
+        out += [f"#### {title}", "", block.rstrip("\n"), ""]
+    return out
+
+
 class MarkdownReporter:
     """Renders a self-contained Markdown document."""
 
     def render(self, report: Report) -> str:
         """Return the Markdown text."""
-        counts = report.counts
+        n = report.numbers
         verdict = "✅ passed" if report.passed else "❌ failed"
-        out = [
-            f"## releasekit {report.command}: {verdict}",
-            "",
-            "| errors | warnings | notes | checked |",
-            "| ---: | ---: | ---: | ---: |",
-            f"| {counts[Severity.ERROR]} | {counts[Severity.WARNING]} | {counts[Severity.INFO]} | {len(report.checked)} |",
+        out = [f"## releasekit {report.command}: {verdict}", ""]
+        if n.new is None:
+            out += [
+                "| checks | errors | warnings | notes | checked files |",
+                "| ---: | ---: | ---: | ---: | ---: |",
+                f"| {n.checks} | {n.errors} | {n.warnings} | {n.info} | {len(report.checked)} |",
+                "",
+            ]
+            findings = report.sorted_findings
+            out += _table(findings) if findings else ["No findings.", ""]
+            for title, block in report.extras:
+                out += [f"### {title}", "", block.rstrip("\n"), ""]
+            return "\n".join(out)
+        out += [
+            "| checks | errors | warnings | notes | new | unchanged | fixed |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| {n.checks} | {n.errors} | {n.warnings} | {n.info} | {n.new} | {n.unchanged} | {n.fixed} |",
             "",
         ]
-        findings = report.sorted_findings
-        if findings:
-            out += ["| | rule | where | finding | how to fix |", "| --- | --- | --- | --- | --- |"]
-            for f in sorted(findings, key=lambda f: (f.severity.rank, f.sort_key())):
-                where = str(f.location) or " / ".join(f.subject)
-                out.append(
-                    f"| {_ICON[f.severity]} | `{f.rule}` | {_cell(where)} | {_cell(f.message)} | {_cell(f.hint)} |"
-                )
-            out.append("")
-        else:
-            out += ["No findings.", ""]
-        for title, block in report.extras:
-            out += [f"### {title}", "", block.rstrip("\n"), ""]
+        if report.fail_on.value == "new":
+            out += ["Only errors this change brings fail the check (`--fail-on new`).", ""]
+        out += _changes(report)
+        told = told_by_changes(report)
+        new = [f for f in report.sorted_findings if report.is_new(f) and f not in told]
+        unchanged = [f for f in report.sorted_findings if not report.is_new(f)]
+        out += ["### Findings this change brings", ""]
+        out += _table(new) if new else ["None.", ""]
+        if unchanged:
+            out += [
+                "<details>",
+                f"<summary>{len(unchanged)} finding(s) the base revision already had</summary>",
+                "",
+                *_table(unchanged),
+                "</details>",
+                "",
+            ]
+        if report.fixed:
+            out += ["### Findings this change fixes", "", *_table(report.fixed)]
         return "\n".join(out)

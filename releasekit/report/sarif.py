@@ -1,22 +1,57 @@
-"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion."""
+"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion.
+
+Each rule that ran or fired is a ``reportingDescriptor`` with ``shortDescription``, ``fullDescription``,
+``help`` and a ``helpUri`` into ``docs/rules.md`` (relative to ``rules_url``) when the caller hands the
+rule documentation in. The default base is the repository-relative ``docs/rules.md``; code-scanning
+services that want absolute links get them from ``--rules-url https://…/docs/rules.md``. With a baseline each result carries ``baselineState`` (``new``/``unchanged``)
+and the run's properties count the fixed findings.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from releasekit import __version__
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
+from releasekit.model.ruledoc import RuleDoc, rule_anchor
 
-__all__ = ["SarifReporter"]
+__all__ = ["DEFAULT_RULES_URL", "SarifReporter"]
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+DEFAULT_RULES_URL = "docs/rules.md"
+"""Where ``helpUri`` points without ``--rules-url``: the repository's rule reference."""
 
 
+def _descriptor(rule: str, doc: RuleDoc | None, rules_url: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": rule, "name": rule.replace("-", "")}
+    if doc is None:
+        return out
+    help_text = f"{doc.title}.\n\nWhy: {doc.why}\n\nExample: {doc.example}\n\nFix: {doc.fix}"
+    out.update(
+        shortDescription={"text": doc.title},
+        fullDescription={"text": f"{doc.title}. {doc.why}"},
+        help={
+            "text": help_text,
+            "markdown": f"**{doc.title}**\n\n**Why**: {doc.why}\n\n**Example**: {doc.example}\n\n**Fix**: {doc.fix}",
+        },
+        helpUri=f"{rules_url}#{rule_anchor(rule)}",
+    )
+    if doc.severity is not None:
+        out["defaultConfiguration"] = {"level": _LEVEL[doc.severity]}
+    return out
+
+
+@dataclass(frozen=True)
 class SarifReporter:
     """Renders one SARIF run with a rule entry per rule id that ran or fired."""
+
+    docs: Mapping[str, RuleDoc] = field(default_factory=dict)
+    rules_url: str = DEFAULT_RULES_URL
 
     def render(self, report: Report) -> str:
         """Return the SARIF log as JSON."""
@@ -41,20 +76,36 @@ class SarifReporter:
                     name = " / ".join(f.subject) or f.location.path
                     location["logicalLocations"] = [{"fullyQualifiedName": name}]
                 result["locations"] = [location]
+            state = report.state(f)
+            if state is not None:
+                result["baselineState"] = state.value
             results.append(result)
+        n = report.numbers
+        properties: dict[str, Any] = {
+            "checks": n.checks,
+            "clean": n.clean,
+            "errors": n.errors,
+            "warnings": n.warnings,
+            "info": n.info,
+        }
+        if n.new is not None:
+            properties.update(new=n.new, unchanged=n.unchanged, fixed=n.fixed)
+        base = self.rules_url.rstrip("#")
+        driver: dict[str, Any] = {
+            "name": "releasekit",
+            "version": __version__,
+            "rules": [_descriptor(rule, self.docs.get(rule), base) for rule in rule_ids],
+        }
+        if "://" in base:  # SARIF wants an absolute URI here; a relative reference only in helpUri
+            driver["informationUri"] = base
         log = {
             "$schema": _SCHEMA,
             "version": "2.1.0",
             "runs": [
                 {
-                    "tool": {
-                        "driver": {
-                            "name": "releasekit",
-                            "version": __version__,
-                            "rules": [{"id": rule, "name": rule.replace("-", "")} for rule in rule_ids],
-                        }
-                    },
+                    "tool": {"driver": driver},
                     "results": results,
+                    "properties": properties,
                 }
             ],
         }

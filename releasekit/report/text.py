@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from releasekit.model.finding import Finding, Severity
-from releasekit.model.report import Report
+from releasekit.model.report import Report, told_by_changes
+from releasekit.report._checks import numbers_phrase
 
-__all__ = ["TextReporter", "summary_line"]
+__all__ = ["TextReporter", "change_lines", "summary_line"]
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -24,14 +25,20 @@ def _plural(n: int, word: str) -> str:
 
 
 def summary_line(report: Report) -> str:
-    """One closing line: verdict and counts."""
-    counts = report.counts
-    parts = [_plural(counts[Severity.ERROR], "error"), _plural(counts[Severity.WARNING], "warning")]
-    if counts[Severity.INFO]:
-        parts.append(_plural(counts[Severity.INFO], "note"))
+    """One closing line: verdict and the numbers every format reports."""
     verdict = "passed" if report.passed else "failed"
-    checked = f" ({len(report.checked)} checked)" if report.checked else ""
-    return f"{report.command}: {verdict}: {', '.join(parts)}{checked}"
+    return f"{report.command}: {verdict}: {numbers_phrase(report)}"
+
+
+def change_lines(report: Report) -> list[str]:
+    """``What this change does`` per OpenShift catalog (shown at every verbosity)."""
+    if not report.changes:
+        return []
+    out = ["What this change does:"]
+    for change in report.changes:
+        out.append(f"  {change.openshift} {change.package}")
+        out.extend(f"    {line}" for line in change.lines)
+    return out
 
 
 @dataclass
@@ -45,7 +52,9 @@ class TextReporter:
     """Groups findings by subject and prints them as a tree.
 
     ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 shows errors only, 1 errors and
-    warnings, 2 and more also the notes. What is hidden is counted in the closing lines.
+    warnings, 2 and more also the notes. With a baseline, what the change does comes first (at every
+    verbosity), then its new findings; below 2 the findings the base already had are only counted.
+    What is hidden is counted in the closing lines.
     """
 
     color: bool = False
@@ -54,10 +63,12 @@ class TextReporter:
     def _paint(self, text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if self.color else text
 
-    def _finding_lines(self, finding: Finding) -> list[str]:
+    def _finding_lines(self, finding: Finding, report: Report) -> list[str]:
         sev = self._paint(finding.severity.value, _COLOURS[finding.severity])
         where = str(finding.location)
-        head = f"{sev} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
+        state = report.state(finding)
+        mark = f" ({state.value})" if state is not None else ""
+        head = f"{sev}{mark} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
         lines = head.split("\n")
         if finding.hint:
             lines.append(f"  hint: {finding.hint}")
@@ -71,24 +82,37 @@ class TextReporter:
             shown_levels.discard(Severity.INFO)
         if self.verbosity <= 0:
             shown_levels.discard(Severity.WARNING)
-        hidden = [f for f in report.findings if f.severity not in shown_levels]
+        told = told_by_changes(report)  # the change summary above says what these notes say
+        folded = (
+            {f for f in report.findings if not report.is_new(f)} if self.verbosity <= 1 else set()
+        )  # the base had them: shown with -v
+        hidden = [
+            f for f in report.findings if f.severity not in shown_levels and f not in told and f not in folded
+        ]
         for finding in report.sorted_findings:
-            if finding.severity not in shown_levels:
+            if finding.severity not in shown_levels or finding in told or finding in folded:
                 continue
             node = root
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())
             node.findings.append(finding)
-        out: list[str] = []
-        self._emit(root, "", out, top=True)
+        out: list[str] = change_lines(report)
+        self._emit(root, "", out, top=True, report=report)
         if hidden:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
             out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
+        if folded:
+            out.append(
+                f"({_plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
+            )
+        if report.fixed:
+            out.append(f"fixed by this change: {_plural(len(report.fixed), 'finding')} of the base")
+            out.extend(f"  {f.rule}: {f.message}" for f in report.fixed)
         out.append(self._paint(summary_line(report), _BOLD))
         return "\n".join(out) + "\n"
 
-    def _emit(self, node: _Node, prefix: str, out: list[str], *, top: bool = False) -> None:
+    def _emit(self, node: _Node, prefix: str, out: list[str], *, report: Report, top: bool = False) -> None:
         items: list[tuple[str, Finding | _Node]] = [("", f) for f in node.findings]
         items += sorted(node.children.items())
         for index, (label, item) in enumerate(items):
@@ -98,9 +122,9 @@ class TextReporter:
             else:
                 branch, cont = ("└── ", "    ") if last else ("├── ", "│   ")
             if isinstance(item, Finding):
-                lines = self._finding_lines(item)
+                lines = self._finding_lines(item, report)
                 out.append(prefix + branch + lines[0])
                 out.extend(prefix + cont + line for line in lines[1:])
             else:
                 out.append(prefix + branch + self._paint(label, _BOLD))
-                self._emit(item, prefix + cont + ("" if top else ""), out)
+                self._emit(item, prefix + cont, out, report=report)

@@ -239,6 +239,31 @@ class CatalogChange:
             or self.default_before != self.default_after
         )
 
+    def lines(self) -> tuple[str, ...]:
+        """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
+
+        def edges(items: tuple[Edge, ...]) -> str:
+            return ", ".join(f"{e.source} → {e.target} ({e.kind}, {e.channel})" for e in items)
+
+        out: list[str] = []
+        for label, names in (
+            ("bundles added", self.bundles_added),
+            ("bundles removed", self.bundles_removed),
+            ("channels added", self.channels_added),
+            ("channels removed", self.channels_removed),
+        ):
+            if names:
+                out.append(f"{label}: {', '.join(names)}")
+        if self.default_before != self.default_after:
+            out.append(
+                f"default channel: {self.default_before or '(none)'} → {self.default_after or '(none)'}"
+            )
+        if self.edges_added:
+            out.append(f"edges added: {edges(self.edges_added)}")
+        if self.edges_removed:
+            out.append(f"edges removed: {edges(self.edges_removed)}")
+        return tuple(out)
+
     def describe(self) -> str:
         """One line: ``+bundle kueue-operator.v1.4.2; +edge ...; default channel a -> b``."""
         parts: list[str] = []
@@ -300,7 +325,8 @@ def check_changes(changes: Iterable[CatalogChange]) -> tuple[Finding, ...]:
             RULE_CHANGES,
             f"{c.openshift} {c.package}: {c.describe()}",
             Location(file=c.file),
-            "review the upgrade graph below (Markdown report) before merging",
+            "check that every user still reaches a channel head; `--format markdown` draws the "
+            "before/after upgrade graph",
             (c.openshift, c.package),
             Severity.INFO,
         )

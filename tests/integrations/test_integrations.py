@@ -12,6 +12,8 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -114,23 +116,148 @@ def test_task_has_what_tekton_requires() -> None:
     assert references and all(name in declared[kind] for kind, name in references)
 
 
-def test_task_command_line_passes_and_writes_test_output(
-    run_line: Callable[..., Result], in_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def _script_as_tekton_runs_it(workspace: Path, result_path: Path, base: str) -> str:
+    """The step's script with Tekton's substitutions made (params, workspace path, result path)."""
+    step = _task()["spec"]["steps"][0]
+    script = step["script"]
+    env = {e["name"]: e["value"] for e in step.get("env", [])}
+    values = {
+        "$(params.base-revision)": base,
+        "$(workspaces.source.path)": str(workspace),
+        "$(results.TEST_OUTPUT.path)": str(result_path),
+    }
+    for placeholder, value in values.items():
+        script = script.replace(placeholder, value)
+    exports = "".join(
+        f"export {name}={shlex.quote(values.get(value, value))}\n" for name, value in sorted(env.items())
+    )
+    assert "$(" not in script.replace("$(mktemp)", "").replace('"$(results', "")
+    first, _, rest = script.partition("\n")
+    assert first == "#!/usr/bin/env bash"
+    return f"{first}\n{exports}{rest}"
+
+
+def test_task_takes_the_image_as_a_parameter_and_installs_nothing() -> None:
+    spec = _task()["spec"]
+    params = {p["name"]: p for p in spec["params"]}
+    assert "image" in params and "default" not in params["image"]
+    (step,) = spec["steps"]
+    assert step["image"] == "$(params.image)"
+    assert not re.search(r"\bpip\b|install", step["script"])
+    assert "--fail-on new" in step["script"]
+
+
+def test_task_step_script_runs_as_tekton_would_on_a_workspace_owned_by_another_user(
+    fixture_repo: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
-    in_repo_git = git.Repo(in_repo)
-    in_repo_git.git.checkout("-q", "pr")
+    """The step's own script, run by bash with releasekit on PATH, in a workspace git sees as another user's."""
+    repo = git.Repo(fixture_repo)
+    repo.git.checkout("-q", "pr")
     result_path = tmp_path / "TEST_OUTPUT"
-    (line,) = _commands(_task()["spec"]["steps"][0]["script"])
-    line = line.replace("${BASE_REVISION}", "main").replace("$(results.TEST_OUTPUT.path)", str(result_path))
-    args = shlex.split(line)[1:]
-    result = run_line(args)
-    assert result.exit_code == 0, result.stdout + result.stderr
+    script = tmp_path / "step.sh"
+    script.write_text(_script_as_tekton_runs_it(fixture_repo, result_path, "origin/main"))
+    bindir = str(Path(sys.executable).parent)
+    env = {
+        "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "SOURCE_DATE_EPOCH": "1767225600",
+        "GIT_TEST_ASSUME_DIFFERENT_OWNER": "1",  # git-clone ran as another uid
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    (tmp_path / "home").mkdir()
+    done = subprocess.run(
+        ["bash", str(script)], cwd=fixture_repo, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
     output = json.loads(result_path.read_text())
     assert set(output) == {"result", "timestamp", "note", "namespace", "successes", "failures", "warnings"}
-    assert output["result"] in ("SUCCESS", "WARNING")
-    assert output["failures"] == 0
-    assert output["timestamp"] == "2026-01-01T00:00:00+0000"
+    assert output["result"] in ("SUCCESS", "WARNING") and output["failures"] == 0
+    assert output["timestamp"] == "2026-01-01T00:00:00+00:00"
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == output  # the step prints it too
+    assert not (tmp_path / "home" / ".gitconfig").exists()  # the trust stayed in a throw-away config
+
+
+def test_without_the_trust_the_check_reports_gits_reason(fixture_repo: Path, tmp_path: Path) -> None:
+    script = _script_as_tekton_runs_it(fixture_repo, tmp_path / "TEST_OUTPUT", "origin/main")
+    script = "\n".join(line for line in script.splitlines() if "safe.directory" not in line)
+    (tmp_path / "step.sh").write_text(script)
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "GIT_TEST_ASSUME_DIFFERENT_OWNER": "1",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = subprocess.run(
+        ["bash", str(tmp_path / "step.sh")],
+        cwd=fixture_repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "dubious ownership" in done.stderr and "Traceback" not in done.stderr
+    assert json.loads((tmp_path / "TEST_OUTPUT").read_text())["result"] == "ERROR"
+
+
+# -------------------------------------------------------------------------------------------- the image
+
+CONTAINERFILE = REPO_ROOT / "Containerfile"
+
+
+def _instructions() -> list[tuple[str, str]]:
+    """The Containerfile's instructions (continuation lines joined, comments dropped)."""
+    text = re.sub(r"\\\n", " ", CONTAINERFILE.read_text())
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def test_containerfile_parses_and_pins_its_base_by_digest() -> None:
+    instructions = _instructions()
+    known = {"ARG", "FROM", "LABEL", "USER", "RUN", "COPY", "ENV", "WORKDIR", "ENTRYPOINT", "CMD"}
+    assert {word for word, _ in instructions} <= known
+    args = dict(rest.split("=", 1) for word, rest in instructions if word == "ARG" and "=" in rest)
+    (base,) = [rest for word, rest in instructions if word == "FROM"]
+    assert base == "${BASE_IMAGE}@${BASE_DIGEST}"
+    assert args["BASE_IMAGE"] == "registry.access.redhat.com/ubi9/python-311"
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}", args["BASE_DIGEST"])
+    first_from = next(i for i, (word, _) in enumerate(instructions) if word == "FROM")
+    assert {"BASE_IMAGE", "BASE_DIGEST"} <= {
+        rest.split("=")[0] for word, rest in instructions[:first_from] if word == "ARG"
+    }
+
+
+def test_containerfile_runs_as_non_root_with_git_and_a_smoke_test() -> None:
+    instructions = _instructions()
+    users = [rest for word, rest in instructions if word == "USER"]
+    assert users and users[-1] not in ("0", "root") and users[-1].isdigit()
+    runs = [rest for word, rest in instructions if word == "RUN"]
+    assert any("git-core" in r or " git " in f" {r} " for r in runs)
+    last_user = max(i for i, (word, _) in enumerate(instructions) if word == "USER")
+    assert ("RUN", "releasekit --version") in instructions[last_user:]
+    copies = [rest for word, rest in instructions if word == "COPY"]
+    assert copies and all(not c.startswith("--from") for c in copies)  # built from the checkout
+    trust = [r for r in runs if "safe.directory" in r]
+    assert trust and all('safe.directory "${WORKSPACE}"' in r for r in trust)
+    assert "*" not in " ".join(trust)  # never every folder
+    args = dict(rest.split("=", 1) for word, rest in instructions if word == "ARG" and "=" in rest)
+    assert args["WORKSPACE"].startswith("/")
+
+
+def test_the_copied_sources_build_the_package() -> None:
+    """What the Containerfile copies is what ``pip install`` needs (pyproject's readme, the package)."""
+    import tomllib
+
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    copies = " ".join(rest for word, rest in _instructions() if word == "COPY")
+    assert project["readme"] in copies and "pyproject.toml" in copies and "releasekit " in copies + " "
+    ignored = (REPO_ROOT / ".containerignore").read_text().splitlines()
+    assert {".venv", "**/__pycache__", ".git"} <= set(ignored)  # no local caches in the image
 
 
 # ------------------------------------------------------------------------------------------ pre-commit
@@ -193,6 +320,16 @@ def test_workflow_has_the_required_fields() -> None:
         assert job["runs-on"]
         for step in job["steps"]:
             assert ("uses" in step) != ("run" in step)
+    runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]
+    installs = [shlex.split(r) for r in runs if "pip install" in r]
+    assert installs, "the workflow installs releasekit from a checkout (or runs the image)"
+    for words in installs:  # never from a package index, where releasekit is not published
+        assert all(
+            w.startswith(("./", "/", "."))
+            for w in words[words.index("install") + 1 :]
+            if not w.startswith("-")
+        )
+    assert any("--fail-on new" in r for r in runs if r.startswith("releasekit check"))
 
 
 def test_workflow_command_lines_pass_with_github_annotations(

@@ -58,7 +58,7 @@ def test_text_groups_by_subject_as_a_tree() -> None:
         "        └── warning RK-GRAPH-007: catalog/v4.18/configs/foo/catalog.json:30: "
         'bundle "foo.v0.9.0" replaces "foo.v0.8.0", which is in no channel\n'
         "              hint: drop the replaces, or add the bundle\n"
-        "catalog validate: failed: 1 error, 1 warning (1 checked)\n"
+        "catalog validate: failed: 1 error, 1 warning, 0 notes; 3 checks run, 1 clean\n"
     )
 
 
@@ -72,7 +72,7 @@ def test_json_follows_the_contract_and_its_schema() -> None:
     jsonschema.validate(doc, SCHEMA)
     assert doc["schema"] == "releasekit/report/v1"
     assert doc["passed"] is False
-    assert doc["summary"] == {"errors": 1, "warnings": 1, "info": 0, "checked": 1}
+    assert doc["summary"] == {"errors": 1, "warnings": 1, "info": 0, "checked": 1, "checks": 3, "clean": 1}
     assert doc["findings"][0]["location"] == {
         "file": "catalog/v4.18/configs/foo/catalog.json",
         "line": 12,
@@ -158,8 +158,9 @@ def test_konflux_test_output_fields_and_fixed_timestamp() -> None:
     out = json.loads(KonfluxReporter(epoch=1700000000).render(REPORT))
     assert out == {
         "result": "FAILURE",
-        "timestamp": "2023-11-14T22:13:20+0000",
-        "note": "releasekit catalog validate: 1 error(s), 1 warning(s) (RK-FBC-040); run releasekit with --format text for details",
+        "timestamp": "2023-11-14T22:13:20+00:00",
+        "note": "releasekit catalog validate: 1 error, 1 warning, 0 notes; 3 checks run, 1 clean (RK-FBC-040); "
+        "run releasekit with --format text for details",
         "namespace": "releasekit",
         "successes": 1,
         "failures": 1,
@@ -174,7 +175,7 @@ def test_konflux_test_output_fields_and_fixed_timestamp() -> None:
 
 def test_konflux_honours_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
-    assert json.loads(get_reporter("konflux").render(CLEAN))["timestamp"] == "1970-01-02T00:00:00+0000"
+    assert json.loads(get_reporter("konflux").render(CLEAN))["timestamp"] == "1970-01-02T00:00:00+00:00"
 
 
 @pytest.mark.parametrize("name", sorted(REPORTERS))
@@ -204,7 +205,7 @@ def test_text_verbosity(verbosity: int, shown: list[str], hidden: str | None) ->
     assert (hidden is None) == ("not shown" not in text)
     if hidden:
         assert hidden in text and "-v shows them" in text
-    assert text.endswith("build: failed: 1 error, 1 warning, 1 note\n")
+    assert text.endswith("build: failed: 1 error, 1 warning, 1 note; 3 checks run, 0 clean\n")
 
 
 def test_cli_verbosity_flags(run_line: Callable[..., Result], tmp_path: Path) -> None:

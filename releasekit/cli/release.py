@@ -1,0 +1,42 @@
+"""``releasekit release``: what people read about a release (``release notes``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from releasekit.cli._common import streams_dir_option, write_output
+
+__all__ = ["group", "notes"]
+
+
+@click.group(name="release")
+def group() -> None:
+    """Release notes and other documents about one release."""
+
+
+@group.command(name="notes")
+@click.argument("version")
+@click.option("--stream", "stream", default=None, help="The stream the release is in (when several have it).")
+@streams_dir_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
+def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
+    """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades."""
+    from releasekit.jobs.release_notes import release_notes, render_json, render_markdown
+
+    built = release_notes(streams_dir, version, stream=stream)
+    write_output(render_markdown(built) if fmt == "markdown" else render_json(built), output)

@@ -1,0 +1,100 @@
+"""Git revisions resolved safely, and git's own reason when it refuses.
+
+Adapter module (the ``git`` command through gitpython). A revision from a command line or a pipeline
+parameter may be anything git understands -- ``HEAD~1``, ``main^``, ``@{upstream}``, a short commit id,
+``origin/main`` -- so releasekit does not second-guess its syntax: :func:`resolve_revision` refuses only
+what could change what git *does* (a leading ``-`` that git would read as an option, control characters,
+a ``..`` range) and then asks ``git rev-parse --verify --end-of-options REV^{commit}``, which takes the
+revision as data and answers one commit or nothing.
+
+When git refuses, the error carries git's own reason (its ``fatal:`` line) and what to do about it:
+an unknown revision says to fetch it or pass another; a repository owned by another user ("dubious
+ownership", as with a Tekton workspace cloned by another uid) says how to trust exactly that folder.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from releasekit.errors import InputError, UsageError
+
+__all__ = ["check_revision", "git_reason", "is_dubious_ownership", "resolve_revision", "trust_hint"]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def check_revision(rev: str, option: str = "--base") -> str:
+    """Return ``rev`` when it is safe to hand to git as one revision; raise UsageError otherwise.
+
+    Refused: an empty revision, a leading ``-`` (git would read an option), control characters and
+    ``..`` (a range, not one commit). Everything else is git's to judge.
+    """
+    if not rev or not rev.strip():
+        raise UsageError(f"{option} must not be empty")
+    if rev.startswith("-"):
+        raise UsageError(f"{option}: refusing {rev!r}: it starts with '-' and git would read it as an option")
+    if _CONTROL.search(rev):
+        raise UsageError(f"{option}: refusing {rev!r}: it contains control characters")
+    if ".." in rev:
+        raise UsageError(f"{option}: refusing {rev!r}: '..' makes it a range, give one branch, tag or commit")
+    return rev
+
+
+def git_reason(exc: Exception) -> str:
+    """git's own explanation from a failed command: its ``fatal:``/``error:`` lines, joined."""
+    stderr = getattr(exc, "stderr", "") or ""
+    if isinstance(stderr, bytes):
+        stderr = stderr.decode("utf-8", "replace")
+    text = str(stderr)
+    wrapped = re.match(r"^\s*stderr: '(.*)'\s*$", text, re.DOTALL)  # gitpython quotes git's stderr
+    if wrapped:
+        text = wrapped.group(1)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    picked = [ln for ln in lines if ln.startswith(("fatal:", "error:"))] or lines
+    text = "; ".join(ln.removeprefix("fatal: ").removeprefix("error: ").rstrip(".") for ln in picked)
+    if text:
+        return text
+    fallback = str(exc).strip().splitlines()
+    return fallback[0] if fallback else ""
+
+
+def is_dubious_ownership(exc: Exception) -> bool:
+    """True when git refused the repository because another user owns it."""
+    return "dubious ownership" in str(getattr(exc, "stderr", "") or "") or "dubious ownership" in str(exc)
+
+
+def trust_hint(folder: str) -> str:
+    """How to trust exactly ``folder`` (not every repository on the machine)."""
+    return (
+        f"if you trust it, run `git config --global --add safe.directory {folder}` "
+        "(the releasekit image and Tekton Task do this for their workspace only)"
+    )
+
+
+def resolve_revision(repo: Any, rev: str, option: str = "--base") -> str:
+    """The full commit id ``rev`` names in ``repo``.
+
+    Raises:
+        UsageError: an unsafe revision, or one that names no commit (with git's reason and the fix).
+        InputError: git refuses the repository itself (another user's: with the safe.directory fix).
+    """
+    import git
+
+    check_revision(rev, option)
+    folder = str(repo.working_tree_dir or repo.git_dir)
+    try:
+        out: str = repo.git.rev_parse("--verify", "--end-of-options", f"{rev}^{{commit}}")
+    except git.GitCommandError as exc:
+        reason = git_reason(exc)
+        if is_dubious_ownership(exc):
+            raise InputError(
+                f"{folder}: git refuses the repository: {reason}; {trust_hint(folder)}"
+            ) from None
+        if "Needed a single revision" in reason or not reason:
+            reason = "unknown revision"
+        raise UsageError(
+            f"{option}: {rev!r} names no commit in {folder} (git: {reason}); fetch it first "
+            "(e.g. `git fetch origin main`) or pass a branch, tag or commit id that exists here"
+        ) from None
+    return out.strip()

@@ -1,0 +1,405 @@
+"""``releasekit release notes VERSION``: the release notes of one operator release, from ``streams/``.
+
+The story: load ``streams/`` (:func:`releasekit.io.streams.load_streams`), find the release (in
+``--stream`` or the one stream that has it) and the release before it in that stream, and tell:
+
+- the Kueue each ships (line and pin) -- this release's and the previous one's;
+- API changes between their Kueue inventories: CRDs and versions added or removed, storage-version
+  changes, and (stable) the alpha versions kept out of the stream;
+- feature gates added, removed, promoted (stage) or flipped (default), and the operator's own settings
+  (stream-wide, per release, opt-in allow-list);
+- the images, with digests; the OpenShift catalogs; the versions that upgrade into it (its own
+  ``replaces``/``skips``/``skipRange`` as of its release); deprecations.
+
+:func:`build_notes` is pure (streams and inventories in, :class:`ReleaseNotes` out); inventories are
+looked up only through :func:`inventory_for`, the one place that knows how a release names its Kueue
+inventory. :func:`render_markdown` / :func:`render_json` write them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import semver
+
+from releasekit.errors import UsageError
+from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
+from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
+
+__all__ = [
+    "NOTES_SCHEMA",
+    "ApiChanges",
+    "GateChanges",
+    "ReleaseNotes",
+    "build_notes",
+    "gate_lines",
+    "inventory_for",
+    "release_notes",
+    "render_json",
+    "render_markdown",
+]
+
+NOTES_SCHEMA = "releasekit/release-notes/v1"
+
+
+def inventory_for(release: Release, inventories: Mapping[str, Inventory]) -> Inventory | None:
+    """The Kueue inventory ``release`` ships (the one place that knows how releases name inventories)."""
+    return inventories.get(release.upstream.inventory)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiChanges:
+    """CRD changes between two Kueue inventories (names sorted)."""
+
+    crds_added: tuple[str, ...] = ()
+    crds_removed: tuple[str, ...] = ()
+    versions_added: tuple[str, ...] = ()  # ``<crd> <version>``
+    versions_removed: tuple[str, ...] = ()
+    storage_changes: tuple[str, ...] = ()  # ``<crd>: v1beta1 → v1beta2``
+    alpha_kept_out: tuple[str, ...] = ()  # ``<crd> <version>`` (stable: never shipped)
+    alpha_shipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GateChanges:
+    """Feature-gate changes between two Kueue inventories, and the operator's own settings.
+
+    ``promoted`` and ``flipped`` pair a gate as the previous Kueue had it with the gate now.
+    """
+
+    added: tuple[FeatureGate, ...] = ()
+    removed: tuple[FeatureGate, ...] = ()
+    promoted: tuple[tuple[FeatureGate, FeatureGate], ...] = ()
+    flipped: tuple[tuple[FeatureGate, FeatureGate], ...] = ()
+    settings: tuple[GateSetting, ...] = ()
+    opt_in: tuple[ConditionalGate, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReleaseNotes:
+    """Everything the notes say about one release."""
+
+    stream: str
+    package: str
+    version: str
+    status: str
+    channel: str
+    kueue: str
+    previous_version: str | None
+    previous_kueue: str | None
+    apis: ApiChanges
+    gates: GateChanges
+    images: tuple[tuple[str, str], ...]
+    catalogs: tuple[str, ...]
+    upgrades_from: tuple[str, ...]
+    deprecations: tuple[str, ...]
+    missing: tuple[str, ...] = field(default=())  # inventories the notes could not read
+
+
+def _kueue(release: Release) -> str:
+    pin = release.upstream.describe or release.upstream.tag or release.upstream.commit
+    return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
+
+
+def _on(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def _api_changes(stream: Stream, old: Inventory | None, new: Inventory | None) -> ApiChanges:
+    if new is None:
+        return ApiChanges()
+    before: dict[str, Crd] = {c.name: c for c in old.crds} if old is not None else {}
+    after: dict[str, Crd] = {c.name: c for c in new.crds}
+    versions_added: list[str] = []
+    versions_removed: list[str] = []
+    storage: list[str] = []
+    for name in sorted(set(before) & set(after)):
+        b = {v.name for v in before[name].versions}
+        a = {v.name for v in after[name].versions}
+        versions_added += [f"{name} {v}" for v in sorted(a - b)]
+        versions_removed += [f"{name} {v}" for v in sorted(b - a)]
+        if before[name].storage_version != after[name].storage_version:
+            storage.append(f"{name}: {before[name].storage_version} → {after[name].storage_version}")
+    kept_out: list[str] = []
+    shipped: list[str] = []
+    for crd in new.crds:
+        alpha = [v.name for v in crd.versions if v.maturity is Maturity.ALPHA]
+        if not alpha:
+            continue
+        target = shipped if stream.api_maturity.allows(crd) else kept_out
+        target += [f"{crd.name} {v}" for v in alpha]
+    return ApiChanges(
+        crds_added=tuple(sorted(set(after) - set(before))) if old is not None else (),
+        crds_removed=tuple(sorted(set(before) - set(after))),
+        versions_added=tuple(versions_added),
+        versions_removed=tuple(versions_removed),
+        storage_changes=tuple(storage),
+        alpha_kept_out=tuple(kept_out),
+        alpha_shipped=tuple(shipped),
+    )
+
+
+def _gate_text(gate: FeatureGate) -> str:
+    return f"{gate.name} ({gate.stage.value}, {_on(gate.default)} by default)"
+
+
+def _gate_changes(
+    stream: Stream, release: Release, old: Inventory | None, new: Inventory | None
+) -> GateChanges:
+    merged = {s.gate: s for s in stream.feature_gates.settings}
+    merged.update({s.gate: s for s in release.gate_settings})  # a release's own setting wins
+    settings = tuple(sorted(merged.values(), key=lambda s: s.gate))
+    if new is None or old is None:
+        return GateChanges(settings=settings, opt_in=release.opt_in_gates)
+    before = {g.name: g for g in old.gates}
+    after = {g.name: g for g in new.gates}
+    common = sorted(set(before) & set(after))
+    return GateChanges(
+        added=tuple(after[n] for n in sorted(set(after) - set(before))),
+        removed=tuple(before[n] for n in sorted(set(before) - set(after))),
+        promoted=tuple((before[n], after[n]) for n in common if before[n].stage != after[n].stage),
+        flipped=tuple((before[n], after[n]) for n in common if before[n].default != after[n].default),
+        settings=settings,
+        opt_in=release.opt_in_gates,
+    )
+
+
+def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
+    """The gate changes and the operator's settings as Markdown list lines."""
+    changes = (
+        [f"added: {_gate_text(g)}" for g in gates.added]
+        + [f"removed: {_gate_text(g)}" for g in gates.removed]
+        + [f"promoted: {b.name}: {b.stage.value} → {a.stage.value}" for b, a in gates.promoted]
+        + [
+            f"default flipped: {b.name}: {_on(b.default)} → {_on(a.default)} by default"
+            for b, a in gates.flipped
+        ]
+    )
+    settings = [
+        f"{s.gate}: {_on(s.enabled)}" + (f" ({s.reason})" if s.reason else "") for s in gates.settings
+    ]
+    settings += [f"opt-in: {g.gate} when {g.config_field} is used ({g.reason})" for g in gates.opt_in]
+    return changes, settings
+
+
+def _gate_json(gate: FeatureGate) -> dict[str, Any]:
+    return {
+        "name": gate.name,
+        "stage": gate.stage.value,
+        "default": gate.default,
+        "lockToDefault": gate.lock_to_default,
+    }
+
+
+def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
+    """The published versions whose users can upgrade straight into ``release`` (as of its release)."""
+    from releasekit.model.version import RangeError, parse_range, parse_version
+    from releasekit.plan.channels import csv_edges
+
+    entry = csv_edges(stream, release)
+    names = {entry.replaces, *entry.skips} - {""}
+    window = None
+    if entry.skip_range:
+        try:
+            window = parse_range(entry.skip_range)
+        except RangeError:
+            window = None
+    out = []
+    for other in sorted(stream.releases, key=lambda r: r.version):
+        if other.version >= release.version or not other.status.is_published:
+            continue
+        in_window = window is not None and window.contains(parse_version(str(other.version)))
+        if other.csv_name(stream.package) in names or in_window:
+            out.append(str(other.version))
+    return tuple(out)
+
+
+def _deprecations(stream: Stream, release: Release, new: Inventory | None) -> tuple[str, ...]:
+    out: list[str] = []
+    if release.deprecation_message:
+        out.append(f"{release.version} ({release.status.value}): {release.deprecation_message}")
+    for other in sorted(stream.releases, key=lambda r: r.version):
+        if other is release or other.version > release.version:
+            continue
+        if other.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN):
+            out.append(
+                f"{other.version} ({other.status.value}): {other.deprecation_message or ''}".rstrip(": ")
+            )
+    if new is not None:
+        out += [f"Kueue gate {g.name} is Deprecated" for g in new.gates if g.stage.value == "Deprecated"]
+    return tuple(out)
+
+
+def _find(streams: Sequence[Stream], version: str, stream_name: str | None) -> tuple[Stream, Release]:
+    try:
+        wanted = semver.Version.parse(version.removeprefix("v"))
+    except ValueError:
+        raise UsageError(f"VERSION {version!r} is not a semantic version (e.g. 1.4.0)") from None
+    candidates = [s for s in streams if stream_name is None or s.name == stream_name]
+    if stream_name is not None and not candidates:
+        names = ", ".join(s.name for s in streams) or "none"
+        raise UsageError(f"--stream {stream_name!r}: no such stream (streams: {names})")
+    found = [(s, r) for s in candidates for r in s.releases if r.version == wanted]
+    if not found:
+        where = f"stream {stream_name!r}" if stream_name else "any stream"
+        raise UsageError(f"release {wanted} is not in {where}; `releasekit streams map` lists the releases")
+    if len(found) > 1:
+        raise UsageError(f"release {wanted} is in several streams; pass --stream")
+    return found[0]
+
+
+def build_notes(
+    streams: Sequence[Stream],
+    inventories: Mapping[str, Inventory],
+    version: str,
+    stream_name: str | None = None,
+) -> ReleaseNotes:
+    """The notes of ``version`` (pure).
+
+    Raises:
+        UsageError: a version that is not semver, not in the stream(s), or in more than one stream.
+    """
+    stream, release = _find(streams, version, stream_name)
+    earlier = [r for r in stream.releases if r.version < release.version and r.status.is_published]
+    previous = max(earlier, key=lambda r: r.version) if earlier else None
+    new_inv = inventory_for(release, inventories)
+    old_inv = inventory_for(previous, inventories) if previous is not None else None
+    missing = tuple(
+        sorted(
+            {
+                r.upstream.inventory
+                for r, inv in ((release, new_inv), (previous, old_inv))
+                if r is not None and inv is None
+            }
+        )
+    )
+    images = [("bundle", release.bundle_image), *release.images.items()]
+    return ReleaseNotes(
+        stream=stream.name,
+        package=stream.package,
+        version=str(release.version),
+        status=release.status.value,
+        channel=stream.channel_of(release),
+        kueue=_kueue(release),
+        previous_version=str(previous.version) if previous is not None else None,
+        previous_kueue=_kueue(previous) if previous is not None else None,
+        apis=_api_changes(stream, old_inv, new_inv),
+        gates=_gate_changes(stream, release, old_inv, new_inv),
+        images=tuple(images),
+        catalogs=tuple(str(c) for c in release.catalogs),
+        upgrades_from=_upgrades_from(stream, release),
+        deprecations=_deprecations(stream, release, new_inv),
+        missing=missing,
+    )
+
+
+# ------------------------------------------------------------------------------------------ rendering
+
+
+def _section(title: str, items: Sequence[str], empty: str) -> list[str]:
+    out = [f"### {title}", ""]
+    out += [f"- {item}" for item in items] if items else [empty]
+    return [*out, ""]
+
+
+def render_markdown(notes: ReleaseNotes) -> str:
+    """The notes as Markdown (a release page or a pull-request description)."""
+    a, g = notes.apis, notes.gates
+    out = [
+        f"## {notes.package} {notes.version}",
+        "",
+        f"Stream **{notes.stream}**, channel `{notes.channel}`, status {notes.status}.",
+        "",
+        "### Kueue",
+        "",
+        f"- this release: Kueue {notes.kueue}",
+        f"- previous release ({notes.previous_version}): Kueue {notes.previous_kueue}"
+        if notes.previous_version
+        else "- previous release: none (the first of its stream)",
+        "",
+    ]
+    if notes.missing:
+        out += [
+            f"_No recorded inventory for {', '.join(notes.missing)}: API and gate changes are incomplete._",
+            "",
+        ]
+    api_lines = (
+        [f"CRD added: {n}" for n in a.crds_added]
+        + [f"CRD removed: {n}" for n in a.crds_removed]
+        + [f"version added: {n}" for n in a.versions_added]
+        + [f"version removed: {n}" for n in a.versions_removed]
+        + [f"storage version: {n}" for n in a.storage_changes]
+    )
+    out += _section("API changes", api_lines, "No CRD or version changes since the previous release.")
+    if a.alpha_kept_out:
+        out += _section("Alpha API versions kept out of this stream", a.alpha_kept_out, "")
+    if a.alpha_shipped:
+        out += _section("Alpha API versions shipped", a.alpha_shipped, "")
+    changes, settings = gate_lines(g)
+    out += _section("Feature gates", changes, "No feature-gate changes in Kueue since the previous release.")
+    out += _section("Operator gate settings", settings, "None.")
+    out += _section("Images", [f"{name}: `{image}`" for name, image in notes.images], "None.")
+    out += _section("OpenShift catalogs", [", ".join(notes.catalogs)] if notes.catalogs else [], "None.")
+    out += _section("Upgrades into this release", list(notes.upgrades_from), "None (a new install only).")
+    out += _section("Deprecations", list(notes.deprecations), "None.")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def render_json(notes: ReleaseNotes) -> str:
+    """The notes as JSON (``releasekit/release-notes/v1``)."""
+    a, g = notes.apis, notes.gates
+    doc: dict[str, Any] = {
+        "schema": NOTES_SCHEMA,
+        "stream": notes.stream,
+        "package": notes.package,
+        "version": notes.version,
+        "status": notes.status,
+        "channel": notes.channel,
+        "kueue": notes.kueue,
+        "previous": {"version": notes.previous_version, "kueue": notes.previous_kueue}
+        if notes.previous_version
+        else None,
+        "apis": {
+            "crdsAdded": list(a.crds_added),
+            "crdsRemoved": list(a.crds_removed),
+            "versionsAdded": list(a.versions_added),
+            "versionsRemoved": list(a.versions_removed),
+            "storageChanges": list(a.storage_changes),
+            "alphaKeptOut": list(a.alpha_kept_out),
+            "alphaShipped": list(a.alpha_shipped),
+        },
+        "featureGates": {
+            "added": [_gate_json(x) for x in g.added],
+            "removed": [_gate_json(x) for x in g.removed],
+            "promoted": [{"name": b.name, "from": b.stage.value, "to": a.stage.value} for b, a in g.promoted],
+            "flipped": [{"name": b.name, "from": b.default, "to": a.default} for b, a in g.flipped],
+            "settings": [{"gate": x.gate, "enabled": x.enabled, "reason": x.reason} for x in g.settings],
+            "optIn": [{"gate": x.gate, "configField": x.config_field, "reason": x.reason} for x in g.opt_in],
+        },
+        "images": [{"name": n, "image": i} for n, i in notes.images],
+        "catalogs": list(notes.catalogs),
+        "upgradesFrom": list(notes.upgrades_from),
+        "deprecations": list(notes.deprecations),
+        "missingInventories": list(notes.missing),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> ReleaseNotes:
+    """Load ``streams_dir`` and build the notes of ``version``.
+
+    Raises:
+        InputError: ``streams/`` cannot be read. UsageError: see :func:`build_notes`, or streams with
+        error findings (``releasekit streams validate`` lists them).
+    """
+    from releasekit.io.streams import load_streams
+    from releasekit.model.finding import has_errors
+
+    loaded = load_streams(streams_dir, display_root=str(streams_dir))
+    if has_errors(loaded.findings) and not loaded.streams:
+        raise UsageError(f"{streams_dir}: cannot read the streams; `releasekit streams validate` says why")
+    return build_notes(loaded.streams, loaded.inventories, version, stream)

@@ -1,0 +1,267 @@
+"""Every rule id explained, from the rule tables: SARIF's rule metadata and the generated ``docs/rules.md``.
+
+The tables are the rule modules' own: :data:`releasekit.rules.fbc.RULES` and
+:data:`releasekit.rules.graph.RULES` (title, severity, fix), every ``RULES = {id: title}`` dict under
+:mod:`releasekit.rules` (title), and the id tables in the docstrings of every module under
+:mod:`releasekit.rules` and of :mod:`releasekit.io.fbc_load` (title, severity) -- so a new rule module
+is picked up without being named here. Each family adds why its rules matter, an example
+and the usual fix; :data:`releasekit.rules.explain.EXAMPLES` gives each rule its own example (and its fix
+where its table has no hint), and :data:`DETAILS` its own why as well.
+
+Regenerate the reference after adding or changing a rule (a test fails until you do)::
+
+    python -m releasekit.jobs.rule_docs          # writes docs/rules.md
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from releasekit.model.finding import Severity
+from releasekit.model.ruledoc import RuleDoc
+from releasekit.rules.explain import EXAMPLES
+
+__all__ = ["DETAILS", "FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
+
+DOC_PATH = Path("docs") / "rules.md"
+
+FAMILIES: Mapping[str, tuple[str, str, str]] = {
+    "RK-FBC": (
+        "opm rejects the catalog for it, so Konflux's FBC fragment build and `opm validate` fail.",
+        "a channel entry names a bundle that has no `olm.bundle` blob in the package.",
+        "fix the object at the reported file and line; `releasekit catalog validate DIR` lists every "
+        "problem at once, where opm stops at the first.",
+    ),
+    "RK-BUNDLE": (
+        "operator-sdk's `bundle validate` (or operator-registry) refuses the bundle, or OLM cannot "
+        "install it as written.",
+        "a ClusterServiceVersion without `spec.installModes`.",
+        "fix the manifest the finding names; `releasekit bundle validate DIR` re-checks it.",
+    ),
+    "RK-GRAPH": (
+        "OLM resolves upgrades from the channel entries; a wrong edge strands users or offers them an "
+        "upgrade that cannot work.",
+        "`replaces` pointing at a newer bundle than the entry itself.",
+        "fix the entry's `replaces`, `skips` or `skipRange`, or the stream's channel policy.",
+    ),
+    "RK-STREAM": (
+        "`streams/` is the source every bundle and catalog is generated from; a wrong fact there is "
+        "copied into everything releasekit writes.",
+        "a release whose `upstream.inventory` names no file under `streams/upstream/`.",
+        "fix the key the finding names in `streams/` (`streams/README.md` documents every key).",
+    ),
+    "RK-POLICY": (
+        "the stable stream promises users stable APIs and safe upgrades; OLM would install what breaks it.",
+        "a stable release whose Kueue ships a CRD with a `v1alpha1` version.",
+        "ship the release in the experimental stream, or leave out what the policy names.",
+    ),
+    "RK-KONFLUX": (
+        "Konflux builds and releases catalog fragments only in the layout its pipelines expect.",
+        "a `v4.18/` fragment whose Containerfile starts FROM a base image tagged `v4.17`.",
+        "fix the fragment's Containerfile or folder as the finding says (kueue-and-konflux notes).",
+    ),
+    "RK-OLMV1": (
+        "OLM v1 (ClusterExtension) installs a bundle only without the OLM v0 features it dropped; a "
+        "bundle that uses them cannot move to OLM v1.",
+        "a CSV that does not support the AllNamespaces install mode.",
+        "remove the OLM v0-only feature the finding names, or keep the bundle on OLM v0.",
+    ),
+    "RK-DIFF": (
+        "published catalogs are what users' clusters already run; a pull request may add to them but "
+        "must not take away or rewrite what was released.",
+        "a pull request that drops a released version from `streams/stable.yaml`.",
+        "restore what was published; deprecate or withdraw a release (`status: withdrawn`) instead.",
+    ),
+}
+"""Per family: why its rules matter, an example, the usual fix."""
+
+DETAILS: Mapping[str, tuple[str, str, str]] = {
+    "RK-DIFF-001": (
+        "catalog/ is generated from streams/; a hand edit or a forgotten `releasekit build` ships a "
+        "catalog nobody can regenerate.",
+        "a release added to `streams/stable.yaml` without running `releasekit build`.",
+        "run `releasekit build` and commit `streams/` and `catalog/` together.",
+    ),
+    "RK-DIFF-002": (
+        "a reviewer must see what users will be offered: the bundles, channels and upgrade edges the "
+        "change adds or removes in each OpenShift catalog.",
+        "a new release 1.4.2 adds bundle `kueue-operator.v1.4.2` and the edge 1.4.1 → 1.4.2.",
+        "nothing to fix: review the change summary and the before/after upgrade graph.",
+    ),
+    "RK-DIFF-003": (
+        "Konflux's fbc-target-index-pruning-check refuses catalogs that lose a published bundle; users on "
+        "it would lose their upgrade path.",
+        "removing release 1.3.0 from `streams/stable.yaml`.",
+        "keep the bundle; set `status: withdrawn` with a `deprecationMessage` to deprecate it.",
+    ),
+    "RK-DIFF-004": (
+        "a published channel is what subscriptions name; removing it breaks every subscription on it.",
+        "renaming channel `stable-v1.3` to `stable-1.3`.",
+        "keep the channel; add a new one beside it and deprecate the old one.",
+    ),
+    "RK-DIFF-005": (
+        "a released bundle image is immutable; its catalog entry must keep describing that image.",
+        "changing a related image digest of released 1.2.0.",
+        "restore the released content; ship the change in a new release.",
+    ),
+    "RK-DIFF-006": (
+        "the recorded facts of a released version are what was shipped; changing them rewrites history.",
+        "editing `streams/recorded/kueue-operator.v1.2.0.yaml`.",
+        "restore the recorded file; record changes in a new release.",
+    ),
+    "RK-DIFF-007": (
+        "users on a version installable at base must still reach a channel head after the change.",
+        "dropping `v4.20` from released 1.1.0's catalogs.",
+        "keep the version in that catalog, or add an edge from it to a bundle that stays.",
+    ),
+    "RK-POLICY-001": (
+        "stable users must never get an alpha API version; Kueue's alpha CRDs change without notice.",
+        "a stable release on Kueue 0.10 whose bundle ships `v1alpha1` of a CRD.",
+        "move the release to the experimental stream, or leave the alpha CRD out of the bundle.",
+    ),
+}
+"""Rules whose why, example and fix say more than their family's."""
+
+OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
+    "RK-FBC-054": ("input refused: unreadable, or over a safety limit (the command exits 2)", Severity.ERROR),
+}
+"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``)."""
+
+_OWN_BUNDLE_WHY = (
+    "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "
+    "(stable APIs, images pinned to the release registries, the OpenShift versions it ships to)."
+)
+
+_TABLE_LINE = re.compile(r"^(RK-[A-Z]+-\d{3})\s+(?:(E|W|I|W/E|E/W|error|warning|info)\s+)?(\S.*)$")
+_SEVERITY = {"E": Severity.ERROR, "error": Severity.ERROR, "W": Severity.WARNING, "warning": Severity.WARNING}
+_SEVERITY |= {"I": Severity.INFO, "info": Severity.INFO}
+
+
+def _from_docstring(doc: str | None) -> dict[str, tuple[str, Severity | None]]:
+    """``RK-…`` rows of the reST tables in a docstring; an indented line continues the row above it."""
+    out: dict[str, tuple[str, Severity | None]] = {}
+    last = ""
+    for line in (doc or "").splitlines():
+        match = _TABLE_LINE.match(line.strip())
+        if match:
+            rid, sev, title = match.groups()
+            out[rid] = (title.replace("``", "`").strip(), _SEVERITY.get(sev or ""))
+            last = rid
+        elif last and line.startswith("    ") and line.strip() and not line.strip().startswith("="):
+            title, sev = out[last]
+            out[last] = (f"{title} {line.strip().replace('``', '`')}", sev)
+        else:
+            last = ""
+    return out
+
+
+def _plain(text: str) -> str:
+    """A table hint without its ``{placeholders}``."""
+    return re.sub(r"\{[^{}]*\}", "…", text).replace("e.g. …", "").strip().rstrip(",")
+
+
+def _family(rule_id: str) -> str:
+    return rule_id.rsplit("-", 1)[0]
+
+
+@cache
+def all_rule_docs() -> dict[str, RuleDoc]:
+    """Every rule id releasekit has, explained (sorted by id)."""
+    import importlib
+    import pkgutil
+
+    import releasekit.rules
+    from releasekit.io import fbc_load
+    from releasekit.rules import fbc, graph
+
+    modules = [fbc_load] + [
+        importlib.import_module(info.name)
+        for info in sorted(
+            pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
+        )
+    ]
+    titles: dict[str, tuple[str, Severity | None, str]] = {}
+    for module in modules:  # the id tables in the rule modules' docstrings: title and severity
+        for rid, (title, sev) in _from_docstring(module.__doc__).items():
+            titles.setdefault(rid, (title, sev, ""))
+    for module in modules:  # ``RULES = {id: title}`` tables: the title
+        table = getattr(module, "RULES", None)
+        if isinstance(table, Mapping):
+            for rid, title in table.items():
+                if isinstance(rid, str) and isinstance(title, str):
+                    _, sev, fix = titles.get(rid, ("", None, ""))
+                    titles[rid] = (title, sev, fix)
+    for rid, (title, sev) in OUTSIDE_RULES.items():
+        titles.setdefault(rid, (title, sev, ""))
+    for info in fbc.RULES.values():
+        titles[info.id] = (info.title, info.severity, info.hint)
+    for rule in graph.RULES.values():
+        titles[rule.id] = (rule.title, rule.severity, rule.hint)
+    out: dict[str, RuleDoc] = {}
+    for rid in sorted(titles):
+        title, sev, fix = titles[rid]
+        why, example, family_fix = DETAILS.get(rid) or FAMILIES.get(_family(rid), ("", "", ""))
+        if rid in DETAILS:
+            fix = family_fix
+        elif rid in EXAMPLES:
+            example, own_fix = EXAMPLES[rid]
+            fix = fix or own_fix
+        if title.startswith("(ours") and rid not in DETAILS:
+            why = _OWN_BUNDLE_WHY
+        out[rid] = RuleDoc(
+            id=rid,
+            severity=sev,
+            title=title.rstrip("."),
+            why=why,
+            example=example,
+            fix=_plain(fix) or family_fix,
+        )
+    return out
+
+
+def render_rules_markdown(docs: Mapping[str, RuleDoc]) -> str:
+    """``docs/rules.md``: one section per rule id, grouped by family."""
+    out = [
+        "# releasekit rules",
+        "",
+        "<!-- Generated by `python -m releasekit.jobs.rule_docs` from the rule tables; do not edit. -->",
+        "",
+        "Every finding names one of these rule ids. SARIF output links each rule here (`--rules-url` "
+        "changes the base URL). Ids are stable and never renumbered.",
+        "",
+    ]
+    family = ""
+    for rid, doc in docs.items():
+        if _family(rid) != family:
+            family = _family(rid)
+            out += [f"## {family}", ""]
+        out += [
+            f"### {rid}",
+            "",
+            f"**{doc.title}**" + (f" ({doc.severity.value})" if doc.severity is not None else ""),
+            "",
+            f"- **Why**: {doc.why}",
+            f"- **Example**: {doc.example}",
+            f"- **Fix**: {doc.fix}",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write ``docs/rules.md`` under the repository (the current folder, or the one given)."""
+    args = sys.argv[1:] if argv is None else argv
+    root = Path(args[0]) if args else Path()
+    from releasekit.io.atomic import write_text_atomic
+
+    write_text_atomic(root / DOC_PATH, render_rules_markdown(all_rule_docs()))
+    print(f"wrote {root / DOC_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

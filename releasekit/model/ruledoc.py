@@ -1,0 +1,35 @@
+"""What a rule is, for people: the entry ``docs/rules.md`` and SARIF's rule metadata are made of. Pure core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from releasekit.model.finding import Severity
+
+__all__ = ["RuleDoc", "rule_anchor"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleDoc:
+    """One rule id explained.
+
+    Attributes:
+        id: ``RK-DIFF-003``.
+        severity: its severity where the table gives one (some rules' severity is set by the caller).
+        title: what it checks, in one line.
+        why: why it matters.
+        example: an input that makes it fire.
+        fix: what to do.
+    """
+
+    id: str
+    severity: Severity | None
+    title: str
+    why: str
+    example: str
+    fix: str
+
+
+def rule_anchor(rule_id: str) -> str:
+    """The anchor GitHub gives the rule's heading in ``docs/rules.md`` (``rk-diff-003``)."""
+    return rule_id.lower()

@@ -1,0 +1,200 @@
+"""``releasekit release notes VERSION`` and ``streams map --released-only``, on this repository's streams/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from releasekit.io.streams import load_streams
+from releasekit.jobs.release_notes import build_notes, inventory_for, render_json, render_markdown
+from releasekit.model.inventory import (
+    Crd,
+    CrdVersion,
+    FeatureGate,
+    GateStage,
+    Inventory,
+    InventorySource,
+    Maturity,
+)
+from releasekit.model.stream import Release, ReleaseStatus
+from tests.conftest import REPO_ROOT
+
+STREAMS = REPO_ROOT / "streams"
+
+
+def _pin(release: Release) -> str:
+    """How the notes name a release's Kueue: its line and, where known, its pin (from streams/, not copied)."""
+    pin = release.upstream.describe or release.upstream.tag or release.upstream.commit
+    return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
+
+
+def test_notes_of_1_4_0(run_line: Callable[..., Result]) -> None:
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    this = next(r for r in stable.releases if str(r.version) == "1.4.0")
+    before = max((r for r in stable.releases if r.version < this.version), key=lambda r: r.version)
+    result = run_line(["release", "notes", "1.4.0", "--streams-dir", STREAMS])
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert text.startswith(f"## {stable.package} 1.4.0\n")
+    assert f"- this release: Kueue {_pin(this)}\n" in text
+    assert f"- previous release ({before.version}): Kueue {_pin(before)}\n" in text
+    assert f"- operator: `{this.images.operator}`" in text and "@sha256:" in this.images.operator
+    assert f"- bundle: `{this.bundle_image}`" in text
+    assert f"- {', '.join(str(c) for c in this.catalogs)}\n" in text
+    for gate in this.opt_in_gates:
+        assert f"- opt-in: {gate.gate} when {gate.config_field} is used" in text
+    # gates between the two inventories, read from streams/upstream
+    old = inventory_for(before, loaded.inventories)
+    new = inventory_for(this, loaded.inventories)
+    assert old is not None and new is not None
+    added = sorted({g.name for g in new.gates} - {g.name for g in old.gates})
+    removed = sorted({g.name for g in old.gates} - {g.name for g in new.gates})
+    assert all(f"- added: {name} (" in text for name in added)
+    assert all(f"- removed: {name} (" in text for name in removed)
+    data = json.loads(
+        run_line(["release", "notes", "1.4.0", "--streams-dir", STREAMS, "--format", "json"]).stdout
+    )
+    assert data["schema"] == "releasekit/release-notes/v1"
+    assert data["previous"] == {"version": str(before.version), "kueue": _pin(before)}
+    assert [g["name"] for g in data["featureGates"]["added"]] == added
+    assert [i["name"] for i in data["images"]] == ["bundle", "operator", "operand", "mustGather"]
+    assert all("@sha256:" in i["image"] for i in data["images"])
+
+
+def test_versions_that_upgrade_into_a_release() -> None:
+    loaded = load_streams(STREAMS)
+    notes = build_notes(loaded.streams, loaded.inventories, "1.3.1")
+    assert notes.upgrades_from == ("1.3.0",)  # its own skips, as of its release
+
+
+def _crd(kind: str, versions: list[tuple[str, bool]]) -> Crd:
+    return Crd(
+        group="kueue.x-k8s.io",
+        kind=kind,
+        plural=kind.lower() + "s",
+        scope="Namespaced",
+        versions=tuple(
+            CrdVersion(
+                name=v, served=True, storage=s, maturity=Maturity.ALPHA if "alpha" in v else Maturity.BETA
+            )
+            for v, s in versions
+        ),
+        file=f"{kind}.yaml",
+    )
+
+
+def _inventory(line: str, crds: list[Crd], gates: list[FeatureGate]) -> Inventory:
+    return Inventory(
+        line=line,
+        source=InventorySource.TRANSCRIBED,
+        ref=f"v{line}.0",
+        commit="0" * 40,
+        crds=tuple(crds),
+        gates=tuple(gates),
+    )
+
+
+def test_api_and_gate_changes_between_the_two_inventories() -> None:
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    release = next(r for r in stable.releases if str(r.version) == "1.4.0")
+    previous = next(r for r in stable.releases if str(r.version) == "1.3.1")
+    old = _inventory(
+        "0.16",
+        [_crd("Gone", [("v1beta1", True)]), _crd("Queue", [("v1beta1", True)])],
+        [
+            FeatureGate(name="Removed", stage=GateStage.BETA, default=True),
+            FeatureGate(name="Grows", stage=GateStage.ALPHA, default=False),
+        ],
+    )
+    new = _inventory(
+        "0.18",
+        [
+            _crd("Queue", [("v1beta1", False), ("v1beta2", True)]),
+            _crd("Fresh", [("v1beta1", True)]),
+            _crd("Topology", [("v1alpha1", True)]),
+        ],
+        [
+            FeatureGate(name="Grows", stage=GateStage.BETA, default=True),
+            FeatureGate(name="Brand", stage=GateStage.ALPHA, default=False),
+        ],
+    )
+    inventories = {previous.upstream.inventory: old, release.upstream.inventory: new}
+    notes = build_notes(loaded.streams, inventories, "1.4.0", "stable")
+    assert notes.apis.crds_added == ("freshs.kueue.x-k8s.io", "topologys.kueue.x-k8s.io")
+    assert notes.apis.crds_removed == ("gones.kueue.x-k8s.io",)
+    assert notes.apis.versions_added == ("queues.kueue.x-k8s.io v1beta2",)
+    assert notes.apis.storage_changes == ("queues.kueue.x-k8s.io: v1beta1 → v1beta2",)
+    assert notes.apis.alpha_kept_out == ("topologys.kueue.x-k8s.io v1alpha1",)  # stable ships no alpha CRD
+    assert [g.name for g in notes.gates.added] == ["Brand"]
+    assert [g.name for g in notes.gates.removed] == ["Removed"]
+    assert [(b.stage.value, a.stage.value) for b, a in notes.gates.promoted] == [("Alpha", "Beta")]
+    assert [(b.default, a.default) for b, a in notes.gates.flipped] == [(False, True)]
+    gates = json.loads(render_json(notes))["featureGates"]
+    assert gates["promoted"] == [{"name": "Grows", "from": "Alpha", "to": "Beta"}]
+    assert gates["added"] == [{"name": "Brand", "stage": "Alpha", "default": False, "lockToDefault": False}]
+    text = render_markdown(notes)
+    assert "- added: Brand (Alpha, off by default)\n- removed: Removed (Beta, on by default)\n" in text
+    assert "- promoted: Grows: Alpha → Beta\n- default flipped: Grows: off → on by default\n" in text
+    assert "### Alpha API versions kept out of this stream\n\n- topologys.kueue.x-k8s.io v1alpha1" in text
+    missing = build_notes(loaded.streams, {}, "1.4.0")
+    assert missing.missing and "incomplete" in render_markdown(missing)
+
+
+def test_deprecations_name_withdrawn_releases() -> None:
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    releases = tuple(
+        replace(r, status=ReleaseStatus.WITHDRAWN, deprecation_message="use 1.3.1")
+        if str(r.version) == "1.3.0"
+        else r
+        for r in stable.releases
+    )
+    streams = tuple(replace(s, releases=releases) if s.name == "stable" else s for s in loaded.streams)
+    notes = build_notes(streams, loaded.inventories, "1.4.0")
+    assert "1.3.0 (withdrawn): use 1.3.1" in notes.deprecations
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["9.9.9"], "release 9.9.9 is not in any stream"),
+        (["one"], "not a semantic version"),
+        (["1.4.0", "--stream", "nope"], "no such stream"),
+    ],
+)
+def test_bad_versions_are_one_line_exit_2(
+    run_line: Callable[..., Result], args: list[str], message: str
+) -> None:
+    result = run_line(["release", "notes", *args, "--streams-dir", STREAMS])
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+# -------------------------------------------------------------------------------------- streams map
+
+
+def test_map_released_only_lists_stable_first_and_no_candidates(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    streams = tmp_path / "streams"
+    shutil.copytree(STREAMS, streams)
+    stable = streams / "stable.yaml"
+    text = stable.read_text()
+    at = text.rindex("    status: released")
+    stable.write_text(text[:at] + "    status: candidate" + text[at + len("    status: released") :])
+    full = run_line(["streams", "map", "--streams-dir", streams, "--format", "markdown"])
+    only = run_line(["streams", "map", "--streams-dir", streams, "--format", "markdown", "--released-only"])
+    assert full.exit_code == 0 and only.exit_code == 0, full.stderr + only.stderr
+    assert "| candidate |" in full.stdout and "| candidate |" not in only.stdout
+    assert only.stdout.index("(stable)") < only.stdout.index("(experimental)")
+    assert full.stdout.index("(stable)") < full.stdout.index("(experimental)")
+    bad = run_line(["streams", "map", "--streams-dir", streams, "--released-only"])
+    assert bad.exit_code == 2
