@@ -57,8 +57,12 @@ def command(
     Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
     reading the operand CRDs from upstream Kueue (--upstream); if that cannot be reached it stops (exit 2).
     With --check nothing is written and drift between streams/ and catalog/ is an error.
+
+    Published bundles are carried: a released, deprecated or withdrawn release's bundle blob that
+    catalog/ holds at git HEAD is kept byte for byte. All or nothing: when any check reports an error,
+    catalog/ is left as it was and the run ends with one line saying so.
     """
-    from releasekit.io.build import BuildRequest, run_build
+    from releasekit.io.build import BuildRequest, build
 
     if upstream is not None and not bundles:
         raise click.UsageError("--upstream is only used with --bundles")
@@ -72,4 +76,8 @@ def command(
         bundles_dir=bundles_dir,
         allow_unpinned=allow_unpinned,
     )
-    ctx.exit(emit_report(run_build(request), fmt, output))
+    result = build(request)
+    code = emit_report(result.report, fmt, output)
+    if result.unchanged:
+        click.echo(result.unchanged, err=True)
+    ctx.exit(code)

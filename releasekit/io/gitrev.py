@@ -30,6 +30,7 @@ __all__ = [
     "FileRef",
     "Snapshot",
     "blob_id",
+    "committed_files",
     "open_repo",
     "resolve_commit",
     "snapshot_commit",
@@ -166,6 +167,55 @@ def snapshot_commit(commit: Any, workdir: Path, *, label: str = "") -> Snapshot:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(ref.read())
     return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
+
+
+def _tree_files(commit: Any, folder: PurePosixPath) -> dict[PurePosixPath, FileRef]:
+    """The files under ``folder`` (repository-relative; ``.`` for all) at ``commit``, relative to it."""
+    tree = commit.tree
+    if folder.parts:
+        try:
+            tree = tree / folder.as_posix()
+        except KeyError:
+            return {}
+        if tree.type != "tree":
+            return {}
+    files: dict[PurePosixPath, FileRef] = {}
+    for item in tree.traverse():
+        if item.type != "blob" or item.mode in (_SYMLINK_MODE, _SUBMODULE_MODE):
+            continue
+        rel = _safe_parts(item.path)
+        files[rel.relative_to(folder) if folder.parts else rel] = FileRef(
+            sha=item.hexsha, reader=_blob_reader(item)
+        )
+    return files
+
+
+def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath, FileRef], str] | None:
+    """The files under ``folder`` as committed at ``rev`` in the git repository that holds it.
+
+    Returns the files keyed relative to ``folder`` and a label (``HEAD 1a2b3c4d5e6f``), or None when
+    ``folder`` is in no git repository, the repository has no commit yet, or ``folder`` is outside it.
+    Symbolic links and submodules are left out (they are never a catalog file).
+    """
+    import git
+
+    start = folder.absolute()
+    probe = start
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        repo = git.Repo(probe, search_parent_directories=True)
+        commit = repo.commit(rev)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError, git.BadName, git.BadObject, ValueError):
+        return None
+    top = Path(repo.working_tree_dir or "").resolve()
+    try:
+        rel = PurePosixPath(Path(os.path.realpath(start)).relative_to(top).as_posix())
+    except ValueError:
+        return None
+    if rel == PurePosixPath("."):
+        rel = PurePosixPath()
+    return _tree_files(commit, rel), f"{rev} {commit.hexsha[:12]}"
 
 
 def _file_reader(path: Path) -> Callable[[], bytes]:
