@@ -41,6 +41,7 @@ from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.model.stream import OpenShiftVersion, Stream
+from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
@@ -48,10 +49,23 @@ from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import FragmentFacts, check_fragment
 
-__all__ = ["CheckRequest", "CheckResult", "run_check"]
+__all__ = ["CHECK_ONLY", "CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
 Key = tuple[str, str]
+
+CHECK_ONLY: dict[str, str] = {
+    diff_rules.RULE_CHANGES: "reports what changed since the base revision",
+    diff_rules.RULE_BUNDLE_REMOVED: "needs the base revision's channels to see a published bundle removed",
+    diff_rules.RULE_CHANNEL_REMOVED: "needs the base revision's channels to see a published channel removed",
+    diff_rules.RULE_BUNDLE_CONTENT: "compares a released bundle with the base revision's",
+    diff_rules.RULE_RECORDED_FACTS: "compares recorded facts in streams/ with the base revision's",
+    diff_rules.RULE_STRANDED: "needs what was installable at the base revision",
+}
+"""The rules ``check`` runs and ``build`` does not, each with why: every one compares with the base.
+
+``build`` runs every other rule ``check`` runs (tests/cli/test_build.py holds the two lists together).
+"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,9 +143,19 @@ def _drift(
     return list(compare_files(generated, existing, CATALOG, report_stale=report_stale))
 
 
-def _generated_files(head: Snapshot, loaded: LoadedStreams) -> dict[PurePosixPath, bytes]:
-    built = build_catalogs(head.root / "streams", head.root / "bundle-templates", loaded=loaded)
-    return dict(built.files)
+def _generated_files(
+    head: Snapshot, base: Snapshot, loaded: LoadedStreams
+) -> tuple[dict[PurePosixPath, bytes], list[Finding]]:
+    """What ``streams/`` generates at head, carrying the blobs published at base (and RK-DIFF-011)."""
+    from releasekit.jobs.carry import carried_at, carry_findings
+    from releasekit.model.layout import DEFAULT_LAYOUT
+
+    files = {rel: ref.read for rel, ref in base.under(CATALOG).items()}
+    carried = carried_at(files, loaded.streams, DEFAULT_LAYOUT, display=CATALOG, revision=base.label)
+    built = build_catalogs(
+        head.root / "streams", head.root / "bundle-templates", loaded=loaded, carried=carried
+    )
+    return dict(built.files), carry_findings(built.carried, built.regenerated, loaded.streams)
 
 
 def _stream_of(streams: Iterable[Stream]) -> dict[str, Stream]:
@@ -280,8 +304,11 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
     changed_catalog = _changed(base_catalog, head_catalog)
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
-    findings.extend(_drift(_generated_files(head, loaded), head_catalog, changed_catalog, stream_packages))
+    generated, carry_found = _generated_files(head, base, loaded)
+    findings.extend(carry_found)
+    findings.extend(_drift(generated, head_catalog, changed_catalog, stream_packages))
     rules.add(diff_rules.RULE_DRIFT)
+    rules.add(carry_rules.RULE_CARRIED_FACTS)
 
     # 3. what the change touches.
     sources_changed = any(

@@ -5,14 +5,15 @@ the bundle releasekit would generate from ``streams/`` for the same release:
 
 - ``RK-DIFF-010``: the working tree's copy of a carried blob differs from the committed one (a hand edit
   of a published bundle is drift: the build would put the committed blob back);
-- ``RK-DIFF-011``: a carried blob contradicts the release's recorded facts -- its bundle image, its
-  ``olm.package`` name or version, or its set of ``olm.gvk`` APIs. The CSV prose (descriptions, icons,
+- ``RK-DIFF-011``: a carried blob contradicts the release's recorded facts -- its bundle image, the
+  set of its related image references, its ``olm.package`` name or version, or its set of ``olm.gvk``
+  APIs. The CSV prose (descriptions, icons,
   keywords, ...) is the published text and is never compared.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
@@ -30,27 +31,36 @@ RULES: Final[dict[str, str]] = {
 }
 
 
-def _package(bundle: Bundle) -> str:
-    for p in bundle.properties:
-        if p.type == PROP_PACKAGE and isinstance(p.value, Mapping):
-            return f"{p.value.get('packageName', '')} {p.value.get('version', '')}"
-    return "(no olm.package property)"
+def _package(bundle: Bundle) -> frozenset[str]:
+    return frozenset(
+        f"{p.value.get('packageName', '')} {p.value.get('version', '')}"
+        for p in bundle.properties
+        if p.type == PROP_PACKAGE and isinstance(p.value, Mapping)
+    )
 
 
-def _gvks(bundle: Bundle) -> str:
-    gvks = sorted(
+def _gvks(bundle: Bundle) -> frozenset[str]:
+    return frozenset(
         f"{p.value.get('group', '')}/{p.value.get('version', '')} {p.value.get('kind', '')}"
         for p in bundle.properties
         if p.type == PROP_GVK and isinstance(p.value, Mapping)
     )
-    return ", ".join(gvks) or "(none)"
 
 
-_FACTS = (
-    ("image", lambda b: b.image),
+def _related(bundle: Bundle) -> frozenset[str]:
+    return frozenset(r.image for r in bundle.related_images or ())
+
+
+_FACTS: tuple[tuple[str, Callable[[Bundle], frozenset[str]]], ...] = (
+    ("image", lambda b: frozenset({b.image})),
+    ("relatedImages", _related),
     ("olm.package", _package),
-    ("olm.gvk APIs", _gvks),
+    ("olm.gvk", _gvks),
 )
+
+
+def _listed(values: frozenset[str]) -> str:
+    return ", ".join(sorted(values)) or "nothing"
 
 
 def check_carried_facts(
@@ -59,7 +69,7 @@ def check_carried_facts(
     """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree.
 
     ``pairs`` gives, per carried blob, the bundle generated from ``streams/`` for the same release and
-    where that release is defined.
+    where that release is defined. Set-valued facts name only what differs.
     """
     out: list[Finding] = []
     for key, blob, generated, release_at in pairs:
@@ -72,8 +82,9 @@ def check_carried_facts(
                     rule=RULE_CARRIED_FACTS,
                     severity=Severity.ERROR,
                     message=(
-                        f'bundle "{key[2]}" in {blob.location} ({blob.revision}) was published with '
-                        f"{fact} {published}, but {release_at} records {recorded}"
+                        f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
+                        f"{_listed(published - recorded)} where the release at {release_at} gives "
+                        f"{_listed(recorded - published)}"
                     ),
                     location=blob.location,
                     hint=(
