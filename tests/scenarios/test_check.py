@@ -230,7 +230,9 @@ def test_c_changing_released_facts_names_the_field(reports: dict[str, Report]) -
     carried = [f for f in report.findings if f.rule == "RK-DIFF-011"]
     assert {f.subject[0] for f in carried} == {"v4.18", "v4.19", "v4.20", "v4.21"}
     assert all(f.subject[-1] == 'bundle "kueue-operator.v1.2.0"' for f in carried)
-    assert all("relatedImages registry.redhat.io/kueue/kueue-rhel9@sha256:bdf48afa" in f.message for f in carried)
+    assert all(
+        "relatedImages registry.redhat.io/kueue/kueue-rhel9@sha256:bdf48afa" in f.message for f in carried
+    )
     assert all(f"kueue-rhel9@{DIGEST}" in f.message for f in carried)
 
 
