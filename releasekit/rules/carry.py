@@ -129,7 +129,8 @@ def check_carried_edits(
                 location=where,
                 hint=(
                     "published bundles are immutable: restore the file with `git checkout -- "
-                    f"{blob.location.file}` (a new release ships as a new bundle)"
+                    f"{blob.location.file}` (a new release ships as a new bundle); after "
+                    "`releasekit catalog adopt`, commit the import before building"
                 ),
                 subject=(key[0], key[1], f'bundle "{key[2]}"'),
             )
