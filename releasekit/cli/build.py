@@ -15,7 +15,12 @@ __all__ = ["command"]
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when generated files would change.")
 @streams_dir_option
 @templates_dir_option
-@click.option("--catalog-dir", type=click.Path(path_type=Path), default=Path("catalog"), show_default=True)
+@click.option(
+    "--catalog-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
+)
 @click.option(
     "--bundles",
     "bundles",
@@ -44,7 +49,7 @@ def command(
     check: bool,
     streams_dir: Path,
     templates_dir: Path,
-    catalog_dir: Path,
+    catalog_dir: Path | None,
     bundles: bool,
     upstream: str | None,
     bundles_dir: Path,

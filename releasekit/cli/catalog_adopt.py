@@ -21,7 +21,10 @@ __all__ = ["command"]
     help="How DIR is laid out: kueue-fbc's v<X.Y>/catalog/<package>/catalog.json, or releasekit's own.",
 )
 @click.option(
-    "--catalog-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="[default: catalog]"
+    "--catalog-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to import [default: catalog, or what releasekit.yaml configures].",
 )
 @streams_dir_option
 @format_options
@@ -44,9 +47,7 @@ def command(
     """
     from releasekit.jobs.catalog_adopt import AdoptRequest, adopt
 
-    request = AdoptRequest(
-        source=source, layout=layout, streams_dir=streams_dir, catalog_dir=catalog_dir or Path("catalog")
-    )
+    request = AdoptRequest(source=source, layout=layout, streams_dir=streams_dir, catalog_dir=catalog_dir)
     result = adopt(request)
     code = emit_report(result.report, fmt, output)
     if result.unchanged:

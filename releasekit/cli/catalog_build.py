@@ -22,7 +22,7 @@ __all__ = ["command"]
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Catalog tree to write or check [default: catalog].",
+    help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
 )
 @streams_dir_option
 @templates_dir_option
@@ -54,11 +54,10 @@ def command(
     request = BuildRequest(
         streams_dir=streams_dir,
         templates_dir=templates_dir,
-        catalog_dir=out or Path("catalog"),
+        catalog_dir=out,
         check=check,
         candidates=candidates,
         command="catalog build",
-        published_dir=Path("catalog"),
     )
     result = build(request)
     code = emit_report(result.report, fmt, output)

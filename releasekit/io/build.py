@@ -29,7 +29,7 @@ from releasekit.io.catalog_build import build_catalogs, compare_files, drift
 from releasekit.io.catalog_tree import validate_tree
 from releasekit.io.streams import validate_streams
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
+from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
@@ -40,13 +40,14 @@ __all__ = ["BuildRequest", "BuildResult", "build", "run_build"]
 class BuildRequest:
     """What to build and where (paths as the user gave them, shown in findings).
 
-    ``published_dir`` is the committed catalog tree whose HEAD blobs are carried (default: ``catalog_dir``;
-    a preview written elsewhere still carries the committed catalog's blobs).
+    ``layout`` None reads ``releasekit.yaml`` beside ``streams_dir`` (the repository root); ``catalog_dir``
+    None is the layout's root there. ``published_dir`` is the committed catalog tree whose HEAD blobs are
+    carried (default: the layout's root, so a preview written elsewhere still carries them).
     """
 
     streams_dir: Path = Path("streams")
     templates_dir: Path = Path("bundle-templates")
-    catalog_dir: Path = Path("catalog")
+    catalog_dir: Path | None = None
     check: bool = False
     candidates: bool = False
     cross_minor: CrossMinor | None = None
@@ -56,7 +57,7 @@ class BuildRequest:
     upstream: str | None = None
     bundles_dir: Path = Path("bundles")
     allow_unpinned: bool = False
-    layout: CatalogLayout = DEFAULT_LAYOUT
+    layout: CatalogLayout | None = None
     published_dir: Path | None = None
 
 
@@ -115,14 +116,14 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _write(request: BuildRequest, files: Mapping[PurePosixPath, bytes]) -> None:
+def _write(target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes]) -> None:
     from releasekit.io.atomic import write_bytes_atomic, write_tree_atomic  # a write needs tempfile, shutil
 
-    if request.layout.owns_tree:
-        write_tree_atomic(request.catalog_dir, files)
+    if layout.owns_tree:
+        write_tree_atomic(target_dir, files)
         return
     for rel, data in sorted(files.items()):  # file by file: every other file there is left alone
-        target = request.catalog_dir.joinpath(*rel.parts)
+        target = target_dir.joinpath(*rel.parts)
         if not target.is_file() or target.read_bytes() != data:
             write_bytes_atomic(target, data)
 
@@ -133,17 +134,22 @@ def build(request: BuildRequest) -> BuildResult:
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
+    from releasekit.io.config import RULES as CONFIG_RULES
+    from releasekit.io.config import load_layout
     from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
     from releasekit.rules.graph import GraphPolicy
 
+    repo_root = request.streams_dir.parent
+    layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
+    catalog_dir = request.catalog_dir or repo_root / layout.root
+    published_dir = request.published_dir or repo_root / layout.root
     loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
-    findings: list[Finding] = list(streams_report.findings)
+    findings: list[Finding] = [*config_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
-    rules: list[str] = list(streams_report.rules)
-    published_dir = request.published_dir or request.catalog_dir
-    carried = carried_at_head(published_dir, loaded.streams, request.layout, display=str(published_dir))
+    rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
+    carried = carried_at_head(published_dir, loaded.streams, layout, display=str(published_dir))
     built = build_catalogs(
         request.streams_dir,
         request.templates_dir,
@@ -151,13 +157,11 @@ def build(request: BuildRequest) -> BuildResult:
         cross_minor=request.cross_minor,
         loaded=loaded,
         carried=carried,
-        layout=request.layout,
+        layout=layout,
     )
     findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
-    if published_dir == request.catalog_dir:
-        findings.extend(
-            working_findings(published_dir, built.carried, request.layout, display=str(published_dir))
-        )
+    if published_dir == catalog_dir:
+        findings.extend(working_findings(published_dir, built.carried, layout, display=str(published_dir)))
     rules.extend(CARRY_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
@@ -178,32 +182,32 @@ def build(request: BuildRequest) -> BuildResult:
     written = False
     unchanged = ""
     if request.check:
-        if request.layout.owns_tree:
-            findings.extend(drift(request.catalog_dir, built.files, str(request.catalog_dir)))
+        if layout.owns_tree:
+            findings.extend(drift(catalog_dir, built.files, str(catalog_dir)))
         else:
             existing = {
-                rel: request.catalog_dir.joinpath(*rel.parts).read_bytes
+                rel: catalog_dir.joinpath(*rel.parts).read_bytes
                 for rel in built.files
-                if request.catalog_dir.joinpath(*rel.parts).is_file()
+                if catalog_dir.joinpath(*rel.parts).is_file()
             }
-            findings.extend(compare_files(built.files, existing, str(request.catalog_dir)))
-        if request.catalog_dir.is_dir():
-            check_tree(request.catalog_dir)
+            findings.extend(compare_files(built.files, existing, str(catalog_dir)))
+        if catalog_dir.is_dir():
+            check_tree(catalog_dir)
     else:
         with tempfile.TemporaryDirectory(prefix="releasekit-build-") as tmp:
-            staged = Path(tmp) / (request.catalog_dir.absolute().name or "catalog")
+            staged = Path(tmp) / (catalog_dir.absolute().name or "catalog")
             from releasekit.io.atomic import write_tree_atomic
 
             write_tree_atomic(staged, built.files)
             before = len(findings)
             check_tree(staged)
-            findings[before:] = _shown_as(findings[before:], staged, request.catalog_dir)
-            checked[:] = [c.replace(str(staged), str(request.catalog_dir)) for c in checked]
+            findings[before:] = _shown_as(findings[before:], staged, catalog_dir)
+            checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         if errors:
-            unchanged = f"{str(request.catalog_dir).rstrip('/')}/ left unchanged: {_count(errors, 'error')}"
+            unchanged = f"{str(catalog_dir).rstrip('/')}/ left unchanged: {_count(errors, 'error')}"
         else:
-            _write(request, built.files)
+            _write(catalog_dir, layout, built.files)
             written = True
     if request.bundles and not unchanged:
         from releasekit.io.bundle_build import DEFAULT_UPSTREAM, build_bundles

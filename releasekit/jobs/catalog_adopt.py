@@ -24,7 +24,7 @@ from releasekit.errors import InputError
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.streams import load_streams
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.layout import DEFAULT_LAYOUT, LAYOUTS, CatalogLayout
+from releasekit.model.layout import LAYOUTS, CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import Stream
 
@@ -45,13 +45,16 @@ RULES: Final[dict[str, str]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdoptRequest:
-    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``)."""
+    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``).
+
+    ``target`` None is what ``releasekit.yaml`` beside ``streams_dir`` configures, ``catalog_dir`` None its root.
+    """
 
     source: Path
     layout: str = "kueue-fbc"
     streams_dir: Path = Path("streams")
-    catalog_dir: Path = Path("catalog")
-    target: CatalogLayout = DEFAULT_LAYOUT
+    catalog_dir: Path | None = None
+    target: CatalogLayout | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,9 +118,14 @@ def adopt(request: AdoptRequest) -> AdoptResult:
     layout = LAYOUTS.get(request.layout)
     if layout is None:
         raise UsageError(f"--layout: {request.layout!r} is not one of {', '.join(sorted(LAYOUTS))}")
+    from releasekit.io.config import load_layout
+
+    repo_root = request.streams_dir.parent
+    target, config_findings = (request.target, []) if request.target else load_layout(repo_root)
+    catalog_dir = request.catalog_dir or repo_root / target.root
     loaded = load_streams(request.streams_dir, display_root=str(request.streams_dir))
     by_package, openshifts, published = _known(loaded.streams)
-    findings: list[Finding] = []
+    findings: list[Finding] = list(config_findings)
     checked: list[str] = []
     imports: dict[PurePosixPath, bytes] = {}
     shown_root = str(request.source).rstrip("/")
@@ -177,9 +185,9 @@ def adopt(request: AdoptRequest) -> AdoptResult:
                         bundle.location.line,
                     )
                 )
-        imports[request.target.catalog_file(openshift, package)] = data
+        imports[target.catalog_file(openshift, package)] = data
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    shown_target = str(request.catalog_dir).rstrip("/") or "."
+    shown_target = str(catalog_dir).rstrip("/") or "."
     unchanged = ""
     written: tuple[PurePosixPath, ...] = ()
     if errors:
@@ -188,7 +196,7 @@ def adopt(request: AdoptRequest) -> AdoptResult:
         from releasekit.io.atomic import write_bytes_atomic
 
         for rel, data in sorted(imports.items()):
-            write_bytes_atomic(request.catalog_dir.joinpath(*rel.parts), data)
+            write_bytes_atomic(catalog_dir.joinpath(*rel.parts), data)
         written = tuple(sorted(imports))
     report = Report(
         command="catalog adopt",
