@@ -101,16 +101,24 @@ def test_presets_and_overrides(tmp_path: Path) -> None:
         ("schema: releasekit/config/v2\n", 1),
     ],
 )
-def test_a_wrong_config_is_a_finding_at_its_line_and_nothing_is_written(
-    tmp_path: Path, run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, text: str, line: int
+def test_a_wrong_config_is_a_finding_at_its_line(tmp_path: Path, text: str, line: int) -> None:
+    (tmp_path / "releasekit.yaml").write_text(text)
+    _layout, findings = load_layout(tmp_path)
+    assert [(f.rule, f.location.file, f.location.line) for f in findings] == [
+        ("RK-STREAM-040", str(tmp_path / "releasekit.yaml"), line)
+    ]
+
+
+def test_build_with_a_wrong_config_writes_nothing(
+    tmp_path: Path, run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = init_repo(tmp_path / "repo")
     monkeypatch.chdir(root)
-    (root / "releasekit.yaml").write_text(text)
+    (root / "releasekit.yaml").write_text("schema: releasekit/config/v1\ncatalog:\n  layout: nope\n")
     shutil.rmtree(root / "catalog" / "v5.0")
     before = tree_hashes(root / "catalog")
     result = run_line(["build", "--format", "json"])
     assert result.exit_code == 1
     config = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-STREAM-040"]
-    assert [(f["location"]["file"], f["location"]["line"]) for f in config] == [("releasekit.yaml", line)]
+    assert [(f["location"]["file"], f["location"]["line"]) for f in config] == [("releasekit.yaml", 3)]
     assert tree_hashes(root / "catalog") == before
