@@ -18,29 +18,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Final
 
 from releasekit.errors import InputError
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.streams import load_streams
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.layout import LAYOUTS, CatalogLayout
 from releasekit.model.report import Report
-from releasekit.model.stream import Stream
+from releasekit.rules.adopt import RULES as ADOPT_RULES
+from releasekit.rules.adopt import AdoptedCatalog, check_adopted, not_imported
 
-__all__ = ["RULES", "AdoptRequest", "AdoptResult", "adopt"]
-
-RULE_UNKNOWN_PACKAGE = "RK-DIFF-012"
-RULE_UNKNOWN_OPENSHIFT = "RK-DIFF-013"
-RULE_UNKNOWN_BUNDLE = "RK-DIFF-014"
-RULE_NOT_IMPORTED = "RK-DIFF-015"
-
-RULES: Final[dict[str, str]] = {
-    RULE_UNKNOWN_PACKAGE: "an adopted catalog holds a package no stream owns",
-    RULE_UNKNOWN_OPENSHIFT: "an adopted catalog is for an OpenShift version no stream ships to",
-    RULE_UNKNOWN_BUNDLE: "an adopted bundle is no published release of its stream in that catalog",
-    RULE_NOT_IMPORTED: "a file of the adopted repository is not a package catalog and is not imported",
-}
+__all__ = ["AdoptRequest", "AdoptResult", "adopt"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,32 +68,6 @@ def _files(source: Path) -> list[PurePosixPath]:
     return found
 
 
-def _error(
-    rule: str, message: str, file: str, hint: str, subject: tuple[str, ...], line: int | None = None
-) -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.ERROR,
-        message=message,
-        location=Location(file=file, line=line),
-        hint=hint,
-        subject=subject,
-    )
-
-
-def _known(streams: tuple[Stream, ...]) -> tuple[dict[str, Stream], set[str], set[tuple[str, str, str]]]:
-    by_package = {s.package: s for s in streams}
-    openshift = {str(v) for s in streams for v in s.openshift}
-    published = {
-        (str(o), s.package, r.csv_name(s.package))
-        for s in streams
-        for r in s.releases
-        if r.status.is_published
-        for o in r.catalogs
-    }
-    return by_package, openshift, published
-
-
 def adopt(request: AdoptRequest) -> AdoptResult:
     """Import ``request.source`` (see the module docstring); nothing is printed.
 
@@ -124,68 +86,29 @@ def adopt(request: AdoptRequest) -> AdoptResult:
     target, config_findings = (request.target, []) if request.target else load_layout(repo_root)
     catalog_dir = request.catalog_dir or repo_root / target.root
     loaded = load_streams(request.streams_dir, display_root=str(request.streams_dir))
-    by_package, openshifts, published = _known(loaded.streams)
     findings: list[Finding] = list(config_findings)
     checked: list[str] = []
     imports: dict[PurePosixPath, bytes] = {}
+    adopted: list[AdoptedCatalog] = []
     shown_root = str(request.source).rstrip("/")
     for rel in _files(request.source):
         shown = f"{shown_root}/{rel}"
         key = layout.catalog_key(rel)
         if key is None or rel.name != "catalog.json":
-            findings.append(
-                Finding(
-                    rule=RULE_NOT_IMPORTED,
-                    severity=Severity.INFO,
-                    message=f"{shown} is not a package catalog of the {layout.name} layout; not imported",
-                    location=Location(file=shown),
-                    hint="releasekit writes the catalogs and Containerfiles; keep what else you need by hand",
-                    subject=("not imported",),
-                )
-            )
+            findings.append(not_imported(shown, layout.name))
             continue
         openshift, package = key
-        data = (request.source / rel).read_bytes()
+        try:
+            data = (request.source / rel).read_bytes()
+        except OSError as exc:
+            raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
         checked.append(shown)
         metas, load_findings = load_catalog_text(data, shown, LoadLimits())
         config, decode_findings = decode_metas(metas)
         findings.extend((*load_findings, *decode_findings))
-        if openshift not in openshifts:
-            findings.append(
-                _error(
-                    RULE_UNKNOWN_OPENSHIFT,
-                    f"{shown} is for OpenShift {openshift}, which no stream ships to",
-                    shown,
-                    f"add {openshift} to the stream's openshift list (streams/README.md), or leave it out of DIR",
-                    (openshift,),
-                )
-            )
-        stream = by_package.get(package)
-        if stream is None:
-            findings.append(
-                _error(
-                    RULE_UNKNOWN_PACKAGE,
-                    f"{shown} holds package {package!r}, which no stream owns",
-                    shown,
-                    "add a stream for the package to streams/, or leave it out of DIR",
-                    (openshift, package),
-                )
-            )
-        for bundle in config.bundles:
-            if stream is not None and (openshift, package, bundle.name) not in published:
-                findings.append(
-                    _error(
-                        RULE_UNKNOWN_BUNDLE,
-                        f'bundle "{bundle.name}" in {shown} is no published release of stream '
-                        f"{stream.name!r} listed for {openshift}",
-                        shown,
-                        f"record the release in {stream.origin.file or 'streams/'} (status: released, "
-                        f"catalogs including {openshift}), or leave the bundle out of DIR",
-                        (openshift, package, f'bundle "{bundle.name}"'),
-                        bundle.location.line,
-                    )
-                )
+        adopted.append(AdoptedCatalog(openshift=openshift, package=package, file=shown, config=config))
         imports[target.catalog_file(openshift, package)] = data
+    findings.extend(check_adopted(loaded.streams, adopted))
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     shown_target = str(catalog_dir).rstrip("/") or "."
     unchanged = ""
@@ -202,6 +125,6 @@ def adopt(request: AdoptRequest) -> AdoptResult:
         command="catalog adopt",
         findings=tuple(findings),
         checked=tuple(checked),
-        rules=tuple(sorted({*RULES, *LOAD_RULES})),
+        rules=tuple(sorted({*ADOPT_RULES, *LOAD_RULES})),
     )
     return AdoptResult(report=report, written=written, unchanged=unchanged)
