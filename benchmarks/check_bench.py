@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from gen_synthetic import generate  # noqa: E402
 
-from releasekit.io.catalog_build import build_catalogs  # noqa: E402
+from releasekit.jobs.catalog_build import build_catalogs  # noqa: E402
 
 DIGEST = "sha256:" + "4" * 64
 NEW_RELEASE = f"""\

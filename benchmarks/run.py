@@ -1,6 +1,7 @@
 """Time whole ``releasekit`` commands on the benchmark catalogs (run by hand, never in tests).
 
-For each catalog (the synthetic one, and the real YAML catalogs under ``--shared``) and each command
+First the commands on this repository itself (``--help``, ``catalog build --check``, ``build --check``),
+then, for each catalog (the synthetic one, and the real YAML catalogs under ``--shared``) and each command
 (``catalog validate``, ``catalog render``, and ``load``: the loader alone through ``python -c``), it runs
 the command N times as a separate process and prints the median, minimum and maximum wall time and the
 peak RSS of the process (from ``os.wait4``'s resource usage, the figure ``/usr/bin/time -v`` prints as
@@ -31,6 +32,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SYNTHETIC = HERE / "data" / "synthetic"
+
+# Commands on this repository itself (run in the repository root): start-up and the release job's
+# catalog step. (name, argv after ``python -m releasekit``, target s)
+REPO_COMMANDS = [
+    ("--help", ["--help"], 0.06),
+    ("catalog build --check", ["catalog", "build", "--check", "-q"], 0.1),
+    ("build --check", ["build", "--check", "-q"], 0.5),
+]
 
 # (name, folder below --shared or None for the synthetic catalog, validate target s, MiB)
 CATALOGS = [
@@ -104,7 +113,11 @@ def main() -> None:
         help="folder holding community-operators-prod/ and certified-operators/",
     )
     parser.add_argument("--synthetic", type=Path, default=SYNTHETIC, help="synthetic catalog folder")
-    parser.add_argument("--only", action="append", help="catalog name to run (repeatable), e.g. synthetic")
+    parser.add_argument(
+        "--only",
+        action="append",
+        help="catalog name to run (repeatable), e.g. synthetic; 'repo' for the commands on this repository",
+    )
     parser.add_argument(
         "--no-compile",
         action="store_true",
@@ -121,6 +134,16 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
+    for label, argv, target_s in REPO_COMMANDS:
+        if args.only and "repo" not in args.only:
+            break
+        fig = measure([sys.executable, "-m", "releasekit", *argv], args.runs)
+        codes = "" if fig.codes <= {0} else f"  exit {sorted(fig.codes)}"
+        print(
+            f"{'repo: ' + label:<27} {statistics.median(fig.walls):>9.3f} {min(fig.walls):>7.3f} "
+            f"{max(fig.walls):>7.3f} {fig.peak_mib:>9.0f}  {target_s} s{codes}",
+            flush=True,
+        )
     for name, rel, target_s, target_mib in CATALOGS:
         if args.only and name not in args.only:
             continue

@@ -35,6 +35,6 @@ cli = click.version_option(__version__, "--version", prog_name="releasekit", mes
 
 def main() -> None:
     """Console-script entry point."""
-    from releasekit.cli._common import run_main
+    from releasekit.cli._main import run_main
 
     run_main(cli)

@@ -12,12 +12,15 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.errors import ReleasekitError, one_line
-from releasekit.model.report import Report
+from releasekit.cli._main import request_fast_exit, run_main
+from releasekit.errors import ReleasekitError
+
+if TYPE_CHECKING:
+    from releasekit.model.report import Report
 
 __all__ = [
     "EXIT_ERRORS",
@@ -28,6 +31,7 @@ __all__ = [
     "streams_dir_option",
     "templates_dir_option",
     "progress",
+    "request_fast_exit",
     "run_main",
     "write_output",
 ]
@@ -152,52 +156,3 @@ def emit_report(report: Report, fmt: str, output: Path | None) -> int:
     if fmt == "konflux":
         return EXIT_OK
     return EXIT_OK if report.passed else EXIT_ERRORS
-
-
-_fast_exit = False
-
-
-def request_fast_exit() -> None:
-    """Let :func:`run_main` end the process without freeing what the command loaded.
-
-    For commands that hold a large catalog and have nothing left to clean up: tearing down millions of
-    objects at interpreter exit costs about a tenth of a second. Only the console entry acts on it; under
-    click's test runner (or any other caller of the command) nothing changes.
-    """
-    global _fast_exit
-    _fast_exit = True
-
-
-def run_main(group: click.Group, args: list[str] | None = None) -> None:
-    """Run ``group``, turning releasekit errors into one line and exit 2.
-
-    The process ends soon after the command, so loaded catalogs are frozen out of the garbage
-    collector's view (:mod:`releasekit.io.collector`), which a long-lived library caller would not want.
-    """
-    from releasekit.io.collector import freeze_after_loading
-
-    global _fast_exit
-    _fast_exit = False
-    freeze_after_loading()
-    try:
-        rc = group.main(args=args, prog_name="releasekit", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        sys.exit(EXIT_INPUT)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(EXIT_INPUT if exc.exit_code != 0 else 0)
-    except ReleasekitError as exc:
-        click.echo(f"releasekit: error: {one_line(exc)}", err=True)
-        sys.exit(EXIT_INPUT)
-    except click.exceptions.Exit as exc:
-        _exit(exc.exit_code)
-    _exit(rc if isinstance(rc, int) else 0)
-
-
-def _exit(code: int) -> None:
-    if _fast_exit:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    sys.exit(code)

@@ -67,7 +67,7 @@ def command(
     catalog/ holds at git HEAD is kept byte for byte. All or nothing: when any check reports an error,
     catalog/ is left as it was and the run ends with one line saying so.
     """
-    from releasekit.io.build import BuildRequest, build
+    from releasekit.jobs.build import BuildRequest, build
 
     if upstream is not None and not bundles:
         raise click.UsageError("--upstream is only used with --bundles")

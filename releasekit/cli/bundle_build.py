@@ -1,6 +1,6 @@
 """``releasekit bundle build``: generate registry+v1 bundles from ``streams/``, ``bundle-templates/`` and upstream Kueue.
 
-Thin click layer over :mod:`releasekit.io.bundle_build`. By default the releases whose status is
+Thin click layer over :mod:`releasekit.jobs.bundle_build`. By default the releases whose status is
 ``candidate``; ``--version V`` one release; ``--all`` every release of the chosen streams. Each bundle goes
 to ``<out>/<stream>/<version>/``; ``--check`` compares with what is there instead of writing. The built
 bundles are then validated (operator-sdk's default validators and releasekit's own bundle rules).
@@ -81,7 +81,7 @@ def command(
     output: Path | None,
 ) -> None:
     """Generate registry+v1 bundles (default: the candidate releases) and validate them."""
-    from releasekit.io.bundle_build import DEFAULT_UPSTREAM, build_bundles
+    from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
     from releasekit.model.report import Report
 
     def progress(line: str) -> None:

@@ -1,8 +1,7 @@
 """``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules.
 
-Thin click layer: parse options into :class:`~releasekit.model.bundle.ValidationOptions`, load the
-bundle (:mod:`releasekit.io.bundle_load`), run :func:`releasekit.rules.bundle.validate_bundle`, hand
-the report to a reporter. Exit 0 without error findings, 1 with, 2 when the input cannot be read or the
+Thin click layer over :mod:`releasekit.jobs.bundle_validate`: parse the options, call the job, hand the
+report to a reporter. Exit 0 without error findings, 1 with, 2 when the input cannot be read or the
 command line is wrong.
 """
 
@@ -15,7 +14,6 @@ import click
 
 from releasekit.cli._common import EXIT_INPUT, emit_report, format_options
 from releasekit.errors import ReleasekitError
-from releasekit.model.report import Report
 
 __all__ = ["command", "parse_optional_checks"]
 
@@ -28,13 +26,14 @@ class _InputFailure(click.ClickException):
 
 def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[str, ...]:
     """Validate ``--optional-checks`` (comma separated); ``--k8s-version`` alone adds alpha-deprecated-apis."""
-    from releasekit.rules.bundle import OPTIONAL_CHECKS
+    from releasekit.jobs.bundle_validate import optional_checks
 
+    known = optional_checks()
     names = [name.strip() for name in (text or "").split(",") if name.strip()]
-    unknown = sorted({name for name in names if name not in OPTIONAL_CHECKS})
+    unknown = sorted({name for name in names if name not in known})
     if unknown:
         raise click.BadParameter(
-            f"unknown check(s) {', '.join(repr(n) for n in unknown)}; choose from {', '.join(OPTIONAL_CHECKS)}",
+            f"unknown check(s) {', '.join(repr(n) for n in unknown)}; choose from {', '.join(known)}",
             param_hint="'--optional-checks'",
         )
     if k8s_version and "alpha-deprecated-apis" not in names:
@@ -84,18 +83,20 @@ def command(
     output: Path | None,
 ) -> None:
     """Validate the registry+v1 bundle in DIR (a bundle root, a manifests folder or a flat folder)."""
-    from releasekit.io.bundle_load import load_bundle, load_categories_file
-    from releasekit.model.bundle import ValidationOptions
-    from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+    from releasekit.jobs.bundle_validate import validate_bundle_dir
 
     optional = parse_optional_checks(optional_checks, k8s_version)
     catalogs = tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip())
+    categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
     try:
-        bundle = load_bundle(bundle_dir)
-        categories = None
-        categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
-        if categories_file and ("categories" in optional or "operatorhub" in optional):
-            categories = load_categories_file(Path(categories_file))
+        report = validate_bundle_dir(
+            bundle_dir,
+            optional=optional,
+            k8s_version=k8s_version,
+            release_checks=release_checks,
+            openshift_catalogs=catalogs,
+            categories_file=Path(categories_file) if categories_file else None,
+        )
     except ReleasekitError as exc:
         if fmt == "konflux":  # Konflux still gets its TEST_OUTPUT object (result ERROR) before exit 2
             from releasekit.cli._common import write_output
@@ -104,19 +105,4 @@ def command(
 
             write_output(konflux_error(str(exc), source_epoch()), output)
         raise _InputFailure(str(exc)) from None
-    options = ValidationOptions(
-        validators=DEFAULT_VALIDATORS + optional,
-        k8s_version=k8s_version,
-        index_dockerfile=bundle.dockerfile,
-        custom_categories=categories,
-        release_checks=release_checks,
-        openshift_catalogs=catalogs,
-    )
-    findings = validate_bundle(bundle, options)
-    report = Report(
-        command="bundle validate",
-        findings=findings,
-        checked=tuple(m.file for m in bundle.all_manifests),
-        rules=tuple(sorted({f.rule for f in findings})),
-    )
     click.get_current_context().exit(emit_report(report, fmt, output))

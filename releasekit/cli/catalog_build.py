@@ -47,7 +47,7 @@ def command(
     (catalog/ left unchanged: N errors). Candidates are never committed: --candidates renders a preview
     into --out, where development image references are reported as warnings.
     """
-    from releasekit.io.build import BuildRequest, build
+    from releasekit.jobs.build import BuildRequest, build
 
     if candidates and out is None:
         raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")

@@ -1,8 +1,8 @@
 """``releasekit catalog validate DIR...``: ``opm validate`` rule for rule, every finding reported.
 
-Thin click layer: load each folder and run the model checks (:func:`releasekit.io.fbc_load.load_and_check`
-with :func:`releasekit.rules.fbc.validate_config`), refine lines for findings inside objects
-(:mod:`releasekit.io.fbc_locate`), and hand one report to the reporter. Exit codes (contract): 0 no error
+Thin click layer over :func:`releasekit.jobs.catalog_validate.validate_dirs`, which loads each folder,
+runs opm's model checks (and with ``--graph`` the upgrade-graph rules) and refines lines; the report goes
+to the reporter. Exit codes (contract): 0 no error
 finding, 1 error findings, 2 a folder that cannot be read, bad usage, or input refused by a safety
 limit (one line on stderr, never a traceback).
 """
@@ -14,15 +14,9 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import format_options
-from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES
+from releasekit.jobs.catalog_validate import DEFAULT_MAX_FILE_BYTES
 
 __all__ = ["command"]
-
-
-def _graph_rules() -> tuple[str, ...]:
-    from releasekit.rules.graph import RULES as GRAPH_RULES
-
-    return tuple(sorted(GRAPH_RULES))
 
 
 @click.command(name="validate")
@@ -54,41 +48,13 @@ def command(
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
     from releasekit.cli._common import emit_report, progress, request_fast_exit
-    from releasekit.io.fbc_load import LoadLimits, load_and_check, load_and_check_findings
-    from releasekit.model.finding import Finding
-    from releasekit.model.report import Report
-    from releasekit.rules.fbc import RULES, validate_config
+    from releasekit.jobs.catalog_validate import validate_dirs
 
-    limits = LoadLimits(max_file_bytes=max_file_size)
-    findings: list[Finding] = []
-    checked: list[str] = []
-    kept_alive: list[object] = []
-    for directory in progress(dirs, "validating catalogs", enabled=fmt == "text"):
-        if not graph:  # only findings are needed: big catalogs may be split across two processes
-            # the previous folder's catalog is freed here; the last one never is (request_fast_exit)
-            kept_alive = []
-            found, files = load_and_check_findings(directory, validate_config, limits, kept_alive)
-            findings.extend(found)
-            checked.extend(files)
-            continue
-        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
-
-        loaded, validated = load_and_check(directory, validate_config, limits)
-        findings.extend(loaded.findings)
-        findings.extend(validated)
-        checked.extend(loaded.files)
-        findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
-    if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
-        from releasekit.io.fbc_locate import refine_locations
-
-        refined = refine_locations(findings)
-    else:
-        refined = ()
-    report = Report(
-        command="catalog validate",
-        findings=refined,
-        checked=tuple(checked),
-        rules=LOAD_RULES + tuple(sorted(RULES)) + (_graph_rules() if graph else ()),
+    report = validate_dirs(
+        dirs,
+        max_file_bytes=max_file_size,
+        graph=graph,
+        progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
     )
     code = emit_report(report, fmt, output)
     request_fast_exit()

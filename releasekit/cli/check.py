@@ -34,7 +34,7 @@ def command(
     recorded fact changed, no user stranded. Only the package catalogs the change touches are loaded
     and checked again; the others are compared by their bytes.
     """
-    from releasekit.io.check import CheckRequest, run_check
+    from releasekit.jobs.check import CheckRequest, run_check
 
     result = run_check(CheckRequest(base=base, head=head, repo=repo))
     ctx.exit(emit_report(result.report, fmt, output))

@@ -136,14 +136,11 @@ def render_text(streams: tuple[Stream, ...]) -> str:
 
 def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
     """Load streams; on error findings print them to stderr and exit 1 (unreadable input: exit 2)."""
-    from releasekit.io.streams import load_streams
-    from releasekit.model.finding import has_errors
-    from releasekit.model.report import Report
+    from releasekit.jobs.streams_validate import read_streams
     from releasekit.report.text import TextReporter
 
-    loaded = load_streams(streams_dir, display_root=str(streams_dir))
-    if has_errors(loaded.findings):
-        report = Report(command="streams", findings=loaded.findings, checked=loaded.files)
+    loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
+    if report is not None:
         click.echo(TextReporter().render(report), err=True, nl=False)
         raise click.exceptions.Exit(EXIT_ERRORS)
     return loaded.streams

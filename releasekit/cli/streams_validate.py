@@ -17,7 +17,7 @@ __all__ = ["command"]
 @click.pass_context
 def command(ctx: click.Context, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Check streams/: schemas, versions, images, OpenShift versions, inventories and gate policies."""
-    from releasekit.io.streams import validate_streams
+    from releasekit.jobs.streams_validate import validate_streams
 
     _, report = validate_streams(streams_dir, display_root=str(streams_dir))
     ctx.exit(emit_report(report, fmt, output))

@@ -25,9 +25,8 @@ __all__ = ["command"]
 @click.option("--line", "line", default=None, help="The Kueue line (X.Y) when the ref has no tag to tell it.")
 def command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:
     """Read CRDs and feature gates at REF (no work tree) and write the exact inventory."""
-    from releasekit.io.upstream import check_ref, import_upstream
+    from releasekit.jobs.upstream_import import import_upstream
 
-    check_ref(ref)  # before anything touches git
     inventory, path = import_upstream(repo, ref, streams_dir, line=line)
     click.echo(
         f"wrote {path}: Kueue {inventory.line} at {inventory.ref} ({inventory.commit[:12]}), "

@@ -32,6 +32,7 @@ import yaml
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import yamlio
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
     Bundle,
     BundleLayout,
@@ -41,7 +42,6 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 
 __all__ = [
     "MAX_FILE_BYTES",

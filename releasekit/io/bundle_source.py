@@ -31,9 +31,10 @@ import yaml_rs
 from releasekit.errors import InputError
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
-from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
 
 __all__ = [
+    "BundleFiles",
+    "BundleRenderer",
     "BundleSource",
     "UnresolvedImageError",
     "config_from_entries",
@@ -115,11 +116,29 @@ def config_from_entries(entries: Sequence[Any], where: str) -> tuple[Declarative
     return config, [f.message for f in (*findings, *decode_findings)]
 
 
-def read_bundle_dir(path: Path, image: str = "") -> Bundle:
-    """Render one registry+v1 bundle directory (``image`` as known, or ``""`` for a plain directory).
+@dataclass(frozen=True, slots=True)
+class BundleFiles:
+    """What a registry+v1 bundle directory holds, parsed: its manifests and its metadata documents."""
+
+    path: Path
+    objects: tuple[Any, ...]
+    annotations: Any
+    dependencies: Any
+    properties: Any
+
+
+BundleRenderer = Callable[[BundleFiles, str], Bundle]
+"""Turns a bundle directory's files and its image (``""`` when unknown) into the ``olm.bundle`` opm renders.
+
+Injected by the job (opm's ``BundleRenderer``); raises :class:`releasekit.errors.InputError` when the
+bundle cannot be rendered."""
+
+
+def read_bundle_dir(path: Path) -> BundleFiles:
+    """Read one registry+v1 bundle directory: every manifest's documents and the metadata files.
 
     Raises:
-        InputError: a manifest cannot be read, or the bundle cannot be rendered.
+        InputError: a manifest or metadata file cannot be read or parsed.
     """
     objects: list[Any] = []
     manifests = path / "manifests"
@@ -143,15 +162,13 @@ def read_bundle_dir(path: Path, image: str = "") -> Bundle:
                 return doc.get(key) if isinstance(doc, dict) else None
         return None
 
-    annotations = meta_doc("annotations", "annotations") or {}
-    dependencies = meta_doc("dependencies", "dependencies") or []
-    properties = meta_doc("properties", "properties") or []
-    try:
-        return render_bundle_manifests(
-            objects, annotations, dependencies=dependencies, properties=properties, image=image
-        )
-    except BundleRenderError as exc:
-        raise InputError(f"{path}: cannot render bundle: {exc}") from None
+    return BundleFiles(
+        path=path,
+        objects=tuple(objects),
+        annotations=meta_doc("annotations", "annotations") or {},
+        dependencies=meta_doc("dependencies", "dependencies") or [],
+        properties=meta_doc("properties", "properties") or [],
+    )
 
 
 def _image_keys(image: str) -> set[str]:
@@ -170,6 +187,7 @@ class BundleSource:
     """Bundles found under ``--bundles``: FBC ``olm.bundle`` objects by image, and bundle directories."""
 
     root: Path
+    render: BundleRenderer
     by_image: dict[str, list[Bundle]] = field(default_factory=dict)
     bundle_dirs: list[Path] = field(default_factory=list)
     _dir_keys: dict[Path, set[str]] = field(default_factory=dict)
@@ -186,7 +204,7 @@ class BundleSource:
         keys = _image_keys(image)
         for directory in self.bundle_dirs:
             if keys & self._keys_for(directory):
-                return [read_bundle_dir(directory, image)]
+                return [self.render(read_bundle_dir(directory), image)]
         raise UnresolvedImageError(
             f'cannot resolve bundle image "{image}": no olm.bundle object with this image and no bundle '
             f"directory matching it under {self.root} (searched {sum(map(len, self.by_image.values()))} "
@@ -197,7 +215,7 @@ class BundleSource:
         keys = self._dir_keys.get(directory)
         if keys is None:
             keys = {directory.name}
-            bundle = read_bundle_dir(directory)
+            bundle = self.render(read_bundle_dir(directory), "")
             keys.add(bundle.name)
             for prop in bundle.properties:
                 if prop.type == "olm.package" and isinstance(prop.value, dict):
@@ -207,15 +225,17 @@ class BundleSource:
         return keys
 
 
-def load_bundle_source(root: Path) -> BundleSource:
+def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
     """Index every bundle directory and every ``olm.bundle`` object under ``root``.
+
+    ``render`` turns a bundle directory into its ``olm.bundle`` when an image resolves to it.
 
     Raises:
         InputError: ``root`` is missing or not a folder, or a file cannot be read.
     """
     if not root.is_dir():
         raise InputError(f"{root}: --bundles must be a directory")
-    source = BundleSource(root=root)
+    source = BundleSource(root=root, render=render)
     metas: list[Meta] = []
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)

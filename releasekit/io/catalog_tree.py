@@ -8,22 +8,15 @@ Kueue FBC repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` bes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from releasekit.errors import InputError
-from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, LoadResult, load_catalog
+from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Severity
-from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
-from releasekit.rules.konflux import FragmentFacts
+from releasekit.model.fragment import FragmentFacts
 
-if TYPE_CHECKING:
-    from releasekit.rules.graph import GraphPolicy, Stranding
-
-__all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "find_fragments", "read_fragment", "validate_tree"]
+__all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "find_fragments", "package_config", "read_fragment"]
 
 FBC_ROOTS = ("configs", "catalog")
 CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
@@ -88,63 +81,11 @@ def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
     return Fragment(folder=folder, root=root, loaded=loaded, facts=facts)
 
 
-def _package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
+def package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
+    """The part of ``config`` that belongs to ``package``."""
     return DeclarativeConfig(
         packages=tuple(p for p in config.packages if p.name == package),
         channels=tuple(c for c in config.channels if c.package == package),
         bundles=tuple(b for b in config.bundles if b.package == package),
         deprecations=tuple(d for d in config.deprecations if d.package == package),
     )
-
-
-def validate_tree(
-    tree: Path,
-    limits: LoadLimits | None = None,
-    *,
-    policies: Mapping[str, GraphPolicy] | None = None,
-    upgrade_order: Sequence[str] = (),
-    stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
-) -> tuple[list[Finding], list[str], tuple[str, ...]]:
-    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
-
-    ``policies`` gives each package's graph policy (from its stream; others get the default policy,
-    where an island channel is a warning). ``upgrade_order`` lists OpenShift versions in cluster-upgrade
-    order: consecutive fragments are checked for users an OpenShift upgrade strands, at
-    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors).
-    Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
-    """
-    from releasekit.io.fbc_locate import refine_locations
-    from releasekit.rules.fbc import RULES as FBC_RULES
-    from releasekit.rules.fbc import validate_config
-    from releasekit.rules.graph import DEFAULT_POLICY, check_graph, check_openshift_upgrades
-    from releasekit.rules.graph import RULES as GRAPH_RULES
-    from releasekit.rules.konflux import check_fragment
-
-    findings: list[Finding] = []
-    checked: list[str] = []
-    configs: dict[str, DeclarativeConfig] = {}
-    files: dict[str, str] = {}
-    for folder in find_fragments(tree):
-        fragment = read_fragment(folder, limits)
-        if fragment.loaded is not None:
-            config = fragment.loaded.config
-            findings.extend(fragment.loaded.findings)
-            findings.extend(validate_config(config))
-            checked.extend(fragment.loaded.files)
-            for package in sorted({p.name for p in config.packages}):
-                policy = (policies or {}).get(package, DEFAULT_POLICY)
-                shown = str(fragment.root / package) if fragment.root else str(folder)
-                findings.extend(check_graph(_package_config(config, package), policy, file=shown))
-            configs[folder.name] = config
-            files[folder.name] = str(fragment.root)
-        findings.extend(check_fragment(fragment.facts))
-    ordered = [(v, configs[v]) for v in upgrade_order if v in configs]
-    if len(ordered) > 1:
-        findings.extend(check_openshift_upgrades(ordered, severity=stranding_severity, files=files))
-    rules = (
-        *LOAD_RULES,
-        *sorted(FBC_RULES),
-        *KONFLUX_RULES,
-        *sorted(GRAPH_RULES),
-    )
-    return list(refine_locations(findings)), checked, tuple(rules)

@@ -42,10 +42,10 @@ from releasekit.model.fbc import (
     DeclarativeConfig,
     Deprecation,
     Meta,
+    OrderedValue,
     Package,
     Property,
 )
-from releasekit.plan.migrate import OrderedValue
 
 __all__ = [
     "GoOrdered",

@@ -40,7 +40,6 @@ from releasekit.model.inventory import (
     InventorySource,
     Maturity,
 )
-from releasekit.model.report import Report
 from releasekit.model.stream import (
     ApiMaturityPolicy,
     ApiServiceRef,
@@ -65,7 +64,7 @@ from releasekit.model.stream import (
     UpgradePolicy,
     Upstream,
 )
-from releasekit.rules.stream import (
+from releasekit.model.stream_ids import (
     RULE_DUPLICATE_KEY,
     RULE_EMPTY,
     RULE_FILE,
@@ -73,8 +72,6 @@ from releasekit.rules.stream import (
     RULE_RECORDED,
     RULE_SCHEMA,
     RULE_SEMVER,
-    RULES,
-    check_streams,
 )
 
 if TYPE_CHECKING:
@@ -86,7 +83,6 @@ __all__ = [
     "load_inventory",
     "load_streams",
     "schema_findings",
-    "validate_streams",
 ]
 
 STREAM_SCHEMA = "stream.schema.json"
@@ -635,20 +631,3 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
         findings=tuple(findings),
         files=tuple(sorted(set(files))),
     )
-
-
-def validate_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report]:
-    """Load ``root`` and run every stream check: what ``streams validate`` and ``build`` report.
-
-    Raises:
-        InputError: as :func:`load_streams`.
-    """
-    loaded = load_streams(root, display_root=display_root)
-    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
-    report = Report(
-        command="streams validate",
-        findings=findings,
-        checked=loaded.files,
-        rules=tuple(sorted(RULES)),
-    )
-    return loaded, report

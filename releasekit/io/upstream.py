@@ -42,7 +42,6 @@ __all__ = [
     "FEATURE_LIST",
     "cache_root",
     "check_ref",
-    "import_upstream",
     "inventory_path",
     "open_repository",
     "read_crd_files",
@@ -317,13 +316,3 @@ def write_inventory(streams_dir: Path, inventory: Inventory) -> Path:
     path = inventory_path(streams_dir, inventory)
     write_text_atomic(path, render_inventory(inventory))
     return path
-
-
-def import_upstream(
-    repo_spec: str, ref: str, streams_dir: Path, *, line: str | None = None, cache: Path | None = None
-) -> tuple[Inventory, Path]:
-    """``releasekit upstream import``: check the ref, open the repo, read at the ref, write the inventory."""
-    check_ref(ref)
-    repo = open_repository(repo_spec, cache=cache)
-    inventory = read_inventory(repo, ref, line=line)
-    return inventory, write_inventory(streams_dir, inventory)

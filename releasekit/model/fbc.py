@@ -19,6 +19,7 @@ from releasekit.model.finding import Location
 
 __all__ = [
     "MISSING",
+    "OrderedValue",
     "PROP_BUNDLE_OBJECT",
     "PROP_CSV_METADATA",
     "PROP_GVK",
@@ -338,3 +339,9 @@ class DeclarativeConfig:
             deprecations=self.deprecations + other.deprecations,
             others=self.others + other.others,
         )
+
+
+class OrderedValue(dict[str, Any]):
+    """A JSON object already in Go's marshal order; writers keep its key order (see ``fbc_write.GoOrdered``)."""
+
+    __slots__ = ()

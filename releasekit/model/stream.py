@@ -57,6 +57,7 @@ __all__ = [
     "image_has_digest",
     "image_repository",
     "openshift_versions_label_form",
+    "operand_crds",
     "sort_releases",
 ]
 
@@ -601,3 +602,12 @@ def _version_key(release: Release) -> semver.Version:
 def sort_releases(releases: Iterable[Release]) -> tuple[Release, ...]:
     """Releases in semver order."""
     return tuple(sorted(releases, key=_version_key))
+
+
+def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
+    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name.
+
+    A CRD with any alpha version counts as alpha, as the real operator decides; it ships only where the
+    stream's API-maturity policy allows it (stable allows none, experimental names the ones it wants).
+    """
+    return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))

@@ -1,6 +1,6 @@
 """What one release's registry+v1 bundle contains: files, names, CRD placement and the checks that stop a build.
 
-Pure core: no I/O, no git, no jinja2. The adapter (:mod:`releasekit.io.bundle_build`) reads the operand
+Pure core: no I/O, no git, no jinja2. The adapter (:mod:`releasekit.jobs.bundle_build`) reads the operand
 CRDs from the upstream Kueue repository, hands their facts here, renders the templates with
 :func:`template_context` and writes the files :func:`plan_bundle` names.
 

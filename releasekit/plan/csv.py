@@ -2,7 +2,7 @@
 
 Pure core. :func:`csv_context` gathers every fact of one release (name, version, edges, createdAt,
 images, owned CRDs, annotations, install modes ...) into a plain dict for ``bundle-templates/``;
-prose and branding are the templates' own. :func:`operand_crds` decides which upstream CRDs a stream
+prose and branding are the templates' own. :func:`releasekit.model.stream.operand_crds` decides which upstream CRDs a stream
 ships (stable: no CRD with any alpha version). The ``olm.csv.metadata`` property is extracted from a
 rendered CSV by :func:`releasekit.plan.migrate.build_csv_metadata`, as opm's migration does.
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from releasekit.model.inventory import Crd, Inventory
-from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
+from releasekit.model.inventory import Crd
+from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream, operand_crds
 from releasekit.plan.channels import csv_edges
 
 __all__ = [
@@ -36,15 +36,6 @@ __all__ = [
 
 OPERATOR_CRD = "kueues.kueue.openshift.io"
 """The operator's own CRD, always owned by the CSV."""
-
-
-def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
-    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name.
-
-    A CRD with any alpha version counts as alpha, as the real operator decides; it ships only where the
-    stream's API-maturity policy allows it (stable allows none, experimental names the ones it wants).
-    """
-    return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))
 
 
 def openshift_versions_value(stream: Stream, release: Release) -> str:

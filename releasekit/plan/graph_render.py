@@ -1,6 +1,6 @@
 """Pictures of upgrade graphs: Mermaid for one package, DOT for larger pictures, JSON for tools.
 
-Pure core: takes :class:`~releasekit.rules.graph.PackageGraph` values and returns text; no I/O, no click.
+Pure core: takes :class:`~releasekit.model.graph.PackageGraph` values and returns text; no I/O, no click.
 Output is deterministic: channels sorted by name, entries in channel order, edges in the graph's sorted
 order, and every text ends with a newline.
 
@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from releasekit.rules.graph import EdgeKind, PackageGraph
+from releasekit.model.graph import EdgeKind, PackageGraph
 
 __all__ = ["GRAPH_SCHEMA", "graph_to_json", "render_dot", "render_json", "render_mermaid"]
 

@@ -24,6 +24,7 @@ from releasekit.model.fbc import (
     PROP_CSV_METADATA,
     Bundle,
     DeclarativeConfig,
+    OrderedValue,
     Property,
 )
 
@@ -43,12 +44,6 @@ LEVELS: tuple[str, ...] = ("none", "bundle-object-to-csv-metadata")
 
 class MigrationError(ValueError):
     """An unknown migration level."""
-
-
-class OrderedValue(dict[str, Any]):
-    """A JSON object already in Go's marshal order; writers keep its key order (see ``fbc_write.GoOrdered``)."""
-
-    __slots__ = ()
 
 
 def stages_for_level(level: str | None) -> int:

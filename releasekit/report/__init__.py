@@ -8,9 +8,10 @@ Reporters never print: the CLI writes what they return.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from releasekit.model.report import Report
+if TYPE_CHECKING:  # the format names are needed by every command's --help; the model only by reporters
+    from releasekit.model.report import Report
 
 __all__ = ["REPORTERS", "Reporter", "get_reporter", "source_epoch"]
 

@@ -1,6 +1,6 @@
 """Pull-request rules: what changed between a base and a head revision, and what must not change.
 
-Pure core: the caller (:mod:`releasekit.io.check`) loads both revisions and hands over, for every
+Pure core: the caller (:mod:`releasekit.jobs.check`) loads both revisions and hands over, for every
 OpenShift version and package the change touches, the package's catalog at base and at head
 (:class:`PackageCatalog`), and the streams of both revisions. Nothing here reads files or git.
 
@@ -9,7 +9,7 @@ Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
 =========== ========= ==========================================================================
 id          severity  what it finds
 =========== ========= ==========================================================================
-RK-DIFF-001 error     ``catalog/`` out of sync with ``streams/`` (:mod:`releasekit.io.catalog_build`)
+RK-DIFF-001 error     ``catalog/`` out of sync with ``streams/`` (:mod:`releasekit.jobs.catalog_build`)
 RK-DIFF-002 info      a catalog changed: bundles, channels, edges added or removed, default channel moved
 RK-DIFF-003 error     a published bundle left a channel or its catalog (Konflux's pruning rule)
 RK-DIFF-004 error     a published channel was removed (Konflux's pruning rule)
@@ -38,9 +38,10 @@ from typing import Any, Final
 from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.finding import make_finding as _f
+from releasekit.model.graph import Edge, PackageGraph
 from releasekit.model.stream import Release, Stream
 from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
-from releasekit.rules.graph import Edge, PackageGraph, analyze_package
+from releasekit.rules.graph import analyze_package
 
 __all__ = [
     "EXEMPT_CHANNEL_WORDS",

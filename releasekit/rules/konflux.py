@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
-from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, DeclarativeConfig
+from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.fragment import FragmentFacts
 
 __all__ = ["RELEASE_REGISTRIES", "RULE_IDS", "FragmentFacts", "check_fragment", "parse_openshift_folder"]
 
@@ -44,25 +44,6 @@ def parse_openshift_folder(name: str) -> tuple[int, int] | None:
     """``(4, 18)`` for ``v4.18``; None for anything else."""
     match = _FOLDER.match(name)
     return (int(match.group(1)), int(match.group(2))) if match else None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FragmentFacts:
-    """One catalog fragment as found on disk (or planned).
-
-    Attributes:
-        folder: the fragment folder's name (``v4.18``) and ``folder_path`` its displayed path.
-        containerfile: the Containerfile text, or None when there is none; ``containerfile_path`` its path.
-        package_files: ``(package folder, file name, displayed path)`` for each file under the FBC root.
-        config: the loaded FBC of the fragment.
-    """
-
-    folder: str
-    folder_path: str
-    containerfile: str | None
-    containerfile_path: str = ""
-    package_files: tuple[tuple[str, str, str], ...] = ()
-    config: DeclarativeConfig = field(default_factory=DeclarativeConfig)
 
 
 def _finding(

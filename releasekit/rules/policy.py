@@ -25,7 +25,7 @@ RK-POLICY-004 error     an upgrade edge joins two streams or two packages
 ============= ========= ========================================================================
 
 A stream is *stable* when it is named ``stable`` or its channels are (``stable-v{major}.{minor}``).
-Which operand CRDs a release ships is :func:`releasekit.plan.csv.operand_crds` (the stream's
+Which operand CRDs a release ships is :func:`releasekit.model.stream.operand_crds` (the stream's
 API-maturity policy over the release's inventory), placed in the bundle or in the operator image as
 the stream's ``crdPlacement`` says.
 """
@@ -40,8 +40,7 @@ from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
-from releasekit.model.stream import CrdPlacement, Release, Stream
-from releasekit.plan.csv import operand_crds
+from releasekit.model.stream import CrdPlacement, Release, Stream, operand_crds
 from releasekit.rules.graph import analyze_config
 
 __all__ = [

@@ -107,8 +107,8 @@ def test_build_reports_the_policy_rules(run_line: Callable[..., Result], repo: P
 
 
 def test_every_rule_check_runs_runs_in_build_or_is_listed_with_its_reason(repo: Path) -> None:
-    from releasekit.io.build import BuildRequest, run_build
-    from releasekit.io.check import CHECK_ONLY, CheckRequest, run_check
+    from releasekit.jobs.build import BuildRequest, run_build
+    from releasekit.jobs.check import CHECK_ONLY, CheckRequest, run_check
 
     stable = repo / "streams" / "stable.yaml"
     stable.write_text(stable.read_text().replace("  alphaApis: []\n", "  alphaApis: [Cohort]\n", 1))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from releasekit.io.catalog_build import build_catalogs
+from releasekit.jobs.catalog_build import build_catalogs
 from tests.conftest import REPO_ROOT
 
 Run = Callable[..., Result]

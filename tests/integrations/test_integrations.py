@@ -21,7 +21,7 @@ import pytest
 import yaml
 from click.testing import Result
 
-from releasekit.io.build import BuildRequest, run_build
+from releasekit.jobs.build import BuildRequest, run_build
 from tests.conftest import REPO_ROOT
 
 TASK = REPO_ROOT / "integrations" / "tekton" / "releasekit-check-task.yaml"

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from releasekit.io.catalog_build import CatalogBuild, build_catalogs
 from releasekit.io.fbc_load import load_catalog_text
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs
 from releasekit.model.stream import CrossMinor
 from tests.conftest import REPO_ROOT
 

@@ -31,8 +31,8 @@ import git
 import pytest
 from click.testing import Result
 
-from releasekit.io.build import BuildRequest, run_build
-from releasekit.io.check import CheckRequest, run_check
+from releasekit.jobs.build import BuildRequest, run_build
+from releasekit.jobs.check import CheckRequest, run_check
 from releasekit.model.report import Report
 from releasekit.report import get_reporter
 from releasekit.report.konflux import KonfluxReporter

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 
 from releasekit.model.fbc import Bundle, Channel, ChannelEntry, DeclarativeConfig, Package, Property
+from releasekit.model.graph import PackageGraph
 from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
-from releasekit.rules.graph import PackageGraph, analyze_package
+from releasekit.rules.graph import analyze_package
 
 
 def _bundle(version: str, package: str = "p") -> Bundle:

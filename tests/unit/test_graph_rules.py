@@ -13,17 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from releasekit.io.catalog_build import CatalogBuild, build_catalogs
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs
 from releasekit.model.fbc import Bundle, Channel, ChannelEntry, DeclarativeConfig, Package, Property
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.graph import EdgeKind, Stranding
 from releasekit.model.stream import CrossMinor
 from releasekit.rules.fbc import validate_config
 from releasekit.rules.graph import (
     DEFAULT_POLICY,
     RULES,
-    EdgeKind,
     GraphPolicy,
-    Stranding,
     analyze_config,
     analyze_package,
     check_graph,

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from releasekit.io.catalog_tree import read_fragment, validate_tree
+from releasekit.io.catalog_tree import read_fragment
+from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.model.fbc import (
     PROP_BUNDLE_OBJECT,
     PROP_CSV_METADATA,
@@ -17,9 +18,10 @@ from releasekit.model.fbc import (
     Property,
 )
 from releasekit.model.finding import Severity
+from releasekit.model.fragment import FragmentFacts
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.plan.catalog import containerfile
-from releasekit.rules.konflux import FragmentFacts, check_fragment
+from releasekit.rules.konflux import check_fragment
 
 DIGEST = "registry.redhat.io/kueue/kueue-operator-bundle@sha256:" + "a" * 64
 

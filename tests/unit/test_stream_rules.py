@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from releasekit.errors import InputError
-from releasekit.io.streams import validate_streams
+from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.stream import (
     ApiMaturityPolicy,

@@ -18,10 +18,10 @@ from releasekit.io.upstream import (
     FEATURE_LIST,
     FEATURES_GO,
     check_ref,
-    import_upstream,
     open_repository,
     read_inventory,
 )
+from releasekit.jobs.upstream_import import import_upstream
 from releasekit.model.inventory import InventorySource, Maturity
 from tests.unit.test_gofeatures import expected_gates, render_go
 

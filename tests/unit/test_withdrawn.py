@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from releasekit.io.build import BuildRequest, run_build
 from releasekit.io.fbc_load import load_catalog_text
+from releasekit.jobs.build import BuildRequest, run_build
 from tests.conftest import REPO_ROOT
 
 

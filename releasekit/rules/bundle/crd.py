@@ -13,9 +13,9 @@ import json
 import re
 from typing import Any
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
 
 __all__ = ["CRD_API_VERSIONS", "crd_problems", "crd_versions", "validate_crd", "validate_crd_manifest"]

@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import (
     api_message,
     as_list,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, parse_semver
 
 __all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]

@@ -6,9 +6,9 @@ Role/ClusterRole manifests, and RK-BUNDLE-028 (annotation case) for OperatorGrou
 
 from __future__ import annotations
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
 from releasekit.rules.bundle.csv import check_annotation_case
 

@@ -19,9 +19,9 @@ import json
 import re
 from dataclasses import dataclass
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import as_str, csv_message, finding, parse_tolerant
 from releasekit.rules.bundle.removed_apis import removed_apis_1_22
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import (
     as_list,
     as_map,

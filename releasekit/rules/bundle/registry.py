@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
     ANNOTATION_CHANNELS,
     ANNOTATION_DEFAULT_CHANNEL,
@@ -23,7 +24,6 @@ from releasekit.model.bundle import (
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest

@@ -9,9 +9,9 @@ iterates a Go map); upstream's trailing comma after every entry of a multi-kind 
 
 from __future__ import annotations
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import (
     api_message,
     as_list,

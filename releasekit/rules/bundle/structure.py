@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle import ids
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, gvk_string
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 

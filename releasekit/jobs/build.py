@@ -1,10 +1,10 @@
 """The release job: streams → catalogs → every check, as ``releasekit build`` and ``catalog build`` run it.
 
-Adapter module (it reads and writes the repository); the decisions are the pure core's. Steps:
+Job module (it reads and writes the repository through the adapters); the decisions are the pure core's. Steps:
 
 1. load and validate ``streams/`` (schemas, cross-checks, feature-gate policy);
 2. carry every published bundle blob the catalog tree holds at git HEAD (:mod:`releasekit.jobs.carry`)
-   and plan and render every catalog fragment around them (:mod:`releasekit.io.catalog_build`);
+   and plan and render every catalog fragment around them (:mod:`releasekit.jobs.catalog_build`);
 3. check the result: carried blobs against their releases (RK-DIFF-010/011), the release policy
    (RK-POLICY), and the catalog tree -- opm's rules, Konflux's layout rules, the upgrade graph. With
    ``check`` the tree on disk is checked and compared file by file (RK-DIFF-001); otherwise the new
@@ -14,7 +14,7 @@ Adapter module (it reads and writes the repository); the decisions are the pure 
 5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
    and validate them.
 
-Every rule ``check`` runs that needs no base revision runs here too; ``releasekit.io.check.CHECK_ONLY``
+Every rule ``check`` runs that needs no base revision runs here too; ``releasekit.jobs.check.CHECK_ONLY``
 lists the others, each with its reason.
 """
 
@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.catalog_build import build_catalogs, compare_files, drift
-from releasekit.io.catalog_tree import validate_tree
-from releasekit.io.streams import validate_streams
+from releasekit.jobs.catalog_build import build_catalogs, compare_files, drift
+from releasekit.jobs.catalog_validate import validate_tree
+from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
@@ -210,7 +210,7 @@ def build(request: BuildRequest) -> BuildResult:
             _write(catalog_dir, layout, built.files)
             written = True
     if request.bundles and not unchanged:
-        from releasekit.io.bundle_build import DEFAULT_UPSTREAM, build_bundles
+        from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
 
         bundles = build_bundles(
             request.streams_dir,

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.catalog_build import build_catalogs, compare_files
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
@@ -36,9 +35,12 @@ from releasekit.io.gitrev import (
     snapshot_commit,
     snapshot_worktree,
 )
-from releasekit.io.streams import LoadedStreams, load_streams, validate_streams
+from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.jobs.catalog_build import build_catalogs, compare_files
+from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.fragment import FragmentFacts
 from releasekit.model.report import Report
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import carry as carry_rules
@@ -47,7 +49,7 @@ from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
 from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
-from releasekit.rules.konflux import FragmentFacts, check_fragment
+from releasekit.rules.konflux import check_fragment
 
 __all__ = ["CHECK_ONLY", "CheckRequest", "CheckResult", "run_check"]
 

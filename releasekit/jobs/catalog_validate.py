@@ -1,0 +1,138 @@
+"""``releasekit catalog validate``: opm's rules on catalog folders, and the whole-tree checks.
+
+Job: loads each folder with the adapters (:mod:`releasekit.io.fbc_load`, :mod:`releasekit.io.catalog_tree`),
+judges with the pure rules (:mod:`releasekit.rules.fbc`, :mod:`releasekit.rules.graph`,
+:mod:`releasekit.rules.konflux`), refines lines for findings inside objects
+(:mod:`releasekit.io.fbc_locate`) and returns one report. ``build`` and ``check`` validate their catalog
+trees with :func:`validate_tree`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from releasekit.io.catalog_tree import find_fragments, package_config, read_fragment
+from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES, LoadLimits
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.report import Report
+
+if TYPE_CHECKING:
+    from releasekit.model.graph import Stranding
+    from releasekit.rules.graph import GraphPolicy
+
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "graph_rules", "validate_dirs", "validate_tree"]
+
+
+def graph_rules() -> tuple[str, ...]:
+    """The upgrade-graph rule ids, sorted (what ``--graph`` adds to a report's rules)."""
+    from releasekit.rules.graph import RULES as GRAPH_RULES
+
+    return tuple(sorted(GRAPH_RULES))
+
+
+def validate_dirs(
+    dirs: Sequence[Path],
+    *,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    graph: bool,
+    progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
+) -> Report:
+    """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
+
+    Without ``graph`` only findings are needed, so a big catalog may be split across two processes.
+    ``progress`` wraps the folder list (the CLI's progress bar).
+
+    Raises:
+        InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
+    """
+    from releasekit.io.fbc_load import load_and_check, load_and_check_findings
+    from releasekit.rules.fbc import RULES, validate_config
+
+    limits = LoadLimits(max_file_bytes=max_file_bytes)
+    findings: list[Finding] = []
+    checked: list[str] = []
+    kept_alive: list[object] = []
+    for directory in progress(dirs):
+        if not graph:  # only findings are needed: big catalogs may be split across two processes
+            # the previous folder's catalog is freed here; the last one never is (the CLI exits fast)
+            kept_alive = []
+            found, files = load_and_check_findings(directory, validate_config, limits, kept_alive)
+            findings.extend(found)
+            checked.extend(files)
+            continue
+        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+
+        loaded, validated = load_and_check(directory, validate_config, limits)
+        findings.extend(loaded.findings)
+        findings.extend(validated)
+        checked.extend(loaded.files)
+        findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+    if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
+        from releasekit.io.fbc_locate import refine_locations
+
+        refined = refine_locations(findings)
+    else:
+        refined = ()
+    return Report(
+        command="catalog validate",
+        findings=refined,
+        checked=tuple(checked),
+        rules=LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ()),
+    )
+
+
+def validate_tree(
+    tree: Path,
+    limits: LoadLimits | None = None,
+    *,
+    policies: Mapping[str, GraphPolicy] | None = None,
+    upgrade_order: Sequence[str] = (),
+    stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
+) -> tuple[list[Finding], list[str], tuple[str, ...]]:
+    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
+
+    ``policies`` gives each package's graph policy (from its stream; others get the default policy,
+    where an island channel is a warning). ``upgrade_order`` lists OpenShift versions in cluster-upgrade
+    order: consecutive fragments are checked for users an OpenShift upgrade strands, at
+    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors).
+    Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
+    """
+    from releasekit.io.fbc_locate import refine_locations
+    from releasekit.rules.fbc import RULES as FBC_RULES
+    from releasekit.rules.fbc import validate_config
+    from releasekit.rules.graph import DEFAULT_POLICY, check_graph, check_openshift_upgrades
+    from releasekit.rules.graph import RULES as GRAPH_RULES
+    from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
+    from releasekit.rules.konflux import check_fragment
+
+    findings: list[Finding] = []
+    checked: list[str] = []
+    configs: dict[str, DeclarativeConfig] = {}
+    files: dict[str, str] = {}
+    for folder in find_fragments(tree):
+        fragment = read_fragment(folder, limits)
+        if fragment.loaded is not None:
+            config = fragment.loaded.config
+            findings.extend(fragment.loaded.findings)
+            findings.extend(validate_config(config))
+            checked.extend(fragment.loaded.files)
+            for package in sorted({p.name for p in config.packages}):
+                policy = (policies or {}).get(package, DEFAULT_POLICY)
+                shown = str(fragment.root / package) if fragment.root else str(folder)
+                findings.extend(check_graph(package_config(config, package), policy, file=shown))
+            configs[folder.name] = config
+            files[folder.name] = str(fragment.root)
+        findings.extend(check_fragment(fragment.facts))
+    ordered = [(v, configs[v]) for v in upgrade_order if v in configs]
+    if len(ordered) > 1:
+        findings.extend(check_openshift_upgrades(ordered, severity=stranding_severity, files=files))
+    rules = (
+        *LOAD_RULES,
+        *sorted(FBC_RULES),
+        *KONFLUX_RULES,
+        *sorted(GRAPH_RULES),
+    )
+    return list(refine_locations(findings)), checked, tuple(rules)
