@@ -187,3 +187,15 @@ def test_adopt_reports_unknown_packages_and_openshift_versions(
         ("RK-DIFF-015", ("not imported",)),
     ]
     assert not (root / "catalog" / "v4.18" / "configs" / "foo").exists()
+
+
+def test_adopting_a_releasekit_layout_copies_it_byte_for_byte(
+    tmp_path: Path, run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = init_repo(tmp_path / "repo", folders=("streams", "bundle-templates"))
+    monkeypatch.chdir(root)
+    result = run_line(["catalog", "adopt", str(REPO_ROOT / "catalog"), "--layout", "releasekit", "-v"])
+    assert result.exit_code == 0, result.stdout
+    mine = {k: v for k, v in tree_hashes(REPO_ROOT / "catalog").items() if k.endswith("catalog.json")}
+    assert tree_hashes(root / "catalog") == mine  # the Containerfiles are releasekit's to write, not imported
+    assert "Containerfile is not a package catalog of the releasekit layout" in result.stdout
