@@ -73,7 +73,7 @@ def _bundles(data: bytes, shown: str) -> Iterator[tuple[RawBlob, Bundle]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return
-    raws = json_stream_blobs(text)
+    raws = json_stream_blobs(text.removeprefix("\ufeff"))  # a byte-order mark is outside every blob
     if not raws:
         return
     metas, findings = load_catalog_text(data, shown, LoadLimits())

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError
+from releasekit.io.fbc_blobs import json_stream_blobs
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.streams import load_streams
 from releasekit.model.finding import Finding, Severity
@@ -106,7 +107,16 @@ def adopt(request: AdoptRequest) -> AdoptResult:
         metas, load_findings = load_catalog_text(data, shown, LoadLimits())
         config, decode_findings = decode_metas(metas)
         findings.extend((*load_findings, *decode_findings))
-        adopted.append(AdoptedCatalog(openshift=openshift, package=package, file=shown, config=config))
+        text = data.decode("utf-8", "replace")
+        adopted.append(
+            AdoptedCatalog(
+                openshift=openshift,
+                package=package,
+                file=shown,
+                config=config,
+                json_stream=json_stream_blobs(text.removeprefix("\ufeff")) is not None,
+            )
+        )
         imports[target.catalog_file(openshift, package)] = data
     findings.extend(check_adopted(loaded.streams, adopted))
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)

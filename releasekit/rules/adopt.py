@@ -5,7 +5,9 @@ silently, so each of these is an error (and the import writes nothing):
 
 - ``RK-DIFF-012``: a package catalog of a package no stream owns;
 - ``RK-DIFF-013``: a catalog for an OpenShift version no stream ships to;
-- ``RK-DIFF-014``: a bundle that is no published release of its stream listed for that catalog.
+- ``RK-DIFF-014``: a bundle that is no published release of its stream listed for that catalog;
+- ``RK-DIFF-016``: a package catalog that is not a JSON stream (YAML, or broken): its blobs could not be
+  carried byte for byte.
 
 ``RK-DIFF-015`` (a note) lists files of the repository that are not package catalogs and are not imported.
 """
@@ -32,12 +34,14 @@ RULE_UNKNOWN_PACKAGE = "RK-DIFF-012"
 RULE_UNKNOWN_OPENSHIFT = "RK-DIFF-013"
 RULE_UNKNOWN_BUNDLE = "RK-DIFF-014"
 RULE_NOT_IMPORTED = "RK-DIFF-015"
+RULE_NOT_JSON = "RK-DIFF-016"
 
 RULES: Final[dict[str, str]] = {
     RULE_UNKNOWN_PACKAGE: "an adopted catalog holds a package no stream owns",
     RULE_UNKNOWN_OPENSHIFT: "an adopted catalog is for an OpenShift version no stream ships to",
     RULE_UNKNOWN_BUNDLE: "an adopted bundle is no published release of its stream in that catalog",
     RULE_NOT_IMPORTED: "a file of the adopted repository is not a package catalog and is not imported",
+    RULE_NOT_JSON: "an adopted package catalog is not a JSON stream, so its blobs cannot be carried",
 }
 
 
@@ -49,6 +53,7 @@ class AdoptedCatalog:
     package: str
     file: str
     config: DeclarativeConfig
+    json_stream: bool = True
 
 
 def _error(rule: str, message: str, where: Location, hint: str, subject: tuple[str, ...]) -> Finding:
@@ -71,6 +76,16 @@ def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog])
     out: list[Finding] = []
     for cat in catalogs:
         where = Location(file=cat.file)
+        if not cat.json_stream:
+            out.append(
+                _error(
+                    RULE_NOT_JSON,
+                    f"{cat.file} is not a JSON stream of objects, so its bundle blobs cannot be carried byte for byte",
+                    where,
+                    "render it as JSON first (`releasekit catalog render DIR > catalog.json`, as opm render does)",
+                    (cat.openshift, cat.package),
+                )
+            )
         if cat.openshift not in openshifts:
             out.append(
                 _error(

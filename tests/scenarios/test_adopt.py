@@ -199,3 +199,19 @@ def test_adopting_a_releasekit_layout_copies_it_byte_for_byte(
     mine = {k: v for k, v in tree_hashes(REPO_ROOT / "catalog").items() if k.endswith("catalog.json")}
     assert tree_hashes(root / "catalog") == mine  # the Containerfiles are releasekit's to write, not imported
     assert "Containerfile is not a package catalog of the releasekit layout" in result.stdout
+
+
+def test_adopt_refuses_a_catalog_it_could_not_carry(
+    tmp_path: Path, run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    source = tmp_path / "fbc" / "v4.18" / "catalog" / "kueue-operator" / "catalog.json"
+    source.parent.mkdir(parents=True)
+    source.write_text("---\nschema: olm.package\nname: kueue-operator\n")
+    root = init_repo(tmp_path / "repo", folders=("streams", "bundle-templates"))
+    monkeypatch.chdir(root)
+    result = run_line(["catalog", "adopt", str(tmp_path / "fbc"), "--format", "json"])
+    assert result.exit_code == 1
+    assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["RK-DIFF-016"]
+    assert not (root / "catalog").exists()
