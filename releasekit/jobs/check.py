@@ -261,6 +261,20 @@ def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) ->
     return [Package(name=n) for n in names]
 
 
+def _default_layout_only(repo: Path) -> None:
+    """``check`` reads ``catalog/`` as releasekit lays it out; refuse (exit 2) a repository configured otherwise."""
+    from releasekit.errors import UsageError
+    from releasekit.io.config import CONFIG_FILE, load_layout
+    from releasekit.model.layout import DEFAULT_LAYOUT
+
+    layout, _ = load_layout(repo)
+    if layout != DEFAULT_LAYOUT:
+        raise UsageError(
+            f"{CONFIG_FILE}: check reads only the default catalog layout (catalog/v<X.Y>/configs/), "
+            f"not {layout.name!r}; run `releasekit build --check` there"
+        )
+
+
 def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
     """Compare head with base and run every check (see the module docstring). Nothing is printed.
 
@@ -269,6 +283,7 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
         InputError, SafetyLimitError, TemplateError: input that cannot be read.
     """
     limits = limits or LoadLimits()
+    _default_layout_only(request.repo)
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None

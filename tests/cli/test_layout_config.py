@@ -122,3 +122,11 @@ def test_build_with_a_wrong_config_writes_nothing(
     config = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-STREAM-040"]
     assert [(f["location"]["file"], f["location"]["line"]) for f in config] == [("releasekit.yaml", 3)]
     assert tree_hashes(root / "catalog") == before
+
+
+@pytest.mark.usefixtures("fbc_repo")
+def test_check_refuses_a_layout_it_cannot_read(run_line: Callable[..., Result]) -> None:
+    result = run_line(["check", "--base", "HEAD"])
+    assert result.exit_code == 2
+    assert "check reads only the default catalog layout" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
