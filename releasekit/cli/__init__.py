@@ -24,6 +24,7 @@ cli = LazyGroup(
         "bundle": "releasekit.cli.bundle:group",
         "catalog": "releasekit.cli.catalog:group",
         "check": "releasekit.cli.check:command",
+        "olmv1": "releasekit.cli.olmv1:group",
     },
 )
 

@@ -49,7 +49,7 @@ def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[st
     default=None,
     metavar="NAMES",
     help="Comma-separated optional validators: alpha-deprecated-apis, capabilities, categories, community, "
-    "good-practices, object, operatorgroup, operatorhub, operatorhubv2.",
+    "good-practices, object, olmv1, operatorgroup, operatorhub, operatorhubv2.",
 )
 @click.option(
     "--k8s-version",

@@ -19,5 +19,6 @@ group = LazyGroup(
         "render": "releasekit.cli.catalog_render:command",
         "template": "releasekit.cli.catalog_template:command",
         "graph": "releasekit.cli.catalog_graph:command",
+        "matrix": "releasekit.cli.catalog_matrix:command",
     },
 )

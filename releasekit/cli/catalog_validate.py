@@ -35,11 +35,26 @@ __all__ = ["command"]
     "--graph",
     is_flag=True,
     help="Also run the upgrade-graph rules opm lacks (RK-GRAPH: edges to lower versions or across an "
-    "owned-API-group change, bundles that cannot reach the default channel's head).",
+    "owned-API-group change, bundles that cannot reach the default channel's head, and bundles a cluster "
+    "upgrade between the given OpenShift catalogs strands; a catalog tree stands for its fragments).",
+)
+@click.option(
+    "--lifecycle",
+    "lifecycle",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --graph: the OpenShift lifecycle whose cluster upgrades are checked [default: "
+    "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
 )
 @click.pass_context
 def command(
-    ctx: click.Context, dirs: tuple[Path, ...], fmt: str, output: Path | None, max_file_size: int, graph: bool
+    ctx: click.Context,
+    dirs: tuple[Path, ...],
+    fmt: str,
+    output: Path | None,
+    max_file_size: int,
+    graph: bool,
+    lifecycle: Path | None,
 ) -> None:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
@@ -54,6 +69,7 @@ def command(
         dirs,
         max_file_bytes=max_file_size,
         graph=graph,
+        lifecycle=lifecycle,
         progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
     )
     code = emit_report(report, fmt, output)

@@ -269,9 +269,10 @@ def load_manifests_dir(path: Path, *, shown: str | None = None) -> Bundle:
 
 def _read_metadata(
     directory: Path, shown: str
-) -> tuple[Manifest | None, Manifest | None, list[str], list[Finding]]:
+) -> tuple[Manifest | None, Manifest | None, list[str], list[Finding], Manifest | None]:
     annotations: Manifest | None = None
     dependencies: Manifest | None = None
+    properties: Manifest | None = None
     files: list[str] = []
     findings: list[Finding] = []
     for entry in _sorted_entries(directory, shown):
@@ -292,7 +293,10 @@ def _read_metadata(
         deps = manifest.data.get("dependencies")
         if dependencies is None and isinstance(deps, list) and deps:
             dependencies = manifest
-    return annotations, dependencies, files, findings
+        props = manifest.data.get("properties")
+        if properties is None and isinstance(props, list) and props:
+            properties = manifest
+    return annotations, dependencies, files, findings, properties
 
 
 def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
@@ -305,10 +309,10 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         collector, strays = _read_manifest_dir(manifests_dir, _display(shown, "manifests"))
     else:
         collector, strays = _Collector(), []
-    annotations = dependencies = None
+    annotations = dependencies = properties = None
     metadata_files: list[str] = []
     if has_metadata:
-        annotations, dependencies, metadata_files, problems = _read_metadata(
+        annotations, dependencies, metadata_files, problems, properties = _read_metadata(
             metadata_dir, _display(shown, "metadata")
         )
         collector.findings.extend(problems)
@@ -326,6 +330,7 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         annotations=annotations,
         dependencies=dependencies,
         dockerfile=dockerfile,
+        properties=properties,
         has_manifests_dir=has_manifests,
         has_metadata_dir=has_metadata,
         metadata_files=tuple(metadata_files),

@@ -52,6 +52,7 @@ from releasekit.model.stream import (
     GateSetting,
     Gvk,
     InstallMode,
+    OlmV1Readiness,
     OpenShiftVersion,
     Origin,
     OwnedCrdRef,
@@ -571,6 +572,8 @@ def _build_stream(
         development_registries=tuple(registries.get("development", [])),
         releases=tuple(releases),
         origin=_origin(doc, display, "$"),
+        block_cluster_upgrades=bool(data.get("blockClusterUpgrades", False)),
+        olmv1=OlmV1Readiness(data.get("olmv1", "recommended")),
     )
 
 

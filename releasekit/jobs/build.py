@@ -25,11 +25,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from releasekit.jobs.catalog_build import build_catalogs, compare_files, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
+from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
@@ -128,6 +129,21 @@ def _write(target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath
             write_bytes_atomic(target, data)
 
 
+def _lifecycle(streams_dir: Path) -> OpenShiftLifecycle | None:
+    """``streams/openshift/lifecycle.yaml`` (None when absent; its findings are the streams check's)."""
+    from releasekit.io.lifecycle import load_lifecycle
+
+    return load_lifecycle(streams_dir, display_root=str(streams_dir))[0]
+
+
+def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
+    """RK-POLICY-010…012 over the catalogs just planned (what ``catalog/`` holds when in sync)."""
+    from releasekit.rules.tech_preview import check_catalog_blocking
+
+    configs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
+    return list(check_catalog_blocking(streams, configs))
+
+
 def build(request: BuildRequest) -> BuildResult:
     """Run the job and return its result (nothing is printed).
 
@@ -167,12 +183,20 @@ def build(request: BuildRequest) -> BuildResult:
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
     rules.extend(policy_rules.RULES)
     rules.append("RK-DIFF-001")
+    lifecycle = _lifecycle(request.streams_dir)
+    findings.extend(_tech_preview_findings(loaded.streams, built))
+    rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
 
     policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
     order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
 
     def check_tree(tree: Path) -> None:
-        tree_findings, tree_checked, tree_rules = validate_tree(tree, policies=policies, upgrade_order=order)
+        tree_findings, tree_checked, tree_rules = validate_tree(
+            tree,
+            policies=policies,
+            upgrade_order=order,
+            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
+        )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)
         findings.extend(tree_findings)

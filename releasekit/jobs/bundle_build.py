@@ -225,13 +225,32 @@ def drift_findings(target: Path, files: Mapping[PurePosixPath, bytes], display: 
     return tuple(out)
 
 
+def _own_properties_allowed(
+    findings: list[Finding], bundle: Any, stream: Stream, release: Release
+) -> list[Finding]:
+    """Drop RK-BUNDLE-029 (olm.properties used) when the annotation is exactly what releasekit writes."""
+    from releasekit.model.tech_preview import (
+        ANNOTATION_OLM_PROPERTIES,
+        olm_properties_annotation,
+        written_max_openshift,
+    )
+
+    value = written_max_openshift(stream, release)
+    if value is None or bundle.csv is None:
+        return findings
+    if bundle.csv.annotations.get(ANNOTATION_OLM_PROPERTIES) != olm_properties_annotation(value):
+        return findings
+    return [f for f in findings if f.rule != "RK-BUNDLE-029"]
+
+
 def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
     """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules.
 
     Judged with the stream's knowledge: stable means the stream ships no alpha API; a published release
     gets the release checks (digests, the stream's released registries); the OpenShift versions value is
     compared with the release's catalogs. Operand CRDs placed in ``operator-assets/`` are checked for alpha
-    versions too (they are what the operator installs).
+    versions too (they are what the operator installs). OLM v1 readiness (RK-OLMV1) is a warning, or an
+    error where the stream says ``olmv1: required``; Tech Preview's olm.maxOpenShiftVersion is RK-BUNDLE-110…112.
     """
     from releasekit.io.bundle_load import load_bundle_root, load_manifests_dir
     from releasekit.model.bundle import ValidationOptions
@@ -248,7 +267,18 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
         stable=stable,
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
-    findings = list(validate_bundle(bundle, options))
+    findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
+    from releasekit.model.stream import OlmV1Readiness
+    from releasekit.rules.olmv1 import check_olmv1
+
+    required = stream.olmv1 is OlmV1Readiness.REQUIRED
+    findings += check_olmv1(bundle, Severity.ERROR if required else Severity.WARNING)
+    if bundle.csv is not None:
+        from releasekit.rules.tech_preview import check_csv_blocking
+
+        findings += check_csv_blocking(
+            stream, release, bundle.csv.annotations, bundle.csv.loc("$.metadata.annotations")
+        )
     assets = root / "operator-assets" / "crds"
     if assets.is_dir():
         shown = f"{display.rstrip('/')}/operator-assets/crds"

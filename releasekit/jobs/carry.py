@@ -82,7 +82,9 @@ def working_findings(
     if not carried or not catalog_dir.is_dir():
         return []
     files: dict[PurePosixPath, Callable[[], bytes]] = {}
-    for path in sorted(catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")):  # not all of a repository root
+    for path in sorted(
+        catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")
+    ):  # not all of a repository root
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
         if path.is_file() and layout.catalog_key(rel) is not None:
             files[rel] = path.read_bytes

@@ -39,11 +39,14 @@ def validate_dirs(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     graph: bool,
     progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
+    lifecycle: Path | None = None,
 ) -> Report:
     """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
 
     Without ``graph`` only findings are needed, so a big catalog may be split across two processes.
-    ``progress`` wraps the folder list (the CLI's progress bar).
+    ``progress`` wraps the folder list (the CLI's progress bar). With ``graph``, a catalog tree stands for
+    its ``v<X.Y>`` fragments, and bundles a cluster upgrade between the given OpenShift catalogs strands are
+    RK-GRAPH-010 (along ``lifecycle``, else ``streams/openshift/lifecycle.yaml``, else minor by minor).
 
     Raises:
         InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
@@ -55,6 +58,12 @@ def validate_dirs(
     findings: list[Finding] = []
     checked: list[str] = []
     kept_alive: list[object] = []
+    by_openshift: dict[str, DeclarativeConfig] = {}
+    shown: dict[str, str] = {}
+    if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
+        from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
+
+        dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
         if not graph:  # only findings are needed: big catalogs may be split across two processes
             # the previous folder's catalog is freed here; the last one never is (the CLI exits fast)
@@ -70,6 +79,12 @@ def validate_dirs(
         findings.extend(validated)
         checked.extend(loaded.files)
         findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+        openshift = openshift_of(directory)
+        if openshift is not None and openshift not in by_openshift:
+            by_openshift[openshift] = loaded.config
+            shown[openshift] = str(directory)
+    if graph:
+        findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 
@@ -91,6 +106,7 @@ def validate_tree(
     policies: Mapping[str, GraphPolicy] | None = None,
     upgrade_order: Sequence[str] = (),
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
+    upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
 
@@ -128,7 +144,9 @@ def validate_tree(
         findings.extend(check_fragment(fragment.facts))
     ordered = [(v, configs[v]) for v in upgrade_order if v in configs]
     if len(ordered) > 1:
-        findings.extend(check_openshift_upgrades(ordered, severity=stranding_severity, files=files))
+        findings.extend(
+            check_openshift_upgrades(ordered, severity=stranding_severity, files=files, edges=upgrade_edges)
+        )
     rules = (
         *LOAD_RULES,
         *sorted(FBC_RULES),

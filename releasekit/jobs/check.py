@@ -12,7 +12,8 @@ Adapter module (git, files); the decisions are the pure rules'. Steps:
    with OpenShift strandings new at head as errors and published ones as warnings), the release
    policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
    which the base's own check judged, so they are neither read nor checked again;
-4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package.
+4. the report carries, for the Markdown reporter, a before/after Mermaid graph of each changed package and
+   the rows of the OpenShift upgrade matrix (``catalog matrix``) the change alters.
 
 A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
 touches it or when its package belongs to a stream; a stale file of an unknown package that the change
@@ -41,6 +42,7 @@ from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
+from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import carry as carry_rules
@@ -369,6 +371,7 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
     }
     findings.extend(_fragment_checks(head_catalog, touched_files, head_cats))
+    lifecycle = _load_lifecycle(head)
     for package in sorted(touched_packages):
         stream = streams_by_package.get(package)
         order = _openshift_order(stream, [k[0] for k in head_cats if k[1] == package])
@@ -380,6 +383,7 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
                 [(o, head_cats[(o, package)].config) for o in order],
                 severity=graph_rules.published_severity(published),
                 files={o: head_cats[(o, package)].file for o in order},
+                edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
             )
         )
     rules.update(LOAD_RULES)
@@ -394,6 +398,12 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         )
     )
     rules.update(policy_rules.RULES)
+    from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
+
+    findings.extend(
+        check_catalog_blocking(loaded.streams, [(o, c.config) for (o, _), c in sorted(head_cats.items())])
+    )
+    rules.update(CATALOG_RULES)
     findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
     rules.update(diff_rules.RULES)
     findings = _without_history_notes(findings, base_cats, head_cats)
@@ -405,6 +415,8 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
             _graphs_block(package, base_cats, head_cats, changed_keys, streams_by_package.get(package))
         )
 
+    extras.extend(_matrix_block(base_cats, head_cats, changed_keys, lifecycle))
+
     report = Report(
         command=request.command,
         findings=tuple(_dedupe(findings)),
@@ -413,6 +425,39 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         extras=tuple(extras),
     )
     return CheckResult(report=report, touched=tuple(sorted(keys)))
+
+
+def _load_lifecycle(head: Snapshot) -> OpenShiftLifecycle | None:
+    """The head's ``streams/openshift/lifecycle.yaml`` (None when absent; the streams check reports it)."""
+    from releasekit.io.lifecycle import load_lifecycle
+
+    streams_dir = head.root / "streams"
+    return load_lifecycle(streams_dir, display_root="streams")[0] if streams_dir.is_dir() else None
+
+
+def _matrix_block(
+    base: Mapping[Key, PackageCatalog],
+    head: Mapping[Key, PackageCatalog],
+    changed: set[Key],
+    lifecycle: OpenShiftLifecycle | None,
+) -> list[tuple[str, str]]:
+    """The upgrade-matrix rows the change alters, for the Markdown report (nothing when none change)."""
+    from releasekit.plan.matrix_render import render_changed_markdown
+    from releasekit.rules.upgrade_matrix import upgrade_matrix
+
+    blocks = []
+    for package in sorted({k[1] for k in changed}):
+        old = {o: c.config for (o, p), c in base.items() if p == package}
+        new = {o: c.config for (o, p), c in head.items() if p == package}
+        present = sorted(set(old) | set(new), key=_version_key)
+        if lifecycle is None:
+            edges = [(a, b, "minor") for a, b in zip(present, present[1:], strict=False)]
+        else:
+            edges = [(str(e.source), str(e.target), e.kind.value) for e in lifecycle.edges_among(present)]
+        text = render_changed_markdown(upgrade_matrix(old, edges), upgrade_matrix(new, edges))
+        if text:
+            blocks.append((f"OpenShift upgrade matrix of {package}: rows this change alters", text))
+    return blocks
 
 
 def _without_history_notes(

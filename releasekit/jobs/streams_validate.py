@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.model.finding import Finding
 from releasekit.model.report import Report
 from releasekit.rules.stream import RULES, check_streams
 
@@ -24,13 +25,34 @@ def validate_streams(root: Path, *, display_root: str | None = None) -> tuple[Lo
     """
     loaded = load_streams(root, display_root=display_root)
     findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
+    extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(root, display_root, loaded)
     report = Report(
         command="streams validate",
-        findings=findings,
-        checked=loaded.files,
-        rules=tuple(sorted(RULES)),
+        findings=findings + extra_findings,
+        checked=loaded.files + extra_files,
+        rules=tuple(sorted({*RULES, *extra_rules})),
     )
     return loaded, report
+
+
+def _lifecycle_and_tech_preview(
+    root: Path, display_root: str | None, loaded: LoadedStreams
+) -> tuple[tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
+    """``openshift/lifecycle.yaml`` (RK-STREAM-050…052) and Tech Preview streams (RK-STREAM-053)."""
+    from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
+    from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
+    from releasekit.rules.lifecycle import check_lifecycle
+    from releasekit.rules.tech_preview import STREAM_RULES, check_stream_blocking
+
+    lifecycle, findings = load_lifecycle(root, display_root=display_root)
+    files: tuple[str, ...] = ()
+    if (root / LIFECYCLE_FILE).is_file():
+        shown = str(root) if display_root is None else display_root
+        files = (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
+    if lifecycle is not None:
+        findings += check_lifecycle(lifecycle, loaded.streams)
+    findings += check_stream_blocking(loaded.streams)
+    return findings, (*LIFECYCLE_RULES, *STREAM_RULES), files
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:

@@ -180,6 +180,7 @@ class Bundle:
     annotations: Manifest | None = None
     dependencies: Manifest | None = None
     dockerfile: Dockerfile | None = None
+    properties: Manifest | None = None
     has_manifests_dir: bool = True
     has_metadata_dir: bool = True
     metadata_files: tuple[str, ...] = ()

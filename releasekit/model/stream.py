@@ -59,6 +59,7 @@ __all__ = [
     "openshift_versions_label_form",
     "operand_crds",
     "sort_releases",
+    "OlmV1Readiness",
 ]
 
 DEFAULT_NEWEST_MINOR = "newest-minor"
@@ -162,6 +163,13 @@ class CrdPlacement(enum.StrEnum):
 
     BUNDLE = "bundle"
     OPERATOR_ASSETS = "operator-assets"
+
+
+class OlmV1Readiness(enum.StrEnum):
+    """How a stream judges OLM v1 readiness (RK-OLMV1): warnings, or errors."""
+
+    RECOMMENDED = "recommended"
+    REQUIRED = "required"
 
 
 class CrossMinor(enum.StrEnum):
@@ -549,6 +557,10 @@ class Stream:
     releases: tuple[Release, ...] = ()
     description: str = ""
     origin: Origin = _origin_field()
+    block_cluster_upgrades: bool = False
+    """``blockClusterUpgrades``: each release's CSV and catalog blob carry ``olm.maxOpenShiftVersion``."""
+    olmv1: OlmV1Readiness = field(default_factory=lambda: OlmV1Readiness.RECOMMENDED)
+    """``olmv1``: OLM v1 readiness findings are warnings (recommended) or errors (required)."""
 
     def channel_of(self, release: Release) -> str:
         """The channel ``release`` belongs to."""

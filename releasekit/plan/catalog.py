@@ -42,6 +42,7 @@ from releasekit.model.fbc import (
     RelatedImage,
 )
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Release, ReleaseStatus, Stream
+from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, written_max_openshift
 from releasekit.plan.channels import catalog_releases, plan_channels
 from releasekit.plan.migrate import build_csv_metadata
 
@@ -130,6 +131,9 @@ def _bundle(
     properties.append(
         Property(type=PROP_PACKAGE, value={"packageName": stream.package, "version": str(release.version)})
     )
+    max_openshift = written_max_openshift(stream, release)
+    if max_openshift is not None:
+        properties.append(Property(type=PROP_MAX_OPENSHIFT, value=max_openshift))
     if openshift >= CSV_METADATA_SINCE:
         properties.append(Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv)))
     else:

@@ -24,6 +24,11 @@ from typing import Any
 
 from releasekit.model.inventory import Crd
 from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream, operand_crds
+from releasekit.model.tech_preview import (
+    ANNOTATION_OLM_PROPERTIES,
+    olm_properties_annotation,
+    written_max_openshift,
+)
 from releasekit.plan.channels import csv_edges
 
 __all__ = [
@@ -118,6 +123,9 @@ def csv_context(
         annotations["createdAt"] = release.created_at
     if edges.skip_range:
         annotations["olm.skipRange"] = edges.skip_range
+    max_openshift = written_max_openshift(stream, release)
+    if max_openshift is not None:
+        annotations[ANNOTATION_OLM_PROPERTIES] = olm_properties_annotation(max_openshift)
     related = [{"name": "operand-image", "image": release.images.operand}]
     env = [{"name": "RELATED_IMAGE_OPERAND_IMAGE", "value": release.images.operand}]
     if release.images.must_gather:

@@ -20,10 +20,11 @@ such a path leads to the head of the package's default channel. Every bundle tha
 with the reason, checked in this order: a stream boundary, a major-version boundary, a change of the
 owned API group, an island channel the policy declares (``cross-minor: none``), else no reason.
 
-**Across OpenShift versions.** When a cluster moves from OpenShift N to N+1 (the order the caller
-passes, which is the stream's ``openshift`` order), every bundle of N's catalog must be in N+1's or
-have an edge there (some entry of the package in N+1 replaces or skips it, or its skipRange contains
-its version). Otherwise the cluster upgrade strands it; the severity is the caller's choice (a fixed one,
+**Across OpenShift versions.** When a cluster moves from OpenShift N to M (each cluster upgrade of the
+OpenShift lifecycle -- minor, EUS to EUS, into a new major -- or, without one, each catalog to the next
+in the stream's ``openshift`` order), every bundle of N's catalog must be in M's or have an edge there
+(some entry of the package in M replaces or skips it, or its skipRange contains its version), or its
+``olm.maxOpenShiftVersion`` keeps the cluster below M. Otherwise the cluster upgrade strands it; the severity is the caller's choice (a fixed one,
 or :func:`published_severity`: known cases warn, new ones are errors).
 
 Rule ids (stable, never renumbered):
@@ -69,7 +70,8 @@ from releasekit.model.graph import (
     Reachability,
     Stranding,
 )
-from releasekit.model.stream import CrossMinor, Stream
+from releasekit.model.stream import CrossMinor, OpenShiftVersion, Stream
+from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, parse_max_openshift
 from releasekit.model.version import (
     Range,
     RangeError,
@@ -95,6 +97,7 @@ __all__ = [
     "Stranding",
     "analyze_config",
     "analyze_package",
+    "blocks_upgrade",
     "check_graph",
     "check_openshift_upgrades",
     "find_strandings",
@@ -663,15 +666,44 @@ def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
     return named, ranges
 
 
-def find_strandings(catalogs: Sequence[tuple[str, DeclarativeConfig]]) -> tuple[Stranding, ...]:
-    """Bundles that a cluster upgrade from one catalog to the next strands, for each consecutive pair.
+def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
+    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None.
+
+    While such a bundle is installed the cluster reports Upgradeable=False: it never reaches ``target``
+    with it, so the upgrade cannot strand it.
+    """
+    if bundle is None:
+        return None
+    try:
+        wanted = OpenShiftVersion.parse(target)
+    except ValueError:
+        return None
+    for prop in bundle.properties_of(PROP_MAX_OPENSHIFT):
+        limit = parse_max_openshift(prop.value)
+        if limit is not None and limit < wanted:
+            return str(prop.value)
+    return None
+
+
+def find_strandings(
+    catalogs: Sequence[tuple[str, DeclarativeConfig]], edges: Sequence[tuple[str, str]] | None = None
+) -> tuple[Stranding, ...]:
+    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge.
 
     ``catalogs`` is ``(openshift, config)`` in cluster-upgrade order (the stream's ``openshift`` list).
-    A bundle of N is fine when N+1 has it (in a channel entry of the same package) or some entry of the
-    package in N+1 replaces it, skips it, or has a skipRange that contains its version.
+    ``edges`` are the cluster upgrades ``(from, to)`` to check (the OpenShift lifecycle's, including EUS
+    to EUS and into a new major); None: each catalog to the next one of ``catalogs``. A bundle of N is
+    fine when M has it (in a channel entry of the same package) or some entry of the package in M
+    replaces it, skips it, or has a skipRange that contains its version.
     """
     out: list[Stranding] = []
-    for (older, old_config), (newer, new_config) in zip(catalogs, catalogs[1:], strict=False):
+    by_name = dict(catalogs)
+    pairs = (
+        list(zip(catalogs, catalogs[1:], strict=False))
+        if edges is None
+        else [((a, by_name[a]), (b, by_name[b])) for a, b in edges if a in by_name and b in by_name]
+    )
+    for (older, old_config), (newer, new_config) in pairs:
         new_packages = _packages(new_config)
         for name, pkg in sorted(_packages(old_config).items()):
             nodes = _nodes(pkg, DEFAULT_POLICY)
@@ -681,6 +713,8 @@ def find_strandings(catalogs: Sequence[tuple[str, DeclarativeConfig]]) -> tuple[
             for node in sorted(nodes.values(), key=_version_key):
                 if node.name in present or node.name in named:
                     continue
+                if blocks_upgrade(pkg.bundles.get(node.name), newer):
+                    continue  # the cluster cannot upgrade to ``newer`` while it is installed
                 version = node.version
                 if version is not None and any(
                     entry != node.name and rng.contains(version) for entry, rng in ranges
@@ -737,15 +771,16 @@ def check_openshift_upgrades(
     *,
     severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
     files: Mapping[str, str] | None = None,
+    edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`).
+    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there).
 
     ``severity`` is fixed or decided per stranding (:func:`published_severity`); ``files`` maps an
     OpenShift version to its catalog path, used when the bundle blobs carry no location.
     """
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
     findings = []
-    for s in find_strandings(catalogs):
+    for s in find_strandings(catalogs, edges):
         level = severity(s) if callable(severity) else severity
         bundle = bundles.get((s.openshift_from, s.package, s.bundle))
         file = (files or {}).get(s.openshift_from, "")

@@ -242,11 +242,26 @@ def test_d_stranding_a_version_names_version_and_catalog(reports: dict[str, Repo
     assert [f.subject for f in stranded] == [("v4.20", "kueue-operator", "kueue-operator.v1.1.0")]
     assert "users of kueue-operator.v1.1.0 on OpenShift v4.20 are stranded" in stranded[0].message
     upgrade = [f for f in report.findings if f.rule == "RK-GRAPH-010" and f.severity.value == "error"]
+    # along every cluster upgrade into v4.20: the minor one from v4.19 and the EUS one from v4.18
     assert [f.message.split(":")[0] for f in upgrade] == [
+        'bundle "kueue-operator.v1.1.0" is in the v4.18 catalog but not in v4.20, and no bundle there '
+        "upgrades from it",
         'bundle "kueue-operator.v1.1.0" is in the v4.19 catalog but not in v4.20, and no bundle there '
-        "upgrades from it"
+        "upgrades from it",
     ]
     assert not report.passed
+    # the pull-request Markdown shows the matrix rows the change alters, and only those
+    title, table = next(e for e in report.extras if e[0].startswith("OpenShift upgrade matrix"))
+    assert "kueue-operator" in title
+    rows = [line for line in table.splitlines()[2:]]
+    assert [r.split(" | ")[1:3] for r in rows] == [
+        ["v4.18 → v4.20 (eus)", "1.1.0"],
+        ["v4.19 → v4.20 (minor)", "1.1.0"],
+        ["v4.20 → v4.21 (minor)", "1.1.0"],  # no longer installable on v4.20: the row goes away
+        ["v4.20 → v4.22 (eus)", "1.1.0"],
+    ]
+    assert all("| 1.1.0 via 1.1.0 | stranded: not in the v4.20 catalog" in r for r in rows[:2])
+    assert all(r.startswith("| kueue-operator |") and r.endswith(" | - |") for r in rows[2:])
 
 
 def test_e_alpha_gate_without_opt_in_names_gate_and_release(reports: dict[str, Report]) -> None:

@@ -70,6 +70,10 @@ RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
 RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
 RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
 RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
+RK-BUNDLE-110 E         (ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion
+RK-BUNDLE-111 E         (ours, stream bundles) its value is below a catalog the release is listed in
+RK-BUNDLE-112 W         (ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion
+RK-OLMV1-0xx  E         ``olmv1`` (optional): OLM v1 readiness, :mod:`releasekit.rules.olmv1`
 ============  ========  =====================================================================
 """
 
@@ -125,6 +129,13 @@ def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> lis
     return out
 
 
+def validate_olmv1(bundle: Bundle, _options: ValidationOptions) -> list[Finding]:
+    """OLM v1 readiness (RK-OLMV1-001…004, :mod:`releasekit.rules.olmv1`) as errors."""
+    from releasekit.rules.olmv1 import check_olmv1
+
+    return check_olmv1(bundle)
+
+
 VALIDATORS: dict[str, Validator] = {
     "loader": _bundle_only(validate_loader),
     "registry-format": _bundle_only(validate_registry_format),
@@ -142,6 +153,7 @@ VALIDATORS: dict[str, Validator] = {
     "community": validate_community,
     "alpha-deprecated-apis": validate_removed_apis,
     "releasekit": validate_releasekit_rules,
+    "olmv1": validate_olmv1,
 }
 """Validator name -> function. Names are operator-sdk's, plus ``loader``, ``registry-format``,
 ``registry-content``, ``object``, ``operatorgroup`` (library level) and ``releasekit`` (our rules)."""
@@ -156,6 +168,7 @@ OPTIONAL_CHECKS: tuple[str, ...] = (
     "community",
     "good-practices",
     "object",
+    "olmv1",
     "operatorgroup",
     "operatorhub",
     "operatorhubv2",

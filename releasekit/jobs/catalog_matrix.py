@@ -1,0 +1,154 @@
+"""``releasekit catalog matrix``: the OpenShift upgrade matrix of a catalog tree.
+
+Use case: read every ``v<X.Y>`` fragment of the tree (:mod:`releasekit.io.catalog_tree`) and the OpenShift
+lifecycle (``streams/openshift/lifecycle.yaml``, or ``--lifecycle FILE``; without one, each minor to the
+next of the versions present), compute the matrix (:mod:`releasekit.rules.upgrade_matrix`) and render it
+(:mod:`releasekit.plan.matrix_render`). Nothing is written here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from releasekit.errors import InputError, UsageError
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
+from releasekit.model.stream import OpenShiftVersion
+from releasekit.rules.upgrade_matrix import MatrixUpgrade, upgrade_matrix
+
+__all__ = ["MatrixRequest", "load_tree_configs", "matrix_edges", "run_matrix"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatrixRequest:
+    """The tree to read, the lifecycle file (None: the default place, if present) and the format."""
+
+    tree: Path = Path("catalog")
+    lifecycle: Path | None = None
+    streams_dir: Path = Path("streams")
+    fmt: str = "text"
+
+
+def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
+    """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped).
+
+    Raises:
+        InputError: the tree cannot be read, or a catalog has load errors.
+    """
+    from releasekit.io.catalog_tree import find_fragments, read_fragment
+
+    configs: dict[str, DeclarativeConfig] = {}
+    for folder in find_fragments(tree):
+        try:
+            OpenShiftVersion.parse(folder.name)
+        except ValueError:
+            continue
+        fragment = read_fragment(folder)
+        if fragment.loaded is None:
+            continue
+        errors = [f for f in fragment.loaded.findings if f.severity is Severity.ERROR]
+        if errors:
+            more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
+            raise InputError(
+                f"{errors[0].location}: {errors[0].message}{more}; `releasekit catalog validate` lists them all"
+            )
+        configs[folder.name] = fragment.loaded.config
+    if not configs:
+        raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
+    return configs
+
+
+def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tuple[UpgradeEdge, ...]:
+    """The lifecycle's edges among ``present``; without a lifecycle, each minor to the next one."""
+    if lifecycle is None:
+        lifecycle = OpenShiftLifecycle.build(OpenShiftVersion.parse(v) for v in present)
+    return lifecycle.edges_among(present)
+
+
+def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
+    from releasekit.io.lifecycle import read_lifecycle, require_lifecycle
+
+    if request.lifecycle is None:
+        return require_lifecycle(request.streams_dir) if request.streams_dir.is_dir() else None
+    if not request.lifecycle.is_file():
+        raise UsageError(f"--lifecycle {request.lifecycle}: no such file")
+    lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors or lifecycle is None:
+        first = errors[0]
+        raise InputError(f"{first.location}: {first.message}")
+    return lifecycle
+
+
+def compute_matrix(request: MatrixRequest) -> tuple[MatrixUpgrade, ...]:
+    """The matrix of ``request.tree`` (raises InputError / UsageError as :func:`run_matrix`)."""
+    configs = load_tree_configs(request.tree)
+    edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
+    return upgrade_matrix(configs, edges)
+
+
+def run_matrix(request: MatrixRequest) -> str:
+    """The rendered matrix.
+
+    Raises:
+        InputError: an unreadable tree, catalog or lifecycle (exit 2).
+        UsageError: a lifecycle file that does not exist (exit 2).
+    """
+    from releasekit.plan.matrix_render import render_json, render_markdown, render_text
+
+    matrix = compute_matrix(request)
+    if request.fmt == "json":
+        return render_json(matrix)
+    if request.fmt == "markdown":
+        return render_markdown(matrix)
+    return render_text(matrix)
+
+
+def openshift_of(directory: Path) -> str | None:
+    """The ``vX.Y`` a catalog folder belongs to (``catalog/v4.18/configs`` → ``v4.18``), or None."""
+    for part in reversed(directory.parts):
+        try:
+            return str(OpenShiftVersion.parse(part))
+        except ValueError:
+            continue
+    return None
+
+
+def expand_tree(directory: Path) -> list[Path]:
+    """``directory`` itself, or -- for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of its own)
+    -- each fragment's FBC root, in OpenShift order."""
+    if not directory.is_dir() or (directory / "configs").is_dir():
+        return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
+    roots: dict[OpenShiftVersion, Path] = {}
+    for child in directory.iterdir():
+        try:
+            version = OpenShiftVersion.parse(child.name)
+        except ValueError:
+            continue
+        root = next((child / r for r in ("configs", "catalog") if (child / r).is_dir()), None)
+        if root is not None:
+            roots[version] = root
+    own_files = any(p.is_file() and p.suffix in (".json", ".yaml", ".yml") for p in directory.iterdir())
+    return [roots[v] for v in sorted(roots)] if roots and not own_files else [directory]
+
+
+def cross_openshift_findings(
+    configs: dict[str, DeclarativeConfig], files: dict[str, str], lifecycle_file: Path | None = None
+) -> list[Finding]:
+    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config).
+
+    The lifecycle is ``lifecycle_file``, else ``streams/openshift/lifecycle.yaml`` when present, else each
+    minor to the next of the versions given.
+    """
+    from releasekit.rules.graph import check_openshift_upgrades
+
+    if len(configs) < 2:
+        return []
+    request = MatrixRequest(lifecycle=lifecycle_file)
+    present = sorted(configs, key=OpenShiftVersion.parse)
+    edges = matrix_edges(present, _lifecycle(request))
+    pairs = [(str(e.source), str(e.target)) for e in edges]
+    ordered = [(v, configs[v]) for v in present]
+    return list(check_openshift_upgrades(ordered, files=files, edges=pairs))

@@ -1,0 +1,120 @@
+"""The OpenShift lifecycle as data: which versions exist, which are EUS, which cluster upgrades exist.
+
+Pure model (frozen dataclasses, no I/O). ``streams/openshift/lifecycle.yaml`` is read into an
+:class:`OpenShiftLifecycle` by :mod:`releasekit.io.lifecycle`. The upgrade edges are:
+
+- ``minor``: each version to the next minor of the same major (``v4.18 -> v4.19``), by default;
+- ``eus``: each EUS version to the next EUS version of the same major (``v4.18 -> v4.20``), by default:
+  clusters go EUS to EUS with the operators left as they were on the way;
+- ``major``: edges into a new major (``v4.22 -> v5.0``), never derived: the file names them.
+
+An edge the file writes explicitly keeps its written kind; an explicit edge repeating a default one is
+not doubled. :meth:`OpenShiftLifecycle.edges_among` keeps the edges whose two ends are both in a set of
+catalogs (the OpenShift versions a package is published to).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from releasekit.model.stream import OpenShiftVersion
+
+__all__ = ["EdgeKind", "OpenShiftLifecycle", "UpgradeEdge", "consecutive_edges", "default_edges"]
+
+
+class EdgeKind(enum.StrEnum):
+    """How a cluster upgrade goes: one minor, EUS to EUS, or into a new major."""
+
+    MINOR = "minor"
+    EUS = "eus"
+    MAJOR = "major"
+
+
+_KIND_ORDER = {EdgeKind.MINOR: 0, EdgeKind.EUS: 1, EdgeKind.MAJOR: 2}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpgradeEdge:
+    """A cluster upgrade from ``source`` to ``target``; ``line`` is where the file writes it (0: derived)."""
+
+    source: OpenShiftVersion
+    target: OpenShiftVersion
+    kind: EdgeKind
+    line: int = 0
+
+    def sort_key(self) -> tuple[OpenShiftVersion, int, OpenShiftVersion]:
+        """Source first, then minor before EUS before major, then target."""
+        return (self.source, _KIND_ORDER[self.kind], self.target)
+
+
+def default_edges(
+    versions: Iterable[OpenShiftVersion], eus: Iterable[OpenShiftVersion] = ()
+) -> tuple[UpgradeEdge, ...]:
+    """Each version to the next minor of its major, and each EUS version to the next EUS of its major."""
+    ordered = sorted(set(versions))
+    eus_set = set(eus)
+    edges: list[UpgradeEdge] = []
+    for older, newer in zip(ordered, ordered[1:], strict=False):
+        if older.major == newer.major and newer.minor == older.minor + 1:
+            edges.append(UpgradeEdge(source=older, target=newer, kind=EdgeKind.MINOR))
+    eus_ordered = [v for v in ordered if v in eus_set]
+    for older, newer in zip(eus_ordered, eus_ordered[1:], strict=False):
+        if older.major == newer.major and newer.minor > older.minor + 1:
+            edges.append(UpgradeEdge(source=older, target=newer, kind=EdgeKind.EUS))
+    return tuple(sorted(edges, key=UpgradeEdge.sort_key))
+
+
+def consecutive_edges(order: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``(older, newer)`` for consecutive items of ``order`` (the fallback when no lifecycle is known)."""
+    return tuple(zip(order, order[1:], strict=False))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenShiftLifecycle:
+    """The versions, the EUS ones, and every upgrade edge (defaults plus the explicit ones), sorted."""
+
+    versions: tuple[OpenShiftVersion, ...]
+    eus: tuple[OpenShiftVersion, ...] = ()
+    edges: tuple[UpgradeEdge, ...] = ()
+    file: str = ""
+
+    @classmethod
+    def build(
+        cls,
+        versions: Iterable[OpenShiftVersion],
+        eus: Iterable[OpenShiftVersion] = (),
+        explicit: Iterable[UpgradeEdge] = (),
+        *,
+        derive: bool = True,
+        file: str = "",
+    ) -> OpenShiftLifecycle:
+        """The lifecycle of ``versions``: the default edges (unless ``derive`` is off) plus ``explicit``."""
+        versions = tuple(sorted(set(versions)))
+        eus = tuple(sorted(set(eus)))
+        edges: dict[tuple[OpenShiftVersion, OpenShiftVersion], UpgradeEdge] = {}
+        for edge in explicit:
+            edges.setdefault((edge.source, edge.target), edge)
+        if derive:
+            for edge in default_edges(versions, eus):
+                edges.setdefault((edge.source, edge.target), edge)
+        return cls(
+            versions=versions,
+            eus=eus,
+            edges=tuple(sorted(edges.values(), key=UpgradeEdge.sort_key)),
+            file=file,
+        )
+
+    def is_eus(self, version: OpenShiftVersion) -> bool:
+        """Whether ``version`` is an Extended Update Support release."""
+        return version in self.eus
+
+    def edges_among(self, present: Iterable[str]) -> tuple[UpgradeEdge, ...]:
+        """The edges whose source and target are both among ``present`` (``vX.Y`` texts)."""
+        names = set(present)
+        return tuple(e for e in self.edges if str(e.source) in names and str(e.target) in names)
+
+    def pairs_among(self, present: Iterable[str]) -> tuple[tuple[str, str], ...]:
+        """:meth:`edges_among` as ``(source, target)`` texts."""
+        return tuple((str(e.source), str(e.target)) for e in self.edges_among(present))

@@ -1,0 +1,57 @@
+"""Tech Preview blocks cluster upgrades: the ``olm.maxOpenShiftVersion`` property releasekit writes.
+
+Pure model. While an operator whose CSV declares ``olm.maxOpenShiftVersion`` X.Y is installed, OpenShift
+reports Upgradeable=False at X.Y: the cluster cannot leave that minor. A stream with
+``blockClusterUpgrades: true`` (the experimental one) gives each release the highest OpenShift minor among
+its catalogs: installable everywhere it is listed, and no cluster upgrade past the last one.
+
+The CSV carries it in the ``olm.properties`` annotation (JSON, ``[{"type": ..., "value": ...}]``), which
+``opm render`` turns into a bundle property; the catalog's ``olm.bundle`` carries the same property.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from releasekit.model.stream import OpenShiftVersion, Release, Stream
+
+__all__ = [
+    "ANNOTATION_OLM_PROPERTIES",
+    "PROP_MAX_OPENSHIFT",
+    "max_openshift_value",
+    "olm_properties_annotation",
+    "parse_max_openshift",
+    "written_max_openshift",
+]
+
+PROP_MAX_OPENSHIFT: Final = "olm.maxOpenShiftVersion"
+ANNOTATION_OLM_PROPERTIES: Final = "olm.properties"
+
+
+def max_openshift_value(release: Release) -> str:
+    """``X.Y`` of the highest OpenShift version among the release's catalogs."""
+    top = max(release.catalogs)
+    return f"{top.major}.{top.minor}"
+
+
+def written_max_openshift(stream: Stream, release: Release) -> str | None:
+    """The value releasekit writes for ``release`` (None when the stream does not block upgrades)."""
+    if not stream.block_cluster_upgrades or not release.catalogs:
+        return None
+    return max_openshift_value(release)
+
+
+def olm_properties_annotation(value: str) -> str:
+    """The ``olm.properties`` annotation text releasekit writes for a maxOpenShiftVersion ``value``."""
+    return json.dumps([{"type": PROP_MAX_OPENSHIFT, "value": value}], separators=(",", ":"))
+
+
+def parse_max_openshift(value: object) -> OpenShiftVersion | None:
+    """``4.19`` / ``v4.19`` / ``4.19.0`` as an OpenShift version (patch dropped, as OLM does); None if not."""
+    if not isinstance(value, str):
+        return None
+    parts = value.strip().removeprefix("v").split("+")[0].split("-")[0].split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+        return None
+    return OpenShiftVersion(major=int(parts[0]), minor=int(parts[1]))

@@ -1,0 +1,247 @@
+"""OLM v1 install manifests derived from a registry+v1 bundle: a least-privilege installer and a ClusterExtension.
+
+Pure core: takes a loaded :class:`~releasekit.model.bundle.Bundle` (its CSV, CRDs and other manifests)
+and returns plain Kubernetes objects (dicts) in a fixed order; no I/O.
+
+OLM v1 installs an extension with a ServiceAccount the user provides; that account must be able to
+create everything the bundle installs and to grant every permission the operator gets (Kubernetes
+refuses to create a Role granting what the creator does not hold). Derived from the bundle:
+
+- ``Namespace`` (the install namespace) and the installer ``ServiceAccount`` in it;
+- ``ClusterRole`` ``<name>-installer-clusterrole`` (bound by a ``ClusterRoleBinding``):
+  ``update`` on ``clusterextensions/finalizers`` of this extension (OpenShift's
+  OwnerReferencesPermissionEnforcement); the bundle's CRDs (``create``/``list``/``watch``, and
+  ``get``/``update``/``patch``/``delete`` by resourceNames); ClusterRoles and ClusterRoleBindings (OLM v1
+  generates their names, so they cannot be listed); each other cluster-scoped bundled kind (by name);
+  and every rule of the CSV's ``clusterPermissions``, of its ``permissions`` (OLM v1 installs in
+  AllNamespaces mode, where it grants them cluster-wide with ClusterRoles) and of bundled ClusterRoles,
+  so it can grant them;
+- ``Role`` ``<name>-installer-role`` in the install namespace (bound by a ``RoleBinding``): the
+  controller's Deployment(s) and ServiceAccount(s) by name, Roles and RoleBindings, each namespaced
+  bundled kind (by name), and every rule of bundled Roles;
+- the ``ClusterExtension`` (``olm.operatorframework.io/v1``): package, version (or channel), namespace
+  and service account.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from releasekit.model.bundle import Bundle, Manifest
+
+__all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "installer_manifests", "plural"]
+
+CLUSTER_SCOPED_KINDS: Final = frozenset(
+    {
+        "APIService",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "ConsoleCLIDownload",
+        "ConsoleLink",
+        "ConsolePlugin",
+        "ConsoleQuickStart",
+        "ConsoleYAMLSample",
+        "CustomResourceDefinition",
+        "MutatingWebhookConfiguration",
+        "Namespace",
+        "PriorityClass",
+        "StorageClass",
+        "ValidatingWebhookConfiguration",
+        "VolumeSnapshotClass",
+    }
+)
+"""Bundled kinds that are cluster-scoped (everything else a bundle may ship is namespaced)."""
+
+_CREATE: Final = ["create", "list", "watch"]
+_MANAGE: Final = ["get", "update", "patch", "delete"]
+_ALL: Final = ["create", "delete", "get", "list", "patch", "update", "watch"]
+_RBAC: Final = "rbac.authorization.k8s.io"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstallRequest:
+    """What to install: the package, a version or a channel, the namespace, the extension's name."""
+
+    package: str
+    namespace: str
+    version: str | None = None
+    channel: str | None = None
+    name: str = ""
+
+    @property
+    def extension(self) -> str:
+        """The ClusterExtension's name (default: the package)."""
+        return self.name or self.package
+
+
+def plural(kind: str) -> str:
+    """The resource name of ``kind`` as Kubernetes pluralises it (``PriorityClass`` → ``priorityclasses``)."""
+    lower = kind.lower()
+    if lower.endswith(("s", "x", "ch", "sh")):
+        return lower + "es"
+    if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return lower[:-1] + "ies"
+    return lower + "s"
+
+
+def _group(api_version: str) -> str:
+    return api_version.split("/", 1)[0] if "/" in api_version else ""
+
+
+def _rule(
+    group: str, resources: Sequence[str], verbs: Sequence[str], names: Iterable[str] = ()
+) -> dict[str, Any]:
+    rule: dict[str, Any] = {"apiGroups": [group], "resources": list(resources)}
+    names = sorted(set(names))
+    if names:
+        rule["resourceNames"] = names
+    rule["verbs"] = list(verbs)
+    return rule
+
+
+def _create_and_manage(group: str, resource: str, names: Iterable[str]) -> list[dict[str, Any]]:
+    return [_rule(group, [resource], _CREATE), _rule(group, [resource], _MANAGE, names)]
+
+
+def _copy_rules(rules: Iterable[Any]) -> list[dict[str, Any]]:
+    """Policy rules as written (keys in Kubernetes' order), skipping anything that is not a mapping."""
+    out = []
+    for rule in rules:
+        if not isinstance(rule, Mapping):
+            continue
+        copied = {
+            k: list(rule[k])
+            for k in ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
+            if isinstance(rule.get(k), list)
+        }
+        out.append(copied)
+    return out
+
+
+def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    for rule in rules:
+        if rule not in seen:
+            seen.append(rule)
+    return seen
+
+
+def _install_spec(csv: Manifest | None) -> Mapping[str, Any]:
+    if csv is None:
+        return {}
+    install = csv.spec.get("install")
+    spec = install.get("spec") if isinstance(install, Mapping) else None
+    return spec if isinstance(spec, Mapping) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
+    kinds: dict[tuple[str, str], list[str]] = {}
+    for manifest in objects:
+        if manifest.kind and manifest.name:
+            kinds.setdefault((_group(manifest.api_version), manifest.kind), []).append(manifest.name)
+    return kinds
+
+
+def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
+    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order)."""
+    spec = _install_spec(bundle.csv)
+    ext, ns = request.extension, request.namespace
+    installer = f"{ext}-installer"
+    deployments = sorted(
+        str(d["name"]) for d in _list(spec.get("deployments")) if isinstance(d, Mapping) and d.get("name")
+    )
+    accounts = sorted(
+        {
+            str(p["serviceAccountName"])
+            for section in ("permissions", "clusterPermissions")
+            for p in _list(spec.get(section))
+            if isinstance(p, Mapping) and p.get("serviceAccountName")
+        }
+        | {
+            str(account)
+            for d in _list(spec.get("deployments"))
+            if isinstance(d, Mapping)
+            for account in [
+                ((d.get("spec") or {}).get("template") or {}).get("spec", {}).get("serviceAccountName")
+            ]
+            if isinstance(account, str) and account
+        }
+    )
+    crds = sorted(m.name for m in bundle.crds if m.name)
+    kinds = _by_kind(bundle.objects)
+    cluster_rules: list[dict[str, Any]] = [
+        _rule("olm.operatorframework.io", ["clusterextensions/finalizers"], ["update"], [ext]),
+        *_create_and_manage("apiextensions.k8s.io", "customresourcedefinitions", crds),
+        _rule(_RBAC, ["clusterroles", "clusterrolebindings"], _ALL),
+    ]
+    ns_rules: list[dict[str, Any]] = [
+        *_create_and_manage("apps", "deployments", deployments),
+        *_create_and_manage("", "serviceaccounts", accounts),
+        _rule(_RBAC, ["roles", "rolebindings"], _ALL),
+    ]
+    handled = {(_RBAC, "ClusterRole"), (_RBAC, "ClusterRoleBinding"), (_RBAC, "Role"), (_RBAC, "RoleBinding")}
+    for (group, kind), names in sorted(kinds.items()):
+        if (group, kind) in handled:
+            continue
+        target = cluster_rules if kind in CLUSTER_SCOPED_KINDS else ns_rules
+        target.extend(_create_and_manage(group, plural(kind), names))
+    for p in _list(spec.get("clusterPermissions")):
+        cluster_rules.extend(_copy_rules(_list(p.get("rules") if isinstance(p, Mapping) else None)))
+    for p in _list(spec.get("permissions")):  # AllNamespaces: OLM v1 grants them with ClusterRoles
+        cluster_rules.extend(_copy_rules(_list(p.get("rules") if isinstance(p, Mapping) else None)))
+    for manifest in bundle.objects:
+        if _group(manifest.api_version) == _RBAC and manifest.kind in ("ClusterRole", "Role"):
+            target = cluster_rules if manifest.kind == "ClusterRole" else ns_rules
+            target.extend(_copy_rules(_list(manifest.data.get("rules"))))
+    source: dict[str, Any] = {"packageName": request.package}
+    if request.channel:
+        source["channels"] = [request.channel]
+    if request.version:
+        source["version"] = request.version
+    meta_ns = {"namespace": ns}
+    return [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}},
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": installer, **meta_ns}},
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": f"{installer}-clusterrole"},
+            "rules": _dedupe(cluster_rules),
+        },
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": f"{installer}-clusterrole-binding"},
+            "roleRef": {"apiGroup": _RBAC, "kind": "ClusterRole", "name": f"{installer}-clusterrole"},
+            "subjects": [{"kind": "ServiceAccount", "name": installer, "namespace": ns}],
+        },
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": "Role",
+            "metadata": {"name": f"{installer}-role", **meta_ns},
+            "rules": _dedupe(ns_rules),
+        },
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": f"{installer}-role-binding", **meta_ns},
+            "roleRef": {"apiGroup": _RBAC, "kind": "Role", "name": f"{installer}-role"},
+            "subjects": [{"kind": "ServiceAccount", "name": installer, "namespace": ns}],
+        },
+        {
+            "apiVersion": "olm.operatorframework.io/v1",
+            "kind": "ClusterExtension",
+            "metadata": {"name": ext},
+            "spec": {
+                "namespace": ns,
+                "serviceAccount": {"name": installer},
+                "source": {"sourceType": "Catalog", "catalog": source},
+            },
+        },
+    ]

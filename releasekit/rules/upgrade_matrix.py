@@ -1,0 +1,171 @@
+"""The OpenShift upgrade matrix: for every cluster upgrade, where each installed version ends up.
+
+Pure core: takes the catalogs (``vX.Y`` → config) and the cluster upgrades (the OpenShift lifecycle's
+edges) and returns data; no I/O. For each upgrade N → M and each package of N's catalog, every version
+installable on N (every bundle in a channel entry) gets one row:
+
+- ``reaches``: M's catalog has the bundle, or an edge from it (an entry replaces or skips it, or its
+  skipRange contains its version). The row names the head it reaches on M -- the default channel's head
+  when a path leads there, else the newest bundle it can reach (its island channel's head) -- and the
+  shortest upgrade path in M's catalog, as versions, the installed one first;
+- ``stranded``: nothing on M has it or upgrades from it (what RK-GRAPH-010 reports), with the reason;
+- ``blocked``: its ``olm.maxOpenShiftVersion`` is below M, so the cluster cannot take this upgrade while
+  it is installed (Tech Preview); nothing is stranded.
+
+:func:`follow` walks a version along several upgrades in turn (the operator upgraded to the head it
+reaches after each), which is how a cluster goes minor by minor; an EUS upgrade leaves the operator as it
+was on the way, which is the EUS edge's own row.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.lifecycle import UpgradeEdge
+from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
+from releasekit.model.version import RangeError, Version, parse_range
+from releasekit.rules.graph import PackageGraph, analyze_config, blocks_upgrade
+
+__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows", "follow", "upgrade_matrix"]
+
+
+def _version_text(graph: PackageGraph, name: str) -> str:
+    node = graph.node(name)
+    return str(node.version) if node is not None and node.version is not None else name
+
+
+def _entry_sources(
+    target: PackageGraph, config: DeclarativeConfig, name: str, version: Version | None
+) -> list[str]:
+    """Entries of ``target``'s package that upgrade from a bundle ``name`` that ``target`` lacks."""
+    found: set[str] = set()
+    for channel in config.channels:
+        if channel.package != target.package:
+            continue
+        for entry in channel.entry_list:
+            if not entry.name:
+                continue
+            if entry.replaces == name or name in entry.skips:
+                found.add(entry.name)
+            elif entry.skip_range and version is not None:
+                try:
+                    if parse_range(entry.skip_range).contains(version):
+                        found.add(entry.name)
+                except RangeError:
+                    continue
+    return sorted(found)
+
+
+def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The head ``start`` reaches in ``target`` (through ``first`` when it is not in it) and the path."""
+    adjacency: dict[str, list[str]] = {}
+    for edge in target.edges:
+        adjacency.setdefault(edge.source, [])
+        if edge.target not in adjacency[edge.source]:
+            adjacency[edge.source].append(edge.target)
+    for targets in adjacency.values():
+        targets.sort()
+    adjacency[start] = sorted(set(adjacency.get(start, [])) | set(first))
+    paths: dict[str, tuple[str, ...]] = {start: (start,)}
+    queue = deque([start])
+    while queue:
+        current = queue.popleft()
+        for nxt in adjacency.get(current, ()):
+            if nxt not in paths:
+                paths[nxt] = (*paths[current], nxt)
+                queue.append(nxt)
+    if target.default_head is not None and target.default_head in paths:
+        return target.default_head, paths[target.default_head]
+    known = [n for n in target.nodes if n.name in paths]
+    if not known:
+        return start, (start,)
+    best = max(known, key=lambda n: (n.version is not None, n.version or Version(0, 0, 0), n.name))
+    return best.name, paths[best.name]
+
+
+def upgrade_matrix(
+    catalogs: Mapping[str, DeclarativeConfig], edges: Iterable[UpgradeEdge | tuple[str, str, str]]
+) -> tuple[MatrixUpgrade, ...]:
+    """One :class:`MatrixUpgrade` per edge (whose two catalogs are given) and package of the source catalog.
+
+    ``edges`` are lifecycle edges or ``(from, to, kind)`` triples; the order is kept, packages sorted.
+    """
+    graphs: dict[str, dict[str, PackageGraph]] = {}
+
+    def graphs_of(openshift: str) -> dict[str, PackageGraph]:
+        if openshift not in graphs:
+            graphs[openshift] = {g.package: g for g in analyze_config(catalogs[openshift])}
+        return graphs[openshift]
+
+    out: list[MatrixUpgrade] = []
+    for edge in edges:
+        source, target, kind = (
+            (str(edge.source), str(edge.target), edge.kind.value) if isinstance(edge, UpgradeEdge) else edge
+        )
+        if source not in catalogs or target not in catalogs:
+            continue
+        bundles = {(b.package, b.name): b for b in catalogs[source].bundles}
+        for package, graph in sorted(graphs_of(source).items()):
+            target_graph = graphs_of(target).get(package)
+            rows = []
+            for node in graph.nodes:
+                version = str(node.version) if node.version is not None else node.name
+                limit = blocks_upgrade(bundles.get((package, node.name)), target)
+                if limit is not None:
+                    why = f"olm.maxOpenShiftVersion {limit} keeps the cluster below {target} while it is installed"
+                    rows.append(MatrixRow(version=version, bundle=node.name, blocked=True, why=why))
+                    continue
+                if target_graph is None:
+                    why = f"the {target} catalog has no package {package}"
+                    rows.append(MatrixRow(version=version, bundle=node.name, stranded=True, why=why))
+                    continue
+                present = target_graph.node(node.name) is not None
+                first = (
+                    [] if present else _entry_sources(target_graph, catalogs[target], node.name, node.version)
+                )
+                if not present and not first:
+                    why = (
+                        f"not in the {target} catalog, and no bundle there replaces or skips it or has a "
+                        f"skipRange containing {version}"
+                    )
+                    rows.append(MatrixRow(version=version, bundle=node.name, stranded=True, why=why))
+                    continue
+                head, path = _reach(target_graph, node.name, first)
+                rows.append(
+                    MatrixRow(
+                        version=version,
+                        bundle=node.name,
+                        reaches=_version_text(target_graph, head),
+                        path=tuple(
+                            version if p == node.name else _version_text(target_graph, p) for p in path
+                        ),
+                    )
+                )
+            out.append(
+                MatrixUpgrade(package=package, source=source, target=target, kind=kind, rows=tuple(rows))
+            )
+    return tuple(out)
+
+
+def follow(
+    matrix: Sequence[MatrixUpgrade], package: str, route: Sequence[str], version: str
+) -> tuple[str | None, str]:
+    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading the operator to the head after each step.
+
+    Returns ``(version reached, "")`` or ``(None, why)`` for the first step that strands (or blocks) it.
+    """
+    by_step = {(u.package, u.source, u.target): u for u in matrix}
+    current = version
+    for source, target in zip(route, route[1:], strict=False):
+        upgrade = by_step.get((package, source, target))
+        if upgrade is None:
+            return None, f"no upgrade {source} -> {target} for {package}"
+        row = next((r for r in upgrade.rows if r.version == current), None)
+        if row is None:
+            return None, f"{current} is not installable on {source}"
+        if row.stranded or row.blocked:
+            return None, f"{source} -> {target}: {row.why}"
+        current = row.reaches
+    return current, ""

@@ -1,0 +1,92 @@
+"""``releasekit catalog matrix`` and ``catalog validate --graph`` across OpenShift catalogs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from tests.conftest import REPO_ROOT
+
+
+@pytest.fixture
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO_ROOT)
+
+
+@pytest.mark.usefixtures("in_repo")
+def test_matrix_json_follows_the_contract(run_line: Callable[..., Result]) -> None:
+    result = run_line(["catalog", "matrix", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    upgrades = document["upgrades"]
+    assert [(u["from"], u["to"], u["kind"]) for u in upgrades][:3] == [
+        ("v4.18", "v4.19", "minor"),
+        ("v4.18", "v4.20", "eus"),
+        ("v4.19", "v4.20", "minor"),
+    ]
+    for upgrade in upgrades:
+        assert upgrade["kind"] in ("minor", "eus", "major")
+        for row in upgrade["versions"]:
+            assert set(row) in ({"version", "reaches", "path"}, {"version", "stranded", "why"})
+    by_kind = {
+        kind: sum(1 for u in upgrades if u["kind"] == kind for r in u["versions"] if r.get("stranded"))
+        for kind in ("minor", "eus", "major")
+    }
+    assert by_kind == {"minor": 10, "eus": 8, "major": 0}
+
+
+@pytest.mark.usefixtures("in_repo")
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_matrix_text_and_markdown(run_line: Callable[..., Result], fmt: str) -> None:
+    result = run_line(["catalog", "matrix", "catalog", "--format", fmt])
+    assert result.exit_code == 0, result.stderr
+    assert "10 along minor upgrades, 8 along eus upgrades" in result.stdout
+    if fmt == "markdown":
+        assert "## kueue-operator: v4.18 → v4.20 (eus)" in result.stdout
+        assert "| 1.0.0 | **stranded** | not in the v4.20 catalog" in result.stdout
+    else:
+        assert "kueue-operator: v4.22 -> v5.0 (major)" in result.stdout
+
+
+def test_matrix_without_a_lifecycle_goes_minor_by_minor(
+    run_line: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_line(["catalog", "matrix", str(REPO_ROOT / "catalog"), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    kinds = {u["kind"] for u in json.loads(result.stdout)["upgrades"]}
+    assert kinds == {"minor"}
+
+
+def test_matrix_unreadable_input_exits_2(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    result = run_line(["catalog", "matrix", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    bad = tmp_path / "lifecycle.yaml"
+    bad.write_text("schema: releasekit/openshift-lifecycle/v1\nversions: [4.18]\n")
+    result = run_line(["catalog", "matrix", str(REPO_ROOT / "catalog"), "--lifecycle", str(bad)])
+    assert result.exit_code == 2
+    assert "lifecycle.yaml:2" in result.stderr
+
+
+@pytest.mark.usefixtures("in_repo")
+def test_validate_graph_checks_cluster_upgrades_between_the_folders(run_line: Callable[..., Result]) -> None:
+    result = run_line(
+        [
+            "catalog",
+            "validate",
+            "--graph",
+            "catalog/v4.18/configs",
+            "catalog/v4.20/configs",
+            "--format",
+            "json",
+        ]
+    )
+    stranded = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-GRAPH-010"]
+    assert len(stranded) == 5 and all("from v4.18 to v4.20" in f["message"] for f in stranded)
+    tree = run_line(["catalog", "validate", "--graph", "catalog", "--format", "json"])
+    assert tree.exit_code == 0
+    assert sum(f["rule"] == "RK-GRAPH-010" for f in json.loads(tree.stdout)["findings"]) == 18
