@@ -1,7 +1,9 @@
 """``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules.
 
-Thin click layer over :mod:`releasekit.jobs.bundle_validate`: parse the options, call the job, hand the
-report to a reporter. Exit 0 without error findings, 1 with, 2 when the input cannot be read or the
+Thin click layer: parse options into a :class:`~releasekit.jobs.bundle_validate.BundleValidateRequest`,
+run the use case (:mod:`releasekit.jobs.bundle_validate`), hand the report to a reporter. Exit 0
+without error findings, 1 with, 2 when the input cannot be read, the folder is not a bundle operator-sdk
+could load (one line on stderr; ``--format json``/``konflux`` also write the refusal as a report), or the
 command line is wrong.
 """
 
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_INPUT, emit_report, format_options
+from releasekit.cli._common import EXIT_INPUT, emit_report, format_options, streams_dir_option
 from releasekit.errors import ReleasekitError
 
 __all__ = ["command", "parse_optional_checks"]
@@ -72,6 +74,14 @@ def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[st
     help="Comma-separated OpenShift catalogs the release appears in (v4.18,v4.19); "
     "warn when com.redhat.openshift.versions disagrees.",
 )
+@click.option(
+    "--stream",
+    "stream",
+    default=None,
+    metavar="S",
+    help="Judge the bundle as a bundle of stream S (default: the stream whose package is the bundle's, if any).",
+)
+@streams_dir_option
 @format_options
 def command(
     bundle_dir: Path,
@@ -79,30 +89,46 @@ def command(
     k8s_version: str | None,
     release_checks: bool,
     openshift_catalogs: str | None,
+    stream: str | None,
+    streams_dir: Path,
     fmt: str,
     output: Path | None,
 ) -> None:
-    """Validate the registry+v1 bundle in DIR (a bundle root, a manifests folder or a flat folder)."""
-    from releasekit.jobs.bundle_validate import validate_bundle_dir
+    """Validate the registry+v1 bundle in DIR (a bundle root, or one manifest file)."""
+    from releasekit.jobs.bundle_validate import BundleValidateRequest, run
 
     optional = parse_optional_checks(optional_checks, k8s_version)
     catalogs = tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip())
     categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
+    request = BundleValidateRequest(
+        path=bundle_dir,
+        optional=optional,
+        k8s_version=k8s_version,
+        release_checks=release_checks,
+        openshift_catalogs=catalogs,
+        streams_dir=streams_dir,
+        stream=stream,
+        categories_file=Path(categories_file) if categories_file else None,
+    )
     try:
-        report = validate_bundle_dir(
-            bundle_dir,
-            optional=optional,
-            k8s_version=k8s_version,
-            release_checks=release_checks,
-            openshift_catalogs=catalogs,
-            categories_file=Path(categories_file) if categories_file else None,
-        )
+        result = run(request)
     except ReleasekitError as exc:
-        if fmt == "konflux":  # Konflux still gets its TEST_OUTPUT object (result ERROR) before exit 2
-            from releasekit.cli._common import write_output
-            from releasekit.report import source_epoch
-            from releasekit.report.konflux import konflux_error
-
-            write_output(konflux_error(str(exc), source_epoch()), output)
+        _konflux_error(fmt, str(exc), output)
         raise _InputFailure(str(exc)) from None
-    click.get_current_context().exit(emit_report(report, fmt, output))
+    if result.refusal is not None:
+        if fmt == "json":
+            emit_report(result.report, fmt, output)
+        _konflux_error(fmt, result.refusal, output)
+        raise _InputFailure(result.refusal)
+    click.get_current_context().exit(emit_report(result.report, fmt, output))
+
+
+def _konflux_error(fmt: str, note: str, output: Path | None) -> None:
+    """Konflux still gets its TEST_OUTPUT object (result ERROR) before exit 2."""
+    if fmt != "konflux":
+        return
+    from releasekit.cli._common import write_output
+    from releasekit.report import source_epoch
+    from releasekit.report.konflux import konflux_error
+
+    write_output(konflux_error(note, source_epoch()), output)

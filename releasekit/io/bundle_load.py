@@ -15,17 +15,30 @@ read them (see ``docs/olm-bundle-validation.md`` §1):
 Each file yields one object: only its first YAML document is read, as the api loader does.
 Unparsable YAML becomes a finding with file and line (``RK-BUNDLE-001``/``002``); a path that cannot be
 read at all raises :class:`~releasekit.errors.InputError` (exit 2).
+
+What operator-sdk's loader refuses is reported as findings of the loader's own rules (its wording in the
+message), so that a caller decides what a refusal means: ``bundle validate`` on a folder the user named
+exits 2 (not a loadable bundle), ``bundle build`` reports them as errors of what it generated.
+
+The loader's own refusals are RK-BUNDLE-120 (no metadata anywhere in the folder), 121 (no file in the
+manifests folder), 122 (an empty manifest or one without ``kind``), 123 (a CSV or CRD Go cannot decode:
+``spec.version`` not semver, labels, annotations or flags of the wrong type) and 124 (``annotations.yaml``
+not a map of strings); their ids live in :mod:`releasekit.model.bundle_ids`, their meanings in the rule
+table of :mod:`releasekit.rules.bundle`. Only :func:`load_bundle` (what ``bundle validate`` reads) adds
+the folder-level ones (120, 121, 124), as operator-sdk looks for metadata before it loads manifests.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import json
 import os
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -34,6 +47,7 @@ from releasekit.io import yamlio
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
+    ANNOTATION_MANIFESTS,
     Bundle,
     BundleLayout,
     Dockerfile,
@@ -44,6 +58,12 @@ from releasekit.model.bundle import (
 from releasekit.model.finding import Finding, Location, Severity
 
 __all__ = [
+    "LOADER_CSV_UNPARSABLE",
+    "LOADER_METADATA_NOT_FOUND",
+    "LOADER_METADATA_UNPARSABLE",
+    "LOADER_NO_MANIFEST_FILES",
+    "LOADER_RULES",
+    "LOADER_UNDECODABLE",
     "MAX_FILE_BYTES",
     "load_bundle",
     "load_bundle_root",
@@ -53,6 +73,25 @@ __all__ = [
     "load_manifests_dir",
     "load_single_file",
 ]
+
+LOADER_METADATA_NOT_FOUND: Final = ids.LOADER_METADATA_NOT_FOUND
+LOADER_NO_MANIFEST_FILES: Final = ids.LOADER_NO_MANIFEST_FILES
+LOADER_UNDECODABLE: Final = ids.LOADER_UNDECODABLE
+LOADER_CSV_UNPARSABLE: Final = ids.LOADER_CSV_UNPARSABLE
+LOADER_METADATA_UNPARSABLE: Final = ids.LOADER_METADATA_UNPARSABLE
+LOADER_RULES: Final = frozenset(
+    {
+        LOADER_METADATA_NOT_FOUND,
+        LOADER_NO_MANIFEST_FILES,
+        LOADER_UNDECODABLE,
+        LOADER_CSV_UNPARSABLE,
+        LOADER_METADATA_UNPARSABLE,
+    }
+)
+"""The rules this module reports itself, all of them refusals of operator-sdk's loader."""
+
+_GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
+"""How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest manifest file read; a bundle must fit a 1 MiB ConfigMap compressed, so this is generous."""
@@ -200,6 +239,303 @@ def _require_dir(path: Path, shown: str) -> None:
         raise InputError(f"{shown}: not a folder")
 
 
+_NUMBERS = "0123456789"
+_ALPHANUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
+
+
+def _number_error(part: str, what: str) -> str | None:
+    if any(ch not in _NUMBERS for ch in part):
+        return f'Invalid character(s) found in {what} number "{part}"'
+    if len(part) > 1 and part.startswith("0"):
+        return f'{what.capitalize()} number must not contain leading zeroes "{part}"'
+    if not part:
+        return 'strconv.ParseUint: parsing "": invalid syntax'
+    return None
+
+
+def semver_tolerant_error(text: str) -> str | None:
+    """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
+    text = text.strip().removeprefix("v")
+    parts = text.split(".", 2)
+    for index, part in enumerate(parts):
+        if len(part) > 1:
+            part = part.lstrip("0")
+            if not part or part[0] not in _NUMBERS:
+                part = "0" + part
+            parts[index] = part
+    if len(parts) < 3:
+        if any(ch in parts[-1] for ch in "+-"):
+            return "Short version cannot contain PreRelease/Build meta data"
+        parts += ["0"] * (3 - len(parts))
+    major, minor, patch = parts
+    for part, what in ((major, "major"), (minor, "minor")):
+        problem = _number_error(part, what)
+        if problem:
+            return problem
+    patch, _, build = patch.partition("+") if "+" in patch else (patch, "", "")
+    has_build = "+" in parts[2]
+    patch, has_pre, pre = patch.partition("-")
+    problem = _number_error(patch, "patch")
+    if problem:
+        return problem
+    for item in pre.split(".") if has_pre else []:
+        if not item:
+            return "Prerelease is empty"
+        if any(ch not in _ALPHANUM for ch in item):
+            return f'Invalid character(s) found in prerelease "{item}"'
+        if all(ch in _NUMBERS for ch in item) and len(item) > 1 and item.startswith("0"):
+            return f'Numeric PreRelease version must not contain leading zeroes "{item}"'
+    for item in build.split(".") if has_build else []:
+        if not item:
+            return "Build meta data is empty"
+        if any(ch not in _ALPHANUM for ch in item):
+            return f'Invalid character(s) found in build meta data "{item}"'
+    return None
+
+
+def _go_json_type(value: object) -> str:
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "value"
+
+
+def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:
+    """What the api loader refuses in one manifests-folder file beyond YAML syntax."""
+    name = shown.rpartition("/")[2]
+    if not data:
+        return [
+            Finding(
+                rule=LOADER_UNDECODABLE,
+                severity=Severity.ERROR,
+                message="unable to decode object: EOF",
+                location=Location(file=shown, line=1),
+                hint="an empty file is no manifest; delete it or give it one Kubernetes object",
+            )
+        ]
+    if manifest is None:
+        return []
+    if not manifest.kind:
+        document = json.dumps(
+            manifest.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+        )
+        return [
+            Finding(
+                rule=LOADER_UNDECODABLE,
+                severity=Severity.ERROR,
+                message=f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'",
+                location=manifest.loc("$"),
+                hint="every manifest needs apiVersion and kind",
+            )
+        ]
+    if manifest.kind not in ("ClusterServiceVersion", "CustomResourceDefinition"):
+        return []
+    problem = _typed_decode_problem(manifest)
+    if problem is None:
+        return []
+    path, detail, hint = problem
+    what = "CSV" if manifest.kind == "ClusterServiceVersion" else "CRD"
+    return [
+        Finding(
+            rule=LOADER_CSV_UNPARSABLE,
+            severity=Severity.ERROR,
+            message=f"unable to parse {what} {name}: {_GO_JSON_WRAP}{detail}",
+            location=manifest.loc(path),
+            hint=hint,
+        )
+    ]
+
+
+_Desc = Any
+"""A Go type as the typed decode sees it: ``"string"``, ``"bool"``, ``"semver"``, ``("named", type)``,
+``("map", type)`` (string values), ``("slice", element, type)`` or ``("struct", name, fields, type)``."""
+
+
+def _struct(name: str, fields: dict[str, _Desc], package: str) -> _Desc:
+    return ("struct", name, fields, f"{package}.{name}")
+
+
+def _slice(element: _Desc) -> _Desc:
+    name = element[3] if isinstance(element, tuple) and element[0] == "struct" else str(element)
+    return ("slice", element, f"[]{name}")
+
+
+_STRING_MAP: _Desc = ("map", "map[string]string")
+_STRINGS: _Desc = ("slice", "string", "[]string")
+_OBJECT_META = _struct(
+    "ObjectMeta",
+    {
+        "name": "string",
+        "namespace": "string",
+        "generateName": "string",
+        "labels": _STRING_MAP,
+        "annotations": _STRING_MAP,
+    },
+    "v1",
+)
+_APP_LINK = _struct("AppLink", {"name": "string", "url": "string"}, "v1alpha1")
+_CSV_TYPE = _struct(
+    "ClusterServiceVersion",
+    {
+        "metadata": _OBJECT_META,
+        "spec": _struct(
+            "ClusterServiceVersionSpec",
+            {
+                "version": "semver",
+                "displayName": "string",
+                "description": "string",
+                "maturity": "string",
+                "minKubeVersion": "string",
+                "replaces": "string",
+                "skips": _STRINGS,
+                "keywords": _STRINGS,
+                "labels": _STRING_MAP,
+                "annotations": _STRING_MAP,
+                "provider": _APP_LINK,
+                "links": _slice(_APP_LINK),
+                "maintainers": _slice(
+                    _struct("Maintainer", {"name": "string", "email": "string"}, "v1alpha1")
+                ),
+                "installModes": _slice(
+                    _struct(
+                        "InstallMode",
+                        {"type": ("named", "v1alpha1.InstallModeType"), "supported": "bool"},
+                        "v1alpha1",
+                    )
+                ),
+                "relatedImages": _slice(
+                    _struct("RelatedImage", {"name": "string", "image": "string"}, "v1alpha1")
+                ),
+            },
+            "v1alpha1",
+        ),
+    },
+    "v1alpha1",
+)
+
+
+def _crd_type(package: str) -> _Desc:
+    names = _struct(
+        "CustomResourceDefinitionNames",
+        {
+            "plural": "string",
+            "singular": "string",
+            "kind": "string",
+            "listKind": "string",
+            "shortNames": _STRINGS,
+            "categories": _STRINGS,
+        },
+        package,
+    )
+    version = _struct(
+        "CustomResourceDefinitionVersion",
+        {"name": "string", "served": "bool", "storage": "bool", "deprecated": "bool"},
+        package,
+    )
+    spec = _struct(
+        "CustomResourceDefinitionSpec",
+        {
+            "group": "string",
+            "version": "string",
+            "scope": ("named", f"{package}.ResourceScope"),
+            "names": names,
+            "versions": _slice(version),
+            "preserveUnknownFields": "bool",
+        },
+        package,
+    )
+    return _struct("CustomResourceDefinition", {"metadata": _OBJECT_META, "spec": spec}, package)
+
+
+_GO_TYPE_OK = {"string": str, "bool": bool}
+
+
+def _decode_errors(
+    value: Any, desc: _Desc, field: str, struct: str, path: str
+) -> Iterator[tuple[bool, str, str]]:
+    """(aborts, JSON path, Go's error) in the order encoding/json meets them (keys sorted, as YAML->JSON sorts)."""
+    if value is None:
+        return
+    if desc == "semver":
+        problem = (
+            semver_tolerant_error(value)
+            if isinstance(value, str)
+            else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
+        )
+        if problem is not None:
+            yield True, path, problem
+        return
+    expected: tuple[str, type] | None = None
+    if isinstance(desc, str):
+        expected = (desc, _GO_TYPE_OK[desc])
+    elif desc[0] == "named":
+        expected = (desc[1], str)
+    if expected is not None:
+        go_type, python_type = expected
+        if not isinstance(value, python_type) or (python_type is not bool and isinstance(value, bool)):
+            yield (
+                False,
+                path,
+                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}",
+            )
+        return
+    kind = desc[0]
+    container = {"map": dict, "slice": list, "struct": dict}[kind]
+    if not isinstance(value, container):
+        yield (
+            False,
+            path,
+            (
+                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {desc[-1]}"
+            ),
+        )
+        return
+    if kind == "map":
+        for key in sorted(value, key=str):
+            if value[key] is not None and not isinstance(value[key], str):
+                yield (
+                    False,
+                    f"{path}[{key!r}]",
+                    (
+                        f"json: cannot unmarshal {_go_json_type(value[key])} into Go struct field {struct}.{field} "
+                        "of type string"
+                    ),
+                )
+    elif kind == "slice":
+        for index, item in enumerate(value):
+            yield from _decode_errors(item, desc[1], field, struct, f"{path}[{index}]")
+    else:
+        for key in sorted(value, key=str):
+            if key in desc[2]:
+                child = f"{field}.{key}" if field else str(key)
+                yield from _decode_errors(value[key], desc[2][key], child, desc[1], f"{path}.{key}")
+
+
+def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
+    """The error decoding the CSV or CRD into its Go type gives: (JSON path, Go's error, hint), or None.
+
+    A ported subset of the Go types: the fields real bundles get wrong (the CSV version, which must be
+    semver; an unquoted ``true`` among labels or annotations; ``supported: "true"``; CRD version flags).
+    encoding/json keeps the first type mismatch and goes on, but a version that is not semver stops it.
+    """
+    if manifest.kind == "ClusterServiceVersion":
+        desc = _CSV_TYPE
+    else:
+        desc = _crd_type("v1beta1" if manifest.api_version.endswith("/v1beta1") else "v1")
+    errors = list(_decode_errors(dict(manifest.data), desc, "", desc[1], "$"))
+    if not errors:
+        return None
+    aborts, path, detail = next((e for e in errors if e[0]), errors[0])
+    if path == "$.spec.version":
+        return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
+    return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
+
+
 class _Collector:
     """Sorts loaded manifests into CSV / CRDs / objects and adds up sizes."""
 
@@ -236,7 +572,13 @@ def _read_manifest_dir(directory: Path, shown: str) -> tuple[_Collector, list[St
         if entry.name.startswith("."):
             strays.append(StrayEntry(path=entry_shown, is_dir=False))
             continue
-        collector.add(*_load_file(entry, entry_shown))
+        manifest, findings, data = _load_file(entry, entry_shown)
+        if manifest is None and not findings and data:
+            # a document that is only comments or null: Go decodes it to an empty object, kind ""
+            manifest = Manifest(file=entry_shown, data={}, size=len(data))
+        else:
+            findings = findings + _refusals(manifest, data, entry_shown)
+        collector.add(manifest, findings, data)
     return collector, strays
 
 
@@ -387,8 +729,89 @@ def load_bundle(path: Path, *, shown: str | None = None) -> Bundle:
     if path.is_file():
         return load_single_file(path, shown=shown)
     if (path / "manifests").is_dir() or (path / "metadata").is_dir():
-        return load_bundle_root(path, shown=shown)
-    return load_flat_bundle(path, shown=shown)
+        bundle = load_bundle_root(path, shown=shown)
+    else:
+        bundle = load_flat_bundle(path, shown=shown)
+    return dataclasses.replace(bundle, load_findings=bundle.load_findings + _folder_refusals(bundle, path))
+
+
+def _has_files(directory: Path) -> bool:
+    try:
+        return any(not entry.is_dir() for entry in directory.iterdir())
+    except OSError:
+        return False
+
+
+def _annotations_anywhere(path: Path) -> bool:
+    """operator-sdk's fallback: any file under ``path`` whose first document has a non-empty ``annotations`` map."""
+    for current, _dirs, files in os.walk(path):
+        for name in sorted(files):
+            try:
+                manifest, _, _ = _load_file(Path(current) / name, name)
+            except (InputError, SafetyLimitError):
+                continue
+            value = manifest.data.get("annotations") if manifest is not None else None
+            if isinstance(value, dict) and value:
+                return True
+    return False
+
+
+def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
+    """What operator-sdk refuses before its loader runs: no metadata (RK-BUNDLE-120), no manifest files (121).
+
+    operator-sdk looks for ``metadata/annotations.yaml``, else any file with an ``annotations`` map; then
+    reads the manifests from the folder ``operators.operatorframework.io.bundle.manifests.v1`` names
+    (``manifests/``), which must hold at least one file.
+    """
+    if bundle.annotations is None and not _annotations_anywhere(path):
+        if any(f.rule in (ids.YAML_INVALID, ids.OBJECT_UNDECODABLE) for f in bundle.load_findings):
+            return ()  # the metadata file is there but broken: that finding says why
+        return (
+            Finding(
+                rule=LOADER_METADATA_NOT_FOUND,
+                severity=Severity.ERROR,
+                message=f"metadata not found in {bundle.root}",
+                location=Location(file=bundle.root),
+                hint="add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations",
+            ),
+        )
+    annotations = bundle.annotations
+    if annotations is not None and annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
+        for key, item in bundle.annotation_values.items():
+            if not isinstance(item, str):
+                return (
+                    Finding(
+                        rule=LOADER_METADATA_UNPARSABLE,
+                        severity=Severity.ERROR,
+                        message=f"error unmarshalling potential bundle metadata {annotations.file}: {_GO_JSON_WRAP}"
+                        f"json: cannot unmarshal {_go_json_type(item)} into Go struct field "
+                        "AnnotationMetadata.annotations of type string",
+                        location=annotations.loc(f"$.annotations[{key!r}]"),
+                        hint=f'quote the value: {key}: "{item}"',
+                    ),
+                )
+    value = bundle.annotation(ANNOTATION_MANIFESTS)
+    relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
+    if bundle.layout is BundleLayout.FLAT and relative == ".":
+        return ()
+    if (
+        bundle.layout is BundleLayout.BUNDLE_ROOT
+        and relative == "manifests"
+        and _has_files(path / "manifests")
+    ):
+        return ()
+    directory = _display(bundle.root, relative)
+    if bundle.layout is BundleLayout.BUNDLE_ROOT and relative != "manifests" and _has_files(path / relative):
+        return ()  # another folder named by the annotation: RK-BUNDLE-016 notes the difference
+    return (
+        Finding(
+            rule=LOADER_NO_MANIFEST_FILES,
+            severity=Severity.ERROR,
+            message=f"The directory {directory} contains no yaml files",
+            location=Location(file=directory),
+            hint="put the CSV, CRDs and other manifests in the bundle's manifests/ folder",
+        ),
+    )
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:

@@ -15,7 +15,7 @@ chosen release:
    are copied byte for byte; ``upstream-crds.yaml`` records the upstream files by name and sha256;
 4. the bundle is written atomically to ``<out>/<stream>/<version>/`` (or, with ``--check``, compared
    with what is there), then loaded back and validated: operator-sdk's default validators plus
-   releasekit's own rules, judged with what the stream knows (stable or not, released or candidate,
+   releasekit's own rules, judged with what the stream knows (its stream policy, released or candidate,
    the release's catalogs and registries).
 
 Nothing here writes under ``streams/``.
@@ -246,25 +246,31 @@ def _own_properties_allowed(
 def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
     """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules.
 
-    Judged with the stream's knowledge: stable means the stream ships no alpha API; a published release
-    gets the release checks (digests, the stream's released registries); the OpenShift versions value is
-    compared with the release's catalogs. Operand CRDs placed in ``operator-assets/`` are checked for alpha
-    versions too (they are what the operator installs). OLM v1 readiness (RK-OLMV1) is a warning, or an
-    error where the stream says ``olmv1: required``; Tech Preview's olm.maxOpenShiftVersion is RK-BUNDLE-110…112.
+    Judged with the stream's knowledge (its stream policy: the alpha APIs it excludes, a warning only for
+    a published release); a published release gets the release checks (digests, the stream's released
+    registries); the OpenShift versions value is compared with the release's catalogs. Operand CRDs placed
+    in ``operator-assets/`` are checked for alpha versions too (they are what the operator installs).
+    What operator-sdk's loader would refuse is an error finding here: the bundle is ours, so a refusal is
+    a bug of the build, not unreadable input. OLM v1 readiness (RK-OLMV1) is a warning, or an error where
+    the stream says ``olmv1: required``; Tech Preview's olm.maxOpenShiftVersion is RK-BUNDLE-110…112.
     """
-    from releasekit.io.bundle_load import load_bundle_root, load_manifests_dir
-    from releasekit.model.bundle import ValidationOptions
+    from releasekit.io.bundle_load import load_bundle, load_manifests_dir
+    from releasekit.model.bundle import StreamPolicy, ValidationOptions
     from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
     from releasekit.rules.bundle.policy import check_alpha_crds
 
-    stable = not stream.api_maturity.alpha_apis
-    bundle = load_bundle_root(root, shown=display)
+    policy = StreamPolicy(
+        stream=stream.name,
+        alpha_kinds=stream.api_maturity.alpha_apis,
+        released=release.status is not ReleaseStatus.CANDIDATE,
+    )
+    bundle = load_bundle(root, shown=display)
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS,
         index_dockerfile=bundle.dockerfile,
         release_checks=release.status is not ReleaseStatus.CANDIDATE,
         allowed_registries=stream.released_registries,
-        stable=stable,
+        stream=policy,
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
     findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
@@ -282,7 +288,7 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
     assets = root / "operator-assets" / "crds"
     if assets.is_dir():
         shown = f"{display.rstrip('/')}/operator-assets/crds"
-        findings += check_alpha_crds(load_manifests_dir(assets, shown=shown), stable=stable)
+        findings += check_alpha_crds(load_manifests_dir(assets, shown=shown), policy)
     return tuple(findings)
 
 

@@ -1,63 +1,205 @@
-"""``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules.
+"""The ``bundle validate`` use case: judge one bundle as operator-sdk does, plus releasekit's own rules.
 
-Job: loads the bundle with :mod:`releasekit.io.bundle_load`, judges it with
-:func:`releasekit.rules.bundle.validate_bundle` under the options the command line gave, and returns
-the report.
+Story: load the path (:mod:`releasekit.io.bundle_load`); on a folder, decide first whether operator-sdk
+could load it at all: what its loader refuses (no metadata, no manifest files, a hidden file or
+sub-folder in ``manifests/``, no CSV or two, an undecodable manifest, a CRD of an unsupported
+apiVersion, a CSV whose version is not semver) makes the folder *not a loadable bundle*, which the CLI
+reports as unreadable input (exit 2, one line) and, for machine formats, as a report of those findings.
+Otherwise resolve the releasekit stream the bundle belongs to (its package is a stream's package in
+``streams/``, or ``--stream S``): only such bundles get stream policy. Then run operator-sdk's default
+validators, the optional ones asked for, and releasekit's rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from releasekit.errors import InputError, ReleasekitError
+from releasekit.io.bundle_load import (
+    LOADER_CSV_UNPARSABLE,
+    LOADER_METADATA_NOT_FOUND,
+    LOADER_METADATA_UNPARSABLE,
+    LOADER_NO_MANIFEST_FILES,
+    LOADER_RULES,
+    LOADER_UNDECODABLE,
+    load_bundle,
+    load_categories_file,
+)
+from releasekit.io.streams import load_streams
+from releasekit.model import bundle_ids
+from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
+from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, validate_bundle
 
-__all__ = ["optional_checks", "validate_bundle_dir"]
+__all__ = [
+    "REFUSAL_RULES",
+    "BundleValidateRequest",
+    "BundleValidateResult",
+    "optional_checks",
+    "refusals",
+    "resolve_stream",
+    "run",
+]
+
+REFUSAL_RULES = LOADER_RULES | {
+    bundle_ids.YAML_INVALID,
+    bundle_ids.OBJECT_UNDECODABLE,
+    bundle_ids.STRAY_DIRECTORY,
+    bundle_ids.STRAY_HIDDEN_FILE,
+    bundle_ids.CSV_COUNT,
+    bundle_ids.CRD_API_VERSION,
+}
+"""Rules whose error findings mean operator-sdk's loader refuses the bundle (it never gets validated)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BundleValidateRequest:
+    """What ``bundle validate`` was asked.
+
+    Attributes:
+        path: the bundle folder (or one manifest file) to validate.
+        optional: optional validators to run besides operator-sdk's defaults.
+        k8s_version: the ``k8s-version`` optional value.
+        release_checks: judge the bundle as a released version (image digests and registries).
+        openshift_catalogs: OpenShift catalogs the release appears in.
+        streams_dir: the ``streams/`` folder to find the bundle's stream in; a folder that does not exist
+            means no stream (the bundle is judged as any operator's).
+        stream: ``--stream S``: judge the bundle as a bundle of stream ``S`` whatever its package.
+        categories_file: ``OPERATOR_BUNDLE_CATEGORIES``, when set.
+    """
+
+    path: Path
+    optional: tuple[str, ...] = ()
+    k8s_version: str | None = None
+    release_checks: bool = False
+    openshift_catalogs: tuple[str, ...] = ()
+    streams_dir: Path | None = None
+    stream: str | None = None
+    categories_file: Path | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BundleValidateResult:
+    """The report, and ``refusal``: one line when the folder is not a loadable bundle (exit 2)."""
+
+    report: Report
+    refusal: str | None = None
 
 
 def optional_checks() -> tuple[str, ...]:
     """The names ``--optional-checks`` accepts."""
-    from releasekit.rules.bundle import OPTIONAL_CHECKS
-
     return tuple(OPTIONAL_CHECKS)
 
 
-def validate_bundle_dir(
-    bundle_dir: Path,
-    *,
-    optional: Sequence[str] = (),
-    k8s_version: str | None = None,
-    release_checks: bool = False,
-    openshift_catalogs: Sequence[str] = (),
-    categories_file: Path | None = None,
-) -> Report:
-    """Load the registry+v1 bundle in ``bundle_dir`` and run the default and ``optional`` validators.
+def refusals(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
+    """The error findings that are refusals of operator-sdk's loader."""
+    return tuple(f for f in findings if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
 
-    ``categories_file`` (``OPERATOR_BUNDLE_CATEGORIES``) is read only when a categories check runs.
+
+def _csv_version(bundle: Bundle) -> str:
+    if bundle.csv is None:
+        return ""
+    version = bundle.csv.spec.get("version")
+    return version.strip().removeprefix("v") if isinstance(version, str) else ""
+
+
+def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
+    """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's.
+
+    Without ``name``, a streams folder that cannot be read means no stream: the bundle is judged as any
+    operator's (``streams validate`` is where a broken folder is reported).
 
     Raises:
-        ReleasekitError: the bundle or the categories file cannot be read.
+        InputError: ``name`` is given and ``streams_dir`` or the stream cannot be read or found.
     """
-    from releasekit.io.bundle_load import load_bundle, load_categories_file
-    from releasekit.model.bundle import ValidationOptions
-    from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+    if name is None and (streams_dir is None or not streams_dir.is_dir()):
+        return None
+    if streams_dir is None:
+        raise InputError(f"--stream {name}: no streams folder given")
+    try:
+        loaded = load_streams(streams_dir)
+    except ReleasekitError:
+        if name is not None:
+            raise
+        return None  # looking for the bundle's stream in a folder that cannot be read: judge it as any bundle
+    if name is not None:
+        stream = next((s for s in loaded.streams if s.name == name), None)
+        if stream is None:
+            known = ", ".join(s.name for s in loaded.streams) or "none"
+            raise InputError(f"--stream {name}: no such stream in {streams_dir} (streams: {known})")
+    else:
+        stream = next((s for s in loaded.streams if s.package and s.package == bundle.package), None)
+        if stream is None:
+            return None
+    version = _csv_version(bundle)
+    released = any(str(r.version) == version and r.status.is_published for r in stream.releases)
+    return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
-    bundle = load_bundle(bundle_dir)
+
+_LOAD_OBJECTS = frozenset(
+    {
+        bundle_ids.YAML_INVALID,
+        bundle_ids.OBJECT_UNDECODABLE,
+        bundle_ids.STRAY_DIRECTORY,
+        bundle_ids.STRAY_HIDDEN_FILE,
+        bundle_ids.CSV_COUNT,
+        bundle_ids.CRD_API_VERSION,
+        LOADER_UNDECODABLE,
+        LOADER_CSV_UNPARSABLE,
+    }
+)
+"""Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
+
+
+def _sdk_text(finding: Finding) -> str:
+    wrapped = (
+        finding.rule in _LOAD_OBJECTS
+        and not finding.message.startswith("unable to find a csv")
+        and "/metadata/" not in finding.location.file
+    )
+    return f"error loading objs in directory: {finding.message}" if wrapped else finding.message
+
+
+def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
+    """One line; the refusal operator-sdk meets first: metadata, then the manifests folder, then the loader."""
+    order = {LOADER_METADATA_NOT_FOUND: 0, LOADER_METADATA_UNPARSABLE: 0, LOADER_NO_MANIFEST_FILES: 1}
+    first = min(refused, key=lambda f: order.get(f.rule, 2))
+    more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    return f"{root}: not a loadable bundle, operator-sdk refuses it: {_sdk_text(first)}{more}"
+
+
+def run(request: BundleValidateRequest) -> BundleValidateResult:
+    """Validate ``request.path``; unreadable input raises :class:`~releasekit.errors.ReleasekitError`."""
+    bundle = load_bundle(request.path)
     categories = None
-    if categories_file is not None and ("categories" in optional or "operatorhub" in optional):
-        categories = load_categories_file(categories_file)
+    if request.categories_file is not None and {"categories", "operatorhub"} & set(request.optional):
+        categories = load_categories_file(request.categories_file)
+    if request.path.is_dir():
+        refused = refusals(validate_bundle(bundle, ValidationOptions(validators=("loader",))))
+        if refused:
+            report = Report(
+                command="bundle validate",
+                findings=refused,
+                checked=(bundle.root,),
+                rules=tuple(sorted({f.rule for f in refused})),
+            )
+            return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
     options = ValidationOptions(
-        validators=DEFAULT_VALIDATORS + tuple(optional),
-        k8s_version=k8s_version,
+        validators=DEFAULT_VALIDATORS + request.optional,
+        k8s_version=request.k8s_version,
         index_dockerfile=bundle.dockerfile,
         custom_categories=categories,
-        release_checks=release_checks,
-        openshift_catalogs=tuple(openshift_catalogs),
+        release_checks=request.release_checks,
+        openshift_catalogs=request.openshift_catalogs,
+        stream=resolve_stream(bundle, request.streams_dir, request.stream),
     )
     findings = validate_bundle(bundle, options)
-    return Report(
+    report = Report(
         command="bundle validate",
         findings=findings,
         checked=tuple(m.file for m in bundle.all_manifests),
         rules=tuple(sorted({f.rule for f in findings})),
     )
+    return BundleValidateResult(report=report)

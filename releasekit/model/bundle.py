@@ -28,6 +28,7 @@ __all__ = [
     "DockerfileLabel",
     "Manifest",
     "StrayEntry",
+    "StreamPolicy",
     "ValidationOptions",
 ]
 
@@ -248,6 +249,24 @@ DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StreamPolicy:
+    """The releasekit stream a bundle belongs to, as far as the bundle rules need it.
+
+    Only bundles of one of our streams get stream policy (RK-BUNDLE-090, and RK-BUNDLE-093 as an error);
+    any other operator's bundle is judged by operator-sdk's rules alone.
+
+    Attributes:
+        stream: the stream's name (``stable``).
+        alpha_kinds: kinds the stream ships although they are alpha; empty = the stream excludes alpha APIs.
+        released: the bundle's version is a published release of the stream: history, so policy warns.
+    """
+
+    stream: str
+    alpha_kinds: tuple[str, ...] = ()
+    released: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ValidationOptions:
     """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours).
 
@@ -258,7 +277,7 @@ class ValidationOptions:
         custom_categories: replaces the standard OperatorHub categories (``OPERATOR_BUNDLE_CATEGORIES``).
         release_checks: judge the bundle as a released version (image pinning and registries).
         allowed_registries: image reference prefixes allowed when ``release_checks`` is on.
-        stable: whether the bundle ships in a stable channel; None = infer from metadata channels.
+        stream: the releasekit stream the bundle belongs to; None = another operator's bundle (no policy).
         openshift_catalogs: OpenShift catalogs (``v4.18``) the release appears in; empty = unknown.
     """
 
@@ -268,5 +287,5 @@ class ValidationOptions:
     custom_categories: tuple[str, ...] | None = None
     release_checks: bool = False
     allowed_registries: tuple[str, ...] = DEFAULT_ALLOWED_REGISTRIES
-    stable: bool | None = None
+    stream: StreamPolicy | None = None
     openshift_catalogs: tuple[str, ...] = ()

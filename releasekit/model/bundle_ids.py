@@ -15,6 +15,12 @@ STRAY_HIDDEN_FILE: Final = "RK-BUNDLE-004"
 CSV_COUNT: Final = "RK-BUNDLE-005"
 CRD_API_VERSION: Final = "RK-BUNDLE-006"
 YAML_DUPLICATE_KEY: Final = "RK-BUNDLE-007"
+# what operator-sdk refuses to load, reported by the loader itself (io.bundle_load)
+LOADER_METADATA_NOT_FOUND: Final = "RK-BUNDLE-120"
+LOADER_NO_MANIFEST_FILES: Final = "RK-BUNDLE-121"
+LOADER_UNDECODABLE: Final = "RK-BUNDLE-122"
+LOADER_CSV_UNPARSABLE: Final = "RK-BUNDLE-123"
+LOADER_METADATA_UNPARSABLE: Final = "RK-BUNDLE-124"
 # operator-registry format (folders, annotations.yaml, dependencies.yaml)
 FORMAT_LAYOUT: Final = "RK-BUNDLE-010"
 FORMAT_NO_ANNOTATIONS: Final = "RK-BUNDLE-011"
@@ -40,6 +46,7 @@ CSV_TYPE_META: Final = "RK-BUNDLE-030"
 CSV_OWNED_CRD_NAME: Final = "RK-BUNDLE-031"
 # CRD validator
 CRD_INVALID: Final = "RK-BUNDLE-035"
+CRD_NO_SERVED_VERSION: Final = "RK-BUNDLE-125"
 # bundle validator
 BUNDLE_DUPLICATE_CRD: Final = "RK-BUNDLE-040"
 BUNDLE_OWNED_CRD_MISSING: Final = "RK-BUNDLE-041"

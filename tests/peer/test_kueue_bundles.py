@@ -76,3 +76,32 @@ def test_duplicate_annotation_key_is_a_note(shared: Callable[..., Path]) -> None
     notes = _by(findings, Severity.INFO)
     assert [f.rule for f in notes] == ["RK-BUNDLE-007"]
     assert notes[0].location.line == 48
+
+
+def _releases() -> list[str]:
+    from tests.conftest import shared_root
+
+    root = shared_root() / "fixtures" / "kueue-operator" / "bundle"
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+
+@pytest.mark.parametrize("version", _releases())
+def test_every_release_has_no_error_as_a_stable_stream_bundle(
+    shared: Callable[..., Path], version: str
+) -> None:
+    """As operator-sdk: no error from the default validators; stream policy on released history warns."""
+    from releasekit.jobs.bundle_validate import BundleValidateRequest, run
+    from tests.conftest import REPO_ROOT
+
+    path = shared("kueue-operator", "bundle", version)
+    result = run(BundleValidateRequest(path=path, streams_dir=REPO_ROOT / "streams"))
+    assert result.refusal is None
+    findings = list(result.report.findings)
+    assert _by(findings, Severity.ERROR) == []
+    warnings = {(f.rule, f.location.file.rpartition("/")[2]) for f in _by(findings, Severity.WARNING)}
+    expected: set[tuple[str, str]] = set()
+    if version == "v0.1.0":  # its own CRD is operator.openshift.io/v1alpha1: history, so a warning
+        expected.add(("RK-BUNDLE-090", "operator.openshift.io_kueues.yaml"))
+    if version >= "v1.3.0" and version != "v1.4.1":  # the chained multi-dash LABEL form, as published
+        expected.add(("RK-BUNDLE-093", "bundle.Dockerfile"))
+    assert warnings == expected

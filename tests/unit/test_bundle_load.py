@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from releasekit.errors import InputError
-from releasekit.io.bundle_load import load_bundle, load_dockerfile
+from releasekit.io.bundle_load import load_bundle, load_dockerfile, load_flat_bundle
 from releasekit.model.bundle import BundleLayout
 from releasekit.model.finding import Severity
 
@@ -51,7 +51,7 @@ def test_parse_error_is_a_finding_with_line(tmp_path: Path) -> None:
 
 def test_repeated_key_is_a_note_and_last_value_wins(tmp_path: Path) -> None:
     (tmp_path / "csv.yaml").write_text(CSV + "  annotations:\n    k: one\n    k: two\n")
-    bundle = load_bundle(tmp_path)
+    bundle = load_flat_bundle(tmp_path)
     assert bundle.csv is not None and bundle.csv.annotations["k"] == "two"
     [note] = bundle.load_findings
     assert (note.rule, note.severity, note.location.line) == ("RK-BUNDLE-007", Severity.INFO, 7)
@@ -70,3 +70,10 @@ def test_stray_entries_recorded(tmp_path: Path) -> None:
 
 def test_missing_dockerfile(tmp_path: Path) -> None:
     assert load_dockerfile(tmp_path / "nope.Dockerfile").exists is False
+
+
+def test_a_folder_without_metadata_gets_the_sdk_refusal(tmp_path: Path) -> None:
+    """load_bundle (what ``bundle validate`` reads) adds what operator-sdk refuses before its loader runs."""
+    (tmp_path / "csv.yaml").write_text(CSV)
+    assert [f.rule for f in load_bundle(tmp_path).load_findings] == ["RK-BUNDLE-120"]
+    assert load_flat_bundle(tmp_path).load_findings == ()

@@ -14,13 +14,14 @@ from releasekit.model.bundle import (
     Dockerfile,
     DockerfileLabel,
     Manifest,
+    StreamPolicy,
     ValidationOptions,
 )
 from releasekit.model.finding import Severity
 from releasekit.rules.bundle import validate_bundle
 from releasekit.rules.bundle._common import parse_semver, parse_tolerant
 from releasekit.rules.bundle.openshift import check_openshift_versions, parse_openshift_versions
-from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, is_stable_bundle
+from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning
 from releasekit.rules.bundle.registry import semver_range_valid
 from releasekit.rules.bundle.removed_apis import removed_api_message
 from releasekit.rules.bundle.structure import format_size, pullspec_error
@@ -77,43 +78,52 @@ def _bundle(**kwargs: Any) -> Bundle:
     return Bundle(root="b", layout=BundleLayout.BUNDLE_ROOT, **kwargs)
 
 
-# --- RK-BUNDLE-090: alpha CRDs stay out of stable bundles ------------------------------------------
+# --- RK-BUNDLE-090: stream policy, alpha CRDs stay out of streams that exclude alpha APIs ------------
+
+STABLE = StreamPolicy(stream="stable")
+STABLE_RELEASED = StreamPolicy(stream="stable", released=True)
 
 
-def test_alpha_crd_in_stable_bundle_is_an_error() -> None:
+def test_alpha_crd_in_stable_stream_bundle_is_an_error() -> None:
     bundle = _bundle(
         crds=(
             _crd("topologies.kueue.x-k8s.io", ["v1beta1", "v1alpha1"]),
             _crd("queues.kueue.x-k8s.io", ["v1beta1"]),
         )
     )
-    findings = check_alpha_crds(bundle, stable=True)
+    findings = check_alpha_crds(bundle, STABLE)
     assert [f.rule for f in findings] == ["RK-BUNDLE-090"]
     assert findings[0].severity is Severity.ERROR
     assert 'CRD "topologies.kueue.x-k8s.io" has alpha version(s) v1alpha1' in findings[0].message
+    assert 'stream "stable" excludes alpha APIs' in findings[0].message
     assert findings[0].location.file == "topologies.kueue.x-k8s.io.yaml" and findings[0].location.line == 12
 
 
-def test_alpha_crd_allowed_outside_stable() -> None:
+def test_alpha_crd_of_a_released_version_is_a_warning() -> None:
+    bundle = _bundle(crds=(_crd("kueues.operator.openshift.io", ["v1alpha1"]),))
+    findings = check_alpha_crds(bundle, STABLE_RELEASED)
+    assert [(f.rule, f.severity) for f in findings] == [("RK-BUNDLE-090", Severity.WARNING)]
+
+
+def test_alpha_crd_allowed_without_a_stream_or_when_the_stream_lists_the_kind() -> None:
     bundle = _bundle(crds=(_crd("topologies.kueue.x-k8s.io", ["v1alpha1"]),))
-    assert check_alpha_crds(bundle, stable=False) == []
+    assert check_alpha_crds(bundle, None) == []
+    experimental = StreamPolicy(stream="experimental", alpha_kinds=("Topology",))
+    crd = _crd("topologies.kueue.x-k8s.io", ["v1alpha1"])
+    data = {**crd.data, "spec": {**crd.spec, "names": {"kind": "Topology"}}}
+    allowed = _bundle(crds=(Manifest(file=crd.file, data=data),))
+    assert check_alpha_crds(allowed, experimental) == []
+    assert [f.rule for f in check_alpha_crds(bundle, experimental)] == ["RK-BUNDLE-090"]
 
 
-@pytest.mark.parametrize(
-    ("channels", "stable"), [("stable", True), ("stable-v1.4,fast", True), ("alpha", False), ("", False)]
-)
-def test_stable_is_inferred_from_channels(channels: str, stable: bool) -> None:
-    assert is_stable_bundle(_bundle(annotations=_annotations({ANNOTATION_CHANNELS: channels}))) is stable
-
-
-def test_default_run_infers_stable_from_metadata() -> None:
+def test_a_stable_channel_alone_is_no_stream_policy() -> None:
     bundle = _bundle(
         crds=(_crd("cohorts.kueue.x-k8s.io", ["v1alpha1"]),),
         annotations=_annotations({ANNOTATION_CHANNELS: "stable"}),
     )
-    findings = validate_bundle(bundle, ValidationOptions(validators=("releasekit",)))
+    assert validate_bundle(bundle, ValidationOptions(validators=("releasekit",))) == ()
+    findings = validate_bundle(bundle, ValidationOptions(validators=("releasekit",), stream=STABLE))
     assert [f.rule for f in findings] == ["RK-BUNDLE-090"]
-    assert validate_bundle(bundle, ValidationOptions(validators=("releasekit",), stable=False)) == ()
 
 
 # --- RK-BUNDLE-091/092: released images pinned, from allowed registries ----------------------------
@@ -177,6 +187,18 @@ def test_bad_openshift_versions_annotation_is_an_error() -> None:
     findings = check_openshift_versions(bundle)
     assert [(f.rule, f.severity) for f in findings] == [("RK-BUNDLE-093", Severity.ERROR)]
     assert findings[0].location.file == "metadata/annotations.yaml"
+
+
+@pytest.mark.parametrize(
+    ("stream", "severity"),
+    [(None, Severity.WARNING), (STABLE_RELEASED, Severity.WARNING), (STABLE, Severity.ERROR)],
+)
+def test_bad_openshift_versions_is_an_error_only_for_a_streams_candidate(
+    stream: StreamPolicy | None, severity: Severity
+) -> None:
+    bundle = _bundle(annotations=_annotations({ANNOTATION_OPENSHIFT_VERSIONS: "v4.18-v4.19-v4.20"}))
+    findings = validate_bundle(bundle, ValidationOptions(validators=("releasekit",), stream=stream))
+    assert [(f.rule, f.severity) for f in findings] == [("RK-BUNDLE-093", severity)]
 
 
 def test_dockerfile_label_disagreeing_with_annotation_warns() -> None:

@@ -6,7 +6,11 @@ no jinja2, no files. Validators are named as ``operator-sdk``/``operator-framewo
 api's ``Error()`` form without the level prefix (``Value : (<csv>) install modes not found``).
 Target: api HEAD semantics (docs/olm-bundle-validation.md "version skew").
 
-Rule ids (stable, never renumbered; ``ids`` holds the constants):
+Rule ids (stable, never renumbered; :mod:`releasekit.model.bundle_ids` holds the constants; the loader's
+own refusals RK-BUNDLE-120 … 124 are reported by :mod:`releasekit.io.bundle_load`). RK-BUNDLE-090 and the
+error form of RK-BUNDLE-093 are stream policy: they judge only bundles of a releasekit stream
+(``ValidationOptions.stream``); a released version of the stream gets warnings. On ``bundle validate DIR``
+an error of 001 … 006 or 120 … 124 means operator-sdk would refuse to load the folder: exit 2.
 
 ============  ========  =====================================================================
 id            severity  rule
@@ -25,8 +29,8 @@ RK-BUNDLE-013 E         media type annotation differs from the detected one
 RK-BUNDLE-014 E         channels / default channel annotation empty
 RK-BUNDLE-015 E         invalid dependency in dependencies.yaml
 RK-BUNDLE-016 W         manifests.v1 / metadata.v1 annotation differs from the layout (ours; reg never checks)
-RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle
-RK-BUNDLE-018 E         object metadata kubectl would not accept
+RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle (operator-sdk's and operator-registry's wording)
+RK-BUNDLE-018 E         object metadata kubectl would not accept (no name, a namespace, bad label/annotation keys)
 RK-BUNDLE-020 E         CSV metadata.name / spec.replaces not a valid name
 RK-BUNDLE-021 W         CSV has no annotations / no example annotations / both kinds of examples
 RK-BUNDLE-022 E         alm-examples is not a JSON list of objects
@@ -39,7 +43,7 @@ RK-BUNDLE-028 E         OLM annotation in the wrong case (CSV, OperatorGroup)
 RK-BUNDLE-029 W         olm.properties annotation used
 RK-BUNDLE-030 E         CSV apiVersion / kind missing
 RK-BUNDLE-031 E         owned CRD name is not <plural>.<group>
-RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation
+RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation (v1beta1 preserveUnknownFields too)
 RK-BUNDLE-040 E         duplicate CRD group/version/kind in the bundle
 RK-BUNDLE-041 E         owned CRD not found in the bundle
 RK-BUNDLE-042 E/W       CRD present but not owned by the CSV (W in operator-registry's content check)
@@ -65,7 +69,7 @@ RK-BUNDLE-080 E/W       API removed in Kubernetes 1.22/1.25/1.26 (E when k8s-ver
 RK-BUNDLE-081 E         k8s-version option or minKubeVersion unusable
 RK-BUNDLE-085 E/W       community: olm.maxOpenShiftVersion missing/invalid/too high with 1.22-removed APIs
 RK-BUNDLE-086 E/W       community: com.redhat.openshift.versions LABEL allows OpenShift 4.9+
-RK-BUNDLE-090 E         (ours) a stable bundle ships a CRD with an alpha version
+RK-BUNDLE-090 E/W       (ours, stream policy) a stream that excludes alpha APIs ships a CRD with an alpha version
 RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
 RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
 RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
@@ -73,6 +77,12 @@ RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the 
 RK-BUNDLE-110 E         (ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion
 RK-BUNDLE-111 E         (ours, stream bundles) its value is below a catalog the release is listed in
 RK-BUNDLE-112 W         (ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion
+RK-BUNDLE-120 E         loader refusal: no metadata (annotations) found in the bundle folder
+RK-BUNDLE-121 E         loader refusal: the manifests folder holds no file
+RK-BUNDLE-122 E         loader refusal: a manifest is empty or has no kind
+RK-BUNDLE-123 E         loader refusal: the CSV or a CRD cannot be parsed (CSV version not semver, wrong field types)
+RK-BUNDLE-124 E         loader refusal: metadata/annotations.yaml is not a map of strings
+RK-BUNDLE-125 W         (ours) a CRD serves none of its versions (the API server accepts it)
 RK-OLMV1-0xx  E         ``olmv1`` (optional): OLM v1 readiness, :mod:`releasekit.rules.olmv1`
 ============  ========  =====================================================================
 """
@@ -82,7 +92,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from releasekit.model.bundle import Bundle, ValidationOptions
-from releasekit.model.finding import Finding
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle.content import validate_sdk_content
 from releasekit.rules.bundle.crd import validate_crd
 from releasekit.rules.bundle.csv import validate_csv
 from releasekit.rules.bundle.good_practices import validate_good_practices
@@ -94,7 +105,7 @@ from releasekit.rules.bundle.operatorhub import (
     validate_operatorhub,
     validate_operatorhub_v2,
 )
-from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, is_stable_bundle
+from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, policy_severity
 from releasekit.rules.bundle.registry import validate_registry_content, validate_registry_format
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
@@ -120,10 +131,16 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """releasekit's own rules: alpha CRDs in stable, OpenShift versions, and (release checks) images."""
-    stable = options.stable if options.stable is not None else is_stable_bundle(bundle)
-    out = check_alpha_crds(bundle, stable=stable)
-    out += check_openshift_versions(bundle, options.openshift_catalogs)
+    """releasekit's own rules: stream policy (alpha CRDs), OpenShift versions, and (release checks) images.
+
+    Stream policy applies only when ``options.stream`` names the releasekit stream the bundle belongs
+    to; a value of ``com.redhat.openshift.versions`` in no documented form is an error only for a
+    stream's unreleased version (a warning for history and for any other operator's bundle).
+    """
+    policy = options.stream
+    out = check_alpha_crds(bundle, policy)
+    form_severity = policy_severity(policy) if policy is not None else Severity.WARNING
+    out += check_openshift_versions(bundle, options.openshift_catalogs, form_severity=form_severity)
     if options.release_checks:
         out += check_image_pinning(bundle, allowed_registries=options.allowed_registries)
     return out
@@ -140,6 +157,7 @@ VALIDATORS: dict[str, Validator] = {
     "loader": _bundle_only(validate_loader),
     "registry-format": _bundle_only(validate_registry_format),
     "registry-content": _bundle_only(validate_registry_content),
+    "sdk-content": _bundle_only(validate_sdk_content),
     "csv": _bundle_only(validate_csv),
     "crd": _bundle_only(validate_crd),
     "bundle": _bundle_only(validate_bundle_structure),
@@ -156,9 +174,18 @@ VALIDATORS: dict[str, Validator] = {
     "olmv1": validate_olmv1,
 }
 """Validator name -> function. Names are operator-sdk's, plus ``loader``, ``registry-format``,
-``registry-content``, ``object``, ``operatorgroup`` (library level) and ``releasekit`` (our rules)."""
+``registry-content``, ``sdk-content`` (operator-sdk's own content check), ``object``, ``operatorgroup``
+(library level) and ``releasekit`` (our rules)."""
 
-DEFAULT_VALIDATORS: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle", "releasekit")
+DEFAULT_VALIDATORS: tuple[str, ...] = (
+    "loader",
+    "registry-format",
+    "sdk-content",
+    "csv",
+    "crd",
+    "bundle",
+    "releasekit",
+)
 """What ``releasekit bundle validate`` runs without ``--optional-checks``: operator-sdk's default set."""
 
 OPTIONAL_CHECKS: tuple[str, ...] = (

@@ -90,8 +90,8 @@ def as_str(value: object) -> str:
 
 
 def gvk_string(group: str, version: str, kind: str) -> str:
-    """Go's ``schema.GroupVersionKind.String()``: ``group/version, Kind=Kind``."""
-    return f"{group}/{version}, Kind={kind}" if group else f"{version}, Kind={kind}"
+    """Go's ``schema.GroupVersionKind.String()``: ``group/version, Kind=Kind`` (``/v1, Kind=Pod`` for core)."""
+    return f"{group}/{version}, Kind={kind}"
 
 
 def go_quote_list(items: Sequence[str]) -> str:

@@ -10,30 +10,148 @@ wording (``spec.versions: Invalid value: ...: must contain unique version names`
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._k8s import (
+    dns1035_label_errors,
+    dns1123_subdomain_errors,
+    object_meta_problems,
+)
 
-__all__ = ["CRD_API_VERSIONS", "crd_problems", "crd_versions", "validate_crd", "validate_crd_manifest"]
+__all__ = [
+    "CRD_API_VERSIONS",
+    "PROTECTED_GROUP_SUFFIXES",
+    "crd_problems",
+    "crd_versions",
+    "check_served_versions",
+    "protected_group",
+    "validate_crd",
+    "validate_crd_manifest",
+]
+
+PROTECTED_GROUP_SUFFIXES = ("k8s.io", "kubernetes.io")
+"""Groups (and their sub-domains) whose CRDs need the ``api-approved.kubernetes.io`` annotation."""
+_APPROVAL = "api-approved.kubernetes.io"
 
 CRD_API_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
-
-_DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
-_DNS1035_MSG = (
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-    "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
-)
 
 
 def _go(value: object) -> str:
     if isinstance(value, str):
         return json.dumps(value)
-    return json.dumps(value, sort_keys=True, default=str)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+_COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
+_COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
+_REVIEW_VERSIONS = ("v1", "v1beta1")
+
+
+def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> list[tuple[str, str]]:
+    """``ValidateCustomResourceColumnDefinition`` (the internal field is ``JSONPath`` in both versions)."""
+    out: list[tuple[str, str]] = []
+    if not as_str(column.get("name")):
+        out.append(_required(f"{path}.name"))
+    kind = as_str(column.get("type"))
+    must = "must be one of " + ",".join(_COLUMN_TYPES)
+    if not kind:
+        out.append(_required(f"{path}.type", must))
+    elif kind not in _COLUMN_TYPES:
+        out.append(_invalid(f"{path}.type", kind, must))
+    fmt = as_str(column.get("format"))
+    if fmt and fmt not in _COLUMN_FORMATS:
+        out.append(_invalid(f"{path}.format", fmt, "must be one of " + ",".join(_COLUMN_FORMATS)))
+    json_path = as_str(column.get(json_path_key))
+    if not json_path:
+        out.append(_required(f"{path}.JSONPath"))
+    elif not json_path.startswith("."):
+        out.append(_invalid(f"{path}.JSONPath", json_path, "must be a simple json path starting with ."))
+    return out
+
+
+def _internal_places(
+    spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
+) -> list[tuple[str, Any]]:
+    """(internal path, value) of ``field`` as the internal CRD holds it: v1 moves values identical in every
+    version to the top level; v1beta1 keeps both places as written."""
+    per_version = [v.get(field) for v in versions]
+    if beta:
+        return [(f"spec.{field}", spec.get(field))] + [
+            (f"spec.versions[{i}].{field}", value) for i, value in enumerate(per_version)
+        ]
+    if per_version and all(value == per_version[0] for value in per_version):
+        return [(f"spec.{field}", per_version[0])]
+    return [(f"spec.versions[{i}].{field}", value) for i, value in enumerate(per_version)]
+
+
+def _columns(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
+    """Printer columns where the internal CRD has them."""
+    key = "JSONPath" if beta else "jsonPath"
+    out: list[tuple[str, str]] = []
+    for prefix, columns in _internal_places(spec, versions, beta, "additionalPrinterColumns"):
+        for index, column in enumerate(as_list(columns)):
+            out += _column_problems(f"{prefix}[{index}]", dict(as_map(column)), key)
+    return out
+
+
+def _simple_json_path(path: str, value: str) -> tuple[str, str] | None:
+    if not value.startswith("."):
+        return _invalid(path, value, "must be a simple json path starting with .")
+    return None
+
+
+def _scale(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
+    """``ValidateCustomResourceDefinitionSubresources``: the scale paths (status paths are not reported)."""
+    out: list[tuple[str, str]] = []
+    for prefix, subresources in _internal_places(spec, versions, beta, "subresources"):
+        scale = as_map(subresources).get("scale")
+        if not isinstance(scale, dict):
+            continue
+        path = f"{prefix}.scale.specReplicasPath"
+        replicas = as_str(scale.get("specReplicasPath"))
+        if not replicas:
+            out.append(_required(path))
+        elif (problem := _simple_json_path(path, replicas)) is not None:
+            out.append(problem)
+        elif not replicas.startswith(".spec."):
+            out.append(_invalid(path, replicas, "should be a json path under .spec"))
+        selector = as_str(scale.get("labelSelectorPath"))
+        path = f"{prefix}.scale.labelSelectorPath"
+        if selector:
+            if (problem := _simple_json_path(path, selector)) is not None:
+                out.append(problem)
+            elif not selector.startswith((".spec.", ".status.")):
+                out.append(_invalid(path, selector, "should be a json path under either .spec or .status"))
+    return out
+
+
+def _review_version_problems(review: list[Any], path: str) -> list[tuple[str, str]]:
+    """``validateConversionReviewVersions`` for a webhook conversion."""
+    out: list[tuple[str, str]] = []
+    if not review:
+        return [_required(path)]
+    seen: set[str] = set()
+    for index, item in enumerate(review):
+        version = as_str(item)
+        if version in seen:
+            out.append(_invalid(f"{path}[{index}]", version, "duplicate version"))
+            continue
+        seen.add(version)
+        for message in dns1035_label_errors(version):
+            out.append(_invalid(f"{path}[{index}]", version, message))
+    if not seen & set(_REVIEW_VERSIONS):
+        out.append(
+            _invalid(
+                path,
+                [as_str(v) for v in review],
+                "must include at least one of " + ", ".join(_REVIEW_VERSIONS),
+            )
+        )
+    return out
 
 
 def _invalid(path: str, value: object, detail: str) -> tuple[str, str]:
@@ -51,6 +169,11 @@ def _forbidden(path: str, detail: str) -> tuple[str, str]:
 def _unsupported(path: str, value: object, allowed: list[str]) -> tuple[str, str]:
     choices = ", ".join(json.dumps(a) for a in allowed)
     return path, f"{path}: Unsupported value: {_go(value)}: supported values: {choices}"
+
+
+def protected_group(group: str) -> bool:
+    """``k8s.io``, ``kubernetes.io`` and their sub-domains: CRDs there need API approval."""
+    return any(group == suffix or group.endswith("." + suffix) for suffix in PROTECTED_GROUP_SUFFIXES)
 
 
 def crd_versions(crd: Manifest) -> list[str]:
@@ -82,10 +205,17 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
     kind = as_str(names.get("kind"))
     list_kind = as_str(names.get("listKind")) or (kind + "List" if kind else "")
 
+    name_errors = dns1123_subdomain_errors(crd.name) if crd.name else []
     if crd.name != f"{plural}.{group}":
-        problems.append(_invalid("metadata.name", crd.name, 'must be spec.names.plural+"."+spec.group'))
+        name_errors.append('must be spec.names.plural+"."+spec.group')
+    problems += [
+        (message.partition(": ")[0], message)  # the k8s field path heads each message
+        for _, message in object_meta_problems(crd.data.get("metadata"), name_errors=name_errors)
+    ]
     if not group:
         problems.append(_required("spec.group"))
+    elif dns1123_subdomain_errors(group):
+        problems.append(_invalid("spec.group", group, ",".join(dns1123_subdomain_errors(group))))
     elif "." not in group:
         problems.append(_invalid("spec.group", group, "should be a domain with at least one dot"))
     scope = as_str(spec.get("scope")) or ("Namespaced" if beta else "")
@@ -93,44 +223,60 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         problems.append(_required("spec.scope"))
     elif scope not in ("Cluster", "Namespaced"):
         problems.append(_unsupported("spec.scope", scope, ["Cluster", "Namespaced"]))
+    for field, value in (("plural", plural), ("singular", singular), ("kind", kind), ("listKind", list_kind)):
+        if not value:
+            problems.append(_required(f"spec.names.{field}"))
     for field, value in (("plural", plural), ("singular", singular)):
-        if not value:
-            problems.append(_required(f"spec.names.{field}"))
-        elif not _DNS1035.match(value):
-            problems.append(_invalid(f"spec.names.{field}", value, _DNS1035_MSG))
+        if value and dns1035_label_errors(value):
+            problems.append(_invalid(f"spec.names.{field}", value, ",".join(dns1035_label_errors(value))))
     for field, value in (("kind", kind), ("listKind", list_kind)):
-        if not value:
-            problems.append(_required(f"spec.names.{field}"))
-        elif not _DNS1035.match(value.lower()):
-            problems.append(_invalid(f"spec.names.{field}", value, _DNS1035_MSG))
+        if value and dns1035_label_errors(value.lower()):
+            detail = "may have mixed case, but should otherwise match: " + ",".join(
+                dns1035_label_errors(value.lower())
+            )
+            problems.append(_invalid(f"spec.names.{field}", value, detail))
+    for index, short in enumerate(as_list(names.get("shortNames"))):
+        if dns1035_label_errors(as_str(short)):
+            problems.append(
+                _invalid(
+                    f"spec.names.shortNames[{index}]", short, ",".join(dns1035_label_errors(as_str(short)))
+                )
+            )
     if kind and kind == list_kind:
         problems.append(_invalid("spec.names.listKind", list_kind, "kind and listKind may not be the same"))
-    for index, short in enumerate(as_list(names.get("shortNames"))):
-        if not _DNS1035.match(as_str(short)):
-            problems.append(_invalid(f"spec.names.shortNames[{index}]", short, _DNS1035_MSG))
+    for index, category in enumerate(as_list(names.get("categories"))):
+        if dns1035_label_errors(as_str(category)):
+            problems.append(
+                _invalid(
+                    f"spec.names.categories[{index}]",
+                    category,
+                    ",".join(dns1035_label_errors(as_str(category))),
+                )
+            )
 
     versions = _defaulted_versions(crd)
     version_names = [as_str(v.get("name")) for v in versions]
+    shown = [
+        {"name": as_str(v.get("name")), "served": v.get("served"), "storage": v.get("storage")}
+        for v in versions
+    ]
     if not versions:
         problems.append(_required("spec.versions", "must have exactly one version marked as storage version"))
     else:
-        shown = [
-            {"name": as_str(v.get("name")), "served": v.get("served"), "storage": v.get("storage")}
-            for v in versions
-        ]
         for index, name in enumerate(version_names):
-            if not _DNS1035.match(name):
-                problems.append(_invalid(f"spec.versions[{index}].name", name, _DNS1035_MSG))
+            if dns1035_label_errors(name):
+                problems.append(
+                    _invalid(f"spec.versions[{index}].name", name, ",".join(dns1035_label_errors(name)))
+                )
         if len(set(version_names)) != len(version_names):
             problems.append(_invalid("spec.versions", shown, "must contain unique version names"))
         if sum(1 for v in versions if v.get("storage") is True) != 1:
             problems.append(
                 _invalid("spec.versions", shown, "must have exactly one version marked as storage version")
             )
-        if not any(v.get("served") is True for v in versions):
-            problems.append(
-                _invalid("spec.versions", shown, "must have at least one version marked as served")
-            )
+    if beta and as_str(spec.get("version")) and dns1035_label_errors(as_str(spec.get("version"))):
+        top = as_str(spec.get("version"))
+        problems.append(_invalid("spec.version", top, ",".join(dns1035_label_errors(top))))
     if (
         beta
         and as_str(spec.get("version"))
@@ -141,17 +287,31 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
             _invalid("spec.version", spec.get("version"), "must match the first version in spec.versions")
         )
 
-    for field in ("subresources", "additionalPrinterColumns", "validation"):
-        if beta and spec.get(field) is not None:
-            for index, version in enumerate(versions):
-                per_version = "schema" if field == "validation" else field
-                if version.get(per_version) is not None:
-                    problems.append(
-                        _forbidden(
-                            f"spec.versions[{index}].{per_version}",
-                            f"top-level and per-version {field} are mutually exclusive",
-                        )
+    if beta:
+        for top_field, per_version, what in (
+            ("validation", "schema", "schemas"),
+            ("subresources", "subresources", "subresources"),
+            ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns"),
+        ):
+            present = [v.get(per_version) for v in versions]
+            top_value = spec.get(top_field)
+            top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
+            if top_set and any(item is not None for item in present):
+                problems.append(
+                    _forbidden(
+                        f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive"
                     )
+                )
+            if present and all(item is not None and item == present[0] for item in present):
+                top_name = "validation" if top_field == "validation" else top_field
+                problems.append(
+                    _invalid(
+                        "spec.versions",
+                        shown,
+                        f"per-version {what} may not all be set to identical values (top-level {top_name} "
+                        "should be used instead)",
+                    )
+                )
 
     conversion = as_map(spec.get("conversion"))
     strategy = as_str(conversion.get("strategy")) or "None"
@@ -171,15 +331,74 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
             problems.append(
                 _required("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook")
             )
-        if not review:
-            problems.append(_required("spec.conversion.conversionReviewVersions"))
-    elif client_config is not None:
+        else:
+            config = as_map(client_config)
+            if (config.get("url") is None) == (config.get("service") is None):
+                problems.append(
+                    _required(
+                        "spec.conversion.webhookClientConfig", "exactly one of url or service is required"
+                    )
+                )
+        problems += _review_version_problems(list(review), "spec.conversion.conversionReviewVersions")
+    else:
+        if client_config is not None:
+            problems.append(
+                _forbidden(
+                    "spec.conversion.webhookClientConfig",
+                    "should not be set when strategy is not set to Webhook",
+                )
+            )
+        if review:
+            problems.append(
+                _forbidden(
+                    "spec.conversion.conversionReviewVersions",
+                    "should not be set when strategy is not set to Webhook",
+                )
+            )
+    problems += _columns(spec, versions, beta)
+    problems += _scale(spec, versions, beta)
+    for index, version in enumerate(versions):
+        warning = version.get("deprecationWarning")
+        if warning is None:
+            continue
+        path = f"spec.versions[{index}].deprecationWarning"
+        if version.get("deprecated") is not True:
+            problems.append(_invalid(path, warning, "can only be set for deprecated versions"))
+        elif isinstance(warning, str) and len(warning) > 256:
+            problems.append(_invalid(path, warning, "must be <= 256 characters long"))
+        elif warning == "":
+            problems.append(_invalid(path, warning, "must not be an empty string"))
+    # v1beta1 defaults preserveUnknownFields to true, and creating a CRD with true is refused
+    preserve = (
+        spec.get("preserveUnknownFields") is not False if beta else spec.get("preserveUnknownFields") is True
+    )
+    if preserve and strategy != "None":
         problems.append(
-            _forbidden(
-                "spec.conversion.webhookClientConfig", "should not be set when strategy is not set to Webhook"
+            _invalid(
+                "spec.conversion.strategy", strategy, "must be None if spec.preserveUnknownFields is true"
             )
         )
-    if not beta and spec.get("preserveUnknownFields") is True:
+    if protected_group(group):
+        approval = as_str(crd.annotations.get(_APPROVAL))
+        approval_path = f"metadata.annotations[{_APPROVAL}]"
+        if not approval:
+            problems.append(
+                _required(
+                    approval_path,
+                    f'protected groups must have approval annotation "{_APPROVAL}", see '
+                    "https://github.com/kubernetes/enhancements/pull/1111",
+                )
+            )
+        elif not approval.startswith("unapproved") and not approval.startswith(("http://", "https://")):
+            problems.append(
+                _invalid(
+                    approval_path,
+                    approval,
+                    f'protected groups must have approval annotation "{_APPROVAL}" with either a URL or a '
+                    'reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+                )
+            )
+    if preserve:
         problems.append(
             _invalid(
                 "spec.preserveUnknownFields",
@@ -219,9 +438,35 @@ def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[F
     ]
 
 
+def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
+    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served.
+
+    The API server (and so api's CRD validator) accepts such a CRD, but no client can use its API.
+    """
+    versions = _defaulted_versions(crd)
+    if (
+        crd.api_version not in CRD_API_VERSIONS
+        or not versions
+        or any(v.get("served") is True for v in versions)
+    ):
+        return []
+    return [
+        finding(
+            ids.CRD_NO_SERVED_VERSION,
+            Severity.WARNING,
+            f'CRD "{crd.name}" serves none of its versions ({", ".join(crd_versions(crd))}): the API server '
+            "accepts it, but no client can read or write its objects",
+            crd.loc("$.spec.versions"),
+            "set served: true on the version(s) clients use",
+            bundle,
+        )
+    ]
+
+
 def validate_crd(bundle: Bundle) -> list[Finding]:
-    """The CRD validator over every CRD of the bundle."""
+    """The CRD validator over every CRD of the bundle, and the served-versions warning."""
     out: list[Finding] = []
     for crd in bundle.crds:
         out += validate_crd_manifest(crd, bundle)
+        out += check_served_versions(crd, bundle)
     return out

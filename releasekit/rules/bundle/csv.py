@@ -70,16 +70,36 @@ def name_violations(name: str) -> list[str]:
 
 
 def _json_error(text: str) -> str | None:
-    """Go ``encoding/json``-style description of why ``text`` does not decode into a list of objects."""
+    """api's ``validateJSON``: Go ``encoding/json``'s syntax error, at its offset; any valid JSON passes."""
     try:
-        value = json.loads(text)
+        json.loads(text)
     except json.JSONDecodeError as exc:
         offset = len(text[: exc.pos].encode("utf-8")) + (1 if exc.pos < len(text) else 0)
         prefix = text.encode("utf-8")[:offset].decode("utf-8", errors="replace")
         return f"invalid character at {offset}\n {prefix}<--(see the invalid character)"
-    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-        offset = len(text.encode("utf-8"))
-        return f"invalid value at {offset}\n {text}<--(see the invalid type)"
+    return None
+
+
+_GO_TYPES = {bool: "bool", int: "number", float: "number", str: "string", list: "array", dict: "object"}
+
+
+def _examples_decode_error(text: str, value: Any) -> str | None:
+    """Why decoding valid JSON into ``[]unstructured.Unstructured`` fails (api's YAML-or-JSON decoder)."""
+    target = "[]unstructured.Unstructured"
+    if text.lstrip().startswith("{"):  # sniffed as JSON: encoding/json's own error, unwrapped
+        return f"json: cannot unmarshal object into Go value of type {target}"
+    wrap = "error unmarshaling JSON: while decoding JSON: "  # read as YAML through sigs.k8s.io/yaml
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        return f"{wrap}json: cannot unmarshal {_GO_TYPES.get(type(value), 'value')} into Go value of type {target}"
+    for item in value:
+        if not isinstance(item, dict):
+            kind = _GO_TYPES.get(type(item), "value")
+            return f"{wrap}json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+        if not (isinstance(item.get("kind"), str) and item["kind"]):
+            document = json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            return f"{wrap}Object 'Kind' is missing in '{document}'"
     return None
 
 
@@ -126,34 +146,35 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     path = f"$.metadata.annotations[{key!r}]"
     text = as_str(annotations.get(key))
     examples: list[Any] = []
-    if text.strip():
-        if text.lstrip().startswith(("[", "{")):
-            problem = _json_error(text)
-            if problem is not None:
-                out.append(
-                    finding(
-                        ids.CSV_EXAMPLES_INVALID,
-                        Severity.ERROR,
-                        api_message("invalid example", value=problem),
-                        csv.loc(path),
-                        f"make {key} a valid JSON list of custom resources",
-                        bundle,
-                    )
-                )
-                return out
-            examples = json.loads(text)
-        else:
+    if text:
+        problem = _json_error(text)
+        if problem is not None:
             out.append(
                 finding(
                     ids.CSV_EXAMPLES_INVALID,
                     Severity.ERROR,
-                    api_message("error decoding example CustomResource", value="<nil>"),
+                    api_message("invalid example", value=problem),
                     csv.loc(path),
-                    f"make {key} a JSON list of custom resources",
+                    f"make {key} a valid JSON list of custom resources",
                     bundle,
                 )
             )
             return out
+        value = json.loads(text)
+        decode_error = _examples_decode_error(text, value)
+        if decode_error is not None:
+            out.append(
+                finding(
+                    ids.CSV_EXAMPLES_INVALID,
+                    Severity.ERROR,
+                    api_message("error decoding example CustomResource", value=decode_error),
+                    csv.loc(path),
+                    f"make {key} a JSON list of custom resources, each with apiVersion and kind",
+                    bundle,
+                )
+            )
+            return out
+        examples = value or []
     parsed: dict[tuple[str, str, str], None] = {}
     for item in examples:
         api_version = as_str(item.get("apiVersion"))

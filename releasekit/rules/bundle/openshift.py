@@ -79,9 +79,15 @@ def _catalog_version(name: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def check_openshift_versions(bundle: Bundle, catalogs: tuple[str, ...] = ()) -> list[Finding]:
+def check_openshift_versions(
+    bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
+) -> list[Finding]:
     """RK-BUNDLE-093/094: the versions value is in a documented form, Dockerfile and metadata agree,
-    and the range matches the OpenShift catalogs (``v4.18`` ...) the release is published to."""
+    and the range matches the OpenShift catalogs (``v4.18`` ...) the release is published to.
+
+    ``form_severity`` is the severity of a value in no documented form: an error for a stream's
+    candidate, a warning for released history and for other operators' bundles (operator-sdk does not
+    read the value)."""
     out: list[Finding] = []
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
@@ -98,7 +104,7 @@ def check_openshift_versions(bundle: Bundle, catalogs: tuple[str, ...] = ()) -> 
             out.append(
                 finding(
                     ids.RK_OCP_VERSIONS_FORM,
-                    Severity.ERROR,
+                    form_severity,
                     f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
                     location,
                     f"write it as {forms}",

@@ -1,7 +1,9 @@
-"""releasekit's own bundle rules: no alpha CRD in a stable bundle; released images pinned, from allowed registries.
+"""releasekit's own bundle rules: stream policy on alpha CRDs; released images pinned, from allowed registries.
 
-Pure. Rules RK-BUNDLE-090 … 092. Each rule is a function taking its parameters explicitly, so a
-stream-aware caller (``bundle build``, ``build``) can pass what it knows instead of what the CLI infers.
+Pure. Rules RK-BUNDLE-090 … 092. RK-BUNDLE-090 is *stream policy*: it judges only bundles of a releasekit
+stream (a :class:`~releasekit.model.bundle.StreamPolicy` the caller resolved from ``streams/``), never a
+bundle merely because a channel is called ``stable``; another operator's bundle gets operator-sdk's
+verdict alone. On a released version (history) the policy warns; on anything else it is an error.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from releasekit.model import bundle_ids as ids
-from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.bundle import Bundle, Manifest, StreamPolicy
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
 from releasekit.rules.bundle.crd import crd_versions
@@ -20,34 +22,41 @@ __all__ = [
     "bundle_images",
     "check_alpha_crds",
     "check_image_pinning",
-    "is_stable_bundle",
+    "policy_severity",
 ]
 
 ALPHA_VERSION = re.compile(r"^v\d+alpha\d*$")
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 
 
-def is_stable_bundle(bundle: Bundle) -> bool:
-    """Whether the metadata puts the bundle in a stable channel (``stable``, ``stable-v1.4`` ...)."""
-    return any(channel.startswith("stable") for channel in bundle.channels)
+def policy_severity(policy: StreamPolicy) -> Severity:
+    """Stream policy on a released version is history to note (warning); on anything else an error."""
+    return Severity.WARNING if policy.released else Severity.ERROR
 
 
-def check_alpha_crds(bundle: Bundle, *, stable: bool) -> list[Finding]:
-    """RK-BUNDLE-090: a stable bundle ships no CRD that has any alpha version (the whole CRD stays out)."""
-    if not stable:
+def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Finding]:
+    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version.
+
+    A CRD counts as alpha when any of its versions is (the operator's rule); kinds the stream lists in
+    ``apiMaturity.alphaApis`` may ship. No policy (another operator's bundle): nothing to judge.
+    """
+    if policy is None:
         return []
     out: list[Finding] = []
     for crd in bundle.crds:
         alpha = sorted(v for v in crd_versions(crd) if ALPHA_VERSION.match(v))
-        if alpha:
+        kind = as_str(as_map(crd.spec.get("names")).get("kind"))
+        if alpha and kind not in policy.alpha_kinds:
+            history = " (a released version: reported, not refused)" if policy.released else ""
             out.append(
                 finding(
                     ids.RK_ALPHA_CRD_IN_STABLE,
-                    Severity.ERROR,
-                    f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; a stable bundle must not ship a CRD '
-                    "with any alpha version",
+                    policy_severity(policy),
+                    f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
+                    f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
                     crd.loc("$.spec.versions"),
-                    "leave the whole CRD out of stable bundles (the experimental stream may keep it)",
+                    "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
+                    "or list the kind in the stream's apiMaturity.alphaApis",
                     bundle,
                 )
             )

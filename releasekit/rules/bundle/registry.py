@@ -207,7 +207,9 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
             )
     media = bundle.annotation(ANNOTATION_MEDIATYPE)
     detected = "registry+v1" if bundle.csv is not None else "plain"
-    if media is not None and media != detected:
+    if media is None:
+        media = ""  # reg compares the missing value too, so a missing media type is reported twice
+    if media != detected:
         out.append(
             finding(
                 ids.FORMAT_MEDIATYPE,
@@ -220,7 +222,9 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
         )
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
-        if value is not None and not value.strip():
+        if value is None and key == ANNOTATION_CHANNELS:
+            value = ""  # missing channels are also "empty" to reg
+        if value == "":
             out.append(
                 finding(
                     ids.FORMAT_EMPTY_CHANNELS,

@@ -68,12 +68,15 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
                     bundle,
                 )
             )
+    manifests_dir = (
+        f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
+    )
     if bundle.csv is None and bundle.layout.value != "file":
         out.append(
             finding(
                 ids.CSV_COUNT,
                 Severity.ERROR,
-                f"unable to find a csv in bundle directory {bundle.root}",
+                f"unable to find a csv in bundle directory {manifests_dir}",
                 Location(file=bundle.root),
                 "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
                 bundle,
@@ -96,7 +99,7 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
                 finding(
                     ids.CRD_API_VERSION,
                     Severity.ERROR,
-                    f"unsupported CRD version {crd.api_version} for {crd.file}",
+                    f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
                     crd.loc("$.apiVersion"),
                     "use apiextensions.k8s.io/v1",
                     bundle,
@@ -199,6 +202,17 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
                 bundle,
             )
         ]
+    if bundle.size == 0:
+        return [
+            finding(
+                ids.BUNDLE_SIZE,
+                Severity.WARNING,
+                api_message("unable to check the bundle size", value=csv.name),
+                location,
+                hint,
+                bundle,
+            )
+        ]
     text = (
         f"size=~{format_size(bundle.compressed_size)} , max={format_size(MAX_COMPRESSED_SIZE)}. "
         f"Bundle uncompressed size is {format_size(bundle.size)}"
@@ -275,7 +289,7 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
                     Severity.ERROR,
                     api_message(
                         f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
-                        value=image,
+                        value=f"spec.relatedImages[{index}].image",
                     ),
                     csv.loc(path),
                     "write the image as registry/repository[:tag][@sha256:<64 hex>]",
@@ -300,7 +314,9 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                     finding(
                         ids.BUNDLE_DUPLICATE_CRD,
                         Severity.ERROR,
-                        api_message(f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=name),
+                        api_message(
+                            f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
+                        ),
                         crd.loc("$.spec"),
                         f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
                         bundle,
@@ -311,7 +327,8 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
     owned: dict[tuple[str, str, str], str] = {}
     for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
         item = as_map(item)
-        group = as_str(item.get("name")).partition(".")[2]
+        owned_name = as_str(item.get("name"))
+        group = owned_name.partition(".")[2] if "." in owned_name else owned_name  # api keeps a dotless name
         owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = (
             f"$.spec.customresourcedefinitions.owned[{index}]"
         )
@@ -321,7 +338,9 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                 finding(
                     ids.BUNDLE_OWNED_CRD_MISSING,
                     Severity.ERROR,
-                    api_message(f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=name),
+                    api_message(
+                        f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
+                    ),
                     csv.loc(path),
                     "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
                     bundle,
@@ -336,7 +355,7 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                     Severity.ERROR,
                     api_message(
                         f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
-                        value=name,
+                        value=gvk_string(*key),
                     ),
                     crd.loc("$.spec"),
                     "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",

@@ -1,0 +1,66 @@
+"""operator-sdk's own bundle-content check (sdk ``internal/registry/validate.go`` ``ValidateBundleContent``).
+
+Pure. Part of what ``operator-sdk bundle validate`` runs by default, besides api's CSV, CRD and bundle
+validators: every object other than the CSV and CRDs must be of a kind a registry+v1 bundle may carry
+(RK-BUNDLE-017, sdk wording ``unsupported media type registry+v1 for bundle object``) and must have the
+metadata ``kubectl`` would accept (RK-BUNDLE-018: a name, no namespace, label and annotation keys of
+the right syntax; ``k8s.io/apimachinery``'s ``ValidateObjectMetaAccessor``). The sdk appends the Go
+dump of the object to the metadata message; releasekit names file and line instead.
+"""
+
+from __future__ import annotations
+
+from releasekit.model import bundle_ids as ids
+from releasekit.model.bundle import Bundle, BundleLayout, Manifest
+from releasekit.model.finding import Finding, Severity
+from releasekit.rules.bundle._common import api_message, finding
+from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
+from releasekit.rules.bundle.registry import SUPPORTED_KINDS
+
+__all__ = ["go_gvk", "validate_sdk_content"]
+
+
+def go_gvk(obj: Manifest) -> str:
+    """Go's ``schema.GroupVersionKind.String()`` of an object: ``apps/v1, Kind=Deployment``, ``/v1, Kind=Pod``."""
+    api_version = obj.api_version
+    group, _, version = api_version.rpartition("/") if "/" in api_version else ("", "", api_version)
+    return f"{group}/{version}, Kind={obj.kind}"
+
+
+def validate_sdk_content(bundle: Bundle) -> list[Finding]:
+    """Supported kinds and object metadata of every object besides the CSV and the CRDs."""
+    if bundle.layout is BundleLayout.FILE or bundle.csv is None:
+        return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
+    out: list[Finding] = []
+    for obj in bundle.objects:
+        if obj.kind not in SUPPORTED_KINDS:
+            out.append(
+                finding(
+                    ids.CONTENT_UNSUPPORTED_KIND,
+                    Severity.ERROR,
+                    api_message("unsupported media type registry+v1 for bundle object", value=go_gvk(obj)),
+                    obj.loc("$.kind"),
+                    "OLM installs only these kinds from a registry+v1 bundle: "
+                    + ", ".join(sorted(SUPPORTED_KINDS))
+                    + "; let the operator create the object, or leave it out",
+                    bundle,
+                )
+            )
+            continue
+        problems = object_meta_problems(obj.data.get("metadata"))
+        if problems:
+            out.append(
+                finding(
+                    ids.CONTENT_OBJECT_METADATA,
+                    Severity.ERROR,
+                    api_message(
+                        f"error validating object: {aggregate([message for _, message in problems])}",
+                        value=obj.name,
+                    ),
+                    obj.loc(problems[0][0]),
+                    "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
+                    "operator's namespace), and label/annotation keys of the form [prefix/]name",
+                    bundle,
+                )
+            )
+    return out
