@@ -21,6 +21,7 @@ cli = LazyGroup(
         "build": "releasekit.cli.build:command",
         "streams": "releasekit.cli.streams:group",
         "upstream": "releasekit.cli.upstream:group",
+        "operator": "releasekit.cli.operator:group",
         "bundle": "releasekit.cli.bundle:group",
         "catalog": "releasekit.cli.catalog:group",
         "check": "releasekit.cli.check:command",

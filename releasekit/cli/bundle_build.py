@@ -3,7 +3,9 @@
 Thin click layer over :mod:`releasekit.jobs.bundle_build`. By default the releases whose status is
 ``candidate``; ``--version V`` one release; ``--all`` every release of the chosen streams. Each bundle goes
 to ``<out>/<stream>/<version>/``; ``--check`` compares with what is there instead of writing. The built
-bundles are then validated (operator-sdk's default validators and releasekit's own bundle rules).
+bundles are then validated (operator-sdk's default validators and releasekit's own bundle rules). A release
+with an operator record (``streams/operator/<version>.yaml``) is built from it; a stream whose Kueue CRDs are
+in the operator image (``crdPlacement: operator-assets``) reads no Kueue repository, so it builds offline.
 
 Exit codes: 0 no error findings; 1 error findings (validation, or drift with ``--check``); 2 the build
 could not run (unreadable streams or templates, an unpinned or mismatching inventory, an unreachable
@@ -44,8 +46,8 @@ class _BuildStopped(click.ClickException):
     "upstream",
     default=None,
     metavar="PATH_OR_URL",
-    help="The Kueue repository: a local clone or a URL (cloned once into the cache). "
-    "Default: the public Kueue repository.",
+    help="The Kueue repository: a local clone or a URL (cloned once into the cache), read only for streams "
+    "that bundle Kueue's CRDs (crdPlacement: bundle). Default: the public Kueue repository.",
 )
 @click.option(
     "--out",

@@ -24,6 +24,14 @@ __all__ = ["command"]
     default=None,
     help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
 )
+@click.option(
+    "--upstream",
+    "upstream",
+    default=None,
+    metavar="R",
+    help="A Kueue clone (or URL) to read the CRDs a bundle ships, for preview catalogs before OpenShift 4.17 "
+    "(olm.bundle.object); needs --candidates --out, never the committed catalog/.",
+)
 @streams_dir_option
 @templates_dir_option
 @format_options
@@ -33,6 +41,7 @@ def command(
     check: bool,
     candidates: bool,
     out: Path | None,
+    upstream: str | None,
     streams_dir: Path,
     templates_dir: Path,
     fmt: str,
@@ -51,6 +60,10 @@ def command(
 
     if candidates and out is None:
         raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")
+    if upstream is not None and not candidates:
+        raise click.UsageError(
+            "--upstream puts Kueue's CRDs in a preview catalog: give --candidates --out DIR"
+        )
     request = BuildRequest(
         streams_dir=streams_dir,
         templates_dir=templates_dir,
@@ -58,6 +71,7 @@ def command(
         check=check,
         candidates=candidates,
         command="catalog build",
+        upstream=upstream,
     )
     result = build(request)
     code = emit_report(result.report, fmt, output)

@@ -20,7 +20,7 @@ __all__ = ["command"]
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("streams"),
     show_default=True,
-    help="Write streams/upstream/kueue-<line>.yaml under this folder.",
+    help="Write streams/upstream/kueue-<pin>.yaml under this folder.",
 )
 @click.option("--line", "line", default=None, help="The Kueue line (X.Y) when the ref has no tag to tell it.")
 def command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:

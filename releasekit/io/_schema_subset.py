@@ -9,7 +9,7 @@ To be safe rather than fast, :func:`compile_schema` refuses (returns ``None``) a
 it does not implement with Draft 2020-12's exact semantics, so a new keyword in a shipped schema silently
 sends every document to jsonschema. The keywords implemented, as jsonschema 4 reads them: ``type``,
 ``properties``, ``required``, ``additionalProperties``, ``items`` (without ``prefixItems``), ``minItems``,
-``minLength``, ``pattern`` (``re.search``), ``enum`` and ``const`` of strings, ``not``, ``anyOf``, and the
+``minLength``, ``uniqueItems``, ``pattern`` (``re.search``), ``enum`` and ``const`` of strings, ``not``, ``anyOf``, and the
 annotations ``$schema``, ``$id``, ``title``, ``description``, ``$comment``.
 """
 
@@ -20,10 +20,11 @@ from collections.abc import Callable, Mapping
 from numbers import Number
 from typing import Any
 
-__all__ = ["Check", "compile_schema"]
+__all__ = ["Check", "Undecided", "compile_schema"]
 
 Check = Callable[[Any], bool]
-"""True when the instance is valid, False when it is not: exactly jsonschema's verdict."""
+"""True when the instance is valid, False when it is not: exactly jsonschema's verdict (or
+:class:`Undecided` raised when it cannot be exact for this instance)."""
 
 _ANNOTATIONS = frozenset({"$schema", "$id", "title", "description", "$comment"})
 
@@ -83,6 +84,18 @@ def _compile(schema: Any) -> Check:
     return lambda v: all(check(v) for check in checks)
 
 
+class Undecided(Exception):  # noqa: N818 - not an error: "ask jsonschema"
+    """Raised by a check that cannot give jsonschema's exact verdict for this instance."""
+
+
+def _unique(items: list[Any]) -> bool:
+    # jsonschema's uniq sorts and compares neighbours, with quirks for mixed lists (``[[1], [True], [1]]``
+    # counts as unique); strings alone are exact, anything else is left to jsonschema itself
+    if all(isinstance(i, str) for i in items):
+        return len(set(items)) == len(items)
+    raise Undecided
+
+
 def _keyword(keyword: str, value: Any, schema: Mapping[str, Any]) -> Check:  # noqa: C901 - one branch per keyword
     if keyword == "type":
         names = (value,) if isinstance(value, str) else _strings(value, keyword)
@@ -131,6 +144,12 @@ def _keyword(keyword: str, value: Any, schema: Mapping[str, Any]) -> Check:  # n
         if keyword == "minItems":
             return lambda v: not isinstance(v, list) or len(v) >= value
         return lambda v: not isinstance(v, str) or len(v) >= value
+    if keyword == "uniqueItems":
+        if not isinstance(value, bool):
+            raise _Unsupported(keyword)
+        if not value:
+            return _always
+        return lambda v: not isinstance(v, list) or _unique(v)
     if keyword == "pattern":
         if not isinstance(value, str):
             raise _Unsupported(keyword)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import semver
 
 from releasekit.errors import InputError
-from releasekit.io._schema_subset import Check, compile_schema
+from releasekit.io._schema_subset import Check, Undecided, compile_schema
 from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import (
@@ -234,7 +234,7 @@ def _plainly_valid(data: Any, schema_name: str) -> bool:
         return False
     try:
         return check(data)
-    except RecursionError:  # let jsonschema meet the same document, as before
+    except (RecursionError, Undecided):  # let jsonschema meet the same document, as before
         return False
 
 
@@ -347,7 +347,7 @@ def load_inventory(path: Path, display: str) -> tuple[Inventory | None, list[Fin
             Finding(
                 rule=RULE_FILE,
                 severity=Severity.ERROR,
-                message=f"inventory of Kueue line {inventory.line!r} is in {path.name!r}",
+                message=f"inventory {inventory.name!r} (Kueue {inventory.pin or inventory.line}) is in {path.name!r}",
                 location=Location(file=display, line=doc.line_of("$.line")),
                 hint=f"rename it to {expected!r} (releases refer to it as {inventory.name!r})",
             )

@@ -28,6 +28,7 @@ __all__ = [
     "YamlContentError",
     "iter_yaml_documents",
     "json_path",
+    "dump_yaml_block",
     "load_yaml_documents",
 ]
 
@@ -82,9 +83,10 @@ _BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 class _Builder:
     """Turns a composed node tree into plain values, counting nodes and recording lines."""
 
-    def __init__(self, max_nodes: int, track: bool) -> None:
+    def __init__(self, max_nodes: int, track: bool, last_key_wins: bool = False) -> None:
         self.max_nodes = max_nodes
         self.track = track
+        self.last_key_wins = last_key_wins
         self.count = 0
         self.lines: dict[str, int] = {}
         self._constructor = yaml.SafeLoader("")  # only its scalar constructors are used
@@ -132,7 +134,7 @@ class _Builder:
             key = key_node.value if key_node.tag == _STR_TAG else self._scalar(key_node)
             if type(key) is not str and not isinstance(key, str | int | float | bool) and key is not None:
                 key = str(key)
-            if key in result:
+            if key in result and not self.last_key_wins:
                 raise YamlContentError(
                     f"duplicate key {key!r} (first given earlier in the same mapping)",
                     key_node.start_mark.line + 1,
@@ -167,9 +169,12 @@ def _flatten_merge(node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Nod
 
 
 def iter_yaml_documents(
-    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES, last_key_wins: bool = False
 ) -> Iterator[LocatedDocument]:
     """Parse multi-document YAML text lazily.
+
+    ``last_key_wins`` reads a repeated key as Go's YAML decoders do (the last value wins, in the first
+    key's place) instead of refusing it.
 
     Raises:
         YamlContentError: the text is not valid YAML or a mapping repeats a key.
@@ -182,7 +187,7 @@ def iter_yaml_documents(
             node = loader.get_node()
             if node is None:  # pragma: no cover - check_node said there is one
                 break
-            builder = _Builder(budget, track_paths)
+            builder = _Builder(budget, track_paths, last_key_wins)
             data = builder.build(node, "$")
             budget -= builder.count
             yield LocatedDocument(data=data, line=node.start_mark.line + 1, lines=builder.lines)
@@ -198,7 +203,23 @@ def iter_yaml_documents(
 
 
 def load_yaml_documents(
-    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES
+    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES, last_key_wins: bool = False
 ) -> list[LocatedDocument]:
     """Parse every document of ``text`` (see :func:`iter_yaml_documents`)."""
-    return list(iter_yaml_documents(text, track_paths=track_paths, max_nodes=max_nodes))
+    return list(
+        iter_yaml_documents(text, track_paths=track_paths, max_nodes=max_nodes, last_key_wins=last_key_wins)
+    )
+
+
+def dump_yaml_block(document: Any) -> str:
+    """``document`` as deterministic, diff-friendly YAML: block style, its own key order, no line folding."""
+    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text: str = yaml.dump(
+        document,
+        Dumper=dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=1_000_000,
+    )
+    return text

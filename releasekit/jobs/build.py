@@ -174,6 +174,7 @@ def build(request: BuildRequest) -> BuildResult:
         loaded=loaded,
         carried=carried,
         layout=layout,
+        upstream=request.upstream if request.candidates and not request.bundles else None,
     )
     findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
     if published_dir == catalog_dir:

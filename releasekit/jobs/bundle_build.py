@@ -1,22 +1,28 @@
 """``releasekit bundle build``: generate registry+v1 bundles from ``streams/``, the templates and upstream Kueue.
 
-Adapter module (git through gitpython, templates through :mod:`releasekit.io.templates`, files). For each
-chosen release:
+Job (git through gitpython, templates through :mod:`releasekit.io.templates`, files). For each chosen
+release:
 
-1. the upstream ref is chosen (:func:`releasekit.plan.bundle.upstream_ref`: tag, else commit, else
-   describe pin, else the inventory's ref); a transcribed inventory stops the build here, before any git
-   work, unless ``--allow-unpinned``;
-2. the repository is opened once (a local path, or a URL cloned once into the cache by
-   :func:`releasekit.io.upstream.open_repository`), the ref is resolved and every CRD file under
-   ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where present) is read
-   from git blobs, without a work tree;
-3. :func:`releasekit.plan.bundle.plan_bundle` checks hashes and places the CRDs; the CSV, annotations
-   and Dockerfile are rendered from ``bundle-templates/``; the operator's CRD and the upstream CRD files
-   are copied byte for byte; ``upstream-crds.yaml`` records the upstream files by name and sha256;
+1. its operator facts are chosen (:func:`releasekit.plan.operator_bundle.choose_operator_facts`): its own
+   record under ``streams/operator/``, a candidate's minor's previous release's (RK-BUNDLE-100), or the
+   templates' (RK-BUNDLE-101);
+2. the upstream ref is chosen (:func:`releasekit.plan.bundle.upstream_ref`: tag, else commit, else
+   describe pin, else the inventory's ref). A stream whose Kueue CRDs are in the operator image
+   (``crdPlacement: operator-assets``) reads no git at all: the inventory is cited, not hash-checked, and
+   the bundle holds no Kueue file. Otherwise a transcribed inventory stops the build here, before any git
+   work, unless ``--allow-unpinned``; the repository is opened once (a local path, or a URL cloned once
+   into the cache by :func:`releasekit.io.upstream.open_repository`), the ref is resolved and every CRD
+   file under ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where present)
+   is read from git blobs, without a work tree;
+3. :func:`releasekit.plan.bundle.plan_bundle` checks hashes and places the CRDs; with a record, the CSV,
+   the operator's other manifests, the annotations and the Dockerfile come from it plus the templates'
+   prose (:func:`releasekit.plan.operator_bundle.recorded_files`), else from ``bundle-templates/``; the
+   upstream CRD files are copied byte for byte; ``upstream-crds.yaml`` records them by name and sha256;
 4. the bundle is written atomically to ``<out>/<stream>/<version>/`` (or, with ``--check``, compared
    with what is there), then loaded back and validated: operator-sdk's default validators plus
    releasekit's own rules, judged with what the stream knows (its stream policy, released or candidate,
-   the release's catalogs and registries).
+   the release's catalogs and registries); a published fact the rules refuse for a new release (0.1.0's
+   v1alpha1 operator CRD, a chained OpenShift versions label) is a warning.
 
 Nothing here writes under ``streams/``.
 """
@@ -27,7 +33,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -35,12 +41,15 @@ import yaml
 
 from releasekit.errors import InputError, UpstreamError
 from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
 from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
+from releasekit.io.yamlio import dump_yaml_block
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import Crd
-from releasekit.model.stream import Release, ReleaseStatus, Stream
+from releasekit.model.operator import OperatorRecord
+from releasekit.model.stream import CrdPlacement, Release, ReleaseStatus, Stream
 from releasekit.plan.bundle import (
     BundlePlan,
     manifest_document,
@@ -50,6 +59,7 @@ from releasekit.plan.bundle import (
     template_context,
     upstream_ref,
 )
+from releasekit.plan.operator_bundle import OperatorFacts, choose_operator_facts, recorded_files
 
 __all__ = [
     "ANNOTATIONS_TEMPLATE",
@@ -81,12 +91,13 @@ RULE_DRIFT = "RK-DIFF-001"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuiltBundle:
-    """One generated bundle: its plan, its files (relative to its folder) and where it goes."""
+    """One generated bundle: its plan, its files (relative to its folder), where it goes, and what it came from."""
 
     plan: BundlePlan
     files: Mapping[PurePosixPath, bytes]
     target: Path
     display: str
+    operator: OperatorFacts | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -165,19 +176,49 @@ def _dump_yaml(document: Mapping[str, Any]) -> str:
     )
 
 
-def render_bundle(
-    plan: BundlePlan, contents: Mapping[str, bytes], templates: TemplateSet
-) -> dict[PurePosixPath, bytes]:
-    """Every file of the bundle planned by ``plan`` (``contents``: upstream file -> bytes)."""
-    context = template_context(
-        plan, defaults=templates.read_yaml(CSV_FACTS), prose=templates.read_yaml(PROSE)
+def _recorded_header(path: PurePosixPath) -> str:
+    return (
+        "" if path.parent.name == "manifests" else "# Generated by `releasekit bundle build`; do not edit.\n"
     )
-    files: dict[PurePosixPath, bytes] = {
-        plan.csv_path: templates.render(CSV_TEMPLATE, context).encode("utf-8"),
-        plan.operator_crd_path: templates.render(OPERATOR_CRD_TEMPLATE, context).encode("utf-8"),
-        plan.annotations_path: templates.render(ANNOTATIONS_TEMPLATE, context).encode("utf-8"),
-        plan.dockerfile_path: templates.render(DOCKERFILE_TEMPLATE, context).encode("utf-8"),
-    }
+
+
+def render_bundle(
+    plan: BundlePlan,
+    contents: Mapping[str, bytes],
+    templates: TemplateSet,
+    operator: OperatorFacts | None = None,
+) -> dict[PurePosixPath, bytes]:
+    """Every file of the bundle planned by ``plan`` (``contents``: upstream file -> bytes).
+
+    With an operator record (``operator.record``) the CSV, the other operator manifests, the annotations
+    and the Dockerfile come from it plus the templates' prose (:mod:`releasekit.plan.operator_bundle`);
+    without one, from the templates alone.
+    """
+    files: dict[PurePosixPath, bytes]
+    if operator is not None and operator.record is not None:
+        documents = recorded_files(
+            plan.stream,
+            plan.release,
+            operator,
+            bundle_annotations=plan.annotations,
+            prose_doc=templates.read_yaml(PROSE),
+        )
+        files = {
+            path: (doc if isinstance(doc, str) else _recorded_header(path) + dump_yaml_block(doc)).encode(
+                "utf-8"
+            )
+            for path, doc in documents.items()
+        }
+    else:
+        context = template_context(
+            plan, defaults=templates.read_yaml(CSV_FACTS), prose=templates.read_yaml(PROSE)
+        )
+        files = {
+            plan.csv_path: templates.render(CSV_TEMPLATE, context).encode("utf-8"),
+            plan.operator_crd_path: templates.render(OPERATOR_CRD_TEMPLATE, context).encode("utf-8"),
+            plan.annotations_path: templates.render(ANNOTATIONS_TEMPLATE, context).encode("utf-8"),
+            plan.dockerfile_path: templates.render(DOCKERFILE_TEMPLATE, context).encode("utf-8"),
+        }
     for planned in plan.crds:
         if planned.path is not None:
             files[planned.path] = contents[planned.crd.file]
@@ -223,6 +264,19 @@ def drift_findings(target: Path, files: Mapping[PurePosixPath, bytes], display: 
             )
         )
     return tuple(out)
+
+
+def _as_history(finding: Finding, release: Release) -> Finding:
+    """A published fact the rules would refuse in a new release is history: a warning, as the stream rules
+    judge it (0.1.0's v1alpha1 operator CRD, 1.3.0's chained OpenShift versions label)."""
+    api = release.owned_api
+    own_crd = f'"kueues.{api.group}"' if api else None
+    historic = (
+        finding.rule == "RK-BUNDLE-093" and "not a valid OpenShift version range" in finding.message
+    ) or (finding.rule == "RK-BUNDLE-090" and own_crd is not None and own_crd in finding.message)
+    if not historic or finding.severity is not Severity.ERROR:
+        return finding
+    return replace(finding, severity=Severity.WARNING, message=f"{finding.message} (published history)")
 
 
 def _own_properties_allowed(
@@ -274,6 +328,8 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
     findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
+    if release.status is not ReleaseStatus.CANDIDATE:
+        findings = [_as_history(f, release) for f in findings]
     from releasekit.model.stream import OlmV1Readiness
     from releasekit.rules.olmv1 import check_olmv1
 
@@ -305,6 +361,7 @@ def _build_one(
     allow_unpinned: bool,
     out: Path,
     out_display: str,
+    records: Mapping[str, OperatorRecord],
 ) -> BuiltBundle:
     inventory = loaded.inventories.get(release.upstream.inventory)
     if inventory is None:
@@ -313,8 +370,14 @@ def _build_one(
             "not found under upstream/; record it with `releasekit upstream import`"
         )
     pin = upstream_ref(release, inventory)
-    require_pinned(inventory, repo=reader.spec, ref=pin.ref, allow_unpinned=allow_unpinned)  # before any git
-    commit, read = reader.crds(pin.ref)
+    operator = choose_operator_facts(stream, release, records)
+    read: tuple[tuple[Crd, bytes], ...]
+    if stream.crd_placement is CrdPlacement.OPERATOR_ASSETS:
+        # the bundle holds no Kueue file: cite the inventory, read no git (offline)
+        commit, read = inventory.commit, tuple((crd, b"") for crd in inventory.crds)
+    else:
+        require_pinned(inventory, repo=reader.spec, ref=pin.ref, allow_unpinned=allow_unpinned)  # before git
+        commit, read = reader.crds(pin.ref)
     plan = plan_bundle(
         stream,
         release,
@@ -325,10 +388,10 @@ def _build_one(
         repo=reader.spec,
         allow_unpinned=allow_unpinned,
     )
-    files = render_bundle(plan, {crd.file: data for crd, data in read}, templates)
+    files = render_bundle(plan, {crd.file: data for crd, data in read}, templates, operator)
     target = out.joinpath(*plan.root.parts)
     display = f"{out_display.rstrip('/')}/{plan.root}"
-    return BuiltBundle(plan=plan, files=files, target=target, display=display)
+    return BuiltBundle(plan=plan, files=files, target=target, display=display, operator=operator)
 
 
 def build_bundles(
@@ -357,6 +420,7 @@ def build_bundles(
     chosen = select_releases(loaded.streams, stream=stream, version=version, every=every)
     templates = TemplateSet(templates_dir)
     reader = UpstreamReader(upstream, cache=cache)
+    records, record_findings = load_operator_records(streams_dir, display_root=str(streams_dir))
     out_display = str(out)
     built = [
         _build_one(
@@ -368,12 +432,15 @@ def build_bundles(
             allow_unpinned=allow_unpinned,
             out=out,
             out_display=out_display,
+            records=records,
         )
         for s, r in chosen
     ]
-    findings: list[Finding] = list(loaded.findings)
+    findings: list[Finding] = list(loaded.findings) + record_findings
     checked: list[str] = []
     for bundle in built:
+        if bundle.operator is not None:
+            findings += bundle.operator.findings
         if check:
             findings += drift_findings(bundle.target, bundle.files, bundle.display)
             staging = Path(tempfile.mkdtemp(prefix=".releasekit-bundle-check."))

@@ -24,8 +24,14 @@ from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
-from releasekit.model.stream import CrossMinor, Release, Stream
-from releasekit.plan.catalog import CatalogFragment, ReleaseManifests, containerfile, plan_catalogs
+from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
+from releasekit.plan.catalog import (
+    CSV_METADATA_SINCE,
+    CatalogFragment,
+    ReleaseManifests,
+    containerfile,
+    plan_catalogs,
+)
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
 
 __all__ = [
@@ -124,27 +130,41 @@ def build_catalogs(
     loaded: LoadedStreams | None = None,
     carried: Mapping[PublishedKey, PublishedBlob] | None = None,
     layout: CatalogLayout = DEFAULT_LAYOUT,
+    upstream: str | None = None,
 ) -> CatalogBuild:
     """Plan and render every catalog fragment from ``streams_dir`` (nothing is written).
 
     ``carried`` are the published blobs to keep (already chosen by :func:`releasekit.plan.carry.carried_blobs`).
 
+    Catalogs before OpenShift 4.17 carry every object a bundle ships as ``olm.bundle.object``: the CSV, the
+    operator's manifests (from the release's operator record, else the template's CRD) and, where the stream
+    places Kueue's CRDs in the bundle, those CRDs, read from ``upstream`` at the release's pin and checked
+    against its inventory. Without ``upstream`` such a catalog cannot be built (Kueue's files are never
+    committed), and the build stops saying why.
+
     Raises:
         InputError, TemplateError: the streams or templates cannot be read or rendered.
+        UsageError: an olm.bundle.object catalog needs Kueue's CRDs and no ``upstream`` was given.
+        UpstreamError: Kueue's CRDs cannot be read or do not match the inventory.
     """
     if loaded is None:
         loaded = load_streams(streams_dir, display_root=str(streams_dir))
     templates = TemplateSet(templates_dir)
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
     crds: dict[Any, dict[str, Any]] = {}
+    objects_of = _BundleObjects(streams_dir, loaded, upstream)
     for stream in loaded.streams:
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
                 continue
             csv = render_csv(templates, stream, release, loaded)
-            manifests[(stream.name, str(release.version))] = ReleaseManifests(
-                csv=csv, objects=(render_operator_crd(templates, release, crds),)
+            old = [c for c in release.catalogs if c < CSV_METADATA_SINCE]
+            objects = (
+                objects_of(stream, release, old, render_operator_crd(templates, release, crds))
+                if old
+                else (render_operator_crd(templates, release, crds),)
             )
+            manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     regenerated: dict[PublishedKey, Bundle] = {}
     if carried:
@@ -168,6 +188,66 @@ def build_catalogs(
         carried=carried or {},
         regenerated=regenerated,
     )
+
+
+class _BundleObjects:
+    """The objects a release's bundle ships, for catalogs that carry them as ``olm.bundle.object``."""
+
+    def __init__(self, streams_dir: Path, loaded: LoadedStreams, upstream: str | None) -> None:
+        self.streams_dir = streams_dir
+        self.loaded = loaded
+        self.upstream = upstream
+        self._records: Mapping[str, Any] | None = None
+        self._reader: Any = None
+
+    def __call__(
+        self, stream: Stream, release: Release, old: list[OpenShiftVersion], operator_crd: dict[str, Any]
+    ) -> tuple[Mapping[str, Any], ...]:
+        from releasekit.plan.operator_bundle import choose_operator_facts
+
+        if self._records is None:
+            from releasekit.io.operator_records import load_operator_records
+
+            self._records = load_operator_records(self.streams_dir)[0]
+        record = choose_operator_facts(stream, release, self._records).record
+        objects: list[Mapping[str, Any]] = (
+            [obj for _, obj in record.manifests] if record is not None else [operator_crd]
+        )
+        if stream.crd_placement is CrdPlacement.BUNDLE:
+            objects += self._operand_crds(stream, release, old)
+        return tuple(objects)
+
+    def _operand_crds(
+        self, stream: Stream, release: Release, old: list[OpenShiftVersion]
+    ) -> list[dict[str, Any]]:
+        from releasekit.errors import UsageError
+        from releasekit.jobs.bundle_build import UpstreamReader
+        from releasekit.plan.bundle import plan_bundle, upstream_ref
+
+        where = f"catalog {old[0]} of stream {stream.name} (release {release.version})"
+        if self.upstream is None:
+            raise UsageError(
+                f"{where} carries every bundled object as olm.bundle.object (OpenShift before 4.17), and the "
+                f"stream bundles Kueue's CRDs, which are never committed: render it as a preview with "
+                "`releasekit catalog build --candidates --out DIR --upstream KUEUE`"
+            )
+        inventory = self.loaded.inventories.get(release.upstream.inventory)
+        if inventory is None:
+            raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
+        if self._reader is None:
+            self._reader = UpstreamReader(self.upstream)
+        pin = upstream_ref(release, inventory)
+        commit, read = self._reader.crds(pin.ref)
+        plan = plan_bundle(
+            stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=self.upstream
+        )
+        contents = {c.file: data for c, data in read}
+        out: list[dict[str, Any]] = []
+        for planned in plan.bundle_crds:
+            crd = load_yaml_text(contents[planned.crd.file].decode("utf-8"))
+            if isinstance(crd, dict):
+                out.append(crd)
+        return out
 
 
 _DRIFT = {

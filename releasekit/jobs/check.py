@@ -49,6 +49,7 @@ from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
+from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
@@ -318,6 +319,11 @@ def _check(request: CheckRequest, base: Snapshot, head: Snapshot, limits: LoadLi
         if base_streams_dir.is_dir()
         else _empty_streams()
     )
+
+    findings.extend(
+        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
+    )
+    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
 
     # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)

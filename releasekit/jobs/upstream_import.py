@@ -1,18 +1,42 @@
-"""``releasekit upstream import``: record a Kueue release's CRDs and feature gates from git.
+"""``releasekit upstream import``: record a Kueue pin's CRDs and feature gates from git.
 
 Job: checks the ref, opens the repository (a path, or a URL cloned once into the cache) and reads the
 tree at the ref with :mod:`releasekit.io.upstream` (no work tree), then writes the inventory under
-``streams/upstream/``.
+``streams/upstream/kueue-<pin>.yaml``. One inventory per pin: an inventory a published release names is
+never rewritten with other facts (what shipped stays recorded; a new pin gets a file of its own).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from releasekit.io.upstream import check_ref, open_repository, read_inventory, write_inventory
+from releasekit.errors import UpstreamError
+from releasekit.io.streams import load_streams
+from releasekit.io.upstream import (
+    check_ref,
+    inventory_path,
+    open_repository,
+    read_inventory,
+    render_inventory,
+    write_inventory,
+)
 from releasekit.model.inventory import Inventory
+from releasekit.model.stream import ReleaseStatus
 
 __all__ = ["import_upstream"]
+
+
+def _released_users(streams_dir: Path, name: str) -> list[str]:
+    """The published releases (not candidates) under ``streams_dir`` that name inventory ``name``."""
+    if not any(streams_dir.glob("*.yaml")):
+        return []
+    loaded = load_streams(streams_dir)
+    return [
+        f"{stream.name} {release.version}"
+        for stream in loaded.streams
+        for release in stream.releases
+        if release.upstream.inventory == name and release.status is not ReleaseStatus.CANDIDATE
+    ]
 
 
 def import_upstream(
@@ -22,9 +46,19 @@ def import_upstream(
 
     Raises:
         UsageError: the ref is unsafe.
-        UpstreamError: the repository or the ref cannot be read.
+        UpstreamError: the repository or the ref cannot be read, or the facts would rewrite an inventory a
+            published release uses (a moved tag, another ref of the same name).
     """
     check_ref(ref)
     repo = open_repository(repo_spec, cache=cache)
     inventory = read_inventory(repo, ref, line=line)
+    path = inventory_path(streams_dir, inventory)
+    if path.is_file() and path.read_text(encoding="utf-8") != render_inventory(inventory):
+        users = _released_users(streams_dir, inventory.name)
+        if users:
+            raise UpstreamError(
+                f"{path}: inventory {inventory.name} is used by published release(s) {', '.join(users)}; "
+                f"refusing to rewrite it with the facts of {ref} ({inventory.commit[:12]}); import another pin "
+                "for a new release instead"
+            )
     return inventory, write_inventory(streams_dir, inventory)

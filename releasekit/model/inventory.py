@@ -78,9 +78,12 @@ def line_of_version(text: str) -> str | None:
     return f"{int(match.group(1))}.{int(match.group(2))}" if match else None
 
 
-def inventory_name(line: str) -> str:
-    """The name releases use for the inventory of a Kueue line: ``0.11`` -> ``kueue-0.11``."""
-    return f"kueue-{line}"
+def inventory_name(line_or_pin: str) -> str:
+    """The name releases use for an inventory: ``0.11`` -> ``kueue-0.11``, ``v0.12.9`` -> ``kueue-v0.12.9``."""
+    return f"kueue-{line_or_pin}"
+
+
+_HEX_COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -174,9 +177,21 @@ class Inventory:
     file: str = ""
 
     @property
+    def pin(self) -> str | None:
+        """The upstream pin an exact inventory describes: its ref (a tag or describe pin), or, for a bare
+        commit id, its ``describe``. None for a transcribed inventory (a line, not a pin)."""
+        if self.source is not InventorySource.EXACT:
+            return None
+        if _HEX_COMMIT.fullmatch(self.ref):
+            return self.describe or self.ref
+        return self.ref
+
+    @property
     def name(self) -> str:
-        """The name releases refer to: ``kueue-<line>``."""
-        return inventory_name(self.line)
+        """The name releases refer to: ``kueue-<pin>`` (``kueue-v0.12.9``, ``kueue-v0.14.4-1-ga073ed4c``) for
+        an exact inventory, one per pin, so importing another tag never rewrites it; ``kueue-<line>`` for a
+        transcribed one (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1)."""
+        return inventory_name(self.pin or self.line)
 
     def gate(self, name: str) -> FeatureGate | None:
         """The gate called ``name``, or None when this Kueue has no such gate."""

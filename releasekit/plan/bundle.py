@@ -81,6 +81,7 @@ OPERATOR_CRD_FILE = MANIFESTS_DIR / "kueue.openshift.io_kueues.yaml"
 MANIFEST_SCHEMA = "releasekit/upstream-crds/v1"
 
 EXCLUDED = "excluded"
+CITED_REASON = "embedded in the operator image; the inventory is cited, not hash-checked"
 
 _SAFE_COMPONENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 _DESCRIBE_COMMIT = re.compile(r"-g([0-9a-f]{7,40})$")
@@ -331,8 +332,10 @@ def plan_bundle(
         SafetyLimitError: a stream name, version or CRD file name unfit for a path, or two CRD files that
             would land on the same path.
     """
-    require_pinned(inventory, repo=repo, ref=pin.ref, allow_unpinned=allow_unpinned)
-    check_hashes(inventory, read, ref=pin.ref, repo=repo)
+    cited = stream.crd_placement is CrdPlacement.OPERATOR_ASSETS
+    if not cited:
+        require_pinned(inventory, repo=repo, ref=pin.ref, allow_unpinned=allow_unpinned)
+        check_hashes(inventory, read, ref=pin.ref, repo=repo)
     root = PurePosixPath(_component(stream.name, "stream name")) / _component(str(release.version), "version")
     ordered = tuple(sorted(read, key=lambda c: (c.name, c.file)))
     shipped = operand_crds(stream, replace(inventory, crds=ordered))
@@ -344,6 +347,11 @@ def plan_bundle(
         if crd.file not in shipped_files:
             planned.append(
                 PlannedCrd(crd=crd, placement=EXCLUDED, path=None, reason=_alpha_reason(stream, crd))
+            )
+            continue
+        if cited:  # embedded in the operator image: the bundle holds no Kueue file, the inventory is cited
+            planned.append(
+                PlannedCrd(crd=crd, placement=stream.crd_placement.value, path=None, reason=CITED_REASON)
             )
             continue
         path = folder / _component(PurePosixPath(crd.file).name, "CRD file name")
@@ -367,7 +375,7 @@ def plan_bundle(
         pin=pin,
         commit=commit,
         inventory=inventory,
-        pinned=inventory.source is InventorySource.EXACT,
+        pinned=inventory.source is InventorySource.EXACT and not cited,
     )
 
 
@@ -397,6 +405,9 @@ def _crd_entry(planned: PlannedCrd) -> dict[str, Any]:
     }
     if planned.path is not None:
         entry["path"] = str(planned.path)
+    elif planned.placement != EXCLUDED:
+        entry["placement"] = planned.placement
+        entry["reason"] = planned.reason
     else:
         entry["reason"] = planned.reason
     return entry
@@ -423,7 +434,7 @@ def manifest_document(plan: BundlePlan) -> dict[str, Any]:
             "pinned": plan.pinned,
         },
         "crdPlacement": plan.stream.crd_placement.value,
-        "crds": [_crd_entry(c) for c in plan.crds if c.path is not None],
+        "crds": [_crd_entry(c) for c in plan.crds if c.placement != EXCLUDED],
         "excluded": [_crd_entry(c) for c in plan.excluded_crds],
     }
 

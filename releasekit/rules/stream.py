@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Location as _Location
 from releasekit.model.finding import make_finding as _f
-from releasekit.model.inventory import GateStage, Inventory, line_of_version
+from releasekit.model.inventory import GateStage, Inventory, InventorySource, inventory_name, line_of_version
 from releasekit.model.stream import (
     DEFAULT_NEWEST_MINOR,
     Release,
@@ -44,7 +45,9 @@ from releasekit.model.stream_ids import (
     RULE_GATE_STAGE,
     RULE_GATE_UNKNOWN,
     RULE_INVENTORY,
+    RULE_INVENTORY_CHANGED,
     RULE_INVENTORY_LINE,
+    RULE_INVENTORY_PIN,
     RULE_LABEL,
     RULE_OPENSHIFT,
     RULE_ORDER,
@@ -76,6 +79,8 @@ __all__ = [
     "RULE_GATE_UNKNOWN",
     "RULE_INVENTORY",
     "RULE_INVENTORY_LINE",
+    "RULE_INVENTORY_CHANGED",
+    "RULE_INVENTORY_PIN",
     "RULE_LABEL",
     "RULE_OPENSHIFT",
     "RULE_ORDER",
@@ -84,6 +89,7 @@ __all__ = [
     "RULE_REGISTRY",
     "RULE_SCHEMA",
     "RULE_SEMVER",
+    "check_inventory_changes",
     "check_streams",
 ]
 
@@ -116,6 +122,8 @@ RULES: dict[str, str] = {
     RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
     RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
     RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
+    RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
+    RULE_INVENTORY_CHANGED: "a change rewrites or removes an inventory a published release uses (check)",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -318,7 +326,8 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
                 RULE_INVENTORY,
                 f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
                 release.upstream.origin.at(".inventory"),
-                f"run `releasekit upstream import --repo KUEUE --ref TAG` or add "
+                f"run `releasekit upstream import --repo KUEUE --ref "
+                f"{release.upstream.describe or release.upstream.tag or 'TAG'}` or add "
                 f"streams/upstream/{release.upstream.inventory}.yaml; known: {known}",
                 subject,
             )
@@ -336,13 +345,44 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
                 f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
                 f"Kueue {' / '.join(sorted(lines))}",
                 release.upstream.origin.at(".inventory"),
-                f"refer to kueue-{release.upstream.line} or correct the upstream pin",
+                f"refer to {_wanted_inventory(release)} or correct the upstream pin",
                 subject,
             )
         )
+    out += _check_pin(release, inventory, subject)
     out += _check_gates(stream, release, inventory, subject)
     out += _check_apis(stream, inventory, subject)
     return out
+
+
+def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
+    """RK-STREAM-030: a release with a pin names the exact inventory of that pin, not another pin's."""
+    up = release.upstream
+    pins = {p for p in (up.describe, up.tag) if p}
+    if inventory.source is not InventorySource.EXACT or not pins:
+        return []
+    same = inventory.ref in pins or (inventory.describe or "") in pins
+    if up.commit:
+        same = same or inventory.commit.startswith(up.commit)
+    if same:
+        return []
+    return [
+        _f(
+            RULE_INVENTORY_PIN,
+            f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
+            f"describes {inventory.pin} ({inventory.commit[:12]})",
+            up.origin.at(".inventory"),
+            f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
+            f"{up.describe or up.tag}` writes it)",
+            subject,
+        )
+    ]
+
+
+def _wanted_inventory(release: Release) -> str:
+    """The inventory a release should name: its pin's (``kueue-v0.12.9``), else its line's (``kueue-0.11``)."""
+    pin = release.upstream.describe or release.upstream.tag
+    return inventory_name(pin) if pin else inventory_name(release.upstream.line)
 
 
 def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
@@ -528,6 +568,23 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 # ------------------------------------------------------------------------------------------- gates
 
 
+def _unknown_gate(
+    release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
+) -> Finding:
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define. An error for a candidate;
+    a warning for published history (0.1.0's operator forced the misspelled ``HierarchialCohorts``)."""
+    published = release.status is not ReleaseStatus.CANDIDATE
+    return _f(
+        RULE_GATE_UNKNOWN,
+        f"gate {name!r} does not exist in Kueue {known}"
+        + (" (published history: the operator set it all the same)" if published else ""),
+        where,
+        _gate_hint(name, inventory),
+        subject,
+        Severity.WARNING if published else Severity.ERROR,
+    )
+
+
 def _check_gates(
     stream: Stream, release: Release, inventory: Inventory, subject: tuple[str, ...]
 ) -> list[Finding]:
@@ -537,15 +594,7 @@ def _check_gates(
         where = setting.origin.at(".gate")
         gate = inventory.gate(setting.gate)
         if gate is None:
-            out.append(
-                _f(
-                    RULE_GATE_UNKNOWN,
-                    f"gate {setting.gate!r} does not exist in Kueue {known}",
-                    where,
-                    _gate_hint(setting.gate, inventory),
-                    subject,
-                )
-            )
+            out.append(_unknown_gate(release, setting.gate, known, where, inventory, subject))
             continue
         if gate.lock_to_default and setting.enabled != gate.default:
             out.append(
@@ -587,15 +636,7 @@ def _check_gates(
         where = entry.origin.at(".gate")
         gate = inventory.gate(entry.gate)
         if gate is None:
-            out.append(
-                _f(
-                    RULE_GATE_UNKNOWN,
-                    f"opt-in gate {entry.gate!r} does not exist in Kueue {known}",
-                    where,
-                    _gate_hint(entry.gate, inventory),
-                    subject,
-                )
-            )
+            out.append(_unknown_gate(release, entry.gate, known, where, inventory, subject))
         elif gate.stage is not GateStage.ALPHA:
             out.append(
                 _f(
@@ -645,4 +686,40 @@ def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) 
                     Severity.INFO,
                 )
             )
+    return out
+
+
+def check_inventory_changes(
+    base_streams: tuple[Stream, ...] | list[Stream],
+    base_inventories: Mapping[str, Inventory],
+    head_inventories: Mapping[str, Inventory],
+) -> list[Finding]:
+    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts.
+
+    Its facts are what shipped; a new Kueue pin gets an inventory of its own.
+    """
+    out: list[Finding] = []
+    users: dict[str, list[str]] = {}
+    for stream in base_streams:
+        for release in stream.releases:
+            if release.status is not ReleaseStatus.CANDIDATE:
+                users.setdefault(release.upstream.inventory, []).append(f"{stream.name} {release.version}")
+    for name in sorted(users):
+        before = base_inventories.get(name)
+        if before is None:
+            continue
+        after = head_inventories.get(name)
+        if after is not None and replace(after, file=before.file) == before:
+            continue
+        what = "removes" if after is None else "changes"
+        out.append(
+            _f(
+                RULE_INVENTORY_CHANGED,
+                f"the change {what} inventory {name!r}, which published release(s) {', '.join(users[name])} use",
+                _Location(file=(after or before).file or f"streams/upstream/{name}.yaml", line=1),
+                "revert it: a published release's Kueue facts are what shipped; import a new pin with "
+                "`releasekit upstream import` for a new release",
+                ("inventory", name),
+            )
+        )
     return out

@@ -188,10 +188,12 @@ def test_missing_ref_in_upstream(
 def test_unpinned_inventory_stops_before_touching_git(
     run_line: Callable[..., Result], tmp_path: Path
 ) -> None:
-    """No git work happens: the repository does not even exist."""
+    """No git work happens: the repository does not even exist (0.3.0 bundles Kueue's CRDs)."""
+    from tests.golden.test_bundle_build import transcribed_streams
+
     result = run_line(
         ["bundle", "build", "--upstream", tmp_path / "kueue", "--out", tmp_path / "out"]
-        + ["--streams-dir", STREAMS, "--version", "1.0.1"]
+        + ["--streams-dir", transcribed_streams(tmp_path), "--version", "0.3.0"]
     )
     line = _one_line_exit_2(result)
     assert f"releasekit upstream import --repo {tmp_path / 'kueue'} --ref v0.11.9" in line
@@ -230,7 +232,7 @@ def test_konflux_format_still_writes_test_output_on_stop(
 ) -> None:
     result = run_line(
         ["bundle", "build", "--upstream", tmp_path / "kueue", "--out", tmp_path / "out"]
-        + ["--streams-dir", STREAMS, "--version", "1.0.1", "--format", "konflux"]
+        + ["--streams-dir", STREAMS, "--version", "0.3.0", "--format", "konflux"]
     )
     assert result.exit_code == 2
     assert json.loads(result.stdout)["result"] == "ERROR"

@@ -2,9 +2,10 @@
 
 The upstream repository holds the CRD files of ``shared/fixtures/kueue/v0.11.9/crds/`` at
 ``config/components/crd/bases/``, tagged ``v0.11.9``, with a fixed author and date (so its commit id is
-stable). Cases: the experimental candidate 0.3.0 and the stable release 1.0.1; the committed 0.11 inventory
-is transcribed, so the golden builds pass ``--allow-unpinned`` and the pinned flow is tested on a temporary
-copy of ``streams/`` holding an exact inventory.
+stable). Cases: the experimental candidate 0.3.0 (its exact inventory kueue-v0.11.9 pins the fixture files'
+hashes) and the stable release 1.0.1 (built from its operator record; the stable stream's Kueue CRDs are in
+the operator image, so no Kueue file is read). The unpinned flow is tested on a copy of ``streams/`` in which
+0.3.0 names the transcribed kueue-0.11.
 
 Golden files (``tests/golden/bundles/<case>/``) record the CSV, ``metadata/annotations.yaml`` and
 ``bundle.Dockerfile`` in full, the manifest ``upstream-crds.yaml`` (upstream CRDs by name and sha256 only)
@@ -20,7 +21,6 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ import yaml
 from click.testing import CliRunner, Result
 
 from releasekit.io.streams import load_inventory
-from releasekit.io.upstream import render_inventory
 from releasekit.model.inventory import InventorySource
 from tests.cli.test_bundle_build import CRD_BASES, STREAMS, TEMPLATES, commit_all, make_kueue_repo
 from tests.conftest import REPO_ROOT, require_shared
@@ -38,8 +37,9 @@ from tests.conftest import REPO_ROOT, require_shared
 GOLDEN = REPO_ROOT / "tests" / "golden" / "bundles"
 CASES = {
     "experimental-0.3.0": ("experimental", "0.3.0", "kueue-operator-experimental.v0.3.0"),
-    "stable-1.0.1": ("stable", "1.0.1", "kueue-operator.v1.0.1"),
+    "stable-1.0.1": ("stable", "1.0.1", "kueue-operator"),
 }
+USER_ROLE = "manifests/kueue-batch-user-role_rbac.authorization.k8s.io_v1_clusterrole.yaml"
 ALPHA_FILES = ("kueue.x-k8s.io_cohorts.yaml", "kueue.x-k8s.io_topologies.yaml")
 FEATURES = (
     "cnf",
@@ -136,45 +136,42 @@ def test_golden_bundle(built: dict[str, Path], case: str) -> None:
 
 
 def test_stable_bundle_facts(built: dict[str, Path]) -> None:
+    """1.0.1 is built from its operator record (streams/operator/1.0.1.yaml), with no Kueue file at all."""
     root = built["stable-1.0.1"]
     files = tree(root)
-    # no alpha CRD anywhere in a stable build: not in the bundle, not in the operator assets
-    assert not [rel for rel in files if rel.endswith(ALPHA_FILES)]
+    # no Kueue CRD anywhere in a stable build: the operator image embeds them, the inventory is cited
+    assert not [rel for rel in files if "x-k8s.io" in rel or rel.startswith("operator-assets/")]
     assert sorted(rel for rel in files if rel.startswith("manifests/")) == [
-        "manifests/kueue-operator.v1.0.1.clusterserviceversion.yaml",
+        "manifests/kueue-batch-admin-role_rbac.authorization.k8s.io_v1_clusterrole.yaml",
+        "manifests/kueue-batch-user-role_rbac.authorization.k8s.io_v1_clusterrole.yaml",
+        "manifests/kueue-operator.clusterserviceversion.yaml",
         "manifests/kueue.openshift.io_kueues.yaml",
     ]
-    assets = sorted(rel for rel in files if rel.startswith("operator-assets/crds/"))
-    assert len(assets) == 9
-    for rel in assets:
-        text = files[rel].decode()
-        assert "v1alpha" not in text
-        source = require_shared("kueue", "v0.11.9", "crds") / Path(rel).name
-        if source.exists():
-            assert files[rel] == source.read_bytes()  # upstream bytes, unchanged
     manifest = load(root / "upstream-crds.yaml")
     assert {c["name"] for c in manifest["excluded"]} == {
         "cohorts.kueue.x-k8s.io",
         "topologies.kueue.x-k8s.io",
     }
     assert all("alpha" in c["reason"] for c in manifest["excluded"])
+    assert len(manifest["crds"]) == 9 and all("path" not in c for c in manifest["crds"])
+    assert {c["placement"] for c in manifest["crds"]} == {"operator-assets"}
     assert manifest["upstream"]["pinned"] is False and manifest["upstream"]["ref"] == "v0.11.9"
-    for entry in manifest["crds"]:
-        assert hashlib.sha256(files[entry["path"]]).hexdigest() == entry["sha256"]
 
-    csv = load(root / "manifests/kueue-operator.v1.0.1.clusterserviceversion.yaml")
+    csv = load(root / "manifests/kueue-operator.clusterserviceversion.yaml")
     assert csv["metadata"]["name"] == "kueue-operator.v1.0.1" and csv["spec"]["version"] == "1.0.1"
+    assert csv["metadata"]["namespace"] == "placeholder"  # a published fact the template got wrong
     assert csv["metadata"]["annotations"]["createdAt"] == "2025-07-15T01:52:59Z"
     assert [c["name"] for c in csv["spec"]["customresourcedefinitions"]["owned"]] == [
         "kueues.kueue.openshift.io"
     ]
-    assert csv["spec"]["skips"] == ["kueue-operator.v1.0.0"] and "replaces" not in csv["spec"]
+    assert "skips" not in csv["spec"] and "replaces" not in csv["spec"]  # as published: edges are the FBC's
     annotations = load(root / "metadata/annotations.yaml")["annotations"]
     assert annotations["operators.operatorframework.io.bundle.channels.v1"] == "stable-v1.0"
-    assert annotations["com.redhat.openshift.versions"] == "v4.18-v4.19"
+    assert "com.redhat.openshift.versions" not in annotations  # published: a Dockerfile LABEL only
     dockerfile = (root / "bundle.Dockerfile").read_text(encoding="utf-8")
     for key, value in annotations.items():
         assert f'LABEL {key}="{value}"' in dockerfile
+    assert 'LABEL com.redhat.openshift.versions="v4.18-v4.19"' in dockerfile
 
 
 def test_experimental_bundle_facts(built: dict[str, Path]) -> None:
@@ -250,7 +247,7 @@ def test_check_detects_drift(run_line: Callable[..., Result], kueue: Path, tmp_p
     assert build_case(run_line, kueue, out, "stable-1.0.1", "--check") == root  # in sync: exit 0
     (root / "metadata/annotations.yaml").write_text("annotations: {}\n", encoding="utf-8")
     (root / "manifests/extra.yaml").write_text("kind: ConfigMap\n", encoding="utf-8")
-    (root / "operator-assets/crds/kueue.x-k8s.io_workloads.yaml").unlink()
+    (root / "manifests/kueue-batch-user-role_rbac.authorization.k8s.io_v1_clusterrole.yaml").unlink()
     result = build(run_line, kueue, out, "--version", "1.0.1", "--allow-unpinned", "--check")
     assert result.exit_code == 1, result.output
     drift = {
@@ -262,9 +259,7 @@ def test_check_detects_drift(run_line: Callable[..., Result], kueue: Path, tmp_p
     assert drift == {
         f"{shown}/manifests/extra.yaml": f"{shown}/manifests/extra.yaml is not generated any more (stale)",
         f"{shown}/metadata/annotations.yaml": f"{shown}/metadata/annotations.yaml differs from a fresh build",
-        f"{shown}/operator-assets/crds/kueue.x-k8s.io_workloads.yaml": (
-            f"{shown}/operator-assets/crds/kueue.x-k8s.io_workloads.yaml is missing"
-        ),
+        f"{shown}/{USER_ROLE}": f"{shown}/{USER_ROLE} is missing",
     }
     assert tree(root) != before  # --check never writes
     assert (
@@ -279,29 +274,31 @@ def test_check_detects_drift(run_line: Callable[..., Result], kueue: Path, tmp_p
 
 
 def pinned_streams(tmp_path: Path) -> Path:
-    """A copy of ``streams/`` whose kueue-0.11 inventory is exact: a sha256 per CRD of the fixture files."""
+    """A copy of ``streams/``: 0.3.0 names the exact inventory of its pin (kueue-v0.11.9, a sha256 per CRD)."""
     copy = tmp_path / "streams"
     shutil.copytree(STREAMS, copy)
-    path = copy / "upstream" / "kueue-0.11.yaml"
-    inventory, findings = load_inventory(path, str(path))
-    assert inventory is not None and not findings
-    crds_dir = REPO_ROOT.parent / "shared" / "fixtures" / "kueue" / "v0.11.9" / "crds"
-    crds = tuple(
-        replace(c, sha256=hashlib.sha256((crds_dir / Path(c.file).name).read_bytes()).hexdigest())
-        for c in inventory.crds
-    )
-    path.write_text(
-        render_inventory(replace(inventory, source=InventorySource.EXACT, crds=crds)), encoding="utf-8"
-    )
+    inventory, findings = load_inventory(copy / "upstream" / "kueue-v0.11.9.yaml", "kueue-v0.11.9.yaml")
+    assert inventory is not None and not findings and inventory.source is InventorySource.EXACT
+    return copy
+
+
+def transcribed_streams(tmp_path: Path) -> Path:
+    """A copy of ``streams/`` in which 0.3.0 names the transcribed, unpinned kueue-0.11 (no hashes)."""
+    copy = tmp_path / "streams"
+    shutil.copytree(STREAMS, copy)
+    path = copy / "experimental.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "inventory: kueue-v0.11.9" in text
+    path.write_text(text.replace("inventory: kueue-v0.11.9", "inventory: kueue-0.11"), encoding="utf-8")
     return copy
 
 
 def test_pinned_build_needs_no_flag(run_line: Callable[..., Result], kueue: Path, tmp_path: Path) -> None:
     streams = pinned_streams(tmp_path)
     before = tree(streams)
-    result = build(run_line, kueue, tmp_path / "out", "--version", "1.0.1", streams=streams)
+    result = build(run_line, kueue, tmp_path / "out", "--version", "0.3.0", streams=streams)
     assert result.exit_code == 0, result.output
-    manifest = load(tmp_path / "out/stable/1.0.1/upstream-crds.yaml")
+    manifest = load(tmp_path / "out/experimental/0.3.0/upstream-crds.yaml")
     assert manifest["upstream"]["pinned"] is True and manifest["upstream"]["inventorySource"] == "exact"
     assert tree(streams) == before  # bundle build never edits streams/
 
@@ -312,7 +309,7 @@ def test_crd_changed_after_its_hash_was_recorded_stops_the_build(
     kueue = own_kueue
     streams = pinned_streams(tmp_path)
     out = tmp_path / "out"
-    assert build(run_line, kueue, out, "--version", "1.0.1", streams=streams).exit_code == 0
+    assert build(run_line, kueue, out, "--version", "0.3.0", streams=streams).exit_code == 0
     before = tree(out)
     # upstream moves the tag to a commit whose Workload CRD differs from the recorded one
     repo = git.Repo(kueue)
@@ -320,7 +317,7 @@ def test_crd_changed_after_its_hash_was_recorded_stops_the_build(
     changed.write_text(changed.read_text(encoding="utf-8") + "# changed upstream\n", encoding="utf-8")
     commit_all(repo, "change a CRD")
     repo.create_tag("v0.11.9", force=True)
-    result = build(run_line, kueue, out, "--version", "1.0.1", streams=streams)
+    result = build(run_line, kueue, out, "--version", "0.3.0", streams=streams)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.stderr
     message = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
@@ -333,7 +330,9 @@ def test_crd_changed_after_its_hash_was_recorded_stops_the_build(
 def test_transcribed_inventory_without_flag_stops(
     run_line: Callable[..., Result], kueue: Path, tmp_path: Path
 ) -> None:
-    result = build(run_line, kueue, tmp_path / "out", "--version", "1.0.1")
+    result = build(
+        run_line, kueue, tmp_path / "out", "--version", "0.3.0", streams=transcribed_streams(tmp_path)
+    )
     assert result.exit_code == 2
     assert f"releasekit upstream import --repo {kueue} --ref v0.11.9" in result.stderr
     assert not (tmp_path / "out").exists()

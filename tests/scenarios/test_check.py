@@ -56,9 +56,8 @@ NEW_RELEASE = """\
     status: released
     upstream:
       line: "0.18"
-      describe: v0.18.6
-      tag: v0.18.6
-      inventory: kueue-0.18
+      describe: v0.18.4-40-ge4ce3bcc
+      inventory: kueue-v0.18.4-40-ge4ce3bcc
     catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]
     bundle: registry.redhat.io/kueue/kueue-operator-bundle@{d}
     images:

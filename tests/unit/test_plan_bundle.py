@@ -96,13 +96,14 @@ def test_stable_leaves_out_every_crd_with_an_alpha_version() -> None:
     assert topology.path is None and "v1alpha1" in topology.reason and "stable" in topology.reason
 
 
-def test_stable_places_operand_crds_in_operator_assets() -> None:
-    plan = _plan(STABLE, "1.0.1")
+def test_stable_cites_operand_crds_embedded_in_the_operator_image() -> None:
+    """operator-assets: the bundle holds no Kueue file; the CRDs are cited from the inventory, unhashed."""
+    plan = _plan(STABLE, "1.0.1", inventory=replace(INVENTORY, crds=READ_0_11_1))
     assert plan.bundle_crds == ()
-    assert [c.path for c in plan.asset_crds] == [
-        PurePosixPath("operator-assets/crds/kueue.x-k8s.io_clusterqueues.yaml"),
-        PurePosixPath("operator-assets/crds/kueue.x-k8s.io_localqueues.yaml"),
-    ]
+    assert [(c.crd.kind, c.path) for c in plan.asset_crds] == [("ClusterQueue", None), ("LocalQueue", None)]
+    assert not plan.pinned and "cited" in plan.asset_crds[0].reason
+    entries = manifest_document(plan)["crds"]
+    assert [e["placement"] for e in entries] == ["operator-assets", "operator-assets"]
     owned = template_context(plan, defaults={}, prose={})["owned_crds"]
     assert [c["name"] for c in owned] == ["kueues.kueue.openshift.io"]
 
@@ -154,13 +155,13 @@ def test_unsafe_path_components_are_refused() -> None:
         _plan(replace(STABLE, name="../x"), "1.0.1")
     bad = (replace(READ_0_11_1[0], file="config/components/crd/bases/.hidden.yaml"),)
     with pytest.raises(SafetyLimitError, match="CRD file name"):
-        _plan(STABLE, "1.0.1", bad)
+        _plan(EXPERIMENTAL, "0.3.0", bad, inventory=_exact(bad))
 
 
 def test_two_files_on_one_path_are_refused() -> None:
     twin = replace(READ_0_11_1[0], file="config/components/crd/alpha/bases/kueue.x-k8s.io_clusterqueues.yaml")
     with pytest.raises(SafetyLimitError, match="both be written"):
-        _plan(STABLE, "1.0.1", (*READ_0_11_1, twin))
+        _plan(EXPERIMENTAL, "0.3.0", (*READ_0_11_1, twin), inventory=_exact((*READ_0_11_1, twin)))
 
 
 # ------------------------------------------------------------------------------------------ pins and hashes
@@ -183,7 +184,7 @@ def test_exact_inventory_with_a_missing_hash_counts_as_unpinned() -> None:
 
 
 def test_matching_hashes_pass_and_the_plan_is_pinned() -> None:
-    plan = _plan(STABLE, "1.0.1")
+    plan = _plan(EXPERIMENTAL, "0.3.0")
     assert plan.pinned
     assert manifest_document(plan)["upstream"]["pinned"] is True
 
@@ -207,7 +208,7 @@ def test_every_hash_disagreement_is_listed() -> None:
 def test_a_hash_mismatch_stops_even_with_allow_unpinned() -> None:
     read = (replace(READ_0_11_1[0], sha256="f" * 64), *READ_0_11_1[1:])
     with pytest.raises(UpstreamError, match="do not match"):
-        _plan(STABLE, "1.0.1", read, inventory=_exact(READ_0_11_1), allow_unpinned=True)
+        _plan(EXPERIMENTAL, "0.3.0", read, inventory=_exact(READ_0_11_1), allow_unpinned=True)
 
 
 def test_transcribed_inventory_with_allow_unpinned_is_recorded_unpinned() -> None:

@@ -130,7 +130,11 @@ def test_real_history(repo_streams: Any) -> None:
     ]
     assert [r.images.must_gather is None for r in stable.releases[:3]] == [True, True, False]
     r140 = stable.release("1.4.0")
-    assert r140 is not None and r140.upstream.inventory == "kueue-0.19" and r140.upstream.line == "0.18"
+    assert (
+        r140 is not None
+        and r140.upstream.inventory == "kueue-v0.19.0-devel-19-g982b8b02"
+        and r140.upstream.line == "0.18"
+    )
     r010 = stable.release("0.1.0")
     assert r010 is not None and r010.owned_api is not None and r010.owned_api.group == "operator.openshift.io"
     r100, r200 = stable.release("1.0.0"), stable.release("1.2.0")
@@ -148,7 +152,7 @@ def test_real_history(repo_streams: Any) -> None:
 
 def test_experimental_ships_its_alpha_apis(repo_streams: Any) -> None:
     experimental = next(s for s in repo_streams.streams if s.name == "experimental")
-    inventory = repo_streams.inventories["kueue-0.11"]
+    inventory = repo_streams.inventories["kueue-v0.11.9"]
     shipped = {c.kind for c in experimental.shipped_crds(inventory)}
     assert {"Cohort", "Topology"} <= shipped
     stable = next(s for s in repo_streams.streams if s.name == "stable")

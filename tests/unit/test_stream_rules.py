@@ -62,8 +62,10 @@ def only(findings: list[Finding], rule: str) -> list[Finding]:
 def test_the_repository_streams_have_no_errors(streams: Path) -> None:
     findings = run(streams)
     assert [f for f in findings if f.severity is Severity.ERROR] == []
-    # the two published labels outside the documented forms are warnings for past releases
+    # the two published labels outside the documented forms and 0.1.0's misspelled gate are warnings for past
+    # releases
     assert sorted((f.rule, f.subject[-1]) for f in findings) == [
+        ("RK-STREAM-014", "0.1.0"),
         ("RK-STREAM-020", "1.3.1"),
         ("RK-STREAM-020", "1.4.1"),
     ]
@@ -113,13 +115,13 @@ CASES = [
     ),
     (
         "unknown-gate",
-        "stable.yaml",
-        "        - gate: VisibilityOnDemand\n          enabled: false\n          reason: disabled for an upstream security issue (kubernetes-sigs/kueue#4433)\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
-        "        - gate: VisibilityOnDemandX\n          enabled: false\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
-        "- gate: VisibilityOnDemandX",
+        "experimental.yaml",
+        "    - gate: TopologyAwareScheduling\n",
+        "    - gate: TopologyAwareSchedulingX\n",
+        "- gate: TopologyAwareSchedulingX",
         "RK-STREAM-014",
-        "gate 'VisibilityOnDemandX' does not exist in Kueue kueue-0.12 (v0.12.10)",
-        "VisibilityOnDemand",
+        "gate 'TopologyAwareSchedulingX' does not exist in Kueue kueue-v0.11.9 (v0.11.9)",
+        "TopologyAwareScheduling",
     ),
     (
         "alpha-gate-on-stable",
@@ -128,18 +130,18 @@ CASES = [
         "        - gate: TopologyAwareScheduling\n          enabled: true\n    recorded: recorded/kueue-operator.v1.1.0.yaml",
         "- gate: TopologyAwareScheduling",
         "RK-STREAM-015",
-        "gate 'TopologyAwareScheduling' is Alpha in Kueue kueue-0.12 (v0.12.10); stream 'stable' switches on only Beta, GA gates",
+        "gate 'TopologyAwareScheduling' is Alpha in Kueue kueue-v0.12.9 (v0.12.9); stream 'stable' switches on only Beta, GA gates",
         "featureGates.optIn",
     ),
     (
         "missing-inventory-line",
         "stable.yaml",
-        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-0.18',
-        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-0.16',
-        "inventory: kueue-0.16\n    catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]",
+        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-v0.18.4-40-ge4ce3bcc',
+        '      line: "0.18"\n      describe: v0.18.4-40-ge4ce3bcc\n      inventory: kueue-v0.16.4-15-ga97bf20a',
+        "inventory: kueue-v0.16.4-15-ga97bf20a\n    catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]",
         "RK-STREAM-009",
-        "inventory 'kueue-0.16' describes Kueue 0.16, but the release ships Kueue 0.18",
-        "refer to kueue-0.18",
+        "inventory 'kueue-v0.16.4-15-ga97bf20a' describes Kueue 0.16, but the release ships Kueue 0.18",
+        "refer to kueue-v0.18.4-40-ge4ce3bcc",
     ),
     (
         "not-semver",
@@ -238,7 +240,7 @@ CASES = [
         "alphaApis: [Cohort, Topologie]",
         "alphaApis: [Cohort, Topologie]",
         "RK-STREAM-019",
-        "API 'Topologie' does not exist in Kueue kueue-0.11 (v0.11.9)",
+        "API 'Topologie' does not exist in Kueue kueue-v0.11.9 (v0.11.9)",
         "known kinds: AdmissionCheck",
     ),
     (
@@ -315,29 +317,31 @@ def test_locked_deprecated_and_opt_in(streams: Path) -> None:
     findings = run(streams)
     locked = only(findings, "RK-STREAM-016")
     assert [(f.location.line, f.severity) for f in locked] == [(line + 1, Severity.ERROR)]
-    assert "locked to true in Kueue kueue-0.18 (v0.18.6)" in locked[0].message
+    assert "locked to true in Kueue kueue-v0.18.4-40-ge4ce3bcc (v0.18.4-40-ge4ce3bcc)" in locked[0].message
     deprecated = only(findings, "RK-STREAM-017")
     assert [(f.location.line, f.severity) for f in deprecated] == [(line + 3, Severity.WARNING)]
 
 
 def test_missing_inventory(streams: Path) -> None:
-    (streams / "upstream" / "kueue-0.16.yaml").unlink()
+    (streams / "upstream" / "kueue-v0.16.0-17-ga47b502f.yaml").unlink()
     hits = only(run(streams), "RK-STREAM-008")
-    assert sorted(f.subject[-1] for f in hits) == ["1.3.0", "1.3.1"]
+    assert sorted(f.subject[-1] for f in hits) == ["1.3.0"]  # one inventory per pin: 1.3.1 has its own
     assert all(f.location.file == "streams/stable.yaml" and f.location.line for f in hits)
     assert "upstream import" in hits[0].hint
 
 
 def test_inventory_schema_and_name(streams: Path) -> None:
-    (streams / "upstream" / "kueue-0.12.yaml").rename(streams / "upstream" / "kueue-0.12-old.yaml")
-    edit(streams / "upstream" / "kueue-0.14.yaml", "source: transcribed", "source: guessed")
+    (streams / "upstream" / "kueue-v0.12.9.yaml").rename(streams / "upstream" / "kueue-0.12-old.yaml")
+    edit(streams / "upstream" / "kueue-v0.14.4-1-ga073ed4c.yaml", "source: exact", "source: guessed")
     findings = run(streams)
     assert any(
         f.rule == "RK-STREAM-025" and f.location.file == "streams/upstream/kueue-0.12-old.yaml"
         for f in findings
     )
     bad = only(findings, "RK-STREAM-001")
-    assert [(f.location.file, f.location.line) for f in bad] == [("streams/upstream/kueue-0.14.yaml", 4)]
+    assert [(f.location.file, f.location.line) for f in bad] == [
+        ("streams/upstream/kueue-v0.14.4-1-ga073ed4c.yaml", 4)
+    ]
     assert "'guessed' is not one of: exact, transcribed" in bad[0].message
 
 
@@ -366,7 +370,7 @@ def test_missing_folder_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in range(1, 29)]
+    assert sorted(RULES) == [f"RK-STREAM-{n:03d}" for n in (*range(1, 29), 30, 31)]
 
 
 def _stream(versions: list[tuple[int, int, int]]) -> Stream:
@@ -417,3 +421,83 @@ def test_a_streams_folder_without_stream_files_is_an_error(tmp_path: Path) -> No
         ("RK-STREAM-028", Severity.ERROR, "streams")
     ]
     assert "--streams-dir" in report.findings[0].hint
+
+
+def test_a_pinned_release_names_its_own_pins_inventory(streams: Path) -> None:
+    """RK-STREAM-030: 1.3.1 pins v0.16.4-15-ga97bf20a; naming 1.3.0's exact inventory is an error."""
+    edit(
+        streams / "stable.yaml",
+        "      inventory: kueue-v0.16.4-15-ga97bf20a",
+        "      inventory: kueue-v0.16.0-17-ga47b502f",
+    )
+    text = (streams / "stable.yaml").read_text(encoding="utf-8")
+    line = text[: text.rindex("inventory: kueue-v0.16.0-17-ga47b502f")].count("\n") + 1  # 1.3.1's
+    hits = only(run(streams), "RK-STREAM-030")
+    assert [(f.location.file, f.location.line, f.severity, f.subject[-1]) for f in hits] == [
+        ("streams/stable.yaml", line, Severity.ERROR, "1.3.1")
+    ]
+    assert "kueue-v0.16.4-15-ga97bf20a" in (hits[0].hint or "")
+    assert "upstream import --repo KUEUE --ref v0.16.4-15-ga97bf20a" in (hits[0].hint or "")
+
+
+def test_check_refuses_a_changed_inventory_a_published_release_uses() -> None:
+    """RK-STREAM-031: facts a published release shipped are never rewritten; a new pin is a new file."""
+    from dataclasses import replace
+
+    from releasekit.io.streams import load_streams
+    from releasekit.rules.stream import check_inventory_changes
+
+    loaded = load_streams(REPO_ROOT / "streams", display_root="streams")
+    base = dict(loaded.inventories)
+    assert check_inventory_changes(loaded.streams, base, base) == []
+    name = "kueue-v0.18.4-40-ge4ce3bcc"  # 1.4.1's
+    changed = {**base, name: replace(base[name], gates=base[name].gates[1:])}
+    hits = check_inventory_changes(loaded.streams, base, changed)
+    assert [(f.rule, f.severity, f.location.file, f.location.line) for f in hits] == [
+        ("RK-STREAM-031", Severity.ERROR, f"streams/upstream/{name}.yaml", 1)
+    ]
+    assert "stable 1.4.1" in hits[0].message
+    removed = {k: v for k, v in base.items() if k != name}
+    assert [f.rule for f in check_inventory_changes(loaded.streams, base, removed)] == ["RK-STREAM-031"]
+    newer = {**base, "kueue-v0.18.6": replace(base[name], ref="v0.18.6")}
+    assert check_inventory_changes(loaded.streams, base, newer) == []  # a new pin: a new file, fine
+    candidate_only = "kueue-v0.11.9"  # the experimental candidate's: not published yet
+    edited = {**base, candidate_only: replace(base[candidate_only], gates=())}
+    assert check_inventory_changes(loaded.streams, base, edited) == []
+
+
+def test_an_unknown_gate_is_a_warning_on_published_history_and_an_error_on_a_candidate(streams: Path) -> None:
+    """RK-STREAM-014: Kueue refuses to start on a gate it does not define. 0.1.0 forced the misspelled
+    HierarchialCohorts (recorded as published): a warning; a candidate doing so: an error."""
+    history = [f for f in run(streams) if f.rule == "RK-STREAM-014"]
+    assert [(f.subject[-1], f.severity) for f in history] == [("0.1.0", Severity.WARNING)]
+    assert "'HierarchialCohorts'" in history[0].message and "HierarchicalCohorts" in (history[0].hint or "")
+    edit(
+        streams / "experimental.yaml",
+        "    - gate: TopologyAwareScheduling\n",
+        "    - gate: HierarchialCohorts\n",
+    )
+    candidate = [f for f in run(streams) if f.rule == "RK-STREAM-014" and f.subject[-1] == "0.3.0"]
+    assert [f.severity for f in candidate] == [Severity.ERROR]
+
+
+def test_the_recorded_gate_history() -> None:
+    """The gates the operator forced in kueue-manager-config, per release (hand-recorded from
+    pkg/configmap/configmap.go at each release's commit)."""
+    from releasekit.io.streams import load_streams
+
+    stable = next(s for s in load_streams(REPO_ROOT / "streams").streams if s.name == "stable")
+    forced = {
+        str(r.version): sorted((g.gate, g.enabled) for g in stable.effective_gate_settings(r))
+        for r in stable.releases
+    }
+    off = [("HierarchicalCohorts", False), ("VisibilityOnDemand", False)]
+    assert forced == {
+        "0.1.0": [("HierarchialCohorts", False), ("VisibilityOnDemand", False)],
+        **{v: off for v in ("0.2.0", "0.2.1", "1.0.0", "1.0.1", "1.1.0")},
+        **{v: [] for v in ("1.2.0", "1.3.0", "1.3.1", "1.4.0", "1.4.1")},
+    }
+    conditional = {
+        str(r.version): [g.gate for g in r.opt_in_gates] for r in stable.releases if r.opt_in_gates
+    }
+    assert sorted(conditional) == ["1.4.0", "1.4.1"]

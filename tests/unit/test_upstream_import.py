@@ -66,7 +66,7 @@ def test_import_matches_the_facts(shared: Callable[..., Path], tmp_path: Path, t
 
     inventory, path = import_upstream(str(tmp_path / "kueue"), tag, tmp_path / "streams")
 
-    assert path == tmp_path / "streams" / "upstream" / f"kueue-{gate_facts['releaseLine']}.yaml"
+    assert path == tmp_path / "streams" / "upstream" / f"kueue-{tag}.yaml"  # one inventory per pin
     assert inventory.source is InventorySource.EXACT
     assert (inventory.ref, inventory.tag, inventory.describe) == (tag, tag, tag)
     assert inventory.commit == repo.tags[tag].commit.hexsha

@@ -74,6 +74,9 @@ RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
 RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
 RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
 RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
+RK-BUNDLE-100 I         (ours, bundle build) a candidate carries its minor's previous release's operator record
+RK-BUNDLE-101 W         (ours, bundle build) no operator record of the release or its minor: the template's facts
+RK-BUNDLE-102 E         (ours, bundle build) the operator record and the stream disagree (images, createdAt)
 RK-BUNDLE-110 E         (ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion
 RK-BUNDLE-111 E         (ours, stream bundles) its value is below a catalog the release is listed in
 RK-BUNDLE-112 W         (ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion

@@ -1,0 +1,37 @@
+"""``releasekit operator import``: record one release's operator facts from the operator repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+
+@click.command(name="import")
+@click.option(
+    "--repo",
+    "repo",
+    required=True,
+    help="A local kueue-operator clone, or a URL (cloned once into the cache).",
+)
+@click.option("--ref", "ref", required=True, help="The tag or commit of the release.")
+@click.option("--version", "version", required=True, help="The operator release the ref is (X.Y.Z).")
+@click.option(
+    "--streams-dir",
+    "streams_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("streams"),
+    show_default=True,
+    help="Write streams/operator/<version>.yaml under this folder.",
+)
+def command(repo: str, ref: str, version: str, streams_dir: Path) -> None:
+    """Read the bundle sources at REF (no work tree) and write the release's operator record."""
+    from releasekit.jobs.operator_import import import_operator
+
+    done = import_operator(repo, ref, version, streams_dir)
+    click.echo(
+        f"wrote {done.path}: operator {version} at {ref} ({done.commit[:12]}), {done.manifests} manifests, "
+        f"{done.substituted} images substituted from related_images.json"
+    )
