@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from releasekit.cli._main import request_fast_exit, run_main
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, SafetyLimitError, one_line
 
 if TYPE_CHECKING:
     from releasekit.model.report import Report
@@ -96,8 +97,12 @@ def format_options(func: F) -> F:
                 from releasekit.report import source_epoch
                 from releasekit.report.konflux import konflux_error
 
-                write_output(konflux_error(str(exc), source_epoch()), kwargs.get("output"))
+                write_output(konflux_error(one_line(exc), source_epoch()), kwargs.get("output"))
+            elif kwargs.get("fmt") == "json":
+                _write_refusal(one_line(exc), kwargs.get("output"))
             raise
+        except RecursionError:  # a last guard: input nested past every limit checked before parsing
+            raise SafetyLimitError("input nested too deeply for releasekit to read; refusing it") from None
 
     func = wrapper  # type: ignore[assignment]
     func = click.option("-q", "--quiet", count=True, help="Show less in text output (-q: errors only).")(func)
@@ -131,14 +136,45 @@ def progress(items: Sequence[T], label: str, *, enabled: bool = True) -> Iterato
         yield from bar
 
 
+REFUSAL_RULE = "RK-FBC-054"
+"""The finding a ``--format json`` report carries when the input was refused (the command exits 2)."""
+
+_WHERE = re.compile(r"^(?P<file>[^\s:][^:]*?)(?::(?P<line>\d+))?: (?P<message>.+)$")
+
+
+def _write_refusal(message: str, output: Path | None) -> None:
+    """The JSON report of a refused input: one RK-FBC-054 error naming the file and line the message names."""
+    from releasekit.model.finding import Finding, Location, Severity
+    from releasekit.model.report import Report
+    from releasekit.report import get_reporter
+
+    match = _WHERE.match(message)
+    location = (
+        Location(file=match["file"], line=int(match["line"]) if match["line"] else None)
+        if match
+        else Location(file="")
+    )
+    finding = Finding(
+        rule=REFUSAL_RULE,
+        severity=Severity.ERROR,
+        message=message,
+        location=location,
+        hint="the input cannot be read or is refused by a safety limit; fix it and run again",
+    )
+    context = click.get_current_context(silent=True)
+    command = context.command_path.removeprefix("releasekit ") if context is not None else "releasekit"
+    report = Report(command=command, findings=(finding,), rules=(REFUSAL_RULE,))
+    write_output(get_reporter("json").render(report), output)
+
+
 def write_output(text: str, output: Path | None) -> None:
-    """Write ``text`` to ``output`` atomically, or to standard output."""
+    """Write ``text`` to ``output`` (a FIFO or device is written into, a regular file atomically), or stdout."""
     if output is None:
         click.echo(text, nl=False)
         return
-    from releasekit.io.atomic import write_text_atomic
+    from releasekit.io.atomic import write_output as write_file
 
-    write_text_atomic(output, text)
+    write_file(output, text.encode("utf-8"))
 
 
 def emit_report(report: Report, fmt: str, output: Path | None) -> int:

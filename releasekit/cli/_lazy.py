@@ -38,6 +38,9 @@ class LazyGroup(click.Group):
         except ReleasekitError as exc:
             click.echo(f"releasekit: error: {one_line(exc)}", err=True)
             ctx.exit(2)
+        except RecursionError:  # a last guard behind the nesting limits checked before parsing
+            click.echo("releasekit: error: input nested too deeply to read; refusing it", err=True)
+            ctx.exit(2)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands_spec and self._available(cmd_name):

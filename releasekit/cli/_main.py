@@ -52,6 +52,9 @@ def run_main(group: click.Group, args: list[str] | None = None) -> None:
     except ReleasekitError as exc:
         click.echo(f"releasekit: error: {one_line(exc)}", err=True)
         sys.exit(EXIT_INPUT)
+    except RecursionError:  # a last guard behind the nesting limits checked before parsing
+        click.echo("releasekit: error: input nested too deeply to read; refusing it", err=True)
+        sys.exit(EXIT_INPUT)
     except click.exceptions.Exit as exc:
         _exit(exc.exit_code)
     _exit(rc if isinstance(rc, int) else 0)

@@ -44,6 +44,7 @@ import yaml
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import yamlio
+from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
@@ -102,18 +103,9 @@ def _display(base: str, rel: str) -> str:
 
 
 def _read_bytes(path: Path, shown: str) -> bytes:
-    try:
-        info = path.stat()
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise InputError(f"{shown}: not a regular file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise SafetyLimitError(f"{shown}: {info.st_size:,} bytes is over the {MAX_FILE_BYTES:,}-byte limit")
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    """A manifest's bytes under the input policy (:mod:`releasekit.io.inputs`): a regular file, no symlink
+    leaving its folder, at most :data:`MAX_FILE_BYTES`."""
+    return read_input(path, display=shown, max_bytes=MAX_FILE_BYTES, what="the bundle")
 
 
 def _compressed_size(data: bytes) -> int:
@@ -177,7 +169,7 @@ def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
         ]
     findings: list[Finding] = []
     try:
-        doc = next(iter(iter_yaml_documents(text)), None)
+        doc = next(iter(iter_yaml_documents(text, source=shown)), None)
     except YamlContentError as exc:
         if exc.message.startswith("duplicate key"):
             doc, repeats = _parse_lenient(text)
@@ -689,6 +681,10 @@ def load_flat_bundle(path: Path, *, shown: str | None = None) -> Bundle:
     for current, dirnames, filenames in os.walk(path):
         dirnames.sort()
         here = Path(current)
+        if len(here.relative_to(path).parts) > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{here}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         rel = here.relative_to(path).as_posix()
         for name in sorted(filenames):
             if name.startswith("."):
@@ -744,7 +740,9 @@ def _has_files(directory: Path) -> bool:
 
 def _annotations_anywhere(path: Path) -> bool:
     """operator-sdk's fallback: any file under ``path`` whose first document has a non-empty ``annotations`` map."""
-    for current, _dirs, files in os.walk(path):
+    for current, dirs, files in os.walk(path):
+        if len(Path(current).relative_to(path).parts) >= MAX_WALK_DEPTH:
+            dirs[:] = []  # the input policy's folder depth
         for name in sorted(files):
             try:
                 manifest, _, _ = _load_file(Path(current) / name, name)

@@ -28,8 +28,15 @@ from typing import Any
 
 import yaml_rs
 
-from releasekit.errors import InputError
+from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
+from releasekit.io.inputs import (
+    MAX_WALK_DEPTH,
+    check_nesting,
+    forbidden_character,
+    read_input,
+    read_input_text,
+)
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
 __all__ = [
@@ -60,6 +67,13 @@ _DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 def _parse_text(text: str, where: str) -> list[Any]:
     """All documents of a YAML or JSON text."""
     stripped = text.lstrip()
+    data = text.encode("utf-8", "surrogatepass")
+    check_nesting(data, where, yaml=not stripped.startswith("{"))
+    bad = forbidden_character(data)
+    if bad is not None and not stripped.startswith("{"):
+        raise InputError(
+            f"{where}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
+        )
     if stripped.startswith("{"):
         decoder = json.JSONDecoder()
         docs: list[Any] = []
@@ -84,12 +98,8 @@ def _parse_text(text: str, where: str) -> list[Any]:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise InputError(f"{path}: expected a file but found a directory") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+    """A template file's text under the input policy (:mod:`releasekit.io.inputs`)."""
+    return read_input_text(path, what="the template's folder")
 
 
 def read_first_document(path: Path) -> Any:
@@ -239,6 +249,10 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
     metas: list[Meta] = []
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)
+        if len(here.relative_to(root).parts) > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{here}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         if is_bundle_dir(here):
             source.bundle_dirs.append(here)
             dirnames[:] = []
@@ -248,10 +262,7 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
             if name == ".indexignore":
                 continue
             file = here / name
-            try:
-                data = file.read_bytes()
-            except OSError as exc:
-                raise InputError(f"{file}: cannot read: {exc.strerror or exc}") from None
+            data = read_input(file, root=root, what="--bundles")
             file_metas, _findings = load_catalog_text(data, str(file))
             metas.extend(m for m in file_metas if m.schema == "olm.bundle")
     config, _ = decode_metas(metas)

@@ -65,6 +65,7 @@ from releasekit.io.fbc_json import (
     pack_documents,
 )
 from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
+from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, check_regular, screen_yaml
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -172,24 +173,7 @@ def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_d
 
 def _check_regular(path: str, lst: os.stat_result, root_real: str) -> os.stat_result:
     """Refuse anything but a file at ``path`` (``lst``: its lstat), following a symlink that stays inside."""
-    st = lst
-    if stat.S_ISLNK(lst.st_mode):
-        target = os.path.realpath(path)
-        if target != root_real and not target.startswith(root_real.rstrip("/") + "/"):
-            raise SafetyLimitError(
-                f"{path}: symlink points outside the catalog (to {target}); refusing to follow it"
-            )
-        try:
-            st = Path(path).stat()
-        except OSError:
-            raise InputError(f"{path}: dangling symlink (target {target} does not exist)") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise InputError(
-            f"{path}: expected a file but found a directory (symlinked folders are not followed)"
-        )
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to open it")
-    return st
+    return check_regular(path, lst, root_real, what="the catalog")
 
 
 def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]:
@@ -209,6 +193,10 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
 
     def walk(prefix: str, rel_dir: str) -> None:
         # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
+        if rel_dir.count("/") > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{prefix.rstrip('/')}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         try:
             with os.scandir(prefix or ".") as listing:
                 entries = sorted(listing, key=_entry_name)
@@ -293,11 +281,43 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # big one, is read by fbc_json alone and never loads them.
 
 
+class _GoNumberError(ValueError):
+    """A number Go's encoding/json (opm's parser) refuses: NaN, Infinity, or one past float64's range."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def _go_constant(name: str) -> Any:
+    raise _GoNumberError(f"invalid character {name[0]!r} looking for beginning of value", name)
+
+
+def _go_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _GoNumberError(f"json: cannot unmarshal number {text[:40]} into Go value of type float64", text)
+    return value
+
+
+def _go_int(text: str) -> int:
+    if len(text) > 300 and float(text) in (float("inf"), float("-inf")):  # also below Python's digit limit
+        raise _GoNumberError(
+            f"json: cannot unmarshal number {text[:40]}... into Go value of type float64", text
+        )
+    return int(text)
+
+
 @functools.cache
 def _exact_json() -> json.JSONDecoder:
     import json
 
-    return json.JSONDecoder(object_pairs_hook=_pairs_no_duplicates)
+    return json.JSONDecoder(
+        object_pairs_hook=_pairs_no_duplicates,
+        parse_constant=_go_constant,
+        parse_float=_go_float,
+        parse_int=_go_int,
+    )
 
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -337,6 +357,18 @@ def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
                 value, end = _exact_json().raw_decode(text, index)
             except _DuplicateKeyError as exc:
                 findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
+                return
+            except _GoNumberError as exc:
+                at = text.find(exc.text, index)
+                findings.append(
+                    _finding(
+                        "RK-FBC-001",
+                        f"invalid JSON: {exc}",
+                        file,
+                        text.count("\n", 0, at) + 1 if at >= 0 else line,
+                        "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number",
+                    )
+                )
                 return
             except json.JSONDecodeError as exc:
                 findings.append(
@@ -406,13 +438,90 @@ def _first_content_line(chunk: str, line: int) -> int:
         size *= 8
 
 
-def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+_YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
+_YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
+_MERGE_BYTES = re.compile(rb"<<[ \t]*:")
+_NON_FINITE_BYTES = re.compile(rb"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
+_NON_FINITE_TEXT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
+_MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
+
+
+def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """A document with merge keys, read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding."""
+    from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+
+    try:
+        docs = load_yaml_documents(chunk, track_paths=False, max_nodes=limits.max_alias_events, source=file)
+    except YamlContentError as exc:
+        duplicate = exc.message.startswith("duplicate key")
+        findings.append(
+            _finding(
+                "RK-FBC-003" if duplicate else "RK-FBC-001",
+                exc.message if duplicate else f"invalid YAML: {exc.message.removeprefix('invalid YAML: ')}",
+                file,
+                line + (exc.line or 1) - 1,
+                _HINT_DUPLICATE
+                if duplicate
+                else "fix the YAML syntax (documents are separated by '---' lines)",
+            )
+        )
+        return _ABSENT
+    if len(docs) > 1:  # pragma: no cover - chunks are split at document markers
+        return docs[0].data
+    return docs[0].data if docs else None
+
+
+def _non_finite(value: Any) -> str | None:
+    """``NaN``, ``+Inf`` or ``-Inf`` (Go's spelling) for the first non-finite float in ``value``, else ``None``."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if type(item) is float and item != item:
+            return "NaN"
+        if type(item) is float and item in (float("inf"), float("-inf")):
+            return "+Inf" if item > 0 else "-Inf"
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return None
+
+
+def _yaml_screen(data: bytes) -> tuple[bool, bool]:
+    """(may hold merge keys or YAML 1.1 line breaks, may hold NaN/Infinity) for a whole file, from its bytes.
+
+    Literal-prefix searches on bytes: a few milliseconds per 10 MB, so the per-document checks in
+    :func:`_yaml_docs` run only for the rare file that needs them.
+    """
+    yaml11 = _MERGE_BYTES.search(data) is not None or (
+        not data.isascii() and any(brk in data for brk in _YAML11_BREAK_BYTES)
+    )
+    return yaml11, _NON_FINITE_BYTES.search(data) is not None
+
+
+def _yaml_docs(
+    text: str,
+    file: str,
+    findings: list[Finding],
+    limits: LoadLimits,
+    screen: tuple[bool, bool] | None = None,
+) -> Iterator[_Doc]:
     import yaml_rs
 
+    yaml11, non_finite = screen if screen is not None else _yaml_screen(text.encode("utf-8", "surrogatepass"))
     any_doc = False
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
+        if yaml11 and (
+            ("<<" in chunk and _MERGE_KEY.search(chunk)) or any(brk in chunk for brk in _YAML11_BREAKS)
+        ):
+            # yaml-rs reads YAML 1.2, which has no merge keys and no NEL/LS/PS line breaks; go-yaml (opm)
+            # and PyYAML read YAML 1.1, which has both
+            merged = _merged_document(chunk, file, line, findings, limits)
+            if merged is not _ABSENT:
+                yield _Doc(merged, _first_content_line(chunk, line), raw_empty=merged is None)
+            continue
         try:
             value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
         except yaml_rs.YAMLDecodeError as exc:
@@ -429,6 +538,17 @@ def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits
                 rule, hint = "RK-FBC-003", _HINT_DUPLICATE
                 detail = message.splitlines()[0]
             findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
+            continue
+        if non_finite and _NON_FINITE_TEXT.search(chunk) and (bad := _non_finite(value)) is not None:
+            findings.append(
+                _finding(
+                    "RK-FBC-001",
+                    f"invalid YAML: json: unsupported value: {bad}",
+                    file,
+                    _first_content_line(chunk, line),
+                    "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
+                )
+            )
             continue
         yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
     if not any_doc:
@@ -901,13 +1021,35 @@ def load_catalog_text(
     if text.startswith("\ufeff"):
         text = text[1:]
     stripped = text.lstrip(" \t\r\n")
+    is_json = stripped.startswith("{")
+    if is_json:
+        check_nesting(data, file, yaml=False)
+    else:
+        bad = screen_yaml(data, file)
+        if bad is not None:
+            _forbidden_finding(bad, file, findings)
+            return [], findings
     docs = (
         _json_docs(text, file, findings)
-        if stripped.startswith("{")
-        else _yaml_docs(text, file, findings, limits)
+        if is_json
+        else _yaml_docs(text, file, findings, limits, _yaml_screen(data))
     )
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
+
+
+def _forbidden_finding(bad: tuple[int, int], file: str, findings: list[Finding]) -> None:
+    """RK-FBC-001 for a character YAML forbids (opm's reader stops there; yaml-rs would drop the rest)."""
+    line, code = bad
+    findings.append(
+        _finding(
+            "RK-FBC-001",
+            f"invalid YAML: control characters are not allowed (U+{code:04X})",
+            file,
+            line,
+            "remove the character; YAML text may not hold NUL or other control characters",
+        )
+    )
 
 
 def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
@@ -1025,9 +1167,12 @@ def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
     files: list[tuple[str, bytes]] = []
     for path in paths:
         try:
-            files.append((path, Path(path).read_bytes()))
+            data = Path(path).read_bytes()
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        if not _is_yaml(data) and data[:3] != _UTF8_BOM:  # YAML is checked where it is parsed
+            check_nesting(data, path, yaml=False)
+        files.append((path, data))
     return files
 
 
@@ -1083,8 +1228,11 @@ def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int,
         return None
     findings: list[Finding] = []
     try:
+        if screen_yaml(data, display) is not None:
+            return None
         documents = [
-            (doc.line, doc.raw_empty, doc.value) for doc in _yaml_docs(text, display, findings, limits)
+            (doc.line, doc.raw_empty, doc.value)
+            for doc in _yaml_docs(text, display, findings, limits, _yaml_screen(data))
         ]
     except SafetyLimitError:
         return None

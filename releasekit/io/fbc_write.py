@@ -223,7 +223,10 @@ def _as_float(value: int | float) -> float:
     try:
         f = float(value)
     except OverflowError:
-        raise WriteError(f"json: unsupported value: number {value} does not fit a float64") from None
+        digits = int(abs(int(value)).bit_length() * 0.30103) + 1  # str() of it may pass Python's digit limit
+        raise WriteError(
+            f"json: unsupported value: a number of about {digits:,} digits does not fit a float64"
+        ) from None
     if math.isnan(f) or math.isinf(f):
         raise WriteError(f"json: unsupported value: {value!r}")
     return f

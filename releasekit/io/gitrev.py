@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError
+from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
 from releasekit.io.upstream import check_ref
 
 __all__ = [
@@ -269,11 +270,8 @@ def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath
 
 
 def _file_reader(path: Path) -> Callable[[], bytes]:
-    def read() -> bytes:
-        try:
-            return path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    def read() -> bytes:  # the input policy: a regular file, no link, the size limit
+        return read_input(path, links=False, what="the working tree")
 
     return read
 
@@ -283,6 +281,10 @@ def _walk(root: Path, folder: str) -> Iterable[tuple[PurePosixPath, Path]]:
     if not base.is_dir():
         return
     for directory, dirnames, filenames in os.walk(base):
+        if len(Path(directory).relative_to(base).parts) > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{directory}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(directory) / name
@@ -291,6 +293,8 @@ def _walk(root: Path, folder: str) -> Iterable[tuple[PurePosixPath, Path]]:
                 raise SafetyLimitError(f"{path} is a symbolic link; refusing it")
             if stat.S_ISREG(mode):
                 yield PurePosixPath(path.relative_to(root).as_posix()), path
+            else:  # a FIFO, socket or device is never opened (reading one would hang or never end)
+                raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to open it")
 
 
 def snapshot_worktree(root: Path) -> Snapshot:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from releasekit.errors import InputError
+from releasekit.io.inputs import read_input_text
 from releasekit.io.streams import schema_findings
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
@@ -44,11 +45,9 @@ def load_lifecycle(
 
 def read_lifecycle(path: Path, display: str) -> tuple[OpenShiftLifecycle | None, tuple[Finding, ...]]:
     """Read one lifecycle file (see :func:`load_lifecycle`)."""
+    text = read_input_text(path, display=display, what="the streams folder")  # the input policy
     try:
-        text = path.read_text(encoding="utf-8")
-        docs = load_yaml_documents(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{display}: cannot read: {exc}") from None
+        docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:
         where = f"{display}:{exc.line}" if exc.line else display
         raise InputError(f"{where}: {exc.message}") from None

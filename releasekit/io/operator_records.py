@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from releasekit.io.inputs import read_input_text
 from releasekit.io.streams import schema_findings
 from releasekit.io.yamlio import YamlContentError, dump_yaml_block, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
@@ -34,8 +35,9 @@ def render_record(record: Mapping[str, Any]) -> str:
 
 
 def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord | None:
+    text = read_input_text(path, display=display, what="the streams folder")  # the input policy: exit 2
     try:
-        docs = load_yaml_documents(path.read_text(encoding="utf-8"))
+        docs = load_yaml_documents(text, source=display)
     except (OSError, UnicodeDecodeError) as exc:
         findings.append(
             Finding(

@@ -18,6 +18,7 @@ folder, unreadable bytes, text that is not YAML); everything else is a finding.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -27,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import semver
 
-from releasekit.errors import InputError
+from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io._schema_subset import Check, Undecided, compile_schema
+from releasekit.io.inputs import inside, read_input_text
 from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import (
@@ -131,14 +133,17 @@ def _display(root_display: str, rel: str) -> str:
     return f"{root_display.rstrip('/')}/{rel}" if root_display not in ("", ".") else rel
 
 
-def _read_document(path: Path, display: str, findings: list[Finding]) -> LocatedDocument | None:
-    """Parse one YAML file; syntax errors raise InputError (exit 2), duplicate keys become findings."""
+def _read_document(
+    path: Path, display: str, findings: list[Finding], root: Path | None = None
+) -> LocatedDocument | None:
+    """Parse one YAML file; syntax errors raise InputError (exit 2), duplicate keys become findings.
+
+    The file is read under the input policy (:mod:`releasekit.io.inputs`): a regular file, no symlink
+    leaving ``root`` (the streams folder; default the file's folder), the size and nesting limits.
+    """
+    text = read_input_text(path, root=root, display=display, what="the streams folder")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{display}: cannot read: {exc}") from None
-    try:
-        docs = load_yaml_documents(text)
+        docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:
         if "duplicate key" in exc.message:
             findings.append(
@@ -293,10 +298,12 @@ def feature_gates(items: Iterable[Mapping[str, Any]]) -> tuple[FeatureGate, ...]
     return tuple(sorted(gates, key=lambda g: g.name))
 
 
-def load_inventory(path: Path, display: str) -> tuple[Inventory | None, list[Finding]]:
+def load_inventory(
+    path: Path, display: str, root: Path | None = None
+) -> tuple[Inventory | None, list[Finding]]:
     """Load one ``streams/upstream/kueue-<line>.yaml``; (None, findings) when it is not valid."""
     findings: list[Finding] = []
-    doc = _read_document(path, display, findings)
+    doc = _read_document(path, display, findings, root)
     if doc is None:
         return None, findings
     findings.extend(schema_findings(doc, INVENTORY_SCHEMA, display))
@@ -402,10 +409,12 @@ def _load_recorded(
 ) -> RecordedRelease | None:
     display = _display(root_display, rel)
     path = root / rel
+    if not inside(os.path.realpath(path), os.path.realpath(root)):
+        raise SafetyLimitError(f"{display}: recorded file leaves {root_display}; name a file inside it")
     if not path.is_file():
         return None
     files.append(display)
-    doc = _read_document(path, display, findings)
+    doc = _read_document(path, display, findings, root)
     if doc is None:
         return None
     errors = schema_findings(doc, RECORDED_SCHEMA, display)
@@ -598,7 +607,7 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
     for path in sorted(upstream.glob("*.yaml")) if upstream.is_dir() else []:
         display = _display(root_display, f"upstream/{path.name}")
         files.append(display)
-        inventory, inv_findings = load_inventory(path, display)
+        inventory, inv_findings = load_inventory(path, display, root)
         findings.extend(inv_findings)
         if inventory is not None:
             inventories.setdefault(inventory.name, inventory)
@@ -620,7 +629,7 @@ def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStream
     for path in stream_files:
         display = _display(root_display, path.name)
         files.append(display)
-        doc = _read_document(path, display, findings)
+        doc = _read_document(path, display, findings, root)
         if doc is None:
             continue
         errors = schema_findings(doc, STREAM_SCHEMA, display)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import base64
 import json
 import re
+import signal
+import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,20 +28,25 @@ import jinja2.exceptions
 import jinja2.sandbox
 import yaml
 
-from releasekit.errors import TemplateError
+from releasekit.errors import SafetyLimitError, TemplateError, one_line
+from releasekit.io.inputs import check_nesting, read_input_text
+from releasekit.io.yamlio import YamlContentError
 
 __all__ = ["TemplateSet", "load_yaml_text", "to_json", "to_yaml"]
 
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_yaml_text(text: str) -> Any:
+def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
     """``yaml.safe_load`` with the C loader where available (several times faster).
 
     The composed node tree is turned into values by :func:`_plain_value` when it holds only plain strings,
     scalars, lists and mappings (each node used once, no merge keys), as a rendered CSV does; anything
     else, or any error, is loaded again by ``yaml.load`` itself, which gives the value or raises as before.
+    Nesting past :data:`~releasekit.io.inputs.MAX_DEPTH` is refused first (``SafetyLimitError``), and an
+    integer over Python's digit limit raises ``ValueError``.
     """
+    check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
     loader = _SAFE_LOADER(text)
     try:
         node = loader.get_single_node()
@@ -317,6 +324,33 @@ def to_yaml(value: Any, indent: int = 0) -> str:
     return " " + to_json(value if not isinstance(value, tuple) else list(value))
 
 
+class _Timer:
+    """Raise :class:`_LimitError` in the main thread after ``seconds`` (no-op elsewhere or without SIGALRM)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.active = False
+        self.previous: Any = None
+
+    def _expired(self, _signum: int, _frame: object) -> None:
+        raise _LimitError(f"rendering took more than {self.seconds:g} s")
+
+    def __enter__(self) -> None:
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+            return
+        if signal.getitimer(signal.ITIMER_REAL)[0]:  # someone else's timer is running: leave it alone
+            return
+        self.previous = signal.signal(signal.SIGALRM, self._expired)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.active = True
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+            self.active = False
+
+
 def _b64encode(value: str) -> str:
     return base64.b64encode(value.encode("utf-8")).decode("ascii")
 
@@ -333,8 +367,84 @@ def _template_position(exc: BaseException, root: Path) -> str:
     return str(root)
 
 
+RENDER_SECONDS = 20.0
+"""Longest one template may render (the real ones take milliseconds); a runaway loop is stopped."""
+
+MAX_OUTPUT_CHARS = 16 * 1024 * 1024
+"""Most characters one rendering, or one string or list a template builds, may hold."""
+
+MAX_ITERATIONS = 5_000_000
+"""Most ``range`` steps one rendering may take, however its loops nest."""
+
+
+class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
+    """The sandbox with bounds: ``*`` and ``**`` cannot build huge values, ``range`` steps are counted."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.steps = 0
+        self.globals["range"] = self._range
+
+    def _range(self, *args: int) -> Iterator[int]:
+        for value in jinja2.sandbox.safe_range(*args):
+            self.steps += 1
+            if self.steps > MAX_ITERATIONS:
+                raise _LimitError(f"loops took more than {MAX_ITERATIONS:,} steps")
+            yield value
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int) and abs(right) > 1000:
+            raise _LimitError(f"exponent {right} is over 1000")
+        if operator == "*":
+            for seq, count in ((left, right), (right, left)):
+                sized = isinstance(seq, str | list | tuple) and isinstance(count, int)
+                if sized and len(seq) * count > MAX_OUTPUT_CHARS:
+                    raise _LimitError(f"repeating a value {count:,} times makes it too large")
+        return super().call_binop(context, operator, left, right)
+
+
+class _LimitError(Exception):
+    """A template went past a bound (time, size, steps)."""
+
+
+class _NoLinksLoader(jinja2.BaseLoader):
+    """Loads templates by name from one folder under the input policy: regular files, no symlinks at all."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def get_source(
+        self,
+        environment: jinja2.Environment,  # noqa: ARG002 - Jinja's signature
+        template: str,
+    ) -> tuple[str, str, Callable[[], bool]]:
+        parts = Path(template).parts
+        if Path(template).is_absolute() or ".." in parts:
+            raise jinja2.TemplateNotFound(template)
+        path = self.root / template
+        for depth in range(1, len(parts)):  # no folder on the way may be a link either
+            if (self.root.joinpath(*parts[:depth])).is_symlink():
+                raise TemplateError(
+                    f"{self.root.joinpath(*parts[:depth])}: is a symbolic link; templates may not contain links"
+                )
+        if not path.exists() and not path.is_symlink():
+            raise jinja2.TemplateNotFound(template)
+        text = read_input_text(path, root=self.root, links=False, what="the templates folder")
+        mtime = path.stat().st_mtime_ns
+
+        def uptodate() -> bool:  # as FileSystemLoader: compile once, again only when the file changed
+            try:
+                return path.stat().st_mtime_ns == mtime
+            except OSError:
+                return False
+
+        return text, str(path), uptodate
+
+
 class TemplateSet:
-    """The templates of one folder, rendered in a strict sandbox."""
+    """The templates of one folder, rendered in a strict, bounded sandbox."""
 
     def __init__(self, root: Path) -> None:
         """Open the templates in ``root``.
@@ -345,8 +455,8 @@ class TemplateSet:
         if not root.is_dir():
             raise TemplateError(f"{root}: bundle templates folder not found")
         self.root = root.resolve()
-        self.env = jinja2.sandbox.ImmutableSandboxedEnvironment(
-            loader=jinja2.FileSystemLoader(str(self.root), followlinks=False),
+        self.env = _Bounded(
+            loader=_NoLinksLoader(self.root),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
             autoescape=False,
@@ -374,7 +484,16 @@ class TemplateSet:
         self._check_name(name)
         try:
             template = self.env.get_template(name)
-            return template.render(**context)
+            return self._bounded_render(template, context)
+        except _LimitError as exc:
+            where = _template_position(exc, self.root)
+            raise TemplateError(f"{where}: template went past a limit: {exc}") from None
+        except (ArithmeticError, RecursionError, MemoryError) as exc:
+            where = _template_position(exc, self.root)
+            detail = (
+                "recursion too deep" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+            )
+            raise TemplateError(f"{where}: template failed: {detail}") from None
         except jinja2.TemplateNotFound as exc:
             raise TemplateError(f"{self.root / name}: template not found ({exc.message})") from None
         except jinja2.TemplateSyntaxError as exc:
@@ -391,16 +510,67 @@ class TemplateSet:
             where = _template_position(exc, self.root)
             raise TemplateError(f"{where}: template failed: {exc}") from None
 
+    def _bounded_render(self, template: jinja2.Template, context: Mapping[str, Any]) -> str:
+        """Render with the bounds: steps, output size, and wall time (an interval timer, main thread only)."""
+        self.env.steps = 0
+        timer = _Timer(RENDER_SECONDS)
+        with timer:
+            pieces: list[str] = []
+            size = 0
+            for piece in template.generate(**context):
+                size += len(piece)
+                if size > MAX_OUTPUT_CHARS:
+                    raise _LimitError(f"output is over {MAX_OUTPUT_CHARS:,} characters")
+                pieces.append(piece)
+            return "".join(pieces)
+
+    def render_yaml(self, name: str, context: Mapping[str, Any]) -> Any:
+        """Render template ``name`` and parse the result as one YAML document.
+
+        Raises:
+            TemplateError: as :meth:`render`, or the rendered text is not valid YAML (a value broke it):
+                the message names the template line that wrote the bad line.
+        """
+        text = self.render(name, context)
+        try:
+            return load_yaml_text(text, source=name)
+        except (yaml.YAMLError, YamlContentError, ValueError, SafetyLimitError) as exc:
+            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+            out_line = mark.line + 1 if mark is not None else getattr(exc, "line", None)
+            where = self._source_line(name, text, out_line)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise TemplateError(
+                f"{where}: the rendered YAML is invalid at output line {out_line}: {problem} "
+                "(a value reached the YAML without the to_json/to_yaml filter?)"
+            ) from None
+
+    def _source_line(self, name: str, text: str, out_line: int | None) -> str:
+        """``template:line`` of the template line that most likely wrote output line ``out_line``."""
+        path = self.root / name
+        if out_line is None:
+            return str(path)
+        lines = text.splitlines()
+        rendered = lines[out_line - 1] if 0 < out_line <= len(lines) else ""
+        key = rendered.strip().split(":", 1)[0].lstrip("- ").strip()
+        try:
+            source = read_input_text(path, root=self.root, links=False, what="the templates folder")
+        except (OSError, ValueError):
+            return str(path)
+        if key:
+            for number, line in enumerate(source.splitlines(), start=1):
+                if line.strip().lstrip("- ").startswith(f"{key}:"):
+                    return f"{path}:{number}"
+        return str(path)
+
     def read_yaml(self, name: str) -> Any:
         """Read a plain YAML data file from the templates folder (prose, facts); read once, then cached."""
         if name in self._yaml_cache:
             return self._yaml_cache[name]
         self._check_name(name)
         path = self.root / name
+        text = read_input_text(path, root=self.root, links=False, what="the templates folder")
         try:
-            self._yaml_cache[name] = load_yaml_text(path.read_text(encoding="utf-8"))
+            self._yaml_cache[name] = load_yaml_text(text, source=str(path))
             return self._yaml_cache[name]
-        except OSError as exc:
-            raise TemplateError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        except yaml.YAMLError as exc:
-            raise TemplateError(f"{path}: invalid YAML: {exc}") from None
+        except (yaml.YAMLError, ValueError) as exc:
+            raise TemplateError(f"{path}: invalid YAML: {one_line(exc)}") from None

@@ -26,6 +26,7 @@ from typing import Any
 from releasekit.errors import InputError, UpstreamError, UsageError
 from releasekit.io.atomic import write_text_atomic
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
+from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.inventory import (
     Crd,
@@ -42,6 +43,7 @@ __all__ = [
     "FEATURE_LIST",
     "cache_root",
     "check_ref",
+    "check_line",
     "inventory_path",
     "open_repository",
     "read_crd_files",
@@ -208,6 +210,19 @@ def _crd(data: Any, path: str, sha: str) -> Crd | None:
         raise UpstreamError(f"{path}: CRD without {exc}") from None
 
 
+_LINE = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
+
+
+def check_line(line: str | None) -> None:
+    """Refuse a ``--line`` that is not ``X.Y`` (file names are made from it).
+
+    Raises:
+        UsageError: the line is not two dot-separated numbers.
+    """
+    if line is not None and not _LINE.fullmatch(line):
+        raise UsageError(f"--line {line!r}: expected a Kueue line as X.Y (such as 0.11)")
+
+
 def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory:
     """Read the CRDs and gates of ``ref`` from git blobs (no work tree) into an exact inventory.
 
@@ -236,6 +251,7 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
         describe: str | None = repo.git.describe("--tags", commit.hexsha)
     except git.GitCommandError:
         describe = None
+    check_line(line)
     resolved_line = line or line_of_version(tag or "") or line_of_version(describe or "")
     if resolved_line is None:
         raise UpstreamError(f"cannot tell the Kueue line of {ref!r} (no tag or describe); pass --line X.Y")
@@ -307,8 +323,9 @@ def render_inventory(inventory: Inventory, *, header: str | None = None) -> str:
 
 
 def inventory_path(streams_dir: Path, inventory: Inventory) -> Path:
-    """``<streams_dir>/upstream/kueue-<line>.yaml``."""
-    return streams_dir / "upstream" / f"{inventory.name}.yaml"
+    """``<streams_dir>/upstream/kueue-<line>.yaml`` (refused should the line lead anywhere else)."""
+    folder = streams_dir / "upstream"
+    return contained(folder / f"{inventory.name}.yaml", folder, "the inventory named after the line")
 
 
 def write_inventory(streams_dir: Path, inventory: Inventory) -> Path:

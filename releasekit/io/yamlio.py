@@ -5,8 +5,11 @@ Python values from the node tree itself, so that:
 
 - every mapping key and sequence item gets a JSON path (``$.spec.install[0]``) mapped to its 1-based line;
 - duplicate keys are reported as content errors with the line of the second key;
-- aliases cannot blow up: construction counts nodes and stops at ``max_nodes``
+- aliases cannot blow up: the composed tree's expanded size is counted (each shared node once) before
+  anything is built, and construction counts nodes too, stopping at ``max_nodes``
   (:class:`releasekit.errors.SafetyLimitError`), however the anchors nest;
+- nesting deeper than :data:`releasekit.io.inputs.MAX_DEPTH` is refused before parsing, and an integer
+  over Python's digit limit is a content error, not a ``ValueError``;
 - only plain data types come out (str, int, float, bool, None, list, dict), as ``yaml.safe_load`` gives.
 """
 
@@ -20,6 +23,7 @@ from typing import Any
 import yaml
 
 from releasekit.errors import SafetyLimitError
+from releasekit.io.inputs import check_nesting
 from releasekit.model.finding import nearest_line
 
 __all__ = [
@@ -32,7 +36,7 @@ __all__ = [
     "load_yaml_documents",
 ]
 
-DEFAULT_MAX_NODES = 5_000_000
+DEFAULT_MAX_NODES = 1_000_000
 """Most nodes one file may expand to (aliases counted at every use); far above any real catalog."""
 
 try:  # the C loader is much faster; fall back to the pure-Python one where libyaml is missing
@@ -116,6 +120,11 @@ class _Builder:
             value = self._constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise YamlContentError(str(exc).splitlines()[0], node.start_mark.line + 1) from None
+        except ValueError as exc:  # Python's integer-digit limit (int() of 4,301+ digits)
+            raise YamlContentError(
+                f"number {node.value[:20]}... is too long ({exc.args[0].split(':')[0]})",
+                node.start_mark.line + 1,
+            ) from None
         if isinstance(value, _dt.datetime | _dt.date):
             # keep timestamps as written: catalogs and CSVs treat them as strings
             return node.value
@@ -168,8 +177,46 @@ def _flatten_merge(node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Nod
     yield from own
 
 
+def _check_expansion(root: yaml.Node, budget: int, source: str) -> None:
+    """Refuse a document whose aliases expand past ``budget`` nodes, before building anything.
+
+    The composed tree shares one node per anchor, so its expanded size is counted once per distinct node
+    (iteratively): an alias bomb is refused in milliseconds, as the catalog path refuses it.
+    """
+    sizes: dict[int, int] = {}
+    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while pending:
+        node, done = pending.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[key] = 1
+            continue
+        children: list[yaml.Node] = (
+            [child for pair in node.value for child in pair]
+            if isinstance(node, yaml.MappingNode)
+            else list(node.value)
+        )
+        if done:
+            sizes[key] = 1 + sum(sizes.get(id(child), 1) for child in children)
+            if sizes[key] > budget:
+                raise SafetyLimitError(
+                    f"{source}:{node.start_mark.line + 1}: YAML expands to more than {budget:,} nodes "
+                    "(alias expansion?); refusing to load it"
+                )
+            continue
+        pending.append((node, True))
+        pending.extend((child, False) for child in children if id(child) not in sizes)
+
+
 def iter_yaml_documents(
-    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES, last_key_wins: bool = False
+    text: str,
+    *,
+    track_paths: bool = True,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    last_key_wins: bool = False,
+    source: str = "<input>",
 ) -> Iterator[LocatedDocument]:
     """Parse multi-document YAML text lazily.
 
@@ -180,13 +227,18 @@ def iter_yaml_documents(
         YamlContentError: the text is not valid YAML or a mapping repeats a key.
         SafetyLimitError: the documents expand past ``max_nodes``.
     """
+    check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
     loader = _Loader(text)
     budget = max_nodes
+    # without an anchor there is no alias, so no node is shared and the builder's own count is the size
+    anchored = "&" in text
     try:
         while loader.check_node():
             node = loader.get_node()
             if node is None:  # pragma: no cover - check_node said there is one
                 break
+            if anchored:
+                _check_expansion(node, budget, source)
             builder = _Builder(budget, track_paths, last_key_wins)
             data = builder.build(node, "$")
             budget -= builder.count
@@ -203,11 +255,18 @@ def iter_yaml_documents(
 
 
 def load_yaml_documents(
-    text: str, *, track_paths: bool = True, max_nodes: int = DEFAULT_MAX_NODES, last_key_wins: bool = False
+    text: str,
+    *,
+    track_paths: bool = True,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    last_key_wins: bool = False,
+    source: str = "<input>",
 ) -> list[LocatedDocument]:
-    """Parse every document of ``text`` (see :func:`iter_yaml_documents`)."""
+    """Parse every document of ``text`` (see :func:`iter_yaml_documents`; ``source`` names it in refusals)."""
     return list(
-        iter_yaml_documents(text, track_paths=track_paths, max_nodes=max_nodes, last_key_wins=last_key_wins)
+        iter_yaml_documents(
+            text, track_paths=track_paths, max_nodes=max_nodes, last_key_wins=last_key_wins, source=source
+        )
     )
 
 

@@ -21,15 +21,15 @@ lists the others, each with its reason.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import validate_streams
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.layout import CatalogLayout
+from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
@@ -117,11 +117,25 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _write(target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes]) -> None:
+def _owned(layout: CatalogLayout) -> Callable[[PurePosixPath], bool]:
+    """What of a folder laid out as ``layout`` is releasekit's own (for :func:`write_tree_atomic`'s claim)."""
+    if layout == DEFAULT_LAYOUT:
+        return catalog_layout
+
+    def owned(rel: PurePosixPath) -> bool:
+        parts = rel.parts
+        return bool(parts) and parts[0].startswith("v") and (len(parts) == 1 or layout.owns(rel))
+
+    return owned
+
+
+def _write(
+    target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes], inputs: tuple[Path, ...]
+) -> None:
     from releasekit.io.atomic import write_bytes_atomic, write_tree_atomic  # a write needs tempfile, shutil
 
     if layout.owns_tree:
-        write_tree_atomic(target_dir, files)
+        write_tree_atomic(target_dir, files, owned=_owned(layout), inputs=inputs)
         return
     for rel, data in sorted(files.items()):  # file by file: every other file there is left alone
         target = target_dir.joinpath(*rel.parts)
@@ -150,16 +164,31 @@ def build(request: BuildRequest) -> BuildResult:
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
-    from releasekit.io.config import RULES as CONFIG_RULES
     from releasekit.io.config import load_layout
+
+    repo_root = request.streams_dir.parent
+    layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
+    catalog_dir = request.catalog_dir or repo_root / layout.root
+    if request.check or not layout.owns_tree:  # file by file writes only what it owns, each atomically
+        return _build(request, layout, config_findings, catalog_dir)
+    from releasekit.io.atomic import check_output_target, output_lock
+
+    inputs = (request.streams_dir, request.templates_dir)
+    check_output_target(catalog_dir, owned=_owned(layout), inputs=inputs)  # before any work
+    with output_lock(catalog_dir):  # a second build of this checkout stops here at once
+        return _build(request, layout, config_findings, catalog_dir)
+
+
+def _build(
+    request: BuildRequest, layout: CatalogLayout, config_findings: list[Finding], catalog_dir: Path
+) -> BuildResult:
+    from releasekit.io.config import RULES as CONFIG_RULES
     from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
     from releasekit.rules.graph import GraphPolicy
 
     repo_root = request.streams_dir.parent
-    layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
-    catalog_dir = request.catalog_dir or repo_root / layout.root
     published_dir = request.published_dir or repo_root / layout.root
     loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
     findings: list[Finding] = [*config_findings, *streams_report.findings]
@@ -223,7 +252,7 @@ def build(request: BuildRequest) -> BuildResult:
             staged = Path(tmp) / (catalog_dir.absolute().name or "catalog")
             from releasekit.io.atomic import write_tree_atomic
 
-            write_tree_atomic(staged, built.files)
+            write_tree_atomic(staged, built.files, marker=False, lock=False)
             before = len(findings)
             check_tree(staged)
             findings[before:] = _shown_as(findings[before:], staged, catalog_dir)
@@ -232,7 +261,7 @@ def build(request: BuildRequest) -> BuildResult:
         if errors:
             unchanged = f"{str(catalog_dir).rstrip('/')}/ left unchanged: {_count(errors, 'error')}"
         else:
-            _write(catalog_dir, layout, built.files)
+            _write(catalog_dir, layout, built.files, (request.streams_dir, request.templates_dir))
             written = True
     if request.bundles and not unchanged:
         from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles

@@ -41,6 +41,7 @@ import yaml
 
 from releasekit.errors import InputError, UpstreamError
 from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.inputs import contained
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
@@ -233,6 +234,11 @@ def render_bundle(
 # ------------------------------------------------------------------------------------------ checks
 
 
+def _bundle_layout(rel: PurePosixPath) -> bool:
+    """Whether ``rel`` (below a bundle folder) is what bundle build writes; anything else there is kept."""
+    return bool(rel.parts) and rel.parts[0] in ("manifests", "metadata", "bundle.Dockerfile")
+
+
 def _tree_files(root: Path) -> dict[PurePosixPath, Path]:
     if not root.is_dir():
         return {}
@@ -389,7 +395,7 @@ def _build_one(
         allow_unpinned=allow_unpinned,
     )
     files = render_bundle(plan, {crd.file: data for crd, data in read}, templates, operator)
-    target = out.joinpath(*plan.root.parts)
+    target = contained(out.joinpath(*plan.root.parts), out, "the bundle folder named after the release")
     display = f"{out_display.rstrip('/')}/{plan.root}"
     return BuiltBundle(plan=plan, files=files, target=target, display=display, operator=operator)
 
@@ -452,7 +458,7 @@ def build_bundles(
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
         else:
-            write_tree_atomic(bundle.target, bundle.files)
+            write_tree_atomic(bundle.target, bundle.files, owned=_bundle_layout, marker=False, lock=False)
             findings += validate_built(bundle.target, bundle.display, bundle.plan.stream, bundle.plan.release)
         if progress is not None:
             verb = "checked" if check else "wrote"

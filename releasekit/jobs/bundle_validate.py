@@ -167,7 +167,8 @@ def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     order = {LOADER_METADATA_NOT_FOUND: 0, LOADER_METADATA_UNPARSABLE: 0, LOADER_NO_MANIFEST_FILES: 1}
     first = min(refused, key=lambda f: order.get(f.rule, 2))
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-    return f"{root}: not a loadable bundle, operator-sdk refuses it: {_sdk_text(first)}{more}"
+    text = " ".join(_sdk_text(first).split())  # a parser's message may span lines; the contract is one
+    return f"{root}: not a loadable bundle, operator-sdk refuses it: {text}{more}"
 
 
 def run(request: BundleValidateRequest) -> BundleValidateResult:

@@ -12,11 +12,13 @@ configures (:class:`releasekit.model.layout.CatalogLayout`). Published bundle bl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from releasekit.io.atomic import MARKER, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
@@ -39,6 +41,7 @@ __all__ = [
     "CatalogBuild",
     "build_catalogs",
     "catalog_files",
+    "catalog_layout",
     "compare_files",
     "drift",
     "render_csv",
@@ -71,8 +74,7 @@ def render_csv(
     inventory = loaded.inventories.get(release.upstream.inventory)
     crds = operand_crds(stream, inventory) if inventory is not None else ()
     context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
-    text = templates.render(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
-    csv = load_yaml_text(text)
+    csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
     if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
     return csv
@@ -91,7 +93,7 @@ def render_operator_crd(
     key = tuple(owned.items()) if owned else None
     if cache is not None and key in cache:
         return cache[key]
-    crd = load_yaml_text(templates.render(OPERATOR_CRD_TEMPLATE, {"owned_api": owned}))
+    crd = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
     if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
         raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
     if cache is not None:
@@ -254,6 +256,10 @@ _DRIFT = {
     "missing": ("is missing", "run `releasekit catalog build` and commit the result"),
     "stale": ("is not generated from streams/ (stale)", "run `releasekit catalog build` to remove it"),
     "changed": ("differs from what streams/ generates", "run `releasekit catalog build` and commit"),
+    "foreign": (
+        "is not generated from streams/ (releasekit did not write it and keeps it)",
+        "delete it by hand unless it is meant to ship in the catalog image",
+    ),
 }
 
 
@@ -263,6 +269,7 @@ def compare_files(
     display: str,
     *,
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
+    foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
 ) -> tuple[Finding, ...]:
     """RK-DIFF-001 for every file that is missing, stale (kept where ``report_stale`` says) or different.
 
@@ -270,12 +277,14 @@ def compare_files(
     """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
+        if rel.name == MARKER:  # releasekit's own bookkeeping (git ignores it), never catalog content
+            continue
         if rel not in existing:
             kind = "missing"
         elif rel not in generated:
             if not report_stale(rel):
                 continue
-            kind = "stale"
+            kind = "foreign" if foreign(rel) else "stale"
         elif existing[rel]() != generated[rel]:
             kind = "changed"
         else:
@@ -295,11 +304,34 @@ def compare_files(
     return tuple(findings)
 
 
+_FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
+
+
+def catalog_layout(rel: PurePosixPath) -> bool:
+    """Whether ``rel`` (below ``catalog/``) is releasekit's own: a ``v<X.Y>`` fragment folder, its
+    ``Containerfile`` or a ``configs/<package>/catalog.json``. Anything else there is kept by a build."""
+    parts = rel.parts
+    if not parts or not _FRAGMENT.fullmatch(parts[0]):
+        return False
+    return (
+        len(parts) == 1
+        or parts[1:] == ("Containerfile",)
+        or (len(parts) == 4 and parts[1] == "configs" and parts[3] == "catalog.json")
+    )
+
+
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
-    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra."""
+    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra.
+
+    An extra file that is not releasekit's own (:func:`catalog_layout`, or listed in the marker) is reported
+    too, since it lands in the image, but with the hint to remove it by hand: a build keeps it.
+    """
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
     if target.is_dir():
         for path in sorted(target.rglob("*")):
             if path.is_file():
                 existing[PurePosixPath(path.relative_to(target).as_posix())] = path.read_bytes
-    return compare_files(files, existing, display)
+    listed = written_files(target)
+    return compare_files(
+        files, existing, display, foreign=lambda rel: not (catalog_layout(rel) or rel in listed)
+    )

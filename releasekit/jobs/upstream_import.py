@@ -13,6 +13,7 @@ from pathlib import Path
 from releasekit.errors import UpstreamError
 from releasekit.io.streams import load_streams
 from releasekit.io.upstream import (
+    check_line,
     check_ref,
     inventory_path,
     open_repository,
@@ -45,11 +46,12 @@ def import_upstream(
     """Check the ref, open the repo, read at the ref, write the inventory; returns it and its path.
 
     Raises:
-        UsageError: the ref is unsafe.
+        UsageError: the ref is unsafe, or ``line`` is not ``X.Y``.
         UpstreamError: the repository or the ref cannot be read, or the facts would rewrite an inventory a
             published release uses (a moved tag, another ref of the same name).
     """
     check_ref(ref)
+    check_line(line)  # file names are made from it
     repo = open_repository(repo_spec, cache=cache)
     inventory = read_inventory(repo, ref, line=line)
     path = inventory_path(streams_dir, inventory)

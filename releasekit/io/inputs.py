@@ -1,0 +1,416 @@
+"""The one input policy every reader follows: what a file may be, how big, how deep, how it is read.
+
+Adapter module (reads files; imports nothing from rules, plan or jobs). Streams, inventories, templates,
+bundles, ``--bundles``, catalogs and ``check``'s working tree all read through it, so a hostile file gets
+the same answer everywhere:
+
+- **regular files only**: a FIFO, device or socket is refused from ``lstat``/``stat`` before anything
+  opens it (and the file is opened non-blocking, then checked again with ``fstat``, so a swap in between
+  cannot make a read hang);
+- **symlinks stay inside the input root** (:func:`check_regular`); where links are not allowed at all
+  (templates) any link is refused;
+- **one size limit** (:data:`MAX_FILE_BYTES`, the catalog loader's) read with at most one byte more, so a
+  file that grows or lies about its size is still refused;
+- **a nesting-depth limit** (:data:`MAX_DEPTH`) checked on the bytes before any recursive parser (yaml-rs,
+  PyYAML's constructor, the json module, msgspec) sees them: :func:`check_nesting`;
+- **characters YAML forbids** (NUL and other control characters) found before a parser that would silently
+  stop at them: :func:`forbidden_character`;
+- **Python's integer-digit limit** is turned into a :class:`~releasekit.errors.SafetyLimitError` naming the
+  file by :func:`digit_limit` instead of a ``ValueError`` traceback;
+- **folder walks** stop at :data:`MAX_WALK_DEPTH` folders deep.
+
+Every refusal is a :class:`~releasekit.errors.ReleasekitError` whose one-line message starts with
+``file`` or ``file:line``; the CLI turns it into exit 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from releasekit.errors import InputError, SafetyLimitError
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_WALK_DEPTH",
+    "check_nesting",
+    "check_regular",
+    "contained",
+    "digit_limit",
+    "forbidden_character",
+    "inside",
+    "nesting_depth",
+    "read_input",
+    "read_input_text",
+    "screen_yaml",
+    "walk_files",
+]
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest single input file (the catalog loader's limit; ``--max-file-size`` raises it there)."""
+
+MAX_DEPTH = 256
+"""Deepest nesting of mappings and sequences accepted in any YAML or JSON input.
+
+Kubernetes manifests and catalogs nest a few dozen levels (a CRD's schema is the deepest seen, about 40);
+Python code that walks a value recursively must never meet more than a few hundred."""
+
+MAX_WALK_DEPTH = 64
+"""Deepest folder nesting any input walk follows."""
+
+
+def inside(path: str, root_real: str) -> bool:
+    """Whether resolved ``path`` is ``root_real`` or below it (both resolved)."""
+    return path == root_real or path.startswith(root_real.rstrip("/") + "/")
+
+
+def contained(path: Path, folder: Path, what: str) -> Path:
+    """``path`` when it stays inside ``folder`` once ``..`` and links are resolved (for file names derived
+    from a ref, pin, line or version).
+
+    Raises:
+        SafetyLimitError: the name would leave ``folder``.
+    """
+    if not inside(os.path.realpath(path), os.path.realpath(folder)):
+        raise SafetyLimitError(f"{path}: {what} leaves {folder}; refusing to write it")
+    return path
+
+
+def check_regular(
+    path: str, lst: os.stat_result, root_real: str | None, *, links: bool = True, what: str = "the input"
+) -> os.stat_result:
+    """Refuse anything but a regular file at ``path`` (``lst``: its lstat) and return its stat.
+
+    A symlink is followed only when ``links`` is true and it stays inside ``root_real`` (any root when
+    ``root_real`` is ``None``).
+
+    Raises:
+        InputError: a directory, FIFO, socket, device, or a dangling symlink.
+        SafetyLimitError: a symlink that leaves ``root_real``, or any symlink when ``links`` is false.
+    """
+    st = lst
+    if stat.S_ISLNK(lst.st_mode):
+        target = os.path.realpath(path)
+        if not links:
+            raise SafetyLimitError(f"{path}: is a symbolic link (to {target}); {what} may not contain links")
+        if root_real is not None and not inside(target, root_real):
+            raise SafetyLimitError(
+                f"{path}: symlink points outside {what} (to {target}); refusing to follow it"
+            )
+        try:
+            st = Path(path).stat()
+        except OSError:
+            raise InputError(f"{path}: dangling symlink (target {target} does not exist)") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(
+            f"{path}: expected a file but found a directory (symlinked folders are not followed)"
+        )
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to open it")
+    return st
+
+
+def read_input(
+    path: Path | str,
+    *,
+    root: Path | str | None = None,
+    display: str | None = None,
+    links: bool = True,
+    max_bytes: int = MAX_FILE_BYTES,
+    what: str = "the input",
+) -> bytes:
+    """The bytes of one input file, under the policy in the module docstring.
+
+    Args:
+        path: the file.
+        root: the input root a symlink must stay inside (``None``: the file's own folder).
+        display: how messages name the file (default: ``path`` as given).
+        links: whether symlinks (inside ``root``) are followed at all.
+        max_bytes: the size limit.
+        what: how messages name the input root ("the catalog", "the templates folder").
+
+    Raises:
+        InputError: the file is missing, not a regular file, or cannot be read.
+        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
+    """
+    shown = display if display is not None else str(path)
+    try:
+        lst = os.lstat(path)
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    root_real = os.path.realpath(root if root is not None else Path(path).absolute().parent)
+    try:
+        st = check_regular(str(path), lst, root_real, links=links, what=what)
+    except (InputError, SafetyLimitError) as exc:
+        raise type(exc)(str(exc).replace(str(path), shown, 1)) from None
+    _check_size(shown, st.st_size, max_bytes)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SafetyLimitError(f"{shown}: is a symbolic link; {what} may not contain links") from None
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # swapped for a FIFO or device after the check
+            raise InputError(f"{shown}: not a regular file (FIFO, socket or device); refusing to read it")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:
+                _check_size(shown, size, max_bytes)
+    except OSError as exc:
+        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _check_size(shown: str, size: int, max_bytes: int) -> None:
+    if size > max_bytes:
+        raise SafetyLimitError(f"{shown}: {size:,} bytes is over the {max_bytes:,}-byte limit per file")
+
+
+def read_input_text(path: Path | str, **kwargs: object) -> str:
+    """:func:`read_input`, decoded as UTF-8 (a byte order mark is dropped).
+
+    Raises:
+        InputError: as :func:`read_input`, or the bytes are not UTF-8 (naming the line).
+    """
+    data = read_input(path, **kwargs)  # type: ignore[arg-type]
+    shown = str(kwargs.get("display") or path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{shown}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x}); save it as UTF-8"
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+# ------------------------------------------------------------------------------------ characters
+
+# What YAML allows (YAML 1.1/1.2 c-printable, as libyaml, PyYAML and go-yaml check it): tab, LF, CR,
+# printable ASCII, NEL, and the rest of Unicode but surrogates, U+FFFE and U+FFFF.
+_ASCII_ALLOWED = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
+_UTF8_FORBIDDEN = re.compile(rb"\xc2[\x80-\x84\x86-\x9f]|\xef\xbf[\xbe\xbf]")
+
+
+def forbidden_character(data: bytes) -> tuple[int, int] | None:
+    """``(line, code point)`` of the first character YAML forbids in UTF-8 ``data``, else ``None``.
+
+    NUL is the one that matters most: yaml-rs stops reading at it and drops the rest of the file.
+    """
+    offset = -1
+    if data.translate(None, _ASCII_ALLOWED):
+        offset = min(data.index(bytes([c])) for c in set(data.translate(None, _ASCII_ALLOWED)))
+    if not data.isascii():
+        found = _UTF8_FORBIDDEN.search(data)
+        if found is not None and (offset < 0 or found.start() < offset):
+            offset = found.start()
+    if offset < 0:
+        return None
+    code = data[offset:].decode("utf-8", errors="replace")[0]
+    return data.count(b"\n", 0, offset) + 1, ord(code)
+
+
+# ------------------------------------------------------------------------------------ nesting
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_PAIRS = re.compile(rb"\[\]|\{\}|\[\}|\{\]")
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _bracket_depth_bound(data: bytes, limit: int) -> int:
+    """An upper bound of the flow/JSON bracket nesting of ``data`` (exact when its brackets balance)."""
+    count = data.count(b"[") + data.count(b"{")
+    if count <= limit // 2:
+        return count
+    brackets = data.translate(None, _NOT_BRACKETS)
+    passes = 0
+    while brackets and passes <= limit:
+        fewer = _PAIRS.sub(b"", brackets)
+        if fewer == brackets:
+            break
+        brackets = fewer
+        passes += 1
+    return passes + len(brackets)
+
+
+def _long_indent(data: bytes, columns: int) -> bool:
+    """Whether some line starts with at least ``columns`` indentation or block indicator characters."""
+    head = re.compile(rb"[ \t?:-]{%d}" % columns)
+    return head.match(data) is not None or re.search(rb"\n[ \t?:-]{%d}" % columns, data) is not None
+
+
+def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """``(line, depth)`` where ``data`` first nests deeper than ``limit``, else ``None``.
+
+    A cheap bound (brackets, and the indentation a block collection needs: every block level starts at
+    least one column further in or after one more ``- ``/``? `` indicator) clears ordinary files in a few
+    milliseconds per megabyte. Only a file the bound cannot clear is measured exactly: JSON by its brackets
+    outside strings, YAML by PyYAML's event stream (libyaml's parser keeps its own stack, no recursion).
+    """
+    if _bracket_depth_bound(data, limit) <= limit // 2 and not _long_indent(data, limit // 4):
+        return None
+    if not yaml:
+        stripped = _JSON_STRING.sub(b'""', data)
+        if _bracket_depth_bound(stripped, limit) <= limit:
+            return None
+        depth = 0
+        for index, byte in enumerate(stripped):  # a file this deep is hostile: find the line once
+            if byte in b"[{":
+                depth += 1
+                if depth > limit:
+                    return stripped.count(b"\n", 0, index) + 1, depth
+            elif byte in b"]}":
+                depth -= 1
+        return None
+    return _yaml_event_depth(data, limit)
+
+
+_SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
+
+
+def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
+
+    One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
+    or on the rare file that needs it. Returns what :func:`forbidden_character` returns.
+
+    Raises:
+        SafetyLimitError: as :func:`check_nesting`.
+    """
+    kept = data.translate(None, _SCREEN_DELETE)
+    controls = kept.translate(None, b"[]{}")
+    brackets = kept.translate(None, bytes(set(controls))) if controls else kept
+    if _bracket_depth_bound(brackets, limit) > limit // 2 or _long_indent(data, limit // 4):
+        check_nesting(data, display, yaml=True, limit=limit)
+    if controls or not data.isascii():
+        return forbidden_character(data)
+    return None
+
+
+def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
+    import yaml as pyyaml
+
+    loader: type = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+    depth = 0
+    try:
+        for event in pyyaml.parse(data, Loader=loader):
+            if isinstance(event, pyyaml.CollectionStartEvent):
+                depth += 1
+                if depth > limit:
+                    return (event.start_mark.line + 1 if event.start_mark else 1), depth
+            elif isinstance(event, pyyaml.CollectionEndEvent):
+                depth -= 1
+    except pyyaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        if "nesting depth" in str(exc.problem or ""):  # libyaml's own limit (1,000) is deeper than ours
+            return (mark.line + 1 if mark else 1), limit + 1
+        return None  # not YAML: the parser that runs next reports it
+    except pyyaml.YAMLError:
+        return None
+    return None
+
+
+def check_nesting(
+    data: bytes, display: str, *, yaml: bool, first_line: int = 1, limit: int = MAX_DEPTH
+) -> None:
+    """Refuse ``data`` when it nests deeper than ``limit`` (see :func:`nesting_depth`).
+
+    Raises:
+        SafetyLimitError: ``display:line: nested deeper than N levels``.
+    """
+    found = nesting_depth(data, yaml=yaml, limit=limit)
+    if found is not None:
+        line, _depth = found
+        raise SafetyLimitError(
+            f"{display}:{first_line + line - 1}: nested deeper than {limit} levels; refusing to parse it"
+        )
+
+
+@contextlib.contextmanager
+def digit_limit(display: str) -> Iterator[None]:
+    """Turn Python's integer-digit limit (a ``ValueError`` from ``int()``) into a one-line refusal.
+
+    Raises:
+        SafetyLimitError: ``display: an integer has more digits than Python converts (4,300)``.
+    """
+    try:
+        yield
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc) and "int_max_str_digits" not in str(exc):
+            raise
+        raise SafetyLimitError(
+            f"{display}: an integer has more than 4,300 digits (Python's conversion limit); refusing it"
+        ) from None
+
+
+# ------------------------------------------------------------------------------------ walking
+
+
+def walk_files(
+    root: Path,
+    *,
+    links: bool = True,
+    what: str = "the input",
+    max_depth: int = MAX_WALK_DEPTH,
+    skip_hidden: bool = False,
+) -> list[Path]:
+    """Every regular file under ``root`` in sorted order, under the policy (folders are never followed
+    through a symlink; a symlinked file must stay inside ``root``).
+
+    Raises:
+        InputError: ``root`` is not a folder, or an entry is a FIFO, socket or device.
+        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or folders nested deeper
+            than ``max_depth``.
+    """
+    if not root.is_dir():
+        raise InputError(f"{root}: not a folder")
+    root_real = os.path.realpath(root)
+    found: list[Path] = []
+    pending: list[tuple[Path, int]] = [(root, 0)]
+    while pending:
+        folder, depth = pending.pop()
+        if depth > max_depth:
+            raise SafetyLimitError(f"{folder}: folders nested deeper than {max_depth} levels; refusing them")
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            raise InputError(f"{folder}: cannot list folder: {exc.strerror or exc}") from None
+        folders: list[Path] = []
+        for entry in entries:
+            if skip_hidden and entry.name.startswith("."):
+                continue
+            path = folder / entry.name
+            lst = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(lst.st_mode):
+                folders.append(path)
+                continue
+            if stat.S_ISLNK(lst.st_mode) and links and path.is_dir():
+                if not inside(os.path.realpath(path), root_real):
+                    raise SafetyLimitError(
+                        f"{path}: symlink points outside {what} (to {os.path.realpath(path)}); refusing it"
+                    )
+                continue  # a symlinked folder inside the root: its files are found through the folder
+            check_regular(str(path), lst, root_real, links=links, what=what)
+            found.append(path)
+        pending.extend((child, depth + 1) for child in reversed(folders))
+    return sorted(found)
