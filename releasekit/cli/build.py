@@ -15,7 +15,12 @@ __all__ = ["command"]
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when generated files would change.")
 @streams_dir_option
 @templates_dir_option
-@click.option("--catalog-dir", type=click.Path(path_type=Path), default=Path("catalog"), show_default=True)
+@click.option(
+    "--catalog-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
+)
 @click.option(
     "--bundles",
     "bundles",
@@ -44,7 +49,7 @@ def command(
     check: bool,
     streams_dir: Path,
     templates_dir: Path,
-    catalog_dir: Path,
+    catalog_dir: Path | None,
     bundles: bool,
     upstream: str | None,
     bundles_dir: Path,
@@ -57,8 +62,12 @@ def command(
     Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
     reading the operand CRDs from upstream Kueue (--upstream); if that cannot be reached it stops (exit 2).
     With --check nothing is written and drift between streams/ and catalog/ is an error.
+
+    Published bundles are carried: a released, deprecated or withdrawn release's bundle blob that
+    catalog/ holds at git HEAD is kept byte for byte. All or nothing: when any check reports an error,
+    catalog/ is left as it was and the run ends with one line saying so.
     """
-    from releasekit.jobs.build import BuildRequest, run_build
+    from releasekit.jobs.build import BuildRequest, build
 
     if upstream is not None and not bundles:
         raise click.UsageError("--upstream is only used with --bundles")
@@ -72,4 +81,8 @@ def command(
         bundles_dir=bundles_dir,
         allow_unpinned=allow_unpinned,
     )
-    ctx.exit(emit_report(run_build(request), fmt, output))
+    result = build(request)
+    code = emit_report(result.report, fmt, output)
+    if result.unchanged:
+        click.echo(result.unchanged, err=True)
+    ctx.exit(code)

@@ -1,4 +1,4 @@
-"""``releasekit catalog``: build, validate, render and graph file-based catalogs.
+"""``releasekit catalog``: adopt, build, validate, render and graph file-based catalogs.
 
 Subcommands live in their own modules and load on first use.
 """
@@ -11,8 +11,9 @@ __all__ = ["group"]
 
 group = LazyGroup(
     name="catalog",
-    help="Build, validate, render and graph file-based catalogs.",
+    help="Adopt, build, validate, render and graph file-based catalogs.",
     commands_spec={
+        "adopt": "releasekit.cli.catalog_adopt:command",
         "build": "releasekit.cli.catalog_build:command",
         "validate": "releasekit.cli.catalog_validate:command",
         "render": "releasekit.cli.catalog_render:command",

@@ -22,7 +22,7 @@ __all__ = ["command"]
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Catalog tree to write or check [default: catalog].",
+    help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
 )
 @click.option(
     "--upstream",
@@ -49,11 +49,14 @@ def command(
 ) -> None:
     """Generate one FBC fragment per OpenShift version from streams/ and check it.
 
-    Writes catalog/v<X.Y>/configs/<package>/catalog.json and catalog/v<X.Y>/Containerfile atomically
-    (a failed run leaves the old tree). Candidates are never committed: --candidates renders a preview
+    Writes catalog/v<X.Y>/configs/<package>/catalog.json and catalog/v<X.Y>/Containerfile. Published
+    bundles are carried: the blob catalog/ holds at git HEAD for a released, deprecated or withdrawn
+    release is kept byte for byte. All or nothing: the new tree is checked first and written only when no
+    check reports an error; otherwise nothing is written and the run ends with one line saying so
+    (catalog/ left unchanged: N errors). Candidates are never committed: --candidates renders a preview
     into --out, where development image references are reported as warnings.
     """
-    from releasekit.jobs.build import BuildRequest, run_build
+    from releasekit.jobs.build import BuildRequest, build
 
     if candidates and out is None:
         raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")
@@ -64,10 +67,14 @@ def command(
     request = BuildRequest(
         streams_dir=streams_dir,
         templates_dir=templates_dir,
-        catalog_dir=out or Path("catalog"),
+        catalog_dir=out,
         check=check,
         candidates=candidates,
         command="catalog build",
         upstream=upstream,
     )
-    ctx.exit(emit_report(run_build(request), fmt, output))
+    result = build(request)
+    code = emit_report(result.report, fmt, output)
+    if result.unchanged:
+        click.echo(result.unchanged, err=True)
+    ctx.exit(code)

@@ -339,11 +339,24 @@ def _finish(text: str) -> str:
     return text
 
 
-def render_json(config: DeclarativeConfig) -> str:
-    """``opm render -o json``: each blob indented by 4 spaces, followed by a newline."""
+def render_json(config: DeclarativeConfig, verbatim: Mapping[tuple[str, str], str] | None = None) -> str:
+    """``opm render -o json``: each blob indented by 4 spaces, followed by a newline.
+
+    ``verbatim`` maps ``(package, bundle name)`` to the exact text of a published bundle blob, written
+    in that bundle's place as it stands (a carried blob keeps its bytes; text decoded from a file holds
+    no lone surrogate, so :func:`_finish` leaves it as it is).
+    """
     out: list[str] = []
     for blob in blobs_in_render_order(config):
-        _json_into(blob, "", out)
+        text = (
+            verbatim.get((str(blob.get("package", "")), str(blob.get("name", ""))))
+            if verbatim and blob.get("schema") == SCHEMA_BUNDLE
+            else None
+        )
+        if text is not None:
+            out.append(text)
+        else:
+            _json_into(blob, "", out)
         out.append("\n")
     return _finish("".join(out))
 

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError
-from releasekit.io.gitcmd import resolve_revision
+from releasekit.io.gitcmd import check_revision, resolve_revision
 from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "FileRef",
     "Snapshot",
     "blob_id",
+    "committed_files",
     "open_repo",
     "resolve_commit",
     "snapshot_commit",
@@ -160,6 +161,105 @@ def snapshot_commit(commit: Any, workdir: Path, *, label: str = "") -> Snapshot:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(ref.read())
     return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
+
+
+def _git_top(start: Path) -> Path | None:
+    """The top folder of the git work tree holding ``start`` (the nearest folder with a ``.git``), or None."""
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
+    """Run one git plumbing command in ``top``; its output, or None when git refuses (say, no commit yet)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, timeout=120
+        )
+    except FileNotFoundError:
+        raise InputError("git not found: it is needed to read the committed catalog (install git)") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{top}: git did not answer within 120 s") from None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _cat_blobs(top: Path, shas: list[str]) -> dict[str, bytes]:
+    """The contents of blobs ``shas`` (one ``git cat-file --batch``)."""
+    out = _git(top, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
+    if out is None:
+        raise InputError(f"{top}: git cat-file could not read the committed catalog")
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for _ in shas:
+        end = out.index(b"\n", pos)
+        sha, kind, size = out[pos:end].decode().split(" ")
+        start = end + 1
+        blobs[sha] = out[start : start + int(size)]
+        pos = start + int(size) + 1
+    return blobs
+
+
+def _constant(data: bytes) -> Callable[[], bytes]:
+    def read() -> bytes:
+        return data
+
+    return read
+
+
+def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath, FileRef], str] | None:
+    """The files under ``folder`` as committed at ``rev`` in the git work tree that holds it.
+
+    Returns the files keyed relative to ``folder`` and a label (``HEAD 1a2b3c4d5e6f``), or None when
+    ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and submodules
+    are left out (they are never a catalog file). Two git plumbing calls (``ls-tree``, then one
+    ``cat-file --batch`` for the files whose working-tree copy is not already the committed blob) read it
+    without gitpython, whose import alone would cost ``build --check`` more than the rest of its reading.
+
+    Raises:
+        InputError: git is missing, or cannot read what it listed.
+    """
+    check_revision(rev, "revision")
+    start = Path(os.path.realpath(folder.absolute()))
+    top = _git_top(start)
+    if top is None:
+        return None
+    rel = PurePosixPath(start.relative_to(top).as_posix())
+    head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
+    if head is None or listing is None:
+        return None
+    entries: dict[PurePosixPath, str] = {}
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, sha = meta.decode().split(" ")
+        if kind != "blob" or int(mode, 8) == _SYMLINK_MODE:
+            continue
+        path = _safe_parts(name.decode("utf-8", "surrogateescape"))
+        if path.parts[: len(rel.parts)] == rel.parts:  # the pathspec also matched a sibling's prefix
+            entries[path.relative_to(rel) if rel.parts else path] = sha
+    wanted: list[str] = []
+    local: dict[str, bytes] = {}
+    for path, sha in entries.items():
+        copy = folder.joinpath(*path.parts)
+        try:
+            data = copy.read_bytes() if copy.is_file() and not copy.is_symlink() else None
+        except OSError:
+            data = None
+        if data is not None and blob_id(data) == sha:
+            local[sha] = data  # the working tree holds the committed bytes: no need to ask git
+        elif sha not in wanted:
+            wanted.append(sha)
+    contents = {**local, **(_cat_blobs(top, wanted) if wanted else {})}
+    files = {
+        path: FileRef(sha=sha, reader=_constant(contents[sha]), _data=contents[sha])
+        for path, sha in entries.items()
+    }
+    return files, f"{rev} {head.decode().strip()[:12]}"
 
 
 def _file_reader(path: Path) -> Callable[[], bytes]:

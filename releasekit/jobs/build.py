@@ -1,38 +1,54 @@
 """The release job: streams → catalogs → every check, as ``releasekit build`` and ``catalog build`` run it.
 
-Adapter module (it reads and writes the repository); the decisions are the pure core's. Steps:
+Job module (it reads and writes the repository through the adapters); the decisions are the pure core's. Steps:
 
-1. load and validate ``streams/`` (schemas and cross-checks);
-2. plan and render every catalog fragment (:mod:`releasekit.jobs.catalog_build`);
-3. write ``catalog/`` atomically, or with ``check`` compare it and report each drifted file;
-4. check the catalog tree as it stands: opm's rules, Konflux's layout rules, the upgrade graph;
+1. load and validate ``streams/`` (schemas, cross-checks, feature-gate policy);
+2. carry every published bundle blob the catalog tree holds at git HEAD (:mod:`releasekit.jobs.carry`)
+   and plan and render every catalog fragment around them (:mod:`releasekit.jobs.catalog_build`);
+3. check the result: carried blobs against their releases (RK-DIFF-010/011), the release policy
+   (RK-POLICY), and the catalog tree -- opm's rules, Konflux's layout rules, the upgrade graph. With
+   ``check`` the tree on disk is checked and compared file by file (RK-DIFF-001); otherwise the new
+   tree is checked in a temporary folder before anything is written;
+4. all or nothing: only when no finding is an error is ``catalog/`` written (atomically); otherwise it
+   is left as it was and the result says so in one line;
 5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
    and validate them.
+
+Every rule ``check`` runs that needs no base revision runs here too; ``releasekit.jobs.check.CHECK_ONLY``
+lists the others, each with its reason.
 """
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import validate_streams
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
-__all__ = ["BuildRequest", "run_build"]
+__all__ = ["BuildRequest", "BuildResult", "build", "run_build"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuildRequest:
-    """What to build and where (paths as the user gave them, shown in findings)."""
+    """What to build and where (paths as the user gave them, shown in findings).
+
+    ``layout`` None reads ``releasekit.yaml`` beside ``streams_dir`` (the repository root); ``catalog_dir``
+    None is the layout's root there. ``published_dir`` is the committed catalog tree whose HEAD blobs are
+    carried (default: the layout's root, so a preview written elsewhere still carries them).
+    """
 
     streams_dir: Path = Path("streams")
     templates_dir: Path = Path("bundle-templates")
-    catalog_dir: Path = Path("catalog")
+    catalog_dir: Path | None = None
     check: bool = False
     candidates: bool = False
     cross_minor: CrossMinor | None = None
@@ -42,6 +58,21 @@ class BuildRequest:
     upstream: str | None = None
     bundles_dir: Path = Path("bundles")
     allow_unpinned: bool = False
+    layout: CatalogLayout | None = None
+    published_dir: Path | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildResult:
+    """The report, and whether the catalog tree was written.
+
+    ``unchanged`` is the one line a failed build ends with (``catalog/ left unchanged: 3 errors``), or
+    empty when the tree was written or only checked.
+    """
+
+    report: Report
+    written: bool
+    unchanged: str = ""
 
 
 _DEVELOPMENT_IMAGE_RULES = ("RK-KONFLUX-009", "RK-KONFLUX-010")
@@ -63,6 +94,55 @@ def _development_images_allowed(findings: list[Finding], streams: tuple[Stream, 
     ]
 
 
+def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Finding]:
+    """Findings about the staged tree, pointing at where it is going (``catalog/...``)."""
+    old, new = str(staged), str(shown)
+
+    def fix(text: str) -> str:
+        return text.replace(old, new)
+
+    return [
+        replace(
+            f,
+            message=fix(f.message),
+            hint=fix(f.hint),
+            location=Location(file=fix(f.location.file), line=f.location.line, path=f.location.path),
+            subject=tuple(fix(s) for s in f.subject),
+        )
+        for f in findings
+    ]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _owned(layout: CatalogLayout) -> Callable[[PurePosixPath], bool]:
+    """What of a folder laid out as ``layout`` is releasekit's own (for :func:`write_tree_atomic`'s claim)."""
+    if layout == DEFAULT_LAYOUT:
+        return catalog_layout
+
+    def owned(rel: PurePosixPath) -> bool:
+        parts = rel.parts
+        return bool(parts) and parts[0].startswith("v") and (len(parts) == 1 or layout.owns(rel))
+
+    return owned
+
+
+def _write(
+    target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes], inputs: tuple[Path, ...]
+) -> None:
+    from releasekit.io.atomic import write_bytes_atomic, write_tree_atomic  # a write needs tempfile, shutil
+
+    if layout.owns_tree:
+        write_tree_atomic(target_dir, files, owned=_owned(layout), inputs=inputs)
+        return
+    for rel, data in sorted(files.items()):  # file by file: every other file there is left alone
+        target = target_dir.joinpath(*rel.parts)
+        if not target.is_file() or target.read_bytes() != data:
+            write_bytes_atomic(target, data)
+
+
 def _lifecycle(streams_dir: Path) -> OpenShiftLifecycle | None:
     """``streams/openshift/lifecycle.yaml`` (None when absent; its findings are the streams check's)."""
     from releasekit.io.lifecycle import load_lifecycle
@@ -78,57 +158,71 @@ def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> 
     return list(check_catalog_blocking(streams, configs))
 
 
-def run_build(request: BuildRequest) -> Report:
-    """Run the job and return one report (nothing is printed).
+def build(request: BuildRequest) -> BuildResult:
+    """Run the job and return its result (nothing is printed).
 
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
-    if request.check:
-        return _run_build(request)
+    from releasekit.io.config import load_layout
+
+    repo_root = request.streams_dir.parent
+    layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
+    catalog_dir = request.catalog_dir or repo_root / layout.root
+    if request.check or not layout.owns_tree:  # file by file writes only what it owns, each atomically
+        return _build(request, layout, config_findings, catalog_dir)
     from releasekit.io.atomic import check_output_target, output_lock
 
     inputs = (request.streams_dir, request.templates_dir)
-    check_output_target(request.catalog_dir, owned=catalog_layout, inputs=inputs)  # before any work
-    with output_lock(request.catalog_dir):  # a second build of this checkout stops here at once
-        return _run_build(request)
+    check_output_target(catalog_dir, owned=_owned(layout), inputs=inputs)  # before any work
+    with output_lock(catalog_dir):  # a second build of this checkout stops here at once
+        return _build(request, layout, config_findings, catalog_dir)
 
 
-def _run_build(request: BuildRequest) -> Report:
+def _build(
+    request: BuildRequest, layout: CatalogLayout, config_findings: list[Finding], catalog_dir: Path
+) -> BuildResult:
+    from releasekit.io.config import RULES as CONFIG_RULES
+    from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
+    from releasekit.rules import policy as policy_rules
+    from releasekit.rules.carry import RULES as CARRY_RULES
+    from releasekit.rules.graph import GraphPolicy
+
+    repo_root = request.streams_dir.parent
+    published_dir = request.published_dir or repo_root / layout.root
     loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
-    findings: list[Finding] = list(streams_report.findings)
+    findings: list[Finding] = [*config_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
-    rules: list[str] = list(streams_report.rules)
+    rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
+    carried = carried_at_head(published_dir, loaded.streams, layout, display=str(published_dir))
     built = build_catalogs(
         request.streams_dir,
         request.templates_dir,
         candidates=request.candidates,
         cross_minor=request.cross_minor,
         loaded=loaded,
+        carried=carried,
+        layout=layout,
         upstream=request.upstream if request.candidates and not request.bundles else None,
     )
-    if request.check:
-        findings.extend(drift(request.catalog_dir, built.files, str(request.catalog_dir)))
-    else:
-        from releasekit.io.atomic import write_tree_atomic  # only a write needs tempfile and shutil
-
-        write_tree_atomic(
-            request.catalog_dir,
-            built.files,
-            owned=catalog_layout,
-            inputs=(request.streams_dir, request.templates_dir),
-        )
+    findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
+    if published_dir == catalog_dir:
+        findings.extend(working_findings(published_dir, built.carried, layout, display=str(published_dir)))
+    rules.extend(CARRY_RULES)
+    catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
+    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
+    rules.extend(policy_rules.RULES)
     rules.append("RK-DIFF-001")
     lifecycle = _lifecycle(request.streams_dir)
     findings.extend(_tech_preview_findings(loaded.streams, built))
     rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
-    if request.catalog_dir.is_dir():
-        from releasekit.rules.graph import GraphPolicy
 
-        policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
-        order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
+    policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
+    order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
+
+    def check_tree(tree: Path) -> None:
         tree_findings, tree_checked, tree_rules = validate_tree(
-            request.catalog_dir,
+            tree,
             policies=policies,
             upgrade_order=order,
             upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
@@ -138,7 +232,38 @@ def _run_build(request: BuildRequest) -> Report:
         findings.extend(tree_findings)
         checked.extend(tree_checked)
         rules.extend(tree_rules)
-    if request.bundles:
+
+    written = False
+    unchanged = ""
+    if request.check:
+        if layout.owns_tree:
+            findings.extend(drift(catalog_dir, built.files, str(catalog_dir)))
+        else:
+            existing = {
+                rel: catalog_dir.joinpath(*rel.parts).read_bytes
+                for rel in built.files
+                if catalog_dir.joinpath(*rel.parts).is_file()
+            }
+            findings.extend(compare_files(built.files, existing, str(catalog_dir)))
+        if catalog_dir.is_dir():
+            check_tree(catalog_dir)
+    else:
+        with tempfile.TemporaryDirectory(prefix="releasekit-build-") as tmp:
+            staged = Path(tmp) / (catalog_dir.absolute().name or "catalog")
+            from releasekit.io.atomic import write_tree_atomic
+
+            write_tree_atomic(staged, built.files, marker=False, lock=False)
+            before = len(findings)
+            check_tree(staged)
+            findings[before:] = _shown_as(findings[before:], staged, catalog_dir)
+            checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
+        errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+        if errors:
+            unchanged = f"{str(catalog_dir).rstrip('/')}/ left unchanged: {_count(errors, 'error')}"
+        else:
+            _write(catalog_dir, layout, built.files, (request.streams_dir, request.templates_dir))
+            written = True
+    if request.bundles and not unchanged:
         from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
 
         bundles = build_bundles(
@@ -153,9 +278,15 @@ def _run_build(request: BuildRequest) -> Report:
         findings.extend(bundles.findings)
         checked.extend(bundles.checked)
         rules.extend(f.rule for f in bundles.findings)
-    return Report(
+    report = Report(
         command=request.command,
         findings=tuple(findings),
         checked=tuple(checked),
         rules=tuple(sorted(set(rules) | set(request.extra_rules))),
     )
+    return BuildResult(report=report, written=written, unchanged=unchanged)
+
+
+def run_build(request: BuildRequest) -> Report:
+    """Run the job and return its report (see :func:`build`)."""
+    return build(request).report

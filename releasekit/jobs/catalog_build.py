@@ -5,14 +5,16 @@ is needed: a catalog carries CSV metadata, not CRDs), asks :mod:`releasekit.plan
 fragments, serialises them as ``opm render`` would, and writes or compares the tree.
 
 Layout (architecture note): ``catalog/v<X.Y>/configs/<package>/catalog.json`` (the FBC root that goes
-to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it.
+to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it, or what ``releasekit.yaml``
+configures (:class:`releasekit.model.layout.CatalogLayout`). Published bundle blobs handed in as
+``carried`` are planned in as they are and written back byte for byte.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -20,7 +22,10 @@ from releasekit.io.atomic import MARKER, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
+from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
 from releasekit.plan.catalog import (
     CSV_METADATA_SINCE,
@@ -48,12 +53,18 @@ OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogBuild:
-    """Everything one catalog build produced: the loaded streams, the fragments and their files."""
+    """Everything one catalog build produced: the loaded streams, the fragments and their files.
+
+    ``carried`` holds the published blobs the fragments kept as they are, and ``regenerated`` the bundle
+    releasekit would have generated for each of them instead (to check the two agree on the facts).
+    """
 
     loaded: LoadedStreams
     fragments: tuple[CatalogFragment, ...]
     files: Mapping[PurePosixPath, bytes]
     manifests: Mapping[tuple[str, str], ReleaseManifests]
+    carried: Mapping[PublishedKey, PublishedBlob] = field(default_factory=dict)
+    regenerated: Mapping[PublishedKey, Bundle] = field(default_factory=dict)
 
 
 def render_csv(
@@ -90,14 +101,25 @@ def render_operator_crd(
     return crd
 
 
-def catalog_files(fragments: tuple[CatalogFragment, ...]) -> dict[PurePosixPath, bytes]:
-    """The files of the catalog tree, relative to its root."""
+def catalog_files(
+    fragments: tuple[CatalogFragment, ...],
+    layout: CatalogLayout = DEFAULT_LAYOUT,
+    carried: Mapping[PublishedKey, PublishedBlob] | None = None,
+) -> dict[PurePosixPath, bytes]:
+    """The files of the catalog tree, relative to the layout's root; carried blobs keep their exact text."""
     files: dict[PurePosixPath, bytes] = {}
     for fragment in fragments:
-        base = PurePosixPath(str(fragment.openshift))
-        files[base / "Containerfile"] = containerfile(fragment.openshift).encode()
+        openshift = str(fragment.openshift)
+        files[layout.containerfile_path(openshift)] = containerfile(
+            fragment.openshift, layout.fbc_dir
+        ).encode()
         for package, config in fragment.packages:
-            files[base / "configs" / package / "catalog.json"] = render_json(config).encode()
+            verbatim = {
+                (p, name): blob.text
+                for (o, p, name), blob in (carried or {}).items()
+                if o == openshift and p == package
+            }
+            files[layout.catalog_file(openshift, package)] = render_json(config, verbatim).encode()
     return files
 
 
@@ -108,9 +130,13 @@ def build_catalogs(
     candidates: bool = False,
     cross_minor: CrossMinor | None = None,
     loaded: LoadedStreams | None = None,
+    carried: Mapping[PublishedKey, PublishedBlob] | None = None,
+    layout: CatalogLayout = DEFAULT_LAYOUT,
     upstream: str | None = None,
 ) -> CatalogBuild:
     """Plan and render every catalog fragment from ``streams_dir`` (nothing is written).
+
+    ``carried`` are the published blobs to keep (already chosen by :func:`releasekit.plan.carry.carried_blobs`).
 
     Catalogs before OpenShift 4.17 carry every object a bundle ships as ``olm.bundle.object``: the CSV, the
     operator's manifests (from the release's operator record, else the template's CRD) and, where the stream
@@ -142,8 +168,27 @@ def build_catalogs(
             )
             manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
+    regenerated: dict[PublishedKey, Bundle] = {}
+    if carried:
+        generated = {
+            (str(f.openshift), package, b.name): b
+            for f in fragments
+            for package, config in f.packages
+            for b in config.bundles
+        }
+        regenerated = {key: generated[key] for key in carried if key in generated}
+        kept = {key: blob.bundle for key, blob in carried.items() if key in generated}
+        carried = {key: blob for key, blob in carried.items() if key in generated}
+        fragments = plan_catalogs(
+            loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor, carried=kept
+        )
     return CatalogBuild(
-        loaded=loaded, fragments=fragments, files=catalog_files(fragments), manifests=manifests
+        loaded=loaded,
+        fragments=fragments,
+        files=catalog_files(fragments, layout, carried),
+        manifests=manifests,
+        carried=carried or {},
+        regenerated=regenerated,
     )
 
 

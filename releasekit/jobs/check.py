@@ -51,6 +51,7 @@ from releasekit.model.fragment import FragmentFacts
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import OpenShiftVersion, Stream
+from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
@@ -59,10 +60,23 @@ from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
 
-__all__ = ["CheckRequest", "CheckResult", "run_check"]
+__all__ = ["CHECK_ONLY", "CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
 Key = tuple[str, str]
+
+CHECK_ONLY: dict[str, str] = {
+    diff_rules.RULE_CHANGES: "reports what changed since the base revision",
+    diff_rules.RULE_BUNDLE_REMOVED: "needs the base revision's channels to see a published bundle removed",
+    diff_rules.RULE_CHANNEL_REMOVED: "needs the base revision's channels to see a published channel removed",
+    diff_rules.RULE_BUNDLE_CONTENT: "compares a released bundle with the base revision's",
+    diff_rules.RULE_RECORDED_FACTS: "compares recorded facts in streams/ with the base revision's",
+    diff_rules.RULE_STRANDED: "needs what was installable at the base revision",
+}
+"""The rules ``check`` runs and ``build`` does not, each with why: every one compares with the base.
+
+``build`` runs every other rule ``check`` runs (tests/cli/test_build.py holds the two lists together).
+"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,9 +159,19 @@ def _drift(
     return list(compare_files(generated, existing, CATALOG, report_stale=report_stale))
 
 
-def _generated_files(head: Snapshot, loaded: LoadedStreams) -> dict[PurePosixPath, bytes]:
-    built = build_catalogs(head.root / "streams", head.root / "bundle-templates", loaded=loaded)
-    return dict(built.files)
+def _generated_files(
+    head: Snapshot, base: Snapshot, loaded: LoadedStreams
+) -> tuple[dict[PurePosixPath, bytes], list[Finding]]:
+    """What ``streams/`` generates at head, carrying the blobs published at base (and RK-DIFF-011)."""
+    from releasekit.jobs.carry import carried_at, carry_findings
+    from releasekit.model.layout import DEFAULT_LAYOUT
+
+    files = {rel: ref.read for rel, ref in base.under(CATALOG).items()}
+    carried = carried_at(files, loaded.streams, DEFAULT_LAYOUT, display=CATALOG, revision=base.label)
+    built = build_catalogs(
+        head.root / "streams", head.root / "bundle-templates", loaded=loaded, carried=carried
+    )
+    return dict(built.files), carry_findings(built.carried, built.regenerated, loaded.streams)
 
 
 def _stream_of(streams: Iterable[Stream]) -> dict[str, Stream]:
@@ -251,6 +275,20 @@ def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) ->
     return [Package(name=n) for n in names]
 
 
+def _default_layout_only(repo: Path) -> None:
+    """``check`` reads ``catalog/`` as releasekit lays it out; refuse (exit 2) a repository configured otherwise."""
+    from releasekit.errors import UsageError
+    from releasekit.io.config import CONFIG_FILE, load_layout
+    from releasekit.model.layout import DEFAULT_LAYOUT
+
+    layout, _ = load_layout(repo)
+    if layout != DEFAULT_LAYOUT:
+        raise UsageError(
+            f"{CONFIG_FILE}: check reads only the default catalog layout (catalog/v<X.Y>/configs/), "
+            f"not {layout.name!r}; run `releasekit build --check` there"
+        )
+
+
 def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
     """Compare head with base and run every check (see the module docstring). Nothing is printed.
 
@@ -259,6 +297,7 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
         InputError, SafetyLimitError, TemplateError: input that cannot be read.
     """
     limits = limits or LoadLimits()
+    _default_layout_only(request.repo)
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
@@ -366,8 +405,11 @@ def _check(
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
     changed_catalog = _changed(base_catalog, head_catalog)
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
-    findings.extend(_drift(_generated_files(head, loaded), head_catalog, changed_catalog, stream_packages))
+    generated, carry_found = _generated_files(head, base, loaded)
+    findings.extend(carry_found)
+    findings.extend(_drift(generated, head_catalog, changed_catalog, stream_packages))
     rules.add(diff_rules.RULE_DRIFT)
+    rules.add(carry_rules.RULE_CARRIED_FACTS)
 
     # 3. what the change touches.
     sources_changed = any(

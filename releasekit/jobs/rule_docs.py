@@ -80,6 +80,12 @@ FAMILIES: Mapping[str, tuple[str, str, str]] = {
 """Per family: why its rules matter, an example, the usual fix."""
 
 DETAILS: Mapping[str, tuple[str, str, str]] = {
+    "RK-STREAM-040": (
+        "`releasekit.yaml` says where catalogs are written; a misspelt key would silently write them "
+        "somewhere the image build does not look.",
+        "`catalog: {layout: kueue_fbc}` in `releasekit.yaml` (the preset is spelt `kueue-fbc`).",
+        "fix the key the finding names; the README's `releasekit.yaml` section lists the keys and presets.",
+    ),
     "RK-DIFF-001": (
         "catalog/ is generated from streams/; a hand edit or a forgotten `releasekit build` ships a "
         "catalog nobody can regenerate.",
@@ -128,8 +134,13 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
 
 OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
     "RK-FBC-054": ("input refused: unreadable, or over a safety limit (the command exits 2)", Severity.ERROR),
+    "RK-STREAM-040": (
+        "releasekit.yaml does not match its JSON Schema (the default layout is used meanwhile)",
+        Severity.ERROR,
+    ),
 }
-"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``)."""
+"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``, the layout
+configuration's schema finding from :mod:`releasekit.io.config`)."""
 
 _OWN_BUNDLE_WHY = (
     "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "

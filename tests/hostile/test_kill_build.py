@@ -50,7 +50,10 @@ def test_kill_9_anywhere_in_build_leaves_the_old_or_the_new_catalog(repo: Path) 
     full = stable.read_text()
     head, tail = full.split("  - version: 1.4.1", 1)
     assert "status: released" in tail
-    stable.write_text(head + "  - version: 1.4.1" + tail.replace("status: released", "status: candidate", 1))
+    candidate = tail.replace("status: released", "status: candidate", 1)
+    # a candidate's label must take a documented form, or the build writes nothing (issue 13)
+    candidate = candidate.replace("Label: v4.18-v4.19-v4.20-v4.21-v4.22", "Label: v4.18-v4.22", 1)
+    stable.write_text(head + "  - version: 1.4.1" + candidate)
     subprocess.run([sys.executable, "-m", "releasekit", "build", "-q"], cwd=repo, check=False)
     old = _tree(repo / "catalog")
     saved = repo.parent / "old-catalog"

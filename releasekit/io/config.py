@@ -1,0 +1,74 @@
+"""``releasekit.yaml``: a repository's configuration, read beside ``streams/`` (the repository root).
+
+Adapter module. Only the output layout is configured today (:class:`releasekit.model.layout.CatalogLayout`):
+a preset (``layout: releasekit`` or ``kueue-fbc``) whose paths ``root``, ``fbcDir`` and ``containerfile``
+may be overridden, and whether releasekit owns the whole tree (``writes: tree``) or only the files it
+writes (``writes: files``, always so when the root is the repository root). No file means the default
+layout. The file is checked against ``releasekit/schemas/releasekit.schema.json``; a violation is an
+error finding at its line (``RK-STREAM-040``), and the default layout is used meanwhile so that the
+rest is still checked (a build with an error writes nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Final
+
+from releasekit.io.streams import _read_document, schema_findings
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.layout import DEFAULT_LAYOUT, LAYOUTS, CatalogLayout
+
+__all__ = ["CONFIG_FILE", "RULES", "RULE_CONFIG", "load_layout"]
+
+CONFIG_FILE = "releasekit.yaml"
+SCHEMA = "releasekit.schema.json"
+RULE_CONFIG = "RK-STREAM-040"
+
+RULES: Final[dict[str, str]] = {RULE_CONFIG: "releasekit.yaml does not follow its schema"}
+
+
+def load_layout(repo_root: Path) -> tuple[CatalogLayout, list[Finding]]:
+    """The layout ``repo_root/releasekit.yaml`` configures (the default without the file), and its findings.
+
+    Raises:
+        InputError: the file cannot be read or is not YAML.
+    """
+    path = repo_root / CONFIG_FILE
+    if not path.is_file():
+        return DEFAULT_LAYOUT, []
+    display = str(path) if str(repo_root) not in ("", ".") else CONFIG_FILE
+    findings: list[Finding] = []
+    doc = _read_document(path, display, findings)
+    if doc is None:
+        return DEFAULT_LAYOUT, [
+            replace(f, rule=RULE_CONFIG, hint="see README.md (releasekit.yaml)") for f in findings
+        ]
+    problems = schema_findings(doc, SCHEMA, display)
+    if problems:
+        return DEFAULT_LAYOUT, [
+            replace(f, rule=RULE_CONFIG, hint="see README.md (releasekit.yaml)") for f in problems
+        ]
+    catalog = doc.data.get("catalog") or {}
+    layout = LAYOUTS[str(catalog.get("layout", DEFAULT_LAYOUT.name))]
+    changes = {
+        field: str(catalog[key])
+        for key, field in (("root", "root"), ("fbcDir", "fbc_dir"), ("containerfile", "containerfile"))
+        if key in catalog
+    }
+    if changes:
+        layout = replace(layout, name="custom", **changes)  # type: ignore[arg-type]
+    if "writes" in catalog:
+        layout = replace(layout, owns_tree=catalog["writes"] == "tree")
+    if layout.root == "." and layout.owns_tree:
+        findings.append(
+            Finding(
+                rule=RULE_CONFIG,
+                severity=Severity.ERROR,
+                message="catalog.writes: tree with root '.' would make releasekit own the whole repository",
+                location=Location(file=display, line=doc.line_of("$.catalog"), path="$.catalog"),
+                hint="use writes: files (releasekit then writes only each catalog.json and Containerfile)",
+            )
+        )
+        layout = replace(layout, owns_tree=False)
+    return layout, findings

@@ -1,0 +1,67 @@
+"""Where the catalogs live in a repository: the output layout ``releasekit.yaml`` configures. Pure core.
+
+The default is this repository's own layout, ``catalog/v<X.Y>/configs/<package>/catalog.json`` beside
+``catalog/v<X.Y>/Containerfile``; releasekit then owns the whole ``catalog/`` tree. The ``kueue-fbc``
+layout is openshift/kueue-fbc's: ``v<X.Y>/catalog/<package>/catalog.json`` beside
+``v<X.Y>/Containerfile.catalog`` at the repository root; releasekit then writes file by file and owns
+only each ``catalog.json`` and its Containerfile (templates, scripts, READMEs stay as they are).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+__all__ = ["DEFAULT_LAYOUT", "KUEUE_FBC_LAYOUT", "LAYOUTS", "CatalogLayout"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CatalogLayout:
+    """Paths of the catalog tree.
+
+    Attributes:
+        name: the preset this came from (``releasekit``, ``kueue-fbc``) or ``custom``.
+        root: the folder (relative to the repository root, POSIX) that holds the ``v<X.Y>`` fragments.
+        fbc_dir: the FBC root inside each fragment (copied to ``/configs`` in the image).
+        containerfile: the catalog image's Containerfile name inside each fragment.
+        owns_tree: True when releasekit owns every file under ``root`` (and may remove stale ones);
+            False to write file by file and leave every other file alone.
+    """
+
+    name: str = "releasekit"
+    root: str = "catalog"
+    fbc_dir: str = "configs"
+    containerfile: str = "Containerfile"
+    owns_tree: bool = True
+
+    def catalog_file(self, openshift: str, package: str) -> PurePosixPath:
+        """``v4.18/configs/<package>/catalog.json``, relative to :attr:`root`."""
+        return PurePosixPath(openshift, self.fbc_dir, package, "catalog.json")
+
+    def containerfile_path(self, openshift: str) -> PurePosixPath:
+        """``v4.18/Containerfile``, relative to :attr:`root`."""
+        return PurePosixPath(openshift, self.containerfile)
+
+    def catalog_key(self, rel: PurePosixPath) -> tuple[str, str] | None:
+        """``(openshift, package)`` of a file of a package catalog (relative to :attr:`root`), else None."""
+        parts = rel.parts
+        if len(parts) == 4 and parts[1] == self.fbc_dir and parts[0].startswith("v"):
+            return (parts[0], parts[2])
+        return None
+
+    def owns(self, rel: PurePosixPath) -> bool:
+        """True for a file releasekit writes (a catalog.json or a Containerfile of a fragment)."""
+        if self.owns_tree:
+            return True
+        parts = rel.parts
+        if len(parts) == 2 and parts[1] == self.containerfile and parts[0].startswith("v"):
+            return True
+        return self.catalog_key(rel) is not None and parts[-1] == "catalog.json"
+
+
+DEFAULT_LAYOUT = CatalogLayout()
+KUEUE_FBC_LAYOUT = CatalogLayout(
+    name="kueue-fbc", root=".", fbc_dir="catalog", containerfile="Containerfile.catalog", owns_tree=False
+)
+LAYOUTS = {layout.name: layout for layout in (DEFAULT_LAYOUT, KUEUE_FBC_LAYOUT)}
+"""The presets ``releasekit.yaml`` (``layout:``) and ``catalog adopt --layout`` name."""

@@ -1,0 +1,138 @@
+"""Published blobs carried into the new catalogs: they must agree with the release, and stay as published.
+
+Pure rules over :class:`releasekit.model.published.PublishedBlob` (what the committed catalog holds) and
+the bundle releasekit would generate from ``streams/`` for the same release:
+
+- ``RK-DIFF-010``: the working tree's copy of a carried blob differs from the committed one (a hand edit
+  of a published bundle is drift: the build would put the committed blob back);
+- ``RK-DIFF-011``: a carried blob contradicts the release's recorded facts -- its bundle image, the
+  set of its related image references, its ``olm.package`` name or version, or its set of ``olm.gvk``
+  APIs. The CSV prose (descriptions, icons,
+  keywords, ...) is the published text and is never compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final
+
+from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.published import PublishedBlob, PublishedKey
+
+__all__ = ["RULES", "RULE_CARRIED_EDITED", "RULE_CARRIED_FACTS", "check_carried_edits", "check_carried_facts"]
+
+RULE_CARRIED_EDITED = "RK-DIFF-010"
+RULE_CARRIED_FACTS = "RK-DIFF-011"
+
+RULES: Final[dict[str, str]] = {
+    RULE_CARRIED_EDITED: "a published bundle blob was edited in the working tree",
+    RULE_CARRIED_FACTS: "a published bundle blob contradicts its release's facts in streams/",
+}
+
+
+def _package(bundle: Bundle) -> frozenset[str]:
+    return frozenset(
+        f"{p.value.get('packageName', '')} {p.value.get('version', '')}"
+        for p in bundle.properties
+        if p.type == PROP_PACKAGE and isinstance(p.value, Mapping)
+    )
+
+
+def _gvks(bundle: Bundle) -> frozenset[str]:
+    return frozenset(
+        f"{p.value.get('group', '')}/{p.value.get('version', '')} {p.value.get('kind', '')}"
+        for p in bundle.properties
+        if p.type == PROP_GVK and isinstance(p.value, Mapping)
+    )
+
+
+def _related(bundle: Bundle) -> frozenset[str]:
+    return frozenset(r.image for r in bundle.related_images or ())
+
+
+_FACTS: tuple[tuple[str, Callable[[Bundle], frozenset[str]]], ...] = (
+    ("image", lambda b: frozenset({b.image})),
+    ("relatedImages", _related),
+    ("olm.package", _package),
+    ("olm.gvk", _gvks),
+)
+
+
+def _listed(values: frozenset[str]) -> str:
+    return ", ".join(sorted(values)) or "nothing"
+
+
+def check_carried_facts(
+    pairs: Iterable[tuple[PublishedKey, PublishedBlob, Bundle, Location]],
+) -> tuple[Finding, ...]:
+    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree.
+
+    ``pairs`` gives, per carried blob, the bundle generated from ``streams/`` for the same release and
+    where that release is defined. Set-valued facts name only what differs.
+    """
+    out: list[Finding] = []
+    for key, blob, generated, release_at in pairs:
+        for fact, read in _FACTS:
+            published, recorded = read(blob.bundle), read(generated)
+            if published == recorded:
+                continue
+            out.append(
+                Finding(
+                    rule=RULE_CARRIED_FACTS,
+                    severity=Severity.ERROR,
+                    message=(
+                        f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
+                        f"{_listed(published - recorded)} where the release at {release_at} gives "
+                        f"{_listed(recorded - published)}"
+                    ),
+                    location=blob.location,
+                    hint=(
+                        f"a published bundle is carried as it is: correct the release at {release_at} "
+                        "to what was published"
+                    ),
+                    subject=(key[0], key[1], f'bundle "{key[2]}"'),
+                )
+            )
+    return tuple(out)
+
+
+def check_carried_edits(
+    carried: Mapping[PublishedKey, PublishedBlob],
+    working: Mapping[PublishedKey, PublishedBlob],
+    working_files: Iterable[str],
+) -> tuple[Finding, ...]:
+    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one.
+
+    ``working`` holds the blobs read from the working tree, ``working_files`` the catalog files that
+    exist there (shown as in the committed blobs' locations): a blob missing from an existing file was
+    removed by hand; a file that is gone altogether is simply written again.
+    """
+    present = set(working_files)
+    out: list[Finding] = []
+    for key, blob in sorted(carried.items()):
+        if blob.location.file not in present:
+            continue
+        now = working.get(key)
+        if now is not None and now.text == blob.text:
+            continue
+        where = now.location if now is not None else Location(file=blob.location.file)
+        change = "was removed from" if now is None else "differs in"
+        out.append(
+            Finding(
+                rule=RULE_CARRIED_EDITED,
+                severity=Severity.ERROR,
+                message=(
+                    f'published bundle "{key[2]}" {change} the working tree of {blob.location.file}; '
+                    f"{blob.revision} has it at line {blob.location.line}"
+                ),
+                location=where,
+                hint=(
+                    "published bundles are immutable: restore the file with `git checkout -- "
+                    f"{blob.location.file}` (a new release ships as a new bundle); after "
+                    "`releasekit catalog adopt`, commit the import before building"
+                ),
+                subject=(key[0], key[1], f'bundle "{key[2]}"'),
+            )
+        )
+    return tuple(out)
