@@ -397,7 +397,19 @@ def _edges(pkg: _Package, nodes: Mapping[str, Node]) -> list[tuple[Edge, Channel
     return out
 
 
-def _shortest_paths(start: str, adjacency: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+def upgrade_adjacency(edges: Iterable[Edge]) -> dict[str, list[str]]:
+    """Where each bundle can upgrade to: the distinct targets of its edges, sorted (deterministic paths)."""
+    adjacency: dict[str, list[str]] = {}
+    for edge in edges:
+        adjacency.setdefault(edge.source, [])
+        if edge.target not in adjacency[edge.source]:
+            adjacency[edge.source].append(edge.target)
+    for targets in adjacency.values():
+        targets.sort()
+    return adjacency
+
+
+def shortest_paths(start: str, adjacency: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """Breadth-first from ``start``; neighbours in sorted order, so every path is deterministic."""
     paths: dict[str, tuple[str, ...]] = {start: (start,)}
     queue = deque([start])
@@ -444,13 +456,7 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
     )
     default = next((c for c in channels if c.name == pkg.default_channel), None)
     head = default.heads[0] if default is not None and len(default.heads) == 1 else None
-    adjacency: dict[str, list[str]] = {}
-    for edge in edges:
-        adjacency.setdefault(edge.source, [])
-        if edge.target not in adjacency[edge.source]:
-            adjacency[edge.source].append(edge.target)
-    for targets in adjacency.values():
-        targets.sort()
+    adjacency = upgrade_adjacency(edges)
     ordered = sorted(nodes.values(), key=_version_key)
     rows = []
     for node in ordered:
@@ -458,7 +464,7 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
         if head is None:
             rows.append(Reachability(bundle=node.name, version=version, reachable=False))
             continue
-        path = _shortest_paths(node.name, adjacency).get(head)
+        path = shortest_paths(node.name, adjacency).get(head)
         if path is not None:
             rows.append(Reachability(bundle=node.name, version=version, reachable=True, path=path))
         else:
@@ -587,12 +593,7 @@ def _reach_message(row: Reachability, graph: PackageGraph, node: Node, head: Nod
 
 
 def _furthest(bundle: str, graph: PackageGraph) -> str:
-    adjacency: dict[str, list[str]] = {}
-    for edge in graph.edges:
-        adjacency.setdefault(edge.source, []).append(edge.target)
-    for targets in adjacency.values():
-        targets.sort()
-    reached = _shortest_paths(bundle, adjacency)
+    reached = shortest_paths(bundle, upgrade_adjacency(graph.edges))
     nodes = [n for n in graph.nodes if n.name in reached]
     return max(nodes, key=_version_key).name if nodes else bundle
 

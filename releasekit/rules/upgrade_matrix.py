@@ -19,14 +19,19 @@ was on the way, which is the EUS edge's own row.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.lifecycle import UpgradeEdge
 from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
 from releasekit.model.version import RangeError, Version, parse_range
-from releasekit.rules.graph import PackageGraph, analyze_config, blocks_upgrade
+from releasekit.rules.graph import (
+    PackageGraph,
+    analyze_config,
+    blocks_upgrade,
+    shortest_paths,
+    upgrade_adjacency,
+)
 
 __all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows", "follow", "upgrade_matrix"]
 
@@ -60,22 +65,9 @@ def _entry_sources(
 
 def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str, tuple[str, ...]]:
     """The head ``start`` reaches in ``target`` (through ``first`` when it is not in it) and the path."""
-    adjacency: dict[str, list[str]] = {}
-    for edge in target.edges:
-        adjacency.setdefault(edge.source, [])
-        if edge.target not in adjacency[edge.source]:
-            adjacency[edge.source].append(edge.target)
-    for targets in adjacency.values():
-        targets.sort()
+    adjacency = upgrade_adjacency(target.edges)
     adjacency[start] = sorted(set(adjacency.get(start, [])) | set(first))
-    paths: dict[str, tuple[str, ...]] = {start: (start,)}
-    queue = deque([start])
-    while queue:
-        current = queue.popleft()
-        for nxt in adjacency.get(current, ()):
-            if nxt not in paths:
-                paths[nxt] = (*paths[current], nxt)
-                queue.append(nxt)
+    paths = shortest_paths(start, adjacency)
     if target.default_head is not None and target.default_head in paths:
         return target.default_head, paths[target.default_head]
     known = [n for n in target.nodes if n.name in paths]
