@@ -43,14 +43,19 @@ __all__ = [
     "run",
 ]
 
-REFUSAL_RULES = LOADER_RULES | {
-    bundle_ids.YAML_INVALID,
-    bundle_ids.OBJECT_UNDECODABLE,
-    bundle_ids.STRAY_DIRECTORY,
-    bundle_ids.STRAY_HIDDEN_FILE,
-    bundle_ids.CSV_COUNT,
-    bundle_ids.CRD_API_VERSION,
-}
+_OBJECT_REFUSALS = frozenset(
+    {
+        bundle_ids.YAML_INVALID,
+        bundle_ids.OBJECT_UNDECODABLE,
+        bundle_ids.STRAY_DIRECTORY,
+        bundle_ids.STRAY_HIDDEN_FILE,
+        bundle_ids.CSV_COUNT,
+        bundle_ids.CRD_API_VERSION,
+    }
+)
+"""The manifest loader's refusals (operator-sdk's ``loadBundle`` objects step)."""
+
+REFUSAL_RULES = LOADER_RULES | _OBJECT_REFUSALS
 """Rules whose error findings mean operator-sdk's loader refuses the bundle (it never gets validated)."""
 
 
@@ -138,18 +143,7 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
 
-_LOAD_OBJECTS = frozenset(
-    {
-        bundle_ids.YAML_INVALID,
-        bundle_ids.OBJECT_UNDECODABLE,
-        bundle_ids.STRAY_DIRECTORY,
-        bundle_ids.STRAY_HIDDEN_FILE,
-        bundle_ids.CSV_COUNT,
-        bundle_ids.CRD_API_VERSION,
-        LOADER_UNDECODABLE,
-        LOADER_CSV_UNPARSABLE,
-    }
-)
+_LOAD_OBJECTS = _OBJECT_REFUSALS | {LOADER_UNDECODABLE, LOADER_CSV_UNPARSABLE}
 """Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
 
 
