@@ -38,16 +38,6 @@ def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord |
     text = read_input_text(path, display=display, what="the streams folder")  # the input policy: exit 2
     try:
         docs = load_yaml_documents(text, source=display)
-    except (OSError, UnicodeDecodeError) as exc:
-        findings.append(
-            Finding(
-                rule=RULE_YAML,
-                severity=Severity.ERROR,
-                message=f"cannot read {display}: {exc}",
-                location=Location(file=display),
-            )
-        )
-        return None
     except YamlContentError as exc:
         findings.append(
             Finding(
