@@ -27,10 +27,9 @@ from pathlib import Path, PurePosixPath
 
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
-from releasekit.jobs.streams_validate import validate_streams
+from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
-from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
@@ -143,13 +142,6 @@ def _write(
             write_bytes_atomic(target, data)
 
 
-def _lifecycle(streams_dir: Path) -> OpenShiftLifecycle | None:
-    """``streams/openshift/lifecycle.yaml`` (None when absent; its findings are the streams check's)."""
-    from releasekit.io.lifecycle import load_lifecycle
-
-    return load_lifecycle(streams_dir, display_root=str(streams_dir))[0]
-
-
 def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
     """RK-POLICY-010…012 over the catalogs just planned (what ``catalog/`` holds when in sync)."""
     from releasekit.rules.tech_preview import check_catalog_blocking
@@ -190,7 +182,8 @@ def _build(
 
     repo_root = request.streams_dir.parent
     published_dir = request.published_dir or repo_root / layout.root
-    loaded, streams_report = validate_streams(request.streams_dir, display_root=str(request.streams_dir))
+    streams_check = check_streams_folder(request.streams_dir, display_root=str(request.streams_dir))
+    loaded, streams_report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*config_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
     rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
@@ -213,7 +206,7 @@ def _build(
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
     rules.extend(policy_rules.RULES)
     rules.append("RK-DIFF-001")
-    lifecycle = _lifecycle(request.streams_dir)
+    lifecycle = streams_check.lifecycle
     findings.extend(_tech_preview_findings(loaded.streams, built))
     rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
 

@@ -44,7 +44,7 @@ from releasekit.io.gitrev import (
 )
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
-from releasekit.jobs.streams_validate import validate_streams
+from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
@@ -389,9 +389,10 @@ def _check(
     # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
     if base_loaded is None:
         base_loaded = _base_streams(base)
-    loaded, streams_report = validate_streams(
+    streams_check = check_streams_folder(
         head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
     )
+    loaded, streams_report = streams_check.loaded, streams_check.report
     findings.extend(streams_report.findings)
     checked.extend(streams_report.checked)
     rules.update(streams_report.rules)
@@ -458,7 +459,7 @@ def _check(
         rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
     }
     findings.extend(_fragment_checks(head_catalog, touched_files, head_cats))
-    lifecycle = _load_lifecycle(head)
+    lifecycle = streams_check.lifecycle
     for package in sorted(touched_packages):
         stream = streams_by_package.get(package)
         order = _openshift_order(stream, [k[0] for k in head_cats if k[1] == package])
@@ -519,14 +520,6 @@ def _check(
         changes=changes,
     )
     return CheckResult(report=report, touched=tuple(sorted(keys)), packages=touched_packages)
-
-
-def _load_lifecycle(head: Snapshot) -> OpenShiftLifecycle | None:
-    """The head's ``streams/openshift/lifecycle.yaml`` (None when absent; the streams check reports it)."""
-    from releasekit.io.lifecycle import load_lifecycle
-
-    streams_dir = head.root / "streams"
-    return load_lifecycle(streams_dir, display_root="streams")[0] if streams_dir.is_dir() else None
 
 
 def _matrix_block(

@@ -7,21 +7,34 @@ Job: reads with :func:`releasekit.io.streams.load_streams`, judges with
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.model.finding import Finding
+from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.rules.stream import RULES, check_streams
 
-__all__ = ["validate_streams"]
+__all__ = ["StreamsCheck", "check_streams_folder", "validate_streams"]
 
 
-def validate_streams(
+@dataclass(frozen=True, slots=True)
+class StreamsCheck:
+    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle
+    (None when ``openshift/lifecycle.yaml`` is absent or not valid), which ``build`` and ``check`` use
+    again for their cross-OpenShift checks instead of reading the file a second time."""
+
+    loaded: LoadedStreams
+    report: Report
+    lifecycle: OpenShiftLifecycle | None
+
+
+def check_streams_folder(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
-) -> tuple[LoadedStreams, Report]:
+) -> StreamsCheck:
     """Load ``root`` (unless ``loaded`` is what was read from it already) and run every stream check:
-    what ``streams validate`` and ``build`` report.
+    what ``streams validate``, ``build`` and ``check`` report.
 
     Raises:
         InputError: as :func:`releasekit.io.streams.load_streams`.
@@ -29,19 +42,29 @@ def validate_streams(
     if loaded is None:
         loaded = load_streams(root, display_root=display_root)
     findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
-    extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(root, display_root, loaded)
+    lifecycle, extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(
+        root, display_root, loaded
+    )
     report = Report(
         command="streams validate",
         findings=findings + extra_findings,
         checked=loaded.files + extra_files,
         rules=tuple(sorted({*RULES, *extra_rules})),
     )
-    return loaded, report
+    return StreamsCheck(loaded=loaded, report=report, lifecycle=lifecycle)
+
+
+def validate_streams(
+    root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
+) -> tuple[LoadedStreams, Report]:
+    """:func:`check_streams_folder` without the lifecycle: the loaded streams and the report."""
+    result = check_streams_folder(root, display_root=display_root, loaded=loaded)
+    return result.loaded, result.report
 
 
 def _lifecycle_and_tech_preview(
     root: Path, display_root: str | None, loaded: LoadedStreams
-) -> tuple[tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
+) -> tuple[OpenShiftLifecycle | None, tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
     """``openshift/lifecycle.yaml`` (RK-STREAM-050…052) and Tech Preview streams (RK-STREAM-053)."""
     from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
     from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
@@ -56,7 +79,7 @@ def _lifecycle_and_tech_preview(
     if lifecycle is not None:
         findings += check_lifecycle(lifecycle, loaded.streams)
     findings += check_stream_blocking(loaded.streams)
-    return findings, (*LIFECYCLE_RULES, *STREAM_RULES), files
+    return lifecycle, findings, (*LIFECYCLE_RULES, *STREAM_RULES), files
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
