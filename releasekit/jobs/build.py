@@ -187,7 +187,10 @@ def _build(
     findings: list[Finding] = [*config_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
     rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
-    carried = carried_at_head(published_dir, loaded.streams, layout, display=str(published_dir))
+    committed_bytes: dict[PurePosixPath, bytes] = {}
+    carried = carried_at_head(
+        published_dir, loaded.streams, layout, display=str(published_dir), committed_bytes=committed_bytes
+    )
     built = build_catalogs(
         request.streams_dir,
         request.templates_dir,
@@ -200,7 +203,15 @@ def _build(
     )
     findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
     if published_dir == catalog_dir:
-        findings.extend(working_findings(published_dir, built.carried, layout, display=str(published_dir)))
+        findings.extend(
+            working_findings(
+                published_dir,
+                built.carried,
+                layout,
+                display=str(published_dir),
+                committed_bytes=committed_bytes,
+            )
+        )
     rules.extend(CARRY_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))

@@ -8,6 +8,7 @@ repository (or one with no commit yet) carries nothing: every blob is generated.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -42,16 +43,33 @@ def carried_at(
 
 
 def carried_at_head(
-    catalog_dir: Path, streams: Sequence[Stream], layout: CatalogLayout, *, display: str
+    catalog_dir: Path,
+    streams: Sequence[Stream],
+    layout: CatalogLayout,
+    *,
+    display: str,
+    committed_bytes: dict[PurePosixPath, bytes] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs a build carries from ``catalog_dir`` as committed at HEAD (none outside git)."""
+    """The blobs a build carries from ``catalog_dir`` as committed at HEAD (none outside git).
+
+    ``committed_bytes``, when given, receives the bytes of every HEAD file the blobs were read from, so
+    :func:`working_findings` need not decode a working-tree file that is still the committed one.
+    """
     committed = committed_files(catalog_dir)
     if committed is None:
         return {}
     files, label = committed
-    return carried_at(
-        {rel: ref.read for rel, ref in files.items()}, streams, layout, display=display, revision=label
-    )
+    readers: dict[PurePosixPath, Callable[[], bytes]] = {rel: ref.read for rel, ref in files.items()}
+    carried = carried_at(readers, streams, layout, display=display, revision=label)
+    if committed_bytes is not None:
+        committed_bytes.update(  # the package catalogs just decoded (FileRef keeps what it read)
+            {
+                rel: ref.read()
+                for rel, ref in files.items()
+                if rel.name == "catalog.json" and layout.catalog_key(rel) is not None
+            }
+        )
+    return carried
 
 
 def carry_findings(
@@ -77,18 +95,32 @@ def working_findings(
     layout: CatalogLayout,
     *,
     display: str,
+    committed_bytes: Mapping[PurePosixPath, bytes] | None = None,
 ) -> list[Finding]:
-    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``."""
+    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``.
+
+    A file whose bytes are ``committed_bytes``' (HEAD's) holds the carried blobs as they are, so only the
+    files that changed are decoded.
+    """
     if not carried or not catalog_dir.is_dir():
         return []
-    files: dict[PurePosixPath, Callable[[], bytes]] = {}
+    shown = _shown(display)
+    changed: dict[PurePosixPath, Callable[[], bytes]] = {}
+    unchanged: set[str] = set()
+    names: list[str] = []
     for path in sorted(
         catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")
     ):  # not all of a repository root
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
-        if path.is_file() and layout.catalog_key(rel) is not None:
-            files[rel] = path.read_bytes
-    shown = _shown(display)
-    working = published_blobs(files, layout, display_root=shown, revision="working tree")
-    names = [f"{shown}/{rel}" if shown != "." else str(rel) for rel in files]
+        if not path.is_file() or layout.catalog_key(rel) is None:
+            continue
+        name = f"{shown}/{rel}" if shown != "." else str(rel)
+        names.append(name)
+        data = path.read_bytes()
+        if committed_bytes is not None and committed_bytes.get(rel) == data:
+            unchanged.add(name)  # still the committed file: its blobs are the carried ones, byte for byte
+        else:
+            changed[rel] = functools.partial(bytes, data)
+    working = published_blobs(changed, layout, display_root=shown, revision="working tree")
+    working.update({key: blob for key, blob in carried.items() if blob.location.file in unchanged})
     return list(check_carried_edits(carried, working, names))
