@@ -48,7 +48,7 @@ def test_build_writes_the_same_bytes_twice(run_line: Callable[..., Result], repo
     assert first == second
     original = {p.relative_to(repo_copy): b for p, b in first.items()}
     committed = {
-        p.relative_to(REPO_ROOT): p.read_bytes() for p in (REPO_ROOT / "catalog").rglob("*") if p.is_file()
+        p.relative_to(REPO_ROOT): p.read_bytes() for p in (REPO_ROOT / "catalog").rglob("*") if _generated(p)
     }
     assert original == committed
 

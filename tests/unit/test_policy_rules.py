@@ -36,7 +36,11 @@ def _release(stream: Stream, version: str, **changes: object) -> Stream:
 
 
 def _catalogs() -> list[tuple[str, DeclarativeConfig]]:
-    return [(d.name, load_catalog(d / "configs").config) for d in sorted((REPO_ROOT / "catalog").iterdir())]
+    return [
+        (d.name, load_catalog(d / "configs").config)
+        for d in sorted((REPO_ROOT / "catalog").iterdir())
+        if d.is_dir()
+    ]
 
 
 def _errors(findings: tuple[object, ...]) -> list[object]:
