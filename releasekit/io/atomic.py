@@ -22,7 +22,6 @@ Adapter module (writes files; imports nothing from rules, plan or jobs).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import os
@@ -234,6 +233,8 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes  # only a tree swap needs it (5 ms to import)
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2

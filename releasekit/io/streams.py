@@ -268,14 +268,7 @@ def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> lis
 
 
 def _origin(doc: LocatedDocument, display: str, path: str) -> Origin:
-    cut = len(path)
-    lines = tuple(
-        sorted(
-            (sub[cut:], line)
-            for sub, line in doc.lines.items()
-            if sub.startswith(path) and (len(sub) == cut or sub[cut] in ".[")  # path itself, or below it
-        )
-    )
+    lines = tuple(doc.lines_under(path))
     if not any(sub == "" for sub, _ in lines):
         lines = (("", doc.line_of(path)), *lines)
     return Origin(file=display, path=path, lines=lines)

@@ -30,11 +30,11 @@ import yaml
 
 from releasekit.errors import SafetyLimitError, TemplateError, one_line
 from releasekit.io.inputs import check_nesting, read_input_text
-from releasekit.io.yamlio import YamlContentError
+from releasekit.io.yamlio import SafeLoader, YamlContentError
 
 __all__ = ["TemplateSet", "load_yaml_text", "to_json", "to_yaml"]
 
-_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_LOADER: Any = SafeLoader
 
 
 def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
@@ -163,9 +163,23 @@ class _Decline(Exception):
     """The emitter leaves this value to PyYAML (which also raises for what JSON cannot hold)."""
 
 
-_PRINTABLE = re.compile(
+_PRINTABLE_SOURCE = (
     "[\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010fffe]*"
 )
+
+
+def _printable(text: str) -> bool:
+    """True when every character of ``text`` is one PyYAML writes as it is (its printable set).
+
+    ASCII text (nearly all of it) is printable exactly when ``str.isprintable`` says so (U+0020..U+007E);
+    only other text meets the full pattern, whose compilation (a class reaching U+10FFFF) costs
+    milliseconds at start-up.
+    """
+    if text.isascii():
+        return text.isprintable()
+    return re.fullmatch(_PRINTABLE_SOURCE, text) is not None  # re caches the compiled pattern
+
+
 _FIRST_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
 _STR_TAG = "tag:yaml.org,2002:str"
 _IMPLICIT: dict[Any, list[tuple[str, re.Pattern[str]]]] = yaml.resolver.Resolver.yaml_implicit_resolvers
@@ -186,7 +200,7 @@ def _double_quoted(text: str) -> str:
 
 def _inline_str(text: str) -> str:
     """A one-line string as PyYAML writes it in block context (plain or single-quoted)."""
-    if not _PRINTABLE.fullmatch(text):
+    if not _printable(text):
         return _double_quoted(text)
     plain = bool(text) and not (
         text[0] in _FIRST_INDICATORS
@@ -210,7 +224,7 @@ def _literal(text: str, indent: int) -> list[str] | None:
         or text[-1] == " "
         or text.endswith("\n\n")
         or " \n" in text
-        or not _PRINTABLE.fullmatch(text.replace("\n", " "))
+        or not _printable(text.replace("\n", " "))
     ):
         return None
     body = text[:-1] if text[-1] == "\n" else text

@@ -15,6 +15,7 @@ Python values from the node tree itself, so that:
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from releasekit.model.finding import nearest_line
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "SafeLoader",
     "LocatedDocument",
     "YamlContentError",
     "iter_yaml_documents",
@@ -40,9 +42,38 @@ DEFAULT_MAX_NODES = 1_000_000
 """Most nodes one file may expand to (aliases counted at every use); far above any real catalog."""
 
 try:  # the C loader is much faster; fall back to the pure-Python one where libyaml is missing
-    _Loader: type = yaml.CSafeLoader
+    _BaseLoader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+    _BaseLoader = yaml.SafeLoader
+
+_PLAIN_TAGS_MAX = 65_536
+_PLAIN_TEXT_MAX = 64
+
+
+class SafeLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """PyYAML's safe loader (C where available) that resolves each short plain scalar's text once.
+
+    The composer asks the resolver for the tag of every scalar, in Python, trying a regular expression per
+    candidate type; keys and small values repeat throughout a document, so the answer for a plain text
+    (which depends on the text alone: releasekit adds no path resolvers) is remembered, for up to
+    ``_PLAIN_TAGS_MAX`` short texts per process.
+    """
+
+    _plain_tags: dict[str, str] = {}
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0] and len(value) <= _PLAIN_TEXT_MAX:
+            tags = SafeLoader._plain_tags
+            tag = tags.get(value)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(tags) < _PLAIN_TAGS_MAX:
+                    tags[value] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
+
+
+_Loader: type = SafeLoader
 
 
 class YamlContentError(ValueError):
@@ -61,11 +92,32 @@ class LocatedDocument:
     data: Any
     line: int
     lines: dict[str, int] = field(default_factory=dict)
+    _sorted: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def line_of(self, path: str) -> int:
         """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
         line = nearest_line(self.lines, path)
         return self.line if line is None else line
+
+    def lines_under(self, path: str) -> list[tuple[str, int]]:
+        """(relative path, line) of ``path`` and of every path below it, sorted by relative path.
+
+        The recorded paths are sorted once (on the first call), so that each call only bisects to the
+        paths that start with ``path``.
+        """
+        if not self._sorted and self.lines:
+            self._sorted.extend(sorted(self.lines))
+        keys = self._sorted
+        cut = len(path)
+        found = []
+        for index in range(bisect.bisect_left(keys, path), len(keys)):
+            sub = keys[index]
+            if not sub.startswith(path):
+                break
+            if len(sub) == cut or sub[cut] in ".[":  # the path itself, or below it (not $.ab for $.a)
+                found.append((sub[cut:], self.lines[sub]))
+        found.sort()
+        return found
 
 
 def json_path(parent: str, key: object) -> str:

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from releasekit.errors import TemplateError
-from releasekit.io.templates import _PRINTABLE, TemplateSet, _to_yaml_pyyaml, to_json, to_yaml
+from releasekit.io.templates import TemplateSet, _printable, _to_yaml_pyyaml, to_json, to_yaml
 
 TRICKY = [
     "",
@@ -119,7 +119,7 @@ def _pyyaml_style(value: Any) -> bool:
         return all(_pyyaml_style(v) for v in value)
     if not isinstance(value, str):
         return True
-    if not _PRINTABLE.fullmatch(value.replace("\n", " ")):
+    if not _printable(value.replace("\n", " ")):
         return False
     return "\n" not in value or not (
         value[0] in " \n" or value[-1] == " " or value.endswith("\n\n") or " \n" in value
@@ -179,3 +179,13 @@ def test_undefined_attribute_is_reported(tmp_path: Path) -> None:
 def test_to_json_is_unchanged_for_values() -> None:
     assert to_json("é") == '"é"'
     assert to_json({"a": [1, None]}) == '{"a": [1, null]}'
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12))
+def test_printable_check_is_the_printable_pattern(text: str) -> None:
+    """The ASCII shortcut answers exactly what PyYAML's printable set (the full pattern) answers."""
+    import re
+
+    from releasekit.io.templates import _PRINTABLE_SOURCE
+
+    assert _printable(text) is (re.fullmatch(_PRINTABLE_SOURCE, text) is not None)
