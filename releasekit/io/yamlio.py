@@ -50,7 +50,7 @@ _PLAIN_TAGS_MAX = 65_536
 _PLAIN_TEXT_MAX = 64
 
 
-class SafeLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+class SafeLoader(_BaseLoader):  # type: ignore[misc]
     """PyYAML's safe loader (C where available) that resolves each short plain scalar's text once.
 
     The composer asks the resolver for the tag of every scalar, in Python, trying a regular expression per

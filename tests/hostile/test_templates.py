@@ -70,7 +70,7 @@ def test_a_runaway_template_is_stopped_by_the_render_time_limit(repo: Path) -> N
         ["catalog", "build", "--candidates", "--out", "preview"],
         repo,
         timeout=90,
-        prelude="import releasekit.io.templates as t; t.RENDER_SECONDS = 1",
+        prelude="import releasekit.io.template_engine as t; t.RENDER_SECONDS = 1",
     )
     assert_refused(ran, f"clusterserviceversion.yaml.j2:{number}", "rendering took more than 1 s")
 
