@@ -452,7 +452,6 @@ _YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
 _YAML11_WORDS = frozenset(
     ("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<")
 )
-_NUMBER_START = frozenset("-+.0123456789")
 _YAML11_NUMBER = re.compile(  # PyYAML's int and float patterns (yaml.resolver), for strings with ':' or '_'
     r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
     r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
