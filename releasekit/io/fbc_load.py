@@ -440,14 +440,63 @@ def _first_content_line(chunk: str, line: int) -> int:
 
 _YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
 _YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
-_MERGE_BYTES = re.compile(rb"<<[ \t]*:")
-_NON_FINITE_BYTES = re.compile(rb"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
-_NON_FINITE_TEXT = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
-_MERGE_KEY = re.compile(r"(?:^|[\s{,])<<[ \t]*:")
+
+# What yaml-rs (YAML 1.2) reads otherwise than PyYAML (YAML 1.1, the reference) when written unquoted:
+# - strings to PyYAML: bools (yes/no/on/off), "=" (refused), "<<" (merge key), sexagesimal numbers (1:20,
+#   1:20.5) and underscore-only hex or binary (0x_, refused);
+# - numbers to yaml-rs: integers written with a leading zero or underscore, or as 0o17 or 0X1F (PyYAML: octal
+#   or a string), and floats written without a dot or a signed exponent (1e5), with a sign before the dot
+#   (+.5), or past float64's range (PyYAML and opm keep the text).
+# Only such plain scalars come out differently, so a document is read by PyYAML when its yaml-rs value holds
+# one of those strings or a float, or an integer whose text may be one of those spellings.
+_YAML11_WORDS = frozenset(
+    ("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<")
+)
+_YAML11_NUMBER = re.compile(  # PyYAML's int and float patterns (yaml.resolver), for strings with ':' or '_'
+    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
+    r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
+)
+# a plain scalar starting (after a sign) with 0 and another character, or with '_': an integer yaml-rs reads
+# leniently (0777, 08, 0o17, 0X1F, _1); run only on documents in which yaml-rs produced an integer
+_LENIENT_INTEGER = re.compile(r"(?:^|(?<=[\s\[\]{},:?]))[-+]?(?:0[0-9A-Za-z_]|_)")
+_SAFE, _INTEGERS, _REREAD = 0, 1, 2
+
+
+def _yaml11_risk(value: Any) -> int:
+    """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
+
+    ``_REREAD``: it holds a float or a string that PyYAML would read otherwise if it was written unquoted;
+    ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: neither. One tight loop
+    over the values; a string is looked at further only when it is short or starts with ``+`` to ``9``.
+    """
+    found = _SAFE
+    pending: list[Any] = [value]
+    pop, extend = pending.pop, pending.extend
+    words, number = _YAML11_WORDS, _YAML11_NUMBER.fullmatch
+    while pending:
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) < 4 and item in words:
+                return _REREAD
+            if "+" <= item < ":" and (":" in item or "_" in item) and number(item) is not None:
+                return _REREAD
+        elif kind is dict:
+            extend(item.values())
+            extend(item)
+        elif kind is list:
+            extend(item)
+        elif kind is int:
+            found = _INTEGERS
+        elif kind is float:
+            return _REREAD
+    return found
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """A document with merge keys, read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding."""
+    """A document read by PyYAML (:mod:`releasekit.io.yamlio`), the YAML 1.1 reading opm's go-yaml shares:
+    merge keys, NEL/LS/PS line breaks, YAML 1.1 spellings; ``_ABSENT`` after a finding."""
     from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 
     try:
@@ -487,16 +536,13 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_screen(data: bytes) -> tuple[bool, bool]:
-    """(may hold merge keys or YAML 1.1 line breaks, may hold NaN/Infinity) for a whole file, from its bytes.
+def _yaml_screen(data: bytes) -> bool:
+    """Whether a whole file may hold YAML 1.1 line breaks (NEL, LS, PS), from its bytes (ASCII never does).
 
-    Literal-prefix searches on bytes: a few milliseconds per 10 MB, so the per-document checks in
-    :func:`_yaml_docs` run only for the rare file that needs them.
+    Everything else YAML 1.1 reads otherwise is found in yaml-rs's value of each document
+    (:func:`_yaml11_risk`), which costs less than searching the text for it.
     """
-    yaml11 = _MERGE_BYTES.search(data) is not None or (
-        not data.isascii() and any(brk in data for brk in _YAML11_BREAK_BYTES)
-    )
-    return yaml11, _NON_FINITE_BYTES.search(data) is not None
+    return not data.isascii() and any(brk in data for brk in _YAML11_BREAK_BYTES)
 
 
 def _yaml_docs(
@@ -504,55 +550,78 @@ def _yaml_docs(
     file: str,
     findings: list[Finding],
     limits: LoadLimits,
-    screen: tuple[bool, bool] | None = None,
+    screen: bool | None = None,
 ) -> Iterator[_Doc]:
     import yaml_rs
 
-    yaml11, non_finite = screen if screen is not None else _yaml_screen(text.encode("utf-8", "surrogatepass"))
+    breaks = screen if screen is not None else _yaml_screen(text.encode("utf-8", "surrogatepass"))
     any_doc = False
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        if yaml11 and (
-            ("<<" in chunk and _MERGE_KEY.search(chunk)) or any(brk in chunk for brk in _YAML11_BREAKS)
-        ):
-            # yaml-rs reads YAML 1.2, which has no merge keys and no NEL/LS/PS line breaks; go-yaml (opm)
-            # and PyYAML read YAML 1.1, which has both
-            merged = _merged_document(chunk, file, line, findings, limits)
-            if merged is not _ABSENT:
-                yield _Doc(merged, _first_content_line(chunk, line), raw_empty=merged is None)
-            continue
-        try:
-            value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
-        except yaml_rs.YAMLDecodeError as exc:
-            message = str(exc)
-            if "alias" in message and "limit" in message:
-                raise SafetyLimitError(
-                    f"{file}:{line}: YAML alias expansion over the limit ({message})"
-                ) from None
-            where = _YAML_ERROR_LINE.search(message)
-            err_line = line + int(where.group(1)) - 1 if where else line
-            detail = message.splitlines()[-1].strip() if "\n" in message else message
-            rule, hint = "RK-FBC-001", "fix the YAML syntax (documents are separated by '---' lines)"
-            if "duplicate" in message:
-                rule, hint = "RK-FBC-003", _HINT_DUPLICATE
-                detail = message.splitlines()[0]
-            findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
-            continue
-        if non_finite and _NON_FINITE_TEXT.search(chunk) and (bad := _non_finite(value)) is not None:
-            findings.append(
-                _finding(
-                    "RK-FBC-001",
-                    f"invalid YAML: json: unsupported value: {bad}",
-                    file,
-                    _first_content_line(chunk, line),
-                    "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
+        value: Any = _ABSENT
+        if not (breaks and any(brk in chunk for brk in _YAML11_BREAKS)):
+            # yaml-rs reads YAML 1.2, which has no NEL/LS/PS line breaks; go-yaml (opm) and PyYAML read YAML
+            # 1.1, which has them
+            try:
+                value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
+            except yaml_rs.YAMLDecodeError as exc:
+                message = str(exc)
+                if "alias" in message and "limit" in message:
+                    raise SafetyLimitError(
+                        f"{file}:{line}: YAML alias expansion over the limit ({message})"
+                    ) from None
+                if (
+                    "duplicate" in message
+                    and (reread := _reread_duplicate(chunk, file, line, limits)) is not None
+                ):
+                    value = reread  # keys yaml-rs read as equal that YAML 1.1 tells apart (or merges)
+                else:
+                    findings.append(_yaml_rs_finding(message, file, line))
+                    continue
+            else:
+                risk = _yaml11_risk(value)
+                if risk == _REREAD or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None):
+                    value = _ABSENT
+        if value is _ABSENT:
+            value = _merged_document(chunk, file, line, findings, limits)
+            if value is _ABSENT:
+                continue
+            if (bad := _non_finite(value)) is not None:
+                findings.append(
+                    _finding(
+                        "RK-FBC-001",
+                        f"invalid YAML: json: unsupported value: {bad}",
+                        file,
+                        _first_content_line(chunk, line),
+                        "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
+                    )
                 )
-            )
-            continue
+                continue
         yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
     if not any_doc:
         yield _Doc(None, 1, raw_empty=True)
+
+
+def _reread_duplicate(chunk: str, file: str, line: int, limits: LoadLimits) -> Any:
+    """PyYAML's value of a document yaml-rs refused for a duplicate key, or ``None`` if PyYAML refuses it too.
+
+    yaml-rs has no merge keys (``<<`` twice) and reads 0o17 and 15 as the same key; PyYAML does not.
+    """
+    findings: list[Finding] = []
+    value = _merged_document(chunk, file, line, findings, limits)
+    return None if value is _ABSENT or value is None else value
+
+
+def _yaml_rs_finding(message: str, file: str, line: int) -> Finding:
+    where = _YAML_ERROR_LINE.search(message)
+    err_line = line + int(where.group(1)) - 1 if where else line
+    detail = message.splitlines()[-1].strip() if "\n" in message else message
+    rule, hint = "RK-FBC-001", "fix the YAML syntax (documents are separated by '---' lines)"
+    if "duplicate" in message:
+        rule, hint = "RK-FBC-003", _HINT_DUPLICATE
+        detail = message.splitlines()[0]
+    return _finding(rule, f"invalid YAML: {detail}", file, err_line, hint)
 
 
 _HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"

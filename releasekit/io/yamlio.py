@@ -134,6 +134,8 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 _BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
+_INF = float("inf")
+_INFINITY_SPELLINGS = frozenset(f"{sign}.{inf}" for sign in ("", "+", "-") for inf in ("inf", "Inf", "INF"))
 
 
 class _Builder:
@@ -181,6 +183,9 @@ class _Builder:
             # keep timestamps as written: catalogs and CSVs treat them as strings
             return node.value
         if isinstance(value, bytes):
+            return node.value
+        if type(value) is float and value in (_INF, -_INF) and node.value not in _INFINITY_SPELLINGS:
+            # a number past float64's range (1.0e+999): go-yaml's ParseFloat fails, so opm keeps the text
             return node.value
         return value
 

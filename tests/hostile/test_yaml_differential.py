@@ -4,15 +4,18 @@ yaml-rs reads catalog YAML because it is fast; PyYAML (through :mod:`releasekit.
 timestamps as written and refuses duplicate keys, as opm's go-yaml does) is the reference. Every document
 of every YAML file under ``../shared/fixtures/`` and of generated documents must come out the same from
 both, or be refused by both. The fast path's guards (characters YAML forbids, nesting depth) are applied
-to both sides as the loader applies them. Known differences, not generated: YAML 1.1 spellings that
-yaml-rs (YAML 1.2) reads otherwise when written unquoted (``yes``/``on``, ``0o17``, ``1:20``, ``1e5`` -- which go-yaml, as opm, reads as a number, like yaml-rs),
-and a number past float64's range (``1.0e+999999``: yaml-rs reads infinity, PyYAML infinity or a string).
+to both sides as the loader applies them. No known differences are left: YAML 1.1 spellings yaml-rs (YAML
+1.2) reads otherwise when unquoted (``yes``/``on``, ``0777``, ``0o17``, ``1:20``, ``=``, ``1e5``) and
+numbers past float64's range are generated on purpose below.
+
+Where PyYAML and opm's go-yaml v2 themselves differ (``0o17`` and ``1e5``: go-yaml reads numbers; ``1:20``
+and ``=``: go-yaml reads strings; ``y``/``n``: go-yaml reads bools), releasekit follows PyYAML, as issue 14
+says; the special values of ``test_special_values_get_opms_verdict`` get opm's own verdict.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -112,6 +115,38 @@ def test_every_fixture_yaml_file_reads_the_same(shared: Callable[..., Path]) -> 
     _check_files(_fixture_files(None))
 
 
+# Plain scalars YAML 1.1 (PyYAML, the reference) reads otherwise than YAML 1.2 (yaml-rs), and numbers past
+# float64's range; yaml-rs already agrees on the last ones
+_YAML11_SPELLINGS = [
+    *["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"],
+    *[
+        "0777",
+        "-0777",
+        "08",
+        "0o17",
+        "0O17",
+        "0X1F",
+        "_1",
+        "+_1",
+        "1:20",
+        "-1:20",
+        "1:20.5",
+        "190:20:30",
+        "=",
+        "<<",
+        "0x_",
+        "0b_",
+        "1e5",
+        "1.5e3",
+        "1E+5",
+        "+.5",
+        "._1",
+    ],
+    *["1.0e+999999", "1e400", "-1.5e+999"],
+    "9" * 400 + ".0",
+    *["1_000", "0b101", "-0x1F", ".5", "1.", "~", "y", "n"],
+]
+
 EDGE_DOCUMENTS = [
     "a: &x {b: 1}\nc:\n  <<: *x\n  d: 2\n",
     "base: &b\n  k: v\n---\nother:\n  <<: [*b]\n  k: w\n",
@@ -133,6 +168,13 @@ EDGE_DOCUMENTS = [
     "a: " + "[" * 300 + "]" * 300 + "\n",
     "- " * 300 + "x\n",
     "{unclosed: \n",
+    "0o17: a\n15: b\n",  # yaml-rs: the same key twice; PyYAML: a string and a number
+    "yes: a\nYes: b\n",  # PyYAML: the same key (true) twice
+    "a: &x {b: 1}\nc: &y {d: 2}\ne:\n  <<: *x\n  <<: *y\n",  # two merge keys: a duplicate to yaml-rs
+] + [
+    template.format(spelling, spelling)
+    for spelling in _YAML11_SPELLINGS
+    for template in ("k: {}\n", "- {}\n", "{}: v\n", "f: [{}, x]\n", "f: {{{}: {}}}\n", "{}\n")
 ]
 
 
@@ -141,19 +183,13 @@ def test_edge_documents_read_the_same(text: str) -> None:
     assert _fast(text) == _reference(text)
 
 
-# Plain scalars PyYAML (YAML 1.1) writes unquoted but yaml-rs (YAML 1.2) reads as numbers: 0o17, and an
-# exponent without a dot (0E0, 1e5) -- the latter as go-yaml, and so opm, reads it too.
-_YAML12_ONLY = re.compile(r"[-+]?(0o[0-7]+|(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+)$", re.IGNORECASE)
-
-_keys = st.text(max_size=8).filter(lambda s: not _YAML12_ONLY.match(s.strip()))
+_keys = st.text(max_size=8)
 _scalars = (
     st.none()
     | st.booleans()
     | st.integers(min_value=-(10**30), max_value=10**30)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20).filter(
-        lambda s: not _YAML12_ONLY.match(s.strip())
-    )
+    | st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20)
 )
 _values = st.recursive(
     _scalars,
@@ -166,3 +202,71 @@ _values = st.recursive(
 def test_generated_documents_read_the_same(value: dict[str, Any], flow: bool) -> None:
     text = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True, sort_keys=False)
     assert _fast(text) == _reference(text)
+
+
+_RISKY = st.sampled_from(_YAML11_SPELLINGS)
+
+
+@st.composite
+def _risky_documents(draw: st.DrawFn) -> str:
+    """Block and flow documents with YAML 1.1 spellings written unquoted as keys, values and list items."""
+    lines = []
+    for _ in range(draw(st.integers(1, 4))):
+        key = draw(_RISKY | st.sampled_from(["a", "b", "name"]))
+        shape = draw(st.sampled_from(["value", "list", "flow", "map"]))
+        if shape == "value":
+            lines.append(f"{key}: {draw(_RISKY)}")
+        elif shape == "list":
+            lines.append(
+                f"{key}:\n"
+                + "".join(f"  - {item}\n" for item in draw(st.lists(_RISKY, min_size=1, max_size=3))).rstrip(
+                    "\n"
+                )
+            )
+        elif shape == "flow":
+            lines.append(f"{key}: [{', '.join(draw(st.lists(_RISKY, max_size=3)))}]")
+        else:
+            lines.append(f"{key}: {{{draw(_RISKY)}: {draw(_RISKY)}}}")
+    return "\n".join(lines) + "\n"
+
+
+@given(text=_risky_documents())
+def test_generated_yaml11_spellings_read_the_same(text: str) -> None:
+    assert _fast(text) == _reference(text)
+
+
+# opm reads YAML with go-yaml v2 (through sigs.k8s.io/yaml) and turns it into JSON. go-yaml v2 resolves a
+# plain scalar as a float when it matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ and
+# strconv.ParseFloat takes it; ParseFloat fails with a range error past float64's range, so the scalar stays
+# a string. .inf and .nan are floats, which JSON cannot hold ("json: unsupported value: +Inf"); NUL and other
+# control characters are refused by its reader.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("k: 1.0e+999999\n", [{"k": "1.0e+999999"}]),
+        ("k: -1.5e+999\n", [{"k": "-1.5e+999"}]),
+        ("k: " + "9" * 400 + ".0\n", [{"k": "9" * 400 + ".0"}]),
+        ("k: [1.0e+999]\n", [{"k": ["1.0e+999"]}]),
+        ("k: .inf\n", REFUSED),
+        ("k: -.Inf\n", REFUSED),
+        ("k: .nan\n", REFUSED),
+        ("k: .inf\nj: 1.0e+999\n", REFUSED),
+        ("k: a\x00b\n", REFUSED),
+        ("k: a\x01b\n", REFUSED),
+        ("k: a\x7fb\n", REFUSED),
+    ],
+)
+def test_special_values_get_opms_verdict(text: str, verdict: list[Any] | str) -> None:
+    assert _fast(text) == verdict
+    assert _reference(text) == verdict
+
+
+def test_yamlio_keeps_an_overflowing_float_as_written() -> None:
+    docs = load_yaml_documents("a: 1.0e+999\nb: -.inf\nc: !!float 1e999\nd: 1.5\n", track_paths=False)
+    assert docs[0].data == {"a": "1.0e+999", "b": float("-inf"), "c": "1e999", "d": 1.5}
+
+
+def test_infinity_is_still_refused_with_gos_message() -> None:
+    findings: list[Any] = []
+    assert list(_yaml_docs("a: 1\nk: .inf\n", "f.yaml", findings, LoadLimits())) == []
+    assert [f.message for f in findings] == ["invalid YAML: json: unsupported value: +Inf"]
