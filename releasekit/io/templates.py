@@ -24,7 +24,7 @@ import yaml
 
 from releasekit.errors import SafetyLimitError, TemplateError, one_line
 from releasekit.io.inputs import check_nesting, read_input_text
-from releasekit.io.yamlio import SafeLoader, YamlContentError
+from releasekit.io.yamlio import EXPONENT_FLOAT, SafeLoader, YamlContentError
 
 if TYPE_CHECKING:
     from releasekit.io.template_engine import Engine
@@ -130,6 +130,7 @@ def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
 
 
 _Dumper.add_representer(str, _str_presenter)
+_Dumper.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
 
 
 def _to_yaml_pyyaml(value: Any) -> str:
@@ -180,7 +181,7 @@ def _printable(text: str) -> bool:
 
 _FIRST_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
 _STR_TAG = "tag:yaml.org,2002:str"
-_IMPLICIT: dict[Any, list[tuple[str, re.Pattern[str]]]] = yaml.resolver.Resolver.yaml_implicit_resolvers
+_IMPLICIT: dict[Any, list[tuple[str, re.Pattern[str]]]] = SafeLoader.yaml_implicit_resolvers
 
 
 def _plain_tag(text: str) -> str:

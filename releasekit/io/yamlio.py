@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from releasekit.model.finding import nearest_line
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "EXPONENT_FLOAT",
     "SafeLoader",
     "LocatedDocument",
     "YamlContentError",
@@ -72,6 +74,13 @@ class SafeLoader(_BaseLoader):  # type: ignore[misc]
             return tag
         return super().resolve(kind, value, implicit)
 
+
+EXPONENT_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$")
+"""A number with an exponent, which YAML 1.2 and go-yaml (opm) read as a float. PyYAML's YAML 1.1 pattern
+wants a dot and a signed exponent, so it would read ``1e-06`` -- how opm and releasekit write a small
+float -- as a string; releasekit reads it as opm does."""
+
+SafeLoader.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
 
 _Loader: type = SafeLoader
 
@@ -132,6 +141,8 @@ def json_path(parent: str, key: object) -> str:
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_VALUE_TAG = "tag:yaml.org,2002:value"
+_INT_TAG = "tag:yaml.org,2002:int"
 
 _BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 _INF = float("inf")
@@ -170,11 +181,20 @@ class _Builder:
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         if node.tag == _STR_TAG:  # what the constructor gives a string (construct_yaml_str), without the call
             return node.value
+        if node.tag == _VALUE_TAG and not node.style:  # plain: None (Python loader) or "" (C loader)
+            # a plain "=": PyYAML resolves it to YAML 1.1's value type and has no constructor for it;
+            # go-yaml (opm) reads the text, and releasekit's catalog writer writes it unquoted as opm does
+            return node.value
         try:
             value = self._constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise YamlContentError(str(exc).splitlines()[0], node.start_mark.line + 1) from None
-        except ValueError as exc:  # Python's integer-digit limit (int() of 4,301+ digits)
+        except ValueError as exc:
+            if node.tag == _INT_TAG and "invalid literal" in str(exc):
+                # "0x_" or "0b_": PyYAML's int pattern matches, but there is no digit to convert; go-yaml
+                # (opm) reads the text
+                return node.value
+            # Python's integer-digit limit (int() of 4,301+ digits)
             raise YamlContentError(
                 f"number {node.value[:20]}... is too long ({exc.args[0].split(':')[0]})",
                 node.start_mark.line + 1,

@@ -8,9 +8,13 @@ to both sides as the loader applies them. No known differences are left: YAML 1.
 1.2) reads otherwise when unquoted (``yes``/``on``, ``0777``, ``0o17``, ``1:20``, ``=``, ``1e5``) and
 numbers past float64's range are generated on purpose below.
 
-Where PyYAML and opm's go-yaml v2 themselves differ (``0o17`` and ``1e5``: go-yaml reads numbers; ``1:20``
-and ``=``: go-yaml reads strings; ``y``/``n``: go-yaml reads bools), releasekit follows PyYAML, as issue 14
-says; the special values of ``test_special_values_get_opms_verdict`` get opm's own verdict.
+Where PyYAML and opm's go-yaml v2 themselves differ (``0o17``: go-yaml reads a number; ``1:20``: go-yaml
+reads a string; ``y``/``n``: go-yaml reads bools), releasekit follows PyYAML, as issue 14 says, with one
+exception: a number with an exponent and no dot (``1e-06``, how opm and releasekit's writer spell a small
+float) is a float, as in go-yaml and YAML 1.2 (:data:`releasekit.io.yamlio.EXPONENT_FLOAT`). The
+special values of ``test_special_values_get_opms_verdict`` get opm's own verdict, and so do the plain
+scalars PyYAML resolves but cannot construct (``=``, ``0x_``, ``0b_``: PyYAML raises, go-yaml reads the
+text, and releasekit's catalog writer writes them unquoted as opm does).
 """
 
 from __future__ import annotations
@@ -247,6 +251,8 @@ def test_generated_yaml11_spellings_read_the_same(text: str) -> None:
         ("k: -1.5e+999\n", [{"k": "-1.5e+999"}]),
         ("k: " + "9" * 400 + ".0\n", [{"k": "9" * 400 + ".0"}]),
         ("k: [1.0e+999]\n", [{"k": ["1.0e+999"]}]),
+        ("k: =\n=: [=, 0x_, 0b_]\n", [{"k": "=", "=": ["=", "0x_", "0b_"]}]),
+        ("k: 1e-06\nj: [1e5, -2E+3]\n", [{"k": 1e-06, "j": [1e5, -2e3]}]),
         ("k: .inf\n", REFUSED),
         ("k: -.Inf\n", REFUSED),
         ("k: .nan\n", REFUSED),

@@ -1,6 +1,8 @@
-"""``load_yaml_text`` gives what ``yaml.load`` with the safe loader gives, value or error, in every case.
+"""``load_yaml_text`` gives what ``yaml.load`` with releasekit's safe loader gives, value or error, always.
 
-Its fast path builds plain trees itself; aliases, merge keys, other tags and errors go to PyYAML.
+Its fast path builds plain trees itself; aliases, merge keys, other tags and errors go to PyYAML. The
+loader is PyYAML's C safe loader that also reads an exponent without a dot (``1e3``) as a float, as opm
+does (:data:`releasekit.io.yamlio.EXPONENT_FLOAT`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import pytest
 import yaml
 
 from releasekit.io.templates import load_yaml_text
+from releasekit.io.yamlio import SafeLoader
 from tests.conftest import REPO_ROOT
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOADER: Any = SafeLoader
 
 CASES = [
     "",
@@ -89,3 +92,9 @@ def test_same_value_or_error_as_pyyaml(text: str) -> None:
 def test_an_alias_stays_one_object() -> None:
     data = load_yaml_text("a: &x [1]\nb: *x")
     assert data["a"] is data["b"]
+
+
+def test_an_exponent_without_a_dot_is_a_float_as_opm_reads_it() -> None:
+    """Stock PyYAML (YAML 1.1) reads ``1e-06`` as a string; opm writes small floats that way."""
+    assert yaml.safe_load("x: 1e-06") == {"x": "1e-06"}  # the library's own reading, for contrast
+    assert load_yaml_text("x: 1e-06\ny: 2E+3\nz: '1e5'") == {"x": 1e-06, "y": 2000.0, "z": "1e5"}
