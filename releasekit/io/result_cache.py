@@ -11,7 +11,8 @@ value: the output of a run is the same bytes whether a value was remembered or c
   nobody else (releasekit makes it ``0700``); otherwise nothing is read or stored there.
 - Entries are MessagePack (decoding data cannot run code, unlike pickle or marshal), at most
   :data:`MAX_ENTRY_BYTES`, written atomically (a temporary file, then a rename). A value is stored only
-  when it reads back exactly, type for type (plain data: str, int, float, bool, None, list, dict).
+  when it reads back exactly, type for type and in its dict order (plain data: str, int, float, bool,
+  None, list, dict).
 - Remembering never fails a run: an unreadable, corrupt or missing entry is a miss, and a folder that
   cannot be written is simply not written.
 """
@@ -19,11 +20,12 @@ value: the output of a run is the same bytes whether a value was remembered or c
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import marshal
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -100,19 +102,14 @@ def _encode(value: Any, out: list[str], depth: int) -> None:
         raise _NotPlain
 
 
-def _same(a: Any, b: Any) -> bool:
-    """``a == b`` with the same types all the way down (and the same dict order)."""
-    if type(a) is not type(b):
+def _reads_back(value: Any, decoded: Any) -> bool:
+    """True when ``decoded`` is ``value`` type for type: their marshal forms (version 0: no sharing or
+    interning marks) are equal. Marshal refuses subclasses (an enum member, a str subclass) and writes a
+    tuple, a list, ``True``, ``1`` and ``1.0`` differently, and a dict in its order."""
+    try:
+        return marshal.dumps(value, 0) == marshal.dumps(decoded, 0)
+    except ValueError:
         return False
-    if type(a) is dict:
-        return bool(list(a) == list(b)) and all(
-            _same(k, k2) and _same(a[k], b[k2]) for k, k2 in zip(a, b, strict=True)
-        )
-    if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if type(a) is float and a != a:
-        return bool(b != b)
-    return bool(a == b)
 
 
 def default_folder() -> Path | None:
@@ -131,11 +128,15 @@ class ResultCache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder if folder is not None and _usable(folder) else None
+        self._kinds: set[str] = set()
 
     @classmethod
     def default(cls) -> ResultCache:
-        """The cache in :func:`default_folder` (disabled when turned off or not safe to use)."""
-        return cls(default_folder())
+        """The cache in :func:`default_folder` (disabled when turned off or not safe to use).
+
+        One per process and folder: the folder is checked once.
+        """
+        return _default(default_folder())
 
     @property
     def enabled(self) -> bool:
@@ -179,10 +180,15 @@ class ResultCache:
         temporary = None
         try:
             raw = msgspec.msgpack.encode(value)
-            if len(raw) > MAX_ENTRY_BYTES or not _same(value, msgspec.msgpack.decode(raw)):
+            if len(raw) > MAX_ENTRY_BYTES or not _reads_back(value, msgspec.msgpack.decode(raw)):
                 return
-            path.parent.mkdir(mode=0o700, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            if kind not in self._kinds:
+                path.parent.mkdir(mode=0o700, exist_ok=True)
+                self._kinds.add(kind)
+            temporary = str(path.parent / f".tmp-{os.getpid()}-{key}")
+            fd = os.open(
+                temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+            )
             with os.fdopen(fd, "wb") as handle:
                 handle.write(raw)
             Path(temporary).replace(path)
@@ -193,6 +199,11 @@ class ResultCache:
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     Path(temporary).unlink()
+
+
+@functools.cache
+def _default(folder: Path | None) -> ResultCache:
+    return ResultCache(folder)
 
 
 def _usable(folder: Path) -> bool:

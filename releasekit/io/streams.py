@@ -31,7 +31,8 @@ import semver
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io._schema_subset import Check, Undecided, compile_schema
 from releasekit.io.inputs import inside, read_input_text
-from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
+from releasekit.io.result_cache import ResultCache
+from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_remembered_documents
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import (
     Crd,
@@ -143,7 +144,7 @@ def _read_document(
     """
     text = read_input_text(path, root=root, display=display, what="the streams folder")
     try:
-        docs = load_yaml_documents(text, source=display)
+        docs = load_remembered_documents(text, source=display, cache=ResultCache.default())
     except YamlContentError as exc:
         if "duplicate key" in exc.message:
             findings.append(

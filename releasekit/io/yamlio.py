@@ -17,15 +17,19 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import functools
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from releasekit.errors import SafetyLimitError
 from releasekit.io.inputs import check_nesting
+from releasekit.io.result_cache import ResultCache, digest, file_digest
 from releasekit.model.finding import nearest_line
 
 __all__ = [
@@ -37,6 +41,7 @@ __all__ = [
     "iter_yaml_documents",
     "json_path",
     "dump_yaml_block",
+    "load_remembered_documents",
     "load_yaml_documents",
 ]
 
@@ -359,3 +364,39 @@ def dump_yaml_block(document: Any) -> str:
         width=1_000_000,
     )
     return text
+
+
+_HERE = Path(__file__).parent
+
+
+@functools.cache
+def _reading_fingerprint() -> bytes:
+    """What reading depends on: this module, the input policy, PyYAML (its ``__init__``), Python."""
+    return digest(
+        b"load_yaml_documents 1",
+        sys.version.encode(),
+        file_digest(str(_HERE / "yamlio.py")),
+        file_digest(str(_HERE / "inputs.py")),
+        file_digest(yaml.__file__),
+    ).encode()
+
+
+def load_remembered_documents(text: str, *, source: str, cache: ResultCache) -> list[LocatedDocument]:
+    """:func:`load_yaml_documents` (default limits, paths tracked), remembered in ``cache`` by the text.
+
+    A text read before comes back from :mod:`releasekit.io.result_cache` (the same values and lines, since
+    the key holds the text and the reading code); errors and refusals are never remembered, so they are
+    raised afresh each time.
+
+    Raises:
+        YamlContentError, SafetyLimitError: as :func:`load_yaml_documents`.
+    """
+    key = digest(_reading_fingerprint(), text.encode("utf-8", "surrogatepass")) if cache.enabled else None
+    if key is not None:
+        remembered = cache.get("yaml_documents", key)
+        if type(remembered) is list and all(type(d) is list and len(d) == 3 for d in remembered):
+            return [LocatedDocument(data=data, line=line, lines=lines) for data, line, lines in remembered]
+    docs = load_yaml_documents(text, source=source)
+    if key is not None:
+        cache.put("yaml_documents", key, [[d.data, d.line, d.lines] for d in docs])
+    return docs

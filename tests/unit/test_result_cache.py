@@ -178,3 +178,27 @@ def test_canonical_refuses_what_is_not_plain_data() -> None:
     assert canonical({"a": {1, 2}}) is None
     assert canonical({"a": 1}) != canonical({"a": 1.0}) != canonical({"a": True})
     assert canonical({"a": 1, "b": 2}) != canonical({"b": 2, "a": 1})
+
+
+def test_remembered_yaml_documents_have_the_same_values_and_lines(tmp_path: Path) -> None:
+    from releasekit.io.yamlio import load_remembered_documents, load_yaml_documents
+
+    cache = ResultCache(tmp_path / "cache")
+    for path in sorted((REPO_ROOT / "streams").rglob("*.yaml")):
+        text = path.read_text()
+        fresh = load_yaml_documents(text, source=str(path))
+        stored = load_remembered_documents(text, source=str(path), cache=cache)
+        again = load_remembered_documents(text, source=str(path), cache=cache)
+        assert fresh == stored == again
+        assert repr(fresh) == repr(again)
+    assert len(_entries(tmp_path / "cache")) == len(list((REPO_ROOT / "streams").rglob("*.yaml")))
+
+
+def test_a_yaml_error_is_never_remembered(tmp_path: Path) -> None:
+    from releasekit.io.yamlio import YamlContentError, load_remembered_documents
+
+    cache = ResultCache(tmp_path / "cache")
+    for _ in range(2):
+        with pytest.raises(YamlContentError):
+            load_remembered_documents("a: 1\na: 2\n", source="f.yaml", cache=cache)
+    assert _entries(tmp_path / "cache") == []
