@@ -15,6 +15,8 @@ from pathlib import Path
 
 import git
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import usual_catalog
 from tests.hostile.conftest import Ran, assert_refused, run_child, run_here
@@ -282,3 +284,33 @@ def test_a_refusal_with_format_json_is_also_a_report(repo: Path) -> None:
     [finding] = json.loads(ran.stdout)["findings"]
     assert finding["rule"] == "RK-FBC-054"
     assert finding["location"] == {"file": "streams/deep.yaml", "line": 1}
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                b"a",
+                b"\n",
+                b"\xc2\x80",
+                b"\xc2\x85",
+                b"\xc2\xa0",
+                b"\xc2\x9f",
+                b"\xef\xbf\xbe",
+                b"\xef\xbf\xbf",
+                b"\xef\xbf\xbd",
+                b"\xc2",
+                b"\xef\xbf",
+                "é".encode(),
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_forbidden_utf8_search_finds_what_the_pattern_finds(pieces: list[bytes]) -> None:
+    """The literal search gives the reference pattern's first match, on any mix of near misses."""
+    from releasekit.io.inputs import _UTF8_FORBIDDEN, _utf8_forbidden
+
+    data = b"".join(pieces)
+    found = _UTF8_FORBIDDEN.search(data)
+    assert _utf8_forbidden(data) == (found.start() if found else -1)
