@@ -26,10 +26,11 @@ import marshal
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_ENTRY_BYTES", "MISS", "ResultCache", "canonical", "digest", "file_digest"]
+__all__ = ["MAX_ENTRY_BYTES", "MISS", "ResultCache", "canonical", "code_fingerprint", "digest", "file_digest"]
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 """Largest value remembered (a rendered CSV is tens of kilobytes)."""
@@ -55,6 +56,13 @@ def file_digest(path: str | None) -> bytes:
         return hashlib.sha256(Path(path).read_bytes()).digest()
     except OSError:
         return b""
+
+
+@functools.cache
+def code_fingerprint(label: str, *sources: str | None) -> bytes:
+    """A key part naming the code that computes a value: ``label``, Python's version and the SHA-256 of each
+    source file (releasekit's modules, a library's ``__init__`` holding its version); once per process."""
+    return digest(label.encode(), sys.version.encode(), *(file_digest(source) for source in sources)).encode()
 
 
 class _NotPlain(Exception):
@@ -105,7 +113,9 @@ def _encode(value: Any, out: list[str], depth: int) -> None:
 def _reads_back(value: Any, decoded: Any) -> bool:
     """True when ``decoded`` is ``value`` type for type: their marshal forms (version 0: no sharing or
     interning marks) are equal. Marshal refuses subclasses (an enum member, a str subclass) and writes a
-    tuple, a list, ``True``, ``1`` and ``1.0`` differently, and a dict in its order."""
+    tuple, a list, ``True``, ``1`` and ``1.0`` differently, and a dict in its order. (:func:`canonical`
+    cannot serve here: it walks in Python, and stored values are large; marshal cannot serve as
+    :func:`canonical`: it accepts sets, whose order changes from process to process.)"""
     try:
         return marshal.dumps(value, 0) == marshal.dumps(decoded, 0)
     except ValueError:
@@ -169,6 +179,26 @@ class ResultCache:
             return MISS
         finally:
             os.close(fd)
+
+    def remember(
+        self,
+        kind: str,
+        key: str | None,
+        compute: Callable[[], Any],
+        accept: Callable[[Any], bool] = lambda _value: True,
+    ) -> Any:
+        """The value stored under ``key`` (when ``accept`` takes it), else ``compute()``, then stored.
+
+        ``key`` None computes without remembering. Errors ``compute`` raises are raised, never stored.
+        """
+        if key is not None:
+            stored = self.get(kind, key)
+            if stored is not MISS and accept(stored):
+                return stored
+        value = compute()
+        if key is not None:
+            self.put(kind, key, value)
+        return value
 
     def put(self, kind: str, key: str, value: Any) -> None:
         """Store ``value`` under ``key`` when it reads back exactly; silently nothing otherwise."""

@@ -13,7 +13,6 @@ Every failure is a :class:`~releasekit.errors.TemplateError` whose message names
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import json
 import os
@@ -28,15 +27,13 @@ import yaml
 
 from releasekit.errors import SafetyLimitError, TemplateError, one_line
 from releasekit.io.inputs import check_nesting, read_input_text
-from releasekit.io.result_cache import MISS, ResultCache, canonical, digest, file_digest
-from releasekit.io.yamlio import EXPONENT_FLOAT, SafeLoader, YamlContentError
+from releasekit.io.result_cache import ResultCache, canonical, code_fingerprint, digest
+from releasekit.io.yamlio import SafeLoader, YamlContentError, read_exponents_as_floats
 
 if TYPE_CHECKING:
     from releasekit.io.template_engine import Engine
 
 __all__ = ["TemplateSet", "load_yaml_text", "to_json", "to_yaml"]
-
-_SAFE_LOADER: Any = SafeLoader
 
 
 def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
@@ -49,7 +46,7 @@ def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
     integer over Python's digit limit raises ``ValueError``.
     """
     check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
-    loader = _SAFE_LOADER(text)
+    loader = SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -60,7 +57,7 @@ def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
             pass
     finally:
         loader.dispose()
-    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
+    return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - a safe loader
 
 
 _YAML_STR = "tag:yaml.org,2002:str"
@@ -135,7 +132,7 @@ def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
 
 
 _Dumper.add_representer(str, _str_presenter)
-_Dumper.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
+read_exponents_as_floats(_Dumper)
 
 
 def _to_yaml_pyyaml(value: Any) -> str:
@@ -351,10 +348,10 @@ def _folder_fingerprint(root: Path) -> bytes | None:
     parts: list[bytes] = []
     total = 0
     for folder, dirs, files in os.walk(root):
-        dirs.sort()
+        dirs.sort()  # walk in a fixed order
         if len(Path(folder).relative_to(root).parts) > 8:
             return None
-        for entry in sorted(dirs) + sorted(files):
+        for entry in dirs + sorted(files):  # a link to a folder is listed in dirs, never walked
             path = Path(folder) / entry
             info = path.lstat()
             if stat.S_ISDIR(info.st_mode):
@@ -369,18 +366,16 @@ def _folder_fingerprint(root: Path) -> bytes | None:
     return digest(*parts).encode()
 
 
-@functools.cache
 def _code_fingerprint() -> bytes:
     """What renders: these modules' sources, Jinja2's and PyYAML's versions (their ``__init__``), Python's."""
     here = Path(__file__).parent
     jinja = importlib.util.find_spec("jinja2")
-    return digest(
-        b"render_yaml 1",
-        sys.version.encode(),
-        *(file_digest(str(here / module)) for module in ("templates.py", "template_engine.py", "yamlio.py")),
-        file_digest(jinja.origin if jinja is not None else None),
-        file_digest(yaml.__file__),
-    ).encode()
+    return code_fingerprint(
+        "render_yaml 1",
+        *(str(here / module) for module in ("templates.py", "template_engine.py", "yamlio.py")),
+        jinja.origin if jinja is not None else None,
+        yaml.__file__,
+    )
 
 
 class TemplateSet:
@@ -434,15 +429,9 @@ class TemplateSet:
                 the message names the template line that wrote the bad line.
         """
         self._check_name(name)
-        key = self._result_key(name, context)
-        if key is not None:
-            remembered = self._results().get("render_yaml", key)
-            if remembered is not MISS:
-                return remembered
-        value = self._render_yaml(name, context)
-        if key is not None:
-            self._results().put("render_yaml", key, value)
-        return value
+        return self._results().remember(
+            "render_yaml", self._result_key(name, context), lambda: self._render_yaml(name, context)
+        )
 
     def _results(self) -> ResultCache:
         if self._cache is None:
@@ -460,14 +449,15 @@ class TemplateSet:
         values = canonical(dict(context))
         if values is None:
             return None
-        if self._folder_key is None:
-            self._folder_key = _folder_fingerprint(self.root) or b""
+        if self._folder_key is None:  # the code and the folder, once per template set
+            folder = _folder_fingerprint(self.root)
+            self._folder_key = digest(_code_fingerprint(), folder).encode() if folder is not None else b""
         if not self._folder_key:
             return None
-        return digest(_code_fingerprint(), self._folder_key, name.encode(), values)
+        return digest(self._folder_key, name.encode(), values)
 
     def _render_yaml(self, name: str, context: Mapping[str, Any]) -> Any:
-        text = self.render(name, context)
+        text = self._engine().render(name, context)  # the name was checked by render_yaml
         try:
             return load_yaml_text(text, source=name)
         except (yaml.YAMLError, YamlContentError, ValueError, SafetyLimitError) as exc:

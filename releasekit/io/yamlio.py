@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
-import functools
 import re
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +27,7 @@ import yaml
 
 from releasekit.errors import SafetyLimitError
 from releasekit.io.inputs import check_nesting
-from releasekit.io.result_cache import ResultCache, digest, file_digest
+from releasekit.io.result_cache import ResultCache, code_fingerprint, digest
 from releasekit.model.finding import nearest_line
 
 __all__ = [
@@ -43,6 +41,7 @@ __all__ = [
     "dump_yaml_block",
     "load_remembered_documents",
     "load_yaml_documents",
+    "read_exponents_as_floats",
 ]
 
 DEFAULT_MAX_NODES = 1_000_000
@@ -85,7 +84,13 @@ EXPONENT_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-
 wants a dot and a signed exponent, so it would read ``1e-06`` -- how opm and releasekit write a small
 float -- as a string; releasekit reads it as opm does."""
 
-SafeLoader.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
+
+def read_exponents_as_floats(cls: Any) -> None:
+    """Give a PyYAML loader or dumper class :data:`EXPONENT_FLOAT` (a dumper then quotes such strings)."""
+    cls.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
+
+
+read_exponents_as_floats(SafeLoader)
 
 _Loader: type = SafeLoader
 
@@ -130,8 +135,7 @@ class LocatedDocument:
                 break
             if len(sub) == cut or sub[cut] in ".[":  # the path itself, or below it (not $.ab for $.a)
                 found.append((sub[cut:], self.lines[sub]))
-        found.sort()
-        return found
+        return found  # the keys share ``path`` as a prefix, so their order is their tails' order
 
 
 def json_path(parent: str, key: object) -> str:
@@ -369,18 +373,6 @@ def dump_yaml_block(document: Any) -> str:
 _HERE = Path(__file__).parent
 
 
-@functools.cache
-def _reading_fingerprint() -> bytes:
-    """What reading depends on: this module, the input policy, PyYAML (its ``__init__``), Python."""
-    return digest(
-        b"load_yaml_documents 1",
-        sys.version.encode(),
-        file_digest(str(_HERE / "yamlio.py")),
-        file_digest(str(_HERE / "inputs.py")),
-        file_digest(yaml.__file__),
-    ).encode()
-
-
 def load_remembered_documents(text: str, *, source: str, cache: ResultCache) -> list[LocatedDocument]:
     """:func:`load_yaml_documents` (default limits, paths tracked), remembered in ``cache`` by the text.
 
@@ -391,12 +383,16 @@ def load_remembered_documents(text: str, *, source: str, cache: ResultCache) -> 
     Raises:
         YamlContentError, SafetyLimitError: as :func:`load_yaml_documents`.
     """
-    key = digest(_reading_fingerprint(), text.encode("utf-8", "surrogatepass")) if cache.enabled else None
-    if key is not None:
-        remembered = cache.get("yaml_documents", key)
-        if type(remembered) is list and all(type(d) is list and len(d) == 3 for d in remembered):
-            return [LocatedDocument(data=data, line=line, lines=lines) for data, line, lines in remembered]
-    docs = load_yaml_documents(text, source=source)
-    if key is not None:
-        cache.put("yaml_documents", key, [[d.data, d.line, d.lines] for d in docs])
-    return docs
+    key = None
+    if cache.enabled:
+        code = code_fingerprint(
+            "load_yaml_documents 1", str(_HERE / "yamlio.py"), str(_HERE / "inputs.py"), yaml.__file__
+        )
+        key = digest(code, text.encode("utf-8", "surrogatepass"))
+    stored = cache.remember(
+        "yaml_documents",
+        key,
+        lambda: [[d.data, d.line, d.lines] for d in load_yaml_documents(text, source=source)],
+        accept=lambda docs: type(docs) is list and all(type(d) is list and len(d) == 3 for d in docs),
+    )
+    return [LocatedDocument(data=data, line=line, lines=lines) for data, line, lines in stored]
