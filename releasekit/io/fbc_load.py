@@ -452,11 +452,19 @@ _YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
 _YAML11_WORDS = frozenset(
     ("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<")
 )
-_YAML11_NUMBER = re.compile(  # PyYAML's int and float patterns (yaml.resolver), for strings with ':' or '_'
-    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
-    r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
-    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
-)
+
+
+@functools.lru_cache(maxsize=4096)
+def _pyyaml_number(text: str) -> bool:
+    """Whether PyYAML reads plain ``text`` as an int or a float: its own resolvers, as yamlio's loader has them
+    (imported only for the rare string that may be a sexagesimal or underscored number)."""
+    from releasekit.io.yamlio import SafeLoader
+
+    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+    resolvers = SafeLoader.yaml_implicit_resolvers.get(text[:1], [])
+    return any(tag in numbers and pattern.match(text) for tag, pattern in resolvers)
+
+
 # a plain scalar starting (after a sign) with 0 and another character, or with '_': an integer yaml-rs reads
 # leniently (0777, 08, 0o17, 0X1F, _1); run only on documents in which yaml-rs produced an integer
 _LENIENT_INTEGER = re.compile(r"(?:^|(?<=[\s\[\]{},:?]))[-+]?(?:0[0-9A-Za-z_]|_)")
@@ -473,14 +481,14 @@ def _yaml11_risk(value: Any) -> int:
     found = _SAFE
     pending: list[Any] = [value]
     pop, extend = pending.pop, pending.extend
-    words, number = _YAML11_WORDS, _YAML11_NUMBER.fullmatch
+    words, number = _YAML11_WORDS, _pyyaml_number
     while pending:
         item = pop()
         kind = type(item)
         if kind is str:
             if len(item) < 4 and item in words:
                 return _REREAD
-            if "+" <= item < ":" and (":" in item or "_" in item) and number(item) is not None:
+            if "+" <= item < ":" and (":" in item or "_" in item) and number(item):
                 return _REREAD
         elif kind is dict:
             extend(item.values())
