@@ -439,7 +439,6 @@ def _first_content_line(chunk: str, line: int) -> int:
 
 
 _YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
-_YAML11_BREAK_BYTES = tuple(brk.encode() for brk in _YAML11_BREAKS)
 
 # What yaml-rs (YAML 1.2) reads otherwise than PyYAML (YAML 1.1, the reference) when written unquoted:
 # - strings to PyYAML: bools (yes/no/on/off), "=" (refused), "<<" (merge key), sexagesimal numbers (1:20,
@@ -476,19 +475,21 @@ def _yaml11_risk(value: Any) -> int:
 
     ``_REREAD``: it holds a float or a string that PyYAML would read otherwise if it was written unquoted;
     ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: neither. One tight loop
-    over the values; a string is looked at further only when it is short or starts with ``+`` to ``9``.
+    over the values, which appends each container's items to the list it is iterating (a list iterator
+    goes on to items appended during the loop; no pop per value). A string is looked at further only
+    when it sorts before ``:`` (a number's first character) or is short (every word sorts after).
     """
     found = _SAFE
     pending: list[Any] = [value]
-    pop, extend = pending.pop, pending.extend
+    extend = pending.extend
     words, number = _YAML11_WORDS, _pyyaml_number
-    while pending:
-        item = pop()
+    for item in pending:
         kind = type(item)
         if kind is str:
-            if len(item) < 4 and item in words:
-                return _REREAD
-            if "+" <= item < ":" and (":" in item or "_" in item) and number(item):
+            if item < ":":
+                if item >= "+" and (":" in item or "_" in item) and number(item):
+                    return _REREAD
+            elif len(item) < 4 and item in words:
                 return _REREAD
         elif kind is dict:
             extend(item.values())
@@ -544,25 +545,17 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_screen(data: bytes) -> bool:
-    """Whether a whole file may hold YAML 1.1 line breaks (NEL, LS, PS), from its bytes (ASCII never does).
-
-    Everything else YAML 1.1 reads otherwise is found in yaml-rs's value of each document
-    (:func:`_yaml11_risk`), which costs less than searching the text for it.
-    """
-    return not data.isascii() and any(brk in data for brk in _YAML11_BREAK_BYTES)
-
-
 def _yaml_docs(
     text: str,
     file: str,
     findings: list[Finding],
     limits: LoadLimits,
-    screen: bool | None = None,
 ) -> Iterator[_Doc]:
     import yaml_rs
 
-    breaks = screen if screen is not None else _yaml_screen(text.encode("utf-8", "surrogatepass"))
+    # YAML 1.1 line breaks (NEL, LS, PS): looked for in the whole text once (an ASCII text, known as such
+    # without a scan, has none), then in each document only when the text has one
+    breaks = not text.isascii() and any(brk in text for brk in _YAML11_BREAKS)
     any_doc = False
     alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
@@ -1106,11 +1099,7 @@ def load_catalog_text(
         if bad is not None:
             _forbidden_finding(bad, file, findings)
             return [], findings
-    docs = (
-        _json_docs(text, file, findings)
-        if is_json
-        else _yaml_docs(text, file, findings, limits, _yaml_screen(data))
-    )
+    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
 
@@ -1308,8 +1297,7 @@ def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int,
         if screen_yaml(data, display) is not None:
             return None
         documents = [
-            (doc.line, doc.raw_empty, doc.value)
-            for doc in _yaml_docs(text, display, findings, limits, _yaml_screen(data))
+            (doc.line, doc.raw_empty, doc.value) for doc in _yaml_docs(text, display, findings, limits)
         ]
     except SafetyLimitError:
         return None

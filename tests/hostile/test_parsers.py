@@ -314,3 +314,17 @@ def test_forbidden_utf8_search_finds_what_the_pattern_finds(pieces: list[bytes])
     data = b"".join(pieces)
     found = _UTF8_FORBIDDEN.search(data)
     assert _utf8_forbidden(data) == (found.start() if found else -1)
+
+
+@pytest.mark.parametrize("near_misses", [0, 63, 64, 65, 300])
+@pytest.mark.parametrize(
+    ("near", "hit"),
+    [(b"\xc2\xa0", b"\xc2\x81"), (b"\xef\xbf\xbd", b"\xef\xbf\xbe"), (b"\xef\xbf\xbd", b"\xef\xbf\xbf")],
+)
+def test_forbidden_utf8_search_past_many_near_misses(near_misses: int, near: bytes, hit: bytes) -> None:
+    """Past 64 candidates the literal search hands over to a plain search, which still finds the character."""
+    from releasekit.io.inputs import _UTF8_FORBIDDEN, _utf8_forbidden
+
+    for data in (near * near_misses + b"a" + hit + near, near * near_misses):
+        found = _UTF8_FORBIDDEN.search(data)
+        assert _utf8_forbidden(data) == (found.start() if found else -1)
