@@ -453,10 +453,20 @@ _YAML11_WORDS = frozenset(
 )
 
 
+# every character PyYAML's int and float spellings use (digits, signs, '.', '_', ':', exponents, 0b/0o/0x
+# prefixes, hex digits, .inf and .nan), both cases
+_NUMBER_CHARACTERS = frozenset("0123456789+-._:abcdefABCDEFinoxINOX")
+
+
 @functools.lru_cache(maxsize=4096)
 def _pyyaml_number(text: str) -> bool:
-    """Whether PyYAML reads plain ``text`` as an int or a float: its own resolvers, as yamlio's loader has them
-    (imported only for the rare string that may be a sexagesimal or underscored number)."""
+    """Whether PyYAML reads plain ``text`` as an int or a float: its own resolvers, as yamlio's loader has them.
+
+    yamlio (and PyYAML, about 30 ms) is imported only for a string made of number characters alone: a
+    timestamp such as ``2024-01-01T00:00:00Z``, which most catalogs hold, is not one.
+    """
+    if not _NUMBER_CHARACTERS.issuperset(text):
+        return False
     from releasekit.io.yamlio import SafeLoader
 
     numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
