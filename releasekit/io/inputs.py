@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import re
 import stat
@@ -301,14 +302,30 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
 
 
 _INDENT_AS_SPACE = bytes.maketrans(b"\t?:-", b"    ")
+_SAMPLE = 32 * 1024
+
+
+@functools.lru_cache(maxsize=8)
+def _indent_pattern(columns: int) -> re.Pattern[bytes]:
+    # a newline first: the literal the search skips to (an alternative such as ``\A|\n`` would make it
+    # try every offset); the first line is matched on its own
+    return re.compile(rb"\n[ \t?:-]{%d}" % columns)
 
 
 def _long_indent(data: bytes, columns: int) -> bool:
     """Whether some line starts with at least ``columns`` indentation or block indicator characters.
 
-    The four other characters become spaces in a copy, which is then searched for a newline and that
-    many spaces (a literal search, several times faster than a pattern tried at every line).
+    Two ways to the same answer, the faster for the file's lines: a pattern tried at every line start
+    (the cost grows with the number of lines), or a copy with the four other characters made spaces,
+    searched for a newline and that many spaces (the cost grows with the bytes). Three samples of the
+    file tell whether its lines are long (bundle manifests on one line) or short (block YAML).
     """
+    size = len(data)
+    starts = (0, max(0, size // 2 - _SAMPLE // 2), max(0, size - _SAMPLE))
+    newlines = sum(data.count(b"\n", start, start + _SAMPLE) for start in starts)
+    if newlines * 160 < min(size, 3 * _SAMPLE):  # lines of 160 bytes or more, on average
+        head = data[:columns].translate(_INDENT_AS_SPACE)
+        return head == b" " * columns or _indent_pattern(columns).search(data) is not None
     spaced = data.translate(_INDENT_AS_SPACE)
     return spaced.startswith(b" " * columns) or (b"\n" + b" " * columns) in spaced
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import git
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import usual_catalog
@@ -328,3 +329,19 @@ def test_forbidden_utf8_search_past_many_near_misses(near_misses: int, near: byt
     for data in (near * near_misses + b"a" + hit + near, near * near_misses):
         found = _UTF8_FORBIDDEN.search(data)
         assert _utf8_forbidden(data) == (found.start() if found else -1)
+
+
+@pytest.mark.parametrize(
+    "padding", [b"x" * 100_000 + b"\n", b"a: b\n" * 30_000], ids=["long lines", "short lines"]
+)
+@settings(max_examples=60, deadline=None)
+@given(
+    body=st.lists(st.sampled_from([b" ", b"-", b"?", b":", b"\t", b"a", b"\n", b"- ", b"  "]), max_size=40)
+)
+def test_long_indentation_is_found_both_ways(padding: bytes, body: list[bytes]) -> None:
+    """Whichever search the file's line lengths pick, it answers as the reference pattern does."""
+    from releasekit.io.inputs import _long_indent
+
+    for data in (b"".join(body) + b"\n" + padding, padding + b"".join(body) + padding):
+        expected = re.search(rb"(?:\A|\n)[ \t?:-]{6}", data) is not None
+        assert _long_indent(data, 6) == expected
