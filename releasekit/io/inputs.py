@@ -287,10 +287,10 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
     Any opening bracket closed by any closing one (``[}`` too) counts as a pair, so one kind is enough:
     each pass removes the innermost pairs with ``bytes.replace``; what no pass removes is unbalanced.
     """
-    count = data.count(b"[") + data.count(b"{")
+    brackets = data.translate(_ONE_KIND, _NOT_BRACKETS)  # one pass over the bytes
+    count = brackets.count(b"[")
     if count <= limit // 2:
         return count
-    brackets = data.translate(_ONE_KIND, _NOT_BRACKETS)
     passes = 0
     while brackets and passes <= limit:
         fewer = brackets.replace(b"[]", b"")
@@ -338,7 +338,8 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
     milliseconds per megabyte. Only a file the bound cannot clear is measured exactly: JSON by its brackets
     outside strings, YAML by PyYAML's event stream (libyaml's parser keeps its own stack, no recursion).
     """
-    if _bracket_depth_bound(data, limit) <= limit // 2 and not _long_indent(data, limit // 4):
+    # JSON nests by brackets alone; YAML also by indentation
+    if _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4)):
         return None
     if not yaml:
         stripped = _JSON_STRING.sub(b'""', data)
