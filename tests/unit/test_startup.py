@@ -45,25 +45,30 @@ def test_help_imports_no_heavy_library() -> None:
     assert result.stdout.rstrip().endswith("loaded="), f"releasekit --help imported: {result.stdout[-200:]}"
 
 
-def test_validating_json_streams_loads_no_yaml_or_second_json_parser(tmp_path: Path) -> None:
-    """A catalog of exact JSON streams (the usual big one) is read by msgspec alone."""
-    blobs = usual_catalog()
-    (tmp_path / "catalog.json").write_text("".join(json.dumps(blob) + "\n" for blob in blobs))
+def _validate_in_a_child(folder: Path, modules: tuple[str, ...]) -> str:
+    """``catalog validate FOLDER`` in a fresh interpreter; which of ``modules`` it imported, comma-separated."""
     code = (
         "import sys, releasekit.cli\n"
         "try:\n"
-        f"    releasekit.cli.cli.main(['catalog', 'validate', {str(tmp_path)!r}], prog_name='releasekit',"
+        f"    releasekit.cli.cli.main(['catalog', 'validate', {str(folder)!r}], prog_name='releasekit',"
         " standalone_mode=False)\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print('loaded=' + ','.join(m for m in ('json', 'yaml_rs') if m in sys.modules))\n"
+        f"print('loaded=' + ','.join(m for m in {modules!r} if m in sys.modules))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert "passed" in result.stdout
-    assert result.stdout.rstrip().endswith("loaded="), result.stdout[-300:]
+    assert "passed" in result.stdout, result.stdout[-300:]
+    return result.stdout.rstrip().rpartition("loaded=")[2]
+
+
+def test_validating_json_streams_loads_no_yaml_or_second_json_parser(tmp_path: Path) -> None:
+    """A catalog of exact JSON streams (the usual big one) is read by msgspec alone."""
+    blobs = usual_catalog()
+    (tmp_path / "catalog.json").write_text("".join(json.dumps(blob) + "\n" for blob in blobs))
+    assert _validate_in_a_child(tmp_path, ("json", "yaml_rs")) == ""
 
 
 def test_validating_yaml_with_timestamps_loads_no_pyyaml(tmp_path: Path) -> None:
@@ -73,18 +78,4 @@ def test_validating_yaml_with_timestamps_loads_no_pyyaml(tmp_path: Path) -> None
     package = next(blob for blob in blobs if blob["schema"] == "olm.package")
     package["description"] = "2024-01-01T00:00:00Z"
     (tmp_path / "catalog.yaml").write_text("".join(f"---\n{json.dumps(blob)}\n" for blob in blobs))
-    code = (
-        "import sys, releasekit.cli\n"
-        "try:\n"
-        f"    releasekit.cli.cli.main(['catalog', 'validate', {str(tmp_path)!r}], prog_name='releasekit',"
-        " standalone_mode=False)\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print('loaded=' + ','.join(m for m in ('yaml_rs', 'yaml') if m in sys.modules))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    assert "passed" in result.stdout
-    assert result.stdout.rstrip().endswith("loaded=yaml_rs"), result.stdout[-300:]
+    assert _validate_in_a_child(tmp_path, ("yaml_rs", "yaml")) == "yaml_rs"
