@@ -483,19 +483,22 @@ _SAFE, _INTEGERS, _REREAD = 0, 1, 2
 def _yaml11_risk(value: Any) -> int:
     """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
 
-    ``_REREAD``: it holds a float or a string that PyYAML would read otherwise if it was written unquoted;
-    ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: neither. One tight loop
-    over the values, which appends each container's items to the list it is iterating (a list iterator
-    goes on to items appended during the loop; no pop per value). A string is looked at further only
-    when it sorts before ``:`` (a number's first character) or is short (every word sorts after).
+    ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,
+    or a collection as a mapping key (a tuple or frozenset to yaml-rs; PyYAML refuses it); ``_INTEGERS``:
+    it holds integers, whose text must be looked at; ``_SAFE``: none of these.
+
+    One tight loop over the values, which appends each container's items to the list it is iterating (a
+    list iterator goes on to items appended during the loop; no pop per value). Mapping keys, mostly the
+    same few names, are gathered and looked at once each, after the loop.
     """
     found = _SAFE
     pending: list[Any] = [value]
-    extend = pending.extend
+    keys: list[Any] = []
+    extend, gather = pending.extend, keys.extend
     words, number = _YAML11_WORDS, _pyyaml_number
     for item in pending:
         kind = type(item)
-        if kind is str:
+        if kind is str:  # _risky_string, written out: this runs for every string value
             if item < ":":
                 if item >= "+" and (":" in item or "_" in item) and number(item):
                     return _REREAD
@@ -503,14 +506,34 @@ def _yaml11_risk(value: Any) -> int:
                 return _REREAD
         elif kind is dict:
             extend(item.values())
-            extend(item)
+            gather(item)
         elif kind is list:
             extend(item)
         elif kind is int:
             found = _INTEGERS
         elif kind is float:
             return _REREAD
+    for key in set(keys):
+        kind = type(key)
+        if kind is str:
+            if _risky_string(key):
+                return _REREAD
+        elif kind is int:
+            found = _INTEGERS
+        elif kind is not bool and key is not None:
+            return _REREAD
     return found
+
+
+def _risky_string(text: str) -> bool:
+    """Whether PyYAML reads ``text`` otherwise than as this string when it is written unquoted.
+
+    A string is looked at further only when it sorts before ``:`` (a number's first character) or is
+    short (every word sorts after ``:``).
+    """
+    if text < ":":
+        return text >= "+" and (":" in text or "_" in text) and _pyyaml_number(text)
+    return len(text) < 4 and text in _YAML11_WORDS
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:

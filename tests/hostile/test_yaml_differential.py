@@ -175,6 +175,9 @@ EDGE_DOCUMENTS = [
     "0o17: a\n15: b\n",  # yaml-rs: the same key twice; PyYAML: a string and a number
     "yes: a\nYes: b\n",  # PyYAML: the same key (true) twice
     "a: &x {b: 1}\nc: &y {d: 2}\ne:\n  <<: *x\n  <<: *y\n",  # two merge keys: a duplicate to yaml-rs
+    "? [a, yes]\n: c\n",  # a sequence as a key: yaml-rs makes a tuple of it, PyYAML refuses it
+    "? {a: 1}\n: c\n",  # a mapping as a key: yaml-rs makes a frozenset of its items
+    "? [a, b]\n: c\n",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
