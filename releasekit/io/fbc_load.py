@@ -536,6 +536,26 @@ def _risky_string(text: str) -> bool:
     return len(text) < 4 and text in _YAML11_WORDS
 
 
+_TAG_FOLLOWS = frozenset(" \t\r\n[]{},:?-")
+
+
+def _explicit_tag(chunk: str) -> bool:
+    """Whether ``chunk`` may hold an explicit tag (``!foo x``, ``!!binary ...``, ``!!set {...}``).
+
+    yaml-rs drops a tag it does not know and reads ``!!binary`` and ``!!set`` otherwise than PyYAML, so
+    such a document is read by PyYAML. A tag starts a token: a ``!`` at the start or after a space or a
+    flow or block indicator (a ``!`` inside a word, as in prose, is none). Past 64 candidates, yes.
+    """
+    at = chunk.find("!")
+    for _ in range(64):
+        if at < 0:
+            return False
+        if at == 0 or chunk[at - 1] in _TAG_FOLLOWS:
+            return True
+        at = chunk.find("!", at + 1)
+    return at >= 0
+
+
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
     """A document read by PyYAML (:mod:`releasekit.io.yamlio`), the YAML 1.1 reading opm's go-yaml shares:
     merge keys, NEL/LS/PS line breaks, YAML 1.1 spellings; ``_ABSENT`` after a finding."""
@@ -615,7 +635,11 @@ def _yaml_docs(
                     continue
             else:
                 risk = _yaml11_risk(value)
-                if risk == _REREAD or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None):
+                if (
+                    risk == _REREAD
+                    or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None)
+                    or ("!" in chunk and _explicit_tag(chunk))
+                ):
                     value = _ABSENT
         if value is _ABSENT:
             value = _merged_document(chunk, file, line, findings, limits)

@@ -178,6 +178,12 @@ EDGE_DOCUMENTS = [
     "? [a, yes]\n: c\n",  # a sequence as a key: yaml-rs makes a tuple of it, PyYAML refuses it
     "? {a: 1}\n: c\n",  # a mapping as a key: yaml-rs makes a frozenset of its items
     "? [a, b]\n: c\n",
+    "a: !!binary aGVsbG8=\n",  # explicit tags: yaml-rs keeps the text, PyYAML decodes it
+    "a: !foo bar\n",  # an unknown tag: yaml-rs drops it, PyYAML refuses it
+    "a: [x, !!str 12, !!float 1]\n",
+    "a: !!set {x: null}\n",
+    "a: b!c\nd: 'e !f'\n",  # '!' inside a scalar is no tag
+    "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
