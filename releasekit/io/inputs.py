@@ -212,45 +212,33 @@ _ASCII_ALLOWED = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100
 _UTF8_FORBIDDEN = re.compile(rb"\xc2[\x80-\x84\x86-\x9f]|\xef\xbf[\xbe\xbf]")
 """C1 controls but NEL (U+0080..U+009F), U+FFFE and U+FFFF in UTF-8: the reference for :func:`_utf8_forbidden`."""
 _C1_CONTROL = re.compile(rb"\xc2[\x80-\x84\x86-\x9f]")
+_NONCHARACTER = re.compile(rb"\xef\xbf[\xbe\xbf]")
+_CANDIDATES = 64
 
 
-def _find_encoded(data: bytes, sequence: bytes) -> int:
-    """``data.find(sequence)`` for a multi-byte UTF-8 ``sequence``, by its lead byte.
+def _first_after_lead(data: bytes, lead: bytes, pattern: re.Pattern[bytes], end: int) -> int:
+    """Offset of the first match of ``pattern`` (``lead`` and its continuation bytes) before ``end``, or -1.
 
-    ``bytes.find`` checks a short needle at about 1 GB/s; the lead byte of a rare character is found at
-    ``memchr`` speed and the few places it occurs are compared. Past 64 of them the plain search goes on.
+    A pattern that starts with a byte class or a rare literal is still tried byte by byte (about 2 ms per
+    MB); ``bytes.find`` skips to each lead byte at ``memchr`` speed, and the few places it occurs are
+    matched. Past :data:`_CANDIDATES` of them (0xC2 also starts U+00A0..U+00BF, such as a no-break space)
+    the pattern searches the rest.
     """
-    lead = sequence[:1]
-    at = data.find(lead)
-    for _ in range(64):
-        if at < 0 or data.startswith(sequence, at):
+    at = data.find(lead, 0, end)
+    for _ in range(_CANDIDATES):
+        if at < 0 or pattern.match(data, at, end):
             return at
-        at = data.find(lead, at + 1)
-    return data.find(sequence, at) if at >= 0 else -1
+        at = data.find(lead, at + 1, end)
+    found = pattern.search(data, at, end)
+    return found.start() if found else -1
 
 
 def _utf8_forbidden(data: bytes) -> int:
-    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1, by literal searches.
-
-    A pattern that starts with a byte class is tried at every offset (about 2 ms per MB); searches for
-    lead bytes skip to the few candidates (0xC2 also starts U+00A0..U+00BF, such as a no-break space).
-    """
-    first = -1
-    for tail in (b"\xef\xbf\xbe", b"\xef\xbf\xbf"):
-        at = _find_encoded(data, tail)
-        if at >= 0 and (first < 0 or at < first):
-            first = at
-    end = first if first >= 0 else len(data)
-    at = data.find(b"\xc2", 0, end)
-    for _ in range(64):
-        if at < 0:
-            return first
-        follower = data[at + 1] if at + 1 < len(data) else 0
-        if 0x80 <= follower <= 0x9F and follower != 0x85:
-            return at
-        at = data.find(b"\xc2", at + 1, end)
-    found = _C1_CONTROL.search(data, at, end) if at >= 0 else None  # many: the pattern goes on
-    return found.start() if found else first
+    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1: U+FFFE or U+FFFF, then a C1
+    control before it."""
+    first = _first_after_lead(data, b"\xef", _NONCHARACTER, len(data))
+    control = _first_after_lead(data, b"\xc2", _C1_CONTROL, first if first >= 0 else len(data))
+    return control if control >= 0 else first
 
 
 def forbidden_character(data: bytes) -> tuple[int, int] | None:
