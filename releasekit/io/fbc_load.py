@@ -44,7 +44,7 @@ import functools
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -484,56 +484,43 @@ def _yaml11_risk(value: Any) -> int:
     """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
 
     ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,
-    or a collection as a mapping key (a tuple or frozenset to yaml-rs; PyYAML refuses it); ``_INTEGERS``:
-    it holds integers, whose text must be looked at; ``_SAFE``: none of these.
+    or something else that is not JSON (a tuple or frozenset: a collection as a mapping key, which PyYAML
+    refuses); ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: none of these.
 
     One tight loop over the values, which appends each container's items to the list it is iterating (a
     list iterator goes on to items appended during the loop; no pop per value). Mapping keys, mostly the
-    same few names, are gathered and looked at once each, after the loop.
+    same few names, are gathered and go through the same loop afterwards, once each. A string is looked at
+    further only when it sorts before ``:`` (a number's first character) or is short (every word sorts
+    after ``:``).
     """
     found = _SAFE
     pending: list[Any] = [value]
     keys: list[Any] = []
     extend, gather = pending.extend, keys.extend
     words, number = _YAML11_WORDS, _pyyaml_number
-    for item in pending:
-        kind = type(item)
-        if kind is str:  # _risky_string, written out: this runs for every string value
-            if item < ":":
-                if item >= "+" and (":" in item or "_" in item) and number(item):
+    batch: Iterable[Any] = pending
+    while True:
+        for item in batch:
+            kind = type(item)
+            if kind is str:
+                if item < ":":
+                    if item >= "+" and (":" in item or "_" in item) and number(item):
+                        return _REREAD
+                elif len(item) < 4 and item in words:
                     return _REREAD
-            elif len(item) < 4 and item in words:
+            elif kind is dict:
+                extend(item.values())
+                gather(item)
+            elif kind is list:
+                extend(item)
+            elif kind is int:
+                found = _INTEGERS
+            elif kind is not bool and item is not None:
                 return _REREAD
-        elif kind is dict:
-            extend(item.values())
-            gather(item)
-        elif kind is list:
-            extend(item)
-        elif kind is int:
-            found = _INTEGERS
-        elif kind is float:
-            return _REREAD
-    for key in set(keys):
-        kind = type(key)
-        if kind is str:
-            if _risky_string(key):
-                return _REREAD
-        elif kind is int:
-            found = _INTEGERS
-        elif kind is not bool and key is not None:
-            return _REREAD
-    return found
-
-
-def _risky_string(text: str) -> bool:
-    """Whether PyYAML reads ``text`` otherwise than as this string when it is written unquoted.
-
-    A string is looked at further only when it sorts before ``:`` (a number's first character) or is
-    short (every word sorts after ``:``).
-    """
-    if text < ":":
-        return text >= "+" and (":" in text or "_" in text) and _pyyaml_number(text)
-    return len(text) < 4 and text in _YAML11_WORDS
+        if not keys:
+            return found
+        batch = set(keys)  # keys are never dicts or lists: this batch adds nothing to either list
+        keys.clear()
 
 
 _TAG_FOLLOWS = frozenset(" \t\r\n[]{},:?-")
@@ -638,7 +625,7 @@ def _yaml_docs(
                 if (
                     risk == _REREAD
                     or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None)
-                    or ("!" in chunk and _explicit_tag(chunk))
+                    or _explicit_tag(chunk)
                 ):
                     value = _ABSENT
         if value is _ABSENT:
