@@ -19,7 +19,6 @@ value: the output of a run is the same bytes whether a value was remembered or c
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import marshal
@@ -207,7 +206,8 @@ class ResultCache:
             return
         import msgspec
 
-        temporary = None
+        from releasekit.io.atomic import write_bytes_atomic  # only a store writes (tempfile, shutil)
+
         try:
             raw = msgspec.msgpack.encode(value)
             if len(raw) > MAX_ENTRY_BYTES or not _reads_back(value, msgspec.msgpack.decode(raw)):
@@ -215,20 +215,9 @@ class ResultCache:
             if kind not in self._kinds:
                 path.parent.mkdir(mode=0o700, exist_ok=True)
                 self._kinds.add(kind)
-            temporary = str(path.parent / f".tmp-{os.getpid()}-{key}")
-            fd = os.open(
-                temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
-            )
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(raw)
-            Path(temporary).replace(path)
-            temporary = None
+            write_bytes_atomic(path, raw, mode=0o600)
         except (OSError, TypeError, ValueError, OverflowError, msgspec.EncodeError, RecursionError):
             pass
-        finally:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    Path(temporary).unlink()
 
 
 @functools.cache
