@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io import collector
+from releasekit.io import collector, speedups
 from releasekit.io.fbc_json import (
     Decoded,
     Fallback,
@@ -481,6 +481,15 @@ _SAFE, _INTEGERS, _REREAD = 0, 1, 2
 
 
 def _yaml11_risk(value: Any) -> int:
+    """How far yaml-rs's reading of a document may be trusted: :func:`_yaml11_risk_py`, compiled when
+    the extension was built (:mod:`releasekit.io.speedups`)."""
+    fast = speedups.yaml11_risk
+    if fast is not None:
+        return fast(value, _YAML11_WORDS, _pyyaml_number)
+    return _yaml11_risk_py(value)
+
+
+def _yaml11_risk_py(value: Any) -> int:
     """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
 
     ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from releasekit.errors import InputError, SafetyLimitError
+from releasekit.io import speedups
 
 __all__ = [
     "MAX_DEPTH",
@@ -246,12 +247,16 @@ def forbidden_character(data: bytes) -> tuple[int, int] | None:
 
     NUL is the one that matters most: yaml-rs stops reading at it and drops the rest of the file.
     """
-    return _first_forbidden(data, data.translate(None, _ASCII_ALLOWED))
+    return _first_forbidden(data, _first_control(data, data.translate(None, _ASCII_ALLOWED)))
 
 
-def _first_forbidden(data: bytes, controls: bytes) -> tuple[int, int] | None:
-    """:func:`forbidden_character`, given the forbidden ASCII bytes ``data`` holds (in any order)."""
-    offset = min(data.index(bytes([c])) for c in set(controls)) if controls else -1
+def _first_control(data: bytes, controls: bytes) -> int:
+    """Offset of the first forbidden ASCII byte in ``data``, given the ones it holds (in any order), or -1."""
+    return min(data.index(bytes([c])) for c in set(controls)) if controls else -1
+
+
+def _first_forbidden(data: bytes, offset: int) -> tuple[int, int] | None:
+    """:func:`forbidden_character`, given the offset of the first forbidden ASCII byte (-1: none)."""
     if not data.isascii():
         found = _utf8_forbidden(data)
         if found >= 0 and (offset < 0 or found < offset):
@@ -353,23 +358,60 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
+def _screen_class(byte: int) -> int:
+    if byte >= 0x80:
+        return 6  # not ASCII
+    if byte not in _ASCII_ALLOWED:
+        return 1  # a forbidden control
+    if byte in b"[{":
+        return 2
+    if byte in b"]}":
+        return 3
+    if byte in b" \t?:-":
+        return 4  # indentation or a block indicator
+    return 5 if byte == 0x0A else 0
+
+
+_SCREEN_CLASSES = bytes(_screen_class(byte) for byte in range(256))
+"""Each byte's class for the compiled screen (:mod:`releasekit.io.speedups`)."""
+
+
 def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
     """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
 
-    One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
-    or on the rare file that needs it. Returns what :func:`forbidden_character` returns.
+    The cheap bounds (brackets, long indentation) and the forbidden ASCII bytes come from one pass, compiled
+    when the extension was built, else :func:`_screen_py`; only a file they do not clear is measured
+    exactly (:func:`check_nesting`) or searched for the forbidden character's place. Returns what
+    :func:`forbidden_character` returns.
 
     Raises:
         SafetyLimitError: as :func:`check_nesting`.
     """
+    fast = speedups.screen
+    if fast is not None:
+        bound, long_indent, control, ascii_only = fast(data, _SCREEN_CLASSES, limit // 4)
+        deep = bound > limit // 2 or long_indent
+    else:
+        deep, control, ascii_only = _screen_py(data, limit)
+    if deep:
+        check_nesting(data, display, yaml=True, limit=limit)
+    if control >= 0 or not ascii_only:
+        return _first_forbidden(data, control)
+    return None
+
+
+def _screen_py(data: bytes, limit: int) -> tuple[bool, int, bool]:
+    """Whether ``data`` may nest deeper than ``limit`` // 2 (the cheap bounds of :func:`nesting_depth`), the
+    offset of its first forbidden ASCII byte (-1: none), and whether it is ASCII.
+
+    One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
+    or on the rare file that needs it.
+    """
     kept = data.translate(None, _SCREEN_DELETE)
     controls = kept.translate(None, b"[]{}")
     brackets = kept.translate(None, bytes(set(controls))) if controls else kept
-    if _bracket_depth_bound(brackets, limit) > limit // 2 or _long_indent(data, limit // 4):
-        check_nesting(data, display, yaml=True, limit=limit)
-    if controls or not data.isascii():
-        return _first_forbidden(data, controls)
-    return None
+    deep = _bracket_depth_bound(brackets, limit) > limit // 2 or _long_indent(data, limit // 4)
+    return deep, _first_control(data, controls), data.isascii()
 
 
 def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:

@@ -1,0 +1,277 @@
+/* Optional compiled helpers for releasekit.io.fbc_load; every function here has a pure-Python twin in
+ * that module, which is used when this extension was not built, and tests hold the two equal.
+ *
+ * yaml11_risk(value, words, number) -> int
+ *     The walk of fbc_load._yaml11_risk_py over one parsed YAML document (see its docstring): 0 when
+ *     yaml-rs's reading may be trusted, 1 when it holds integers (whose text must be looked at), 2 when
+ *     the document must be read again by PyYAML. `words` is a frozenset of the plain strings YAML 1.1
+ *     reads otherwise; `number(text)` says whether PyYAML reads a string as a number (called only for a
+ *     string that starts with a character from '+' to '9' and holds ':' or '_').
+ *
+ * screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii)
+ *     One pass over YAML bytes for inputs.screen_yaml (see _screen_py there). `classes` is a 256-byte
+ *     table from inputs: which bytes are forbidden controls, opening or closing brackets, indentation or
+ *     block indicator characters, the newline, or not ASCII. bracket_bound is an upper bound of the flow
+ *     nesting, never below inputs._bracket_depth_bound's; long_indent says whether a line starts with
+ *     `columns` or more indentation characters; first_control is the offset of the first forbidden
+ *     control byte (-1 if none); ascii says whether every byte is below 0x80.
+ *
+ * The walk keeps borrowed references on its own stack: the document is owned by the caller and nothing
+ * here changes it. It is iterative (a deep document cannot overflow the C stack; the loader bounds the
+ * depth before parsing anyway), and the stack grows on the heap.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define SAFE 0
+#define INTEGERS 1
+#define REREAD 2
+
+typedef struct {
+    PyObject **items;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+} Stack;
+
+static int
+stack_push(Stack *stack, PyObject *item)
+{
+    if (stack->size == stack->capacity) {
+        Py_ssize_t capacity = stack->capacity * 2;
+        PyObject **grown = PyMem_Realloc(stack->items, (size_t)capacity * sizeof(PyObject *));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        stack->items = grown;
+        stack->capacity = capacity;
+    }
+    stack->items[stack->size++] = item;
+    return 0;
+}
+
+/* REREAD, or SAFE; -1 with an exception set */
+static int
+string_risk(PyObject *text, PyObject *words, PyObject *number)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (length == 0) {
+        return SAFE;
+    }
+    Py_UCS4 first = PyUnicode_READ_CHAR(text, 0);
+    if (first < ':') {
+        if (first < '+') {
+            return SAFE;
+        }
+        if (PyUnicode_FindChar(text, ':', 0, length, 1) < 0
+            && PyUnicode_FindChar(text, '_', 0, length, 1) < 0) {
+            return SAFE;
+        }
+        PyObject *answer = PyObject_CallOneArg(number, text);
+        if (answer == NULL) {
+            return -1;
+        }
+        int truth = PyObject_IsTrue(answer);
+        Py_DECREF(answer);
+        if (truth < 0) {
+            return -1;
+        }
+        return truth ? REREAD : SAFE;
+    }
+    if (length < 4) {
+        int found = PySet_Contains(words, text);
+        if (found < 0) {
+            return -1;
+        }
+        return found ? REREAD : SAFE;
+    }
+    return SAFE;
+}
+
+static PyObject *
+yaml11_risk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "yaml11_risk(value, words, number) takes three arguments");
+        return NULL;
+    }
+    PyObject *words = args[1];
+    PyObject *number = args[2];
+    if (!PyAnySet_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "words must be a set or frozenset");
+        return NULL;
+    }
+    Stack stack = {PyMem_Malloc(256 * sizeof(PyObject *)), 0, 256};
+    if (stack.items == NULL) {
+        return PyErr_NoMemory();
+    }
+    int result = SAFE;
+    stack.items[stack.size++] = args[0];
+    while (stack.size > 0) {
+        PyObject *item = stack.items[--stack.size];
+        if (PyUnicode_CheckExact(item)) {
+            int risk = string_risk(item, words, number);
+            if (risk != SAFE) {
+                result = risk;
+                break;
+            }
+        }
+        else if (PyDict_CheckExact(item)) {
+            Py_ssize_t at = 0;
+            PyObject *key, *value;
+            while (PyDict_Next(item, &at, &key, &value)) {
+                if (stack_push(&stack, key) < 0 || stack_push(&stack, value) < 0) {
+                    result = -1;
+                    break;
+                }
+            }
+            if (result < 0) {
+                break;
+            }
+        }
+        else if (PyList_CheckExact(item)) {
+            Py_ssize_t length = PyList_GET_SIZE(item);
+            for (Py_ssize_t index = 0; index < length; index++) {
+                if (stack_push(&stack, PyList_GET_ITEM(item, index)) < 0) {
+                    result = -1;
+                    break;
+                }
+            }
+            if (result < 0) {
+                break;
+            }
+        }
+        else if (PyLong_CheckExact(item)) {
+            result = INTEGERS;
+        }
+        else if (item != Py_None && !PyBool_Check(item)) {
+            result = REREAD; /* a float, or something that is not JSON (a tuple or frozenset key) */
+            break;
+        }
+    }
+    PyMem_Free(stack.items);
+    if (result < 0) {
+        return NULL;
+    }
+    return PyLong_FromLong(result);
+}
+
+/* byte classes: the values of inputs._SCREEN_CLASSES */
+#define C_PLAIN 0
+#define C_CONTROL 1
+#define C_OPEN 2
+#define C_CLOSE 3
+#define C_INDENT 4
+#define C_NEWLINE 5
+#define C_HIGH 6
+
+static PyObject *
+screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "screen(data, classes, columns) takes three arguments");
+        return NULL;
+    }
+    Py_buffer data, classes;
+    if (PyObject_GetBuffer(args[0], &data, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[1], &classes, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    Py_ssize_t columns = PyLong_AsSsize_t(args[2]);
+    if (classes.len != 256 || (columns == -1 && PyErr_Occurred())) {
+        PyBuffer_Release(&data);
+        PyBuffer_Release(&classes);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "classes must be 256 bytes");
+        }
+        return NULL;
+    }
+    const unsigned char *bytes = data.buf;
+    const unsigned char *table = classes.buf;
+    Py_ssize_t size = data.len;
+    Py_ssize_t depth = 0, deepest = 0, unmatched_closing = 0, first_control = -1;
+    int long_indent = columns <= 0;
+    unsigned char high = 0;
+    /* the start of the first line, then of every line: its indentation */
+    Py_ssize_t at = 0;
+    for (;;) {
+        Py_ssize_t indent = 0;
+        while (at < size && table[bytes[at]] == C_INDENT) {
+            at++;
+            if (++indent >= columns) {
+                long_indent = 1;
+            }
+        }
+        /* the rest of the line: only the rare classes stop the loop */
+        for (; at < size; at++) {
+            unsigned char byte = bytes[at];
+            unsigned char kind = table[byte];
+            high |= byte;
+            if (kind == C_PLAIN || kind == C_INDENT || kind == C_HIGH) {
+                continue;
+            }
+            if (kind == C_NEWLINE) {
+                break;
+            }
+            if (kind == C_OPEN) {
+                if (++depth > deepest) {
+                    deepest = depth;
+                }
+            }
+            else if (kind == C_CLOSE) {
+                if (depth > 0) {
+                    depth--;
+                }
+                else {
+                    unmatched_closing++;
+                }
+            }
+            else if (first_control < 0) { /* C_CONTROL */
+                first_control = at;
+            }
+        }
+        if (at >= size) {
+            break;
+        }
+        at++; /* past the newline */
+    }
+    int ascii = (high & 0x80) == 0;
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&classes);
+    /* deepest bounds the nesting of the pairs that match; depth is what stayed open, and each
+       unmatched bracket may count once more (as inputs._bracket_depth_bound counts it) */
+    return Py_BuildValue("(nNnN)", deepest + depth + unmatched_closing, PyBool_FromLong(long_indent),
+                         first_control, PyBool_FromLong(ascii));
+}
+
+static PyMethodDef methods[] = {
+    {"screen", (PyCFunction)(void (*)(void))screen, METH_FASTCALL,
+     "screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii): see "
+     "releasekit.io.inputs._screen_py."},
+    {"yaml11_risk", (PyCFunction)(void (*)(void))yaml11_risk, METH_FASTCALL,
+     "yaml11_risk(value, words, number) -> 0, 1 or 2: see releasekit.io.fbc_load._yaml11_risk_py."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "releasekit.io._speedups",
+    "Optional compiled twins of pure-Python helpers in releasekit.io.fbc_load.",
+    0,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModule_Create(&module);
+}

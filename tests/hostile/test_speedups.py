@@ -1,0 +1,169 @@
+"""The optional compiled twins (:mod:`releasekit.io.speedups`) answer as their pure-Python references do.
+
+The C walk of a parsed YAML document must give :func:`releasekit.io.fbc_load._yaml11_risk_py`'s verdict,
+and the C byte screen must clear a file only where the pure-Python screen clears it (its bracket bound may
+be higher, never lower), with the same long-indentation answer, the same first forbidden byte and the same
+ASCII verdict. Generated values and bytes aim at the edges (number characters, the YAML 1.1 words, every
+byte class); the real catalogs under ``../shared/fixtures`` are screened both ways too. Under CI the
+extension must have been built, so the compiled path is what the rest of the suite exercises.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml_rs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from releasekit.io import speedups
+from releasekit.io.fbc_load import _YAML11_WORDS, _pyyaml_number, _yaml11_risk, _yaml11_risk_py, _yaml_chunks
+from releasekit.io.inputs import (
+    _ASCII_ALLOWED,
+    _SCREEN_CLASSES,
+    _bracket_depth_bound,
+    _first_control,
+    _long_indent,
+    _screen_py,
+)
+
+needs_extension = pytest.mark.skipif(speedups.yaml11_risk is None, reason="the C extension was not built")
+
+_TEXT = st.text(alphabet="0123456789+-._:abexoinfINFyesYESnoNOofOF=< \u00e9", max_size=6)
+_SCALARS = st.one_of(
+    _TEXT,
+    st.sampled_from(sorted(_YAML11_WORDS)),
+    st.sampled_from(["1:20", "1_000", "0x_", "+1:3.5", "08:00", "1e5", ".inf", "_1", ":", "+", "9"]),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.tuples(st.integers()),
+    st.frozensets(st.integers(), max_size=2),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(_TEXT, st.integers(), st.tuples(st.integers())), inner, max_size=4),
+    ),
+    max_leaves=25,
+)
+
+
+def test_the_extension_is_built_under_ci() -> None:
+    """CI installs with a compiler: the compiled path must be there, or the suite would test only the other."""
+    if os.environ.get("CI") != "true":
+        pytest.skip("only CI promises a compiler")
+    assert speedups.yaml11_risk is not None
+    assert speedups.screen is not None
+
+
+def test_an_environment_switch_turns_the_extension_off() -> None:
+    code = "from releasekit.io import speedups; print(speedups.yaml11_risk is None, speedups.screen is None)"
+    env = {**os.environ, "RELEASEKIT_PURE_PYTHON": "1"}
+    ran = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["True", "True"]
+
+
+@needs_extension
+@settings(max_examples=400, deadline=None)
+@given(_VALUES)
+def test_the_compiled_walk_gives_the_reference_verdict(value: Any) -> None:
+    assert speedups.yaml11_risk is not None
+    assert speedups.yaml11_risk(value, _YAML11_WORDS, _pyyaml_number) == _yaml11_risk_py(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "verdict"),
+    [
+        ({"a": ["b", {"c": "d"}]}, 0),
+        ({"a": [1]}, 1),
+        ({"a": 1, "b": 1.5}, 2),
+        ({"on": "x"}, 2),
+        ({"a": ["x", "1:20"]}, 2),
+        ({"a": "2024-01-01T00:00:00Z"}, 0),
+        ({(1, 2): "x"}, 2),
+        ([True, None, False], 0),
+        ([[[[["yes"]]]]], 2),
+    ],
+)
+def test_the_walk_verdicts_either_way(monkeypatch: pytest.MonkeyPatch, value: Any, verdict: int) -> None:
+    """The loader's entry point gives the same verdict with and without the extension."""
+    assert _yaml11_risk(value) == verdict
+    monkeypatch.setattr(speedups, "yaml11_risk", None)
+    assert _yaml11_risk(value) == verdict
+
+
+def test_a_deep_document_does_not_overflow_the_walk() -> None:
+    value: Any = "yes"
+    for _ in range(100_000):
+        value = [value]
+    assert _yaml11_risk(value) == 2
+    assert _yaml11_risk_py(value) == 2
+
+
+_BYTES = st.lists(
+    st.sampled_from(
+        [b"a", b" ", b"\t", b"-", b"?", b":", b"\n", b"\r", b"[", b"]", b"{", b"}", b"\x00", b"\x07", b"\x7f"]
+        + [b"\x85", b"\xc3\xa9", b"  ", b"- ", b"[[", b"]]", b"x: y\n"]
+    ),
+    max_size=80,
+).map(b"".join)
+
+
+def _compare_screens(data: bytes, limit: int) -> None:
+    assert speedups.screen is not None
+    bound, long_indent, control, ascii_only = speedups.screen(data, _SCREEN_CLASSES, limit // 4)
+    assert long_indent == (
+        limit // 4 <= 0 or re.search(rb"(?:\A|\n)[ \t?:-]{%d}" % (limit // 4), data) is not None
+    )
+    assert long_indent == _long_indent(data, limit // 4)
+    if _bracket_depth_bound(data, limit) > limit // 2:
+        assert bound > limit // 2  # the compiled bound never clears what the reference bound does not
+    deep, py_control, py_ascii = _screen_py(data, limit)
+    if deep:
+        assert bound > limit // 2 or long_indent
+    assert control == py_control == _first_control(data, data.translate(None, _ASCII_ALLOWED))
+    assert ascii_only == py_ascii == data.isascii()
+
+
+@needs_extension
+@settings(max_examples=400, deadline=None)
+@given(_BYTES, st.sampled_from([4, 8, 12, 256]))
+def test_the_compiled_screen_clears_only_what_the_reference_clears(data: bytes, limit: int) -> None:
+    _compare_screens(data, limit)
+
+
+@needs_extension
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"[" * 200, b"]" * 200 + b"[" * 200, b"[[[]]]" + b"[" * 130, b"-" * 64, b"a\n" + b" " * 70 + b"x"],
+)
+def test_the_compiled_screen_at_its_edges(data: bytes) -> None:
+    _compare_screens(data, 256)
+
+
+@needs_extension
+@pytest.mark.shared
+def test_both_screens_and_walks_agree_on_real_catalogs(shared: Any) -> None:
+    """Every YAML catalog file under the shared fixtures: same screen answers, same walk verdicts."""
+    root: Path = shared("real-catalogs")
+    files = sorted(path for path in root.rglob("*") if path.is_file() and path.suffix in (".yaml", ".yml"))
+    assert files
+    for path in files[::7]:  # a seventh of them keeps the suite fast; every kind of catalog is among them
+        data = path.read_bytes()
+        _compare_screens(data, 256)
+        for chunk, _line in _yaml_chunks(data.decode("utf-8")):
+            try:
+                value = yaml_rs.loads(chunk, parse_datetime=False)
+            except yaml_rs.YAMLDecodeError:
+                continue
+            assert speedups.yaml11_risk is not None
+            assert speedups.yaml11_risk(value, _YAML11_WORDS, _pyyaml_number) == _yaml11_risk_py(value)
