@@ -65,13 +65,15 @@ def command(
     from releasekit.cli._common import emit_report, progress, request_fast_exit
     from releasekit.jobs.catalog_validate import validate_dirs
 
+    loaded: list[object] = []
     report = validate_dirs(
         dirs,
         max_file_bytes=max_file_size,
         graph=graph,
         lifecycle=lifecycle,
         progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
+        keep=loaded,
     )
     code = emit_report(report, fmt, output)
-    request_fast_exit()
+    request_fast_exit(keep=loaded)
     ctx.exit(code)

@@ -40,6 +40,7 @@ def validate_dirs(
     graph: bool,
     progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
     lifecycle: Path | None = None,
+    keep: list[object] | None = None,
 ) -> Report:
     """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
 
@@ -47,6 +48,8 @@ def validate_dirs(
     ``progress`` wraps the folder list (the CLI's progress bar). With ``graph``, a catalog tree stands for
     its ``v<X.Y>`` fragments, and bundles a cluster upgrade between the given OpenShift catalogs strands are
     RK-GRAPH-010 (along ``lifecycle``, else ``streams/openshift/lifecycle.yaml``, else minor by minor).
+    ``keep``, when given, receives the last folder's loaded catalog instead of it being freed on return
+    (a caller about to end the process, the CLI, never pays for freeing it).
 
     Raises:
         InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
@@ -66,7 +69,7 @@ def validate_dirs(
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
         if not graph:  # only findings are needed: big catalogs may be split across two processes
-            # the previous folder's catalog is freed here; the last one never is (the CLI exits fast)
+            # the previous folder's catalog is freed here; the last one goes to ``keep``
             kept_alive = []
             found, files = load_and_check_findings(directory, validate_config, limits, kept_alive)
             findings.extend(found)
@@ -91,6 +94,8 @@ def validate_dirs(
         refined = refine_locations(findings)
     else:
         refined = ()
+    if keep is not None:
+        keep.append(kept_alive)
     return Report(
         command="catalog validate",
         findings=refined,
