@@ -336,8 +336,7 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
     milliseconds per megabyte. Only a file the bound cannot clear is measured exactly: JSON by its brackets
     outside strings, YAML by PyYAML's event stream (libyaml's parser keeps its own stack, no recursion).
     """
-    # JSON nests by brackets alone; YAML also by indentation
-    if _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4)):
+    if _cheap_bounds_clear(data, yaml=yaml, limit=limit):
         return None
     if not yaml:
         stripped = _JSON_STRING.sub(b'""', data)
@@ -353,6 +352,19 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
                 depth -= 1
         return None
     return _yaml_event_depth(data, limit)
+
+
+def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
+    """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2: brackets (JSON nests
+    by them alone), and for YAML the indentation too. One compiled pass when the extension was built (its
+    bracket bound is never below :func:`_bracket_depth_bound`'s), else the pure-Python searches."""
+    fast = speedups.screen
+    if fast is not None:
+        bound, long_indent, _control, _ascii = fast(
+            data, _SCREEN_CLASSES, limit // 4 if yaml else len(data) + 1
+        )
+        return bound <= limit // 2 and not long_indent
+    return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")

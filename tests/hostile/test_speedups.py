@@ -167,3 +167,32 @@ def test_both_screens_and_walks_agree_on_real_catalogs(shared: Any) -> None:
                 continue
             assert speedups.yaml11_risk is not None
             assert speedups.yaml11_risk(value, _YAML11_WORDS, _pyyaml_number) == _yaml11_risk_py(value)
+
+
+@pytest.mark.parametrize(
+    ("data", "refused"),
+    [
+        (b'{"a": ' + b"[" * 300 + b"]" * 300 + b"}", True),
+        (b'{"a": [' + b"[]," * 2000 + b"[]]}", False),
+        (b'{"a": "' + b"[" * 300 + b'"}', False),  # brackets inside a string do not nest
+        (b"a:\n" + b"".join(b" " * n + b"- x:\n" for n in range(0, 600, 2)), True),
+    ],
+    ids=["deep-json", "wide-json", "json-string", "deep-yaml-block"],
+)
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "pure"])
+def test_check_nesting_gives_one_answer_either_way(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, refused: bool, compiled: bool
+) -> None:
+    from releasekit.errors import SafetyLimitError
+    from releasekit.io.inputs import check_nesting
+
+    if compiled and speedups.screen is None:
+        pytest.skip("the C extension was not built")
+    if not compiled:
+        monkeypatch.setattr(speedups, "screen", None)
+    yaml = not data.startswith(b"{")
+    if refused:
+        with pytest.raises(SafetyLimitError, match="nested deeper than"):
+            check_nesting(data, "f", yaml=yaml)
+    else:
+        check_nesting(data, "f", yaml=yaml)
