@@ -16,6 +16,10 @@
  *     `columns` or more indentation characters; first_control is the offset of the first forbidden
  *     control byte (-1 if none); ascii says whether every byte is below 0x80.
  *
+ * bracket_bound(data) -> int
+ *     An upper bound of the bracket nesting alone (JSON nests by brackets only), never below
+ *     inputs._bracket_depth_bound's; for balanced brackets, their depth.
+ *
  * The walk keeps borrowed references on its own stack: the document is owned by the caller and nothing
  * here changes it. It is iterative (a deep document cannot overflow the C stack; the loader bounds the
  * depth before parsing anyway), and the stack grows on the heap.
@@ -249,7 +253,74 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                          first_control, PyBool_FromLong(ascii));
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* 16 bytes at a time: within a block the running depth rises by at most the block's opening brackets
+   and falls by at most its closing ones, so a block that cannot hold a new highest or lowest value is
+   passed over by counting its brackets; the others are followed byte by byte. Same answer as the loop
+   in bracket_bound. */
+static Py_ssize_t
+bracket_bound_blocks(const unsigned char *bytes, Py_ssize_t size, Py_ssize_t *at_out, Py_ssize_t *high_out,
+                     Py_ssize_t *low_out)
+{
+    const __m128i case_bit = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    Py_ssize_t running = 0, high = 0, low = 0, at = 0;
+    for (; at + 16 <= size; at += 16) {
+        __m128i folded = _mm_or_si128(_mm_loadu_si128((const __m128i *)(bytes + at)), case_bit);
+        unsigned opens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, open)); /* '[' or '{' */
+        unsigned closes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, close)); /* ']' or '}' */
+        if ((opens | closes) == 0) {
+            continue;
+        }
+        Py_ssize_t up = __builtin_popcount(opens), down = __builtin_popcount(closes);
+        if (running + up <= high && running - down >= low) {
+            running += up - down; /* no new highest or lowest value can be in this block */
+            continue;
+        }
+        for (int offset = 0; offset < 16; offset++) { /* maybe one: follow the block's brackets */
+            unsigned char byte = bytes[at + offset] | 0x20;
+            running += (byte == '{') - (byte == '}');
+            high = running > high ? running : high;
+            low = running < low ? running : low;
+        }
+    }
+    *at_out = at;
+    *high_out = high;
+    *low_out = low;
+    return running;
+}
+#endif
+
+static PyObject *
+bracket_bound(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    const unsigned char *bytes = data.buf;
+    /* the running depth (+1 per opening bracket, -1 per closing one, never clamped), its highest and
+       lowest values (the lowest at most 0); (high - low) bounds the nesting of the pairs that match,
+       -low counts the closing brackets with none open, (running - low) the opening ones never closed */
+    Py_ssize_t running = 0, high = 0, low = 0, at = 0;
+#if defined(__SSE2__)
+    running = bracket_bound_blocks(bytes, data.len, &at, &high, &low);
+#endif
+    for (; at < data.len; at++) {
+        unsigned char byte = bytes[at] | 0x20;
+        running += (byte == '{') - (byte == '}');
+        high = running > high ? running : high;
+        low = running < low ? running : low;
+    }
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t((high - low) + (running - low) - low);
+}
+
 static PyMethodDef methods[] = {
+    {"bracket_bound", bracket_bound, METH_O,
+     "bracket_bound(data) -> int: screen's bracket bound alone; see releasekit.io.inputs."},
     {"screen", (PyCFunction)(void (*)(void))screen, METH_FASTCALL,
      "screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii): see "
      "releasekit.io.inputs._screen_py."},

@@ -358,11 +358,11 @@ def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
     """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2: brackets (JSON nests
     by them alone), and for YAML the indentation too. One compiled pass when the extension was built (its
     bracket bound is never below :func:`_bracket_depth_bound`'s), else the pure-Python searches."""
+    if not yaml and speedups.bracket_bound is not None:
+        return speedups.bracket_bound(data) <= limit // 2
     fast = speedups.screen
-    if fast is not None:
-        bound, long_indent, _control, _ascii = fast(
-            data, _SCREEN_CLASSES, limit // 4 if yaml else len(data) + 1
-        )
+    if yaml and fast is not None:
+        bound, long_indent, _control, _ascii = fast(data, _SCREEN_CLASSES, limit // 4)
         return bound <= limit // 2 and not long_indent
     return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
 

@@ -63,13 +63,17 @@ def test_the_extension_is_built_under_ci() -> None:
         pytest.skip("only CI promises a compiler")
     assert speedups.yaml11_risk is not None
     assert speedups.screen is not None
+    assert speedups.bracket_bound is not None
 
 
 def test_an_environment_switch_turns_the_extension_off() -> None:
-    code = "from releasekit.io import speedups; print(speedups.yaml11_risk is None, speedups.screen is None)"
+    code = (
+        "from releasekit.io import speedups; "
+        "print(speedups.yaml11_risk is None, speedups.screen is None, speedups.bracket_bound is None)"
+    )
     env = {**os.environ, "RELEASEKIT_PURE_PYTHON": "1"}
     ran = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert ran.stdout.split() == ["True", "True"]
+    assert ran.stdout.split() == ["True", "True", "True"]
 
 
 @needs_extension
@@ -196,3 +200,36 @@ def test_check_nesting_gives_one_answer_either_way(
             check_nesting(data, "f", yaml=yaml)
     else:
         check_nesting(data, "f", yaml=yaml)
+
+
+def _bound_reference(data: bytes) -> int:
+    """bracket_bound's formula followed byte by byte: the running depth's highest and lowest values."""
+    running = high = low = 0
+    for byte in data:
+        byte |= 0x20
+        running += (byte == 0x7B) - (byte == 0x7D)
+        high, low = max(high, running), min(low, running)
+    return (high - low) + (running - low) - low
+
+
+@needs_extension
+@settings(max_examples=400, deadline=None)
+@given(_BYTES, st.integers(min_value=0, max_value=40))
+def test_the_compiled_bracket_bound_follows_its_formula(data: bytes, shift: int) -> None:
+    """Blocks of 16 bytes are passed over only when they cannot change the answer: any offset, same bound,
+    and it never clears what the reference bound does not."""
+    assert speedups.bracket_bound is not None
+    data = b"a" * shift + data
+    bound = speedups.bracket_bound(data)
+    assert bound == _bound_reference(data)
+    for limit in (4, 8, 12, 256):
+        if _bracket_depth_bound(data, limit) > limit // 2:
+            assert bound > limit // 2
+
+
+@needs_extension
+@pytest.mark.parametrize("depth", [0, 1, 15, 16, 17, 200])
+def test_the_compiled_bracket_bound_is_the_depth_of_balanced_brackets(depth: int) -> None:
+    assert speedups.bracket_bound is not None
+    value = b'{"a": ' * depth + b"1" + b"}" * depth
+    assert speedups.bracket_bound(b"[" + value + b", " + value + b"]") == depth + 1
