@@ -65,7 +65,7 @@ from releasekit.io.fbc_json import (
     pack_documents,
 )
 from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
-from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, check_regular, screen_yaml
+from releasekit.io.inputs import MAX_DEPTH, MAX_WALK_DEPTH, check_nesting, check_regular, screen_yaml
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -979,6 +979,8 @@ def _decode_object(data: str) -> Any:
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     stripped = text.lstrip()
+    # bounded before any parser sees it (yaml-rs crashes on deep block nesting; the others recurse)
+    check_nesting(raw, "olm.bundle.object", yaml=not stripped.startswith("{"))
     if stripped.startswith("{"):
         # msgspec is several times faster on these big manifests and gives what json.loads gives (the
         # last of duplicate keys, integers of any size); anything it refuses goes to json.loads, whose
@@ -1008,6 +1010,12 @@ def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] 
             )
         try:
             obj = _decode_object(data)
+        except SafetyLimitError:
+            raise SafetyLimitError(
+                f"{bundle.location.file}:{bundle.location.line}: bundle {bundle.name!r}: the manifest of its "
+                f"olm.bundle.object property at index {index} is nested deeper than {MAX_DEPTH} levels; "
+                "refusing to parse it"
+            ) from None
         except (binascii.Error, ValueError, UnicodeDecodeError, yaml_rs.YAMLDecodeError) as exc:
             raise _BundleObjectError(
                 f"{prefix}convert bundle object property at index {index} to JSON: {exc}"

@@ -49,6 +49,33 @@ def test_a_12000_deep_yaml_file_is_refused_not_a_crash(tmp_path: Path, command: 
     assert_refused(run_child(command, tmp_path), "extra.yaml:1", "nested deeper than 256 levels")
 
 
+@pytest.mark.parametrize(
+    "manifest",
+    [DEEP_BLOCK, "".join(" " * i + "a:\n" for i in range(400)) + " " * 400 + "b\n", "[" * 2000 + "]" * 2000],
+    ids=["yaml-block-sequence", "yaml-block-mapping", "flow"],
+)
+@pytest.mark.parametrize(
+    "command", [["catalog", "validate", "cat"], ["catalog", "render", "cat"]], ids=["validate", "render"]
+)
+def test_a_deep_manifest_inside_an_olm_bundle_object_is_refused_not_a_crash(
+    tmp_path: Path, manifest: str, command: list[str]
+) -> None:
+    """The base64 manifest of an ``olm.bundle.object`` is bounded too before a parser sees it: yaml-rs
+    crashed (exit 139) on the block sequence, and read the 400-deep mapping past the limit."""
+    import base64
+
+    objects = usual_catalog(
+        {"type": "olm.bundle.object", "value": {"data": base64.b64encode(manifest.encode()).decode()}}
+    )
+    folder = tmp_path / "cat"
+    folder.mkdir()
+    (folder / "catalog.json").write_text("".join(json.dumps(o) + "\n" for o in objects))
+    line = next(n for n, o in enumerate(objects, 1) if o["schema"] == "olm.bundle")
+    assert_refused(
+        run_child(command, tmp_path), f"catalog.json:{line}:", "olm.bundle.object", "nested deeper than 256"
+    )
+
+
 def test_a_12000_deep_template_is_refused(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(DEEP_BLOCK)
     assert_refused(run_child(["catalog", "template", "t.yaml"], tmp_path), "t.yaml:1", "nested deeper")
