@@ -26,6 +26,22 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* whether one of the 16 bytes may stop the screen's loop: a byte up to 0x1F (controls, the newline),
+   DEL, or a bracket */
+static inline int
+block_may_stop(__m128i block)
+{
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x1F)), block);
+    __m128i folded = _mm_or_si128(block, _mm_set1_epi8(0x20)); /* '[' and '{' alike, ']' and '}' alike */
+    __m128i brackets =
+        _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}')));
+    __m128i stops = _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))), brackets);
+    return _mm_movemask_epi8(stops) != 0;
+}
+#endif
 
 #define SAFE 0
 #define INTEGERS 1
@@ -199,8 +215,20 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *table = classes.buf;
     Py_ssize_t size = data.len;
     Py_ssize_t depth = 0, deepest = 0, unmatched_closing = 0, first_control = -1;
-    int long_indent = columns <= 0;
+    int long_indent = columns <= 0, non_ascii = 0;
     unsigned char high = 0;
+#if defined(__SSE2__)
+    /* a block of 16 bytes none of which stops the loop below is passed over whole; that holds only if
+       every byte that stops it is one block_may_stop catches (true of inputs' table; checked here) */
+    int by_blocks = 1;
+    for (int byte = 0; byte < 256; byte++) {
+        unsigned char kind = table[byte];
+        int stops = kind == C_NEWLINE || kind == C_OPEN || kind == C_CLOSE || kind == C_CONTROL;
+        if (stops && !(byte <= 0x1F || byte == 0x7F || (byte | 0x20) == '{' || (byte | 0x20) == '}')) {
+            by_blocks = 0;
+        }
+    }
+#endif
     /* the start of the first line, then of every line: its indentation */
     Py_ssize_t at = 0;
     for (;;) {
@@ -212,7 +240,21 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         /* the rest of the line: only the rare classes stop the loop */
+        Py_ssize_t bytewise_until = at;
         for (; at < size; at++) {
+#if defined(__SSE2__)
+            if (at >= bytewise_until && by_blocks && at + 16 <= size) {
+                __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+                if (!block_may_stop(block)) {
+                    non_ascii |= _mm_movemask_epi8(block);
+                    at += 15; /* and the loop's own step */
+                    continue;
+                }
+                bytewise_until = at + 16;
+            }
+#else
+            (void)bytewise_until;
+#endif
             unsigned char byte = bytes[at];
             unsigned char kind = table[byte];
             high |= byte;
@@ -244,7 +286,7 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         at++; /* past the newline */
     }
-    int ascii = (high & 0x80) == 0;
+    int ascii = (high & 0x80) == 0 && non_ascii == 0;
     PyBuffer_Release(&data);
     PyBuffer_Release(&classes);
     /* deepest bounds the nesting of the pairs that match; depth is what stayed open, and each
@@ -254,8 +296,6 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
-
 /* 16 bytes at a time: within a block the running depth rises by at most the block's opening brackets
    and falls by at most its closing ones, so a block that cannot hold a new highest or lowest value is
    passed over by counting its brackets; the others are followed byte by byte. Same answer as the loop

@@ -140,9 +140,13 @@ def _compare_screens(data: bytes, limit: int) -> None:
 
 @needs_extension
 @settings(max_examples=400, deadline=None)
-@given(_BYTES, st.sampled_from([4, 8, 12, 256]))
-def test_the_compiled_screen_clears_only_what_the_reference_clears(data: bytes, limit: int) -> None:
-    _compare_screens(data, limit)
+@given(_BYTES, st.sampled_from([4, 8, 12, 256]), st.integers(min_value=0, max_value=40))
+def test_the_compiled_screen_clears_only_what_the_reference_clears(
+    data: bytes, limit: int, shift: int
+) -> None:
+    """At any offset (blocks of 16 bytes without a stopping byte are passed over whole)."""
+    _compare_screens(b"a" * shift + data, limit)
+    _compare_screens(b"a: " + b"x" * shift + b"\n" + data, limit)
 
 
 @needs_extension
