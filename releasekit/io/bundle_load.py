@@ -44,7 +44,7 @@ import yaml
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import yamlio
-from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
+from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, read_input
 from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import (
@@ -857,6 +857,7 @@ def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
 def load_categories_file(path: Path) -> tuple[str, ...]:
     """Read an ``OPERATOR_BUNDLE_CATEGORIES`` file: ``{"categories": [...]}``."""
     data = _read_bytes(path, str(path))
+    check_nesting(data, str(path), yaml=False)
     try:
         value = json.loads(data)
         categories = value["categories"]

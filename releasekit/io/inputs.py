@@ -36,6 +36,7 @@ from pathlib import Path
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import speedups
+from releasekit.model import jsontext
 
 __all__ = [
     "MAX_DEPTH",
@@ -57,11 +58,12 @@ __all__ = [
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single input file (the catalog loader's limit; ``--max-file-size`` raises it there)."""
 
-MAX_DEPTH = 256
+MAX_DEPTH = jsontext.MAX_DEPTH
 """Deepest nesting of mappings and sequences accepted in any YAML or JSON input.
 
 Kubernetes manifests and catalogs nest a few dozen levels (a CRD's schema is the deepest seen, about 40);
-Python code that walks a value recursively must never meet more than a few hundred."""
+Python code that walks a value recursively must never meet more than a few hundred. JSON text inside a
+document (an annotation) is held to it by :func:`releasekit.model.jsontext.loads`."""
 
 MAX_WALK_DEPTH = 64
 """Deepest folder nesting any input walk follows."""

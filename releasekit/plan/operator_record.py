@@ -20,11 +20,12 @@ the same, so the record holds the images as published.
 from __future__ import annotations
 
 import copy
-import json
 import re
 import shlex
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from releasekit.model import jsontext
 
 __all__ = [
     "CSV_PROSE_ANNOTATIONS",
@@ -72,7 +73,7 @@ def substitute_related_images(
     if not steps:
         return csv_text, ()
     try:
-        items = json.loads(related_images)
+        items = jsontext.loads(related_images)
         images = {str(i["name"]): str(i["image"]) for i in items}
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"related_images.json is not a list of {{name, image}}: {exc}") from None

@@ -24,9 +24,9 @@ RK-OLMV1-004  the bundle uses the OperatorConditions API (a bundled OperatorCond
 
 from __future__ import annotations
 
-import json
 from typing import Final
 
+from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
@@ -79,7 +79,7 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
     text = csv.annotations.get("olm.properties")
     if isinstance(text, str):
         try:
-            items = json.loads(text)
+            items = jsontext.loads(text)
         except ValueError:
             items = []
         for _, kind in _properties(items):

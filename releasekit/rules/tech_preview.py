@@ -24,10 +24,10 @@ RK-BUNDLE-112  warning  a stable release's CSV carries ``olm.maxOpenShiftVersion
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
+from releasekit.model import jsontext
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.stream import Release, Stream
@@ -173,7 +173,7 @@ def csv_max_openshift(annotations: Mapping[str, object]) -> list[object]:
     if not isinstance(text, str):
         return []
     try:
-        items = json.loads(text)
+        items = jsontext.loads(text)
     except ValueError:
         return []
     if not isinstance(items, list):

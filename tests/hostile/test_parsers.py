@@ -76,6 +76,24 @@ def test_a_deep_manifest_inside_an_olm_bundle_object_is_refused_not_a_crash(
     )
 
 
+def test_deep_json_in_alm_examples_is_a_finding_not_the_last_guard(tmp_path: Path) -> None:
+    """JSON text inside an annotation is a second document: read within the same limit, its refusal names
+    the CSV file (before, the json module's RecursionError reached the CLI's last guard: exit 2 with no
+    file named)."""
+    from tests.bundle_factory import csv_data, write_bundle
+
+    csv = csv_data()
+    csv["metadata"]["annotations"]["alm-examples"] = "[" * 5000 + "]" * 5000
+    write_bundle(tmp_path / "b", manifests={"widget.clusterserviceversion.yaml": csv})
+    ran = run_here(["bundle", "validate", "b", "--format", "json"], tmp_path)
+    assert ran.code == 1, ran.stderr
+    [finding] = [f for f in _findings(ran) if f["rule"] == "RK-BUNDLE-022"]
+    assert "nested deeper than 256 levels" in str(finding["message"])
+    location = finding["location"]
+    assert isinstance(location, dict)
+    assert str(location["file"]).endswith("widget.clusterserviceversion.yaml")
+
+
 def test_a_12000_deep_template_is_refused(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(DEEP_BLOCK)
     assert_refused(run_child(["catalog", "template", "t.yaml"], tmp_path), "t.yaml:1", "nested deeper")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
+from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import (
@@ -72,7 +73,9 @@ def name_violations(name: str) -> list[str]:
 def _json_error(text: str) -> str | None:
     """api's ``validateJSON``: Go ``encoding/json``'s syntax error, at its offset; any valid JSON passes."""
     try:
-        json.loads(text)
+        jsontext.loads(text)
+    except jsontext.NestedTooDeep as exc:
+        return str(exc)
     except json.JSONDecodeError as exc:
         offset = len(text[: exc.pos].encode("utf-8")) + (1 if exc.pos < len(text) else 0)
         prefix = text.encode("utf-8")[:offset].decode("utf-8", errors="replace")
@@ -160,7 +163,7 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
                 )
             )
             return out
-        value = json.loads(text)
+        value = jsontext.loads(text)
         decode_error = _examples_decode_error(text, value)
         if decode_error is not None:
             out.append(

@@ -15,11 +15,11 @@ The OpenShift versions value, in the forms ocp-olm-catalog-validator accepts and
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
 from releasekit.model import bundle_ids as ids
+from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import as_str, csv_message, finding, parse_tolerant
@@ -188,7 +188,7 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
             "the annotation"
         ], []
     try:
-        items = json.loads(properties)
+        items = jsontext.loads(properties)
         if not isinstance(items, list):
             raise ValueError("not a list")
     except ValueError:

@@ -1,0 +1,54 @@
+"""JSON text held inside documents (CSV annotations such as ``alm-examples`` and ``olm.properties``,
+``related_images.json``), read within the nesting limit every input keeps.
+
+Pure core: no I/O. The files themselves are bounded before a parser sees them (:mod:`releasekit.io.inputs`);
+a string inside them is a second JSON document that the json module would read recursively, so
+:func:`loads` refuses one nested deeper than :data:`MAX_DEPTH` with :class:`NestedTooDeep`, a
+``ValueError`` as every other refusal of the json module, so callers that report bad JSON report it too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds"]
+
+MAX_DEPTH = 256
+"""Deepest nesting of mappings and sequences accepted in any YAML or JSON input (files and embedded text)."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+
+
+class NestedTooDeep(ValueError):
+    """JSON text nested deeper than :data:`MAX_DEPTH`."""
+
+
+def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests deeper than ``limit`` (brackets outside strings; text that is not JSON
+    may be counted loosely, and its parser then refuses it anyway)."""
+    if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
+        return False
+    depth = 0
+    for char in _STRING.sub('""', text):
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def loads(text: str) -> Any:
+    """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`.
+
+    Raises:
+        NestedTooDeep: the text nests too deep (a ``ValueError``).
+        json.JSONDecodeError: the text is not JSON.
+    """
+    import json  # here: importing this module (for MAX_DEPTH) must not cost the json module's import
+
+    if nesting_exceeds(text):
+        raise NestedTooDeep(f"nested deeper than {MAX_DEPTH} levels")
+    return json.loads(text)
