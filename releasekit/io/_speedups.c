@@ -29,17 +29,17 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/* whether one of the 16 bytes may stop the screen's loop: a byte up to 0x1F (controls, the newline),
-   DEL, or a bracket */
+/* which of the 16 bytes may stop the screen's loop (a bit each): a byte up to 0x1F (controls, the
+   newline), DEL, or a bracket */
 static inline int
-block_may_stop(__m128i block)
+block_stops(__m128i block)
 {
     __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x1F)), block);
     __m128i folded = _mm_or_si128(block, _mm_set1_epi8(0x20)); /* '[' and '{' alike, ']' and '}' alike */
     __m128i brackets =
         _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}')));
     __m128i stops = _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))), brackets);
-    return _mm_movemask_epi8(stops) != 0;
+    return _mm_movemask_epi8(stops);
 }
 #endif
 
@@ -218,8 +218,8 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int long_indent = columns <= 0, non_ascii = 0;
     unsigned char high = 0;
 #if defined(__SSE2__)
-    /* a block of 16 bytes none of which stops the loop below is passed over whole; that holds only if
-       every byte that stops it is one block_may_stop catches (true of inputs' table; checked here) */
+    /* the bytes of a block of 16 before the first one block_stops flags are passed over; that holds
+       only if every byte that stops the loop below is one it flags (true of inputs' table; checked here) */
     int by_blocks = 1;
     for (int byte = 0; byte < 256; byte++) {
         unsigned char kind = table[byte];
@@ -240,20 +240,19 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         /* the rest of the line: only the rare classes stop the loop */
-        Py_ssize_t bytewise_until = at;
         for (; at < size; at++) {
 #if defined(__SSE2__)
-            if (at >= bytewise_until && by_blocks && at + 16 <= size) {
+            if (by_blocks && at + 16 <= size) {
+                /* to the block's first byte that may stop the loop, past the whole block if none */
                 __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
-                if (!block_may_stop(block)) {
-                    non_ascii |= _mm_movemask_epi8(block);
+                int stops = block_stops(block);
+                non_ascii |= _mm_movemask_epi8(block);
+                if (stops == 0) {
                     at += 15; /* and the loop's own step */
                     continue;
                 }
-                bytewise_until = at + 16;
+                at += __builtin_ctz((unsigned)stops);
             }
-#else
-            (void)bytewise_until;
 #endif
             unsigned char byte = bytes[at];
             unsigned char kind = table[byte];
