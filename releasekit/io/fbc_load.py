@@ -423,6 +423,11 @@ def _yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
 
 def _first_content_line(chunk: str, line: int) -> int:
     """Line of the first line of ``chunk`` that is neither blank nor a comment (``line`` if none)."""
+    first = chunk[:1]
+    if (
+        first and not first.isspace() and first != "#"
+    ):  # the usual case: the document starts on its first line
+        return line
     size = 512
     while True:
         complete = size >= len(chunk)
