@@ -8,13 +8,15 @@
  *     reads otherwise; `number(text)` says whether PyYAML reads a string as a number (called only for a
  *     string that starts with a character from '+' to '9' and holds ':' or '_').
  *
- * screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii)
+ * screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii, tag)
  *     One pass over YAML bytes for inputs.screen_yaml (see _screen_py there). `classes` is a 256-byte
  *     table from inputs: which bytes are forbidden controls, opening or closing brackets, indentation or
  *     block indicator characters, the newline, or not ASCII. bracket_bound is an upper bound of the flow
  *     nesting, never below inputs._bracket_depth_bound's; long_indent says whether a line starts with
  *     `columns` or more indentation characters; first_control is the offset of the first forbidden
- *     control byte (-1 if none); ascii says whether every byte is below 0x80.
+ *     control byte (-1 if none); ascii says whether every byte is below 0x80; tag whether a '!' stands
+ *     where a token may start (first, or after a blank, a line break, a comma or a flow or block
+ *     indicator).
  *
  * bracket_bound(data) -> int
  *     An upper bound of the bracket nesting alone (JSON nests by brackets only), never below
@@ -30,7 +32,7 @@
 #include <emmintrin.h>
 
 /* which of the 16 bytes may stop the screen's loop (a bit each): a byte up to 0x1F (controls, the
-   newline), DEL, or a bracket */
+   newline), DEL, a bracket or '!' */
 static inline int
 block_stops(__m128i block)
 {
@@ -39,6 +41,7 @@ block_stops(__m128i block)
     __m128i brackets =
         _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}')));
     __m128i stops = _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))), brackets);
+    stops = _mm_or_si128(stops, _mm_cmpeq_epi8(block, _mm_set1_epi8('!')));
     return _mm_movemask_epi8(stops);
 }
 #endif
@@ -185,6 +188,8 @@ yaml11_risk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define C_INDENT 4
 #define C_NEWLINE 5
 #define C_HIGH 6
+#define C_BANG 7      /* '!': a tag where a token starts */
+#define C_SEPARATOR 8 /* ',' and CR: a token may start after them (as after C_INDENT, C_NEWLINE, brackets) */
 
 static PyObject *
 screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -215,7 +220,7 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *table = classes.buf;
     Py_ssize_t size = data.len;
     Py_ssize_t depth = 0, deepest = 0, unmatched_closing = 0, first_control = -1;
-    int long_indent = columns <= 0, non_ascii = 0;
+    int long_indent = columns <= 0, non_ascii = 0, tag = 0;
     unsigned char high = 0;
 #if defined(__SSE2__)
     /* the bytes of a block of 16 before the first one block_stops flags are passed over; that holds
@@ -223,8 +228,8 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int by_blocks = 1;
     for (int byte = 0; byte < 256; byte++) {
         unsigned char kind = table[byte];
-        int stops = kind == C_NEWLINE || kind == C_OPEN || kind == C_CLOSE || kind == C_CONTROL;
-        if (stops && !(byte <= 0x1F || byte == 0x7F || (byte | 0x20) == '{' || (byte | 0x20) == '}')) {
+        int stops = kind == C_NEWLINE || kind == C_OPEN || kind == C_CLOSE || kind == C_CONTROL || kind == C_BANG;
+        if (stops && !(byte <= 0x1F || byte == 0x7F || (byte | 0x20) == '{' || (byte | 0x20) == '}' || byte == '!')) {
             by_blocks = 0;
         }
     }
@@ -257,11 +262,17 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             unsigned char byte = bytes[at];
             unsigned char kind = table[byte];
             high |= byte;
-            if (kind == C_PLAIN || kind == C_INDENT || kind == C_HIGH) {
+            if (kind == C_PLAIN || kind == C_INDENT || kind == C_HIGH || kind == C_SEPARATOR) {
                 continue;
             }
             if (kind == C_NEWLINE) {
                 break;
+            }
+            if (kind == C_BANG) {
+                unsigned char before = at == 0 ? C_NEWLINE : table[bytes[at - 1]];
+                tag |= before == C_INDENT || before == C_NEWLINE || before == C_OPEN || before == C_CLOSE ||
+                       before == C_SEPARATOR;
+                continue;
             }
             if (kind == C_OPEN) {
                 if (++depth > deepest) {
@@ -290,8 +301,8 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyBuffer_Release(&classes);
     /* deepest bounds the nesting of the pairs that match; depth is what stayed open, and each
        unmatched bracket may count once more (as inputs._bracket_depth_bound counts it) */
-    return Py_BuildValue("(nNnN)", deepest + depth + unmatched_closing, PyBool_FromLong(long_indent),
-                         first_control, PyBool_FromLong(ascii));
+    return Py_BuildValue("(nNnNN)", deepest + depth + unmatched_closing, PyBool_FromLong(long_indent),
+                         first_control, PyBool_FromLong(ascii), PyBool_FromLong(tag));
 }
 
 #if defined(__SSE2__)
@@ -361,7 +372,7 @@ static PyMethodDef methods[] = {
     {"bracket_bound", bracket_bound, METH_O,
      "bracket_bound(data) -> int: screen's bracket bound alone; see releasekit.io.inputs."},
     {"screen", (PyCFunction)(void (*)(void))screen, METH_FASTCALL,
-     "screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii): see "
+     "screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii, tag): see "
      "releasekit.io.inputs._screen_py."},
     {"yaml11_risk", (PyCFunction)(void (*)(void))yaml11_risk, METH_FASTCALL,
      "yaml11_risk(value, words, number) -> 0, 1 or 2: see releasekit.io.fbc_load._yaml11_risk_py."},

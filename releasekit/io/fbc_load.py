@@ -604,7 +604,11 @@ def _yaml_docs(
     file: str,
     findings: list[Finding],
     limits: LoadLimits,
+    *,
+    tags: bool = True,
 ) -> Iterator[_Doc]:
+    """The documents of YAML ``text`` read as YAML 1.1 (see ``_YAML11_WORDS``); ``tags=False`` when the
+    screen found no ``!`` where a token may start (no document then needs the explicit-tag search)."""
     import yaml_rs
 
     # YAML 1.1 line breaks (NEL, LS, PS): looked for in the whole text once (an ASCII text, known as such
@@ -639,7 +643,7 @@ def _yaml_docs(
                 if (
                     risk == _REREAD
                     or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None)
-                    or _explicit_tag(chunk)
+                    or (tags and _explicit_tag(chunk))
                 ):
                     value = _ABSENT
         if value is _ABSENT:
@@ -1158,14 +1162,18 @@ def load_catalog_text(
         text = text[1:]
     stripped = text.lstrip(" \t\r\n")
     is_json = stripped.startswith("{")
+    tags = True
     if is_json:
         check_nesting(data, file, yaml=False)
     else:
-        bad = screen_yaml(data, file)
-        if bad is not None:
-            _forbidden_finding(bad, file, findings)
+        screened = screen_yaml(data, file)
+        tags = screened.tags
+        if screened.forbidden is not None:
+            _forbidden_finding(screened.forbidden, file, findings)
             return [], findings
-    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
+    docs = (
+        _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits, tags=tags)
+    )
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
 
@@ -1360,10 +1368,12 @@ def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int,
         return None
     findings: list[Finding] = []
     try:
-        if screen_yaml(data, display) is not None:
+        screened = screen_yaml(data, display)
+        if screened.forbidden is not None:
             return None
         documents = [
-            (doc.line, doc.raw_empty, doc.value) for doc in _yaml_docs(text, display, findings, limits)
+            (doc.line, doc.raw_empty, doc.value)
+            for doc in _yaml_docs(text, display, findings, limits, tags=screened.tags)
         ]
     except SafetyLimitError:
         return None

@@ -33,6 +33,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import speedups
@@ -364,7 +365,7 @@ def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
         return speedups.bracket_bound(data) <= limit // 2
     fast = speedups.screen
     if yaml and fast is not None:
-        bound, long_indent, _control, _ascii = fast(data, _SCREEN_CLASSES, limit // 4)
+        bound, long_indent, _control, _ascii, _tag = fast(data, _SCREEN_CLASSES, limit // 4)
         return bound <= limit // 2 and not long_indent
     return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
 
@@ -383,35 +384,51 @@ def _screen_class(byte: int) -> int:
         return 3
     if byte in b" \t?:-":
         return 4  # indentation or a block indicator
+    if byte == 0x21:
+        return 7  # '!': a tag, where a token starts
+    if byte in b",\r":
+        return 8  # a token may start after it (as after classes 2 to 5)
     return 5 if byte == 0x0A else 0
 
 
 _SCREEN_CLASSES = bytes(_screen_class(byte) for byte in range(256))
+_UTF8_BOM = b"\xef\xbb\xbf"
 """Each byte's class for the compiled screen (:mod:`releasekit.io.speedups`)."""
 
 
-def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+class YamlScreen(NamedTuple):
+    """What :func:`screen_yaml` found in a YAML file that passed it."""
+
+    forbidden: tuple[int, int] | None
+    """What :func:`forbidden_character` returns: ``(line, code point)`` of a character YAML forbids."""
+    tags: bool
+    """Whether a ``!`` may start a tag somewhere (``False`` only when none stands where a token may
+    start); the loader looks for explicit tags document by document only then."""
+
+
+def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
     """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
 
-    The cheap bounds (brackets, long indentation) and the forbidden ASCII bytes come from one pass, compiled
-    when the extension was built, else :func:`_screen_py`; only a file they do not clear is measured
-    exactly (:func:`check_nesting`) or searched for the forbidden character's place. Returns what
-    :func:`forbidden_character` returns.
+    The cheap bounds (brackets, long indentation), the forbidden ASCII bytes and the places a tag may
+    start come from one pass, compiled when the extension was built, else :func:`_screen_py`; only a file
+    they do not clear is measured exactly (:func:`check_nesting`) or searched for the forbidden
+    character's place.
 
     Raises:
         SafetyLimitError: as :func:`check_nesting`.
     """
     fast = speedups.screen
     if fast is not None:
-        bound, long_indent, control, ascii_only = fast(data, _SCREEN_CLASSES, limit // 4)
+        bound, long_indent, control, ascii_only, tags = fast(data, _SCREEN_CLASSES, limit // 4)
         deep = bound > limit // 2 or long_indent
+        tags = tags or data.startswith(_UTF8_BOM)  # a tag may start right after the BOM
     else:
         deep, control, ascii_only = _screen_py(data, limit)
+        tags = b"!" in data
     if deep:
         check_nesting(data, display, yaml=True, limit=limit)
-    if control >= 0 or not ascii_only:
-        return _first_forbidden(data, control)
-    return None
+    forbidden = _first_forbidden(data, control) if control >= 0 or not ascii_only else None
+    return YamlScreen(forbidden, tags)
 
 
 def _screen_py(data: bytes, limit: int) -> tuple[bool, int, bool]:

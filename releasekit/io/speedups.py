@@ -18,7 +18,7 @@ from typing import Any
 __all__ = ["bracket_bound", "screen", "yaml11_risk"]
 
 yaml11_risk: Callable[[Any, frozenset[str], Callable[[str], bool]], int] | None = None
-screen: Callable[[bytes, bytes, int], tuple[int, bool, int, bool]] | None = None
+screen: Callable[[bytes, bytes, int], tuple[int, bool, int, bool, bool]] | None = None
 bracket_bound: Callable[[bytes], int] | None = None
 
 if not os.environ.get("RELEASEKIT_PURE_PYTHON"):

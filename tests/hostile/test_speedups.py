@@ -116,7 +116,7 @@ def test_a_deep_document_does_not_overflow_the_walk() -> None:
 _BYTES = st.lists(
     st.sampled_from(
         [b"a", b" ", b"\t", b"-", b"?", b":", b"\n", b"\r", b"[", b"]", b"{", b"}", b"\x00", b"\x07", b"\x7f"]
-        + [b"\x85", b"\xc3\xa9", b"  ", b"- ", b"[[", b"]]", b"x: y\n"]
+        + [b"\x85", b"\xc3\xa9", b"  ", b"- ", b"[[", b"]]", b"x: y\n", b"!", b",", b"!!", b"a!"]
     ),
     max_size=80,
 ).map(b"".join)
@@ -124,7 +124,8 @@ _BYTES = st.lists(
 
 def _compare_screens(data: bytes, limit: int) -> None:
     assert speedups.screen is not None
-    bound, long_indent, control, ascii_only = speedups.screen(data, _SCREEN_CLASSES, limit // 4)
+    bound, long_indent, control, ascii_only, tag = speedups.screen(data, _SCREEN_CLASSES, limit // 4)
+    assert tag == (re.search(rb"(?:\A|(?<=[ \t\r\n\[\]{},:?-]))!", data) is not None)
     assert long_indent == (
         limit // 4 <= 0 or re.search(rb"(?:\A|\n)[ \t?:-]{%d}" % (limit // 4), data) is not None
     )
@@ -237,3 +238,30 @@ def test_the_compiled_bracket_bound_is_the_depth_of_balanced_brackets(depth: int
     assert speedups.bracket_bound is not None
     value = b'{"a": ' * depth + b"1" + b"}" * depth
     assert speedups.bracket_bound(b"[" + value + b", " + value + b"]") == depth + 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "schema: olm.package\nname: !!str 1\n",
+        "schema: olm.package\nname: a\nv: !foo x\n",
+        "schema: olm.package\nname: a\nv: [!!binary aGk=]\n",
+        "schema: olm.package\nname: a\nv: {k: !!set {x}}\n",
+        "schema: olm.package\nname: a\nv: 'not! a tag'\n",
+        "schema: olm.package\nname: a\nv: " + "b!" * 100 + "\n---\nschema: olm.package\nname: on\n",
+        "\ufeff!!map {schema: olm.package, name: a}\n",
+        "schema: olm.package\nname: a\nv:\r\n- !!str 1\n",
+    ],
+    ids=["str", "local", "flow-binary", "set", "in-a-word", "many-in-words", "after-bom", "after-cr"],
+)
+def test_explicit_tags_read_the_same_with_and_without_the_compiled_screen(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """The compiled screen lets the loader skip the per-document tag search when no '!' stands where a
+    token may start; the catalog read is the same as with the search."""
+    from releasekit.io.fbc_load import load_catalog_text
+
+    data = text.encode()
+    compiled = load_catalog_text(data, "f.yaml")
+    monkeypatch.setattr(speedups, "screen", None)
+    assert load_catalog_text(data, "f.yaml") == compiled
