@@ -28,6 +28,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -56,20 +57,24 @@ typedef struct {
     Py_ssize_t capacity;
 } Stack;
 
+/* room for `more` items on the stack; -1 with an exception set */
 static int
-stack_push(Stack *stack, PyObject *item)
+stack_reserve(Stack *stack, Py_ssize_t more)
 {
-    if (stack->size == stack->capacity) {
-        Py_ssize_t capacity = stack->capacity * 2;
-        PyObject **grown = PyMem_Realloc(stack->items, (size_t)capacity * sizeof(PyObject *));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        stack->items = grown;
-        stack->capacity = capacity;
+    if (stack->size + more <= stack->capacity) {
+        return 0;
     }
-    stack->items[stack->size++] = item;
+    Py_ssize_t capacity = stack->capacity;
+    while (capacity < stack->size + more) {
+        capacity *= 2;
+    }
+    PyObject **grown = PyMem_Realloc(stack->items, (size_t)capacity * sizeof(PyObject *));
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    stack->items = grown;
+    stack->capacity = capacity;
     return 0;
 }
 
@@ -112,17 +117,11 @@ string_risk(PyObject *text, PyObject *words, PyObject *number)
 }
 
 static PyObject *
-yaml11_risk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+yaml11_risk(PyObject *module, PyObject *args)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "yaml11_risk(value, words, number) takes three arguments");
-        return NULL;
-    }
-    PyObject *words = args[1];
-    PyObject *number = args[2];
-    if (!PyAnySet_Check(words)) {
-        PyErr_SetString(PyExc_TypeError, "words must be a set or frozenset");
+    PyObject *value, *words, *number;
+    if (!PyArg_ParseTuple(args, "OO!O:yaml11_risk", &value, &PyFrozenSet_Type, &words, &number)) {
         return NULL;
     }
     Stack stack = {PyMem_Malloc(256 * sizeof(PyObject *)), 0, 256};
@@ -130,47 +129,39 @@ yaml11_risk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_NoMemory();
     }
     int result = SAFE;
-    stack.items[stack.size++] = args[0];
-    while (stack.size > 0) {
+    stack.items[stack.size++] = value;
+    while (stack.size > 0 && result != REREAD && result >= 0) {
         PyObject *item = stack.items[--stack.size];
         if (PyUnicode_CheckExact(item)) {
             int risk = string_risk(item, words, number);
-            if (risk != SAFE) {
-                result = risk;
-                break;
-            }
+            result = risk == SAFE ? result : risk;
         }
         else if (PyDict_CheckExact(item)) {
-            Py_ssize_t at = 0;
-            PyObject *key, *value;
-            while (PyDict_Next(item, &at, &key, &value)) {
-                if (stack_push(&stack, key) < 0 || stack_push(&stack, value) < 0) {
-                    result = -1;
-                    break;
-                }
-            }
-            if (result < 0) {
+            if (stack_reserve(&stack, 2 * PyDict_GET_SIZE(item)) < 0) {
+                result = -1;
                 break;
+            }
+            Py_ssize_t at = 0;
+            PyObject *key, *entry;
+            while (PyDict_Next(item, &at, &key, &entry)) {
+                stack.items[stack.size++] = key;
+                stack.items[stack.size++] = entry;
             }
         }
         else if (PyList_CheckExact(item)) {
             Py_ssize_t length = PyList_GET_SIZE(item);
-            for (Py_ssize_t index = 0; index < length; index++) {
-                if (stack_push(&stack, PyList_GET_ITEM(item, index)) < 0) {
-                    result = -1;
-                    break;
-                }
-            }
-            if (result < 0) {
+            if (stack_reserve(&stack, length) < 0) {
+                result = -1;
                 break;
             }
+            memcpy(stack.items + stack.size, PySequence_Fast_ITEMS(item), (size_t)length * sizeof(PyObject *));
+            stack.size += length;
         }
         else if (PyLong_CheckExact(item)) {
             result = INTEGERS;
         }
         else if (item != Py_None && !PyBool_Check(item)) {
             result = REREAD; /* a float, or something that is not JSON (a tuple or frozenset key) */
-            break;
         }
     }
     PyMem_Free(stack.items);
@@ -192,28 +183,18 @@ yaml11_risk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define C_SEPARATOR 8 /* ',' and CR: a token may start after them (as after C_INDENT, C_NEWLINE, brackets) */
 
 static PyObject *
-screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+screen(PyObject *module, PyObject *args)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "screen(data, classes, columns) takes three arguments");
-        return NULL;
-    }
     Py_buffer data, classes;
-    if (PyObject_GetBuffer(args[0], &data, PyBUF_SIMPLE) < 0) {
+    Py_ssize_t columns;
+    if (!PyArg_ParseTuple(args, "y*y*n:screen", &data, &classes, &columns)) {
         return NULL;
     }
-    if (PyObject_GetBuffer(args[1], &classes, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&data);
-        return NULL;
-    }
-    Py_ssize_t columns = PyLong_AsSsize_t(args[2]);
-    if (classes.len != 256 || (columns == -1 && PyErr_Occurred())) {
+    if (classes.len != 256) {
         PyBuffer_Release(&data);
         PyBuffer_Release(&classes);
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "classes must be 256 bytes");
-        }
+        PyErr_SetString(PyExc_ValueError, "classes must be 256 bytes");
         return NULL;
     }
     const unsigned char *bytes = data.buf;
@@ -221,7 +202,6 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t size = data.len;
     Py_ssize_t depth = 0, deepest = 0, unmatched_closing = 0, first_control = -1;
     int long_indent = columns <= 0, non_ascii = 0, tag = 0;
-    unsigned char high = 0;
 #if defined(__SSE2__)
     /* the bytes of a block of 16 before the first one block_stops flags are passed over; that holds
        only if every byte that stops the loop below is one it flags (true of inputs' table; checked here) */
@@ -261,7 +241,7 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #endif
             unsigned char byte = bytes[at];
             unsigned char kind = table[byte];
-            high |= byte;
+            non_ascii |= byte & 0x80;
             if (kind == C_PLAIN || kind == C_INDENT || kind == C_HIGH || kind == C_SEPARATOR) {
                 continue;
             }
@@ -296,51 +276,23 @@ screen(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         at++; /* past the newline */
     }
-    int ascii = (high & 0x80) == 0 && non_ascii == 0;
     PyBuffer_Release(&data);
     PyBuffer_Release(&classes);
     /* deepest bounds the nesting of the pairs that match; depth is what stayed open, and each
        unmatched bracket may count once more (as inputs._bracket_depth_bound counts it) */
     return Py_BuildValue("(nNnNN)", deepest + depth + unmatched_closing, PyBool_FromLong(long_indent),
-                         first_control, PyBool_FromLong(ascii), PyBool_FromLong(tag));
+                         first_control, PyBool_FromLong(!non_ascii), PyBool_FromLong(tag));
 }
 
-#if defined(__SSE2__)
-/* 16 bytes at a time: within a block the running depth rises by at most the block's opening brackets
-   and falls by at most its closing ones, so a block that cannot hold a new highest or lowest value is
-   passed over by counting its brackets; the others are followed byte by byte. Same answer as the loop
-   in bracket_bound. */
-static Py_ssize_t
-bracket_bound_blocks(const unsigned char *bytes, Py_ssize_t size, Py_ssize_t *at_out, Py_ssize_t *high_out,
-                     Py_ssize_t *low_out)
+/* one byte of bracket_bound: the running depth and its highest and lowest values */
+static inline void
+follow_bracket(unsigned char byte, Py_ssize_t *running, Py_ssize_t *high, Py_ssize_t *low)
 {
-    const __m128i case_bit = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
-    Py_ssize_t running = 0, high = 0, low = 0, at = 0;
-    for (; at + 16 <= size; at += 16) {
-        __m128i folded = _mm_or_si128(_mm_loadu_si128((const __m128i *)(bytes + at)), case_bit);
-        unsigned opens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, open)); /* '[' or '{' */
-        unsigned closes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, close)); /* ']' or '}' */
-        if ((opens | closes) == 0) {
-            continue;
-        }
-        Py_ssize_t up = __builtin_popcount(opens), down = __builtin_popcount(closes);
-        if (running + up <= high && running - down >= low) {
-            running += up - down; /* no new highest or lowest value can be in this block */
-            continue;
-        }
-        for (int offset = 0; offset < 16; offset++) { /* maybe one: follow the block's brackets */
-            unsigned char byte = bytes[at + offset] | 0x20;
-            running += (byte == '{') - (byte == '}');
-            high = running > high ? running : high;
-            low = running < low ? running : low;
-        }
-    }
-    *at_out = at;
-    *high_out = high;
-    *low_out = low;
-    return running;
+    byte |= 0x20; /* '[' and '{' alike, ']' and '}' alike */
+    *running += (byte == '{') - (byte == '}');
+    *high = *running > *high ? *running : *high;
+    *low = *running < *low ? *running : *low;
 }
-#endif
 
 static PyObject *
 bracket_bound(PyObject *module, PyObject *arg)
@@ -356,13 +308,29 @@ bracket_bound(PyObject *module, PyObject *arg)
        -low counts the closing brackets with none open, (running - low) the opening ones never closed */
     Py_ssize_t running = 0, high = 0, low = 0, at = 0;
 #if defined(__SSE2__)
-    running = bracket_bound_blocks(bytes, data.len, &at, &high, &low);
+    /* 16 bytes at a time: within a block the running depth rises by at most the block's opening brackets
+       and falls by at most its closing ones, so a block that cannot hold a new highest or lowest value is
+       passed over by counting its brackets; the others are followed byte by byte below */
+    const __m128i case_bit = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    for (; at + 16 <= data.len; at += 16) {
+        __m128i folded = _mm_or_si128(_mm_loadu_si128((const __m128i *)(bytes + at)), case_bit);
+        unsigned opens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, open)); /* '[' or '{' */
+        unsigned closes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, close)); /* ']' or '}' */
+        if ((opens | closes) == 0) {
+            continue; /* most blocks: no bracket (and counting bits is a call without POPCNT) */
+        }
+        Py_ssize_t up = __builtin_popcount(opens), down = __builtin_popcount(closes);
+        if (running + up <= high && running - down >= low) {
+            running += up - down; /* no new highest or lowest value can be in this block */
+            continue;
+        }
+        for (int offset = 0; offset < 16; offset++) {
+            follow_bracket(bytes[at + offset], &running, &high, &low);
+        }
+    }
 #endif
     for (; at < data.len; at++) {
-        unsigned char byte = bytes[at] | 0x20;
-        running += (byte == '{') - (byte == '}');
-        high = running > high ? running : high;
-        low = running < low ? running : low;
+        follow_bracket(bytes[at], &running, &high, &low);
     }
     PyBuffer_Release(&data);
     return PyLong_FromSsize_t((high - low) + (running - low) - low);
@@ -371,10 +339,10 @@ bracket_bound(PyObject *module, PyObject *arg)
 static PyMethodDef methods[] = {
     {"bracket_bound", bracket_bound, METH_O,
      "bracket_bound(data) -> int: screen's bracket bound alone; see releasekit.io.inputs."},
-    {"screen", (PyCFunction)(void (*)(void))screen, METH_FASTCALL,
+    {"screen", screen, METH_VARARGS,
      "screen(data, classes, columns) -> (bracket_bound, long_indent, first_control, ascii, tag): see "
      "releasekit.io.inputs._screen_py."},
-    {"yaml11_risk", (PyCFunction)(void (*)(void))yaml11_risk, METH_FASTCALL,
+    {"yaml11_risk", yaml11_risk, METH_VARARGS,
      "yaml11_risk(value, words, number) -> 0, 1 or 2: see releasekit.io.fbc_load._yaml11_risk_py."},
     {NULL, NULL, 0, NULL},
 };
