@@ -53,7 +53,7 @@ _NEW, _OLD, _LOCK = "releasekit-new", "releasekit-old", "releasekit-lock"
 
 
 def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, made ``mode`` before the rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder (made ``mode``, then renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -65,7 +65,15 @@ from releasekit.io.fbc_json import (
     pack_documents,
 )
 from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
-from releasekit.io.inputs import MAX_DEPTH, MAX_WALK_DEPTH, check_nesting, check_regular, screen_yaml
+from releasekit.io.inputs import (
+    MAX_DEPTH,
+    MAX_WALK_DEPTH,
+    TOKEN_STARTS_AFTER,
+    UTF8_BOM,
+    check_nesting,
+    check_regular,
+    screen_yaml,
+)
 from releasekit.model.fbc import (
     JSON_KINDS,
     MISSING,
@@ -107,7 +115,6 @@ __all__ = [
     "load_catalog_text",
 ]
 
-_UTF8_BOM = b"\xef\xbb\xbf"
 _LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
 _BUNDLE_OBJECT_TYPE = PROP_BUNDLE_OBJECT.encode()
 _R = TypeVar("_R")
@@ -424,9 +431,7 @@ def _yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
 def _first_content_line(chunk: str, line: int) -> int:
     """Line of the first line of ``chunk`` that is neither blank nor a comment (``line`` if none)."""
     first = chunk[:1]
-    if (
-        first and not first.isspace() and first != "#"
-    ):  # the usual case: the document starts on its first line
+    if first and not first.isspace() and first != "#":  # the usual case: content on the first line
         return line
     size = 512
     while True:
@@ -537,7 +542,7 @@ def _yaml11_risk_py(value: Any) -> int:
         keys.clear()
 
 
-_TAG_FOLLOWS = frozenset(" \t\r\n[]{},:?-")
+_TAG_FOLLOWS = frozenset(TOKEN_STARTS_AFTER)
 
 
 def _explicit_tag(chunk: str) -> bool:
@@ -987,10 +992,10 @@ def _decode_object(data: str) -> Any:
 
     raw = _b64decode(data)
     text = raw.decode("utf-8")
-    stripped = text.lstrip()
+    is_json = text.lstrip().startswith("{")
     # bounded before any parser sees it (yaml-rs crashes on deep block nesting; the others recurse)
-    check_nesting(raw, "olm.bundle.object", yaml=not stripped.startswith("{"))
-    if stripped.startswith("{"):
+    check_nesting(raw, "olm.bundle.object", yaml=not is_json)
+    if is_json:
         # msgspec is several times faster on these big manifests and gives what json.loads gives (the
         # last of duplicate keys, integers of any size); anything it refuses goes to json.loads, whose
         # value or error is the one opm's reading matches.
@@ -1310,7 +1315,7 @@ def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
             data = Path(path).read_bytes()
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        if not _is_yaml(data) and data[:3] != _UTF8_BOM:  # YAML is checked where it is parsed
+        if not _is_yaml(data) and data[:3] != UTF8_BOM:  # YAML is checked where it is parsed
             check_nesting(data, path, yaml=False)
         files.append((path, data))
     return files
@@ -1323,13 +1328,13 @@ def _object_spans(files: list[tuple[str, bytes]]) -> list[list[Span] | None]:
 
 def _stream_spans(data: bytes) -> list[Span] | None:
     """A file's JSON object spans, ``None`` unless it is a JSON stream (a BOM makes it YAML to opm)."""
-    return object_spans(data) if data[:3] != _UTF8_BOM else None
+    return object_spans(data) if data[:3] != UTF8_BOM else None
 
 
 def _is_yaml(data: bytes) -> bool:
     """A non-empty file opm reads as YAML (its first non-blank byte is not ``{``; no BOM)."""
     start = _LEADING_BLANKS.match(data).end()  # type: ignore[union-attr]
-    return start < len(data) and data[start] != 0x7B and data[:3] != _UTF8_BOM
+    return start < len(data) and data[start] != 0x7B and data[:3] != UTF8_BOM
 
 
 def _child_share(files: list[tuple[str, bytes]], yamls: list[int]) -> list[int]:

@@ -43,6 +43,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_WALK_DEPTH",
+    "TOKEN_STARTS_AFTER",
+    "UTF8_BOM",
     "check_nesting",
     "check_regular",
     "contained",
@@ -373,6 +375,13 @@ def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+TOKEN_STARTS_AFTER = " \t\r\n[]{},:?-"
+"""The characters after which a YAML token may start (and so a ``!`` start a tag): blanks, line breaks,
+flow and block indicators. The screen's classes below and the loader's tag search share it."""
+
+
 def _screen_class(byte: int) -> int:
     if byte >= 0x80:
         return 6  # not ASCII
@@ -384,15 +393,14 @@ def _screen_class(byte: int) -> int:
         return 3
     if byte in b" \t?:-":
         return 4  # indentation or a block indicator
+    if byte == 0x0A:
+        return 5
     if byte == 0x21:
         return 7  # '!': a tag, where a token starts
-    if byte in b",\r":
-        return 8  # a token may start after it (as after classes 2 to 5)
-    return 5 if byte == 0x0A else 0
+    return 8 if chr(byte) in TOKEN_STARTS_AFTER else 0  # 8: a token may start after it, as after 2 to 5
 
 
 _SCREEN_CLASSES = bytes(_screen_class(byte) for byte in range(256))
-_UTF8_BOM = b"\xef\xbb\xbf"
 """Each byte's class for the compiled screen (:mod:`releasekit.io.speedups`)."""
 
 
@@ -421,7 +429,7 @@ def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScr
     if fast is not None:
         bound, long_indent, control, ascii_only, tags = fast(data, _SCREEN_CLASSES, limit // 4)
         deep = bound > limit // 2 or long_indent
-        tags = tags or data.startswith(_UTF8_BOM)  # a tag may start right after the BOM
+        tags = tags or data.startswith(UTF8_BOM)  # a tag may start right after the BOM
     else:
         deep, control, ascii_only = _screen_py(data, limit)
         tags = b"!" in data

@@ -3,8 +3,8 @@
 Adapter module. :mod:`releasekit.io._speedups` (C, built at install time when a compiler is there; an
 install without one still works) walks a parsed YAML document for :mod:`releasekit.io.fbc_load`, and
 screens YAML bytes and bounds JSON brackets for :mod:`releasekit.io.inputs`, two to five times faster
-than their pure-Python twins, which stay the reference: each caller falls back to its own twin when the attribute here is ``None``, and
-the tests hold the two equal on generated and real input.
+than their pure-Python twins. Those stay the reference: each caller falls back to its own twin when the
+attribute here is ``None``, and the tests hold the two equal on generated and real input.
 
 ``RELEASEKIT_PURE_PYTHON=1`` in the environment turns the extension off (to compare the two).
 """

@@ -265,3 +265,12 @@ def test_explicit_tags_read_the_same_with_and_without_the_compiled_screen(
     compiled = load_catalog_text(data, "f.yaml")
     monkeypatch.setattr(speedups, "screen", None)
     assert load_catalog_text(data, "f.yaml") == compiled
+
+
+def test_the_screen_classes_where_a_token_may_start_are_the_loaders() -> None:
+    """The compiled screen tells token starts by class (2 to 5 and 8); the loader's tag search by the set
+    both are built from."""
+    from releasekit.io.inputs import TOKEN_STARTS_AFTER
+
+    starts = {chr(byte) for byte in range(128) if _SCREEN_CLASSES[byte] in (2, 3, 4, 5, 8)}
+    assert starts == set(TOKEN_STARTS_AFTER)

@@ -70,17 +70,17 @@ def name_violations(name: str) -> list[str]:
     return problems
 
 
-def _json_error(text: str) -> str | None:
-    """api's ``validateJSON``: Go ``encoding/json``'s syntax error, at its offset; any valid JSON passes."""
+def _parse_json(text: str) -> tuple[Any, str | None]:
+    """The value of JSON ``text``, or api's ``validateJSON`` complaint (Go ``encoding/json``'s syntax error,
+    at its offset; text nested past the limit is refused too)."""
     try:
-        jsontext.loads(text)
+        return jsontext.loads(text), None
     except jsontext.NestedTooDeep as exc:
-        return str(exc)
+        return None, str(exc)
     except json.JSONDecodeError as exc:
         offset = len(text[: exc.pos].encode("utf-8")) + (1 if exc.pos < len(text) else 0)
         prefix = text.encode("utf-8")[:offset].decode("utf-8", errors="replace")
-        return f"invalid character at {offset}\n {prefix}<--(see the invalid character)"
-    return None
+        return None, f"invalid character at {offset}\n {prefix}<--(see the invalid character)"
 
 
 _GO_TYPES = {bool: "bool", int: "number", float: "number", str: "string", list: "array", dict: "object"}
@@ -150,7 +150,7 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     text = as_str(annotations.get(key))
     examples: list[Any] = []
     if text:
-        problem = _json_error(text)
+        value, problem = _parse_json(text)
         if problem is not None:
             out.append(
                 finding(
@@ -163,7 +163,6 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
                 )
             )
             return out
-        value = jsontext.loads(text)
         decode_error = _examples_decode_error(text, value)
         if decode_error is not None:
             out.append(
