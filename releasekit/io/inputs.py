@@ -344,18 +344,9 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
     if _cheap_bounds_clear(data, yaml=yaml, limit=limit):
         return None
     if not yaml:
-        stripped = _JSON_STRING.sub(b'""', data)
-        if _bracket_depth_bound(stripped, limit) <= limit:
+        if _bracket_depth_bound(_JSON_STRING.sub(b'""', data), limit) <= limit:  # brackets in strings only
             return None
-        depth = 0
-        for index, byte in enumerate(stripped):  # a file this deep is hostile: find the line once
-            if byte in b"[{":
-                depth += 1
-                if depth > limit:
-                    return stripped.count(b"\n", 0, index) + 1, depth
-            elif byte in b"]}":
-                depth -= 1
-        return None
+        return jsontext.too_deep_at(data.decode("latin-1"), limit)  # a file this deep is hostile
     return _yaml_event_depth(data, limit)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds"]
+__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds", "too_deep_at"]
 
 MAX_DEPTH = 256
 """Deepest nesting of mappings and sequences accepted in any YAML or JSON input (files and embedded text)."""
@@ -24,20 +24,26 @@ class NestedTooDeep(ValueError):
     """JSON text nested deeper than :data:`MAX_DEPTH`."""
 
 
-def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether JSON ``text`` nests deeper than ``limit`` (brackets outside strings; text that is not JSON
-    may be counted loosely, and its parser then refuses it anyway)."""
+def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit`` (brackets outside strings;
+    text that is not JSON may be counted loosely, and its parser then refuses it anyway), else ``None``."""
     if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
-        return False
+        return None
+    stripped = _STRING.sub('""', text)  # a JSON string holds no line break: lines stay where they were
     depth = 0
-    for char in _STRING.sub('""', text):
+    for index, char in enumerate(stripped):
         if char in "[{":
             depth += 1
             if depth > limit:
-                return True
+                return stripped.count("\n", 0, index) + 1, depth
         elif char in "]}":
             depth -= 1
-    return False
+    return None
+
+
+def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests deeper than ``limit`` (see :func:`too_deep_at`)."""
+    return too_deep_at(text, limit) is not None
 
 
 def loads(text: str) -> Any:

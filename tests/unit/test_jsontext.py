@@ -40,3 +40,10 @@ def test_loads_refuses_text_past_the_limit_as_a_value_error() -> None:
         jsontext.loads(deep)
     assert jsontext.loads("[" * 256 + "]" * 256) is not None
     assert jsontext.loads('{"a": "' + "[" * 1000 + '"}') == {"a": "[" * 1000}
+
+
+def test_the_line_where_json_text_first_nests_too_deep() -> None:
+    """Strings are blanked out without moving lines: the line and depth are those of the bracket itself."""
+    text = '{\n"a": "[[[[",\n"b": ' + "[" * 300 + "]" * 300 + "}"
+    assert jsontext.too_deep_at(text, 256) == (3, 257)
+    assert jsontext.too_deep_at(text, 400) is None
