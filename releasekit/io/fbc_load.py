@@ -72,6 +72,7 @@ from releasekit.io.inputs import (
     UTF8_BOM,
     check_nesting,
     check_regular,
+    nesting_depth,
     screen_yaml,
 )
 from releasekit.model.fbc import (
@@ -985,7 +986,13 @@ def _b64decode(data: str) -> bytes:
     return base64.b64decode(data.replace("\n", "").replace("\r", ""), validate=True)
 
 
-def _decode_object(data: str) -> Any:
+def _decode_object(data: str, where: str = "olm.bundle.object") -> Any:
+    """The manifest in an ``olm.bundle.object``'s base64 ``data``; ``where`` names it in a refusal.
+
+    Raises:
+        SafetyLimitError: the manifest nests deeper than :data:`MAX_DEPTH`, checked before any parser sees
+            it (yaml-rs crashes on deep block nesting; the others recurse).
+    """
     import json
 
     import yaml_rs
@@ -993,8 +1000,8 @@ def _decode_object(data: str) -> Any:
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     is_json = text.lstrip().startswith("{")
-    # bounded before any parser sees it (yaml-rs crashes on deep block nesting; the others recurse)
-    check_nesting(raw, "olm.bundle.object", yaml=not is_json)
+    if nesting_depth(raw, yaml=not is_json) is not None:
+        raise SafetyLimitError(f"{where} is nested deeper than {MAX_DEPTH} levels; refusing to parse it")
     if is_json:
         # msgspec is several times faster on these big manifests and gives what json.loads gives (the
         # last of duplicate keys, integers of any size); anything it refuses goes to json.loads, whose
@@ -1023,13 +1030,13 @@ def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] 
                 f"json: cannot unmarshal {_go_type(value)} into Go value of type property.BundleObject"
             )
         try:
-            obj = _decode_object(data)
-        except SafetyLimitError:
-            raise SafetyLimitError(
+            obj = _decode_object(
+                data,
                 f"{bundle.location.file}:{bundle.location.line}: bundle {bundle.name!r}: the manifest of its "
-                f"olm.bundle.object property at index {index} is nested deeper than {MAX_DEPTH} levels; "
-                "refusing to parse it"
-            ) from None
+                f"olm.bundle.object property at index {index}",
+            )
+        except SafetyLimitError:
+            raise  # a ValueError too, but a refusal, not a finding
         except (binascii.Error, ValueError, UnicodeDecodeError, yaml_rs.YAMLDecodeError) as exc:
             raise _BundleObjectError(
                 f"{prefix}convert bundle object property at index {index} to JSON: {exc}"
