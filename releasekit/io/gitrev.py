@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from releasekit.errors import InputError, SafetyLimitError, UsageError
-from releasekit.io.gitcmd import check_revision, resolve_revision
-from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
+from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
+from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
+from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
 
 __all__ = [
     "FOLDERS",
     "FileRef",
+    "MAX_MATERIALISED_BYTES",
     "Snapshot",
     "blob_id",
     "committed_files",
@@ -112,9 +113,12 @@ def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
     """The commit ``ref`` names (any revision git resolves to a commit, see :mod:`releasekit.io.gitcmd`).
 
     Raises:
-        UsageError: the revision is unsafe or names no commit.
+        UsageError: the revision is unsafe (see :func:`releasekit.io.gitcmd.check_revision`; also C1 and
+            bidirectional controls, bytes that are not UTF-8) or names no commit.
         InputError: git refuses the repository (another user's).
     """
+    if printable(ref) != ref:  # C1 controls, bidirectional controls, bytes that are not UTF-8
+        raise UsageError(f"{option}: refusing {printable(ref)!r}: it contains control characters")
     return repo.commit(resolve_revision(repo, ref, option))
 
 
@@ -125,41 +129,141 @@ def _safe_parts(path: str) -> PurePosixPath:
     return rel
 
 
-def _blob_reader(blob: Any) -> Callable[[], bytes]:
+MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
+"""Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    mode: int
+    kind: str
+    sha: str
+    size: int | None  # None: git has not the object (a shallow or damaged clone)
+    path: PurePosixPath
+
+
+def _list_tree(commit: Any, rev: str) -> list[_Entry]:
+    """Every entry under :data:`FOLDERS` at ``commit`` with its mode and size (one ``git ls-tree -r -l``).
+
+    The sizes come from the object headers, so nothing is read before it is measured.
+    """
+    import git
+
+    def ls_tree(*paths: str) -> bytes:
+        out: bytes = commit.repo.git.ls_tree(
+            "-r", "-z", "-l", "--full-tree", commit.hexsha, "--", *paths, stdout_as_string=False
+        )
+        return out
+
+    try:
+        out = ls_tree(*FOLDERS)
+    except git.GitCommandError as exc:
+        where = rev
+        for folder in FOLDERS:  # name the folder git cannot list
+            try:
+                ls_tree(folder)
+            except git.GitCommandError:
+                where = f"{rev}:{folder}"
+                break
+        raise InputError(
+            f"{where}: git cannot list it ({printable(git_reason(exc))}); "
+            "fetch the revision in full (a shallow or damaged clone?)"
+        ) from None
+    entries: list[_Entry] = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode("ascii").split()
+        path = _safe_parts(name.decode("utf-8", "surrogateescape"))
+        if path.parts[0] in FOLDERS:  # ls-tree also matches a sibling whose name starts the same
+            entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
+    return entries
+
+
+def _refuse_entry(entry: _Entry, where: str) -> None:
+    """Raise for what a revision may not hold under :data:`FOLDERS` (``where``: ``REV:path``, printable)."""
+    if len(entry.path.parts) == 1:  # streams, bundle-templates or catalog is not a folder
+        what = {_SYMLINK_MODE: "a symbolic link", _SUBMODULE_MODE: "a submodule"}.get(entry.mode, "a file")
+        raise InputError(f"{where}: is {what}, not a folder; check reads it only as a folder of files")
+    if entry.mode == _SYMLINK_MODE:
+        raise SafetyLimitError(f"{where}: is a symbolic link; refusing it")
+    if entry.mode == _SUBMODULE_MODE or entry.kind != "blob":
+        raise InputError(f"{where}: is a submodule; check reads no submodule")
+    if len(entry.path.parts) > MAX_WALK_DEPTH + 1:
+        raise SafetyLimitError(f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them")
+    if entry.size is None:
+        raise InputError(
+            f"{where}: git does not have object {entry.sha[:12]} (a shallow or damaged clone); "
+            "fetch the revision in full"
+        )
+
+
+def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
     def read() -> bytes:
-        data: bytes = blob.data_stream.read()
+        from gitdb.exc import ODBError
+
+        try:
+            stream = odb.stream(bytes.fromhex(entry.sha))
+            data: bytes = stream.read()
+        except (ValueError, OSError, ODBError):
+            raise InputError(
+                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
+                "fetch the revision in full"
+            ) from None
+        if len(data) != entry.size:
+            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
         return data
 
     return read
 
 
-def snapshot_commit(commit: Any, workdir: Path, *, label: str = "") -> Snapshot:
-    """Read :data:`FOLDERS` at ``commit``; write :data:`MATERIALISED` under ``workdir``.
+def snapshot_commit(
+    commit: Any,
+    workdir: Path,
+    *,
+    label: str = "",
+    rev: str = "",
+    max_file_bytes: int = MAX_FILE_BYTES,
+    max_total_bytes: int = MAX_MATERIALISED_BYTES,
+) -> Snapshot:
+    """Read :data:`FOLDERS` at ``commit`` (named ``rev`` in messages); write :data:`MATERIALISED` under ``workdir``.
+
+    Each file is measured from its git object before it is read: over ``max_file_bytes`` (the input
+    policy's limit per file), or :data:`MATERIALISED` over ``max_total_bytes`` together, is refused.
 
     Raises:
-        SafetyLimitError: a symbolic link or an unsafe path in one of the folders.
+        SafetyLimitError: a symbolic link, an unsafe path, or a file or folder over a size limit.
+        InputError: a folder of :data:`FOLDERS` that is a file, link or submodule; a submodule in one;
+            an object git has not (a shallow or damaged clone).
     """
+    name = printable(rev or commit.hexsha[:12])
     files: dict[PurePosixPath, FileRef] = {}
-    tree = commit.tree
-    for folder in FOLDERS:
-        try:
-            sub = tree / folder
-        except KeyError:
-            continue
-        for item in sub.traverse():
-            if item.type != "blob":
-                continue
-            rel = _safe_parts(item.path)
-            if item.mode == _SYMLINK_MODE:
-                raise SafetyLimitError(f"{item.path} at {commit.hexsha[:12]} is a symbolic link; refusing it")
-            if item.mode == _SUBMODULE_MODE:  # pragma: no cover - traverse yields submodules as commits
-                continue
-            ref = FileRef(sha=item.hexsha, reader=_blob_reader(item))
-            files[rel] = ref
-            if folder in MATERIALISED:
-                target = workdir.joinpath(*rel.parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(ref.read())
+    total = 0
+    entries = _list_tree(commit, name)
+    for entry in entries:
+        where = f"{name}:{printable(str(entry.path))}"
+        _refuse_entry(entry, where)
+        assert entry.size is not None  # _refuse_entry refused a missing object
+        if entry.size > max_file_bytes:
+            raise SafetyLimitError(
+                f"{where}: {entry.size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
+            )
+        if entry.path.parts[0] in MATERIALISED:
+            total += entry.size
+            if total > max_total_bytes:
+                raise SafetyLimitError(
+                    f"{name}: {', '.join(MATERIALISED)} hold more than {max_total_bytes:,} bytes; refusing them"
+                )
+    odb = commit.repo.odb
+    for entry in entries:
+        where = f"{name}:{printable(str(entry.path))}"
+        ref = FileRef(sha=entry.sha, reader=_blob_reader(odb, entry, where))
+        files[entry.path] = ref
+        if entry.path.parts[0] in MATERIALISED:
+            target = workdir.joinpath(*entry.path.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(ref.read())
     return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
 
 
