@@ -290,8 +290,8 @@ def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _cat_blobs(top: Path, shas: list[str]) -> dict[str, bytes]:
-    """The contents of blobs ``shas`` (one ``git cat-file --batch``)."""
+def _cat_blobs(top: Path, shas: list[str], rev: str) -> dict[str, bytes]:
+    """The contents of blobs ``shas`` (one ``git cat-file --batch``; each was measured by ``ls-tree -l``)."""
     out = _git(top, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
     if out is None:
         raise InputError(f"{top}: git cat-file could not read the committed catalog")
@@ -299,7 +299,12 @@ def _cat_blobs(top: Path, shas: list[str]) -> dict[str, bytes]:
     pos = 0
     for _ in shas:
         end = out.index(b"\n", pos)
-        sha, kind, size = out[pos:end].decode().split(" ")
+        header = out[pos:end].decode("ascii", "replace").split(" ")
+        if len(header) != 3:  # "<sha> missing": the object went away after the listing
+            raise InputError(
+                f"{rev}: git cannot read object {header[0][:12]} (a shallow or damaged clone); fetch it in full"
+            )
+        sha, _kind, size = header
         start = end + 1
         blobs[sha] = out[start : start + int(size)]
         pos = start + int(size) + 1
@@ -313,7 +318,9 @@ def _constant(data: bytes) -> Callable[[], bytes]:
     return read
 
 
-def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath, FileRef], str] | None:
+def committed_files(
+    folder: Path, rev: str = "HEAD", *, max_file_bytes: int = MAX_FILE_BYTES
+) -> tuple[dict[PurePosixPath, FileRef], str] | None:
     """The files under ``folder`` as committed at ``rev`` in the git work tree that holds it.
 
     Returns the files keyed relative to ``folder`` and a label (``HEAD 1a2b3c4d5e6f``), or None when
@@ -322,8 +329,11 @@ def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath
     ``cat-file --batch`` for the files whose working-tree copy is not already the committed blob) read it
     without gitpython, whose import alone would cost ``build --check`` more than the rest of its reading.
 
+    Each file is measured from its git object (``ls-tree -l``) before it is read.
+
     Raises:
-        InputError: git is missing, or cannot read what it listed.
+        InputError: git is missing, or cannot read what it listed (an object a shallow clone lacks).
+        SafetyLimitError: a file over ``max_file_bytes``.
     """
     check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
@@ -332,36 +342,53 @@ def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
     head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
+    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
     if head is None or listing is None:
         return None
-    entries: dict[PurePosixPath, str] = {}
+    entries: dict[PurePosixPath, tuple[str, int]] = {}
     for record in listing.split(b"\0"):
         if not record:
             continue
         meta, _, name = record.partition(b"\t")
-        mode, kind, sha = meta.decode().split(" ")
+        mode, kind, sha, size = meta.decode("ascii").split()
         if kind != "blob" or int(mode, 8) == _SYMLINK_MODE:
             continue
         path = _safe_parts(name.decode("utf-8", "surrogateescape"))
+        if size.isdigit() and int(size) > max_file_bytes:
+            raise SafetyLimitError(
+                f"{rev}:{printable(str(path))}: {int(size):,} bytes is over the {max_file_bytes:,}-byte limit per file"
+            )
         if path.parts[: len(rel.parts)] == rel.parts:  # the pathspec also matched a sibling's prefix
-            entries[path.relative_to(rel) if rel.parts else path] = sha
+            entries[path.relative_to(rel) if rel.parts else path] = (
+                sha,
+                int(size) if size.isdigit() else None,
+            )
     wanted: list[str] = []
     local: dict[str, bytes] = {}
-    for path, sha in entries.items():
+    for path, (sha, size) in entries.items():
         copy = folder.joinpath(*path.parts)
         try:
-            data = copy.read_bytes() if copy.is_file() and not copy.is_symlink() else None
+            st = copy.lstat()
+            # only a regular file of the committed size (unknown: within the limit) can hold its bytes
+            fits = stat.S_ISREG(st.st_mode) and (
+                st.st_size <= max_file_bytes if size is None else st.st_size == size
+            )
+            data = copy.read_bytes() if fits else None
         except OSError:
             data = None
         if data is not None and blob_id(data) == sha:
             local[sha] = data  # the working tree holds the committed bytes: no need to ask git
+        elif size is None:  # git has no such object (a shallow or damaged clone) and no copy matches it
+            raise InputError(
+                f"{rev}:{printable(str(rel / path))}: git does not have object {sha[:12]} "
+                "(a shallow or damaged clone); fetch it in full"
+            )
         elif sha not in wanted:
             wanted.append(sha)
-    contents = {**local, **(_cat_blobs(top, wanted) if wanted else {})}
+    contents = {**local, **(_cat_blobs(top, wanted, rev) if wanted else {})}
     files = {
         path: FileRef(sha=sha, reader=_constant(contents[sha]), _data=contents[sha])
-        for path, sha in entries.items()
+        for path, (sha, _size) in entries.items()
     }
     return files, f"{rev} {head.decode().strip()[:12]}"
 
