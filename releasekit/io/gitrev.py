@@ -345,24 +345,23 @@ def committed_files(
     listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
     if head is None or listing is None:
         return None
-    entries: dict[PurePosixPath, tuple[str, int]] = {}
+    entries: dict[PurePosixPath, tuple[str, int | None]] = {}
     for record in listing.split(b"\0"):
         if not record:
             continue
         meta, _, name = record.partition(b"\t")
-        mode, kind, sha, size = meta.decode("ascii").split()
+        mode, kind, sha, listed = meta.decode("ascii").split()
         if kind != "blob" or int(mode, 8) == _SYMLINK_MODE:
             continue
         path = _safe_parts(name.decode("utf-8", "surrogateescape"))
-        if size.isdigit() and int(size) > max_file_bytes:
+        size = int(listed) if listed.isdigit() else None  # None: git has not the object
+        if path.parts[: len(rel.parts)] != rel.parts:  # the pathspec also matched a sibling's prefix
+            continue
+        if size is not None and size > max_file_bytes:
             raise SafetyLimitError(
-                f"{rev}:{printable(str(path))}: {int(size):,} bytes is over the {max_file_bytes:,}-byte limit per file"
+                f"{rev}:{printable(str(path))}: {size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
             )
-        if path.parts[: len(rel.parts)] == rel.parts:  # the pathspec also matched a sibling's prefix
-            entries[path.relative_to(rel) if rel.parts else path] = (
-                sha,
-                int(size) if size.isdigit() else None,
-            )
+        entries[path.relative_to(rel) if rel.parts else path] = (sha, size)
     wanted: list[str] = []
     local: dict[str, bytes] = {}
     for path, (sha, size) in entries.items():

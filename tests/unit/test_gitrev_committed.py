@@ -64,6 +64,9 @@ def _one_file(tmp_path: Path, data: bytes) -> git.Repo:
 def test_a_committed_file_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
     """Measured from the git object (issue 23), whatever the working tree holds."""
     r = _one_file(tmp_path, b"x" * 100)
+    (tmp_path / "catalogue").write_bytes(b"y" * 1000)  # a sibling ls-tree also matches: not measured
+    r.git.add("catalogue")
+    r.index.commit("a sibling")
     (tmp_path / "catalog" / "a.json").write_text("{}\n")  # git, not the working tree, must be asked
     with pytest.raises(SafetyLimitError, match=r"^HEAD:catalog/a.json: 100 bytes is over the 99-byte limit"):
         committed_files(tmp_path / "catalog", max_file_bytes=99)
