@@ -11,6 +11,11 @@ Revisions come from pull requests: :func:`resolve_commit` hands them to
 ``main^``, ``@{upstream}``, a short id -- never read as an option; git's reason and the fix when it
 names nothing or the repository belongs to another user). Paths come from git trees, where ``..`` and absolute paths cannot
 occur; they are checked again before anything is written, and symbolic links are refused.
+
+A revision's tree is as hostile as its files: one ``git ls-tree -r -l`` lists the folders with each
+object's mode and size, so a blob over the input policy's limit per file (or folders over a total) is
+refused before a byte of it is read, and a folder that is a file, link or submodule, a submodule
+inside one, or an object a shallow clone lacks is refused in one line naming ``REV:path``.
 """
 
 from __future__ import annotations
