@@ -82,5 +82,7 @@ def printable(text: str, *, newlines: bool = False) -> str:
     ``\\u202e``). ``newlines`` keeps ``\\n`` (a message of several lines). One regular-expression pass
     over single characters: linear time.
     """
+    if text.isprintable():  # C speed; everything escaped here is unprintable to Python too
+        return text
     pattern = _UNPRINTABLE if newlines else _UNPRINTABLE_OR_NEWLINE
     return pattern.sub(_escape, text) if pattern.search(text) else text

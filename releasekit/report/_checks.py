@@ -23,6 +23,22 @@ def _printable_finding(f: Finding) -> Finding:
     return replace(f, message=message, location=location, hint=hint, subject=subject)
 
 
+def _nothing_to_escape(report: Report) -> bool:
+    """True when no string of ``report`` needs escaping: one scan over names, one over messages."""
+    names: list[str] = [*report.checked]
+    texts: list[str] = []
+    for f in (*report.findings, *report.fixed):
+        names += (f.location.file, f.location.path, *f.subject)
+        texts += (f.message, f.hint)
+    for title, block in report.extras:
+        names.append(title)
+        texts.append(block)
+    for change in report.changes:
+        names += (change.openshift, change.package, *change.lines)
+    joined_names, joined_texts = " ".join(names), " ".join(texts)
+    return printable(joined_names) == joined_names and printable(joined_texts, newlines=True) == joined_texts
+
+
 def printable_report(report: Report) -> Report:
     """``report`` with every string from input made safe to print and to encode (every reporter's first step).
 
@@ -31,6 +47,8 @@ def printable_report(report: Report) -> Report:
     GitHub log cannot be rewritten by an input, XML stays XML 1.0 and every format encodes as UTF-8.
     Messages and hints keep their line breaks; names lose theirs.
     """
+    if _nothing_to_escape(report):
+        return report  # nearly always
     findings = {f: _printable_finding(f) for f in (*report.findings, *report.fixed)}
     baseline = report.baseline
     if baseline is not None:
