@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from releasekit.cli._main import request_fast_exit, run_main
-from releasekit.errors import ReleasekitError, SafetyLimitError, one_line
+from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
 
 if TYPE_CHECKING:
     from releasekit.model.report import Report
@@ -27,6 +28,7 @@ __all__ = [
     "EXIT_ERRORS",
     "EXIT_INPUT",
     "EXIT_OK",
+    "check_output",
     "emit_report",
     "format_options",
     "streams_dir_option",
@@ -93,6 +95,7 @@ def format_options(func: F) -> F:
         meta = click.get_current_context().meta
         meta[_VERBOSITY] = 1 + verbose - quiet
         meta[_RULES_URL] = kwargs.pop("rules_url", None)
+        check_output(kwargs.get("output"))
         try:
             return command(*args, **kwargs)
         except ReleasekitError as exc:
@@ -122,7 +125,7 @@ def format_options(func: F) -> F:
     func = click.option(
         "--output",
         "output",
-        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        type=click.Path(path_type=Path),  # checked by check_output: one line, exit 2
         default=None,
         help="Write the report to this file instead of standard output.",
     )(func)
@@ -135,6 +138,36 @@ def format_options(func: F) -> F:
         help="Report format.",
     )(func)
     return func
+
+
+def check_output(output: Path | None) -> None:
+    """Refuse an ``--output`` that cannot be written before the command runs: one line, exit 2.
+
+    A folder, a path through a file, or a file or folder this user may not write is refused; missing
+    folders on the way are created when the report is written.
+    """
+    if output is None:
+        return
+    shown = printable(str(output))
+    try:
+        st = output.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:  # a path through a file, a symlink loop
+        raise InputError(f"{shown}: cannot write: {exc.strerror or exc}") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{shown}: is a folder; --output names a file")
+        if not os.access(output, os.W_OK):
+            raise InputError(f"{shown}: cannot write: permission denied")
+        return
+    folder = output.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError(f"{shown}: cannot write: {printable(str(folder))} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{shown}: cannot write: permission denied in {printable(str(folder))}")
 
 
 def progress(items: Sequence[T], label: str, *, enabled: bool = True) -> Iterator[T]:
@@ -184,7 +217,7 @@ def write_output(text: str, output: Path | None) -> None:
         return
     from releasekit.io.atomic import write_output as write_file
 
-    write_file(output, text.encode("utf-8"))
+    write_file(output, text.encode("utf-8", "backslashreplace"))  # a name that is not UTF-8 never stops it
 
 
 def emit_report(report: Report, fmt: str, output: Path | None) -> int:

@@ -11,6 +11,11 @@ Revisions come from pull requests: :func:`resolve_commit` hands them to
 ``main^``, ``@{upstream}``, a short id -- never read as an option; git's reason and the fix when it
 names nothing or the repository belongs to another user). Paths come from git trees, where ``..`` and absolute paths cannot
 occur; they are checked again before anything is written, and symbolic links are refused.
+
+A revision's tree is as hostile as its files: one ``git ls-tree -r -l`` lists the folders with each
+object's mode and size, so a blob over the input policy's limit per file (or folders over a total) is
+refused before a byte of it is read, and a folder that is a file, link or submodule, a submodule
+inside one, or an object a shallow clone lacks is refused in one line naming ``REV:path``.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from releasekit.errors import InputError, SafetyLimitError, UsageError
-from releasekit.io.gitcmd import check_revision, resolve_revision
-from releasekit.io.inputs import MAX_WALK_DEPTH, read_input
+from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
+from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
+from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
 
 __all__ = [
     "FOLDERS",
     "FileRef",
+    "MAX_MATERIALISED_BYTES",
     "Snapshot",
     "blob_id",
     "committed_files",
@@ -112,9 +118,12 @@ def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
     """The commit ``ref`` names (any revision git resolves to a commit, see :mod:`releasekit.io.gitcmd`).
 
     Raises:
-        UsageError: the revision is unsafe or names no commit.
+        UsageError: the revision is unsafe (see :func:`releasekit.io.gitcmd.check_revision`; also C1 and
+            bidirectional controls, bytes that are not UTF-8) or names no commit.
         InputError: git refuses the repository (another user's).
     """
+    if printable(ref) != ref:  # C1 controls, bidirectional controls, bytes that are not UTF-8
+        raise UsageError(f"{option}: refusing {printable(ref)!r}: it contains control characters")
     return repo.commit(resolve_revision(repo, ref, option))
 
 
@@ -125,41 +134,141 @@ def _safe_parts(path: str) -> PurePosixPath:
     return rel
 
 
-def _blob_reader(blob: Any) -> Callable[[], bytes]:
+MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
+"""Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    mode: int
+    kind: str
+    sha: str
+    size: int | None  # None: git has not the object (a shallow or damaged clone)
+    path: PurePosixPath
+
+
+def _list_tree(commit: Any, rev: str) -> list[_Entry]:
+    """Every entry under :data:`FOLDERS` at ``commit`` with its mode and size (one ``git ls-tree -r -l``).
+
+    The sizes come from the object headers, so nothing is read before it is measured.
+    """
+    import git
+
+    def ls_tree(*paths: str) -> bytes:
+        out: bytes = commit.repo.git.ls_tree(
+            "-r", "-z", "-l", "--full-tree", commit.hexsha, "--", *paths, stdout_as_string=False
+        )
+        return out
+
+    try:
+        out = ls_tree(*FOLDERS)
+    except git.GitCommandError as exc:
+        where = rev
+        for folder in FOLDERS:  # name the folder git cannot list
+            try:
+                ls_tree(folder)
+            except git.GitCommandError:
+                where = f"{rev}:{folder}"
+                break
+        raise InputError(
+            f"{where}: git cannot list it ({printable(git_reason(exc))}); "
+            "fetch the revision in full (a shallow or damaged clone?)"
+        ) from None
+    entries: list[_Entry] = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode("ascii").split()
+        path = _safe_parts(name.decode("utf-8", "surrogateescape"))
+        if path.parts[0] in FOLDERS:  # ls-tree also matches a sibling whose name starts the same
+            entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
+    return entries
+
+
+def _refuse_entry(entry: _Entry, where: str) -> None:
+    """Raise for what a revision may not hold under :data:`FOLDERS` (``where``: ``REV:path``, printable)."""
+    if len(entry.path.parts) == 1:  # streams, bundle-templates or catalog is not a folder
+        what = {_SYMLINK_MODE: "a symbolic link", _SUBMODULE_MODE: "a submodule"}.get(entry.mode, "a file")
+        raise InputError(f"{where}: is {what}, not a folder; check reads it only as a folder of files")
+    if entry.mode == _SYMLINK_MODE:
+        raise SafetyLimitError(f"{where}: is a symbolic link; refusing it")
+    if entry.mode == _SUBMODULE_MODE or entry.kind != "blob":
+        raise InputError(f"{where}: is a submodule; check reads no submodule")
+    if len(entry.path.parts) > MAX_WALK_DEPTH + 1:
+        raise SafetyLimitError(f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them")
+    if entry.size is None:
+        raise InputError(
+            f"{where}: git does not have object {entry.sha[:12]} (a shallow or damaged clone); "
+            "fetch the revision in full"
+        )
+
+
+def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
     def read() -> bytes:
-        data: bytes = blob.data_stream.read()
+        from gitdb.exc import ODBError
+
+        try:
+            stream = odb.stream(bytes.fromhex(entry.sha))
+            data: bytes = stream.read()
+        except (ValueError, OSError, ODBError):
+            raise InputError(
+                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
+                "fetch the revision in full"
+            ) from None
+        if len(data) != entry.size:
+            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
         return data
 
     return read
 
 
-def snapshot_commit(commit: Any, workdir: Path, *, label: str = "") -> Snapshot:
-    """Read :data:`FOLDERS` at ``commit``; write :data:`MATERIALISED` under ``workdir``.
+def snapshot_commit(
+    commit: Any,
+    workdir: Path,
+    *,
+    label: str = "",
+    rev: str = "",
+    max_file_bytes: int = MAX_FILE_BYTES,
+    max_total_bytes: int = MAX_MATERIALISED_BYTES,
+) -> Snapshot:
+    """Read :data:`FOLDERS` at ``commit`` (named ``rev`` in messages); write :data:`MATERIALISED` under ``workdir``.
+
+    Each file is measured from its git object before it is read: over ``max_file_bytes`` (the input
+    policy's limit per file), or :data:`MATERIALISED` over ``max_total_bytes`` together, is refused.
 
     Raises:
-        SafetyLimitError: a symbolic link or an unsafe path in one of the folders.
+        SafetyLimitError: a symbolic link, an unsafe path, or a file or folder over a size limit.
+        InputError: a folder of :data:`FOLDERS` that is a file, link or submodule; a submodule in one;
+            an object git has not (a shallow or damaged clone).
     """
+    name = printable(rev or commit.hexsha[:12])
     files: dict[PurePosixPath, FileRef] = {}
-    tree = commit.tree
-    for folder in FOLDERS:
-        try:
-            sub = tree / folder
-        except KeyError:
-            continue
-        for item in sub.traverse():
-            if item.type != "blob":
-                continue
-            rel = _safe_parts(item.path)
-            if item.mode == _SYMLINK_MODE:
-                raise SafetyLimitError(f"{item.path} at {commit.hexsha[:12]} is a symbolic link; refusing it")
-            if item.mode == _SUBMODULE_MODE:  # pragma: no cover - traverse yields submodules as commits
-                continue
-            ref = FileRef(sha=item.hexsha, reader=_blob_reader(item))
-            files[rel] = ref
-            if folder in MATERIALISED:
-                target = workdir.joinpath(*rel.parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(ref.read())
+    total = 0
+    entries = _list_tree(commit, name)
+    for entry in entries:
+        where = f"{name}:{printable(str(entry.path))}"
+        _refuse_entry(entry, where)
+        assert entry.size is not None  # _refuse_entry refused a missing object
+        if entry.size > max_file_bytes:
+            raise SafetyLimitError(
+                f"{where}: {entry.size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
+            )
+        if entry.path.parts[0] in MATERIALISED:
+            total += entry.size
+            if total > max_total_bytes:
+                raise SafetyLimitError(
+                    f"{name}: {', '.join(MATERIALISED)} hold more than {max_total_bytes:,} bytes; refusing them"
+                )
+    odb = commit.repo.odb
+    for entry in entries:
+        where = f"{name}:{printable(str(entry.path))}"
+        ref = FileRef(sha=entry.sha, reader=_blob_reader(odb, entry, where))
+        files[entry.path] = ref
+        if entry.path.parts[0] in MATERIALISED:
+            target = workdir.joinpath(*entry.path.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(ref.read())
     return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
 
 
@@ -186,8 +295,8 @@ def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _cat_blobs(top: Path, shas: list[str]) -> dict[str, bytes]:
-    """The contents of blobs ``shas`` (one ``git cat-file --batch``)."""
+def _cat_blobs(top: Path, shas: list[str], rev: str) -> dict[str, bytes]:
+    """The contents of blobs ``shas`` (one ``git cat-file --batch``; each was measured by ``ls-tree -l``)."""
     out = _git(top, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
     if out is None:
         raise InputError(f"{top}: git cat-file could not read the committed catalog")
@@ -195,7 +304,12 @@ def _cat_blobs(top: Path, shas: list[str]) -> dict[str, bytes]:
     pos = 0
     for _ in shas:
         end = out.index(b"\n", pos)
-        sha, kind, size = out[pos:end].decode().split(" ")
+        header = out[pos:end].decode("ascii", "replace").split(" ")
+        if len(header) != 3:  # "<sha> missing": the object went away after the listing
+            raise InputError(
+                f"{rev}: git cannot read object {header[0][:12]} (a shallow or damaged clone); fetch it in full"
+            )
+        sha, _kind, size = header
         start = end + 1
         blobs[sha] = out[start : start + int(size)]
         pos = start + int(size) + 1
@@ -209,7 +323,9 @@ def _constant(data: bytes) -> Callable[[], bytes]:
     return read
 
 
-def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath, FileRef], str] | None:
+def committed_files(
+    folder: Path, rev: str = "HEAD", *, max_file_bytes: int = MAX_FILE_BYTES
+) -> tuple[dict[PurePosixPath, FileRef], str] | None:
     """The files under ``folder`` as committed at ``rev`` in the git work tree that holds it.
 
     Returns the files keyed relative to ``folder`` and a label (``HEAD 1a2b3c4d5e6f``), or None when
@@ -218,8 +334,11 @@ def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath
     ``cat-file --batch`` for the files whose working-tree copy is not already the committed blob) read it
     without gitpython, whose import alone would cost ``build --check`` more than the rest of its reading.
 
+    Each file is measured from its git object (``ls-tree -l``) before it is read.
+
     Raises:
-        InputError: git is missing, or cannot read what it listed.
+        InputError: git is missing, or cannot read what it listed (an object a shallow clone lacks).
+        SafetyLimitError: a file over ``max_file_bytes``.
     """
     check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
@@ -228,36 +347,52 @@ def committed_files(folder: Path, rev: str = "HEAD") -> tuple[dict[PurePosixPath
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
     head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    listing = _git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
+    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
     if head is None or listing is None:
         return None
-    entries: dict[PurePosixPath, str] = {}
+    entries: dict[PurePosixPath, tuple[str, int | None]] = {}
     for record in listing.split(b"\0"):
         if not record:
             continue
         meta, _, name = record.partition(b"\t")
-        mode, kind, sha = meta.decode().split(" ")
+        mode, kind, sha, listed = meta.decode("ascii").split()
         if kind != "blob" or int(mode, 8) == _SYMLINK_MODE:
             continue
         path = _safe_parts(name.decode("utf-8", "surrogateescape"))
-        if path.parts[: len(rel.parts)] == rel.parts:  # the pathspec also matched a sibling's prefix
-            entries[path.relative_to(rel) if rel.parts else path] = sha
+        size = int(listed) if listed.isdigit() else None  # None: git has not the object
+        if path.parts[: len(rel.parts)] != rel.parts:  # the pathspec also matched a sibling's prefix
+            continue
+        if size is not None and size > max_file_bytes:
+            raise SafetyLimitError(
+                f"{rev}:{printable(str(path))}: {size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
+            )
+        entries[path.relative_to(rel) if rel.parts else path] = (sha, size)
     wanted: list[str] = []
     local: dict[str, bytes] = {}
-    for path, sha in entries.items():
+    for path, (sha, size) in entries.items():
         copy = folder.joinpath(*path.parts)
         try:
-            data = copy.read_bytes() if copy.is_file() and not copy.is_symlink() else None
+            st = copy.lstat()
+            # only a regular file of the committed size (unknown: within the limit) can hold its bytes
+            fits = stat.S_ISREG(st.st_mode) and (
+                st.st_size <= max_file_bytes if size is None else st.st_size == size
+            )
+            data = copy.read_bytes() if fits else None
         except OSError:
             data = None
         if data is not None and blob_id(data) == sha:
             local[sha] = data  # the working tree holds the committed bytes: no need to ask git
+        elif size is None:  # git has no such object (a shallow or damaged clone) and no copy matches it
+            raise InputError(
+                f"{rev}:{printable(str(rel / path))}: git does not have object {sha[:12]} "
+                "(a shallow or damaged clone); fetch it in full"
+            )
         elif sha not in wanted:
             wanted.append(sha)
-    contents = {**local, **(_cat_blobs(top, wanted) if wanted else {})}
+    contents = {**local, **(_cat_blobs(top, wanted, rev) if wanted else {})}
     files = {
         path: FileRef(sha=sha, reader=_constant(contents[sha]), _data=contents[sha])
-        for path, sha in entries.items()
+        for path, (sha, _size) in entries.items()
     }
     return files, f"{rev} {head.decode().strip()[:12]}"
 

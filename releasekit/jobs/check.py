@@ -302,9 +302,21 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
-        base = snapshot_commit(base_commit, Path(tmp) / "base", label=f"base {request.base}")
+        base = snapshot_commit(
+            base_commit,
+            Path(tmp) / "base",
+            label=f"base {request.base}",
+            rev=request.base,
+            max_file_bytes=limits.max_file_bytes,
+        )
         if head_commit is not None:
-            head = snapshot_commit(head_commit, Path(tmp) / "head", label=f"head {request.head}")
+            head = snapshot_commit(
+                head_commit,
+                Path(tmp) / "head",
+                label=f"head {request.head}",
+                rev=request.head or "",
+                max_file_bytes=limits.max_file_bytes,
+            )
         else:
             head = snapshot_worktree(request.repo)
         base_loaded = _base_streams(base)

@@ -3,11 +3,72 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
-from releasekit.model.finding import Finding
-from releasekit.model.report import Report
+from releasekit.errors import printable
+from releasekit.model.finding import Finding, Location
+from releasekit.model.report import CatalogChangeNote, Report
 
-__all__ = ["checks_by_rule_and_subject", "clean_rules", "numbers_phrase", "subject_text"]
+__all__ = ["checks_by_rule_and_subject", "clean_rules", "numbers_phrase", "printable_report", "subject_text"]
+
+
+def _printable_finding(f: Finding) -> Finding:
+    loc = f.location
+    file, path = printable(loc.file), printable(loc.path)
+    message, hint = printable(f.message, newlines=True), printable(f.hint, newlines=True)
+    subject = tuple(printable(s) for s in f.subject)
+    if (file, path, message, hint, subject) == (loc.file, loc.path, f.message, f.hint, f.subject):
+        return f  # nearly always: nothing to escape
+    location = Location(file=file, line=loc.line, path=path)
+    return replace(f, message=message, location=location, hint=hint, subject=subject)
+
+
+def _nothing_to_escape(report: Report) -> bool:
+    """True when no string of ``report`` needs escaping: one scan over names, one over messages."""
+    names: list[str] = [*report.checked]
+    texts: list[str] = []
+    for f in (*report.findings, *report.fixed):
+        names += (f.location.file, f.location.path, *f.subject)
+        texts += (f.message, f.hint)
+    for title, block in report.extras:
+        names.append(title)
+        texts.append(block)
+    for change in report.changes:
+        names += (change.openshift, change.package, *change.lines)
+    joined_names, joined_texts = " ".join(names), " ".join(texts)
+    return printable(joined_names) == joined_names and printable(joined_texts, newlines=True) == joined_texts
+
+
+def printable_report(report: Report) -> Report:
+    """``report`` with every string from input made safe to print and to encode (every reporter's first step).
+
+    File names, subjects, messages and the change summary may carry terminal escape codes or bytes that
+    are not UTF-8 (a hostile file name); :func:`releasekit.errors.printable` escapes them, so a text or
+    GitHub log cannot be rewritten by an input, XML stays XML 1.0 and every format encodes as UTF-8.
+    Messages and hints keep their line breaks; names lose theirs.
+    """
+    if _nothing_to_escape(report):
+        return report  # nearly always
+    findings = {f: _printable_finding(f) for f in (*report.findings, *report.fixed)}
+    baseline = report.baseline
+    if baseline is not None:
+        baseline = {findings.get(f, f): state for f, state in baseline.items()}
+    return replace(
+        report,
+        findings=tuple(findings[f] for f in report.findings),
+        fixed=tuple(findings[f] for f in report.fixed),
+        baseline=baseline,
+        checked=tuple(printable(c) for c in report.checked),
+        extras=tuple((printable(t), printable(b, newlines=True)) for t, b in report.extras),
+        changes=tuple(
+            CatalogChangeNote(
+                openshift=printable(c.openshift),
+                package=printable(c.package),
+                lines=tuple(printable(line) for line in c.lines),
+            )
+            for c in report.changes
+        ),
+    )
 
 
 def subject_text(finding: Finding) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import numbers_phrase
+from releasekit.report._checks import numbers_phrase, printable_report
 
 __all__ = ["MAX_PER_KIND", "GithubReporter", "escape_data", "escape_property"]
 
@@ -34,6 +34,7 @@ class GithubReporter:
 
     def render(self, report: Report) -> str:
         """Return one workflow command per line."""
+        report = printable_report(report)
         lines: list[str] = []
         shown = dict.fromkeys(Severity, 0)
         hidden = dict.fromkeys(Severity, 0)

@@ -7,6 +7,7 @@ from typing import Any
 
 from releasekit.model.finding import Finding
 from releasekit.model.report import Report
+from releasekit.report._checks import printable_report
 
 __all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_json"]
 
@@ -69,4 +70,5 @@ class JsonReporter:
 
     def render(self, report: Report) -> str:
         """Return the JSON document followed by a newline."""
+        report = printable_report(report)
         return json.dumps(report_to_json(report), indent=2, ensure_ascii=False) + "\n"

@@ -12,7 +12,7 @@ from xml.etree import ElementTree as ET
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import checks_by_rule_and_subject
+from releasekit.report._checks import checks_by_rule_and_subject, printable_report
 
 __all__ = ["JunitReporter"]
 
@@ -34,6 +34,7 @@ class JunitReporter:
 
     def render(self, report: Report) -> str:
         """Return the XML document."""
+        report = printable_report(report)
         groups = checks_by_rule_and_subject(report)
         passing = report.clean_rules
         failures = sum(1 for fs in groups.values() if any(f.severity is Severity.ERROR for f in fs))

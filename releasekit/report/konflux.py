@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from releasekit.model.report import Report
-from releasekit.report._checks import numbers_phrase
+from releasekit.report._checks import numbers_phrase, printable_report
 
 __all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
 
@@ -57,6 +57,7 @@ class KonfluxReporter:
 
     def render(self, report: Report) -> str:
         """Return the TEST_OUTPUT JSON."""
+        report = printable_report(report)
         n = report.numbers
         errors, warnings = n.errors, n.warnings
         if not report.passed:

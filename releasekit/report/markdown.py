@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
+from releasekit.report._checks import printable_report
 
 __all__ = ["MarkdownReporter"]
 
@@ -51,6 +52,7 @@ class MarkdownReporter:
 
     def render(self, report: Report) -> str:
         """Return the Markdown text."""
+        report = printable_report(report)
         n = report.numbers
         verdict = "✅ passed" if report.passed else "❌ failed"
         out = [f"## releasekit {report.command}: {verdict}", ""]

@@ -18,6 +18,7 @@ from releasekit import __version__
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
 from releasekit.model.ruledoc import RuleDoc, rule_anchor
+from releasekit.report._checks import printable_report
 
 __all__ = ["DEFAULT_RULES_URL", "SarifReporter"]
 
@@ -55,6 +56,7 @@ class SarifReporter:
 
     def render(self, report: Report) -> str:
         """Return the SARIF log as JSON."""
+        report = printable_report(report)
         findings = report.sorted_findings
         rule_ids = sorted({*report.rules, *(f.rule for f in findings)})
         index = {rule: i for i, rule in enumerate(rule_ids)}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
-from releasekit.report._checks import numbers_phrase
+from releasekit.report._checks import numbers_phrase, printable_report
 
 __all__ = ["TextReporter", "change_lines", "summary_line"]
 
@@ -76,6 +76,7 @@ class TextReporter:
 
     def render(self, report: Report) -> str:
         """Return the grouped findings and the summary line."""
+        report = printable_report(report)
         root = _Node()
         shown_levels = {Severity.ERROR, Severity.WARNING, Severity.INFO}
         if self.verbosity <= 1:

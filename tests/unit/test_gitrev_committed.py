@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 import git
+import pytest
 
+from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.gitrev import committed_files
 
 
@@ -47,4 +49,53 @@ def test_committed_bytes_whatever_the_working_tree_holds(tmp_path: Path) -> None
     }
     assert label == f"HEAD {r.head.commit.hexsha[:12]}"
     assert (tmp_path / "catalog" / "v4.18" / "a.json").read_text() == "edited\n"
+    r.close()
+
+
+def _one_file(tmp_path: Path, data: bytes) -> git.Repo:
+    r = _repo(tmp_path)
+    (tmp_path / "catalog").mkdir()
+    (tmp_path / "catalog" / "a.json").write_bytes(data)
+    r.git.add("-A")
+    r.index.commit("base")
+    return r
+
+
+def test_a_committed_file_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """Measured from the git object (issue 23), whatever the working tree holds."""
+    r = _one_file(tmp_path, b"x" * 100)
+    (tmp_path / "catalogue").write_bytes(b"y" * 1000)  # a sibling ls-tree also matches: not measured
+    r.git.add("catalogue")
+    r.index.commit("a sibling")
+    (tmp_path / "catalog" / "a.json").write_text("{}\n")  # git, not the working tree, must be asked
+    with pytest.raises(SafetyLimitError, match=r"^HEAD:catalog/a.json: 100 bytes is over the 99-byte limit"):
+        committed_files(tmp_path / "catalog", max_file_bytes=99)
+    assert committed_files(tmp_path / "catalog", max_file_bytes=100) is not None
+    r.close()
+
+
+@pytest.mark.parametrize("edited", [False, True], ids=["clean", "edited"])
+def test_a_committed_object_git_does_not_have_is_one_line(tmp_path: Path, edited: bool) -> None:
+    """A shallow or damaged clone: the file's loose object was deleted."""
+    r = _one_file(tmp_path, b"{}\n")
+    sha = r.git.rev_parse("HEAD:catalog/a.json")
+    (tmp_path / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+    if edited:
+        (tmp_path / "catalog" / "a.json").write_text("[]\n")
+        with pytest.raises(InputError, match=r"^HEAD:catalog/a.json: git does not have object"):
+            committed_files(tmp_path / "catalog")
+    else:  # the working tree holds the committed bytes: git is not asked for them
+        found = committed_files(tmp_path / "catalog")
+        assert found is not None and found[0][PurePosixPath("a.json")].read() == b"{}\n"
+    r.close()
+
+
+def test_the_object_vanishing_after_the_listing_is_one_line(tmp_path: Path) -> None:
+    from releasekit.io.gitrev import _cat_blobs
+
+    r = _one_file(tmp_path, b"{}\n")
+    sha = r.git.rev_parse("HEAD:catalog/a.json")
+    (tmp_path / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+    with pytest.raises(InputError, match=r"^HEAD: git cannot read object"):
+        _cat_blobs(tmp_path, [sha], "HEAD")
     r.close()

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import jsonschema
 import pytest
 from click.testing import Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.report import Report
+from releasekit.model.report import BaselineState, CatalogChangeNote, Report
 from releasekit.report import REPORTERS, get_reporter
 from releasekit.report.github import MAX_PER_KIND, escape_data, escape_property
 from releasekit.report.konflux import KonfluxReporter, konflux_error
@@ -240,3 +243,81 @@ def test_cli_prints_a_multi_line_parser_error_as_one_line(
     result = run_line(["catalog", "template", str(bad)])
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "unclosed bracket" in result.stderr
+
+
+# --------------------------------------------------------------------- names from hostile input (issue 23)
+
+HOSTILE_NAME = "catalog/v4.18/n\udcff\x1b[2J\x9b\x7f\x07\u202e\r.json"
+"""A file name with a byte that is not UTF-8 (surrogate-escaped), ESC, C1 CSI, DEL, BEL, RLO and CR."""
+ESCAPED_NAME = "catalog/v4.18/n\\xff\\x1b[2J\\x9b\\x7f\\x07\\u202e\\x0d.json"
+HOSTILE = Finding(
+    rule="RK-DIFF-001",
+    severity=Severity.ERROR,
+    message=f"{HOSTILE_NAME} is not generated from streams/ (stale)\nsecond line",
+    location=Location(file=HOSTILE_NAME, line=3, path="$.a\x1b"),
+    hint=f"remove {HOSTILE_NAME}",
+    subject=('package "p\x1b]0;title\x07"', HOSTILE_NAME),
+)
+HOSTILE_REPORT = Report(
+    command="check",
+    findings=(HOSTILE, WARN),
+    checked=(HOSTILE_NAME,),
+    rules=("RK-DIFF-001", "RK-GRAPH-007"),
+    extras=(("graph of p\x1b", f"```\n{HOSTILE_NAME}\n```\n"),),
+    baseline={WARN: BaselineState.UNCHANGED},
+    fixed=(replace(HOSTILE, rule="RK-DIFF-002"),),
+    changes=(
+        CatalogChangeNote(openshift="v4.18", package="p\x1b", lines=(f"bundles added: {HOSTILE_NAME}",)),
+    ),
+)
+
+
+def _controls(text: str) -> set[str]:
+    return {ch for ch in text if (ord(ch) < 0x20 and ch != "\n") or 0x7F <= ord(ch) <= 0x9F or ch in "\u202e"}
+
+
+@pytest.mark.parametrize("name", sorted(REPORTERS))
+def test_every_reporter_escapes_control_characters_and_undecodable_bytes(name: str) -> None:
+    text = get_reporter(name).render(HOSTILE_REPORT)
+    text.encode("utf-8")  # strict: no lone surrogate left
+    assert not _controls(text), sorted(_controls(text))
+    assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+    if name == "json":
+        doc = json.loads(text)
+        by_rule = {f["rule"]: f for f in doc["findings"]}
+        assert by_rule["RK-DIFF-001"]["location"]["file"] == ESCAPED_NAME
+        assert (
+            by_rule["RK-DIFF-001"]["message"]
+            == f"{ESCAPED_NAME} is not generated from streams/ (stale)\nsecond line"
+        )
+        assert by_rule["RK-DIFF-001"]["baseline"] == "new"  # baseline states survive the escaping
+        assert by_rule["RK-GRAPH-007"]["baseline"] == "unchanged"
+        jsonschema.validate(doc, SCHEMA)
+    elif name in ("sarif", "konflux"):
+        json.loads(text)
+    elif name == "junit":
+        case = ET.fromstring(text).find(".//testcase[@classname='releasekit.RK-DIFF-001']")
+        assert case is not None and case.get("file") == ESCAPED_NAME
+    elif name in ("text", "github", "markdown"):
+        assert ESCAPED_NAME in text
+
+
+def test_the_text_reporter_still_paints_when_asked() -> None:
+    text = get_reporter("text", color=True).render(HOSTILE_REPORT)
+    assert "\x1b[31merror" in text  # its own colours
+    assert "\x1b[2J" not in text  # never the input's
+    lines = text.splitlines()
+    error = next(i for i, line in enumerate(lines) if "RK-DIFF-001" in line)
+    assert lines[error + 1].strip() == "second line"  # a message keeps its own line breaks
+
+
+@given(st.text())
+def test_printable_escapes_exactly_what_cannot_be_shown(text: str) -> None:
+    from releasekit.errors import printable
+
+    out = printable(text)
+    out.encode("utf-8")
+    assert not _controls(out) and "\n" not in out
+    if text.isascii() and text.isprintable():
+        assert out == text
+    assert printable(text, newlines=True).split("\n") == [printable(part) for part in text.split("\n")]
