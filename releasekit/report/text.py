@@ -51,10 +51,10 @@ class _Node:
 class TextReporter:
     """Groups findings by subject and prints them as a tree.
 
-    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 shows errors only, 1 errors and
-    warnings, 2 and more also the notes. With a baseline, what the change does comes first (at every
-    verbosity), then its new findings; below 2 the findings the base already had are only counted.
-    What is hidden is counted in the closing lines.
+    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 (``-q``) shows the errors and the
+    closing line only, 1 errors and warnings, 2 and more also the notes. With a baseline, what the change
+    does comes first (from verbosity 1), then its new findings; below 2 the findings the base already had
+    are only counted. From verbosity 1, what is hidden is counted in the closing lines.
     """
 
     color: bool = False
@@ -96,8 +96,12 @@ class TextReporter:
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())
             node.findings.append(finding)
-        out: list[str] = change_lines(report)
+        quiet = self.verbosity <= 0
+        out: list[str] = [] if quiet else change_lines(report)
         self._emit(root, "", out, top=True, report=report)
+        if quiet:
+            out.append(self._paint(summary_line(report), _BOLD))
+            return "\n".join(out) + "\n"
         if hidden:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
