@@ -311,7 +311,9 @@ def test_pre_commit_catalog_hook_checks_every_catalog(
     target = in_repo / "catalog" / fragment / "configs" / "kueue-operator" / "catalog.json"
     original = target.read_text()
     try:
-        target.write_text(original.replace('"defaultChannel": "stable-v1.4"', '"defaultChannel": "nowhere"', 1))
+        target.write_text(
+            original.replace('"defaultChannel": "stable-v1.4"', '"defaultChannel": "nowhere"', 1)
+        )
         assert target.read_text() != original
         hook = next(h for h in yaml.safe_load(HOOKS.read_text()) if h["id"] == "releasekit-catalog-validate")
         result = run_line(shlex.split(hook["entry"])[1:])
