@@ -180,13 +180,17 @@ def _build(
     from releasekit.rules.carry import RULES as CARRY_RULES
     from releasekit.rules.graph import GraphPolicy
 
+    from releasekit.io.acknowledgements import load_acknowledgements
+    from releasekit.model.acknowledgement import RULES as ACK_RULES
+
     repo_root = request.streams_dir.parent
+    acknowledgements, ack_findings = load_acknowledgements(repo_root)  # unreadable: exit 2 before any work
     published_dir = request.published_dir or repo_root / layout.root
     streams_check = check_streams_folder(request.streams_dir, display_root=str(request.streams_dir))
     loaded, streams_report = streams_check.loaded, streams_check.report
-    findings: list[Finding] = [*config_findings, *streams_report.findings]
+    findings: list[Finding] = [*config_findings, *ack_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
-    rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
+    rules: list[str] = [*streams_report.rules, *CONFIG_RULES, *ACK_RULES]
     committed_bytes: dict[PurePosixPath, bytes] = {}
     carried = carried_at_head(
         published_dir, loaded.streams, layout, display=str(published_dir), committed_bytes=committed_bytes
@@ -282,11 +286,15 @@ def _build(
         findings.extend(bundles.findings)
         checked.extend(bundles.checked)
         rules.extend(f.rule for f in bundles.findings)
+    from releasekit.model.acknowledgement import acknowledge
+
+    acknowledged, ack_problems = acknowledge(findings, acknowledgements)
     report = Report(
         command=request.command,
-        findings=tuple(findings),
+        findings=(*findings, *ack_problems),
         checked=tuple(checked),
         rules=tuple(sorted(set(rules) | set(request.extra_rules))),
+        acknowledged=acknowledged,
     )
     return BuildResult(report=report, written=written, unchanged=unchanged)
 

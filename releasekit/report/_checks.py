@@ -41,4 +41,6 @@ def numbers_phrase(report: Report) -> str:
     text = f"{', '.join(parts)}; {_plural(n.checks, 'check')} run, {n.clean} clean"
     if n.new is not None:
         text += f"; {n.new} new, {n.unchanged} unchanged, {n.fixed} fixed"
+    if n.acknowledged:
+        text += f"; {n.acknowledged} acknowledged"
     return text

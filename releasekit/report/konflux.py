@@ -61,7 +61,11 @@ class KonfluxReporter:
         """Return the TEST_OUTPUT JSON."""
         n = report.numbers
         errors, warnings = n.errors, n.warnings
-        judged = [f for f in report.findings if report.fail_on is not FailOn.NEW or report.is_new(f)]
+        judged = [
+            f
+            for f in report.open_findings
+            if report.fail_on is not FailOn.NEW or report.is_new(f)  # --fail-on new: what the change brings
+        ]
         if not report.passed:
             result = "FAILURE"
         elif any(f.severity in (Severity.ERROR, Severity.WARNING) for f in judged):

@@ -67,10 +67,15 @@ class TextReporter:
         sev = self._paint(finding.severity.value, _COLOURS[finding.severity])
         where = str(finding.location)
         state = report.state(finding)
-        mark = f" ({state.value})" if state is not None else ""
+        ack = report.acknowledgement(finding)
+        marks = [state.value] if state is not None else []
+        marks += ["acknowledged"] if ack is not None else []
+        mark = f" ({', '.join(marks)})" if marks else ""
         head = f"{sev}{mark} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
         lines = head.split("\n")
-        if finding.hint:
+        if ack is not None:
+            lines.append(f"  acknowledged: {ack.reason} ({ack.location})")
+        elif finding.hint:
             lines.append(f"  hint: {finding.hint}")
         return lines
 
@@ -86,11 +91,20 @@ class TextReporter:
         folded = (
             {f for f in report.findings if not report.is_new(f)} if self.verbosity <= 1 else set()
         )  # the base had them: shown with -v
+        acked = set(report.acknowledged) if self.verbosity <= 1 else set()  # listed with -v
+        folded -= acked
         hidden = [
-            f for f in report.findings if f.severity not in shown_levels and f not in told and f not in folded
+            f
+            for f in report.findings
+            if f.severity not in shown_levels and f not in told and f not in folded and f not in acked
         ]
         for finding in report.sorted_findings:
-            if finding.severity not in shown_levels or finding in told or finding in folded:
+            if (
+                finding.severity not in shown_levels
+                or finding in told
+                or finding in folded
+                or finding in acked
+            ):
                 continue
             node = root
             for label in finding.subject:
@@ -106,6 +120,8 @@ class TextReporter:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
             out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
+        if acked:
+            out.append(f"({_plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
         if folded:
             out.append(
                 f"({_plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
