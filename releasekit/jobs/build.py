@@ -174,14 +174,13 @@ def build(request: BuildRequest) -> BuildResult:
 def _build(
     request: BuildRequest, layout: CatalogLayout, config_findings: list[Finding], catalog_dir: Path
 ) -> BuildResult:
+    from releasekit.io.acknowledgements import load_acknowledgements
     from releasekit.io.config import RULES as CONFIG_RULES
     from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
+    from releasekit.model.acknowledgement import RULES as ACK_RULES
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
     from releasekit.rules.graph import GraphPolicy
-
-    from releasekit.io.acknowledgements import load_acknowledgements
-    from releasekit.model.acknowledgement import RULES as ACK_RULES
 
     repo_root = request.streams_dir.parent
     acknowledgements, ack_findings = load_acknowledgements(repo_root)  # unreadable: exit 2 before any work

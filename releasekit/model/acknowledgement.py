@@ -118,13 +118,13 @@ def acknowledge(
     errors: set[Identity] = set()
     for finding in findings:
         key = identity_of(finding)
-        ack = by_identity.get(key)
-        if ack is None:
+        match = by_identity.get(key)
+        if match is None:
             continue
         if finding.severity is Severity.ERROR:
             errors.add(key)
             continue
-        acknowledged[finding] = ack
+        acknowledged[finding] = match
         used.add(key)
     for key, ack in by_identity.items():
         if key in used:

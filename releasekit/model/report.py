@@ -217,7 +217,7 @@ class Report:
             warnings=counts[Severity.WARNING],
             info=counts[Severity.INFO],
         )
-        base["acknowledged"] = len(self.acknowledged)
+        base["acknowledged"] = sum(1 for f in self.findings if f in self.acknowledged)
         if self.baseline is None:
             return Numbers(**base)
         judged = [f for f in self.findings if f not in self.acknowledged]
