@@ -112,6 +112,21 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
     ]
 
 
+def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
+    """The staged tree's findings less those about a release whose stream entry holds an error.
+
+    A release with an error in ``streams/`` (a short digest, say) is reported once, at its line; the
+    catalog built from it is never written (an error stops the build), so what the catalog rules find in
+    its blobs would point at lines of a file that does not exist.
+    """
+    broken = {
+        f'bundle "{f.subject[0]}.v{f.subject[1]}"'
+        for f in stream_findings
+        if f.severity is Severity.ERROR and len(f.subject) == 2
+    }
+    return [f for f in tree_findings if not broken.intersection(f.subject)] if broken else tree_findings
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -262,7 +277,9 @@ def _build(
             write_tree_atomic(staged, built.files, marker=False, lock=False)
             before = len(findings)
             check_tree(staged)
-            findings[before:] = _shown_as(findings[before:], staged, catalog_dir)
+            findings[before:] = _shown_as(
+                _without_derived(streams_report.findings, findings[before:]), staged, catalog_dir
+            )
             checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         if errors:
