@@ -70,7 +70,7 @@ class KonfluxReporter:
             result = "FAILURE"
         elif any(f.severity in (Severity.ERROR, Severity.WARNING) for f in judged):
             result = "WARNING"
-        elif not report.checked:
+        elif not report.checked and not report.findings:
             result = "SKIPPED"  # nothing was there to check (an empty catalog folder, no streams)
         else:
             result = "SUCCESS"
