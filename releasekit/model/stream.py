@@ -522,6 +522,11 @@ class Release:
         """The API the bundle's CSV owns (the release's override, else the stream's)."""
         return self.owned_api_override or self.stream_owned_api
 
+    @property
+    def sets_gates(self) -> bool:
+        """True when the release has gates of its own (a ``featureGates`` key, or any setting or opt-in)."""
+        return self.declares_gates or bool(self.gate_settings or self.opt_in_gates)
+
     def csv_name(self, package: str) -> str:
         """The CSV / bundle name, ``<package>.v<version>``."""
         return f"{package}.v{self.version}"
@@ -603,15 +608,13 @@ class Stream:
         it (a patch release keeps its minor's gates); else None (the first release of a minor without
         the key has none of its own).
         """
-        if release.declares_gates:
+        if release.sets_gates:
             return release
         minor = (release.version.major, release.version.minor)
         earlier = [
             r
             for r in self.releases
-            if r.declares_gates
-            and (r.version.major, r.version.minor) == minor
-            and r.version < release.version
+            if r.sets_gates and (r.version.major, r.version.minor) == minor and r.version < release.version
         ]
         return max(earlier, key=_version_key) if earlier else None
 
