@@ -191,7 +191,7 @@ def _build(
 ) -> BuildResult:
     from releasekit.io.acknowledgements import load_acknowledgements
     from releasekit.io.config import RULES as CONFIG_RULES
-    from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
+    from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
     from releasekit.model.acknowledgement import RULES as ACK_RULES
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
@@ -219,7 +219,15 @@ def _build(
         layout=layout,
         upstream=request.upstream if request.candidates and not request.bundles else None,
     )
-    findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
+    findings.extend(
+        history_hints(
+            carry_findings(built.carried, built.regenerated, loaded.streams),
+            built.carried,
+            published_dir,
+            layout,
+            display=str(published_dir),
+        )
+    )
     if published_dir == catalog_dir:
         findings.extend(
             working_findings(
