@@ -21,7 +21,7 @@ lists the others, each with its reason.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -110,6 +110,19 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
         )
         for f in findings
     ]
+
+
+RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
+"""The operator-record rules ``build`` runs as ``bundle build`` does (which record a bundle is built from)."""
+
+
+def _record_findings(streams_dir: Path, streams: Sequence[Stream]) -> list[Finding]:
+    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``."""
+    from releasekit.io.operator_records import load_operator_records
+    from releasekit.plan.operator_bundle import record_findings
+
+    records, unreadable = load_operator_records(streams_dir)
+    return [*unreadable, *record_findings(list(streams), records)]
 
 
 def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
@@ -239,6 +252,8 @@ def _build(
             )
         )
     rules.extend(CARRY_RULES)
+    findings.extend(_record_findings(request.streams_dir, loaded.streams))
+    rules.extend(RECORD_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
     rules.extend(policy_rules.RULES)
