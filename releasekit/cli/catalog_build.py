@@ -16,13 +16,16 @@ __all__ = ["command"]
 @click.option(
     "--candidates",
     is_flag=True,
-    help="Also render candidate releases (a preview catalog; needs --out, never the committed catalog/).",
+    help="Also render candidate releases (a preview catalog; needs --catalog-dir, never the committed catalog/).",
 )
 @click.option(
+    "--catalog-dir",
     "--out",
+    "out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures].",
+    help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures]; "
+    "--out is the old name, kept as an alias.",
 )
 @click.option(
     "--upstream",
@@ -30,7 +33,7 @@ __all__ = ["command"]
     default=None,
     metavar="R",
     help="A Kueue clone (or URL) to read the CRDs a bundle ships, for preview catalogs before OpenShift 4.17 "
-    "(olm.bundle.object); needs --candidates --out, never the committed catalog/.",
+    "(olm.bundle.object); needs --candidates --catalog-dir, never the committed catalog/.",
 )
 @streams_dir_option
 @templates_dir_option
@@ -54,15 +57,17 @@ def command(
     release is kept byte for byte. All or nothing: the new tree is checked first and written only when no
     check reports an error; otherwise nothing is written and the run ends with one line saying so
     (catalog/ left unchanged: N errors). Candidates are never committed: --candidates renders a preview
-    into --out, where development image references are reported as warnings.
+    into --catalog-dir, where development image references are reported as warnings.
     """
     from releasekit.jobs.build import BuildRequest, build
 
     if candidates and out is None:
-        raise click.UsageError("--candidates renders a preview catalog: give --out DIR (never catalog/)")
+        raise click.UsageError(
+            "--candidates renders a preview catalog: give --catalog-dir DIR (never catalog/)"
+        )
     if upstream is not None and not candidates:
         raise click.UsageError(
-            "--upstream puts Kueue's CRDs in a preview catalog: give --candidates --out DIR"
+            "--upstream puts Kueue's CRDs in a preview catalog: give --candidates --catalog-dir DIR"
         )
     request = BuildRequest(
         streams_dir=streams_dir,

@@ -37,13 +37,14 @@ class RenderFailure(click.ClickException):
     help="Run opm's migrations up to LEVEL (none, bundle-object-to-csv-metadata).",
 )
 @click.option(
+    "--format",
     "-o",
     "--output",
     "output_format",
     type=click.Choice(["json", "yaml"]),
     default="json",
     show_default=True,
-    help="Output format, as opm render -o.",
+    help="Output format, as opm render -o (--output is the old name, kept as an alias).",
 )
 def command(refs: tuple[Path, ...], migrate_level: str | None, output_format: str) -> None:
     """Render FBC or bundle directories REFS exactly as `opm render` does."""

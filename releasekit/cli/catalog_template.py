@@ -51,7 +51,14 @@ class TemplateInputFailure(TemplateFailure):
     "--migrate-level", default=None, metavar="LEVEL", help="Run opm's migrations on rendered bundles."
 )
 @click.option(
-    "-o", "--output", "output_format", type=click.Choice(["json", "yaml"]), default="json", show_default=True
+    "--format",
+    "-o",
+    "--output",
+    "output_format",
+    type=click.Choice(["json", "yaml"]),
+    default="json",
+    show_default=True,
+    help="Output format, as opm alpha render-template -o (--output is the old name, kept as an alias).",
 )
 def command(
     args: tuple[str, ...], bundles_dir: Path | None, migrate_level: str | None, output_format: str

@@ -45,7 +45,9 @@ def _release_json(stream: Stream, release: Release) -> dict[str, Any]:
         "createdAt": release.created_at,
         "openshiftVersionsLabel": release.openshift_versions_label,
         "gateSettings": {s.gate: s.enabled for s in stream.effective_gate_settings(release)},
-        "optInGates": [{"gate": g.gate, "configField": g.config_field} for g in release.opt_in_gates],
+        "optInGates": [
+            {"gate": g.gate, "configField": g.config_field} for g in stream.release_opt_in_gates(release)
+        ],
         "recorded": release.recorded is not None,
     }
     if release.deprecation_message:

@@ -527,6 +527,7 @@ def _build_release(
             )
             for i, g in enumerate(gates.get("optIn", []))
         ),
+        declares_gates="featureGates" in data,
         recorded=recorded,
         origin=origin,
     )

@@ -21,7 +21,7 @@ lists the others, each with its reason.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -112,6 +112,34 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
     ]
 
 
+RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
+"""The operator-record rules ``build`` runs as ``bundle build`` does (which record a bundle is built from)."""
+
+
+def _record_findings(streams_dir: Path, streams: Sequence[Stream]) -> list[Finding]:
+    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``."""
+    from releasekit.io.operator_records import load_operator_records
+    from releasekit.plan.operator_bundle import record_findings
+
+    records, unreadable = load_operator_records(streams_dir)
+    return [*unreadable, *record_findings(list(streams), records)]
+
+
+def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
+    """The staged tree's findings less those about a release whose stream entry holds an error.
+
+    A release with an error in ``streams/`` (a short digest, say) is reported once, at its line; the
+    catalog built from it is never written (an error stops the build), so what the catalog rules find in
+    its blobs would point at lines of a file that does not exist.
+    """
+    broken = {
+        f'bundle "{f.subject[0]}.v{f.subject[1]}"'
+        for f in stream_findings
+        if f.severity is Severity.ERROR and len(f.subject) == 2
+    }
+    return [f for f in tree_findings if not broken.intersection(f.subject)] if broken else tree_findings
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -174,19 +202,22 @@ def build(request: BuildRequest) -> BuildResult:
 def _build(
     request: BuildRequest, layout: CatalogLayout, config_findings: list[Finding], catalog_dir: Path
 ) -> BuildResult:
+    from releasekit.io.acknowledgements import load_acknowledgements
     from releasekit.io.config import RULES as CONFIG_RULES
-    from releasekit.jobs.carry import carried_at_head, carry_findings, working_findings
+    from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
+    from releasekit.model.acknowledgement import RULES as ACK_RULES
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
     from releasekit.rules.graph import GraphPolicy
 
     repo_root = request.streams_dir.parent
+    acknowledgements, ack_findings = load_acknowledgements(repo_root)  # unreadable: exit 2 before any work
     published_dir = request.published_dir or repo_root / layout.root
     streams_check = check_streams_folder(request.streams_dir, display_root=str(request.streams_dir))
     loaded, streams_report = streams_check.loaded, streams_check.report
-    findings: list[Finding] = [*config_findings, *streams_report.findings]
+    findings: list[Finding] = [*config_findings, *ack_findings, *streams_report.findings]
     checked: list[str] = list(streams_report.checked)
-    rules: list[str] = [*streams_report.rules, *CONFIG_RULES]
+    rules: list[str] = [*streams_report.rules, *CONFIG_RULES, *ACK_RULES]
     committed_bytes: dict[PurePosixPath, bytes] = {}
     carried = carried_at_head(
         published_dir, loaded.streams, layout, display=str(published_dir), committed_bytes=committed_bytes
@@ -201,7 +232,15 @@ def _build(
         layout=layout,
         upstream=request.upstream if request.candidates and not request.bundles else None,
     )
-    findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
+    findings.extend(
+        history_hints(
+            carry_findings(built.carried, built.regenerated, loaded.streams),
+            built.carried,
+            published_dir,
+            layout,
+            display=str(published_dir),
+        )
+    )
     if published_dir == catalog_dir:
         findings.extend(
             working_findings(
@@ -213,6 +252,8 @@ def _build(
             )
         )
     rules.extend(CARRY_RULES)
+    findings.extend(_record_findings(request.streams_dir, loaded.streams))
+    rules.extend(RECORD_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
     rules.extend(policy_rules.RULES)
@@ -259,7 +300,9 @@ def _build(
             write_tree_atomic(staged, built.files, marker=False, lock=False)
             before = len(findings)
             check_tree(staged)
-            findings[before:] = _shown_as(findings[before:], staged, catalog_dir)
+            findings[before:] = _shown_as(
+                _without_derived(streams_report.findings, findings[before:]), staged, catalog_dir
+            )
             checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         if errors:
@@ -282,11 +325,15 @@ def _build(
         findings.extend(bundles.findings)
         checked.extend(bundles.checked)
         rules.extend(f.rule for f in bundles.findings)
+    from releasekit.model.acknowledgement import acknowledge
+
+    acknowledged, ack_problems = acknowledge(findings, acknowledgements)
     report = Report(
         command=request.command,
-        findings=tuple(findings),
+        findings=(*findings, *ack_problems),
         checked=tuple(checked),
         rules=tuple(sorted(set(rules) | set(request.extra_rules))),
+        acknowledged=acknowledged,
     )
     return BuildResult(report=report, written=written, unchanged=unchanged)
 

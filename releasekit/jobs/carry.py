@@ -20,9 +20,9 @@ from releasekit.model.layout import CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 from releasekit.plan.carry import carried_blobs
-from releasekit.rules.carry import check_carried_edits, check_carried_facts
+from releasekit.rules.carry import RULE_CARRIED_FACTS, check_carried_edits, check_carried_facts
 
-__all__ = ["carried_at", "carried_at_head", "carry_findings", "working_findings"]
+__all__ = ["carried_at", "carried_at_head", "carry_findings", "history_hints", "working_findings"]
 
 
 def _shown(display: str) -> str:
@@ -124,3 +124,83 @@ def working_findings(
     working = published_blobs(changed, layout, display_root=shown, revision="working tree")
     working.update({key: blob for key, blob in carried.items() if blob.location.file in unchanged})
     return list(check_carried_edits(carried, working, names))
+
+
+def history_hints(
+    findings: Sequence[Finding],
+    carried: Mapping[PublishedKey, PublishedBlob],
+    catalog_dir: Path,
+    layout: CatalogLayout,
+    *,
+    display: str,
+) -> list[Finding]:
+    """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing.
+
+    A carried blob that contradicts ``streams/`` is usually a release entry to correct. But when the blob
+    was edited after it was first committed (a hand edit that was committed), the streams are right and
+    the blob is wrong: the hint then names the commit that first published it and the one that changed
+    it, and says how to undo the change. Git history is read only for such findings.
+    """
+    from dataclasses import replace
+
+    shown = _shown(display)
+    out: list[Finding] = []
+    asked: dict[PublishedKey, str | None] = {}
+    for finding in findings:
+        key = _carried_key(finding)
+        if finding.rule != RULE_CARRIED_FACTS or key is None or key not in carried:
+            out.append(finding)
+            continue
+        if key not in asked:
+            asked[key] = _changed_after_publishing(carried[key], key, catalog_dir, layout, shown)
+        hint = asked[key]
+        out.append(replace(finding, hint=hint) if hint else finding)
+    return out
+
+
+def _carried_key(finding: Finding) -> PublishedKey | None:
+    subject = finding.subject
+    if len(subject) != 3 or not subject[2].startswith('bundle "'):
+        return None
+    return (subject[0], subject[1], subject[2][len('bundle "') : -1])
+
+
+def _changed_after_publishing(
+    blob: PublishedBlob,
+    key: PublishedKey,
+    catalog_dir: Path,
+    layout: CatalogLayout,
+    shown: str,
+) -> str | None:
+    """The hint for a blob committed at HEAD that differs from the one first published, else None."""
+    from releasekit.io.githistory import file_history
+
+    name = blob.location.file
+    rel = PurePosixPath(name[len(shown) + 1 :] if shown != "." and name.startswith(shown + "/") else name)
+    history = file_history(catalog_dir.joinpath(*rel.parts))
+    if not history:
+        return None
+    first: tuple[str, str] | None = None  # (commit, text) of the first version that held the bundle
+    for version in history:
+        if version.data is None:
+            continue
+        commit = version.commit
+        blobs = published_blobs(
+            {rel: functools.partial(bytes, version.data)}, layout, display_root=shown, revision=commit
+        )
+        now = blobs.get(key)
+        if now is None:
+            continue
+        if first is None:
+            first = (commit, now.text)
+        elif now.text != first[1]:
+            if blob.text == first[1]:
+                return None  # changed, then put back: HEAD holds what was published
+            changer, subject = commit[:12], version.subject
+            return (
+                f"the committed blob is not the one first published: commit {first[0][:12]} published it "
+                f"and commit {changer} ({subject}) changed it; undo that change in a commit (`git revert "
+                f"{changer}`, or `git checkout {changer}^ -- {name}` and commit), then build again; correct "
+                "streams/ only if what was first published is wrong"
+            )
+    return None

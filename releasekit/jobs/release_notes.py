@@ -150,11 +150,10 @@ def _gate_text(gate: FeatureGate) -> str:
 def _gate_changes(
     stream: Stream, release: Release, old: Inventory | None, new: Inventory | None
 ) -> GateChanges:
-    merged = {s.gate: s for s in stream.feature_gates.settings}
-    merged.update({s.gate: s for s in release.gate_settings})  # a release's own setting wins
-    settings = tuple(sorted(merged.values(), key=lambda s: s.gate))
+    settings = stream.effective_gate_settings(release)  # in force: a patch release keeps its minor's
+    opt_in = stream.release_opt_in_gates(release)
     if new is None or old is None:
-        return GateChanges(settings=settings, opt_in=release.opt_in_gates)
+        return GateChanges(settings=settings, opt_in=opt_in)
     before = {g.name: g for g in old.gates}
     after = {g.name: g for g in new.gates}
     common = sorted(set(before) & set(after))
@@ -164,7 +163,7 @@ def _gate_changes(
         promoted=tuple((before[n], after[n]) for n in common if before[n].stage != after[n].stage),
         flipped=tuple((before[n], after[n]) for n in common if before[n].default != after[n].default),
         settings=settings,
-        opt_in=release.opt_in_gates,
+        opt_in=opt_in,
     )
 
 

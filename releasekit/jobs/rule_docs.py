@@ -187,9 +187,10 @@ def all_rule_docs() -> dict[str, RuleDoc]:
 
     import releasekit.rules
     from releasekit.io import fbc_load
+    from releasekit.model import acknowledgement
     from releasekit.rules import fbc, graph
 
-    modules = [fbc_load] + [
+    modules = [fbc_load, acknowledgement] + [
         importlib.import_module(info.name)
         for info in sorted(
             pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name

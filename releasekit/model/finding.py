@@ -65,7 +65,12 @@ class Location:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
-    """One result of one rule about one subject."""
+    """One result of one rule about one subject.
+
+    ``facts`` are what tells apart two findings of one rule about one subject where the subject alone
+    does not (an OpenShift upgrade's ``from`` and ``to``); with ``rule`` and ``subject`` they are the
+    finding's identity, which an acknowledgement names (:mod:`releasekit.model.acknowledgement`).
+    """
 
     rule: str
     severity: Severity
@@ -73,6 +78,7 @@ class Finding:
     location: Location = field(default_factory=Location)
     hint: str = ""
     subject: tuple[str, ...] = ()
+    facts: tuple[tuple[str, str], ...] = ()
 
     def sort_key(self) -> tuple[str, int, str, tuple[str, ...], int, str, str]:
         """Deterministic order: by file, line, subject, severity, rule and message."""

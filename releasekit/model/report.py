@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from releasekit.model.acknowledgement import Acknowledgement
 from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
 
 __all__ = [
@@ -112,7 +113,8 @@ class Numbers:
     """The one set of numbers every format reports.
 
     ``checks`` is the number of rules that ran, ``clean`` those that found nothing; ``new``,
-    ``unchanged`` and ``fixed`` are ``None`` when there was no baseline.
+    ``unchanged`` and ``fixed`` are ``None`` when there was no baseline. ``errors``, ``warnings``,
+    ``info`` and the baseline counts leave out the acknowledged findings, counted in ``acknowledged``.
     """
 
     checks: int
@@ -124,6 +126,7 @@ class Numbers:
     unchanged: int | None = None
     fixed: int | None = None
     new_errors: int | None = None
+    acknowledged: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +143,8 @@ class Report:
         fixed: the base revision's findings the change no longer has.
         changes: what the change does to each catalog (``check`` only).
         fail_on: which errors make the command fail (``new``: only those the change brought).
+        acknowledged: the findings the repository's acknowledgements file accepts, with their entry
+            (never an error); still findings, counted apart.
     """
 
     command: str
@@ -151,6 +156,16 @@ class Report:
     fixed: tuple[Finding, ...] = ()
     changes: tuple[CatalogChangeNote, ...] = ()
     fail_on: FailOn = FailOn.ERROR
+    acknowledged: Mapping[Finding, Acknowledgement] = field(default_factory=dict, compare=False)
+
+    def acknowledgement(self, finding: Finding) -> Acknowledgement | None:
+        """The entry that acknowledges ``finding``, or ``None``."""
+        return self.acknowledged.get(finding)
+
+    @property
+    def open_findings(self) -> tuple[Finding, ...]:
+        """The findings no acknowledgement accepts, in reporting order."""
+        return tuple(f for f in self.sorted_findings if f not in self.acknowledged)
 
     def state(self, finding: Finding) -> BaselineState | None:
         """The finding's baseline state, or ``None`` without a baseline."""
@@ -182,8 +197,8 @@ class Report:
 
     @property
     def counts(self) -> dict[Severity, int]:
-        """Number of findings per severity."""
-        return count_by_severity(self.findings)
+        """Number of findings per severity, the acknowledged ones left out."""
+        return count_by_severity(f for f in self.findings if f not in self.acknowledged)
 
     @property
     def clean_rules(self) -> tuple[str, ...]:
@@ -202,13 +217,15 @@ class Report:
             warnings=counts[Severity.WARNING],
             info=counts[Severity.INFO],
         )
+        base["acknowledged"] = sum(1 for f in self.findings if f in self.acknowledged)
         if self.baseline is None:
             return Numbers(**base)
-        new = [f for f in self.findings if self.is_new(f)]
+        judged = [f for f in self.findings if f not in self.acknowledged]
+        new = [f for f in judged if self.is_new(f)]
         return Numbers(
             **base,
             new=len(new),
-            unchanged=len(self.findings) - len(new),
+            unchanged=len(judged) - len(new),
             fixed=len(self.fixed),
             new_errors=sum(1 for f in new if f.severity is Severity.ERROR),
         )

@@ -493,6 +493,9 @@ class Release:
             ``operator.openshift.io/v1alpha1``); use :attr:`owned_api`.
         gate_settings: explicit gate values set by this release (on top of the stream's).
         opt_in_gates: alpha gates switched on only when a user opts in (per-release allow-list).
+        declares_gates: False when the release has no ``featureGates`` key: it then keeps the gates of
+            the newest earlier release of its minor that has one (:meth:`Stream.gates_source`);
+            ``featureGates: {}`` declares none.
         recorded: the recorded CSV metadata and catalog facts of a release made before releasekit.
         stream_owned_api: the stream's owned API, filled in by the stream.
     """
@@ -510,6 +513,7 @@ class Release:
     stream_owned_api: Gvk | None = None
     gate_settings: tuple[GateSetting, ...] = ()
     opt_in_gates: tuple[ConditionalGate, ...] = ()
+    declares_gates: bool = True
     recorded: RecordedRelease | None = None
     origin: Origin = _origin_field()
 
@@ -517,6 +521,11 @@ class Release:
     def owned_api(self) -> Gvk | None:
         """The API the bundle's CSV owns (the release's override, else the stream's)."""
         return self.owned_api_override or self.stream_owned_api
+
+    @property
+    def sets_gates(self) -> bool:
+        """True when the release has gates of its own (a ``featureGates`` key, or any setting or opt-in)."""
+        return self.declares_gates or bool(self.gate_settings or self.opt_in_gates)
 
     def csv_name(self, package: str) -> str:
         """The CSV / bundle name, ``<package>.v<version>``."""
@@ -592,10 +601,37 @@ class Stream:
         wanted = semver.Version.parse(version) if isinstance(version, str) else version
         return next((r for r in self.releases if r.version == wanted), None)
 
+    def gates_source(self, release: Release) -> Release | None:
+        """The release whose ``featureGates`` are in force for ``release``.
+
+        The release itself when it has the key; else the newest earlier release of its minor that has
+        it (a patch release keeps its minor's gates); else None (the first release of a minor without
+        the key has none of its own).
+        """
+        if release.sets_gates:
+            return release
+        minor = (release.version.major, release.version.minor)
+        earlier = [
+            r
+            for r in self.releases
+            if r.sets_gates and (r.version.major, r.version.minor) == minor and r.version < release.version
+        ]
+        return max(earlier, key=_version_key) if earlier else None
+
+    def release_gate_settings(self, release: Release) -> tuple[GateSetting, ...]:
+        """The release's own gate settings in force (its own, or inherited within its minor)."""
+        source = self.gates_source(release)
+        return source.gate_settings if source is not None else ()
+
+    def release_opt_in_gates(self, release: Release) -> tuple[ConditionalGate, ...]:
+        """The release's opt-in allow-list in force (its own, or inherited within its minor)."""
+        source = self.gates_source(release)
+        return source.opt_in_gates if source is not None else ()
+
     def effective_gate_settings(self, release: Release) -> tuple[GateSetting, ...]:
-        """Stream settings overlaid with the release's own (release wins), sorted by gate."""
+        """Stream settings overlaid with the release's settings in force (release wins), sorted by gate."""
         merged = {s.gate: s for s in self.feature_gates.settings}
-        merged.update({s.gate: s for s in release.gate_settings})
+        merged.update({s.gate: s for s in self.release_gate_settings(release)})
         return tuple(merged[name] for name in sorted(merged))
 
     def shipped_crds(self, inventory: Inventory) -> tuple[Crd, ...]:

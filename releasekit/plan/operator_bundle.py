@@ -3,10 +3,12 @@
 Pure core. :func:`choose_operator_facts` picks the facts a release's bundle is built from:
 
 - its own record (``releasekit operator import`` at its commit);
-- a candidate without one carries the record of its minor's newest earlier release, with its own name,
-  version, images, ``createdAt`` and upgrade edges put in (``RK-BUNDLE-100``, info, says so);
-- otherwise the template's facts (``bundle-templates/csv-facts.yaml`` and the CSV template), with a
-  warning (``RK-BUNDLE-101``): the bundle is not what the operator repository ships.
+- a release without one (candidate or released) carries the record of its minor's newest earlier release
+  that has one, else of its stream's, with its own name, version, images, ``createdAt`` and upgrade
+  edges put in (``RK-BUNDLE-100``, info, says so): a z-stream keeps its minor's deployment and RBAC;
+- otherwise (no earlier release has a record) the template's facts (``bundle-templates/csv-facts.yaml``
+  and the CSV template), with ``RK-BUNDLE-101``: the bundle is not what the operator repository ships
+  (a warning for a published release, a note for a candidate, which is a preview until it ships).
 
 A record that disagrees with the stream (an image of the release the CSV does not name, another
 ``createdAt``) is an error (``RK-BUNDLE-102``): one of the two is wrong.
@@ -46,6 +48,7 @@ __all__ = [
     "OperatorFacts",
     "choose_operator_facts",
     "recorded_csv",
+    "record_findings",
     "recorded_files",
 ]
 
@@ -126,45 +129,58 @@ def choose_operator_facts(
     own = records.get(str(release.version))
     if own is not None:
         return OperatorFacts(record=own, carried_from=None, findings=tuple(_mismatches(stream, release, own)))
-    if release.status is ReleaseStatus.CANDIDATE:
-        earlier = [
-            r
-            for r in stream.releases
-            if r.version.major == release.version.major
-            and r.version.minor == release.version.minor
-            and r.version < release.version
-            and r.status is not ReleaseStatus.CANDIDATE
-            and str(r.version) in records
-        ]
-        if earlier:
-            source = max(earlier, key=lambda r: r.version)
-            record = records[str(source.version)]
-            note = Finding(
-                rule=RULE_CARRIED,
-                severity=Severity.INFO,
-                message=(
-                    f"candidate {release.version} of stream {stream.name} has no operator record; its bundle "
-                    f"carries {source.version}'s operator facts ({record.file}, commit {record.commit[:12]}) "
-                    "with its own name, version, images, createdAt and upgrade edges"
-                ),
-                location=release.origin.at(),
-                hint=_import_hint(str(release.version)),
-                subject=(stream.name, str(release.version)),
-            )
-            return OperatorFacts(record=record, carried_from=source, findings=(note,))
+    source = _record_source(stream, release, records)
+    if source is not None:
+        record = records[str(source.version)]
+        which = "its minor's" if source.version.minor == release.version.minor else "its stream's"
+        note = Finding(
+            rule=RULE_CARRIED,
+            severity=Severity.INFO,
+            message=(
+                f"{release.status.value} {release.version} of stream {stream.name} has no operator record; its "
+                f"bundle carries {source.version}'s operator facts ({which} newest earlier record: {record.file}, "
+                f"commit {record.commit[:12]}) with its own name, version, images, createdAt and upgrade edges"
+            ),
+            location=release.origin.at(),
+            hint=_import_hint(str(release.version)),
+            subject=(stream.name, str(release.version)),
+        )
+        return OperatorFacts(record=record, carried_from=source, findings=(note,))
+    candidate = release.status is ReleaseStatus.CANDIDATE
     warning = Finding(
         rule=RULE_NO_RECORD,
-        severity=Severity.WARNING,
+        severity=Severity.INFO if candidate else Severity.WARNING,  # a candidate is a preview until it ships
         message=(
-            f"release {release.version} of stream {stream.name} has no operator record, and no earlier release "
-            f"of its minor has one; its bundle keeps the template's deployment, RBAC and annotations, which are "
-            "not what the operator repository ships"
+            f"{release.status.value} {release.version} of stream {stream.name} has no operator record, and no "
+            f"earlier release of its stream has one to carry; its bundle keeps the template's deployment, RBAC "
+            "and annotations, which are not what the operator repository ships"
         ),
         location=release.origin.at(),
         hint=_import_hint(str(release.version)),
         subject=(stream.name, str(release.version)),
     )
     return OperatorFacts(record=None, carried_from=None, findings=(warning,))
+
+
+def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
+    """The release whose record ``release`` carries: the newest earlier one of its minor with a record
+    (released or not), else the newest earlier one of its stream; None when no earlier release has one."""
+    earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
+    same_minor = [
+        r
+        for r in earlier
+        if (r.version.major, r.version.minor) == (release.version.major, release.version.minor)
+    ]
+    pool = same_minor or earlier
+    return max(pool, key=lambda r: r.version) if pool else None
+
+
+def record_findings(
+    streams: tuple[Stream, ...] | list[Stream], records: Mapping[str, OperatorRecord]
+) -> list[Finding]:
+    """RK-BUNDLE-100…102 for every release: which record its bundle is built from, and whether the record
+    agrees with the stream. ``build`` and ``check`` report them as ``bundle build`` does."""
+    return [f for s in streams for r in s.releases for f in choose_operator_facts(s, r, records).findings]
 
 
 # ------------------------------------------------------------------------------------------ rendering

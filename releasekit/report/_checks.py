@@ -17,10 +17,18 @@ def _printable_finding(f: Finding) -> Finding:
     file, path = printable(loc.file), printable(loc.path)
     message, hint = printable(f.message, newlines=True), printable(f.hint, newlines=True)
     subject = tuple(printable(s) for s in f.subject)
-    if (file, path, message, hint, subject) == (loc.file, loc.path, f.message, f.hint, f.subject):
+    facts = tuple((printable(k), printable(v)) for k, v in f.facts)
+    if (file, path, message, hint, subject, facts) == (
+        loc.file,
+        loc.path,
+        f.message,
+        f.hint,
+        f.subject,
+        f.facts,
+    ):
         return f  # nearly always: nothing to escape
     location = Location(file=file, line=loc.line, path=path)
-    return replace(f, message=message, location=location, hint=hint, subject=subject)
+    return replace(f, message=message, location=location, hint=hint, subject=subject, facts=facts)
 
 
 def _nothing_to_escape(report: Report) -> bool:
@@ -28,8 +36,11 @@ def _nothing_to_escape(report: Report) -> bool:
     names: list[str] = [*report.checked]
     texts: list[str] = []
     for f in (*report.findings, *report.fixed):
-        names += (f.location.file, f.location.path, *f.subject)
+        names += (f.location.file, f.location.path, *f.subject, *(v for pair in f.facts for v in pair))
         texts += (f.message, f.hint)
+    for ack in report.acknowledged.values():
+        names.append(ack.location.file)
+        texts.append(ack.reason)
     for title, block in report.extras:
         names.append(title)
         texts.append(block)
@@ -53,8 +64,17 @@ def printable_report(report: Report) -> Report:
     baseline = report.baseline
     if baseline is not None:
         baseline = {findings.get(f, f): state for f, state in baseline.items()}
+    acknowledged = {
+        findings.get(f, f): replace(
+            ack,
+            reason=printable(ack.reason, newlines=True),
+            location=replace(ack.location, file=printable(ack.location.file)),
+        )
+        for f, ack in report.acknowledged.items()
+    }
     return replace(
         report,
+        acknowledged=acknowledged,
         findings=tuple(findings[f] for f in report.findings),
         fixed=tuple(findings[f] for f in report.fixed),
         baseline=baseline,
@@ -102,4 +122,6 @@ def numbers_phrase(report: Report) -> str:
     text = f"{', '.join(parts)}; {_plural(n.checks, 'check')} run, {n.clean} clean"
     if n.new is not None:
         text += f"; {n.new} new, {n.unchanged} unchanged, {n.fixed} fixed"
+    if n.acknowledged:
+        text += f"; {n.acknowledged} acknowledged"
     return text

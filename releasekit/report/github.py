@@ -39,8 +39,8 @@ class GithubReporter:
         shown = dict.fromkeys(Severity, 0)
         hidden = dict.fromkeys(Severity, 0)
         for f in report.sorted_findings:
-            if not report.is_new(f):
-                continue
+            if not report.is_new(f) or report.acknowledgement(f) is not None:
+                continue  # the base had it, or the repository acknowledged it: counted, not annotated
             if shown[f.severity] >= MAX_PER_KIND:
                 hidden[f.severity] += 1
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from releasekit.model.acknowledgement import Acknowledgement
 from releasekit.model.finding import Finding
 from releasekit.model.report import Report
 from releasekit.report._checks import printable_report
@@ -14,8 +15,11 @@ __all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_jso
 REPORT_SCHEMA_ID = "releasekit/report/v1"
 
 
-def finding_to_json(finding: Finding, baseline: str | None = None) -> dict[str, Any]:
-    """One finding as the report contract spells it (``baseline``: ``new`` or ``unchanged``, when known)."""
+def finding_to_json(
+    finding: Finding, baseline: str | None = None, acknowledged: Acknowledgement | None = None
+) -> dict[str, Any]:
+    """One finding as the report contract spells it (``baseline``: ``new`` or ``unchanged``, when known;
+    ``acknowledged``: the acknowledgements file's entry that accepts it)."""
     location: dict[str, Any] = {"file": finding.location.file, "line": finding.location.line}
     if finding.location.path:
         location["path"] = finding.location.path
@@ -28,8 +32,15 @@ def finding_to_json(finding: Finding, baseline: str | None = None) -> dict[str, 
     }
     if finding.subject:
         out["subject"] = list(finding.subject)
+    if finding.facts:
+        out["facts"] = dict(finding.facts)
     if baseline is not None:
         out["baseline"] = baseline
+    if acknowledged is not None:
+        out["acknowledged"] = {
+            "reason": acknowledged.reason,
+            "location": {"file": acknowledged.location.file, "line": acknowledged.location.line},
+        }
     return out
 
 
@@ -44,12 +55,18 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "checks": n.checks,
         "clean": n.clean,
     }
+    if n.acknowledged:
+        summary["acknowledged"] = n.acknowledged
     out: dict[str, Any] = {
         "schema": REPORT_SCHEMA_ID,
         "command": report.command,
         "passed": report.passed,
         "findings": [
-            finding_to_json(f, state.value if (state := report.state(f)) is not None else None)
+            finding_to_json(
+                f,
+                state.value if (state := report.state(f)) is not None else None,
+                report.acknowledgement(f),
+            )
             for f in report.sorted_findings
         ],
         "summary": summary,

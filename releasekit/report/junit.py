@@ -22,7 +22,9 @@ def _text(findings: list[Finding], report: Report) -> str:
     for f in findings:
         where = str(f.location)
         state = report.state(f)
-        mark = f" ({state.value})" if state is not None else ""
+        marks = [state.value] if state is not None else []
+        marks += ["acknowledged"] if report.acknowledgement(f) is not None else []
+        mark = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{f.severity.value}{mark}: {where + ': ' if where else ''}{f.message}")
         if f.hint:
             lines.append(f"  hint: {f.hint}")
@@ -58,6 +60,7 @@ class JunitReporter:
             "new": n.new,
             "unchanged": n.unchanged,
             "fixed": n.fixed,
+            "acknowledged": n.acknowledged or None,
         }
         properties = ET.SubElement(suite, "properties")
         for name, value in numbers.items():

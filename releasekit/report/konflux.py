@@ -2,7 +2,8 @@
 
 ``result`` is FAILURE when an error fails the check (any error; with ``--fail-on new`` a new one),
 WARNING with warnings or errors that do not fail it, SUCCESS otherwise, and SKIPPED when nothing was
-checked (the CLI writes ERROR itself when input could not be read). The counts are the numbers every
+checked. With ``--fail-on new`` the result looks at the new findings only: a pull request that brings
+no new finding is SUCCESS, whatever the base already held (the counts still report every finding) (the CLI writes ERROR itself when input could not be read). The counts are the numbers every
 format reports: ``successes`` the checks (rules) that found nothing, ``failures`` the error findings,
 ``warnings`` the warning findings. The timestamp is RFC 3339 (``2026-01-01T00:00:00+00:00``) and honours
 ``SOURCE_DATE_EPOCH`` so tests and reproducible builds get fixed bytes; it is passed in by the factory,
@@ -16,7 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from releasekit.model.report import Report
+from releasekit.model.finding import Severity
+from releasekit.model.report import FailOn, Report
 from releasekit.report._checks import numbers_phrase, printable_report
 
 __all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
@@ -60,11 +62,16 @@ class KonfluxReporter:
         report = printable_report(report)
         n = report.numbers
         errors, warnings = n.errors, n.warnings
+        judged = [
+            f
+            for f in report.open_findings
+            if report.fail_on is not FailOn.NEW or report.is_new(f)  # --fail-on new: what the change brings
+        ]
         if not report.passed:
             result = "FAILURE"
-        elif errors or warnings:
+        elif any(f.severity in (Severity.ERROR, Severity.WARNING) for f in judged):
             result = "WARNING"
-        elif not report.checked:
+        elif not report.checked and not report.findings:
             result = "SKIPPED"  # nothing was there to check (an empty catalog folder, no streams)
         else:
             result = "SUCCESS"

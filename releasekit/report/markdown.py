@@ -47,6 +47,21 @@ def _changes(report: Report) -> list[str]:
     return out
 
 
+def _acknowledged(report: Report) -> list[str]:
+    """The acknowledged findings, folded: accepted history, listed for whoever wants to look."""
+    acked = [f for f in report.sorted_findings if report.acknowledgement(f) is not None]
+    if not acked:
+        return []
+    return [
+        "<details>",
+        f"<summary>{len(acked)} acknowledged finding(s)</summary>",
+        "",
+        *_table(acked),
+        "</details>",
+        "",
+    ]
+
+
 class MarkdownReporter:
     """Renders a self-contained Markdown document."""
 
@@ -63,8 +78,9 @@ class MarkdownReporter:
                 f"| {n.checks} | {n.errors} | {n.warnings} | {n.info} | {len(report.checked)} |",
                 "",
             ]
-            findings = report.sorted_findings
+            findings = report.open_findings
             out += _table(findings) if findings else ["No findings.", ""]
+            out += _acknowledged(report)
             for title, block in report.extras:
                 out += [f"### {title}", "", block.rstrip("\n"), ""]
             return "\n".join(out)
@@ -78,8 +94,8 @@ class MarkdownReporter:
             out += ["Only errors this change brings fail the check (`--fail-on new`).", ""]
         out += _changes(report)
         told = told_by_changes(report)
-        new = [f for f in report.sorted_findings if report.is_new(f) and f not in told]
-        unchanged = [f for f in report.sorted_findings if not report.is_new(f)]
+        new = [f for f in report.open_findings if report.is_new(f) and f not in told]
+        unchanged = [f for f in report.open_findings if not report.is_new(f)]
         out += ["### Findings this change brings", ""]
         out += _table(new) if new else ["None.", ""]
         if unchanged:
@@ -91,6 +107,7 @@ class MarkdownReporter:
                 "</details>",
                 "",
             ]
+        out += _acknowledged(report)
         if report.fixed:
             out += ["### Findings this change fixes", "", *_table(report.fixed)]
         return "\n".join(out)

@@ -47,6 +47,10 @@ def _descriptor(rule: str, doc: RuleDoc | None, rules_url: str) -> dict[str, Any
     return out
 
 
+def _region(region: dict[str, Any]) -> dict[str, Any]:
+    return {"region": region} if region else {}
+
+
 @dataclass(frozen=True)
 class SarifReporter:
     """Renders one SARIF run with a rule entry per rule id that ran or fired."""
@@ -81,6 +85,22 @@ class SarifReporter:
             state = report.state(f)
             if state is not None:
                 result["baselineState"] = state.value
+            ack = report.acknowledgement(f)
+            if ack is not None:  # kept as a result, marked suppressed: SARIF viewers hide it by default
+                suppression: dict[str, Any] = {
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": ack.reason,
+                }
+                if ack.location.file:
+                    region = {"startLine": ack.location.line} if ack.location.line is not None else {}
+                    suppression["location"] = {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": ack.location.file},
+                            **_region(region),
+                        }
+                    }
+                result["suppressions"] = [suppression]
             results.append(result)
         n = report.numbers
         properties: dict[str, Any] = {
@@ -92,6 +112,8 @@ class SarifReporter:
         }
         if n.new is not None:
             properties.update(new=n.new, unchanged=n.unchanged, fixed=n.fixed)
+        if n.acknowledged:
+            properties["acknowledged"] = n.acknowledged
         base = self.rules_url.rstrip("#")
         driver: dict[str, Any] = {
             "name": "releasekit",

@@ -51,10 +51,10 @@ class _Node:
 class TextReporter:
     """Groups findings by subject and prints them as a tree.
 
-    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 shows errors only, 1 errors and
-    warnings, 2 and more also the notes. With a baseline, what the change does comes first (at every
-    verbosity), then its new findings; below 2 the findings the base already had are only counted.
-    What is hidden is counted in the closing lines.
+    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 (``-q``) shows the errors and the
+    closing line only, 1 errors and warnings, 2 and more also the notes. With a baseline, what the change
+    does comes first (from verbosity 1), then its new findings; below 2 the findings the base already had
+    are only counted. From verbosity 1, what is hidden is counted in the closing lines.
     """
 
     color: bool = False
@@ -67,10 +67,15 @@ class TextReporter:
         sev = self._paint(finding.severity.value, _COLOURS[finding.severity])
         where = str(finding.location)
         state = report.state(finding)
-        mark = f" ({state.value})" if state is not None else ""
+        ack = report.acknowledgement(finding)
+        marks = [state.value] if state is not None else []
+        marks += ["acknowledged"] if ack is not None else []
+        mark = f" ({', '.join(marks)})" if marks else ""
         head = f"{sev}{mark} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
         lines = head.split("\n")
-        if finding.hint:
+        if ack is not None:
+            lines.append(f"  acknowledged: {ack.reason} ({ack.location})")
+        elif finding.hint:
             lines.append(f"  hint: {finding.hint}")
         return lines
 
@@ -87,22 +92,37 @@ class TextReporter:
         folded = (
             {f for f in report.findings if not report.is_new(f)} if self.verbosity <= 1 else set()
         )  # the base had them: shown with -v
+        acked = set(report.acknowledged) if self.verbosity <= 1 else set()  # listed with -v
+        folded -= acked
         hidden = [
-            f for f in report.findings if f.severity not in shown_levels and f not in told and f not in folded
+            f
+            for f in report.findings
+            if f.severity not in shown_levels and f not in told and f not in folded and f not in acked
         ]
         for finding in report.sorted_findings:
-            if finding.severity not in shown_levels or finding in told or finding in folded:
+            if (
+                finding.severity not in shown_levels
+                or finding in told
+                or finding in folded
+                or finding in acked
+            ):
                 continue
             node = root
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())
             node.findings.append(finding)
-        out: list[str] = change_lines(report)
+        quiet = self.verbosity <= 0
+        out: list[str] = [] if quiet else change_lines(report)
         self._emit(root, "", out, top=True, report=report)
+        if quiet:
+            out.append(self._paint(summary_line(report), _BOLD))
+            return "\n".join(out) + "\n"
         if hidden:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
             out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
+        if acked:
+            out.append(f"({_plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
         if folded:
             out.append(
                 f"({_plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"

@@ -291,6 +291,18 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
         "a stable bundle entry with `olm.maxOpenShiftVersion`",
         "drop the property: stable releases never block cluster upgrades",
     ),
+    "RK-POLICY-020": (
+        "an acknowledgement of RK-GRAPH-010 for a bundle no catalog strands any more",
+        "remove the entry from releasekit-acknowledgements.yaml",
+    ),
+    "RK-POLICY-021": (
+        "an acknowledgement naming RK-DIFF-003 (a published bundle removed)",
+        "fix the error; errors are never acknowledged",
+    ),
+    "RK-POLICY-022": (
+        "an acknowledgement without a `reason`",
+        "give every entry its rule, subject and reason (see README.md, Acknowledged history)",
+    ),
     # ------------------------------------------------------------------ streams (rules.stream)
     "RK-STREAM-001": ("`catalog: [v4.18]` (the key is `catalogs`)", "use the key the schema names"),
     "RK-STREAM-002": ("a release listing `status:` twice", "keep one"),
@@ -348,6 +360,10 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     "RK-STREAM-031": (
         "a pull request that re-imports `kueue-v0.16.4` over the published file",
         "import the new pin into its own file",
+    ),
+    "RK-STREAM-032": (
+        "1.4.2 without `featureGates` after 1.4.1 opts in four gates",
+        "nothing if meant; `featureGates: {}` for none",
     ),
     "RK-STREAM-050": ("`eus: [v4.17]` in lifecycle.yaml while `versions` lacks v4.17", "list the version"),
     "RK-STREAM-051": ("an upgrade edge v4.20 → v4.19", "make edges go upwards with the right kind"),

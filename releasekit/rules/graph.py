@@ -262,6 +262,7 @@ def _finding(
     subject: tuple[str, ...],
     *,
     severity: Severity | None = None,
+    facts: tuple[tuple[str, str], ...] = (),
     **hint_args: str,
 ) -> Finding:
     info = RULES[rule]
@@ -272,6 +273,7 @@ def _finding(
         location=location,
         hint=info.hint.format(**hint_args) if hint_args else info.hint,
         subject=subject,
+        facts=facts,
     )
 
 
@@ -795,6 +797,7 @@ def check_openshift_upgrades(
                 location,
                 _subject(s.package, "", s.bundle),
                 severity=level,
+                facts=(("from", s.openshift_from), ("to", s.openshift_to)),
                 to=s.openshift_to,
                 version=s.version or "its version",
             )

@@ -44,6 +44,7 @@ from releasekit.model.stream_ids import (
     RULE_GATE_OPT_IN,
     RULE_GATE_STAGE,
     RULE_GATE_UNKNOWN,
+    RULE_GATES_INHERITED,
     RULE_INVENTORY,
     RULE_INVENTORY_CHANGED,
     RULE_INVENTORY_LINE,
@@ -124,6 +125,7 @@ RULES: dict[str, str] = {
     RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
     RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
     RULE_INVENTORY_CHANGED: "a change rewrites or removes an inventory a published release uses (check)",
+    RULE_GATES_INHERITED: "a release without featureGates keeps its minor's previous gates (a note)",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -632,7 +634,10 @@ def _check_gates(
                     subject,
                 )
             )
-    for entry in release.opt_in_gates:
+    source = stream.gates_source(release)
+    if source is not None and source is not release:
+        out.append(_inherited_gates(stream, release, source, subject))
+    for entry in stream.release_opt_in_gates(release):
         where = entry.origin.at(".gate")
         gate = inventory.gate(entry.gate)
         if gate is None:
@@ -650,6 +655,28 @@ def _check_gates(
                 )
             )
     return [replace(f, message=f"release {release.version}: {f.message}") for f in out]
+
+
+def _inherited_gates(stream: Stream, release: Release, source: Release, subject: tuple[str, ...]) -> Finding:
+    """RK-STREAM-032: say which release's gates a release without ``featureGates`` keeps, and what they are."""
+    settings = [f"{s.gate}={str(s.enabled).lower()}" for s in stream.release_gate_settings(release)]
+    opt_in = [g.gate for g in stream.release_opt_in_gates(release)]
+    held = "; ".join(
+        part
+        for part in (
+            f"settings {', '.join(settings)}" if settings else "",
+            f"opt-in {', '.join(opt_in)}" if opt_in else "",
+        )
+        if part
+    )
+    return _f(
+        RULE_GATES_INHERITED,
+        f"no featureGates: it keeps those of {source.version} ({held or 'none'})",
+        release.origin.at(".version"),
+        "nothing to do if that is meant; write `featureGates: {}` for none, or the release's own",
+        subject,
+        Severity.INFO,
+    )
 
 
 def _gate_hint(name: str, inventory: Inventory) -> str:

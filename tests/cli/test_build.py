@@ -70,7 +70,17 @@ def test_check_lists_drifted_files(run_line: Callable[..., Result], repo_copy: P
 def test_candidates_need_an_out_folder(run_line: Callable[..., Result]) -> None:
     result = run_line(["catalog", "build", "--candidates"])
     assert result.exit_code == 2
-    assert "--out" in result.stderr
+    assert "--catalog-dir" in result.stderr
+
+
+@pytest.mark.parametrize("flag", ["--catalog-dir", "--out"], ids=["name", "old-name"])
+def test_catalog_build_names_its_tree_as_build_does(
+    run_line: Callable[..., Result], repo_copy: Path, flag: str
+) -> None:
+    """`catalog build` takes `--catalog-dir` like `build`; `--out` stays as an alias."""
+    result = run_line(["catalog", "build", "--candidates", flag, "preview"])
+    assert result.exit_code == 0, result.output
+    assert sorted((repo_copy / "preview").rglob("catalog.json"))
 
 
 def test_candidates_preview_holds_the_experimental_package(

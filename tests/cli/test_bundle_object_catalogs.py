@@ -111,7 +111,7 @@ def test_upstream_is_refused_for_the_committed_catalog(
     run_line: Callable[..., Result], tmp_path: Path
 ) -> None:
     result = run_line(["catalog", "build", "--upstream", tmp_path, "--streams-dir", REPO_ROOT / "streams"])
-    assert result.exit_code == 2 and "--candidates --out" in result.stderr
+    assert result.exit_code == 2 and "--candidates --catalog-dir" in result.stderr
 
 
 def test_a_v4_16_catalog_of_a_recorded_release_carries_its_cluster_roles_offline(tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 PKG = {"schema": "olm.package", "name": "p", "defaultChannel": "c"}
 CHANNEL = {"schema": "olm.channel", "package": "p", "name": "c", "entries": [{"name": "p.v1.0.0"}]}
 BUNDLE = {
@@ -44,6 +46,16 @@ def test_render_yaml(tmp_path: Path, run_line) -> None:
     result = run_line(["catalog", "render", "-o", "yaml", _catalog(tmp_path)])
     assert result.exit_code == 0
     assert result.stdout.startswith("---\ndefaultChannel: c\nname: p\nschema: olm.package\n---\n")
+
+
+@pytest.mark.parametrize("flag", ["--format", "-o", "--output"], ids=["format", "short", "old-name"])
+def test_render_format_flag_and_its_aliases(tmp_path: Path, run_line, flag: str) -> None:
+    """--format names the output format (as everywhere else); -o and the old --output still work."""
+    catalog = _catalog(tmp_path)
+    expected = run_line(["catalog", "render", "--format", "yaml", catalog])
+    result = run_line(["catalog", "render", flag, "yaml", catalog])
+    assert result.exit_code == 0 and result.stdout == expected.stdout
+    assert result.stdout.startswith("---\ndefaultChannel: c\n")
 
 
 def test_render_several_refs_are_combined(tmp_path: Path, run_line) -> None:

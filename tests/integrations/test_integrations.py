@@ -302,6 +302,27 @@ def test_pre_commit_validate_fails_when_catalog_drifts(
         target.write_text(original)
 
 
+@pytest.mark.parametrize("fragment", ["v4.18", "v4.22", "v5.0"])
+def test_pre_commit_catalog_hook_checks_every_catalog(
+    run_line: Callable[..., Result], in_repo: Path, fragment: str
+) -> None:
+    """The catalog hook judges every OpenShift catalog, not only the first one."""
+    git.Repo(in_repo).git.checkout("-q", "pr")
+    target = in_repo / "catalog" / fragment / "configs" / "kueue-operator" / "catalog.json"
+    original = target.read_text()
+    try:
+        target.write_text(
+            original.replace('"defaultChannel": "stable-v1.4"', '"defaultChannel": "nowhere"', 1)
+        )
+        assert target.read_text() != original
+        hook = next(h for h in yaml.safe_load(HOOKS.read_text()) if h["id"] == "releasekit-catalog-validate")
+        result = run_line(shlex.split(hook["entry"])[1:])
+        assert result.exit_code == 1, result.stdout
+        assert f"catalog/{fragment}/configs/kueue-operator/catalog.json" in result.stdout
+    finally:
+        target.write_text(original)
+
+
 # ------------------------------------------------------------------------------------------------ GitHub
 
 

@@ -363,6 +363,22 @@ def test_cli_exit_codes_and_konflux(run_line: Callable[..., Result], repo: Path,
     assert json.loads(out.read_text())["result"] == "FAILURE"
 
 
+def test_konflux_fail_on_new_judges_only_what_the_change_brings(
+    run_line: Callable[..., Result], repo: Path, tmp_path: Path
+) -> None:
+    """A clean new release is SUCCESS with --fail-on new, although the base's history holds warnings."""
+    results = {}
+    for fail_on in ("new", "error"):
+        out = tmp_path / f"test-output-{fail_on}.json"
+        args = ["check", "--repo", repo, "--base", "base", "--head", "add-release", "--format", "konflux"]
+        done = run_line([*args, "--fail-on", fail_on, "--output", out], env={"SOURCE_DATE_EPOCH": str(EPOCH)})
+        assert done.exit_code == 0
+        results[fail_on] = json.loads(out.read_text())
+    assert results["new"]["result"] == "SUCCESS"
+    assert results["error"]["result"] == "WARNING"  # every finding counts: the history's warnings too
+    assert results["new"]["warnings"] == results["error"]["warnings"] > 0  # the counts report all
+
+
 def test_working_tree_is_the_default_head(run_line: Callable[..., Result], repo: Path) -> None:
     clean = run_line(["check", "--repo", repo, "--base", "base", "--format", "json"])
     assert clean.exit_code == 0

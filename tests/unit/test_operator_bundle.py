@@ -95,17 +95,35 @@ def test_a_candidate_carries_its_minors_previous_release_with_a_finding() -> Non
     assert 'LABEL version="1.4.2"' in dockerfile and 'LABEL release="1.4.2"' in dockerfile
 
 
-def test_a_candidate_of_a_new_minor_keeps_the_templates_facts_with_a_warning() -> None:
+def test_a_release_of_a_new_minor_carries_its_streams_newest_record() -> None:
+    """Issue 24: no record of its minor, so the stream's newest earlier one (1.4.1), with a note naming it."""
     stream, candidate = _with_candidate("1.5.0")
     facts = choose_operator_facts(stream, candidate, RECORDS)  # type: ignore[arg-type]
-    assert facts.record is None
-    assert [(f.rule, f.severity) for f in facts.findings] == [(RULE_NO_RECORD, Severity.WARNING)]
+    assert facts.record is RECORDS["1.4.1"]
+    assert [(f.rule, f.severity) for f in facts.findings] == [(RULE_CARRIED, Severity.INFO)]
+    assert "its stream's newest earlier record" in facts.findings[0].message
 
 
-def test_the_experimental_candidate_keeps_the_templates_facts_with_a_warning() -> None:
+def test_a_released_z_stream_without_a_record_carries_its_minors_record() -> None:
+    """Issue 24: a released 1.4.2 without its own record builds from 1.4.1's facts, not the templates'."""
+    stream, candidate = _with_candidate("1.4.2")
+    released = replace(candidate, status=ReleaseStatus.RELEASED)  # type: ignore[type-var]
+    facts = choose_operator_facts(stream, released, RECORDS)  # type: ignore[arg-type]
+    assert facts.record is RECORDS["1.4.1"] and facts.carried_from is not None
+    assert [(f.rule, f.severity) for f in facts.findings] == [(RULE_CARRIED, Severity.INFO)]
+    assert facts.findings[0].message.startswith("released 1.4.2 of stream stable has no operator record")
+
+
+def test_the_experimental_candidate_keeps_the_templates_facts_with_a_note() -> None:
+    """No earlier release of its stream has a record; a candidate is a preview, so a note, not a warning."""
     experimental = BY_NAME["experimental"]
     facts = choose_operator_facts(experimental, _release(experimental, "0.3.0"), RECORDS)
-    assert facts.record is None and [f.rule for f in facts.findings] == [RULE_NO_RECORD]
+    assert facts.record is None
+    assert [(f.rule, f.severity) for f in facts.findings] == [(RULE_NO_RECORD, Severity.INFO)]
+    released = replace(_release(experimental, "0.3.0"), status=ReleaseStatus.RELEASED)
+    assert [f.severity for f in choose_operator_facts(experimental, released, RECORDS).findings] == [
+        Severity.WARNING
+    ]
     assert facts.findings[0].location is not None and facts.findings[0].location.file.endswith(
         "experimental.yaml"
     )

@@ -106,7 +106,11 @@ def test_fail_on_new_fails_only_for_new_errors() -> None:
     assert not REPORT.passed
     only_old = replace(REPORT, findings=(OLD_ERROR, OLD_WARNING), fail_on=FailOn.NEW)
     assert only_old.passed and not replace(only_old, fail_on=FailOn.ERROR).passed
-    assert json.loads(KonfluxReporter(epoch=0).render(only_old))["result"] == "WARNING"
+    # --fail-on new: the result judges what the change brings (nothing here); the counts report all
+    konflux = json.loads(KonfluxReporter(epoch=0).render(only_old))
+    assert konflux["result"] == "SUCCESS" and (konflux["failures"], konflux["warnings"]) == (1, 1)
+    old = json.loads(KonfluxReporter(epoch=0).render(replace(only_old, fail_on=FailOn.ERROR)))
+    assert old["result"] == "FAILURE"
     assert json.loads(KonfluxReporter(epoch=0).render(REPORT))["result"] == "FAILURE"
 
 

@@ -195,7 +195,7 @@ NOTE = Finding(rule="RK-GRAPH-005", severity=Severity.INFO, message="island", su
 @pytest.mark.parametrize(
     ("verbosity", "shown", "hidden"),
     [
-        (0, ["RK-FBC-040"], "2 findings not shown"),
+        (0, ["RK-FBC-040"], None),  # -q: the errors and the closing line, nothing else
         (1, ["RK-FBC-040", "RK-GRAPH-007"], "1 finding not shown"),
         (2, ["RK-FBC-040", "RK-GRAPH-007", "RK-GRAPH-005"], None),
     ],
@@ -321,3 +321,19 @@ def test_printable_escapes_exactly_what_cannot_be_shown(text: str) -> None:
     if text.isascii() and text.isprintable():
         assert out == text
     assert printable(text, newlines=True).split("\n") == [printable(part) for part in text.split("\n")]
+
+
+def test_quiet_text_is_the_errors_and_the_closing_line_only() -> None:
+    """-q prints errors only: no counts of hidden findings, no change summary, no fixed list."""
+    from releasekit.model.report import CatalogChangeNote
+
+    report = Report(
+        command="check",
+        findings=(HEADS, WARN, NOTE),
+        changes=(CatalogChangeNote(openshift="v4.18", package="p", lines=("adds bundle p.v1",)),),
+    )
+    lines = get_reporter("text", verbosity=0).render(report).splitlines()
+    assert [line for line in lines if " RK-" in line] == [line for line in lines if "RK-FBC-040" in line]
+    assert "What this change does:" not in lines
+    assert not any("not shown" in line for line in lines)
+    assert lines[-1] == "check: failed: 1 error, 1 warning, 1 note; 3 checks run, 0 clean"
