@@ -598,7 +598,11 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     if path == "$.spec.version":
         return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
     if "of type []string" in detail and not path.endswith("]"):
-        return path, detail, "write the field as a list of strings (resourceNames: [one-secret]), not one value"
+        return (
+            path,
+            detail,
+            "write the field as a list of strings (resourceNames: [one-secret]), not one value",
+        )
     return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
 
 

@@ -156,7 +156,9 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         "resource-names-a-string",  # dropped, the rule would widen to every secret
         {
             "manifests": {
-                "widget.clusterserviceversion.yaml": _csv_rule("clusterPermissions", resourceNames="one-secret")
+                "widget.clusterserviceversion.yaml": _csv_rule(
+                    "clusterPermissions", resourceNames="one-secret"
+                )
             }
         },
         "RK-BUNDLE-123",
@@ -183,7 +185,12 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         {
             "manifests": {
                 "widget.clusterserviceversion.yaml": _csv_rule("clusterPermissions")
-                | {"spec": {**csv_data()["spec"], "install": {"spec": {"clusterPermissions": [{"rules": {}}]}}}}
+                | {
+                    "spec": {
+                        **csv_data()["spec"],
+                        "install": {"spec": {"clusterPermissions": [{"rules": {}}]}},
+                    }
+                }
             }
         },
         "RK-BUNDLE-123",
