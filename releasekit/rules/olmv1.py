@@ -279,7 +279,12 @@ _IMPLIED: Final = (
         frozenset({"users", "groups", "serviceaccounts", "uids", "userextras/*", "*"}),
     ),
 )
-_CLUSTER_ADMIN: Final = "cluster-admin in effect, and the OLM v1 installer must hold it too to grant it"
+_CONSEQUENCES: Final = {
+    "RK-OLMV1-005": "whoever holds it can do anything (cluster-admin in effect)",
+    "RK-OLMV1-006": "whoever holds it can give itself any permission (cluster-admin in effect)",
+    "RK-OLMV1-007": "whoever holds it can reach every API server endpoint outside the resources (/logs, /debug)",
+}
+_INSTALLER: Final = "and the OLM v1 installer must hold it too to grant it"
 _LABEL: Final = re.compile(r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\Z")
 _SYSTEM_NAMESPACES: Final = frozenset({"default", "openshift"})
 
@@ -348,7 +353,7 @@ def _rule_findings(
         finding(
             rid,
             severity,
-            f"{where} grants {what}: whoever holds it can give itself any permission ({_CLUSTER_ADMIN})",
+            f"{where} grants {what}: {_CONSEQUENCES[rid]}, {_INSTALLER}",
             location,
             f"{_HINTS[rid]}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
             "accepts an installer that can do anything",
