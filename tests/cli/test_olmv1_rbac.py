@@ -156,7 +156,11 @@ def test_broad_rule_is_an_error_under_olmv1_and_a_warning_otherwise(
     assert code == 1
     assert _olmv1(findings) == [(rule_id, "error", file, line)]
     (found,) = [f for f in findings if f["rule"] == rule_id]
-    assert found["hint"] and "--allow-broad-rbac" in found["hint"] and "installer must hold it" in found["message"]
+    assert (
+        found["hint"]
+        and "--allow-broad-rbac" in found["hint"]
+        and "installer must hold it" in found["message"]
+    )
     code, findings = _validate(run_line, root)
     assert code == 0
     assert _olmv1(findings) == [(rule_id, "warning", file, line)]
