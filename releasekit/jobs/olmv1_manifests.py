@@ -186,8 +186,10 @@ def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
     if fmt == "json":
         document = {"apiVersion": "v1", "kind": "List", "items": objects}
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # the C emitter: 20k rules in a second
     return "".join(
-        "---\n" + yaml.safe_dump(o, sort_keys=False, default_flow_style=False, width=1000) for o in objects
+        "---\n" + yaml.dump(o, Dumper=dumper, sort_keys=False, default_flow_style=False, width=1000)
+        for o in objects
     )
 
 
