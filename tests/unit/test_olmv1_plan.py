@@ -6,9 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from releasekit.io.bundle_load import load_bundle_root
 from releasekit.plan.olmv1 import InstallRequest, UnreadableRule, _dedupe, installer_manifests
+from releasekit.rules.olmv1 import namespace_name_problem
 from tests.bundle_factory import csv_data, write_bundle
 
 REQUEST = InstallRequest(package="widget-operator", namespace="widgets", version="0.3.0")
@@ -96,3 +99,36 @@ def test_a_deployment_spec_of_the_wrong_type_is_no_traceback(tmp_path: Path) -> 
     root = write_bundle(tmp_path / "b", manifests={"widget.clusterserviceversion.yaml": csv})
     objects = installer_manifests(load_bundle_root(root), REQUEST)
     assert objects[0] == {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "widgets"}}
+
+
+_WORDS = st.sampled_from(["", "*", "get", "secrets", "apps", "a", "b"])
+_RULES = st.lists(
+    st.fixed_dictionaries(
+        {"apiGroups": st.lists(_WORDS, max_size=2), "verbs": st.lists(_WORDS, max_size=2)},
+        optional={
+            "resources": st.lists(_WORDS, max_size=2),
+            "resourceNames": st.lists(_WORDS, max_size=2),
+        },
+    ),
+    max_size=12,
+)
+
+
+@given(_RULES)
+def test_dedupe_is_the_first_occurrence_of_each_distinct_rule(rules: list[dict[str, Any]]) -> None:
+    naive: list[dict[str, Any]] = []
+    for rule in rules:
+        if rule not in naive:
+            naive.append(rule)
+    assert _dedupe(rules) == naive
+
+
+_NAMESPACE_CHARS = st.sampled_from("abz09-.A_ \n\t/é")
+
+
+@given(st.text(_NAMESPACE_CHARS, max_size=70))
+def test_namespace_names_are_rfc_1123_labels(name: str) -> None:
+    """Checked against the definition, character by character (no regex), so a ``$`` before a newline slips nothing."""
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    label = 0 < len(name) <= 63 and all(c in allowed for c in name) and name[0] != "-" and name[-1] != "-"
+    assert (namespace_name_problem(name) is None) == label
