@@ -1,7 +1,9 @@
 """``releasekit olmv1``: install a release with OLM v1 (ClusterExtension).
 
-Thin click layer over :mod:`releasekit.jobs.olmv1_manifests`. Exit codes: 0 written; 2 streams or a
-bundle that cannot be read, an unknown stream or release, or bad usage (one line, never a traceback).
+Thin click layer over :mod:`releasekit.jobs.olmv1_manifests`. Exit codes: 0 written (warnings, such as
+broad RBAC accepted with ``--allow-broad-rbac``, on stderr); 1 the bundle is refused (its findings on
+stderr, nothing written); 2 streams or a bundle that cannot be read, an unknown stream or release, an
+invalid ``--namespace``, or bad usage (one line, never a traceback).
 """
 
 from __future__ import annotations
@@ -52,6 +54,14 @@ def group() -> None:
     show_default=True,
     help="The streams folder.",
 )
+@click.option(
+    "--allow-broad-rbac",
+    "allow_broad_rbac",
+    is_flag=True,
+    default=False,
+    help="Write the manifests although the bundle grants '*' on '*', escalate, bind, impersonate or every "
+    "non-resource URL (the installer then holds it too: cluster-admin in effect).",
+)
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @click.option(
     "--output",
@@ -67,6 +77,7 @@ def manifests(
     channel: str | None,
     bundle: Path | None,
     streams_dir: Path,
+    allow_broad_rbac: bool,
     fmt: str,
     output: Path | None,
 ) -> None:
@@ -75,9 +86,13 @@ def manifests(
     The installer's rules are derived from the bundle: its CRDs by name, each bundled kind, the controller's
     Deployment and ServiceAccount, Roles and ClusterRoles with their bindings, every rule of the CSV's
     permissions and clusterPermissions (so it can grant them), and clusterextensions/finalizers.
+    A bundle granting '*' on '*', escalate, bind, impersonate or every non-resource URL is refused
+    (exit 1) unless --allow-broad-rbac is given; so is an install into default, kube-* or openshift.
     """
-    from releasekit.cli._common import write_output
+    from releasekit.cli._common import EXIT_ERRORS, write_output
     from releasekit.jobs.olmv1_manifests import ManifestsRequest, run_manifests
+    from releasekit.model.report import Report
+    from releasekit.report import get_reporter
 
     request = ManifestsRequest(
         version=version,
@@ -87,5 +102,17 @@ def manifests(
         bundle=bundle,
         streams_dir=streams_dir,
         fmt=fmt,
+        allow_broad_rbac=allow_broad_rbac,
     )
-    write_output(run_manifests(request), output)
+    result = run_manifests(request)
+    if result.findings:
+        report = Report(
+            command="olmv1 manifests",
+            findings=result.findings,
+            rules=tuple(sorted({f.rule for f in result.findings})),
+        )
+        click.echo(get_reporter("text").render(report), err=True, nl=False)
+    if result.text is None:
+        click.echo("olmv1 manifests: nothing written: the bundle is refused (see the errors above)", err=True)
+        click.get_current_context().exit(EXIT_ERRORS)
+    write_output(result.text, output)

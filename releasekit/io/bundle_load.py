@@ -371,6 +371,75 @@ _OBJECT_META = _struct(
     "v1",
 )
 _APP_LINK = _struct("AppLink", {"name": "string", "url": "string"}, "v1alpha1")
+_POLICY_RULE = _struct(
+    "PolicyRule",
+    {
+        "verbs": _STRINGS,
+        "apiGroups": _STRINGS,
+        "resources": _STRINGS,
+        "resourceNames": _STRINGS,
+        "nonResourceURLs": _STRINGS,
+    },
+    "v1",
+)
+"""rbac/v1 PolicyRule: every field a list of strings (a string ``resourceNames`` would widen the rule if dropped)."""
+_PERMISSIONS = _slice(
+    _struct(
+        "StrategyDeploymentPermissions",
+        {"serviceAccountName": "string", "rules": _slice(_POLICY_RULE)},
+        "v1alpha1",
+    )
+)
+_POD_SPEC = _struct(
+    "PodSpec",
+    {
+        "serviceAccountName": "string",
+        "containers": _slice(
+            _struct(
+                "Container",
+                {"name": "string", "env": _slice(_struct("EnvVar", {"name": "string"}, "v1"))},
+                "v1",
+            )
+        ),
+    },
+    "v1",
+)
+_INSTALL_STRATEGY = _struct(
+    "NamedInstallStrategy",
+    {
+        "strategy": "string",
+        "spec": _struct(
+            "StrategyDetailsDeployment",
+            {
+                "deployments": _slice(
+                    _struct(
+                        "StrategyDeploymentSpec",
+                        {
+                            "name": "string",
+                            "spec": _struct(
+                                "DeploymentSpec",
+                                {
+                                    "template": _struct(
+                                        "PodTemplateSpec", {"metadata": _OBJECT_META, "spec": _POD_SPEC}, "v1"
+                                    )
+                                },
+                                "v1",
+                            ),
+                            "label": _STRING_MAP,
+                        },
+                        "v1alpha1",
+                    )
+                ),
+                "permissions": _PERMISSIONS,
+                "clusterPermissions": _PERMISSIONS,
+            },
+            "v1alpha1",
+        ),
+    },
+    "v1alpha1",
+)
+"""The install strategy as far as releasekit reads it: deployments, their pod's service account and containers,
+and the RBAC rules (what ``olmv1 manifests`` copies into the installer's roles)."""
 _CSV_TYPE = _struct(
     "ClusterServiceVersion",
     {
@@ -403,6 +472,7 @@ _CSV_TYPE = _struct(
                 "relatedImages": _slice(
                     _struct("RelatedImage", {"name": "string", "image": "string"}, "v1alpha1")
                 ),
+                "install": _INSTALL_STRATEGY,
             },
             "v1alpha1",
         ),
@@ -512,7 +582,9 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     """The error decoding the CSV or CRD into its Go type gives: (JSON path, Go's error, hint), or None.
 
     A ported subset of the Go types: the fields real bundles get wrong (the CSV version, which must be
-    semver; an unquoted ``true`` among labels or annotations; ``supported: "true"``; CRD version flags).
+    semver; an unquoted ``true`` among labels or annotations; ``supported: "true"``; CRD version flags)
+    and every field of the install strategy releasekit reads (a ``resourceNames: one-secret`` string, a
+    deployment ``spec`` that is a list): what Go cannot decode is refused, never dropped or widened.
     encoding/json keeps the first type mismatch and goes on, but a version that is not semver stops it.
     """
     if manifest.kind == "ClusterServiceVersion":
@@ -525,6 +597,12 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     aborts, path, detail = next((e for e in errors if e[0]), errors[0])
     if path == "$.spec.version":
         return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
+    if "of type []string" in detail and not path.endswith("]"):
+        return (
+            path,
+            detail,
+            "write the field as a list of strings (resourceNames: [one-secret]), not one value",
+        )
     return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
 
 

@@ -5,10 +5,18 @@ Use case: find the release (``--version``, in ``--stream`` or the one stream tha
 Namespace, the least-privilege installer ServiceAccount with its ClusterRole/Role and bindings, and the
 ClusterExtension (:mod:`releasekit.plan.olmv1`), and render them as YAML documents or a JSON ``List``.
 Nothing is written here; the bundle's CRDs appear only by name.
+
+No silent privilege: the bundle's RBAC and the install namespace are judged first
+(:func:`releasekit.rules.olmv1.check_install_safety`). A rule granting ``*`` on ``*``, escalate, bind,
+impersonate or every non-resource URL (RK-OLMV1-005 … 007) refuses the bundle unless
+``allow_broad_rbac`` accepts it (then it is a warning); a bundled role Kubernetes cannot decode (010), a
+suggested namespace that is no namespace name (008) and a system namespace (009) always refuse it. An
+invalid ``--namespace`` is bad usage.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +26,17 @@ import yaml
 
 from releasekit.errors import InputError, UsageError
 from releasekit.model.bundle import Bundle
-from releasekit.model.finding import Severity
+from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.stream import Stream
-from releasekit.plan.olmv1 import InstallRequest, installer_manifests
+from releasekit.plan.olmv1 import InstallRequest, UnreadableRule, installer_manifests
+from releasekit.rules.olmv1 import (
+    BROAD_RBAC_RULES,
+    check_install_namespace,
+    check_install_safety,
+    namespace_name_problem,
+)
 
-__all__ = ["ManifestsRequest", "render_manifests", "run_manifests"]
+__all__ = ["ManifestsRequest", "ManifestsResult", "render_manifests", "run_manifests"]
 
 SUGGESTED_NAMESPACE = "operatorframework.io/suggested-namespace"
 
@@ -39,6 +53,15 @@ class ManifestsRequest:
     streams_dir: Path = Path("streams")
     bundles_dir: Path = Path("bundles")
     fmt: str = "yaml"
+    allow_broad_rbac: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManifestsResult:
+    """The rendered manifests, or None when an error finding refuses the bundle; the findings either way."""
+
+    text: str | None
+    findings: tuple[Finding, ...] = ()
 
 
 def _stream(request: ManifestsRequest) -> Stream | None:
@@ -97,23 +120,65 @@ def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
     return bundle
 
 
-def build_manifests(request: ManifestsRequest) -> list[dict[str, Any]]:
-    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`)."""
+def _namespace(request: ManifestsRequest, bundle: Bundle, package: str) -> tuple[str, list[Finding]]:
+    """The install namespace and what RK-OLMV1-008/009 say about it (errors: ``olmv1 manifests`` installs there)."""
+    assert bundle.csv is not None
+    if request.namespace is not None:
+        problem = namespace_name_problem(request.namespace)
+        if problem is not None:
+            raise UsageError(f"--namespace {request.namespace!r}: not a namespace name: {problem}")
+        where, what, shown = Location(file="--namespace"), "the install namespace", None
+        namespace = request.namespace
+    else:
+        suggested = bundle.csv.annotations.get(SUGGESTED_NAMESPACE)
+        if isinstance(suggested, str) and suggested:
+            where = bundle.csv.loc(f"$.metadata.annotations['{SUGGESTED_NAMESPACE}']")
+            what, namespace, shown = "the suggested namespace", suggested, bundle
+        else:
+            where = (
+                bundle.annotations.loc("$") if bundle.annotations is not None else Location(file=bundle.root)
+            )
+            what, namespace, shown = "the package name (the default namespace)", package, bundle
+    findings = check_install_namespace(namespace, where, what, shown, Severity.ERROR, Severity.ERROR)
+    return namespace, findings
+
+
+def _judge(bundle: Bundle, request: ManifestsRequest) -> list[Finding]:
+    """The bundle's RBAC findings: errors that refuse it, warnings for what ``--allow-broad-rbac`` accepts."""
+    out = []
+    for item in check_install_safety(bundle, Severity.ERROR):
+        if item.rule in ("RK-OLMV1-008", "RK-OLMV1-009"):
+            continue  # judged on the namespace actually used (_namespace)
+        if item.rule in BROAD_RBAC_RULES and request.allow_broad_rbac:
+            item = dataclasses.replace(item, severity=Severity.WARNING)
+        out.append(item)
+    return out
+
+
+def build_manifests(request: ManifestsRequest) -> tuple[list[dict[str, Any]] | None, list[Finding]]:
+    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`) and the findings.
+
+    The objects are None when an error finding refuses the bundle.
+    """
     stream = _stream(request)
     bundle = _bundle(request, stream)
     package = stream.package if stream is not None else bundle.package
     if not package:
         raise InputError(f"{bundle.root}: the bundle names no package; pass --stream")
-    assert bundle.csv is not None
-    suggested = bundle.csv.annotations.get(SUGGESTED_NAMESPACE)
-    namespace = request.namespace or (suggested if isinstance(suggested, str) and suggested else package)
+    namespace, findings = _namespace(request, bundle, package)
+    findings = _judge(bundle, request) + findings
+    if any(f.severity is Severity.ERROR for f in findings):
+        return None, findings
     install = InstallRequest(
         package=package,
         namespace=namespace,
         version=None if request.channel else request.version,
         channel=request.channel,
     )
-    return installer_manifests(bundle, install)
+    try:
+        return installer_manifests(bundle, install), findings
+    except UnreadableRule as exc:  # pragma: no cover - the loader and RK-OLMV1-010 refuse these first
+        raise InputError(f"{bundle.root}: {exc}") from None
 
 
 def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
@@ -121,16 +186,24 @@ def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
     if fmt == "json":
         document = {"apiVersion": "v1", "kind": "List", "items": objects}
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # the C emitter: 20k rules in a second
     return "".join(
-        "---\n" + yaml.safe_dump(o, sort_keys=False, default_flow_style=False, width=1000) for o in objects
+        "---\n" + yaml.dump(o, Dumper=dumper, sort_keys=False, default_flow_style=False, width=1000)
+        for o in objects
     )
 
 
-def run_manifests(request: ManifestsRequest) -> str:
-    """The rendered manifests.
+def run_manifests(request: ManifestsRequest) -> ManifestsResult:
+    """The rendered manifests with the findings about the bundle's RBAC and namespace.
+
+    ``text`` is None (nothing to write) when a finding is an error: broad RBAC without
+    ``allow_broad_rbac``, a bundled role Kubernetes cannot decode, or an unusable install namespace.
 
     Raises:
         InputError: streams or bundle that cannot be read (exit 2).
-        UsageError: an unknown stream or release, or a bundle of another version (exit 2).
+        UsageError: an unknown stream or release, a bundle of another version, an invalid ``--namespace``
+            (exit 2).
     """
-    return render_manifests(build_manifests(request), request.fmt)
+    objects, findings = build_manifests(request)
+    text = render_manifests(objects, request.fmt) if objects is not None else None
+    return ManifestsResult(text=text, findings=tuple(findings))

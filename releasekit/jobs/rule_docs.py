@@ -129,6 +129,47 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "a stable release on Kueue 0.10 whose bundle ships `v1alpha1` of a CRD.",
         "move the release to the experimental stream, or leave the alpha CRD out of the bundle.",
     ),
+    "RK-OLMV1-005": (
+        "OLM v1 installs with a ServiceAccount that must hold every permission it grants; a `*` on `*` "
+        "rule makes the operator and that installer cluster-admin, silently.",
+        "`clusterPermissions` with `verbs: ['*']` on `resources: ['*']`.",
+        "list the API groups, resources and verbs the operator uses; `olmv1 manifests --allow-broad-rbac` "
+        "only when a cluster admin accepts it.",
+    ),
+    "RK-OLMV1-006": (
+        "escalate and bind let the holder write or bind a role granting anything, impersonate lets it act "
+        "as anyone: cluster-admin in effect, for the operator and for the OLM v1 installer.",
+        "`verbs: [escalate, bind]` on `clusterroles` (every Kueue operator CSV has this: it creates "
+        "Kueue's ClusterRoles).",
+        "grant them only on the roles the operator manages (`resourceNames`), or ship those roles in the "
+        "bundle; `olmv1 manifests --allow-broad-rbac` when a cluster admin accepts it.",
+    ),
+    "RK-OLMV1-007": (
+        "`nonResourceURLs: ['*']` reaches every API server endpoint outside the resources (logs, debug "
+        "profiles); the OLM v1 installer must hold it too.",
+        "`nonResourceURLs: ['*']` with `verbs: [get]`.",
+        "list the non-resource URLs the operator reads (`/metrics`, `/healthz`).",
+    ),
+    "RK-OLMV1-008": (
+        "a namespace name is an RFC 1123 label; the cluster refuses any other, so the install fails "
+        "(or, with a newline, the manifests say something else than intended).",
+        "`operatorframework.io/suggested-namespace: My_Operator`, or `olmv1 manifests --namespace 'a b'` "
+        "(bad usage, exit 2).",
+        "use lower-case letters, digits and `-`, at most 63 characters, starting and ending with a letter "
+        "or digit.",
+    ),
+    "RK-OLMV1-009": (
+        "`default`, `kube-*` and `openshift` belong to Kubernetes and OpenShift; an operator there sits "
+        "beside the control plane's accounts and secrets, and its installer may create Roles there.",
+        "`operatorframework.io/suggested-namespace: kube-system`.",
+        "install into the operator's own namespace (`openshift-<operator>` or `<operator>-system`).",
+    ),
+    "RK-OLMV1-010": (
+        "a rule field that is not a list of strings cannot be copied exactly; dropped, a `resourceNames` "
+        "would widen the rule to every object of its kind.",
+        "a bundled ClusterRole rule with `resourceNames: one-secret` (a string).",
+        "write every rule field as a list of strings (`resourceNames: [one-secret]`).",
+    ),
 }
 """Rules whose why, example and fix say more than their family's."""
 

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from releasekit.model.bundle import Bundle, Manifest
 
-__all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "installer_manifests", "plural"]
+__all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "UnreadableRule", "installer_manifests", "plural"]
 
 CLUSTER_SCOPED_KINDS: Final = frozenset(
     {
@@ -105,27 +105,50 @@ def _create_and_manage(group: str, resource: str, names: Iterable[str]) -> list[
     return [_rule(group, [resource], _CREATE), _rule(group, [resource], _MANAGE, names)]
 
 
-def _copy_rules(rules: Iterable[Any]) -> list[dict[str, Any]]:
-    """Policy rules as written (keys in Kubernetes' order), skipping anything that is not a mapping."""
+class UnreadableRule(ValueError):
+    """A policy rule the plan cannot copy exactly (dropping or reading around a field would widen it)."""
+
+
+_RULE_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
+
+
+def _copy_rules(rules: object, where: str) -> list[dict[str, Any]]:
+    """Policy rules as written (keys in Kubernetes' order).
+
+    Raises:
+        UnreadableRule: ``rules`` is not a list of mappings whose fields are lists of strings; the loader
+            refuses such a CSV and the rules refuse such a bundled role first, so this is a last guard.
+    """
+    if rules is None:
+        return []
+    if not isinstance(rules, list):
+        raise UnreadableRule(f"{where}: rules is not a list")
     out = []
-    for rule in rules:
+    for index, rule in enumerate(rules):
         if not isinstance(rule, Mapping):
-            continue
-        copied = {
-            k: list(rule[k])
-            for k in ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
-            if isinstance(rule.get(k), list)
-        }
+            raise UnreadableRule(f"{where}: rules[{index}] is not a mapping")
+        copied: dict[str, Any] = {}
+        for key in _RULE_FIELDS:
+            value = rule.get(key)
+            if value is None:
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise UnreadableRule(f"{where}: rules[{index}].{key} is not a list of strings")
+            copied[key] = list(value)
         out.append(copied)
     return out
 
 
 def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: list[dict[str, Any]] = []
+    """The rules without repeats, first occurrence kept; linear (a set of hashable keys, not a list scan)."""
+    seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
+    out: list[dict[str, Any]] = []
     for rule in rules:
-        if rule not in seen:
-            seen.append(rule)
-    return seen
+        key = tuple(sorted((k, tuple(v)) for k, v in rule.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(rule)
+    return out
 
 
 def _install_spec(csv: Manifest | None) -> Mapping[str, Any]:
@@ -140,6 +163,10 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _map(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
     kinds: dict[tuple[str, str], list[str]] = {}
     for manifest in objects:
@@ -149,7 +176,11 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
 
 
 def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
-    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order)."""
+    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order).
+
+    Every rule is copied exactly or not at all: a rule it cannot read raises :class:`UnreadableRule`.
+    Judging the rules (broad grants, RK-OLMV1-005 …) is :func:`releasekit.rules.olmv1.check_install_safety`'s.
+    """
     spec = _install_spec(bundle.csv)
     ext, ns = request.extension, request.namespace
     installer = f"{ext}-installer"
@@ -166,9 +197,8 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
         | {
             str(account)
             for d in _list(spec.get("deployments"))
-            if isinstance(d, Mapping)
             for account in [
-                ((d.get("spec") or {}).get("template") or {}).get("spec", {}).get("serviceAccountName")
+                _map(_map(_map(_map(d).get("spec")).get("template")).get("spec")).get("serviceAccountName")
             ]
             if isinstance(account, str) and account
         }
@@ -191,14 +221,15 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
             continue
         target = cluster_rules if kind in CLUSTER_SCOPED_KINDS else ns_rules
         target.extend(_create_and_manage(group, plural(kind), names))
-    for p in _list(spec.get("clusterPermissions")):
-        cluster_rules.extend(_copy_rules(_list(p.get("rules") if isinstance(p, Mapping) else None)))
-    for p in _list(spec.get("permissions")):  # AllNamespaces: OLM v1 grants them with ClusterRoles
-        cluster_rules.extend(_copy_rules(_list(p.get("rules") if isinstance(p, Mapping) else None)))
+    # AllNamespaces: OLM v1 grants the CSV's permissions cluster-wide too, with ClusterRoles
+    for section in ("clusterPermissions", "permissions"):
+        for i, p in enumerate(_list(spec.get(section))):
+            where = f"CSV {bundle.csv.name if bundle.csv else ''} {section}[{i}]"
+            cluster_rules.extend(_copy_rules(_map(p).get("rules"), where))
     for manifest in bundle.objects:
         if _group(manifest.api_version) == _RBAC and manifest.kind in ("ClusterRole", "Role"):
             target = cluster_rules if manifest.kind == "ClusterRole" else ns_rules
-            target.extend(_copy_rules(_list(manifest.data.get("rules"))))
+            target.extend(_copy_rules(manifest.data.get("rules"), f"{manifest.kind} {manifest.name}"))
     source: dict[str, Any] = {"packageName": request.package}
     if request.channel:
         source["channels"] = [request.channel]

@@ -19,11 +19,33 @@ RK-OLMV1-003  ``metadata/dependencies.yaml`` has an entry (``olm.gvk``, ``olm.pa
 RK-OLMV1-004  the bundle uses the OperatorConditions API (a bundled OperatorCondition, RBAC on
               ``operators.coreos.com`` ``operatorconditions``, or ``OPERATOR_CONDITION_NAME`` in a
               deployment)
+RK-OLMV1-005  an RBAC rule of the operator (CSV ``clusterPermissions``/``permissions``, a bundled
+              ClusterRole or Role) grants every verb on every resource (``*`` on ``*``): the installer
+              must hold it too, so it is cluster-admin
+RK-OLMV1-006  an RBAC rule grants ``escalate``, ``bind`` or ``impersonate`` (or ``*`` verbs on roles,
+              clusterroles, users, groups or serviceaccounts): whoever holds it can give itself any
+              permission
+RK-OLMV1-007  an RBAC rule grants every non-resource URL (``nonResourceURLs: ["*"]``)
+RK-OLMV1-008  the install namespace (``operatorframework.io/suggested-namespace``, or ``olmv1 manifests
+              --namespace``) is not a namespace name (an RFC 1123 label: at most 63 characters of
+              ``a-z``, ``0-9`` and ``-``, starting and ending with a letter or digit)
+RK-OLMV1-009  the install namespace is one Kubernetes or OpenShift keeps for itself (``default``,
+              ``kube-*``, ``openshift``): an operator and its installer do not belong there
+RK-OLMV1-010  a bundled ClusterRole or Role whose ``rules`` Kubernetes cannot decode (not a list of
+              mappings, or a field such as ``resourceNames`` that is not a list of strings): copied, the
+              rule would be dropped or widened
 ============= ===============================================================================
+
+RK-OLMV1-005 … 008 and 010 are what :func:`check_install_safety` reports: errors with ``bundle validate
+--optional-checks olmv1`` (and in ``olmv1 manifests``, which refuses such a bundle unless
+``--allow-broad-rbac`` accepts 005 … 007), warnings in every other ``bundle validate`` and ``bundle build``.
+RK-OLMV1-009 is a warning in ``bundle validate`` and an error in ``olmv1 manifests``, which installs there.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Final
 
 from releasekit.model import jsontext
@@ -31,14 +53,35 @@ from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
 
-__all__ = ["DEPENDENCY_PROPERTIES", "RULES", "check_olmv1"]
+__all__ = [
+    "BROAD_RBAC_RULES",
+    "DEPENDENCY_PROPERTIES",
+    "RBAC_FIELDS",
+    "RULES",
+    "check_install_namespace",
+    "check_install_safety",
+    "check_olmv1",
+    "namespace_name_problem",
+]
 
 RULES: Final = {
     "RK-OLMV1-001": "AllNamespaces install mode not supported",
     "RK-OLMV1-002": "dependency property or required API",
     "RK-OLMV1-003": "dependencies.yaml entry",
     "RK-OLMV1-004": "OperatorConditions API used",
+    "RK-OLMV1-005": "an RBAC rule grants every verb on every resource",
+    "RK-OLMV1-006": "an RBAC rule grants escalate, bind or impersonate",
+    "RK-OLMV1-007": "an RBAC rule grants every non-resource URL",
+    "RK-OLMV1-008": "the install namespace is not a valid namespace name",
+    "RK-OLMV1-009": "the install namespace is a system namespace",
+    "RK-OLMV1-010": "a bundled Role or ClusterRole rule Kubernetes cannot decode",
 }
+
+BROAD_RBAC_RULES: Final = frozenset({"RK-OLMV1-005", "RK-OLMV1-006", "RK-OLMV1-007"})
+"""What ``olmv1 manifests --allow-broad-rbac`` accepts (as warnings) instead of refusing the bundle."""
+
+RBAC_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
+"""The fields of an rbac/v1 PolicyRule, each a list of strings."""
 
 DEPENDENCY_PROPERTIES: Final = (
     "olm.gvk.required",
@@ -219,4 +262,223 @@ def check_olmv1(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Fin
             ]
         ]
     out += _dependencies_file(bundle, severity)
+    return out
+
+
+# ------------------------------------------------------------------ RBAC and namespaces (005 … 010)
+
+_RBAC: Final = "rbac.authorization.k8s.io"
+_ESCALATING: Final = ("escalate", "bind", "impersonate")
+_IMPLIED: Final = (
+    # verb, the API groups and resources ``*`` verbs grant it on
+    ("escalate", frozenset({_RBAC, "*"}), frozenset({"roles", "clusterroles", "*"})),
+    ("bind", frozenset({_RBAC, "*"}), frozenset({"roles", "clusterroles", "*"})),
+    (
+        "impersonate",
+        frozenset({"", "authentication.k8s.io", "*"}),
+        frozenset({"users", "groups", "serviceaccounts", "uids", "userextras/*", "*"}),
+    ),
+)
+_CONSEQUENCES: Final = {
+    "RK-OLMV1-005": "whoever holds it can do anything (cluster-admin in effect)",
+    "RK-OLMV1-006": "whoever holds it can give itself any permission (cluster-admin in effect)",
+    "RK-OLMV1-007": "whoever holds it can reach every API server endpoint outside the resources (/logs, /debug)",
+}
+_INSTALLER: Final = "and the OLM v1 installer must hold it too to grant it"
+_LABEL: Final = re.compile(r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\Z")
+_SYSTEM_NAMESPACES: Final = frozenset({"default", "openshift"})
+
+
+def namespace_name_problem(name: str) -> str | None:
+    """Why ``name`` is no Kubernetes namespace name (an RFC 1123 label), or None when it is one."""
+    if not name:
+        return "it is empty"
+    if len(name) > 63:
+        return f"it is {len(name)} characters long (at most 63)"
+    if _LABEL.match(name) is None:
+        return (
+            "a namespace name is an RFC 1123 label: lower-case letters, digits and '-', starting and "
+            "ending with a letter or digit"
+        )
+    return None
+
+
+def _system_namespace(name: str) -> bool:
+    return name in _SYSTEM_NAMESPACES or name.startswith("kube-")
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in as_list(value) if isinstance(v, str)]
+
+
+def _broad_grants(rule: Mapping[str, object]) -> list[tuple[str, str]]:
+    """(rule id, what it grants) for each way ``rule`` grants more than any operator should hold."""
+    verbs, groups = set(_strings(rule.get("verbs"))), set(_strings(rule.get("apiGroups")))
+    resources = set(_strings(rule.get("resources")))
+    out: list[tuple[str, str]] = []
+    if "*" in verbs and "*" in resources:
+        shown = ", ".join(repr(g) for g in sorted(groups)) or "no"
+        out.append(("RK-OLMV1-005", f"every verb ('*') on every resource ('*') of API group(s) {shown}"))
+    else:
+        escalating: list[str] = [v for v in _ESCALATING if v in verbs]
+        if "*" in verbs:
+            escalating += [
+                f"{verb} (through '*')"
+                for verb, on_groups, on_resources in _IMPLIED
+                if groups & on_groups and resources & on_resources
+            ]
+        if escalating:
+            shown = ", ".join(sorted(resources)) or "no resources"
+            out.append(("RK-OLMV1-006", f"{', '.join(escalating)} on {shown}"))
+    urls = set(_strings(rule.get("nonResourceURLs")))
+    if urls & {"*", "/*"}:
+        out.append(("RK-OLMV1-007", "every non-resource URL (nonResourceURLs: ['*'])"))
+    return out
+
+
+_HINTS: Final = {
+    "RK-OLMV1-005": "list the API groups, resources and verbs the operator uses instead of '*'",
+    "RK-OLMV1-006": (
+        "grant escalate/bind only on the roles the operator manages (resourceNames), or ship those roles "
+        "in the bundle; impersonate only the accounts it needs"
+    ),
+    "RK-OLMV1-007": "list the non-resource URLs the operator reads (such as /metrics, /healthz)",
+}
+
+
+def _rule_findings(
+    rule: object, where: str, location: Location, bundle: Bundle, severity: Severity
+) -> list[Finding]:
+    return [
+        finding(
+            rid,
+            severity,
+            f"{where} grants {what}: {_CONSEQUENCES[rid]}, {_INSTALLER}",
+            location,
+            f"{_HINTS[rid]}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
+            "accepts an installer that can do anything",
+            bundle,
+        )
+        for rid, what in _broad_grants(as_map(rule))
+    ]
+
+
+def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
+    """(JSON path, what is wrong) for the first part of ``rules`` the API server cannot decode."""
+    if rules is None:
+        return None
+    if not isinstance(rules, list):
+        return path, "rules is not a list"
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, Mapping):
+            return f"{path}[{index}]", "a rule is not a mapping"
+        for field in RBAC_FIELDS:
+            value = rule.get(field)
+            if value is None:
+                continue
+            if not isinstance(value, list):
+                return f"{path}[{index}].{field}", f"{field} is not a list of strings"
+            if not all(isinstance(v, str) for v in value):
+                return f"{path}[{index}].{field}", f"{field} holds a value that is not a string"
+    return None
+
+
+def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
+    out: list[Finding] = []
+    for manifest in bundle.objects:
+        if manifest.kind not in ("ClusterRole", "Role") or manifest.group != _RBAC:
+            continue
+        rules = manifest.data.get("rules")
+        problem = _undecodable(rules, "$.rules")
+        if problem is not None:
+            path, what = problem
+            out.append(
+                finding(
+                    "RK-OLMV1-010",
+                    severity,
+                    f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
+                    "the installer's role the rule would be dropped or widened",
+                    manifest.loc(path),
+                    "write every rule field as a list of strings (resourceNames: [one-secret])",
+                    bundle,
+                )
+            )
+            continue
+        for index, rule in enumerate(as_list(rules)):
+            where = f"{manifest.kind} {manifest.name} rules[{index}]"
+            out += _rule_findings(rule, where, manifest.loc(f"$.rules[{index}]"), bundle, severity)
+    return out
+
+
+def _csv_rules(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
+    out: list[Finding] = []
+    install = as_map(as_map(csv.spec.get("install")).get("spec"))
+    for section in ("clusterPermissions", "permissions"):
+        for i, perm in enumerate(as_list(install.get(section))):
+            account = as_str(as_map(perm).get("serviceAccountName")) or "?"
+            for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
+                where = f"CSV {csv.name} {section}[{i}] (service account {account}) rules[{j}]"
+                location = csv.loc(f"$.spec.install.spec.{section}[{i}].rules[{j}]")
+                out += _rule_findings(rule, where, location, bundle, severity)
+    return out
+
+
+def check_install_namespace(
+    namespace: str,
+    location: Location,
+    what: str,
+    bundle: Bundle | None,
+    severity: Severity,
+    system_severity: Severity = Severity.WARNING,
+) -> list[Finding]:
+    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace.
+
+    ``what`` says where the namespace comes from (``the suggested namespace``, ``--namespace``).
+    ``openshift-*`` is allowed: Red Hat's operators install into ``openshift-<operator>`` by convention.
+    """
+    problem = namespace_name_problem(namespace)
+    if problem is not None:
+        return [
+            finding(
+                "RK-OLMV1-008",
+                severity,
+                f"{what} {namespace!r} is not a valid namespace name: {problem}",
+                location,
+                "use a namespace name such as the package's (widget-operator); `olmv1 manifests --namespace N` "
+                "chooses another",
+                bundle,
+            )
+        ]
+    if _system_namespace(namespace):
+        return [
+            finding(
+                "RK-OLMV1-009",
+                system_severity,
+                f"{what} {namespace!r} is a namespace Kubernetes or OpenShift keeps for itself: the operator "
+                "and an installer allowed to create Deployments, Roles and RoleBindings there would sit beside "
+                "the control plane's own accounts and secrets",
+                location,
+                "install into the operator's own namespace (openshift-<operator> or <operator>-system)",
+                bundle,
+            )
+        ]
+    return []
+
+
+def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
+    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace.
+
+    005 … 008 and 010 come at ``severity``; 009 (a system namespace suggested) is always a warning here:
+    the bundle only suggests it, ``olmv1 manifests`` refuses to install there.
+    """
+    out: list[Finding] = []
+    csv = bundle.csv
+    if csv is not None:
+        out += _csv_rules(csv, bundle, severity)
+    out += _bundled_roles(bundle, severity)
+    if csv is not None:
+        suggested = csv.annotations.get("operatorframework.io/suggested-namespace")
+        if isinstance(suggested, str):
+            location = csv.loc("$.metadata.annotations['operatorframework.io/suggested-namespace']")
+            out += check_install_namespace(suggested, location, "the suggested namespace", bundle, severity)
     return out

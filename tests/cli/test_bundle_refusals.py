@@ -58,6 +58,20 @@ def _second_csv() -> dict[str, Any]:
     return data
 
 
+def _csv_rule(section: str, **fields: object) -> dict[str, Any]:
+    """The default CSV with one RBAC rule (``fields`` override the rule's keys) in ``section``."""
+    data = csv_data()
+    rule: dict[str, Any] = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get"], **fields}
+    data["spec"]["install"]["spec"][section] = [{"serviceAccountName": "widget-operator", "rules": [rule]}]
+    return data
+
+
+def _csv_deployment_spec(value: object) -> dict[str, Any]:
+    data = csv_data()
+    data["spec"]["install"]["spec"]["deployments"][0]["spec"] = value
+    return data
+
+
 # (case id, write_bundle arguments, rule, the reference's wording in the message)
 CASES: list[tuple[str, dict[str, Any], str, str]] = [
     (
@@ -137,6 +151,58 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         "RK-BUNDLE-123",
         "unable to parse CRD widgets.crd.yaml: error unmarshaling JSON: while decoding JSON: json: cannot "
         "unmarshal string into Go struct field CustomResourceDefinitionVersion.spec.versions.served of type bool",
+    ),
+    (
+        "resource-names-a-string",  # dropped, the rule would widen to every secret
+        {
+            "manifests": {
+                "widget.clusterserviceversion.yaml": _csv_rule(
+                    "clusterPermissions", resourceNames="one-secret"
+                )
+            }
+        },
+        "RK-BUNDLE-123",
+        "unable to parse CSV widget.clusterserviceversion.yaml: error unmarshaling JSON: while decoding JSON: "
+        "json: cannot unmarshal string into Go struct field "
+        "PolicyRule.spec.install.spec.clusterPermissions.rules.resourceNames of type []string",
+    ),
+    (
+        "verbs-a-string",
+        {"manifests": {"widget.clusterserviceversion.yaml": _csv_rule("permissions", verbs="get")}},
+        "RK-BUNDLE-123",
+        "json: cannot unmarshal string into Go struct field PolicyRule.spec.install.spec.permissions.rules.verbs "
+        "of type []string",
+    ),
+    (
+        "resource-a-number",
+        {"manifests": {"widget.clusterserviceversion.yaml": _csv_rule("permissions", resources=[7])}},
+        "RK-BUNDLE-123",
+        "json: cannot unmarshal number into Go struct field PolicyRule.spec.install.spec.permissions.rules."
+        "resources of type string",
+    ),
+    (
+        "rules-a-mapping",
+        {
+            "manifests": {
+                "widget.clusterserviceversion.yaml": _csv_rule("clusterPermissions")
+                | {
+                    "spec": {
+                        **csv_data()["spec"],
+                        "install": {"spec": {"clusterPermissions": [{"rules": {}}]}},
+                    }
+                }
+            }
+        },
+        "RK-BUNDLE-123",
+        "json: cannot unmarshal object into Go struct field "
+        "StrategyDeploymentPermissions.spec.install.spec.clusterPermissions.rules of type []v1.PolicyRule",
+    ),
+    (
+        "deployment-spec-a-list",
+        {"manifests": {"widget.clusterserviceversion.yaml": _csv_deployment_spec([{"replicas": 1}])}},
+        "RK-BUNDLE-123",
+        "json: cannot unmarshal array into Go struct field StrategyDeploymentSpec.spec.install.spec.deployments."
+        "spec of type v1.DeploymentSpec",
     ),
     ("no-annotations", {"metadata": {}}, "RK-BUNDLE-120", "metadata not found in "),
     (

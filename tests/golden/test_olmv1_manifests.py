@@ -30,6 +30,10 @@ def _golden(name: str, text: str) -> None:
     )
 
 
+ALLOW = "--allow-broad-rbac"
+"""Kueue's operator may escalate and bind (cluster)roles (it creates Kueue's): its installer must be let do it."""
+
+
 def _manifests(run_line: Callable[..., Result], *args: object) -> Result:
     return run_line(["olmv1", "manifests", "--streams-dir", REPO_ROOT / "streams", *args])
 
@@ -38,8 +42,9 @@ def _manifests(run_line: Callable[..., Result], *args: object) -> Result:
 def test_golden_manifests_for_1_4_1(
     run_line: Callable[..., Result], shared: Callable[..., Path], fmt: str
 ) -> None:
-    result = _manifests(run_line, "--version", "1.4.1", "--bundle", shared(*FIXTURE), "--format", fmt)
+    result = _manifests(run_line, "--version", "1.4.1", "--bundle", shared(*FIXTURE), "--format", fmt, ALLOW)
     assert result.exit_code == 0, result.stderr
+    assert "warning RK-OLMV1-006" in result.stderr  # accepted, never silently
     _golden(f"kueue-operator-1.4.1.{fmt}", result.stdout)
     # upstream CRD content stays out: the CRD appears by name only
     assert "openAPIV3Schema" not in result.stdout and "x-kubernetes" not in result.stdout
@@ -77,7 +82,7 @@ def test_installer_can_grant_every_rule_of_the_csv(
     run_line: Callable[..., Result], shared: Callable[..., Path]
 ) -> None:
     bundle = shared(*FIXTURE)
-    objects = _objects(_manifests(run_line, "--version", "1.4.1", "--bundle", bundle).stdout)
+    objects = _objects(_manifests(run_line, "--version", "1.4.1", "--bundle", bundle, ALLOW).stdout)
     cluster = objects["ClusterRole"]["rules"]
     namespaced = objects["Role"]["rules"]
     csv = yaml.safe_load((bundle / CSV).read_text())
@@ -155,6 +160,7 @@ def test_namespace_and_channel_options(run_line: Callable[..., Result], shared: 
         "kueue",
         "--channel",
         "stable-v1.4",
+        ALLOW,
     )
     objects = _objects(result.stdout)
     assert objects["Namespace"]["metadata"]["name"] == "kueue"
@@ -208,7 +214,7 @@ def test_from_the_bundle_the_builder_generates(
     )
     assert built.exit_code in (0, 1), built.stderr
     monkeypatch.chdir(tmp_path)
-    result = _manifests(run_line, "--version", "0.3.0", "--format", "json")
+    result = _manifests(run_line, "--version", "0.3.0", "--format", "json", ALLOW)
     assert result.exit_code == 0, result.stderr
     items = {i["kind"]: i for i in json.loads(result.stdout)["items"]}
     crd_rule = next(

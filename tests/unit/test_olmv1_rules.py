@@ -39,15 +39,30 @@ def _rules(root: Path, severity: Severity = Severity.ERROR) -> list[str]:
     return [f.rule for f in check_olmv1(load_bundle_root(root), severity)]
 
 
+READINESS = ("RK-OLMV1-001", "RK-OLMV1-002", "RK-OLMV1-003", "RK-OLMV1-004")
+
+
 @pytest.mark.shared
-def test_real_bundle_is_ready_under_the_optional_check(
+def test_real_bundle_is_ready_under_the_optional_check_but_grants_escalate_and_bind(
     run_line: Callable[..., Result], shared: Callable[..., Path]
 ) -> None:
+    """Ready for OLM v1, but its operator may escalate and bind (cluster)roles: cluster-admin in effect."""
     result = run_line(
         ["bundle", "validate", "--optional-checks", "olmv1", shared(*FIXTURE), "--format", "json"]
     )
     findings = json.loads(result.stdout)["findings"]
-    assert not [f for f in findings if f["rule"].startswith("RK-OLMV1-")]
+    assert not [f for f in findings if f["rule"] in READINESS]
+    olmv1 = [f for f in findings if f["rule"].startswith("RK-OLMV1-")]
+    assert [(f["rule"], f["severity"], f["location"]["line"]) for f in olmv1] == [
+        ("RK-OLMV1-006", "error", 113)
+    ]
+    assert (
+        "grants escalate, bind on clusterrolebindings, clusterroles, rolebindings, roles"
+        in olmv1[0]["message"]
+    )
+    assert olmv1[0]["location"]["path"] == "$.spec.install.spec.clusterPermissions[0].rules[3]"
+    assert "--allow-broad-rbac" in olmv1[0]["hint"]
+    assert result.exit_code == 1
 
 
 @pytest.mark.shared
@@ -56,7 +71,7 @@ def test_olm_package_dependency_is_found(run_line: Callable[..., Result], bundle
         "dependencies:\n  - type: olm.package\n    value:\n      packageName: cert-manager\n      version: '>=1.0.0'\n"
     )
     result = run_line(["bundle", "validate", "--optional-checks", "olmv1", bundle_copy, "--format", "json"])
-    olmv1 = [f for f in json.loads(result.stdout)["findings"] if f["rule"].startswith("RK-OLMV1-")]
+    olmv1 = [f for f in json.loads(result.stdout)["findings"] if f["rule"] in READINESS]
     assert [(f["rule"], f["severity"], f["location"]["line"]) for f in olmv1] == [
         ("RK-OLMV1-003", "error", 2)
     ]
@@ -66,7 +81,7 @@ def test_olm_package_dependency_is_found(run_line: Callable[..., Result], bundle
     jsonschema.validate(json.loads(result.stdout), schema)  # OLMV1 is a rule area of the report schema
     # without the optional check there is no such finding
     plain = run_line(["bundle", "validate", bundle_copy, "--format", "json"])
-    assert not [f for f in json.loads(plain.stdout)["findings"] if f["rule"].startswith("RK-OLMV1-")]
+    assert not [f for f in json.loads(plain.stdout)["findings"] if f["rule"] in READINESS]
 
 
 @pytest.mark.shared
@@ -137,5 +152,6 @@ def test_stream_policy_judges_stream_bundles(bundle_copy: Path, readiness: str, 
     stream = replace(stream, olmv1=OlmV1Readiness(readiness))
     found = validate_built(bundle_copy, "bundles/stable/1.4.1", stream, stream.releases[-1])
     assert [(f.rule, f.severity.value) for f in found if f.rule.startswith("RK-OLMV1")] == [
-        ("RK-OLMV1-001", severity)
+        ("RK-OLMV1-006", "warning"),  # escalate/bind: releasekit's default rules, a warning on any stream
+        ("RK-OLMV1-001", severity),
     ]

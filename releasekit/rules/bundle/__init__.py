@@ -87,6 +87,8 @@ RK-BUNDLE-123 E         loader refusal: the CSV or a CRD cannot be parsed (CSV v
 RK-BUNDLE-124 E         loader refusal: metadata/annotations.yaml is not a map of strings
 RK-BUNDLE-125 W         (ours) a CRD serves none of its versions (the API server accepts it)
 RK-OLMV1-0xx  E         ``olmv1`` (optional): OLM v1 readiness, :mod:`releasekit.rules.olmv1`
+RK-OLMV1-005…010 W/E    (ours) broad RBAC (``*`` on ``*``, escalate/bind/impersonate, every URL), undecodable
+                        bundled roles, the suggested namespace: warnings by default, errors with ``olmv1``
 ============  ========  =====================================================================
 """
 
@@ -134,7 +136,8 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """releasekit's own rules: stream policy (alpha CRDs), OpenShift versions, and (release checks) images.
+    """releasekit's own rules: stream policy (alpha CRDs), OpenShift versions, (release checks) images, and
+    broad RBAC or a bad suggested namespace as warnings (RK-OLMV1-005…010; errors with ``olmv1`` selected).
 
     Stream policy applies only when ``options.stream`` names the releasekit stream the bundle belongs
     to; a value of ``com.redhat.openshift.versions`` in no documented form is an error only for a
@@ -146,14 +149,18 @@ def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> lis
     out += check_openshift_versions(bundle, options.openshift_catalogs, form_severity=form_severity)
     if options.release_checks:
         out += check_image_pinning(bundle, allowed_registries=options.allowed_registries)
+    if "olmv1" not in options.validators:  # no silent privilege: with ``olmv1`` they are errors there
+        from releasekit.rules.olmv1 import check_install_safety
+
+        out += check_install_safety(bundle, Severity.WARNING)
     return out
 
 
 def validate_olmv1(bundle: Bundle, _options: ValidationOptions) -> list[Finding]:
-    """OLM v1 readiness (RK-OLMV1-001…004, :mod:`releasekit.rules.olmv1`) as errors."""
-    from releasekit.rules.olmv1 import check_olmv1
+    """OLM v1 readiness (RK-OLMV1-001…010, :mod:`releasekit.rules.olmv1`) as errors (009: a warning)."""
+    from releasekit.rules.olmv1 import check_install_safety, check_olmv1
 
-    return check_olmv1(bundle)
+    return check_olmv1(bundle) + check_install_safety(bundle, Severity.ERROR)
 
 
 VALIDATORS: dict[str, Validator] = {
