@@ -31,6 +31,7 @@ from typing import Any
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
 from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
+from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
 __all__ = [
     "FOLDERS",
@@ -38,6 +39,7 @@ __all__ = [
     "MAX_MATERIALISED_BYTES",
     "Snapshot",
     "blob_id",
+    "branch_point",
     "committed_files",
     "open_repo",
     "resolve_commit",
@@ -50,6 +52,9 @@ FOLDERS = ("streams", "bundle-templates", "catalog")
 
 MATERIALISED = ("streams", "bundle-templates")
 """Folders written to disk for the loaders (``catalog/`` is read from blobs on demand)."""
+
+ROOT_FILES = (ACKNOWLEDGEMENTS_FILE,)
+"""Files at the repository root a check reads from a revision (written to disk beside the folders)."""
 
 _SYMLINK_MODE = 0o120000
 _SUBMODULE_MODE = 0o160000
@@ -85,7 +90,8 @@ class Snapshot:
         label: what was read (``base 1a2b3c4d (main)``, ``working tree``).
         root: a folder holding ``streams/`` and ``bundle-templates/`` (the repository itself for the
             working tree, else a temporary folder).
-        files: every file under :data:`FOLDERS`, keyed by its repository-relative path.
+        files: every file under :data:`FOLDERS` and each of :data:`ROOT_FILES`, keyed by its
+            repository-relative path.
     """
 
     label: str
@@ -147,6 +153,23 @@ class _Entry:
     path: PurePosixPath
 
 
+def branch_point(repo: Any, base: Any, head: Any | None) -> Any:
+    """The commit a change branched from: the merge-base of ``base`` and ``head`` (HEAD when None).
+
+    A pull request is judged against where it started, so what the base branch gained after that (a
+    release merged meanwhile) does not look removed by the change. Without a common ancestor (unrelated
+    histories) or without the history to find one (a shallow clone), ``base`` itself.
+    """
+    import git
+
+    try:
+        tip = head if head is not None else repo.head.commit
+        bases = repo.merge_base(base, tip)
+    except (git.GitCommandError, ValueError):
+        return base
+    return bases[0] if bases else base
+
+
 def _list_tree(commit: Any, rev: str) -> list[_Entry]:
     """Every entry under :data:`FOLDERS` at ``commit`` with its mode and size (one ``git ls-tree -r -l``).
 
@@ -161,7 +184,7 @@ def _list_tree(commit: Any, rev: str) -> list[_Entry]:
         return out
 
     try:
-        out = ls_tree(*FOLDERS)
+        out = ls_tree(*FOLDERS, *ROOT_FILES)
     except git.GitCommandError as exc:
         where = rev
         for folder in FOLDERS:  # name the folder git cannot list
@@ -181,14 +204,14 @@ def _list_tree(commit: Any, rev: str) -> list[_Entry]:
         meta, _, name = record.partition(b"\t")
         mode, kind, sha, size = meta.decode("ascii").split()
         path = _safe_parts(name.decode("utf-8", "surrogateescape"))
-        if path.parts[0] in FOLDERS:  # ls-tree also matches a sibling whose name starts the same
+        if path.parts[0] in FOLDERS or str(path) in ROOT_FILES:  # ls-tree also matches a sibling's prefix
             entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
     return entries
 
 
 def _refuse_entry(entry: _Entry, where: str) -> None:
     """Raise for what a revision may not hold under :data:`FOLDERS` (``where``: ``REV:path``, printable)."""
-    if len(entry.path.parts) == 1:  # streams, bundle-templates or catalog is not a folder
+    if len(entry.path.parts) == 1 and str(entry.path) not in ROOT_FILES:  # a folder of FOLDERS is a file
         what = {_SYMLINK_MODE: "a symbolic link", _SUBMODULE_MODE: "a submodule"}.get(entry.mode, "a file")
         raise InputError(f"{where}: is {what}, not a folder; check reads it only as a folder of files")
     if entry.mode == _SYMLINK_MODE:
@@ -265,7 +288,7 @@ def snapshot_commit(
         where = f"{name}:{printable(str(entry.path))}"
         ref = FileRef(sha=entry.sha, reader=_blob_reader(odb, entry, where))
         files[entry.path] = ref
-        if entry.path.parts[0] in MATERIALISED:
+        if entry.path.parts[0] in MATERIALISED or str(entry.path) in ROOT_FILES:
             target = workdir.joinpath(*entry.path.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(ref.read())
@@ -426,7 +449,7 @@ def _walk(root: Path, folder: str) -> Iterable[tuple[PurePosixPath, Path]]:
 
 
 def snapshot_worktree(root: Path) -> Snapshot:
-    """The working tree's :data:`FOLDERS` as they are on disk (untracked files included).
+    """The working tree's :data:`FOLDERS` and :data:`ROOT_FILES` as they are on disk (untracked files included).
 
     Raises:
         InputError: ``root`` is not a folder.
@@ -440,4 +463,10 @@ def snapshot_worktree(root: Path) -> Snapshot:
             reader = _file_reader(path)
             data = reader()
             files[rel] = FileRef(sha=blob_id(data), reader=reader, _data=data)
+    for name in ROOT_FILES:
+        path = root / name
+        if path.is_symlink() or path.exists():  # read under the input policy: a link or a FIFO is refused
+            reader = _file_reader(path)
+            data = reader()
+            files[PurePosixPath(name)] = FileRef(sha=blob_id(data), reader=reader, _data=data)
     return Snapshot(label="working tree", root=root, files=files)

@@ -116,12 +116,15 @@ RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
 """The operator-record rules ``build`` runs as ``bundle build`` does (which record a bundle is built from)."""
 
 
-def _record_findings(streams_dir: Path, streams: Sequence[Stream]) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``."""
+def record_findings_of(
+    streams_dir: Path, streams: Sequence[Stream], *, display_root: str | None = None
+) -> list[Finding]:
+    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``
+    (``build`` and ``check`` report them as ``bundle build`` does)."""
     from releasekit.io.operator_records import load_operator_records
     from releasekit.plan.operator_bundle import record_findings
 
-    records, unreadable = load_operator_records(streams_dir)
+    records, unreadable = load_operator_records(streams_dir, display_root=display_root)
     return [*unreadable, *record_findings(list(streams), records)]
 
 
@@ -252,7 +255,7 @@ def _build(
             )
         )
     rules.extend(CARRY_RULES)
-    findings.extend(_record_findings(request.streams_dir, loaded.streams))
+    findings.extend(record_findings_of(request.streams_dir, loaded.streams))
     rules.extend(RECORD_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
     findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))

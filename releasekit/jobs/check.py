@@ -33,10 +33,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import ReleasekitError
+from releasekit.io.acknowledgements import load_acknowledgements
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
     Snapshot,
+    branch_point,
     open_repo,
     resolve_commit,
     snapshot_commit,
@@ -45,6 +47,8 @@ from releasekit.io.gitrev import (
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
 from releasekit.jobs.streams_validate import check_streams_folder
+from releasekit.model.acknowledgement import RULES as ACK_RULES
+from releasekit.model.acknowledgement import acknowledge
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
@@ -301,6 +305,7 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
+    base_commit = branch_point(repo, base_commit, head_commit)
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
         base = snapshot_commit(
             base_commit,
@@ -321,6 +326,7 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head = snapshot_worktree(request.repo)
         base_loaded = _base_streams(base)
         result = _check(request, base, head, limits, base_loaded=base_loaded)
+        acknowledgements, ack_findings = load_acknowledgements(head.root)
         baseline = _baseline(
             request,
             base,
@@ -331,9 +337,19 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head_findings=result.report.findings,
         )
     report = result.report
+    # a check judges only what the change touches, so an entry matching nothing there is not stale
+    acknowledged, ack_problems = acknowledge(report.findings, acknowledgements, complete=False)
+    report = replace(report, findings=(*report.findings, *ack_findings, *ack_problems))
     states, fixed = match_baseline(report.findings, baseline)
     return CheckResult(
-        report=replace(report, baseline=states, fixed=fixed, fail_on=request.fail_on),
+        report=replace(
+            report,
+            baseline=states,
+            fixed=fixed,
+            fail_on=request.fail_on,
+            acknowledged=acknowledged,
+            rules=tuple(sorted({*report.rules, *ACK_RULES})),
+        ),
         touched=result.touched,
     )
 
@@ -413,6 +429,10 @@ def _check(
         stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
     )
     rules.add(stream_rules.RULE_INVENTORY_CHANGED)
+    from releasekit.jobs.build import RECORD_RULES, record_findings_of
+
+    findings.extend(record_findings_of(head.root / "streams", loaded.streams, display_root="streams"))
+    rules.update(RECORD_RULES)
 
     # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
     base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)

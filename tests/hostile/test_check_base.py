@@ -80,8 +80,11 @@ def test_catalog_a_submodule_at_the_base(tmp_path: Path) -> None:
     r.git.rm("-rq", "--cached", "catalog")
     r.git.update_index("--add", "--cacheinfo", f"160000,{head},catalog")
     r.git.commit("-qm", "catalog is a submodule")
-    r.git.reset("-q", "--hard", "main~1")  # the working tree holds the folder
-    assert_refused(_check(tmp_path, "main@{1}"), "main@{1}:catalog", "is a submodule")
+    r.git.rm("-rq", "--cached", "catalog")  # the working tree holds the folder: the head puts it back
+    r.git.add("catalog")
+    r.git.commit("-qm", "catalog is a folder again")
+    # check judges a change against its branch point, so the hostile tree is the merge-base here
+    assert_refused(_check(tmp_path, "main~1"), "main~1:catalog", "is a submodule")
 
 
 def test_a_submodule_inside_catalog_at_the_base(tmp_path: Path) -> None:
@@ -142,8 +145,9 @@ def test_a_blob_over_the_default_limit_exits_2(tmp_path: Path) -> None:
     sparse.unlink()
     r.git.update_index("--add", "--cacheinfo", f"100644,{sha},streams/huge.yaml")
     r.git.commit("-qm", "a huge stream file")
-    r.git.reset("-q", "--hard", "main~1")
-    assert_refused(_check(tmp_path, "main@{1}"), "main@{1}:streams/huge.yaml", "67,108,865 bytes")
+    r.git.rm("-q", "--cached", "streams/huge.yaml")
+    r.git.commit("-qm", "the huge file goes")
+    assert_refused(_check(tmp_path, "main~1"), "main~1:streams/huge.yaml", "67,108,865 bytes")
 
 
 def test_the_written_folders_have_a_total_limit(tmp_path: Path) -> None:
