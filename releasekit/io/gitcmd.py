@@ -72,6 +72,21 @@ def trust_hint(folder: str) -> str:
     )
 
 
+def _fetch_hint(rev: str, option: str) -> str:
+    """How to make ``rev`` resolvable, in a way that works in a shallow single-branch clone too.
+
+    In a ``--depth 1`` clone of one branch, ``git fetch origin main`` fills FETCH_HEAD but creates no
+    ``origin/main``: so the hint fetches the branch and passes FETCH_HEAD.
+    """
+    remote, _, branch = rev.partition("/") if rev.startswith("origin/") else ("origin", "", rev)
+    name = branch or rev
+    return (
+        f"fetch it first: `git fetch --depth 1 {remote} {name}`, then pass `{option} FETCH_HEAD` "
+        f"(in a full clone `git fetch {remote} {name}` and `{option} {remote}/{name}` work too); or pass a "
+        "branch, tag or commit id that exists here"
+    )
+
+
 def resolve_revision(repo: Any, rev: str, option: str = "--base") -> str:
     """The full commit id ``rev`` names in ``repo``.
 
@@ -94,7 +109,6 @@ def resolve_revision(repo: Any, rev: str, option: str = "--base") -> str:
         if "Needed a single revision" in reason or not reason:
             reason = "unknown revision"
         raise UsageError(
-            f"{option}: {rev!r} names no commit in {folder} (git: {reason}); fetch it first "
-            "(e.g. `git fetch origin main`) or pass a branch, tag or commit id that exists here"
+            f"{option}: {rev!r} names no commit in {folder} (git: {reason}); {_fetch_hint(rev, option)}"
         ) from None
     return out.strip()

@@ -73,7 +73,7 @@ def test_a_revision_that_names_nothing_gives_gits_reason_and_the_fix(repo: git.R
         resolve_revision(repo, "origin/main")
     text = str(info.value)
     assert "'origin/main' names no commit" in text
-    assert "git fetch origin main" in text
+    assert "git fetch --depth 1 origin main" in text and "--base FETCH_HEAD" in text
     with pytest.raises(UsageError, match="names no commit"):
         resolve_revision(repo, "HEAD~99")
     # a blob is a revision git knows, but not a commit
@@ -159,3 +159,39 @@ def test_upstream_import_of_a_missing_tag_is_one_line(
     result = run_line([*args, "--ref", "v7.7.7"], env=env)
     assert result.exit_code == 2
     assert "ref 'v7.7.7' not found" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_fetch_hint_works_in_a_shallow_single_branch_clone(repo: git.Repo, tmp_path: Path) -> None:
+    """Issue 24: in a `--depth 1` clone of the pull request's branch, the hint's own commands make --base work."""
+    repo.git.checkout("-q", "-b", "pr")
+    (Path(str(repo.working_tree_dir)) / "file.txt").write_text("pr change\n", encoding="utf-8")
+    repo.index.add(["file.txt"])
+    repo.index.commit("pr", author=ACTOR, committer=ACTOR)
+    clone_dir = tmp_path / "shallow"
+    subprocess.run(
+        [
+            "git",
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--single-branch",
+            "--branch",
+            "pr",
+            f"file://{repo.working_tree_dir}",
+            str(clone_dir),
+        ],
+        check=True,
+    )
+    clone = git.Repo(clone_dir)
+    with pytest.raises(UsageError) as info:
+        resolve_revision(clone, "origin/main")
+    hint = str(info.value)
+    fetch = hint.split("`")[1]
+    assert fetch == "git fetch --depth 1 origin main"
+    subprocess.run(
+        fetch.split()[:1] + ["-C", str(clone_dir)] + fetch.split()[1:], check=True, capture_output=True
+    )
+    assert resolve_revision(clone, "FETCH_HEAD") == repo.commit("main").hexsha
+    with pytest.raises(UsageError):
+        resolve_revision(clone, "origin/main")  # still not there: hence FETCH_HEAD in the hint
