@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
-from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
+from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision, trust_hint
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
@@ -41,6 +41,7 @@ __all__ = [
     "blob_id",
     "branch_point",
     "committed_files",
+    "is_shallow",
     "open_repo",
     "resolve_commit",
     "snapshot_commit",
@@ -318,6 +319,40 @@ def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def _refuse_unreadable_repository(top: Path) -> None:
+    """Raise when git refuses the repository at ``top`` (another user's, corrupt): never a silent "no HEAD".
+
+    A repository with no commit yet is fine (git answers); only a refusal of the repository itself stops.
+    """
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(top), "rev-parse", "--git-dir"], capture_output=True, check=False, timeout=120
+        )
+    except FileNotFoundError:
+        raise InputError("git not found: it is needed to read the committed catalog (install git)") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{top}: git did not answer within 120 s") from None
+    if done.returncode == 0:
+        return
+    stderr = done.stderr.decode("utf-8", "replace")
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip().startswith(("fatal:", "error:"))]
+    reason = printable("; ".join(lines) or stderr.strip() or f"exit {done.returncode}")
+    folder = printable(str(top))
+    fix = trust_hint(folder) if "dubious ownership" in stderr else "repair or re-clone it"
+    raise InputError(f"{folder}: git refuses the repository: {reason}; {fix}")
+
+
+def is_shallow(folder: Path) -> bool:
+    """True when ``folder`` is in a shallow clone (history that needs older commits is incomplete)."""
+    top = _git_top(Path(os.path.realpath(folder.absolute())))
+    if top is None:
+        return False
+    out = _git(top, "rev-parse", "--is-shallow-repository")
+    return out is not None and out.strip() == b"true"
+
+
 def _cat_blobs(top: Path, shas: list[str], rev: str) -> dict[str, bytes]:
     """The contents of blobs ``shas`` (one ``git cat-file --batch``; each was measured by ``ls-tree -l``)."""
     out = _git(top, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
@@ -369,6 +404,7 @@ def committed_files(
     if top is None:
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
+    _refuse_unreadable_repository(top)
     head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
     if head is None or listing is None:

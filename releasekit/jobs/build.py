@@ -223,7 +223,12 @@ def _build(
     rules: list[str] = [*streams_report.rules, *CONFIG_RULES, *ACK_RULES]
     committed_bytes: dict[PurePosixPath, bytes] = {}
     carried = carried_at_head(
-        published_dir, loaded.streams, layout, display=str(published_dir), committed_bytes=committed_bytes
+        published_dir,
+        loaded.streams,
+        layout,
+        display=str(published_dir),
+        committed_bytes=committed_bytes,
+        notes=findings,
     )
     built = build_catalogs(
         request.streams_dir,

@@ -20,7 +20,12 @@ from releasekit.model.layout import CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 from releasekit.plan.carry import carried_blobs
-from releasekit.rules.carry import RULE_CARRIED_FACTS, check_carried_edits, check_carried_facts
+from releasekit.rules.carry import (
+    RULE_CARRIED_FACTS,
+    check_carried_edits,
+    check_carried_facts,
+    nothing_compared,
+)
 
 __all__ = ["carried_at", "carried_at_head", "carry_findings", "history_hints", "working_findings"]
 
@@ -49,14 +54,21 @@ def carried_at_head(
     *,
     display: str,
     committed_bytes: dict[PurePosixPath, bytes] | None = None,
+    notes: list[Finding] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
     """The blobs a build carries from ``catalog_dir`` as committed at HEAD (none outside git).
 
     ``committed_bytes``, when given, receives the bytes of every HEAD file the blobs were read from, so
     :func:`working_findings` need not decode a working-tree file that is still the committed one.
+    ``notes``, when given, receives RK-DIFF-017 when there is no committed tree to compare with.
+
+    Raises:
+        InputError: git refuses the repository (another user's, corrupt): never a silent "no HEAD".
     """
     committed = committed_files(catalog_dir)
     if committed is None:
+        if notes is not None:
+            notes.append(nothing_compared(_shown(display)))
         return {}
     files, label = committed
     readers: dict[PurePosixPath, Callable[[], bytes]] = {rel: ref.read for rel, ref in files.items()}
@@ -174,12 +186,18 @@ def _changed_after_publishing(
 ) -> str | None:
     """The hint for a blob committed at HEAD that differs from the one first published, else None."""
     from releasekit.io.githistory import file_history
+    from releasekit.io.gitrev import is_shallow
 
     name = blob.location.file
     rel = PurePosixPath(name[len(shown) + 1 :] if shown != "." and name.startswith(shown + "/") else name)
     history = file_history(catalog_dir.joinpath(*rel.parts))
+    shallow = is_shallow(catalog_dir)
+    deepen = (
+        "this clone is shallow, so releasekit cannot tell whether the committed blob is the one first "
+        "published: run `git fetch --unshallow` and build again; if it is, "
+    )
     if not history:
-        return None
+        return deepen + f"correct the release to what was published ({name})" if shallow else None
     first: tuple[str, str] | None = None  # (commit, text) of the first version that held the bundle
     for version in history:
         if version.data is None:
@@ -203,4 +221,6 @@ def _changed_after_publishing(
                 f"{changer}`, or `git checkout {changer}^ -- {name}` and commit), then build again; correct "
                 "streams/ only if what was first published is wrong"
             )
+    if shallow:
+        return deepen + f"correct the release to what was published ({name})"
     return None

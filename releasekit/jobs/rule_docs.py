@@ -124,6 +124,12 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "dropping `v4.20` from released 1.1.0's catalogs.",
         "keep the version in that catalog, or add an edge from it to a bundle that stays.",
     ),
+    "RK-DIFF-017": (
+        "published blobs are carried from git HEAD; without a committed catalog there is nothing to carry "
+        "or compare, so every blob is generated and nothing can be seen removed.",
+        "`releasekit build` in a copy of the repository that is not a git checkout.",
+        "nothing to fix for a first build; commit the catalogs so later builds carry what was published.",
+    ),
     "RK-POLICY-001": (
         "stable users must never get an alpha API version; Kueue's alpha CRDs change without notice.",
         "a stable release on Kueue 0.10 whose bundle ships `v1alpha1` of a CRD.",

@@ -20,14 +20,24 @@ from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.published import PublishedBlob, PublishedKey
 
-__all__ = ["RULES", "RULE_CARRIED_EDITED", "RULE_CARRIED_FACTS", "check_carried_edits", "check_carried_facts"]
+__all__ = [
+    "RULES",
+    "RULE_CARRIED_EDITED",
+    "RULE_CARRIED_FACTS",
+    "RULE_NOTHING_COMPARED",
+    "check_carried_edits",
+    "check_carried_facts",
+    "nothing_compared",
+]
 
 RULE_CARRIED_EDITED = "RK-DIFF-010"
 RULE_CARRIED_FACTS = "RK-DIFF-011"
+RULE_NOTHING_COMPARED = "RK-DIFF-017"
 
 RULES: Final[dict[str, str]] = {
     RULE_CARRIED_EDITED: "a published bundle blob was edited in the working tree",
     RULE_CARRIED_FACTS: "a published bundle blob contradicts its release's facts in streams/",
+    RULE_NOTHING_COMPARED: "no committed catalog to compare with (not a git repository, or no commit yet): a note",
 }
 
 
@@ -136,3 +146,17 @@ def check_carried_edits(
             )
         )
     return tuple(out)
+
+
+def nothing_compared(display: str) -> Finding:
+    """RK-DIFF-017: the catalog tree has no committed version, so nothing published was compared or carried."""
+    return Finding(
+        rule=RULE_NOTHING_COMPARED,
+        severity=Severity.INFO,
+        message=(
+            f"{display} is in no git repository with a commit: nothing published was compared, and every "
+            "bundle blob is generated from streams/"
+        ),
+        location=Location(file=display),
+        hint="commit the catalogs (git init; git add; git commit) so later builds carry what was published",
+    )
