@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from releasekit.cli._common import templates_dir_option
+
 __all__ = ["group"]
 
 
@@ -44,8 +46,10 @@ def group() -> None:
     "bundle",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="The bundle folder [default: bundles/<stream>/<version>, as `bundle build` writes it].",
+    help="The bundle folder [default: bundles/<stream>/<version>, as `bundle build` writes it; without "
+    "one, the bundle is planned in memory from the release's recorded facts].",
 )
+@templates_dir_option
 @click.option(
     "--streams-dir",
     "streams_dir",
@@ -77,6 +81,7 @@ def manifests(
     channel: str | None,
     bundle: Path | None,
     streams_dir: Path,
+    templates_dir: Path,
     allow_broad_rbac: bool,
     fmt: str,
     output: Path | None,
@@ -101,6 +106,7 @@ def manifests(
         channel=channel,
         bundle=bundle,
         streams_dir=streams_dir,
+        templates_dir=templates_dir,
         fmt=fmt,
         allow_broad_rbac=allow_broad_rbac,
     )

@@ -465,3 +465,29 @@ def build_bundles(
             progress(f"{verb} {bundle.display} ({len(bundle.files)} files, upstream {bundle.plan.pin.ref})")
         checked += [f"{bundle.display}/{rel}" for rel in sorted(bundle.files)]
     return BundleBuild(bundles=tuple(built), findings=tuple(findings), checked=tuple(checked))
+
+
+def render_release_bundle(
+    streams_dir: Path, templates_dir: Path, stream: Stream, release: Release
+) -> BuiltBundle:
+    """One release's bundle, planned and rendered in memory from the recorded facts (nothing is written).
+
+    For a stream whose bundles hold no Kueue file (``crdPlacement: operator-assets``), so offline. A
+    stream that bundles Kueue's CRDs needs git: the caller asks for a built bundle instead.
+
+    Raises:
+        InputError, TemplateError, SafetyLimitError: the streams or templates cannot be read.
+    """
+    loaded = load_streams(streams_dir, display_root=str(streams_dir))
+    records, _ = load_operator_records(streams_dir, display_root=str(streams_dir))
+    return _build_one(
+        stream,
+        release,
+        loaded,
+        reader=UpstreamReader(DEFAULT_UPSTREAM),  # never opened: the bundle holds no Kueue file
+        templates=TemplateSet(templates_dir),
+        allow_unpinned=False,
+        out=Path("bundles"),
+        out_display="bundles",
+        records=records,
+    )

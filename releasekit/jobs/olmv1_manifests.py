@@ -1,7 +1,8 @@
 """``releasekit olmv1 manifests``: what a cluster admin applies to install a release with OLM v1.
 
 Use case: find the release (``--version``, in ``--stream`` or the one stream that has it), read its bundle
-(``--bundle DIR``, else the one ``bundle build`` wrote to ``bundles/<stream>/<version>``), derive the
+(``--bundle DIR``, else the one ``bundle build`` wrote to ``bundles/<stream>/<version>``, else the bundle
+planned in memory from the release's recorded facts, as ``bundle build`` would write it), derive the
 Namespace, the least-privilege installer ServiceAccount with its ClusterRole/Role and bindings, and the
 ClusterExtension (:mod:`releasekit.plan.olmv1`), and render them as YAML documents or a JSON ``List``.
 Nothing is written here; the bundle's CRDs appear only by name.
@@ -51,6 +52,7 @@ class ManifestsRequest:
     channel: str | None = None
     bundle: Path | None = None
     streams_dir: Path = Path("streams")
+    templates_dir: Path = Path("bundle-templates")
     bundles_dir: Path = Path("bundles")
     fmt: str = "yaml"
     allow_broad_rbac: bool = False
@@ -95,20 +97,46 @@ def _stream(request: ManifestsRequest) -> Stream | None:
 
 
 def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
-    from releasekit.io.bundle_load import load_bundle
-
+    """The release's bundle: ``--bundle DIR``, the one ``bundle build`` wrote, or planned in memory."""
     if request.bundle is not None:
         path = request.bundle
     elif stream is not None:
         path = request.bundles_dir / stream.name / request.version
         if not path.is_dir():
-            raise InputError(
-                f"{path}: no bundle (run `releasekit bundle build --stream {stream.name} --version "
-                f"{request.version}`, or pass --bundle DIR)"
-            )
+            return _planned_bundle(request, stream)
     else:  # pragma: no cover - _stream returns a stream unless --bundle is given
         raise UsageError("--bundle DIR is needed")
-    bundle = load_bundle(path)
+    return _loaded_bundle(path, request)
+
+
+def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
+    """The release's bundle planned in memory from its recorded facts, as ``bundle build`` would write it."""
+    import tempfile
+
+    from releasekit.io.atomic import write_tree_atomic
+    from releasekit.jobs.bundle_build import render_release_bundle
+    from releasekit.model.stream import CrdPlacement
+
+    release = stream.release(request.version)
+    if release is None:  # pragma: no cover - _stream checked the version
+        raise UsageError(f"--version {request.version}: no such release in stream {stream.name}")
+    if stream.crd_placement is not CrdPlacement.OPERATOR_ASSETS:
+        raise InputError(
+            f"{request.bundles_dir / stream.name / request.version}: no bundle, and stream {stream.name} "
+            f"bundles Kueue's CRDs, read from git (run `releasekit bundle build --stream {stream.name} "
+            f"--version {request.version}`, or pass --bundle DIR)"
+        )
+    built = render_release_bundle(request.streams_dir, request.templates_dir, stream, release)
+    with tempfile.TemporaryDirectory(prefix="releasekit-olmv1-") as tmp:
+        root = Path(tmp) / "bundle"
+        write_tree_atomic(root, built.files, marker=False, lock=False)
+        return _loaded_bundle(root, request, shown=f"{built.display} (planned)")
+
+
+def _loaded_bundle(path: Path, request: ManifestsRequest, *, shown: str | None = None) -> Bundle:
+    from releasekit.io.bundle_load import load_bundle
+
+    bundle = load_bundle(path, shown=shown)
     errors = [f for f in bundle.load_findings if f.severity is Severity.ERROR]
     if errors:
         raise InputError(f"{errors[0].location}: {errors[0].message}")

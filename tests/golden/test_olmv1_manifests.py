@@ -180,8 +180,10 @@ def test_bad_input_is_one_line_exit_2(
     monkeypatch.chdir(tmp_path)
     wrong = _manifests(run_line, "--version", "1.4.0", "--bundle", shared(*FIXTURE))
     assert wrong.exit_code == 2 and "the bundle in" in wrong.stderr and "1.4.1" in wrong.stderr
+    # no built bundle: it is planned from the recorded facts, which needs the bundle templates (not here)
     missing = _manifests(run_line, "--version", "1.4.1", "--stream", "stable")
-    assert missing.exit_code == 2 and "bundle build" in missing.stderr and "Traceback" not in missing.stderr
+    assert missing.exit_code == 2 and "bundle-templates" in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1 and "Traceback" not in missing.stderr
     unknown = _manifests(run_line, "--version", "9.9.9")
     assert unknown.exit_code == 2 and "no stream has this release" in unknown.stderr
 
@@ -226,3 +228,22 @@ def test_from_the_bundle_the_builder_generates(
     assert (
         items["ClusterExtension"]["spec"]["source"]["catalog"]["packageName"] == "kueue-operator-experimental"
     )
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_a_fresh_clone_needs_no_built_bundle(
+    run_line: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Issue 24: with no bundles/ folder the bundle is planned in memory from the recorded facts; the
+    manifests are the ones the published 1.4.1 bundle gives (the same golden file)."""
+    import shutil
+
+    for name in ("streams", "bundle-templates"):
+        shutil.copytree(REPO_ROOT / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    result = run_line(["olmv1", "manifests", "--version", "1.4.1", "--format", fmt, ALLOW])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (GOLDEN / f"kueue-operator-1.4.1.{fmt}").read_text(encoding="utf-8")
+    assert not (tmp_path / "bundles").exists()  # nothing written
+    refused = run_line(["olmv1", "manifests", "--version", "1.4.1"])
+    assert refused.exit_code == 1 and "RK-OLMV1-006" in refused.stderr
