@@ -31,7 +31,7 @@ from releasekit.model import bundle_ids
 from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, validate_bundle
+from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, rules_run, validate_bundle
 
 __all__ = [
     "REFUSAL_RULES",
@@ -195,6 +195,6 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
         command="bundle validate",
         findings=findings,
         checked=tuple(m.file for m in bundle.all_manifests),
-        rules=tuple(sorted({f.rule for f in findings})),
+        rules=tuple(sorted({*rules_run(options.validators), *(f.rule for f in findings)})),
     )
     return BundleValidateResult(report=report)

@@ -119,8 +119,10 @@ __all__ = [
     "DEFAULT_VALIDATORS",
     "OPTIONAL_CHECKS",
     "VALIDATORS",
+    "VALIDATOR_RULES",
     "Validator",
     "validate_bundle",
+    "rules_run",
     "validate_releasekit_rules",
 ]
 
@@ -211,6 +213,42 @@ OPTIONAL_CHECKS: tuple[str, ...] = (
     "operatorhubv2",
 )
 """Names ``--optional-checks`` accepts."""
+
+
+def _ids(*numbers: int, area: str = "BUNDLE") -> frozenset[str]:
+    return frozenset(f"RK-{area}-{n:03d}" for n in numbers)
+
+
+_INSTALL_SAFETY = _ids(5, 6, 7, 8, 9, 10, area="OLMV1")
+
+VALIDATOR_RULES: dict[str, frozenset[str]] = {
+    "loader": _ids(1, 2, 3, 4, 5, 6, 7, 120, 121, 122, 123, 124),
+    "registry-format": _ids(10, 11, 12, 13, 14, 15, 16),
+    "registry-content": _ids(
+        17, 18, 20, 22, 23, 25, 26, 27, 28, 35, 41, 42
+    ),  # it runs the CSV and CRD checks
+    "sdk-content": _ids(17, 18),
+    "csv": _ids(*range(20, 32)),
+    "crd": _ids(35, 125),
+    "bundle": _ids(40, 41, 42, 43, 44, 45, 46),
+    "object": _ids(70, 71, 72, 73),
+    "operatorgroup": _ids(28),
+    "operatorhub": _ids(50, 51, 52, 53),
+    "operatorhubv2": _ids(50, 80),  # it also runs the removed-API check
+    "capabilities": _ids(51),
+    "categories": _ids(52),
+    "good-practices": _ids(60, 61, 62, 63, 64, 65),
+    "community": _ids(85, 86),
+    "alpha-deprecated-apis": _ids(80, 81),
+    "releasekit": _ids(90, 91, 92, 93, 94) | _INSTALL_SAFETY,
+    "olmv1": _ids(1, 2, 3, 4, area="OLMV1") | _INSTALL_SAFETY,
+}
+"""The rule ids each validator runs (the checks ``bundle validate`` counts; a test holds it to the code)."""
+
+
+def rules_run(validators: tuple[str, ...]) -> tuple[str, ...]:
+    """The rule ids the named validators run, sorted (the loader's always: it reads the bundle)."""
+    return tuple(sorted(VALIDATOR_RULES["loader"].union(*(VALIDATOR_RULES[v] for v in validators))))
 
 
 def validate_bundle(bundle: Bundle, options: ValidationOptions) -> tuple[Finding, ...]:
