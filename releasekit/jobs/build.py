@@ -200,7 +200,7 @@ def build(request: BuildRequest) -> BuildResult:
     from releasekit.io.atomic import check_output_target, output_lock
 
     if not layout.owns_tree:  # file by file: the lock is inside the root (which may be the repository's)
-        if not catalog_dir.is_dir():
+        if catalog_dir.exists() and not catalog_dir.is_dir():
             from releasekit.errors import InputError
 
             raise InputError(f"{catalog_dir}: the catalog root is not a folder")
