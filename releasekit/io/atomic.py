@@ -145,22 +145,26 @@ _held: dict[str, int] = {}
 def output_lock(target: Path, *, inside: bool = False) -> Iterator[None]:
     """Hold the exclusive lock of generated folder ``target`` (re-entrant within one process).
 
-    The lock file is ``.<name>.releasekit-lock`` beside ``target``, or with ``inside`` (a folder written
-    file by file, which may be the repository root) ``.releasekit.releasekit-lock`` in it.
+    The lock file is ``.<name>.releasekit-lock`` beside ``target``; with ``inside`` (a folder written file
+    by file, which may be the repository root) the folder itself is locked and no file is left anywhere.
 
     Raises:
         InputError: another releasekit process holds it (a concurrent build of the same checkout), or the
             lock cannot be created (a read-only tree).
     """
     target = Path(os.path.normpath(target.absolute()))
-    lock = target / f".releasekit.{_LOCK}" if inside else target.parent / f".{target.name}.{_LOCK}"
+    lock = target if inside else target.parent / f".{target.name}.{_LOCK}"
     key = str(lock)
     if key in _held:
         yield
         return
     with writing(lock):
-        lock.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | os.O_NOFOLLOW, 0o644)
+        if inside:
+            target.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        else:
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:

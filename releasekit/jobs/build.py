@@ -156,22 +156,19 @@ def _check_root(repo_root: Path, catalog_dir: Path) -> None:
         )
 
 
-def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes], *, check: bool) -> None:
-    """Refuse, before the working tree is read, a generated path through a symbolic link (or a FIFO
-    there), and, when writing, a file there that releasekit did not write and would replace.
+def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes]) -> None:
+    """Refuse, before the working tree is read, a generated path that goes through a symbolic link or a
+    file, or that is a FIFO, device or folder (whether the file is releasekit's to replace is checked
+    when it is written, after the checks: an error finding says more than a refusal).
 
     Raises:
-        SafetyLimitError, InputError: naming the path (see :func:`releasekit.io.atomic.plan_writes`).
+        SafetyLimitError, InputError: naming the path (see :func:`releasekit.io.atomic.target_stat`).
     """
-    from releasekit.io.atomic import plan_writes, target_stat, written_files
+    from releasekit.io.atomic import target_stat
 
-    if not catalog_dir.is_dir():
-        return
-    if check:
+    if catalog_dir.is_dir():
         for rel in files:
             target_stat(catalog_dir, rel)
-        return
-    plan_writes(catalog_dir, files, written_files(catalog_dir))
 
 
 def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
@@ -243,7 +240,7 @@ def _build(
         upstream=request.upstream if request.candidates and not request.bundles else None,
     )
     findings.extend(carry_findings(built.carried, built.regenerated, loaded.streams))
-    _check_targets(catalog_dir, built.files, check=request.check)  # before the working tree is read
+    _check_targets(catalog_dir, built.files)  # before the working tree is read
     if published_dir == catalog_dir:
         findings.extend(
             working_findings(

@@ -30,7 +30,7 @@ def hashes(folder: Path) -> dict[str, str]:
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
         if path.is_symlink():
-            out[rel] = f"-> {os.readlink(path)}"
+            out[rel] = f"-> {path.readlink()}"
         elif path.is_file():
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
