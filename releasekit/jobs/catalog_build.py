@@ -278,7 +278,7 @@ def compare_files(
     """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
-        if rel.name == MARKER:  # releasekit's own bookkeeping (git ignores it), never catalog content
+        if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
             continue
         if rel not in existing:
             kind = "missing"
