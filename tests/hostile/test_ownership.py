@@ -323,3 +323,19 @@ def test_the_write_helpers_turn_os_errors_into_one_line(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(InputError, match="cannot write"):
         write_text_atomic(blocker / "inside" / "record.yaml", "x: 1\n")
+
+
+@pytest.mark.parametrize("args", [["build"], ["build", "--check"]], ids=["build", "build-check"])
+def test_a_fifo_where_releasekit_writes_is_refused_not_opened(repo: Path, args: list[str]) -> None:
+    fifo = repo / "catalog" / "v4.18" / "Containerfile"
+    fifo.unlink()
+    os.mkfifo(fifo)
+    assert_refused(run_child(args, repo, timeout=120), "catalog/v4.18/Containerfile", "not a regular file")
+    assert fifo.is_fifo()
+
+
+def test_a_marker_that_is_a_fifo_is_refused_not_opened(repo: Path) -> None:
+    marker = repo / "catalog" / MARKER
+    marker.unlink()
+    os.mkfifo(marker)
+    assert_refused(run_child(["build"], repo, timeout=120), MARKER, "not a regular file")
