@@ -5,16 +5,23 @@ Adapter module (writes files; imports nothing from rules, plan or jobs).
 - :func:`write_bytes_atomic` writes a temporary sibling and renames it over the file.
 - :func:`write_output` is ``--output``: an existing FIFO, device or other special file (``/dev/stdout``) is
   written into, a symlink the user named is written through, and a regular file is replaced atomically.
+- Ownership: releasekit replaces or removes only what the marker :data:`MARKER` of the folder lists (every
+  write leaves it, listing the files written). A file releasekit must write that exists, is not listed and
+  holds other bytes is refused (exit 2, naming it); one holding exactly the bytes releasekit would write
+  is taken into the marker (nothing is lost). No write follows a symbolic link: every folder on the way to
+  a written file must be a real folder (:func:`plan_writes`).
 - :func:`write_tree_atomic` writes a generated folder. It refuses (exit 2, naming the reason) a folder that
   is the current directory, a repository root, a parent of an input, or that holds files releasekit did
-  not write: a folder is releasekit's when it is absent or empty, carries the marker :data:`MARKER`
-  (left by every write, listing the files written), or is in the caller's own layout (``owned`` accepts
-  one of its top-level entries: today's ``catalog/`` without a marker). Inside a folder it owns, files it did not write (untracked notes, a
-  README) are carried into the new tree, so they survive. The new tree is built beside the target and
+  not write and no marker, unless the caller's layout (``owned``) recognises one of its top-level entries.
+  Every file the marker does not list (untracked notes, a README, a ``vendor/`` folder) is carried into
+  the new tree byte for byte, so it survives. The new tree is built beside the target and
   exchanged with it in one ``renameat2(RENAME_EXCHANGE)`` on Linux, so the old or the new tree is there at
   every instant; where the kernel or file system cannot exchange, two renames are used and a run killed
   between them is repaired by the next (the old tree is put back). Temporary folders a killed run left
   (``.<name>.releasekit-new.*`` / ``-old.*``) are removed by the next write, and ignored by git.
+- :func:`write_files` writes file by file (``writes: files``): each file atomically, through folder
+  descriptors opened without following links, after every target has been checked.
+- :func:`writing` turns an ``OSError`` of a write (a read-only tree, a full disk) into one line and exit 2.
 - :func:`output_lock` is an exclusive ``flock`` on ``.<name>.releasekit-lock`` beside the folder: a second
   build of the same checkout stops at once with one line.
 """
@@ -32,38 +39,67 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from releasekit.errors import InputError, SafetyLimitError
+from releasekit.errors import InputError, ReleasekitError, SafetyLimitError
 
 __all__ = [
     "MARKER",
     "check_output_target",
     "output_lock",
+    "plan_writes",
+    "target_stat",
+    "read_generated",
     "write_bytes_atomic",
+    "write_files",
     "write_output",
     "write_text_atomic",
     "write_tree_atomic",
+    "writing",
     "written_files",
 ]
 
 MARKER = ".releasekit-generated"
 """The file every generated folder gets: it says releasekit wrote the folder and lists the files it wrote."""
 
-_MARKER_HEAD = "# Written by releasekit: the files below are generated; anything else here is kept.\n"
+_MARKER_HEAD = (
+    "# Written by releasekit: the files below are generated; it replaces or removes nothing else here.\n"
+    "# Commit this file: a fresh checkout needs it to know which files releasekit wrote.\n"
+)
 _NEW, _OLD, _LOCK = "releasekit-new", "releasekit-old", "releasekit-lock"
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder (made ``mode``, then renamed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+@contextlib.contextmanager
+def writing(path: Path | str) -> Iterator[None]:
+    """Turn an ``OSError`` raised while writing ``path`` (read-only tree, full disk, no permission) into
+    the one-line :class:`~releasekit.errors.InputError` every command ends with (exit 2).
+
+    Raises:
+        InputError: ``path: cannot write: <reason>``.
+    """
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        Path(tmp).chmod(mode)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        yield
+    except ReleasekitError:
         raise
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder (made ``mode``, then renamed).
+
+    Raises:
+        InputError: the file cannot be written (one line, see :func:`writing`).
+    """
+    with writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            Path(tmp).chmod(mode)
+            Path(tmp).replace(path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -106,20 +142,29 @@ _held: dict[str, int] = {}
 
 
 @contextlib.contextmanager
-def output_lock(target: Path) -> Iterator[None]:
+def output_lock(target: Path, *, inside: bool = False) -> Iterator[None]:
     """Hold the exclusive lock of generated folder ``target`` (re-entrant within one process).
 
+    The lock file is ``.<name>.releasekit-lock`` beside ``target``; with ``inside`` (a folder written file
+    by file, which may be the repository root) the folder itself is locked and no file is left anywhere.
+
     Raises:
-        InputError: another releasekit process holds it (a concurrent build of the same checkout).
+        InputError: another releasekit process holds it (a concurrent build of the same checkout), or the
+            lock cannot be created (a read-only tree).
     """
     target = Path(os.path.normpath(target.absolute()))
-    lock = target.parent / f".{target.name}.{_LOCK}"
+    lock = target if inside else target.parent / f".{target.name}.{_LOCK}"
     key = str(lock)
     if key in _held:
         yield
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    with writing(lock):
+        if inside:
+            target.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        else:
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -151,29 +196,170 @@ def written_files(target: Path) -> set[PurePosixPath]:
     return _marker_files(target) or set()
 
 
+def _valid_listed(line: str) -> PurePosixPath | None:
+    rel = PurePosixPath(line)
+    if not line or line.startswith("#") or rel.is_absolute() or ".." in rel.parts or rel.name in ("", "."):
+        return None
+    return rel
+
+
 def _marker_files(target: Path) -> set[PurePosixPath] | None:
-    """The files the marker in ``target`` lists, or ``None`` without a marker."""
+    """The files the marker in ``target`` lists, or ``None`` without a marker.
+
+    The marker is read under the input policy (a regular file, not a link, at most 64 MiB); a line that
+    leaves the folder (absolute, ``..``) lists nothing.
+
+    Raises:
+        InputError, SafetyLimitError: the marker is a link, a FIFO or device, or cannot be read.
+    """
+    from releasekit.io.inputs import read_input  # adapters may share the input policy
+
     marker = target / MARKER
     try:
-        if not marker.is_file() or marker.is_symlink():
-            return None
-        text = marker.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        os.lstat(marker)
+    except FileNotFoundError:
         return None
-    return {PurePosixPath(line) for line in text.splitlines() if line and not line.startswith("#")}
+    except OSError as exc:
+        raise InputError(f"{marker}: cannot read: {exc.strerror or exc}") from None
+    text = read_input(marker, root=target, links=False, what="a generated folder").decode("utf-8", "replace")
+    return {rel for line in text.splitlines() if (rel := _valid_listed(line)) is not None}
 
 
-def _existing_files(target: Path) -> list[PurePosixPath]:
-    """Every entry below ``target`` that is not a folder (files, symlinks, special files), sorted."""
+def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPath]]:
+    """(every entry below ``target`` that is not a folder: files, symlinks, special files; every empty
+    folder), sorted. Folders are walked without following a link."""
     found: list[PurePosixPath] = []
+    empty: list[PurePosixPath] = []
     for folder, dirnames, filenames in os.walk(target):
         dirnames.sort()
         rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
-        for name in dirnames:  # a symlinked folder is an entry to keep, never followed
-            if (Path(folder) / name).is_symlink():
-                found.append(rel_folder / name)
+        links = [name for name in dirnames if (Path(folder) / name).is_symlink()]
+        found.extend(rel_folder / name for name in links)  # a symlinked folder is an entry, never followed
+        dirnames[:] = [name for name in dirnames if name not in links]
         found.extend(rel_folder / name for name in sorted(filenames))
-    return sorted(p for p in found if p != PurePosixPath(MARKER))
+        if not dirnames and not filenames and rel_folder != PurePosixPath("."):
+            empty.append(rel_folder)
+    return sorted(p for p in found if p != PurePosixPath(MARKER)), sorted(empty)
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+
+
+def target_stat(root: Path, rel: PurePosixPath) -> os.stat_result | None:
+    """lstat of ``root/rel`` (``None`` when absent) once every folder on the way is a real folder.
+
+    Raises:
+        SafetyLimitError: a component is a symbolic link (a write would leave the folder through it) or
+            a file where a folder must be.
+        InputError: ``root/rel`` is a folder, FIFO, device or socket, not a regular file.
+    """
+    here = root
+    last = len(rel.parts) - 1
+    for i, part in enumerate(rel.parts):
+        here = here / part
+        st = _lstat(here)
+        if st is None:
+            return None
+        if stat.S_ISLNK(st.st_mode):
+            raise SafetyLimitError(
+                f"{here}: is a symbolic link; refusing to write or read {rel} through it (make it a real "
+                "folder or file)"
+            )
+        if i < last and not stat.S_ISDIR(st.st_mode):
+            raise SafetyLimitError(f"{here}: is not a folder; refusing to write {rel} (move it away)")
+        if i == last and not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{here}: not a regular file (a folder, FIFO, socket or device); refusing it")
+    return st
+
+
+def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
+    """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data`` (read without following a
+    link or blocking; a file of another size is not read at all)."""
+    if st.st_size != len(data):
+        return False
+    return _read_regular(path, len(data)) == data
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to read it")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_generated(root: Path, rel: PurePosixPath, limit: int | None = None) -> bytes | None:
+    """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent), read as a write
+    would go: through real folders only, never a link, FIFO or device, at most ``limit`` bytes (default:
+    the input policy's).
+
+    Raises:
+        SafetyLimitError, InputError: as :func:`plan_writes` refuses the path, or a file over the limit.
+    """
+    from releasekit.io.inputs import MAX_FILE_BYTES
+
+    limit = MAX_FILE_BYTES if limit is None else limit
+    st = target_stat(root, _safe_relative(rel))
+    if st is None:
+        return None
+    if st.st_size > limit:
+        raise SafetyLimitError(
+            f"{root / rel}: {st.st_size:,} bytes is over the {limit:,}-byte limit per file"
+        )
+    return _read_regular(root / rel, limit)
+
+
+def plan_writes(
+    root: Path, files: Mapping[PurePosixPath, bytes], listed: set[PurePosixPath]
+) -> dict[PurePosixPath, bytes]:
+    """Check every target of ``files`` under ``root`` before anything is written; return those to write.
+
+    A target may be absent, listed in the marker (``listed``: releasekit wrote it), or already hold the
+    very bytes releasekit would write (then it is left as it is and taken into the marker). Every folder
+    on the way must be a real folder.
+
+    Raises:
+        SafetyLimitError: a target exists, releasekit did not write it and it holds other bytes; or a
+            component on the way is a link or a file.
+        InputError: a target is not a regular file.
+    """
+    out: dict[PurePosixPath, bytes] = {}
+    for rel, data in sorted(files.items()):
+        st = target_stat(root, _safe_relative(rel))
+        if st is None:
+            out[rel] = data
+        elif _holds(root / rel, st, data):
+            continue
+        elif rel in listed:
+            out[rel] = data
+        else:
+            raise SafetyLimitError(
+                f"{root / rel}: exists and releasekit did not write it ({MARKER} does not list it); "
+                "refusing to replace it (move it away if releasekit should write it)"
+            )
+    return out
 
 
 def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
@@ -192,22 +378,18 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
             )
 
 
-def _claim(
-    target: Path, owned: Callable[[PurePosixPath], bool] | None
-) -> tuple[set[PurePosixPath], list[PurePosixPath]]:
-    """(files releasekit wrote, files to keep) in an existing ``target``; refuses a folder not its own."""
+def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath] | None:
+    """The files the marker of existing ``target`` lists (``None`` without one); refuses a folder that has
+    no marker and holds files of which ``owned`` recognises no top-level entry."""
     listed = _marker_files(target)
-    existing = _existing_files(target)
     if listed is None:
-        tops = sorted({p.parts[0] for p in existing if not p.parts[0].startswith(".")})
+        tops = sorted(e.name for e in target.iterdir() if not e.name.startswith("."))
         if tops and (owned is None or not any(owned(PurePosixPath(top)) for top in tops)):
             raise SafetyLimitError(
                 f"{target}: holds files releasekit did not write (such as {tops[0]!r}) and no "
-                f"{MARKER} marker; refusing to replace it (name an empty or new folder)"
+                f"{MARKER} marker; refusing to write into it (name an empty or new folder)"
             )
-        listed = set()
-    mine = {p for p in existing if p in listed or (owned is not None and owned(p))}
-    return mine, [p for p in existing if p not in mine]
+    return listed
 
 
 def _clean_leftovers(target: Path) -> None:
@@ -277,9 +459,15 @@ def check_output_target(
     target = Path(os.path.normpath(target.absolute()))
     _refuse_target(target, inputs)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise SafetyLimitError(f"{target}: is not a folder; refusing to replace it")
+        raise SafetyLimitError(
+            f"{target}: is not a folder (or is a symbolic link); refusing to write into it"
+        )
     if target.is_dir():
         _claim(target, owned)
+
+
+def _marker_text(listing: set[PurePosixPath]) -> str:
+    return _MARKER_HEAD + "".join(f"{rel}\n" for rel in sorted(str(r) for r in listing))
 
 
 def write_tree_atomic(
@@ -290,33 +478,53 @@ def write_tree_atomic(
     inputs: Sequence[Path] = (),
     marker: bool = True,
     lock: bool = True,
+    prune: bool = True,
 ) -> None:
-    """Replace the generated files of folder ``target`` with exactly ``files`` (relative POSIX paths -> bytes).
+    """Replace the generated files of folder ``target`` with ``files`` (relative POSIX paths -> bytes).
 
     Args:
         target: the generated folder.
         files: its new generated files.
-        owned: the caller's layout (for a folder written before the marker existed): whether a path (a
-            top-level entry, or a file) is one releasekit generates there.
+        owned: with ``marker``, the caller's layout for a folder without a marker (whether a top-level
+            entry is one releasekit generates there): a folder none of whose entries it recognises is
+            refused. Without ``marker``, what of the folder is releasekit's (a bundle folder, whose every
+            file is part of the bundle).
         inputs: the command's input folders, which ``target`` may not contain.
-        marker: whether to leave :data:`MARKER` (a bundle folder, whose every file is part of the bundle,
-            goes without: ``owned`` alone says what is releasekit's there).
+        marker: whether ownership is the marker's (:data:`MARKER`, written with the tree).
         lock: whether to take :func:`output_lock` (a caller writing many folders holds its own).
+        prune: whether files the marker lists that are not in ``files`` are removed (a build), or kept
+            and still listed (an import adding files).
 
     Raises:
         SafetyLimitError: ``target`` is the current folder, a repository root, holds an input, or holds
-            files releasekit did not write; or a path leaves the folder.
-        InputError: another releasekit run is writing ``target``.
+            files releasekit did not write; a path leaves the folder; a file releasekit would replace is
+            not its own (see :func:`plan_writes`).
+        InputError: another releasekit run is writing ``target``, or it cannot be written.
     """
     target = Path(os.path.normpath(target.absolute()))
     for rel in files:
         _safe_relative(rel)
     check_output_target(target, owned=owned, inputs=inputs)
-    with output_lock(target) if lock else contextlib.nullcontext():
+    with output_lock(target) if lock else contextlib.nullcontext(), writing(target):
         _clean_leftovers(target)
-        keep: list[PurePosixPath] = []
+        existing: list[PurePosixPath] = []
+        empty: list[PurePosixPath] = []
+        listed: set[PurePosixPath] = set()
         if target.is_dir():
-            _mine, keep = _claim(target, owned)
+            listed = (_claim(target, owned) or set()) if marker else set()
+            existing, empty = _existing_files(target)
+            if marker:
+                plan_writes(target, files, listed)  # refuses before anything is written
+            else:
+                for rel in files:
+                    target_stat(target, rel)
+        if marker:
+            mine = {p for p in existing if p in listed and (prune or p in files) and (target / p).is_file()}
+            mine = {p for p in mine if not (target / p).is_symlink()}
+        else:
+            mine = {p for p in existing if owned is not None and owned(p)}
+        keep = [p for p in existing if p not in mine and p not in files]
+        listing = set(files) | {p for p in keep if p in listed}
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.{_NEW}.", dir=target.parent))
         try:
@@ -325,22 +533,109 @@ def write_tree_atomic(
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
             for rel in keep:
-                if rel in files:
-                    continue  # a file releasekit generates now takes the place of the one kept
-                source, dest = target / rel, staging / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                if source.is_symlink():
-                    dest.symlink_to(source.readlink())
-                else:
-                    try:
-                        os.link(source, dest)  # the same file: nothing copied, nothing lost
-                    except OSError:
-                        shutil.copy2(source, dest)
+                _keep(target / rel, staging / rel)
+            for rel in empty:
+                (staging / rel).mkdir(parents=True, exist_ok=True)
             if marker:
-                listing = "".join(f"{rel}\n" for rel in sorted(str(r) for r in files))
-                (staging / MARKER).write_text(_MARKER_HEAD + listing, encoding="utf-8")
+                (staging / MARKER).write_text(_marker_text(listing), encoding="utf-8")
             staging.chmod(0o755)
             _swap_in(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
+
+
+def _keep(source: Path, dest: Path) -> None:
+    """Carry entry ``source`` (a file, link or special file releasekit did not write) to ``dest`` as it is."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_symlink():
+        dest.symlink_to(source.readlink())
+        return
+    try:
+        os.link(source, dest, follow_symlinks=False)  # the same file: nothing copied, nothing lost
+    except OSError:
+        if not source.is_file():
+            raise
+        shutil.copy2(source, dest, follow_symlinks=False)
+
+
+def _open_folder(parent_fd: int, name: str, shown: Path, create: bool) -> int:
+    """A descriptor of real folder ``name`` in ``parent_fd`` (made when ``create``), never through a link."""
+    if create:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o755, dir_fd=parent_fd)
+    try:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise SafetyLimitError(
+                f"{shown}: is not a real folder (a link or a file); refusing to write through it"
+            ) from None
+        raise
+
+
+def _write_under(root: Path, rel: PurePosixPath, data: bytes) -> None:
+    """Write ``root/rel`` atomically through folder descriptors: no component is followed as a link."""
+    fds = [_open_folder(-100, str(root), root, False)]  # AT_FDCWD: root itself is no link either
+    try:
+        here = root
+        for part in rel.parts[:-1]:
+            here = here / part
+            fds.append(_open_folder(fds[-1], part, here, True))
+        name = rel.parts[-1]
+        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=fds[-1]
+        )
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                os.fchmod(handle.fileno(), 0o644)
+            os.replace(tmp, name, src_dir_fd=fds[-1], dst_dir_fd=fds[-1])
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=fds[-1])
+            raise
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool = True) -> None:
+    """Write ``files`` under ``root`` file by file (``writes: files``), leaving every other file alone.
+
+    Every target is checked first (:func:`plan_writes`): nothing is written when one is refused. Each
+    file is then written atomically through folder descriptors that never follow a link, and the marker
+    in ``root`` lists the files written (with those it listed before that are still there). Nothing is
+    ever removed.
+
+    Raises:
+        SafetyLimitError, InputError: as :func:`plan_writes`; ``root`` is a link or not a folder; another
+            run holds the lock; the tree cannot be written.
+    """
+    root = Path(os.path.normpath(root.absolute()))
+    for rel in files:
+        _safe_relative(rel)
+    st = _lstat(root)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise SafetyLimitError(f"{root}: is not a folder (or is a symbolic link); refusing to write into it")
+    with writing(root):
+        root.mkdir(parents=True, exist_ok=True)
+    with output_lock(root, inside=True) if lock else contextlib.nullcontext():
+        listed = _marker_files(root) or set()
+        todo = plan_writes(root, files, listed)
+        for rel in todo:  # a read-only tree is refused before the first write, not half way
+            folder = root.joinpath(*rel.parts[:-1])
+            while not folder.exists():
+                folder = folder.parent
+            if not os.access(folder, os.W_OK):
+                raise InputError(f"{folder}: cannot write: {os.strerror(errno.EACCES)}")
+        listing = set(files) | {p for p in listed if _lstat(root / p) is not None}
+        text = _marker_text(listing).encode()
+        with writing(root):
+            for rel, data in sorted(todo.items()):
+                with writing(root / rel):
+                    _write_under(root, rel, data)
+            marker_st = _lstat(root / MARKER)
+            if marker_st is None or not _holds(root / MARKER, marker_st, text):
+                _write_under(root, PurePosixPath(MARKER), text)

@@ -8,11 +8,13 @@ Kueue FBC repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` bes
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from releasekit.errors import InputError
+from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
+from releasekit.io.inputs import inside, read_input_text
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.fragment import FragmentFacts
 
@@ -37,13 +39,19 @@ def find_fragments(tree: Path) -> list[Path]:
 
     Raises:
         InputError: ``tree`` is not a readable folder.
+        SafetyLimitError: a fragment folder is a symbolic link leaving ``tree``.
     """
     if not tree.is_dir():
         raise InputError(f"{tree}: catalog tree not found (expected a folder of v<X.Y> fragments)")
     found = []
+    tree_real = os.path.realpath(tree)
     for child in sorted(tree.iterdir()):
         if not child.is_dir() or child.name.startswith("."):
             continue
+        if child.is_symlink() and not inside(os.path.realpath(child), tree_real):
+            raise SafetyLimitError(
+                f"{child}: symlink points outside the catalog tree (to {os.path.realpath(child)}); refusing it"
+            )
         if any((child / r).is_dir() for r in FBC_ROOTS) or any((child / c).is_file() for c in CONTAINERFILES):
             found.append(child)
     return found
@@ -56,10 +64,7 @@ def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
     containerfile = next((folder / c for c in CONTAINERFILES if (folder / c).is_file()), None)
     text = None
     if containerfile is not None:
-        try:
-            text = containerfile.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{containerfile}: cannot read: {exc}") from None
+        text = read_input_text(containerfile, root=folder.parent, what="the catalog tree")
     loaded = load_catalog(root, limits) if root is not None else None
     package_files: list[tuple[str, str, str]] = []
     if root is not None:

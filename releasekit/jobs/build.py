@@ -20,16 +20,17 @@ lists the others, each with its reason.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, catalog_layout, compare_files, drift
+from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
+from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
@@ -148,29 +149,57 @@ def _count(n: int, word: str) -> str:
 
 
 def _owned(layout: CatalogLayout) -> Callable[[PurePosixPath], bool]:
-    """What of a folder laid out as ``layout`` is releasekit's own (for :func:`write_tree_atomic`'s claim)."""
-    if layout == DEFAULT_LAYOUT:
-        return catalog_layout
-
-    def owned(rel: PurePosixPath) -> bool:
-        parts = rel.parts
-        return bool(parts) and parts[0].startswith("v") and (len(parts) == 1 or layout.owns(rel))
-
-    return owned
+    """Which top-level entry of a folder without a marker shows it is laid out as ``layout`` (a ``v<X.Y>``
+    fragment): :func:`write_tree_atomic` refuses a folder without one. What releasekit replaces or removes
+    is only ever what its marker lists."""
+    return layout.owns
 
 
 def _write(
     target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes], inputs: tuple[Path, ...]
 ) -> None:
-    from releasekit.io.atomic import write_bytes_atomic, write_tree_atomic  # a write needs tempfile, shutil
+    from releasekit.io.atomic import write_files, write_tree_atomic  # a write needs tempfile, shutil
 
     if layout.owns_tree:
         write_tree_atomic(target_dir, files, owned=_owned(layout), inputs=inputs)
-        return
-    for rel, data in sorted(files.items()):  # file by file: every other file there is left alone
-        target = target_dir.joinpath(*rel.parts)
-        if not target.is_file() or target.read_bytes() != data:
-            write_bytes_atomic(target, data)
+    else:
+        write_files(target_dir, files)  # file by file: every other file there is left alone
+
+
+def _check_root(repo_root: Path, catalog_dir: Path) -> None:
+    """Refuse a configured catalog root that is a symbolic link or leaves the repository.
+
+    Raises:
+        SafetyLimitError: naming the root.
+    """
+    import os
+
+    from releasekit.errors import SafetyLimitError
+
+    if catalog_dir.is_symlink():
+        raise SafetyLimitError(
+            f"{catalog_dir}: the catalog root is a symbolic link; refusing to write through it"
+        )
+    real, top = os.path.realpath(catalog_dir), os.path.realpath(repo_root)
+    if real != top and not real.startswith(top.rstrip("/") + "/"):
+        raise SafetyLimitError(
+            f"{catalog_dir}: the catalog root leaves the repository (to {real}); refusing it"
+        )
+
+
+def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes]) -> None:
+    """Refuse, before the working tree is read, a generated path that goes through a symbolic link or a
+    file, or that is a FIFO, device or folder (whether the file is releasekit's to replace is checked
+    when it is written, after the checks: an error finding says more than a refusal).
+
+    Raises:
+        SafetyLimitError, InputError: naming the path (see :func:`releasekit.io.atomic.target_stat`).
+    """
+    from releasekit.io.atomic import target_stat
+
+    if catalog_dir.is_dir():
+        for rel in files:
+            target_stat(catalog_dir, rel)
 
 
 def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
@@ -192,10 +221,19 @@ def build(request: BuildRequest) -> BuildResult:
     repo_root = request.streams_dir.parent
     layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
     catalog_dir = request.catalog_dir or repo_root / layout.root
-    if request.check or not layout.owns_tree:  # file by file writes only what it owns, each atomically
+    if request.catalog_dir is None:
+        _check_root(repo_root, catalog_dir)
+    if request.check:
         return _build(request, layout, config_findings, catalog_dir)
     from releasekit.io.atomic import check_output_target, output_lock
 
+    if not layout.owns_tree:  # file by file: the lock is inside the root (which may be the repository's)
+        if catalog_dir.exists() and not catalog_dir.is_dir():
+            from releasekit.errors import InputError
+
+            raise InputError(f"{catalog_dir}: the catalog root is not a folder")
+        with output_lock(catalog_dir, inside=True):
+            return _build(request, layout, config_findings, catalog_dir)
     inputs = (request.streams_dir, request.templates_dir)
     check_output_target(catalog_dir, owned=_owned(layout), inputs=inputs)  # before any work
     with output_lock(catalog_dir):  # a second build of this checkout stops here at once
@@ -249,6 +287,7 @@ def _build(
             display=str(published_dir),
         )
     )
+    _check_targets(catalog_dir, built.files)  # before the working tree is read
     if published_dir == catalog_dir:
         findings.extend(
             working_findings(
@@ -292,10 +331,11 @@ def _build(
         if layout.owns_tree:
             findings.extend(drift(catalog_dir, built.files, str(catalog_dir)))
         else:
+            from releasekit.io.atomic import read_generated
+
+            on_disk = {rel: read_generated(catalog_dir, rel) for rel in built.files}
             existing = {
-                rel: catalog_dir.joinpath(*rel.parts).read_bytes
-                for rel in built.files
-                if catalog_dir.joinpath(*rel.parts).is_file()
+                rel: functools.partial(bytes, data) for rel, data in on_disk.items() if data is not None
             }
             findings.extend(compare_files(built.files, existing, str(catalog_dir)))
         if catalog_dir.is_dir():

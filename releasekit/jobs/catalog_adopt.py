@@ -9,7 +9,8 @@ stands and plans only the channels, edges and deprecations around them.
 Nothing in DIR is dropped silently: what the streams do not know -- a package no stream owns, an
 OpenShift version no stream ships to, a bundle that is no published release of its stream (or whose
 release does not list that catalog) -- is reported as an error, and then nothing is written
-(all or nothing, as ``build``). Files of DIR that are not package catalogs (templates, Containerfiles,
+(all or nothing, as ``build``: every target is checked before the first write, see :func:`_write`).
+DIR is read under the input policy (:mod:`releasekit.io.inputs`). Files of DIR that are not package catalogs (templates, Containerfiles,
 scripts) are not imported; they are listed in the report as notes.
 """
 
@@ -19,9 +20,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.errors import InputError
+from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_blobs import json_stream_blobs
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.inputs import inside, read_input, walk_files
 from releasekit.io.streams import load_streams
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.layout import LAYOUTS, CatalogLayout
@@ -56,17 +58,41 @@ class AdoptResult:
 
 
 def _files(source: Path) -> list[PurePosixPath]:
+    """Every file of ``source`` under the input policy: regular files only (a FIFO, device or socket is
+    refused before it is opened), no symbolic link, folders at most 64 deep; hidden entries (``.git``)
+    are skipped."""
     if not source.is_dir():
         raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
-    found: list[PurePosixPath] = []
-    for directory, dirnames, filenames in os.walk(source):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            path = Path(directory) / name
-            if path.is_symlink():
-                raise InputError(f"{path}: a symbolic link; refusing it")
-            found.append(PurePosixPath(path.relative_to(source).as_posix()))
-    return found
+    found = walk_files(source, links=False, what="the adopted repository", skip_hidden=True)
+    return [PurePosixPath(path.relative_to(source).as_posix()) for path in found]
+
+
+def _write(
+    repo_root: Path,
+    catalog_dir: Path,
+    target: CatalogLayout,
+    imports: dict[PurePosixPath, bytes],
+    request: AdoptRequest,
+) -> None:
+    """All or nothing, as ``build`` writes: every target is checked before the first write (no symbolic
+    link on the way, nothing releasekit did not write replaced), then the tree is swapped in at once
+    (``writes: tree``) or written file by file; the marker lists the imported files."""
+    from releasekit.io.atomic import write_files, write_tree_atomic
+
+    if request.catalog_dir is None and (
+        catalog_dir.is_symlink() or not inside(os.path.realpath(catalog_dir), os.path.realpath(repo_root))
+    ):
+        raise SafetyLimitError(f"{catalog_dir}: the catalog root is a symbolic link or leaves the repository")
+    if target.owns_tree:
+        write_tree_atomic(
+            catalog_dir,
+            imports,
+            owned=target.owns,
+            inputs=(request.streams_dir, request.source),
+            prune=False,  # an import adds files: the Containerfiles a build wrote stay
+        )
+    else:
+        write_files(catalog_dir, imports)
 
 
 def adopt(request: AdoptRequest) -> AdoptResult:
@@ -99,10 +125,13 @@ def adopt(request: AdoptRequest) -> AdoptResult:
             findings.append(not_imported(shown, layout.name))
             continue
         openshift, package = key
-        try:
-            data = (request.source / rel).read_bytes()
-        except OSError as exc:
-            raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        data = read_input(  # regular files, 64 MiB (a sparse 2 GB file is refused by its size, unread)
+            request.source / rel,
+            root=request.source,
+            display=shown,
+            links=False,
+            what="the adopted repository",
+        )
         checked.append(shown)
         metas, load_findings = load_catalog_text(data, shown, LoadLimits())
         config, decode_findings = decode_metas(metas)
@@ -126,10 +155,7 @@ def adopt(request: AdoptRequest) -> AdoptResult:
     if errors:
         unchanged = f"{shown_target}/ left unchanged: {errors} error{'s' if errors != 1 else ''}"
     else:
-        from releasekit.io.atomic import write_bytes_atomic
-
-        for rel, data in sorted(imports.items()):
-            write_bytes_atomic(catalog_dir.joinpath(*rel.parts), data)
+        _write(repo_root, catalog_dir, target, imports, request)
         written = tuple(sorted(imports))
     report = Report(
         command="catalog adopt",

@@ -12,6 +12,7 @@ configures (:class:`releasekit.model.layout.CatalogLayout`). Published bundle bl
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -277,7 +278,7 @@ def compare_files(
     """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
-        if rel.name == MARKER:  # releasekit's own bookkeeping (git ignores it), never catalog content
+        if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
             continue
         if rel not in existing:
             kind = "missing"
@@ -323,15 +324,25 @@ def catalog_layout(rel: PurePosixPath) -> bool:
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
     """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra.
 
-    An extra file that is not releasekit's own (:func:`catalog_layout`, or listed in the marker) is reported
-    too, since it lands in the image, but with the hint to remove it by hand: a build keeps it.
+    An extra file the marker does not list (releasekit did not write it) is reported too, since it may
+    land in the image, but with the hint to remove it by hand: a build keeps it. Folders are walked
+    without following a link, and a generated file is read as a write would go (never through a link).
     """
+    import os
+
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
     if target.is_dir():
-        for path in sorted(target.rglob("*")):
-            if path.is_file():
-                existing[PurePosixPath(path.relative_to(target).as_posix())] = path.read_bytes
+        for folder, dirnames, filenames in os.walk(target):  # os.walk follows no symlinked folder
+            dirnames.sort()
+            rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
+            for name in sorted(filenames):
+                rel = rel_folder / name
+                existing[rel] = functools.partial(_read_or_empty, target, rel)
     listed = written_files(target)
-    return compare_files(
-        files, existing, display, foreign=lambda rel: not (catalog_layout(rel) or rel in listed)
-    )
+    return compare_files(files, existing, display, foreign=lambda rel: rel not in listed)
+
+
+def _read_or_empty(target: Path, rel: PurePosixPath) -> bytes:
+    from releasekit.io.atomic import read_generated
+
+    return read_generated(target, rel) or b""

@@ -9,10 +9,18 @@ only each ``catalog.json`` and its Containerfile (templates, scripts, READMEs st
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["DEFAULT_LAYOUT", "KUEUE_FBC_LAYOUT", "LAYOUTS", "CatalogLayout"]
+__all__ = ["DEFAULT_LAYOUT", "KUEUE_FBC_LAYOUT", "LAYOUTS", "CatalogLayout", "is_fragment"]
+
+_FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
+
+
+def is_fragment(name: str) -> bool:
+    """Whether ``name`` is a fragment folder's name, ``v<X.Y>`` (``vendor`` or ``values.yaml`` is not)."""
+    return _FRAGMENT.fullmatch(name) is not None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,8 +32,9 @@ class CatalogLayout:
         root: the folder (relative to the repository root, POSIX) that holds the ``v<X.Y>`` fragments.
         fbc_dir: the FBC root inside each fragment (copied to ``/configs`` in the image).
         containerfile: the catalog image's Containerfile name inside each fragment.
-        owns_tree: True when releasekit owns every file under ``root`` (and may remove stale ones);
-            False to write file by file and leave every other file alone.
+        owns_tree: True to write the tree under ``root`` as one atomic swap (files releasekit wrote and
+            no longer generates are removed); False to write file by file and remove nothing. Either
+            way only files the marker ``.releasekit-generated`` lists are ever replaced or removed.
     """
 
     name: str = "releasekit"
@@ -45,16 +54,17 @@ class CatalogLayout:
     def catalog_key(self, rel: PurePosixPath) -> tuple[str, str] | None:
         """``(openshift, package)`` of a file of a package catalog (relative to :attr:`root`), else None."""
         parts = rel.parts
-        if len(parts) == 4 and parts[1] == self.fbc_dir and parts[0].startswith("v"):
+        if len(parts) == 4 and parts[1] == self.fbc_dir and is_fragment(parts[0]):
             return (parts[0], parts[2])
         return None
 
     def owns(self, rel: PurePosixPath) -> bool:
-        """True for a file releasekit writes (a catalog.json or a Containerfile of a fragment)."""
-        if self.owns_tree:
-            return True
+        """True for a path releasekit writes (a catalog.json or a Containerfile of a fragment), or for a
+        fragment folder itself. What it may replace or remove is only what its marker lists."""
         parts = rel.parts
-        if len(parts) == 2 and parts[1] == self.containerfile and parts[0].startswith("v"):
+        if len(parts) == 1:
+            return is_fragment(parts[0])
+        if len(parts) == 2 and parts[1] == self.containerfile and is_fragment(parts[0]):
             return True
         return self.catalog_key(rel) is not None and parts[-1] == "catalog.json"
 

@@ -36,18 +36,35 @@ def fbc_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+def drop_their_containerfiles(root: Path) -> set[str]:
+    """Remove the Containerfiles releasekit did not write, as a team adopting releasekit does once."""
+    theirs = {f"{v.name}/Containerfile.catalog" for v in root.glob("v*")}
+    for name in theirs:
+        (root / name).unlink()
+    return theirs
+
+
 def test_build_writes_file_by_file_into_the_kueue_fbc_layout(
     fbc_repo: Path, run_line: Callable[..., Result]
 ) -> None:
-    before = tree_hashes(fbc_repo)
     (fbc_repo / "v4.18" / "notes.txt").write_text("not releasekit's\n")  # untracked, in a fragment
+    before = tree_hashes(fbc_repo)
+    refused = run_line(["build"])  # their Containerfiles are not releasekit's to replace
+    assert refused.exit_code == 2
+    assert "v4.18/Containerfile.catalog: exists and releasekit did not write it" in refused.stderr
+    assert tree_hashes(fbc_repo) == before
+    theirs = drop_their_containerfiles(fbc_repo)
     result = run_line(["build"])
     assert result.exit_code == 0, result.stdout + result.stderr
     after = tree_hashes(fbc_repo)
     changed = {
         p for p in set(before) | set(after) if before.get(p) != after.get(p) and not p.startswith(".git/")
     }
-    assert changed == {f"{v.name}/Containerfile.catalog" for v in fbc_repo.glob("v*")} | {"v4.18/notes.txt"}
+    assert changed == theirs | {
+        ".releasekit-generated"
+    }  # catalog.json: the same bytes, taken into the marker
+    listed = (fbc_repo / ".releasekit-generated").read_text()
+    assert "v4.18/catalog/kueue-operator/catalog.json" in listed and "notes.txt" not in listed
     assert "COPY catalog /configs" in (fbc_repo / "v5.0" / "Containerfile.catalog").read_text()
     assert (fbc_repo / "v4.18" / "notes.txt").read_text() == "not releasekit's\n"
     assert not (fbc_repo / "catalog").exists()
@@ -58,6 +75,7 @@ def test_build_writes_file_by_file_into_the_kueue_fbc_layout(
 def test_an_edited_published_blob_in_the_kueue_fbc_layout_is_drift(
     fbc_repo: Path, run_line: Callable[..., Result]
 ) -> None:
+    drop_their_containerfiles(fbc_repo)
     target = fbc_repo / "v4.20" / "catalog" / "kueue-operator" / "catalog.json"
     text = target.read_text()
     bundle = '"schema": "olm.bundle",\n    "name": "kueue-operator.v1.1.0",'

@@ -39,9 +39,11 @@ def test_untracked_files_inside_catalog_survive_a_build(repo: Path) -> None:
 
     (repo / "catalog" / "NOTES.md").write_text("mine\n")
     (repo / "catalog" / "v4.18" / "review.txt").write_text("also mine\n")
-    stale = repo / "catalog" / "v9.9" / "Containerfile"  # releasekit's own layout: a stale fragment goes
+    stale = repo / "catalog" / "v9.9" / "Containerfile"  # a stale fragment releasekit wrote goes
     stale.parent.mkdir()
     stale.write_text("FROM scratch\n")
+    marker = repo / "catalog" / MARKER
+    marker.write_text(marker.read_text() + "v9.9/Containerfile\n")
     ran = run_here(["build", "-q"], repo)
     assert ran.code in (0, 1), ran.stderr
     assert (repo / "catalog" / "NOTES.md").read_text() == "mine\n"
@@ -62,12 +64,13 @@ def test_a_build_removes_the_temporary_folders_of_killed_runs(repo: Path) -> Non
 
 def test_a_run_killed_between_the_two_renames_gets_its_tree_back(tmp_path: Path) -> None:
     """Where the kernel cannot exchange two folders, a kill between the renames left no catalog/ at all."""
-    from releasekit.io.atomic import write_tree_atomic  # new API: imported per test
+    from releasekit.io.atomic import MARKER, write_tree_atomic  # new API: imported per test
     from releasekit.jobs.catalog_build import catalog_layout
 
     old = tmp_path / ".catalog.releasekit-old.x1"
     (old / "v4.18").mkdir(parents=True)
     (old / "v4.18" / "Containerfile").write_text("old\n")
+    (old / MARKER).write_text("v4.18/Containerfile\n")
     (old / "v4.18" / "notes.txt").write_text("kept\n")
     files = {PurePosixPath("v4.18/Containerfile"): b"new\n"}
     write_tree_atomic(tmp_path / "catalog", files, owned=catalog_layout)
