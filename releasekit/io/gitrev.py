@@ -319,10 +319,11 @@ def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _refuse_unreadable_repository(top: Path) -> None:
+def _refuse_unreadable_repository(top: Path) -> bool:
     """Raise when git refuses the repository at ``top`` (another user's, corrupt): never a silent "no HEAD".
 
-    A repository with no commit yet is fine (git answers); only a refusal of the repository itself stops.
+    A repository with no commit yet is fine (git answers). A ``.git`` git does not take for a repository
+    at all is no repository: False, and the caller reads nothing from git, as outside one.
     """
     import subprocess
 
@@ -335,8 +336,10 @@ def _refuse_unreadable_repository(top: Path) -> None:
     except subprocess.TimeoutExpired:
         raise InputError(f"{top}: git did not answer within 120 s") from None
     if done.returncode == 0:
-        return
+        return True
     stderr = done.stderr.decode("utf-8", "replace")
+    if "not a git repository" in stderr:
+        return False
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip().startswith(("fatal:", "error:"))]
     reason = printable("; ".join(lines) or stderr.strip() or f"exit {done.returncode}")
     folder = printable(str(top))
@@ -404,7 +407,8 @@ def committed_files(
     if top is None:
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    _refuse_unreadable_repository(top)
+    if not _refuse_unreadable_repository(top):
+        return None
     head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
     if head is None or listing is None:
