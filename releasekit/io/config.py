@@ -6,7 +6,9 @@ may be overridden, and whether releasekit owns the whole tree (``writes: tree``)
 writes (``writes: files``, always so when the root is the repository root). No file means the default
 layout. The file is checked against ``releasekit/schemas/releasekit.schema.json``; a violation is an
 error finding at its line (``RK-STREAM-040``), and the default layout is used meanwhile so that the
-rest is still checked (a build with an error writes nothing).
+rest is still checked (a build with an error writes nothing). The schema's patterns keep every path
+relative, inside the repository and on one line (no ``..``, no leading ``/``, no empty name, no trailing
+newline); a ``containerfile`` that names the ``fbcDir`` folder (even in another case) is RK-STREAM-040 too.
 """
 
 from __future__ import annotations
@@ -71,4 +73,19 @@ def load_layout(repo_root: Path) -> tuple[CatalogLayout, list[Finding]]:
             )
         )
         layout = replace(layout, owns_tree=False)
+    if layout.containerfile.casefold() == layout.fbc_dir.casefold():
+        key = next((k for k in ("containerfile", "fbcDir") if k in catalog), "")
+        where = f"$.catalog.{key}" if key else "$.catalog"
+        findings.append(
+            Finding(
+                rule=RULE_CONFIG,
+                severity=Severity.ERROR,
+                message=f"catalog.containerfile {layout.containerfile!r} and catalog.fbcDir {layout.fbc_dir!r} "
+                "name the same path in each fragment (a file and a folder cannot both be there)",
+                location=Location(file=display, line=doc.line_of(where), path=where),
+                hint="give the Containerfile another name than the FBC folder (names differing only in case "
+                "are one path on macOS and Windows)",
+            )
+        )
+        layout = DEFAULT_LAYOUT
     return layout, findings
