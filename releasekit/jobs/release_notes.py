@@ -208,7 +208,7 @@ def _gate_json(gate: FeatureGate) -> dict[str, Any]:
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     """The published versions whose users can upgrade straight into ``release`` (as of its release)."""
-    from releasekit.model.version import RangeError, parse_range, parse_version
+    from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
     from releasekit.plan.channels import csv_edges
 
     entry = csv_edges(stream, release)
@@ -223,7 +223,10 @@ def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     for other in sorted(stream.releases, key=lambda r: r.version):
         if other.version >= release.version or not other.status.is_published:
             continue
-        in_window = window is not None and window.contains(parse_version(str(other.version)))
+        try:
+            in_window = window is not None and window.contains(parse_version(str(other.version)))
+        except VersionError:  # a number past uint64: in no range opm reads
+            in_window = False
         if other.csv_name(stream.package) in names or in_window:
             out.append(str(other.version))
     return tuple(out)

@@ -367,3 +367,19 @@ def test_stream_names_in_messages_are_escaped(run_line: Callable[..., Result], t
     result = run_line(["release", "notes", "1.4.0", "--streams-dir", streams, "--stream", "x"])
     assert result.exit_code == 2
     assert "\x1b" not in result.stderr and "'st\\x1b[2Jable'" in result.stderr
+
+
+def test_a_version_past_uint64_is_in_no_skip_range() -> None:
+    """semver (Python) reads any number; blang's parser (what opm and the skipRange use) stops at uint64."""
+    import semver
+
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    huge = semver.Version(1, 3, 10**25)
+    releases = tuple(replace(r, version=huge) if str(r.version) == "1.3.0" else r for r in stable.releases)
+    policy = replace(stable.upgrades, skip_range=">=1.0.0 <{version}")
+    streams = tuple(
+        replace(s, releases=releases, upgrades=policy) if s.name == "stable" else s for s in loaded.streams
+    )
+    notes = build_notes(streams, loaded.inventories, "1.4.0")
+    assert "1.3.1" in notes.upgrades_from and str(huge) not in notes.upgrades_from
