@@ -83,6 +83,30 @@ def test_a_containerfile_that_is_the_fbc_folder_is_a_finding(
     assert f"catalog.containerfile {names[0]!r} and catalog.fbcDir {names[1]!r}" in found[0][2]
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("  root: streams\n  writes: files\n", "catalog.root 'streams' is the input 'streams'"),
+        ("  root: bundle-templates\n  writes: files\n", "is the input 'bundle-templates'"),
+        ("  root: streams/openshift\n  writes: files\n", "lies inside the input 'streams'"),
+        (
+            "  root: Bundle-Templates/x\n",
+            "lies inside the input 'Bundle-Templates'",
+        ),  # one path, ignoring case
+        ("  root: releasekit.yaml\n", "is the input 'releasekit.yaml'"),
+        ("  root: README.md\n", "catalog.root 'README.md': 'README.md' is a file, not a folder"),
+        ("  root: README.md/catalog\n", "'README.md' is a file, not a folder"),
+    ],
+)
+def test_a_root_among_the_inputs_or_through_a_file_is_a_finding(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    (tmp_path / "README.md").write_text("a file\n")
+    found = _findings(tmp_path, HEAD + body)
+    assert [(rule, at) for rule, at, _ in found] == [("RK-STREAM-040", 3)]
+    assert message in found[0][2]
+
+
 def test_usual_names_stay_accepted(tmp_path: Path) -> None:
     for body in (
         "  root: fbc/catalogs\n  containerfile: catalog.Dockerfile\n",
@@ -97,6 +121,8 @@ def test_usual_names_stay_accepted(tmp_path: Path) -> None:
     [
         "  fbcDir: catalog\n  containerfile: catalog\n",
         '  root: "catalog\\n"\n',
+        "  root: bundle-templates\n  writes: files\n",  # catalogs written among the templates
+        "  root: releasekit.yaml\n",  # NotADirectoryError
     ],
 )
 def test_build_with_a_degenerate_config_writes_nothing_and_reports_the_line(
@@ -105,14 +131,14 @@ def test_build_with_a_degenerate_config_writes_nothing_and_reports_the_line(
     root = init_repo(tmp_path / "repo")
     monkeypatch.chdir(root)
     (root / "releasekit.yaml").write_text(HEAD + body)
-    before = tree_hashes(root / "catalog")
+    before = {name: tree_hashes(root / name) for name in ("catalog", "streams", "bundle-templates")}
     result = run_line(["build", "--format", "json"])  # catch_exceptions=False: a traceback fails here
     assert result.exit_code == 1, result.stdout + result.stderr
     config = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-STREAM-040"]
     assert [(f["location"]["file"], f["location"]["line"]) for f in config] == [
-        ("releasekit.yaml", body.count("\n") + 2)
+        ("releasekit.yaml", 3 if "root" in body else body.count("\n") + 2)
     ]
-    assert tree_hashes(root / "catalog") == before
+    assert {name: tree_hashes(root / name) for name in before} == before
     assert not any("\n" in p.name for p in root.rglob("*"))
 
 
