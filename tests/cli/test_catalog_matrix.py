@@ -187,3 +187,17 @@ def test_a_5001_digit_version_number_is_refused_at_its_line(
         for f in json.loads(validate.stdout)["findings"]
         if f["rule"] == "RK-STREAM-012"
     ] == [("RK-STREAM-012", line)]
+
+
+def test_control_characters_of_the_lifecycle_are_shown_escaped(
+    run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    bad = tmp_path / "lifecycle.yaml"
+    bad.write_text(
+        'schema: releasekit/openshift-lifecycle/v1\nversions: [v4.18, v4.19]\n"\\e]0;x\\a\\e[2J": 1\n'
+        'upgrades:\n  - {from: v4.18, to: v4.19, kind: "\\e[31m"}\n'
+    )
+    result = run_line(["catalog", "matrix", REPO_ROOT / "catalog", "--lifecycle", bad])
+    assert result.exit_code == 2
+    assert result.stderr.rstrip("\n").isprintable()  # one line, no raw control character
+    assert "'\\x1b]0;x\\x07\\x1b[2J'" in result.stderr
