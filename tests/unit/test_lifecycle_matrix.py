@@ -305,6 +305,24 @@ def test_version_parsers_bound_the_digits_before_int() -> None:
     assert openshift_versions_label_form(f"v4.18-v4.{huge}") is None
     assert openshift_versions_label_form(f"v4.{huge}") is None
     assert openshift_versions_label_form("v4.18\n") is None
+    from releasekit.model.inventory import line_of_version
+
+    assert line_of_version(f"v0.{huge}.0") is None and line_of_version("v\u0660.\u0661\u0669.0") is None
+    assert line_of_version("v0.19.0-devel-19-g982b8b02") == "0.19"
+
+
+def test_a_5001_digit_kueue_pin_in_a_stream_is_no_traceback(tmp_path: Path) -> None:
+    from releasekit.jobs.streams_validate import validate_streams
+
+    streams = tmp_path / "streams"
+    shutil.copytree(REPO_ROOT / "streams", streams)
+    stable = streams / "stable.yaml"
+    text = stable.read_text()
+    pin = "      describe: v0.19.0-devel-19-g982b8b02\n"
+    assert pin in text
+    stable.write_text(text.replace(pin, f"      describe: v0.{'1' * 5001}.0\n", 1))
+    _, report = validate_streams(streams, display_root="streams")  # the describe's line was int()-ed
+    assert any(f.rule == "RK-STREAM-030" for f in report.findings)
 
 
 def test_build_and_check_report_a_5001_digit_lifecycle_version_at_its_line(
