@@ -201,3 +201,26 @@ def test_control_characters_of_the_lifecycle_are_shown_escaped(
     assert result.exit_code == 2
     assert result.stderr.rstrip("\n").isprintable()  # one line, no raw control character
     assert "'\\x1b]0;x\\x07\\x1b[2J'" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["4.\u00b2", "\u0664.19", f"4.{'1' * 5001}"])
+def test_a_max_openshift_version_that_is_no_number_is_no_traceback(
+    run_line: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """olm.maxOpenShiftVersion with a superscript, Arabic-Indic or 5,001 digits (str.isdigit takes all)."""
+    import shutil
+
+    from releasekit.model.tech_preview import parse_max_openshift
+
+    assert parse_max_openshift(value) is None
+    tree = tmp_path / "catalog"
+    shutil.copytree(REPO_ROOT / "catalog", tree)
+    target = tree / "v4.18" / "configs" / "kueue-operator" / "catalog.json"
+    text = target.read_text()
+    at = text.index('"properties": [', text.index('"schema": "olm.bundle"')) + len('"properties": [')
+    prop = json.dumps({"type": "olm.maxOpenShiftVersion", "value": value})
+    target.write_text(f"{text[:at]}\n      {prop},{text[at:]}")
+    monkeypatch.chdir(REPO_ROOT)
+    for args in (["catalog", "matrix", tree], ["catalog", "validate", "--graph", tree]):
+        result = run_line(args)  # catch_exceptions=False: a traceback fails the test
+        assert result.exit_code in (0, 1), result.stderr
