@@ -383,3 +383,18 @@ def test_a_version_past_uint64_is_in_no_skip_range() -> None:
     )
     notes = build_notes(streams, loaded.inventories, "1.4.0")
     assert "1.3.1" in notes.upgrades_from and str(huge) not in notes.upgrades_from
+
+
+def test_map_markdown_cells_hold_hostile_values(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    """`streams map --format markdown` (the table pasted into release notes): one row per release still."""
+    pin = "      describe: v0.19.0-devel-19-g982b8b02\n"
+    streams = _streams_copy(
+        tmp_path, lambda t: t.replace(pin, '      describe: "v0.19.0|x\\n## <b>[a](javascript:x)"\n', 1)
+    )
+    plain = run_line(["streams", "map", "--streams-dir", STREAMS, "--format", "markdown"])
+    result = run_line(["streams", "map", "--streams-dir", streams, "--format", "markdown"])
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == len(plain.stdout.splitlines())
+    (row,) = [line for line in result.stdout.splitlines() if "javascript" in line]
+    assert row.count(" | ") == 4 and "<" not in row and "\\[a\\]" in row
+    assert "v0.19.0\\|x\\\\n\\#\\# &lt;b&gt;" in row
