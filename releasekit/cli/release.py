@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import streams_dir_option, write_output
+from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
 
 __all__ = ["group", "notes"]
 
@@ -35,8 +35,16 @@ def group() -> None:
     help="Write to this file instead of standard output.",
 )
 def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
-    """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades."""
-    from releasekit.jobs.release_notes import release_notes, render_json, render_markdown
+    """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades.
 
-    built = release_notes(streams_dir, version, stream=stream)
-    write_output(render_markdown(built) if fmt == "markdown" else render_json(built), output)
+    Exit 1, with the findings on standard error, when streams/ has loading errors (as `streams show`).
+    """
+    from releasekit.jobs.release_notes import release_notes, render_json, render_markdown
+    from releasekit.report.text import TextReporter
+
+    run = release_notes(streams_dir, version, stream=stream)
+    if run.notes is None:
+        assert run.refused is not None
+        click.echo(TextReporter().render(run.refused), err=True, nl=False)
+        raise click.exceptions.Exit(EXIT_ERRORS)
+    write_output(render_markdown(run.notes) if fmt == "markdown" else render_json(run.notes), output)

@@ -52,15 +52,17 @@ def render_text(streams: tuple[Stream, ...]) -> str:
 def render_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
     """The support matrix people paste into release notes: stable first; ``released_only`` leaves out
     candidates and deprecated or withdrawn releases."""
+    from releasekit.jobs.release_notes import markdown_text as md  # every cell escaped: | and newlines too
+
     out: list[str] = []
     for stream in _stable_first(streams):
         out += [
-            f"### {stream.package} ({stream.name})",
+            f"### {md(stream.package)} ({md(stream.name)})",
             "",
             "| Operator | Channel | Kueue | OpenShift | Status |",
             "|---|---|---|---|---|",
         ]
-        out += [f"| {' | '.join(row)} |" for row in _rows(stream, released_only=released_only)]
+        out += [f"| {' | '.join(md(c) for c in row)} |" for row in _rows(stream, released_only=released_only)]
         out.append("")
     return "\n".join(out)
 

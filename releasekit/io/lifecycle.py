@@ -10,16 +10,18 @@ loader reads only the top-level ``streams/*.yaml``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from releasekit.errors import InputError
 from releasekit.io.inputs import read_input_text
 from releasekit.io.streams import schema_findings
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.yamlio import LocatedDocument, YamlContentError, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
+from releasekit.model.stream_ids import RULE_OPENSHIFT
 
-__all__ = ["LIFECYCLE_FILE", "LIFECYCLE_SCHEMA", "load_lifecycle", "require_lifecycle"]
+__all__ = ["LIFECYCLE_FILE", "LIFECYCLE_SCHEMA", "load_lifecycle", "read_lifecycle"]
 
 LIFECYCLE_FILE = "openshift/lifecycle.yaml"
 """Where the lifecycle lives, relative to ``streams/``."""
@@ -65,32 +67,27 @@ def read_lifecycle(path: Path, display: str) -> tuple[OpenShiftLifecycle | None,
     if errors:
         return None, tuple(errors)
     data = doc.data
+    named = _named_versions(data)
+    parsed, bad = _parse_versions(named, doc, display)
+    if bad:
+        return None, bad
     explicit = tuple(
         UpgradeEdge(
-            source=OpenShiftVersion.parse(item["from"]),
-            target=OpenShiftVersion.parse(item["to"]),
+            source=parsed[item["from"]],
+            target=parsed[item["to"]],
             kind=EdgeKind(item["kind"]),
             line=doc.line_of(f"$.upgrades[{index}]"),
         )
         for index, item in enumerate(data.get("upgrades", []))
     )
     lifecycle = OpenShiftLifecycle.build(
-        (OpenShiftVersion.parse(v) for v in data["versions"]),
-        (OpenShiftVersion.parse(v) for v in data.get("eus", [])),
+        (parsed[v] for v in data["versions"]),
+        (parsed[v] for v in data.get("eus", [])),
         explicit,
         derive=bool(data.get("derive", True)),
         file=display,
     )
     listed = set(lifecycle.versions)
-    stray = [
-        (path_, text_)
-        for path_, text_ in (
-            *((f"$.eus[{i}]", v) for i, v in enumerate(data.get("eus", []))),
-            *((f"$.upgrades[{i}]", e["from"]) for i, e in enumerate(data.get("upgrades", []))),
-            *((f"$.upgrades[{i}]", e["to"]) for i, e in enumerate(data.get("upgrades", []))),
-        )
-        if OpenShiftVersion.parse(text_) not in listed
-    ]
     findings = [
         Finding(
             rule="RK-STREAM-050",
@@ -99,16 +96,43 @@ def read_lifecycle(path: Path, display: str) -> tuple[OpenShiftLifecycle | None,
             location=Location(file=display, line=doc.line_of(path_), path=path_),
             hint=f"add {text_} to versions, or fix the entry",
         )
-        for path_, text_ in stray
+        for path_, text_ in named
+        if not path_.startswith("$.versions[") and parsed[text_] not in listed
     ]
     return lifecycle, tuple(findings)
 
 
-def require_lifecycle(streams_dir: Path, *, display_root: str | None = None) -> OpenShiftLifecycle | None:
-    """:func:`load_lifecycle` for commands that only use it: an error finding is an InputError (exit 2)."""
-    lifecycle, findings = load_lifecycle(streams_dir, display_root=display_root)
-    errors = [f for f in findings if f.severity is Severity.ERROR]
-    if errors:
-        first = errors[0]
-        raise InputError(f"{first.location}: {first.message}")
-    return lifecycle
+def _named_versions(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(JSON path, text)`` of every version the file names: versions, eus, then each upgrade's ends."""
+    upgrades = data.get("upgrades", [])
+    return [
+        *((f"$.versions[{i}]", v) for i, v in enumerate(data["versions"])),
+        *((f"$.eus[{i}]", v) for i, v in enumerate(data.get("eus", []))),
+        *((f"$.upgrades[{i}]", e["from"]) for i, e in enumerate(upgrades)),
+        *((f"$.upgrades[{i}]", e["to"]) for i, e in enumerate(upgrades)),
+    ]
+
+
+def _parse_versions(
+    named: list[tuple[str, str]], doc: LocatedDocument, display: str
+) -> tuple[dict[str, OpenShiftVersion], tuple[Finding, ...]]:
+    """Each named text parsed once; a text the schema lets through but the parser refuses (a number of
+    thousands of digits) is an RK-STREAM-012 finding at its line, never a traceback."""
+    parsed: dict[str, OpenShiftVersion] = {}
+    bad: list[Finding] = []
+    for path_, text_ in named:
+        if text_ in parsed:
+            continue
+        try:
+            parsed[text_] = OpenShiftVersion.parse(text_)
+        except ValueError as exc:
+            bad.append(
+                Finding(
+                    rule=RULE_OPENSHIFT,
+                    severity=Severity.ERROR,
+                    message=str(exc),
+                    location=Location(file=display, line=doc.line_of(path_), path=path_),
+                    hint="write OpenShift versions as vX.Y, e.g. v4.18 or v5.0",
+                )
+            )
+    return parsed, tuple(bad)

@@ -68,17 +68,30 @@ def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tu
 
 
 def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
-    from releasekit.io.lifecycle import read_lifecycle, require_lifecycle
+    """The lifecycle the request names, judged as ``build`` judges it (the schema, RK-STREAM-012/050 and
+    :func:`releasekit.rules.lifecycle.check_lifecycle`'s RK-STREAM-051: no edge that does not go upwards,
+    so no self-edge and no cycle); any error is an InputError (exit 2) naming its file and line."""
+    from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
+    from releasekit.rules.lifecycle import check_lifecycle
 
     if request.lifecycle is None:
-        return require_lifecycle(request.streams_dir) if request.streams_dir.is_dir() else None
-    if not request.lifecycle.is_file():
+        if not request.streams_dir.is_dir():
+            return None
+        lifecycle, findings = load_lifecycle(request.streams_dir)
+    elif not request.lifecycle.is_file():
         raise UsageError(f"--lifecycle {request.lifecycle}: no such file")
-    lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
+    else:
+        lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
+    if lifecycle is not None:
+        findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    if errors or lifecycle is None:
-        first = errors[0]
-        raise InputError(f"{first.location}: {first.message}")
+    if errors:
+        more = (
+            f" (and {len(errors) - 1} more: `releasekit streams validate` lists them)"
+            if len(errors) > 1
+            else ""
+        )
+        raise InputError(f"{errors[0].location}: {errors[0].message}{more}")
     return lifecycle
 
 

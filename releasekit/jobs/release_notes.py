@@ -14,11 +14,17 @@ The story: load ``streams/`` (:func:`releasekit.io.streams.load_streams`), find 
 :func:`build_notes` is pure (streams and inventories in, :class:`ReleaseNotes` out); inventories are
 looked up only through :func:`inventory_for`, the one place that knows how a release names its Kueue
 inventory. :func:`render_markdown` / :func:`render_json` write them.
+
+Hostile input: :func:`release_notes` refuses ``streams/`` with loading errors (schema, duplicate keys,
+versions that do not parse) as ``streams show`` and ``streams map`` do: the findings, and exit 1. Every
+value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`): it cannot open a
+block, a link, an image, HTML, a table cell or a code span, and control characters are shown as escapes.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,19 +34,24 @@ import semver
 
 from releasekit.errors import UsageError
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
+from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
 
 __all__ = [
     "NOTES_SCHEMA",
     "ApiChanges",
     "GateChanges",
+    "NotesRun",
     "ReleaseNotes",
     "build_notes",
     "gate_lines",
     "inventory_for",
+    "markdown_code",
+    "markdown_text",
     "release_notes",
     "render_json",
     "render_markdown",
+    "visible",
 ]
 
 NOTES_SCHEMA = "releasekit/release-notes/v1"
@@ -168,7 +179,7 @@ def _gate_changes(
 
 
 def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
-    """The gate changes and the operator's settings as Markdown list lines."""
+    """The gate changes and the operator's settings as Markdown list lines (every value escaped)."""
     changes = (
         [f"added: {_gate_text(g)}" for g in gates.added]
         + [f"removed: {_gate_text(g)}" for g in gates.removed]
@@ -182,7 +193,7 @@ def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
         f"{s.gate}: {_on(s.enabled)}" + (f" ({s.reason})" if s.reason else "") for s in gates.settings
     ]
     settings += [f"opt-in: {g.gate} when {g.config_field} is used ({g.reason})" for g in gates.opt_in]
-    return changes, settings
+    return [markdown_text(line) for line in changes], [markdown_text(line) for line in settings]
 
 
 def _gate_json(gate: FeatureGate) -> dict[str, Any]:
@@ -196,7 +207,7 @@ def _gate_json(gate: FeatureGate) -> dict[str, Any]:
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     """The published versions whose users can upgrade straight into ``release`` (as of its release)."""
-    from releasekit.model.version import RangeError, parse_range, parse_version
+    from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
     from releasekit.plan.channels import csv_edges
 
     entry = csv_edges(stream, release)
@@ -211,7 +222,10 @@ def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     for other in sorted(stream.releases, key=lambda r: r.version):
         if other.version >= release.version or not other.status.is_published:
             continue
-        in_window = window is not None and window.contains(parse_version(str(other.version)))
+        try:
+            in_window = window is not None and window.contains(parse_version(str(other.version)))
+        except VersionError:  # a number past uint64: in no range opm reads
+            in_window = False
         if other.csv_name(stream.package) in names or in_window:
             out.append(str(other.version))
     return tuple(out)
@@ -240,7 +254,7 @@ def _find(streams: Sequence[Stream], version: str, stream_name: str | None) -> t
         raise UsageError(f"VERSION {version!r} is not a semantic version (e.g. 1.4.0)") from None
     candidates = [s for s in streams if stream_name is None or s.name == stream_name]
     if stream_name is not None and not candidates:
-        names = ", ".join(s.name for s in streams) or "none"
+        names = ", ".join(repr(s.name) for s in streams) or "none"
         raise UsageError(f"--stream {stream_name!r}: no such stream (streams: {names})")
     found = [(s, r) for s in candidates for r in s.releases if r.version == wanted]
     if not found:
@@ -299,31 +313,97 @@ def build_notes(
 # ------------------------------------------------------------------------------------------ rendering
 
 
+_MARKDOWN_ESCAPES = {
+    "\\": "\\\\",
+    "`": "\\`",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+    "|": "\\|",
+    "~": "\\~",
+    "#": "\\#",
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+}
+_MARKDOWN_SPECIAL = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
+_BACKTICKS = re.compile("`+")
+_ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character ``str.isprintable`` refuses (newlines, tabs, ESC, U+2028, ...) written
+    as its Python escape (``\\n``, ``\\x1b``, ``\\u2028``): one line, nothing a terminal or renderer acts on."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as Markdown inline text that renders as itself (:func:`visible` first).
+
+    Backslash-escapes what could start emphasis, a link or image (``[``), a code span, a table cell, a
+    heading or strikethrough; ``<``, ``>`` and ``&`` become entities, so no HTML (``<script>``, ``<!--``) and
+    no autolink survives.
+    """
+    return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_ESCAPES[m.group()], visible(text))
+
+
+def markdown_code(text: str) -> str:
+    """``text`` as one Markdown code span (:func:`visible` first): fenced by one backtick more than the
+    longest run inside, padded with a space where the text starts or ends with a backtick or a space
+    (CommonMark strips one space from each end of such a span; one of only spaces is kept as is)."""
+    shown = visible(text)
+    if not shown:
+        return "` `"
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(shown)), default=0) + 1)
+    pad = " " if shown.strip(" ") and (shown[0] in "` " or shown[-1] in "` ") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
+def _item(line: str) -> str:
+    """A list item's (escaped) text that cannot open a block of its own (``- -``, ``- 1. x``, ``- +``)."""
+    if line[:1] in ("-", "+", "="):
+        return "\\" + line
+    if line[:1] == " ":  # four would make indented code
+        return "&#32;" + line[1:]
+    marker = _ORDERED_MARKER.match(line)
+    return f"{line[: marker.end()]}\\{line[marker.end() :]}" if marker else line
+
+
 def _section(title: str, items: Sequence[str], empty: str) -> list[str]:
+    """A section of Markdown list items (``items`` already Markdown)."""
     out = [f"### {title}", ""]
-    out += [f"- {item}" for item in items] if items else [empty]
+    out += [f"- {_item(item)}" for item in items] if items else [empty]
     return [*out, ""]
 
 
+def _texts(items: Sequence[str]) -> list[str]:
+    return [markdown_text(item) for item in items]
+
+
 def render_markdown(notes: ReleaseNotes) -> str:
-    """The notes as Markdown (a release page or a pull-request description)."""
+    """The notes as Markdown (a release page or a pull-request description); every value escaped."""
     a, g = notes.apis, notes.gates
+    md = markdown_text
     out = [
-        f"## {notes.package} {notes.version}",
+        f"## {md(notes.package)} {md(notes.version)}",
         "",
-        f"Stream **{notes.stream}**, channel `{notes.channel}`, status {notes.status}.",
+        f"Stream **{md(notes.stream)}**, channel {markdown_code(notes.channel)}, status {md(notes.status)}.",
         "",
         "### Kueue",
         "",
-        f"- this release: Kueue {notes.kueue}",
-        f"- previous release ({notes.previous_version}): Kueue {notes.previous_kueue}"
+        f"- this release: Kueue {md(notes.kueue)}",
+        f"- previous release ({md(notes.previous_version)}): Kueue {md(notes.previous_kueue or '')}"
         if notes.previous_version
         else "- previous release: none (the first of its stream)",
         "",
     ]
     if notes.missing:
         out += [
-            f"_No recorded inventory for {', '.join(notes.missing)}: API and gate changes are incomplete._",
+            f"_No recorded inventory for {', '.join(md(m) for m in notes.missing)}: "
+            "API and gate changes are incomplete._",
             "",
         ]
     api_lines = (
@@ -333,18 +413,21 @@ def render_markdown(notes: ReleaseNotes) -> str:
         + [f"version removed: {n}" for n in a.versions_removed]
         + [f"storage version: {n}" for n in a.storage_changes]
     )
-    out += _section("API changes", api_lines, "No CRD or version changes since the previous release.")
+    out += _section("API changes", _texts(api_lines), "No CRD or version changes since the previous release.")
     if a.alpha_kept_out:
-        out += _section("Alpha API versions kept out of this stream", a.alpha_kept_out, "")
+        out += _section("Alpha API versions kept out of this stream", _texts(a.alpha_kept_out), "")
     if a.alpha_shipped:
-        out += _section("Alpha API versions shipped", a.alpha_shipped, "")
+        out += _section("Alpha API versions shipped", _texts(a.alpha_shipped), "")
     changes, settings = gate_lines(g)
     out += _section("Feature gates", changes, "No feature-gate changes in Kueue since the previous release.")
     out += _section("Operator gate settings", settings, "None.")
-    out += _section("Images", [f"{name}: `{image}`" for name, image in notes.images], "None.")
-    out += _section("OpenShift catalogs", [", ".join(notes.catalogs)] if notes.catalogs else [], "None.")
-    out += _section("Upgrades into this release", list(notes.upgrades_from), "None (a new install only).")
-    out += _section("Deprecations", list(notes.deprecations), "None.")
+    images = [f"{md(name)}: {markdown_code(image)}" for name, image in notes.images]
+    out += _section("Images", images, "None.")
+    out += _section(
+        "OpenShift catalogs", _texts([", ".join(notes.catalogs)] if notes.catalogs else []), "None."
+    )
+    out += _section("Upgrades into this release", _texts(notes.upgrades_from), "None (a new install only).")
+    out += _section("Deprecations", _texts(notes.deprecations), "None.")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -388,17 +471,30 @@ def render_json(notes: ReleaseNotes) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> ReleaseNotes:
+@dataclass(frozen=True, slots=True)
+class NotesRun:
+    """What ``release notes`` did: the notes, or the report of the loading errors that refuse them."""
+
+    notes: ReleaseNotes | None
+    refused: Report | None = None
+
+
+def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
     """Load ``streams_dir`` and build the notes of ``version``.
 
-    Raises:
-        InputError: ``streams/`` cannot be read. UsageError: see :func:`build_notes`, or streams with
-        error findings (``releasekit streams validate`` lists them).
-    """
-    from releasekit.io.streams import load_streams
-    from releasekit.model.finding import has_errors
+    ``streams/`` with loading errors (a schema violation, a duplicate key, a version or OpenShift version
+    that does not parse, an inventory that is not valid) gives no notes but :attr:`NotesRun.refused`, a
+    report of those findings (exit 1), as ``streams show`` and ``streams map`` treat them: notes written
+    from a stream file the loader half read would be wrong, or name the release as missing.
 
-    loaded = load_streams(streams_dir, display_root=str(streams_dir))
-    if has_errors(loaded.findings) and not loaded.streams:
-        raise UsageError(f"{streams_dir}: cannot read the streams; `releasekit streams validate` says why")
-    return build_notes(loaded.streams, loaded.inventories, version, stream)
+    Raises:
+        InputError: ``streams/`` cannot be read. UsageError: see :func:`build_notes`.
+    """
+    from dataclasses import replace
+
+    from releasekit.jobs.streams_validate import read_streams
+
+    loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
+    if report is not None:
+        return NotesRun(notes=None, refused=replace(report, command="release notes"))
+    return NotesRun(notes=build_notes(loaded.streams, loaded.inventories, version, stream))

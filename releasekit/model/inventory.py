@@ -58,7 +58,8 @@ class InventorySource(enum.StrEnum):
 
 
 _VERSION_RE = re.compile(r"^v\d+(?:(alpha|beta)\d+)?$")
-_LINE_RE = re.compile(r"^v?(\d+)\.(\d+)(?:[.\-].*)?$")
+# ASCII digits, at most 9 (int() refuses over 4,300 with a bare ValueError; no Kueue line is that long)
+_LINE_RE = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:[.\-].*)?\Z", re.DOTALL)
 
 
 def version_maturity(name: str) -> Maturity:

@@ -93,6 +93,18 @@ def _origin_field() -> Any:
 # ------------------------------------------------------------------------------------------- values
 
 
+OPENSHIFT_NUMBER_DIGITS = 9
+"""The most digits a number of an OpenShift version may have (``v4.18``: 1 and 2); a longer one is refused
+before it is converted (Python's int() refuses more than 4,300 digits with a traceback)."""
+
+_OPENSHIFT_VERSION = re.compile(r"v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\Z")  # ASCII digits, no trailing newline
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message: escaped (repr) and cut to ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, order=True)
 class OpenShiftVersion:
     """An OpenShift version as catalogs name it: ``v4.18``. Ordered as clusters upgrade."""
@@ -102,18 +114,25 @@ class OpenShiftVersion:
 
     @classmethod
     def parse(cls, text: str) -> OpenShiftVersion:
-        """Parse ``vX.Y``; raises ValueError for anything else (``4.18``, ``v4.18.1``, ``v4.018``)."""
-        match = re.match(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)$", text)
+        """Parse ``vX.Y``; raises ValueError for anything else (``4.18``, ``v4.18.1``, ``v4.018``, a
+        trailing newline, a number of more than :data:`OPENSHIFT_NUMBER_DIGITS` digits)."""
+        match = _OPENSHIFT_VERSION.match(text)
         if not match:
-            raise ValueError(f"{text!r} is not an OpenShift version of the form vX.Y (e.g. v4.18)")
-        return cls(major=int(match.group(1)), minor=int(match.group(2)))
+            raise ValueError(f"{_shown(text)} is not an OpenShift version of the form vX.Y (e.g. v4.18)")
+        if max(len(match[1]), len(match[2])) > OPENSHIFT_NUMBER_DIGITS:  # checked before int()
+            raise ValueError(
+                f"{_shown(text)} is not an OpenShift version: its numbers have at most "
+                f"{OPENSHIFT_NUMBER_DIGITS} digits (this one {max(len(match[1]), len(match[2]))})"
+            )
+        return cls(major=int(match[1]), minor=int(match[2]))
 
     def __str__(self) -> str:
         return f"v{self.major}.{self.minor}"
 
 
-_LABEL_SINGLE = re.compile(r"^=?v\d+\.\d+$")
-_LABEL_RANGE = re.compile(r"^v(\d+)\.(\d+)-v(\d+)\.(\d+)$")
+# ASCII digits, at most OPENSHIFT_NUMBER_DIGITS of them (int() below never sees a huge number), no trailing newline
+_LABEL_SINGLE = re.compile(r"=?v[0-9]{1,9}\.[0-9]{1,9}\Z")
+_LABEL_RANGE = re.compile(r"v([0-9]{1,9})\.([0-9]{1,9})-v([0-9]{1,9})\.([0-9]{1,9})\Z")
 
 
 def openshift_versions_label_form(value: str) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from releasekit.model.stream import OpenShiftVersion, Release, Stream
+from releasekit.model.stream import OPENSHIFT_NUMBER_DIGITS, OpenShiftVersion, Release, Stream
 
 __all__ = [
     "ANNOTATION_OLM_PROPERTIES",
@@ -47,11 +47,17 @@ def olm_properties_annotation(value: str) -> str:
     return json.dumps([{"type": PROP_MAX_OPENSHIFT, "value": value}], separators=(",", ":"))
 
 
+def _number(text: str) -> bool:
+    """ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` (``str.isdigit`` alone takes ``²`` and ``٤``,
+    which int() refuses or reads, and int() refuses over 4,300 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= OPENSHIFT_NUMBER_DIGITS
+
+
 def parse_max_openshift(value: object) -> OpenShiftVersion | None:
     """``4.19`` / ``v4.19`` / ``4.19.0`` as an OpenShift version (patch dropped, as OLM does); None if not."""
     if not isinstance(value, str):
         return None
     parts = value.strip().removeprefix("v").split("+")[0].split("-")[0].split(".")
-    if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+    if len(parts) < 2 or not all(_number(p) for p in parts[:2]):
         return None
     return OpenShiftVersion(major=int(parts[0]), minor=int(parts[1]))

@@ -51,6 +51,8 @@ RELEASE_MAX_LENGTH = 20
 
 _UINT64_MAX = 2**64 - 1
 _INT64_MAX = 2**63 - 1
+_UINT64_DIGITS = len(str(_UINT64_MAX))  # 20: a number with more significant digits is out of range
+_INT64_DIGITS = len(str(_INT64_MAX))  # 19
 
 PrereleaseId = int | str
 """One pre-release identifier: an ``int`` when numeric, else the alphanumeric string."""
@@ -122,6 +124,9 @@ def _parse_uint(text: str) -> int:
     """Go ``strconv.ParseUint(text, 10, 64)`` for a string already known to hold only ASCII digits."""
     if not text:
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
+    if len(text) > _UINT64_DIGITS and len(text.lstrip("0")) > _UINT64_DIGITS:
+        # out of range whatever the digits; checked before int(), which refuses over 4,300 digits
+        raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
     value = int(text)
     if value > _UINT64_MAX:
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
@@ -464,6 +469,8 @@ def _go_atoi(text: str) -> int | None:
     body = text[1:] if text[:1] in ("+", "-") else text
     if not body or not _only_digits(body):
         return None
+    if len(body) > _INT64_DIGITS and len(body.lstrip("0")) > _INT64_DIGITS:
+        return None  # out of int64's range (checked before int(), which refuses over 4,300 digits)
     value = int(text)
     if not -(2**63) <= value <= _INT64_MAX:
         return None

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import string
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from releasekit.io.streams import load_streams
-from releasekit.jobs.release_notes import build_notes, inventory_for, render_json, render_markdown
+from releasekit.jobs.release_notes import (
+    build_notes,
+    inventory_for,
+    markdown_code,
+    markdown_text,
+    render_json,
+    render_markdown,
+    visible,
+)
 from releasekit.model.inventory import (
     Crd,
     CrdVersion,
@@ -49,7 +61,7 @@ def test_notes_of_1_4_0(run_line: Callable[..., Result]) -> None:
     assert f"- bundle: `{this.bundle_image}`" in text
     assert f"- {', '.join(str(c) for c in this.catalogs)}\n" in text
     for gate in this.opt_in_gates:
-        assert f"- opt-in: {gate.gate} when {gate.config_field} is used" in text
+        assert f"- opt-in: {gate.gate} when {markdown_text(gate.config_field)} is used" in text
     # gates between the two inventories, read from streams/upstream
     old = inventory_for(before, loaded.inventories)
     new = inventory_for(this, loaded.inventories)
@@ -198,3 +210,191 @@ def test_map_released_only_lists_stable_first_and_no_candidates(
     assert full.stdout.index("(stable)") < full.stdout.index("(experimental)")
     bad = run_line(["streams", "map", "--streams-dir", streams, "--released-only"])
     assert bad.exit_code == 2
+
+
+# ---------------------------------------------------------------------------- hostile input (issue 23)
+
+
+def _streams_copy(tmp_path: Path, edit: Callable[[str], str]) -> Path:
+    """A copy of this repository's streams/ whose stable.yaml ``edit`` rewrites."""
+    streams = tmp_path / "streams"
+    shutil.copytree(STREAMS, streams)
+    stable = streams / "stable.yaml"
+    text = stable.read_text()
+    edited = edit(text)
+    assert edited != text
+    stable.write_text(edited)
+    return streams
+
+
+_RELEASE_1_4_0 = "  - version: 1.4.0\n    status: released\n"
+
+
+@pytest.mark.parametrize(
+    ("edit", "rule"),
+    [
+        (lambda t: t.replace(_RELEASE_1_4_0, _RELEASE_1_4_0 + "    bogus: 1\n", 1), "RK-STREAM-001"),
+        (
+            lambda t: t.replace(
+                "    catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v5.0]\n",
+                "    catalogs: [v4.18, v4.019, v4.20, v4.21, v4.22, v5.0]\n",
+                1,
+            ),
+            "RK-STREAM-012",
+        ),
+        (lambda t: t.replace("  - version: 1.4.1\n", "  - version: 1.4.01\n", 1), "RK-STREAM-003"),
+    ],
+    ids=["unknown-key", "openshift-version", "another-release"],
+)
+def test_notes_refuse_streams_with_loading_errors(
+    run_line: Callable[..., Result], tmp_path: Path, edit: Callable[[str], str], rule: str
+) -> None:
+    """As `streams show` and `streams map`: the loading findings on stderr, exit 1, no notes."""
+    streams = _streams_copy(tmp_path, edit)
+    for fmt in ("markdown", "json"):
+        result = run_line(["release", "notes", "1.4.0", "--streams-dir", streams, "--format", fmt])
+        assert result.exit_code == 1, result.stdout + result.stderr
+        assert result.stdout == ""
+        assert f"error {rule}: {streams}/stable.yaml:" in result.stderr
+        assert "release notes: failed" in result.stderr
+
+
+_PUNCT = frozenset(string.punctuation)
+_SPECIAL = frozenset("\\`*_[]|~#<>\n\r")
+
+
+def _decode_text(markdown: str) -> str:
+    """What Markdown inline text renders as, for the escapes markdown_text writes; fails on any
+    character that would be markup there (an unescaped ``[``, ``<``, backtick, ``|``, newline, ...)."""
+    out: list[str] = []
+    i = 0
+    while i < len(markdown):
+        ch = markdown[i]
+        if ch == "\\" and i + 1 < len(markdown) and markdown[i + 1] in _PUNCT:
+            out.append(markdown[i + 1])
+            i += 2
+            continue
+        if ch == "&":
+            entity = next(e for e in ("&lt;", "&gt;", "&amp;") if markdown.startswith(e, i))
+            out.append({"&lt;": "<", "&gt;": ">", "&amp;": "&"}[entity])
+            i += len(entity)
+            continue
+        assert ch not in _SPECIAL, (markdown, i)
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _decode_code(markdown: str) -> str:
+    """The content of one CommonMark code span (and that it is exactly one, closed where it ends)."""
+    n = len(markdown) - len(markdown.lstrip("`"))
+    fence = "`" * n
+    assert n and markdown.endswith(fence) and len(markdown) > 2 * n and markdown[-n - 1] != "`"
+    inner = markdown[n:-n]
+    assert all(len(run) != n for run in re.findall("`+", inner)), markdown  # nothing closes it early
+    assert "\n" not in inner and "\r" not in inner
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
+        inner = inner[1:-1]
+    return inner
+
+
+@given(st.text())
+def test_markdown_text_renders_as_the_visible_text(value: str) -> None:
+    shown = visible(value)
+    assert shown.isprintable()
+    assert _decode_text(markdown_text(value)) == shown
+
+
+@given(st.text(min_size=1))
+def test_markdown_code_is_one_span_holding_the_visible_text(value: str) -> None:
+    assert _decode_code(markdown_code(value)) == visible(value)
+
+
+HOSTILE = "x|y\n## h1 <script>alert(1)</script> [a](javascript:alert(1)) <!-- c --> `tick` ``two`` \x1b[31m\u2028*b*"
+
+
+def test_hostile_values_do_not_break_out_of_the_notes() -> None:
+    """Description, images, version texts and gate names holding Markdown, HTML and control characters."""
+    from releasekit.model.stream import ConditionalGate, GateSetting
+
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    plain = render_markdown(build_notes(loaded.streams, loaded.inventories, "1.4.0"))
+
+    def hostile(release: Release) -> Release:
+        if str(release.version) != "1.4.0":
+            return release
+        return replace(
+            release,
+            upstream=replace(release.upstream, describe="v0.18.0" + HOSTILE, tag=None),
+            images=replace(release.images, operator="`" + HOSTILE + "`"),
+            deprecation_message=HOSTILE,
+            gate_settings=(GateSetting(gate="G" + HOSTILE, enabled=True, reason=HOSTILE),),
+            opt_in_gates=(ConditionalGate(gate=HOSTILE, config_field=HOSTILE, reason=HOSTILE),),
+        )
+
+    streams = tuple(
+        replace(s, releases=tuple(hostile(r) for r in s.releases), name="st|able<b>")
+        if s.name == "stable"
+        else s
+        for s in loaded.streams
+    )
+    notes = build_notes(streams, loaded.inventories, "1.4.0", "st|able<b>")
+    text = render_markdown(notes)
+    lines = text.splitlines()
+    assert [line for line in lines if line.startswith("#")] == [
+        line.replace("stable", "st|able<b>") for line in plain.splitlines() if line.startswith("#")
+    ]
+    assert "\x1b" not in text and "\u2028" not in text and "\r" not in text
+    assert not any("<" in line for line in lines if not line.startswith("- operator: "))  # HTML only in code
+    assert len(lines) == len(plain.splitlines()) + 1  # one more operator setting line, one line each
+    for line in lines:
+        if line.startswith("- operator: "):
+            assert _decode_code(line.removeprefix("- operator: ")) == visible("`" + HOSTILE + "`")
+        elif line and not line.startswith(("#", "Stream **", "- bundle: ", "- operand: ", "- mustGather: ")):
+            _decode_text(line.removeprefix("- "))  # no markup in any value
+    assert "Stream **st\\|able&lt;b&gt;**" in text
+    assert f"- this release: Kueue 0.18 ({markdown_text('v0.18.0' + HOSTILE)})\n" in text
+    assert stable.name == "stable"
+    data = json.loads(render_json(notes))  # JSON needs no escaping beyond its own
+    assert data["deprecations"][0].endswith(HOSTILE) and data["images"][1]["image"] == "`" + HOSTILE + "`"
+
+
+def test_stream_names_in_messages_are_escaped(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    streams = tmp_path / "streams"
+    shutil.copytree(STREAMS, streams)
+    (streams / "stable.yaml").rename(streams / "st\x1b[2Jable.yaml")
+    result = run_line(["release", "notes", "1.4.0", "--streams-dir", streams, "--stream", "x"])
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr and "'st\\x1b[2Jable'" in result.stderr
+
+
+def test_a_version_past_uint64_is_in_no_skip_range() -> None:
+    """semver (Python) reads any number; blang's parser (what opm and the skipRange use) stops at uint64."""
+    import semver
+
+    loaded = load_streams(STREAMS)
+    (stable,) = [s for s in loaded.streams if s.name == "stable"]
+    huge = semver.Version(1, 3, 10**25)
+    releases = tuple(replace(r, version=huge) if str(r.version) == "1.3.0" else r for r in stable.releases)
+    policy = replace(stable.upgrades, skip_range=">=1.0.0 <{version}")
+    streams = tuple(
+        replace(s, releases=releases, upgrades=policy) if s.name == "stable" else s for s in loaded.streams
+    )
+    notes = build_notes(streams, loaded.inventories, "1.4.0")
+    assert "1.3.1" in notes.upgrades_from and str(huge) not in notes.upgrades_from
+
+
+def test_map_markdown_cells_hold_hostile_values(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    """`streams map --format markdown` (the table pasted into release notes): one row per release still."""
+    pin = "      describe: v0.19.0-devel-19-g982b8b02\n"
+    streams = _streams_copy(
+        tmp_path, lambda t: t.replace(pin, '      describe: "v0.19.0|x\\n## <b>[a](javascript:x)"\n', 1)
+    )
+    plain = run_line(["streams", "map", "--streams-dir", STREAMS, "--format", "markdown"])
+    result = run_line(["streams", "map", "--streams-dir", streams, "--format", "markdown"])
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == len(plain.stdout.splitlines())
+    (row,) = [line for line in result.stdout.splitlines() if "javascript" in line]
+    assert row.count(" | ") == 4 and "<" not in row and "\\[a\\]" in row
+    assert "v0.19.0\\|x\\\\n\\#\\# &lt;b&gt;" in row

@@ -271,3 +271,97 @@ def test_a_bundle_that_blocks_the_cluster_upgrade_is_not_stranded(tmp_path: Path
     matrix = upgrade_matrix(dict(catalogs), _EDGES)
     rows = [(u.source, u.target, r.blocked, r.stranded) for u in matrix for r in u.rows]
     assert (("v4.19", "v4.20", True, False) in rows) is block
+
+
+# ---------------------------------------------------------------- absurd numbers (issue 23), never a traceback
+
+
+def test_version_parsers_bound_the_digits_before_int() -> None:
+    """Python's int() refuses more than 4,300 digits with a bare ValueError; the parsers refuse first."""
+    from releasekit.model.stream import openshift_versions_label_form
+    from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
+
+    huge = "7" * 5001
+    for text in (f"v4.{huge}", f"v{huge}.18"):
+        with pytest.raises(ValueError, match="at most 9 digits") as caught:
+            V(text)
+        assert len(str(caught.value)) < 200  # the message names the text, cut short
+    assert V("v4.999999999") == OpenShiftVersion(major=4, minor=999_999_999)
+    for text in ("v4.18\n", "v\u0664.\u0661\u0668", " v4.18"):  # a trailing newline, Arabic-Indic digits
+        with pytest.raises(ValueError, match="not an OpenShift version of the form"):
+            V(text)
+    # blang semver (uint64) and Go's strconv: out of range, in Go's words
+    for text in (f"1.2.{huge}", f"1.{huge}.0", f"1.2.3-{huge}", f"1.2.{'0' * 5000}"):
+        with pytest.raises(VersionError):
+            parse_version(text)
+    with pytest.raises(VersionError, match="value out of range"):
+        parse_version(f"1.2.{huge}")
+    assert parse_version("1.2.18446744073709551615").patch == 2**64 - 1
+    with pytest.raises(VersionError, match="value out of range"):
+        parse_version("1.2.18446744073709551616")
+    for text in (f">=1.2.{huge}", f"1.{huge}.x", f">1.{huge}.x", f"<={huge}.x"):
+        with pytest.raises(RangeError):
+            parse_range(text)
+    assert openshift_versions_label_form(f"v4.18-v4.{huge}") is None
+    assert openshift_versions_label_form(f"v4.{huge}") is None
+    assert openshift_versions_label_form("v4.18\n") is None
+    from releasekit.model.inventory import line_of_version
+
+    assert line_of_version(f"v0.{huge}.0") is None and line_of_version("v\u0660.\u0661\u0669.0") is None
+    assert line_of_version("v0.19.0-devel-19-g982b8b02") == "0.19"
+
+
+def test_a_5001_digit_kueue_pin_in_a_stream_is_no_traceback(tmp_path: Path) -> None:
+    from releasekit.jobs.streams_validate import validate_streams
+
+    streams = tmp_path / "streams"
+    shutil.copytree(REPO_ROOT / "streams", streams)
+    stable = streams / "stable.yaml"
+    text = stable.read_text()
+    pin = "      describe: v0.19.0-devel-19-g982b8b02\n"
+    assert pin in text
+    stable.write_text(text.replace(pin, f"      describe: v0.{'1' * 5001}.0\n", 1))
+    _, report = validate_streams(streams, display_root="streams")  # the describe's line was int()-ed
+    assert any(f.rule == "RK-STREAM-030" for f in report.findings)
+
+
+def test_build_and_check_report_a_5001_digit_lifecycle_version_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from releasekit.cli import cli
+    from tests.cli.test_build_published import init_repo
+
+    root = init_repo(tmp_path / "repo")
+    monkeypatch.chdir(root)
+    lifecycle = root / "streams" / "openshift" / "lifecycle.yaml"
+    text = lifecycle.read_text()
+    lifecycle.write_text(text.replace("versions: [v4.18,", f"versions: [v4.18, v4.{'3' * 5001},", 1))
+    line = text[: text.index("versions: [v4.18,")].count("\n") + 1
+    for args in (["build", "--check"], ["check", "--base", "HEAD"]):
+        result = CliRunner().invoke(cli, [*args, "--format", "json"], catch_exceptions=False)
+        assert result.exit_code == 1, result.output
+        found = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "RK-STREAM-012"]
+        assert [(f["location"]["file"], f["location"]["line"]) for f in found] == [
+            ("streams/openshift/lifecycle.yaml", line)
+        ]
+        assert "at most 9 digits" in found[0]["message"]
+
+
+def test_a_lifecycle_version_with_a_trailing_newline_is_a_schema_finding(tmp_path: Path) -> None:
+    streams = _streams_with(
+        tmp_path,
+        """\
+        schema: releasekit/openshift-lifecycle/v1
+        versions: [v4.18, "v4.19\\n"]
+        """,
+    )
+    lifecycle, findings = load_lifecycle(streams, display_root="streams")
+    assert lifecycle is None
+    assert [(f.rule, f.location.line, f.location.path) for f in findings] == [
+        ("RK-STREAM-001", 2, "$.versions[1]")
+    ]
+    assert "'v4.19\\n'" in findings[0].message  # the newline is shown escaped
