@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.cli._main import request_fast_exit, run_main
+from releasekit.cli._main import run_main
 from releasekit.errors import ReleasekitError, SafetyLimitError, one_line
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ __all__ = [
     "streams_dir_option",
     "templates_dir_option",
     "progress",
-    "request_fast_exit",
     "run_main",
     "write_output",
 ]
