@@ -40,6 +40,7 @@ import base64
 import binascii
 import dataclasses
 import functools
+import gc
 import os
 import re
 import stat
@@ -1203,12 +1204,22 @@ def load_and_check(
 ) -> tuple[LoadResult, _R]:
     """:func:`load_catalog`, then ``check`` (such as the rules' ``validate_config``) on the catalog.
 
+    Python's cyclic garbage collector is paused meanwhile and then left as it was: loading makes millions
+    of objects and no cycles, and its passes over them cost more than a third of loading a big catalog
+    with bundle objects (certified v4.14).
+
     Raises:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    result = _assemble(_read_files(root, limits), limits)
-    return result, check(result.config)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = _assemble(_read_files(root, limits), limits)
+        return result, check(result.config)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
