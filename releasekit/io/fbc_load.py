@@ -110,7 +110,6 @@ __all__ = [
 ]
 
 _LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
-_BUNDLE_OBJECT_TYPE = PROP_BUNDLE_OBJECT.encode()
 _R = TypeVar("_R")
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
