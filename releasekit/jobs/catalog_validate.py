@@ -67,15 +67,15 @@ def validate_dirs(
         findings.extend(loaded.findings)
         findings.extend(validated)
         checked.extend(loaded.files)
-        if not graph:
-            continue
-        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+        if graph:
+            from releasekit.rules.graph import DEFAULT_POLICY, check_graph
 
-        findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
-        openshift = openshift_of(directory)
-        if openshift is not None and openshift not in by_openshift:
-            by_openshift[openshift] = loaded.config
-            shown[openshift] = str(directory)
+            findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+            openshift = openshift_of(directory)
+            if openshift is not None and openshift not in by_openshift:
+                by_openshift[openshift] = loaded.config
+                shown[openshift] = str(directory)
+        del loaded, validated  # the next folder is loaded without this one held
     if graph:
         findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
