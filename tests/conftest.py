@@ -75,13 +75,3 @@ def run_line() -> Callable[..., Result]:
         return runner.invoke(cli, [str(a) for a in args], input=input, env=env, catch_exceptions=False)
 
     return _run
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _results_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Renderings are remembered in a folder of this test session, never in the user's cache.
-
-    Each session (each xdist worker) starts empty, so tests see both a first rendering and remembered ones.
-    """
-    os.environ["RELEASEKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("results"))
-    os.environ.pop("RELEASEKIT_NO_CACHE", None)

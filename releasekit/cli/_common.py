@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.cli._main import request_fast_exit, run_main
+from releasekit.cli._main import run_main
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ __all__ = [
     "streams_dir_option",
     "templates_dir_option",
     "progress",
-    "request_fast_exit",
     "run_main",
     "write_output",
 ]

@@ -62,18 +62,14 @@ def command(
     grouped by package, channel and bundle; every check opm has uses opm's own wording. By default the
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
-    from releasekit.cli._common import emit_report, progress, request_fast_exit
+    from releasekit.cli._common import emit_report, progress
     from releasekit.jobs.catalog_validate import validate_dirs
 
-    loaded: list[object] = []
     report = validate_dirs(
         dirs,
         max_file_bytes=max_file_size,
         graph=graph,
         lifecycle=lifecycle,
         progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
-        keep=loaded,
     )
-    code = emit_report(report, fmt, output)
-    request_fast_exit(keep=loaded)
-    ctx.exit(code)
+    ctx.exit(emit_report(report, fmt, output))

@@ -20,7 +20,7 @@ import base64
 import binascii
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,13 +46,10 @@ __all__ = [
     "Fallback",
     "Span",
     "decode_exact_stream",
-    "decode_packed_documents",
     "exact_object",
     "is_exact",
     "load_json",
-    "load_packed",
     "object_spans",
-    "pack_documents",
 ]
 
 # A newline cannot occur inside a JSON string, so "}", blanks with a newline, "{" is always the border
@@ -174,11 +171,6 @@ def load_json(raw: msgspec.Raw) -> Any:
         return json.loads(bytes(raw))
 
 
-def load_packed(raw: msgspec.Raw) -> Any:
-    """A property value kept as MessagePack (a YAML document parsed in a child process, see fbc_load)."""
-    return msgspec.msgpack.decode(raw)
-
-
 class _Prop(msgspec.Struct, forbid_unknown_fields=True):
     type: str = ""
     value: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
@@ -259,36 +251,14 @@ _SHAPE_TYPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Codec:
-    """How one wire format (JSON text, or MessagePack from a child process) is decoded."""
-
-    blob: Callable[[Any], Any]
-    shapes: dict[str, Callable[[Any], Any]]
-    value: Callable[[msgspec.Raw], Any]
-    loads: Callable[[Any], Any]
-
-
 _RAW = msgspec.Raw
-_BLOB_TYPE = _Package | _Channel | _Bundle | _Deprecation
-_JSON = _Codec(
-    blob=msgspec.json.Decoder(_BLOB_TYPE).decode,
-    shapes={type_: msgspec.json.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
-    value=load_json,
-    loads=_ANY.decode,
-)
-_PACKED = _Codec(
-    blob=msgspec.msgpack.Decoder(_BLOB_TYPE).decode,
-    shapes={type_: msgspec.msgpack.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()},
-    value=load_packed,
-    loads=msgspec.msgpack.decode,
-)
-_SHAPES = _JSON.shapes
+_BLOB = msgspec.json.Decoder(_Package | _Channel | _Bundle | _Deprecation).decode
+_SHAPES = {type_: msgspec.json.Decoder(shape).decode for type_, shape in _SHAPE_TYPES.items()}
 
 
-def _properties(props: list[_Prop], codec: _Codec) -> tuple[Property, ...]:
+def _properties(props: list[_Prop]) -> tuple[Property, ...]:
     out: list[Property] = []
-    append, deferred, shapes, load = out.append, Property.deferred, codec.shapes, codec.value
+    append, deferred, shapes, load = out.append, Property.deferred, _SHAPES, load_json
     for prop in props:
         raw, type_ = prop.value, prop.type
         if type(raw) is not _RAW:  # UNSET: the property had no value at all
@@ -386,15 +356,15 @@ def _bundle(blob: _Bundle, properties: tuple[Property, ...], location: Location)
     return obj
 
 
-def _typed(blob: Any, location: Location, codec: _Codec) -> Package | Channel | Bundle | Deprecation | None:
+def _typed(blob: Any, location: Location) -> Package | Channel | Bundle | Deprecation | None:
     if type(blob) is _Bundle:
-        return _bundle(blob, _properties(blob.properties, codec), location)
+        return _bundle(blob, _properties(blob.properties), location)
     if type(blob) is _Channel:
         return Channel(
             name=blob.name,
             package=blob.package,
             entries=None if blob.entries is None else tuple([_entry(item) for item in blob.entries]),
-            properties=_properties(blob.properties, codec),
+            properties=_properties(blob.properties),
             location=location,
         )
     if type(blob) is _Package:
@@ -410,7 +380,7 @@ def _typed(blob: Any, location: Location, codec: _Codec) -> Package | Channel | 
             default_channel=blob.defaultChannel,
             icon=icon,
             description=blob.description,
-            properties=_properties(blob.properties, codec),
+            properties=_properties(blob.properties),
             location=location,
         )
     assert type(blob) is _Deprecation
@@ -428,56 +398,26 @@ def _typed(blob: Any, location: Location, codec: _Codec) -> Package | Channel | 
     )
 
 
-def _decode(piece: Any, line: int, file: str, codec: _Codec) -> Decoded:
+def _decode(piece: Any, line: int, file: str) -> Decoded:
     try:
-        blob = codec.blob(piece)
+        blob = _BLOB(piece)
     except msgspec.DecodeError:  # includes ValidationError: not a shape the structs take
         blob = None
-    item = None if blob is None else _typed(blob, _location(file, line), codec)
-    return Fallback(codec.loads(piece), line) if item is None else item
+    item = None if blob is None else _typed(blob, _location(file, line))
+    return Fallback(_ANY.decode(piece), line) if item is None else item
 
 
 def decode_exact_stream(data: bytes, spans: list[Span], file: str) -> list[Decoded] | None:
     """Decode the objects of a stream, each typed or as a :class:`Fallback`.
 
-    The result is right only for an exact stream (:func:`is_exact`); it may be computed before that is
-    known, and is ``None`` when a piece does not even parse.
+    The result is right only for an exact stream (:func:`is_exact`), and is ``None`` when a piece does
+    not even parse.
     """
     view = memoryview(data)
     out: list[Decoded] = []
     try:
         for start, end, line in spans:
-            out.append(_decode(view[start:end], line, file, _JSON))
+            out.append(_decode(view[start:end], line, file))
     except msgspec.DecodeError:
         return None  # not exact after all
-    return out
-
-
-def pack_documents(documents: Sequence[tuple[int, bool, Any]]) -> list[tuple[int, bool, msgspec.Raw]] | None:
-    """YAML documents ``(line, empty, value)`` as MessagePack, or ``None`` unless that keeps every value.
-
-    MessagePack keeps str, int, float, bool, null, lists and maps with any such keys; a value it would
-    change (a tuple, a set, NaN, an integer beyond 64 bits) makes the whole file take the exact path.
-    """
-    encode, decode = msgspec.msgpack.encode, msgspec.msgpack.decode
-    out: list[tuple[int, bool, msgspec.Raw]] = []
-    for line, empty, value in documents:
-        try:
-            packed = encode(value)
-        except (TypeError, OverflowError, ValueError):
-            return None
-        if decode(packed) != value:
-            return None
-        out.append((line, empty, msgspec.Raw(packed)))
-    return out
-
-
-def decode_packed_documents(documents: Sequence[tuple[int, bool, msgspec.Raw]], file: str) -> list[Decoded]:
-    """Decode documents packed by :func:`pack_documents`, each typed or as a :class:`Fallback`."""
-    out: list[Decoded] = []
-    for line, empty, packed in documents:
-        if empty:
-            out.append(Fallback(None, line, empty=True))
-        else:
-            out.append(_decode(packed, line, file, _PACKED))
     return out

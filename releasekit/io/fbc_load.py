@@ -10,9 +10,8 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
   value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
 
 How it is fast without changing any of that: JSON streams proven exact are decoded by
-:mod:`releasekit.io.fbc_json` (msgspec structs, property values parsed on first read), and for catalogs over
-:data:`PARALLEL_MIN_BYTES` a forked child (:mod:`releasekit.io.forked`) does part of the work; every shortcut
-falls back to the exact path below, and tests hold both to the same objects, lines and findings.
+:mod:`releasekit.io.fbc_json` (msgspec structs, property values parsed on first read); any other file takes
+the exact path below, and tests hold both to the same objects, lines and findings.
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
 … ``RK-FBC-009``) with file and line, and the other files are still read. What cannot be read at all, or
@@ -41,6 +40,7 @@ import base64
 import binascii
 import dataclasses
 import functools
+import gc
 import os
 import re
 import stat
@@ -52,19 +52,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io import collector, speedups
 from releasekit.io.fbc_json import (
     Decoded,
     Fallback,
-    Span,
     decode_exact_stream,
-    decode_packed_documents,
     exact_object,
     is_exact,
     object_spans,
-    pack_documents,
 )
-from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue, can_fork, start_child
 from releasekit.io.inputs import (
     MAX_DEPTH,
     MAX_WALK_DEPTH,
@@ -108,20 +103,14 @@ __all__ = [
     "LOAD_RULES",
     "LoadLimits",
     "LoadResult",
-    "PARALLEL_MIN_BYTES",
     "iter_catalog_files",
     "load_and_check",
-    "load_and_check_findings",
     "load_catalog",
     "load_catalog_text",
 ]
 
 _LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
-_BUNDLE_OBJECT_TYPE = PROP_BUNDLE_OBJECT.encode()
 _R = TypeVar("_R")
-
-PARALLEL_MIN_BYTES = 4 * 1024 * 1024
-"""Catalogs smaller than this are loaded in one process (a child process costs more than it saves)."""
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single catalog file read (64 MiB; the largest real one seen is 4 MiB). ``--max-file-size`` raises it."""
@@ -492,15 +481,6 @@ _SAFE, _INTEGERS, _REREAD = 0, 1, 2
 
 
 def _yaml11_risk(value: Any) -> int:
-    """How far yaml-rs's reading of a document may be trusted: :func:`_yaml11_risk_py`, compiled when
-    the extension was built (:mod:`releasekit.io.speedups`)."""
-    fast = speedups.yaml11_risk
-    if fast is not None:
-        return fast(value, _YAML11_WORDS, _pyyaml_number)
-    return _yaml11_risk_py(value)
-
-
-def _yaml11_risk_py(value: Any) -> int:
     """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
 
     ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,
@@ -1207,10 +1187,6 @@ def _forbidden_finding(bad: tuple[int, int], file: str, findings: list[Finding])
 def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
     """Load every catalog file under ``root`` (see the module docstring for the rules).
 
-    The cyclic garbage collector is paused while loading (parsing makes millions of objects and no
-    cycles; its passes over them cost more than the parsing), and frozen afterwards only where the process
-    asked for it (:mod:`releasekit.io.collector`; the CLI does).
-
     Raises:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
@@ -1225,99 +1201,30 @@ def _no_check(_config: DeclarativeConfig) -> None:
 def load_and_check(
     root: Path, check: Callable[[DeclarativeConfig], _R], limits: LoadLimits = LoadLimits()
 ) -> tuple[LoadResult, _R]:
-    """:func:`load_catalog`, then ``check`` on the catalog, overlapping the two where it can.
+    """:func:`load_catalog`, then ``check`` (such as the rules' ``validate_config``) on the catalog.
 
-    JSON files are decoded before it is known that they are exact (:mod:`releasekit.io.fbc_json`); that
-    is confirmed meanwhile, in a child process for big catalogs. ``check`` (such as the rules'
-    ``validate_config``) runs on the catalog as decoded while the confirmation is still coming; in the
-    rare case that a file was not exact after all, that file is read again the exact way and ``check``
-    runs again on the corrected catalog. The garbage collector is paused as in :func:`load_catalog`.
+    Python's cyclic garbage collector is paused meanwhile and then left as it was: loading makes millions
+    of objects and no cycles, and its passes over them cost more than a third of loading a big catalog
+    with bundle objects (certified v4.14).
 
     Raises:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    with collector.paused():
-        files = _read_files(root, limits)
-        return _load_and_check(files, _object_spans(files), check, limits)
-
-
-_ChildAnswer = tuple[list[bool], list[list[tuple[int, bool, msgspec.Raw]] | None]]
-
-
-def _load_and_check(
-    files: list[tuple[str, bytes]],
-    spans: list[list[Span] | None],
-    check: Callable[[DeclarativeConfig], _R],
-    limits: LoadLimits,
-) -> tuple[LoadResult, _R]:
-    # JSON streams take the fast path (fbc_json): decoded optimistically while their exactness is checked.
-    # For a big catalog a forked child does that check, and parses about half of the YAML files too.
-    streams = [index for index, found in enumerate(spans) if found is not None]
-    yamls = [index for index, (_, data) in enumerate(files) if spans[index] is None and _is_yaml(data)]
-    work = sum(len(files[index][1]) for index in (*streams, *yamls))
-    forking = work >= PARALLEL_MIN_BYTES and can_fork()
-    child_yamls = _child_share(files, yamls) if forking else []
-    forking = forking and bool(streams or child_yamls)
-
-    def child_work() -> bytes:
-        verdicts = [is_exact(files[index][1], spans[index] or []) for index in streams]
-        packed = [_pack_yaml(*files[index], limits) for index in child_yamls]
-        return msgspec.msgpack.encode((verdicts, packed))
-
-    child = start_child(child_work) if forking else None
-
-    def answer() -> _ChildAnswer:
-        raw = child.join() if child is not None else None
-        if raw is None:  # no child, or it failed: the same answers, worked out here
-            return [is_exact(files[index][1], spans[index] or []) for index in streams], [None] * len(
-                child_yamls
-            )
-        return msgspec.msgpack.decode(raw, type=_ChildAnswer)
-
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        decoded: dict[int, list[Decoded]] = {}
-        for index in streams:
-            items = decode_exact_stream(files[index][1], spans[index] or [], files[index][0])
-            if items is not None:
-                decoded[index] = items
-        in_child = set(child_yamls)
-        parsed: dict[int, tuple[list[Meta], list[Finding]]] = {}
-        for index in yamls:
-            if index not in in_child:
-                display, data = files[index]
-                parsed[index] = load_catalog_text(data, display, limits)
-                files[index] = (display, b"")  # parsed: its bytes are not needed any more
-        if not child_yamls:  # check the hoped-for catalog while the child confirms the JSON files
-            hoped = _assemble(files, decoded, parsed, limits)
-            checked = check(hoped.config)
-        verdicts, packed = answer()
-        exact = {index for index, ok in zip(streams, verdicts, strict=True) if ok}
-        if not child_yamls and exact >= decoded.keys():
-            return hoped, checked
-        decoded = {index: items for index, items in decoded.items() if index in exact}
-        for index, documents in zip(child_yamls, packed, strict=True):
-            display, data = files[index]
-            if documents is None:
-                parsed[index] = load_catalog_text(data, display, limits)
-            else:
-                decoded[index] = decode_packed_documents(documents, display)
-            files[index] = (display, b"")
-        result = _assemble(files, decoded, parsed, limits)
+        result = _assemble(_read_files(root, limits), limits)
         return result, check(result.config)
     finally:
-        if child is not None:
-            child.join()  # never leave a child behind, whatever happened here
+        if collecting:
+            gc.enable()
 
 
 def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
     """Every catalog file under ``root`` (opm's walk and order) with its bytes."""
-    return _read([path for path, _rel, _size in _catalog_files(root, limits)])
-
-
-def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
     files: list[tuple[str, bytes]] = []
-    for path in paths:
+    for path, _rel, _size in _catalog_files(root, limits):
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
@@ -1328,84 +1235,33 @@ def _read(paths: Sequence[str]) -> list[tuple[str, bytes]]:
     return files
 
 
-def _object_spans(files: list[tuple[str, bytes]]) -> list[list[Span] | None]:
-    """Each file's JSON object spans (:func:`~releasekit.io.fbc_json.object_spans`), ``None`` for the rest."""
-    return [_stream_spans(data) for _, data in files]
-
-
-def _stream_spans(data: bytes) -> list[Span] | None:
-    """A file's JSON object spans, ``None`` unless it is a JSON stream (a BOM makes it YAML to opm)."""
-    return object_spans(data) if data[:3] != UTF8_BOM else None
-
-
 def _is_yaml(data: bytes) -> bool:
     """A non-empty file opm reads as YAML (its first non-blank byte is not ``{``; no BOM)."""
     start = _LEADING_BLANKS.match(data).end()  # type: ignore[union-attr]
     return start < len(data) and data[start] != 0x7B and data[:3] != UTF8_BOM
 
 
-def _child_share(files: list[tuple[str, bytes]], yamls: list[int]) -> list[int]:
-    """The YAML files for the child, largest first, each to the side with less work so far.
+def _decoded(data: bytes, display: str) -> list[Decoded] | None:
+    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``
+    (a BOM makes a file YAML to opm)."""
+    spans = object_spans(data) if data[:3] != UTF8_BOM else None
+    if spans is None or not is_exact(data, spans):
+        return None
+    return decode_exact_stream(data, spans, display)
 
-    The child also packs what it parsed (about half as much again as parsing, measured on the community
-    catalog), so it is given about two fifths of the bytes and both sides finish together. Files with
-    ``olm.bundle.object`` properties stay with the parent: decoding those manifests, which the parent
-    must do anyway, costs twice what parsing the YAML does (certified v4.14), so sharing the parse
-    would only make the parent wait.
+
+def _assemble(files: list[tuple[str, bytes]], limits: LoadLimits) -> LoadResult:
+    """The catalog from every file in order: an exact JSON stream decoded, anything else the exact path.
+
+    A file read the exact way lets go of its bytes once parsed (``files`` keeps its name only); a decoded
+    stream's property values point into its bytes.
     """
-    child: list[int] = []
-    child_bytes = parent_bytes = 0
-    eligible = [index for index in yamls if _BUNDLE_OBJECT_TYPE not in files[index][1]]
-    for index in sorted(eligible, key=lambda i: -len(files[i][1])):
-        size = len(files[index][1])
-        if child_bytes * 1.5 <= parent_bytes:
-            child.append(index)
-            child_bytes += size
-        else:
-            parent_bytes += size
-    return sorted(child)
-
-
-def _pack_yaml(display: str, data: bytes, limits: LoadLimits) -> list[tuple[int, bool, msgspec.Raw]] | None:
-    """A YAML file's documents packed for the parent, or ``None`` when the parent must read it itself.
-
-    Runs in the child. Anything but a clean parse — invalid UTF-8, a BOM, a YAML error, a safety limit, a
-    value MessagePack would change — leaves the file to the parent's exact path, which reports it.
-    """
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if text.startswith("\ufeff"):
-        return None
-    findings: list[Finding] = []
-    try:
-        screened = screen_yaml(data, display)
-        if screened.forbidden is not None:
-            return None
-        documents = [
-            (doc.line, doc.raw_empty, doc.value)
-            for doc in _yaml_docs(text, display, findings, limits, tags=screened.tags)
-        ]
-    except SafetyLimitError:
-        return None
-    if findings:
-        return None
-    return pack_documents(documents)
-
-
-def _assemble(
-    files: list[tuple[str, bytes]],
-    decoded: dict[int, list[Decoded]],
-    parsed: dict[int, tuple[list[Meta], list[Finding]]],
-    limits: LoadLimits,
-) -> LoadResult:
-    """The catalog from every file in order: decoded items, parsed blobs, or else the exact path."""
     sink = _Sink()
     for index, (display, data) in enumerate(files):
-        items = decoded.get(index)
+        items = _decoded(data, display)
         if items is None:
-            metas, file_findings = parsed.get(index) or load_catalog_text(data, display, limits)
+            metas, file_findings = load_catalog_text(data, display, limits)
+            files[index] = (display, b"")
             sink.parse_findings.extend(file_findings)
             for meta in metas:
                 sink.add_meta(meta)
@@ -1423,161 +1279,3 @@ def _assemble(
         findings=(*sink.parse_findings, *sink.findings),
         files=tuple(display for display, _ in files),
     )
-
-
-# ------------------------------------------------------------------ findings only, the files shared by two
-
-
-def load_and_check_findings(
-    root: Path,
-    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
-    limits: LoadLimits = LoadLimits(),
-    keep: list[object] | None = None,
-) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
-    """The findings of loading ``root`` and of ``check`` on it, and the files read (no catalog is returned).
-
-    For ``catalog validate``, which needs nothing else. A big catalog, on a machine where a child may be
-    forked, is shared between two processes (:func:`_check_in_two`): each reads, loads and checks its own
-    share of the files (JSON streams and YAML alike), and the findings are joined when no package name
-    appears in both shares and there are no ``olm.deprecations`` blobs (whose messages count across the
-    whole catalog). Otherwise, or if the child fails, the whole catalog is read and checked as
-    :func:`load_and_check` does. Either way the set of findings is the same; their order is not
-    (reporters sort them).
-
-    ``keep``, when given, receives what was loaded instead of it being freed on return: a caller about to
-    end the process (the CLI) then never pays for freeing it, about 10 ms for half the synthetic catalog.
-
-    Raises:
-        InputError: the root or a file cannot be read.
-        SafetyLimitError: a safety limit refused the input.
-    """
-    with collector.paused():
-        found = _catalog_files(root, limits)
-        paths = [path for path, _rel, _size in found]
-        joined, read = _check_in_two(found, check, limits, keep)
-        if joined is not None:
-            return joined, tuple(paths)
-        unread = [index for index in range(len(paths)) if index not in read]  # what a share kept is reused
-        fresh = _read([paths[index] for index in unread])
-        read.update((index, data) for index, (_path, data) in zip(unread, fresh, strict=True))
-        files = [(path, read[index]) for index, path in enumerate(paths)]
-        loaded, checked = _load_and_check(files, _object_spans(files), check, limits)
-        if keep is not None:
-            keep.append(loaded)
-        return (*loaded.findings, *checked), loaded.files
-
-
-_CHILD_KEEP: list[object] = []
-"""What a forked child loaded; it ends with ``os._exit`` and never frees it (see ``keep`` above)."""
-
-_ShareAnswer = tuple[list[Finding], list[Finding], list[str], bool]
-
-
-def _check_in_two(
-    found: list[tuple[str, str, int]],
-    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
-    limits: LoadLimits,
-    keep: list[object] | None,
-) -> tuple[tuple[Finding, ...] | None, dict[int, bytes]]:
-    """The findings of the two shares (``None`` when the catalog cannot be shared or joined), and the
-    files this process read and kept, by index (so that they need not be read again).
-
-    The files are grouped by top-level folder (a package's files stay together), and the groups are
-    handed out largest first through a :class:`~releasekit.io.forked.WorkQueue`: each process takes the
-    next group when it is done with the last, so both finish at about the same time whatever each file
-    costs to parse.
-    """
-    if sum(size for _path, _rel, size in found) < PARALLEL_MIN_BYTES or not can_fork():
-        return None, {}
-    groups = _groups(found)
-    if len(groups) < 2:  # one folder (or one file) holds everything: nothing to share
-        return None, {}
-    queue = WorkQueue(range(len(groups)))
-    paths = [path for path, _rel, _size in found]
-    child = start_child(
-        lambda: msgspec.msgpack.encode(_check_share(paths, groups, queue, check, limits, {}, _CHILD_KEEP))
-    )
-    if child is None:
-        queue.close()
-        return None, {}
-    kept: dict[int, bytes] = {}
-    mine: _ShareAnswer | None = None
-    try:
-        mine = _check_share(paths, groups, queue, check, limits, kept, keep)
-    except (InputError, SafetyLimitError):
-        pass  # the whole-catalog load below meets it too and reports it as it would on its own
-    finally:
-        queue.close()
-        raw = child.join()
-    if raw is None or mine is None:
-        return None, kept
-    theirs = msgspec.msgpack.decode(raw, type=_ShareAnswer)
-    if mine[3] or theirs[3] or set(mine[2]) & set(theirs[2]):
-        return None, kept
-    return (*mine[0], *theirs[0], *mine[1], *theirs[1]), kept
-
-
-def _groups(found: list[tuple[str, str, int]]) -> list[list[int]]:
-    """File indices grouped by top-level folder (a file at the top is a group), largest group first."""
-    by_top: dict[str, list[int]] = {}
-    for index, (_path, rel, _size) in enumerate(found):
-        by_top.setdefault(rel.split("/", 1)[0], []).append(index)
-    groups = sorted(by_top.values(), key=lambda group: -sum(found[index][2] for index in group))
-    if len(groups) > WORK_QUEUE_MAX:  # the smallest groups travel together, a batch at a time
-        head, tail = groups[: WORK_QUEUE_MAX // 2], groups[WORK_QUEUE_MAX // 2 :]
-        per = -(-len(tail) // (WORK_QUEUE_MAX // 2))
-        groups = head + [
-            [index for group in tail[at : at + per] for index in group] for at in range(0, len(tail), per)
-        ]
-    return groups
-
-
-def _check_share(
-    paths: list[str],
-    groups: list[list[int]],
-    queue: WorkQueue,
-    check: Callable[[DeclarativeConfig], tuple[Finding, ...]],
-    limits: LoadLimits,
-    kept: dict[int, bytes],
-    keep: list[object] | None,
-) -> _ShareAnswer:
-    """Take groups of files from ``queue`` until none is left, load them, then check them on their own:
-    findings, package names seen, whether any deprecation.
-
-    JSON streams take the fast path (proven exact, then decoded) and keep their bytes (in ``kept`` too,
-    property values point into them); YAML and anything else take the exact path, file by file, as in
-    :func:`_assemble`.
-    """
-    taken: list[int] = []
-    decoded: dict[int, list[Decoded]] = {}
-    parsed: dict[int, tuple[list[Meta], list[Finding]]] = {}
-    while (number := queue.take()) is not None:
-        for index in groups[number]:
-            path = paths[index]
-            ((_, data),) = _read([path])
-            taken.append(index)
-            spans = _stream_spans(data)
-            if spans is not None and is_exact(data, spans):
-                items = decode_exact_stream(data, spans, path)
-                if items is not None:
-                    decoded[index] = items
-            elif spans is None and _is_yaml(data):
-                parsed[index] = load_catalog_text(data, path, limits)
-                continue  # parsed: its bytes are not needed any more
-            kept[index] = data
-    taken.sort()
-    files = [(paths[index], kept.get(index, b"")) for index in taken]
-    at = {index: position for position, index in enumerate(taken)}
-    result = _assemble(
-        files,
-        {at[index]: items for index, items in decoded.items()},
-        {at[index]: loaded for index, loaded in parsed.items()},
-        limits,
-    )
-    config = result.config
-    names = {blob.name for blob in config.packages}
-    names.update(channel.package for channel in config.channels)
-    names.update(bundle.package for bundle in config.bundles)
-    if keep is not None:
-        keep.append((result, decoded, parsed))
-    return list(result.findings), list(check(config)), sorted(names), bool(config.deprecations)

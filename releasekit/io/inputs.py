@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io import speedups
 from releasekit.model import jsontext
 
 __all__ = [
@@ -300,37 +299,20 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
 
 
 _INDENT_AS_SPACE = bytes.maketrans(b"\t?:-", b"    ")
-_SAMPLE = 32 * 1024
-_WINDOW = 1024 * 1024
 
 
 @functools.lru_cache(maxsize=8)
 def _indent_pattern(columns: int) -> re.Pattern[bytes]:
     # a newline first: the literal the search skips to (an alternative such as ``\A|\n`` would make it
-    # try every offset); the first line is matched on its own
+    # try every offset); the first line is looked at on its own
     return re.compile(rb"\n[ \t?:-]{%d}" % columns)
 
 
 def _long_indent(data: bytes, columns: int) -> bool:
-    """Whether some line starts with at least ``columns`` indentation or block indicator characters.
-
-    Two ways to the same answer, the faster for the file's lines: a pattern tried at every line start
-    (the cost grows with the number of lines), or a copy with the four other characters made spaces,
-    searched for a newline and that many spaces (the cost grows with the bytes). Three samples of the
-    file tell whether its lines are long (bundle manifests on one line) or short (block YAML).
-    """
+    """Whether some line starts with at least ``columns`` indentation or block indicator characters."""
     if data[:columns].translate(_INDENT_AS_SPACE) == b" " * columns:  # the first line
         return True
-    size = len(data)
-    starts = (0, max(0, size // 2 - _SAMPLE // 2), max(0, size - _SAMPLE))
-    newlines = sum(data.count(b"\n", start, start + _SAMPLE) for start in starts)
-    if newlines * 160 < min(size, 3 * _SAMPLE):  # lines of 160 bytes or more, on average
-        return _indent_pattern(columns).search(data) is not None
-    needle = b"\n" + b" " * columns
-    for start in range(0, size, _WINDOW):  # a window at a time: a copy of a 60 MB file is 60 MB more peak
-        if needle in data[start : start + _WINDOW + columns].translate(_INDENT_AS_SPACE):
-            return True
-    return False
+    return _indent_pattern(columns).search(data) is not None
 
 
 def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
@@ -352,14 +334,7 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
 
 def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
     """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2: brackets (JSON nests
-    by them alone), and for YAML the indentation too. One compiled pass when the extension was built (its
-    bracket bound is never below :func:`_bracket_depth_bound`'s), else the pure-Python searches."""
-    if not yaml and speedups.bracket_bound is not None:
-        return speedups.bracket_bound(data) <= limit // 2
-    fast = speedups.screen
-    if yaml and fast is not None:
-        bound, long_indent, _control, _ascii, _tag = fast(data, _SCREEN_CLASSES, limit // 4)
-        return bound <= limit // 2 and not long_indent
+    by them alone), and for YAML the indentation too."""
     return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
 
 
@@ -370,29 +345,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 TOKEN_STARTS_AFTER = " \t\r\n[]{},:?-"
 """The characters after which a YAML token may start (and so a ``!`` start a tag): blanks, line breaks,
-flow and block indicators. The screen's classes below and the loader's tag search share it."""
-
-
-def _screen_class(byte: int) -> int:
-    if byte >= 0x80:
-        return 6  # not ASCII
-    if byte not in _ASCII_ALLOWED:
-        return 1  # a forbidden control
-    if byte in b"[{":
-        return 2
-    if byte in b"]}":
-        return 3
-    if byte in b" \t?:-":
-        return 4  # indentation or a block indicator
-    if byte == 0x0A:
-        return 5
-    if byte == 0x21:
-        return 7  # '!': a tag, where a token starts
-    return 8 if chr(byte) in TOKEN_STARTS_AFTER else 0  # 8: a token may start after it, as after 2 to 5
-
-
-_SCREEN_CLASSES = bytes(_screen_class(byte) for byte in range(256))
-"""Each byte's class for the compiled screen (:mod:`releasekit.io.speedups`)."""
+flow and block indicators (the loader's tag search)."""
 
 
 class YamlScreen(NamedTuple):
@@ -401,36 +354,29 @@ class YamlScreen(NamedTuple):
     forbidden: tuple[int, int] | None
     """What :func:`forbidden_character` returns: ``(line, code point)`` of a character YAML forbids."""
     tags: bool
-    """Whether a ``!`` may start a tag somewhere (``False`` only when none stands where a token may
-    start); the loader looks for explicit tags document by document only then."""
+    """Whether the file holds a ``!`` at all; the loader looks for explicit tags document by document
+    only then."""
 
 
 def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
     """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
 
-    The cheap bounds (brackets, long indentation), the forbidden ASCII bytes and the places a tag may
-    start come from one pass, compiled when the extension was built, else :func:`_screen_py`; only a file
-    they do not clear is measured exactly (:func:`check_nesting`) or searched for the forbidden
-    character's place.
+    The cheap bounds (brackets, long indentation) and the forbidden ASCII bytes come from one pass
+    (:func:`_screen`); only a file they do not clear is measured exactly (:func:`check_nesting`) or
+    searched for the forbidden character's place.
 
     Raises:
         SafetyLimitError: as :func:`check_nesting`.
     """
-    fast = speedups.screen
-    if fast is not None:
-        bound, long_indent, control, ascii_only, tags = fast(data, _SCREEN_CLASSES, limit // 4)
-        deep = bound > limit // 2 or long_indent
-        tags = tags or data.startswith(UTF8_BOM)  # a tag may start right after the BOM
-    else:
-        deep, control, ascii_only = _screen_py(data, limit)
-        tags = b"!" in data
+    deep, control, ascii_only = _screen(data, limit)
+    tags = b"!" in data
     if deep:
         check_nesting(data, display, yaml=True, limit=limit)
     forbidden = _first_forbidden(data, control) if control >= 0 or not ascii_only else None
     return YamlScreen(forbidden, tags)
 
 
-def _screen_py(data: bytes, limit: int) -> tuple[bool, int, bool]:
+def _screen(data: bytes, limit: int) -> tuple[bool, int, bool]:
     """Whether ``data`` may nest deeper than ``limit`` // 2 (the cheap bounds of :func:`nesting_depth`), the
     offset of its first forbidden ASCII byte (-1: none), and whether it is ASCII.
 

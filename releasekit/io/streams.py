@@ -29,10 +29,8 @@ from typing import TYPE_CHECKING, Any
 import semver
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io._schema_subset import Check, Undecided, compile_schema
 from releasekit.io.inputs import inside, read_input_text
-from releasekit.io.result_cache import ResultCache
-from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_remembered_documents
+from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.inventory import (
     Crd,
@@ -144,7 +142,7 @@ def _read_document(
     """
     text = read_input_text(path, root=root, display=display, what="the streams folder")
     try:
-        docs = load_remembered_documents(text, source=display, cache=ResultCache.default())
+        docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:
         if "duplicate key" in exc.message:
             findings.append(
@@ -224,30 +222,8 @@ def _json_type(value: object) -> str:
     return "null"
 
 
-@cache
-def _fast_check(name: str) -> Check | None:
-    """An exact validity check for a shipped schema that needs no jsonschema (None: use jsonschema)."""
-    return compile_schema(_schema(name))
-
-
-def _plainly_valid(data: Any, schema_name: str) -> bool:
-    """True when ``data`` is valid against the schema, answered without importing jsonschema.
-
-    False sends the document to jsonschema, which then also words the errors.
-    """
-    check = _fast_check(schema_name)
-    if check is None:
-        return False
-    try:
-        return check(data)
-    except (RecursionError, Undecided):  # let jsonschema meet the same document, as before
-        return False
-
-
 def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> list[Finding]:
     """Validate ``doc`` against a shipped schema; one finding per violation, at the offending line."""
-    if _plainly_valid(doc.data, schema_name):
-        return []
     validator = _validator(schema_name)
     out: list[Finding] = []
     for error in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):

@@ -1,16 +1,17 @@
 """The Jinja2 side of :mod:`releasekit.io.templates`: the bounded sandbox, its loader, and rendering.
 
 Adapter module, imported only when a template is really rendered (importing Jinja2 and compiling the
-templates cost ``build`` a tenth of its time, and a rendering remembered by
-:mod:`releasekit.io.result_cache` needs neither). The rules are :mod:`releasekit.io.templates`'.
+templates cost ``build`` a tenth of its time). The rules are :mod:`releasekit.io.templates`'.
 """
 
 from __future__ import annotations
 
 import base64
 import signal
+import string
 import threading
 import traceback
+from _string import formatter_field_name_split  # what str.format splits a field name with
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,32 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
                     raise _LimitError(f"repeating a value {count:,} times makes it too large")
         return super().call_binop(context, operator, left, right)
 
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """The sandbox's ``str.format``/``format_map``, refusing a format string that names a private
+        attribute (``'{0.__class__}'``) before anything is looked up, as attribute access is refused."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None:
+            _refuse_private_fields(value.__self__)
+        return wrapped
+
+
+def _refuse_private_fields(text: str) -> None:
+    """Raise SecurityError when a field of format string ``text`` (or of a nested format spec) reaches
+    for an attribute starting with ``_``; a malformed format string raises ValueError."""
+    pending = [text]
+    while pending:
+        for _literal, field, spec, _conversion in string.Formatter().parse(pending.pop()):
+            if field is None:
+                continue
+            _first, rest = formatter_field_name_split(field)
+            for is_attribute, name in rest:
+                if is_attribute and str(name).startswith("_"):
+                    raise jinja2.exceptions.SecurityError(
+                        f"access to attribute {name!r} in a format string is unsafe"
+                    )
+            if spec:
+                pending.append(spec)
+
 
 class _LimitError(Exception):
     """A template went past a bound (time, size, steps)."""
@@ -190,7 +217,7 @@ class Engine:
         except jinja2.UndefinedError as exc:
             where = _template_position(exc, self.root)
             raise TemplateError(f"{where}: undefined value in template: {exc.message}") from None
-        except (TypeError, ValueError, yaml.YAMLError) as exc:
+        except (TypeError, ValueError, LookupError, yaml.YAMLError) as exc:
             where = _template_position(exc, self.root)
             raise TemplateError(f"{where}: template failed: {exc}") from None
 

@@ -13,11 +13,8 @@ Every failure is a :class:`~releasekit.errors.TemplateError` whose message names
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import re
-import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,7 +24,6 @@ import yaml
 
 from releasekit.errors import SafetyLimitError, TemplateError, one_line
 from releasekit.io.inputs import check_nesting, read_input_text
-from releasekit.io.result_cache import ResultCache, canonical, code_fingerprint, digest
 from releasekit.io.yamlio import SafeLoader, YamlContentError, read_exponents_as_floats
 
 if TYPE_CHECKING:
@@ -339,51 +335,11 @@ def to_yaml(value: Any, indent: int = 0) -> str:
     return " " + to_json(value if not isinstance(value, tuple) else list(value))
 
 
-_MAX_FOLDER_BYTES = 4 * 1024 * 1024
-
-
-def _folder_fingerprint(root: Path) -> bytes | None:
-    """Every file of the templates folder (name and bytes), or None when it holds a link, a special file,
-    a folder too deep or more than ``_MAX_FOLDER_BYTES``: renderings of such a folder are not remembered."""
-    parts: list[bytes] = []
-    total = 0
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()  # walk in a fixed order
-        if len(Path(folder).relative_to(root).parts) > 8:
-            return None
-        for entry in dirs + sorted(files):  # a link to a folder is listed in dirs, never walked
-            path = Path(folder) / entry
-            info = path.lstat()
-            if stat.S_ISDIR(info.st_mode):
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                return None
-            total += info.st_size
-            if total > _MAX_FOLDER_BYTES:
-                return None
-            parts.append(path.relative_to(root).as_posix().encode("utf-8", "surrogateescape"))
-            parts.append(path.read_bytes())
-    return digest(*parts).encode()
-
-
-def _code_fingerprint() -> bytes:
-    """What renders: these modules' sources, Jinja2's and PyYAML's versions (their ``__init__``), Python's."""
-    here = Path(__file__).parent
-    jinja = importlib.util.find_spec("jinja2")
-    return code_fingerprint(
-        "render_yaml 1",
-        *(str(here / module) for module in ("templates.py", "template_engine.py", "yamlio.py")),
-        jinja.origin if jinja is not None else None,
-        yaml.__file__,
-    )
-
-
 class TemplateSet:
     """The templates of one folder, rendered in a strict, bounded sandbox."""
 
-    def __init__(self, root: Path, cache: ResultCache | None = None) -> None:
-        """Open the templates in ``root``; ``cache`` remembers renderings (default: the user's, see
-        :mod:`releasekit.io.result_cache`).
+    def __init__(self, root: Path) -> None:
+        """Open the templates in ``root``.
 
         Raises:
             TemplateError: ``root`` is not a folder.
@@ -392,8 +348,6 @@ class TemplateSet:
             raise TemplateError(f"{root}: bundle templates folder not found")
         self.root = root.resolve()
         self._jinja: Engine | None = None
-        self._cache = cache
-        self._folder_key: bytes | None = None
         self._yaml_cache: dict[str, Any] = {}
 
     def _check_name(self, name: str) -> None:
@@ -429,35 +383,8 @@ class TemplateSet:
                 the message names the template line that wrote the bad line.
         """
         self._check_name(name)
-        return self._results().remember(
-            "render_yaml", self._result_key(name, context), lambda: self._render_yaml(name, context)
-        )
+        text = self._engine().render(name, context)
 
-    def _results(self) -> ResultCache:
-        if self._cache is None:
-            self._cache = ResultCache.default()
-        return self._cache
-
-    def _result_key(self, name: str, context: Mapping[str, Any]) -> str | None:
-        """The key of a rendering: the code, every file of the folder, the name and the values; or None.
-
-        None (do not remember) when the values are not plain data or the folder holds anything but
-        regular files (the rendering itself then says what is wrong, as without remembering).
-        """
-        if not self._results().enabled:
-            return None
-        values = canonical(dict(context))
-        if values is None:
-            return None
-        if self._folder_key is None:  # the code and the folder, once per template set
-            folder = _folder_fingerprint(self.root)
-            self._folder_key = digest(_code_fingerprint(), folder).encode() if folder is not None else b""
-        if not self._folder_key:
-            return None
-        return digest(self._folder_key, name.encode(), values)
-
-    def _render_yaml(self, name: str, context: Mapping[str, Any]) -> Any:
-        text = self._engine().render(name, context)  # the name was checked by render_yaml
         try:
             return load_yaml_text(text, source=name)
         except (yaml.YAMLError, YamlContentError, ValueError, SafetyLimitError) as exc:

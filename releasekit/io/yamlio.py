@@ -20,14 +20,12 @@ import datetime as _dt
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from releasekit.errors import SafetyLimitError
 from releasekit.io.inputs import check_nesting
-from releasekit.io.result_cache import ResultCache, code_fingerprint, digest
 from releasekit.model.finding import nearest_line
 
 __all__ = [
@@ -39,7 +37,6 @@ __all__ = [
     "iter_yaml_documents",
     "json_path",
     "dump_yaml_block",
-    "load_remembered_documents",
     "load_yaml_documents",
     "read_exponents_as_floats",
 ]
@@ -368,31 +365,3 @@ def dump_yaml_block(document: Any) -> str:
         width=1_000_000,
     )
     return text
-
-
-_HERE = Path(__file__).parent
-
-
-def load_remembered_documents(text: str, *, source: str, cache: ResultCache) -> list[LocatedDocument]:
-    """:func:`load_yaml_documents` (default limits, paths tracked), remembered in ``cache`` by the text.
-
-    A text read before comes back from :mod:`releasekit.io.result_cache` (the same values and lines, since
-    the key holds the text and the reading code); errors and refusals are never remembered, so they are
-    raised afresh each time.
-
-    Raises:
-        YamlContentError, SafetyLimitError: as :func:`load_yaml_documents`.
-    """
-    key = None
-    if cache.enabled:
-        code = code_fingerprint(
-            "load_yaml_documents 1", str(_HERE / "yamlio.py"), str(_HERE / "inputs.py"), yaml.__file__
-        )
-        key = digest(code, text.encode("utf-8", "surrogatepass"))
-    stored = cache.remember(
-        "yaml_documents",
-        key,
-        lambda: [[d.data, d.line, d.lines] for d in load_yaml_documents(text, source=source)],
-        accept=lambda docs: type(docs) is list and all(type(d) is list and len(d) == 3 for d in docs),
-    )
-    return [LocatedDocument(data=data, line=line, lines=lines) for data, line, lines in stored]

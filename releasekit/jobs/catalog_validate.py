@@ -40,27 +40,22 @@ def validate_dirs(
     graph: bool,
     progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
     lifecycle: Path | None = None,
-    keep: list[object] | None = None,
 ) -> Report:
     """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
 
-    Without ``graph`` only findings are needed, so a big catalog may be split across two processes.
     ``progress`` wraps the folder list (the CLI's progress bar). With ``graph``, a catalog tree stands for
     its ``v<X.Y>`` fragments, and bundles a cluster upgrade between the given OpenShift catalogs strands are
     RK-GRAPH-010 (along ``lifecycle``, else ``streams/openshift/lifecycle.yaml``, else minor by minor).
-    ``keep``, when given, receives the last folder's loaded catalog instead of it being freed on return
-    (a caller about to end the process, the CLI, never pays for freeing it).
 
     Raises:
         InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
     """
-    from releasekit.io.fbc_load import load_and_check, load_and_check_findings
+    from releasekit.io.fbc_load import load_and_check
     from releasekit.rules.fbc import RULES, validate_config
 
     limits = LoadLimits(max_file_bytes=max_file_bytes)
     findings: list[Finding] = []
     checked: list[str] = []
-    kept_alive: list[object] = []
     by_openshift: dict[str, DeclarativeConfig] = {}
     shown: dict[str, str] = {}
     if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
@@ -68,24 +63,19 @@ def validate_dirs(
 
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
-        if not graph:  # only findings are needed: big catalogs may be split across two processes
-            # the previous folder's catalog is freed here; the last one goes to ``keep``
-            kept_alive = []
-            found, files = load_and_check_findings(directory, validate_config, limits, kept_alive)
-            findings.extend(found)
-            checked.extend(files)
-            continue
-        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
-
         loaded, validated = load_and_check(directory, validate_config, limits)
         findings.extend(loaded.findings)
         findings.extend(validated)
         checked.extend(loaded.files)
-        findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
-        openshift = openshift_of(directory)
-        if openshift is not None and openshift not in by_openshift:
-            by_openshift[openshift] = loaded.config
-            shown[openshift] = str(directory)
+        if graph:
+            from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+
+            findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
+            openshift = openshift_of(directory)
+            if openshift is not None and openshift not in by_openshift:
+                by_openshift[openshift] = loaded.config
+                shown[openshift] = str(directory)
+        del loaded, validated  # the next folder is loaded without this one held
     if graph:
         findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
@@ -94,8 +84,6 @@ def validate_dirs(
         refined = refine_locations(findings)
     else:
         refined = ()
-    if keep is not None:
-        keep.append(kept_alive)
     return Report(
         command="catalog validate",
         findings=refined,

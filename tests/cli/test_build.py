@@ -164,3 +164,18 @@ def test_version_and_help(run_line: Callable[..., Result]) -> None:
     assert helped.exit_code == 0
     for noun in ("build", "bundle", "catalog", "check", "streams", "upstream"):
         assert f"  {noun} " in helped.stdout
+
+
+def test_the_settings_of_the_removed_cache_and_compiled_loops_are_accepted_and_ignored(
+    run_line: Callable[..., Result], repo_copy: Path
+) -> None:
+    """Pipelines that set RELEASEKIT_CACHE_DIR, RELEASEKIT_NO_CACHE or RELEASEKIT_PURE_PYTHON keep working,
+    and nothing is stored between runs any more."""
+    cache, xdg = repo_copy.parent / "results", repo_copy.parent / "xdg"
+    env = {"RELEASEKIT_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(xdg), "RELEASEKIT_PURE_PYTHON": "1"}
+    before = {p: p.read_bytes() for p in sorted((repo_copy / "catalog").rglob("*")) if _generated(p)}
+    assert run_line(["build"], env=env).exit_code == 0
+    assert run_line(["build", "--check"], env={**env, "RELEASEKIT_NO_CACHE": "1"}).exit_code == 0
+    after = {p: p.read_bytes() for p in sorted((repo_copy / "catalog").rglob("*")) if _generated(p)}
+    assert after == before
+    assert not cache.exists() and not xdg.exists()

@@ -108,6 +108,34 @@ def test_several_dirs_in_one_report(run_line: Run, tmp_path: Path) -> None:
     assert report["findings"][0]["location"]["file"].startswith(str(b))
 
 
+def test_each_folder_is_loaded_with_the_previous_one_let_go(
+    run_line: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several big catalogs in one run: the peak is the largest one's, not two of them held at once."""
+    import weakref
+
+    from releasekit.io import fbc_load
+
+    class Checked(list[object]):  # the findings of a check, weakly referable
+        pass
+
+    real = fbc_load.load_and_check
+    previous: list[weakref.ref[Checked]] = []
+    held: list[bool] = []
+
+    def load_and_check(*args: object, **kwargs: object) -> tuple[object, Checked]:
+        held.extend(ref() is not None for ref in previous)
+        loaded, checked = real(*args, **kwargs)  # type: ignore[arg-type]
+        result = Checked(checked)
+        previous[:] = [weakref.ref(result)]
+        return loaded, result
+
+    monkeypatch.setattr(fbc_load, "load_and_check", load_and_check)
+    dirs = [catalog(tmp_path / name, {"c.yaml": VALID}) for name in ("a", "b", "c")]
+    assert run_line(["catalog", "validate", *dirs]).exit_code == 0
+    assert held == [False, False]
+
+
 def test_json_report_matches_contract(run_line: Run, tmp_path: Path) -> None:
     root = catalog(
         tmp_path, {"foo/catalog.yaml": VALID.replace("defaultChannel: alpha", "defaultChannel: ''")}

@@ -80,3 +80,28 @@ def test_a_value_that_breaks_the_rendered_yaml_names_the_template_line(repo: Pat
     number = _attack(repo, "broken: {{ '[unclosed' }}")
     ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
     assert_refused(ran, f"clusterserviceversion.yaml.j2:{number}", "rendered YAML is invalid")
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "{{ '{0.__class__}'.format_map({'0': 1}) | to_json }}",
+        "{{ '{0.__class__}'.format(1) | to_json }}",
+        "{{ '{0:{1.__class__}}'.format(1, 2) | to_json }}",
+    ],
+    ids=["format-map", "format", "nested-spec"],
+)
+def test_a_format_string_reaching_for_a_private_attribute_is_refused_by_the_sandbox(
+    repo: Path, attack: str
+) -> None:
+    """``'{0.__class__}'.format_map({'0': 1})`` ended in an IndexError traceback instead of exit 2."""
+    number = _attack(repo, f"# {attack}")
+    ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
+    assert_refused(ran, f"clusterserviceversion.yaml.j2:{number}", "leave the sandbox")
+    assert not (repo / "preview").exists()
+
+
+def test_a_format_string_with_a_missing_field_is_a_template_error(repo: Path) -> None:
+    number = _attack(repo, "# {{ '{5}'.format(1) | to_json }}")
+    ran = run_here(["catalog", "build", "--candidates", "--out", "preview"], repo)
+    assert_refused(ran, f"clusterserviceversion.yaml.j2:{number}", "template failed")

@@ -89,11 +89,9 @@ LAYERS: dict[str, frozenset[str]] = {
 }
 OPEN = frozenset({"errors"})
 # Exceptions, each with its reason. The CLI writes the rendered report to --output with the atomic writer
-# (that file is the command's own output channel, not a job's result), and decides for the whole process
-# whether loaded catalogs leave the garbage collector (a library caller must not get that freeze).
+# (that file is the command's own output channel, not a job's result).
 CLI_ADAPTERS: dict[str, frozenset[str]] = {
     "cli/_common.py": frozenset({"releasekit.io.atomic"}),
-    "cli/_main.py": frozenset({"releasekit.io.collector"}),
 }
 LAYERED = sorted(p for layer in LAYERS for p in (REPO_ROOT / "releasekit" / layer).rglob("*.py"))
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +29,12 @@ from releasekit.io.fbc_json import (
     object_spans,
 )
 from releasekit.io.fbc_load import (
-    PARALLEL_MIN_BYTES,
     decode_metas,
     load_and_check,
     load_catalog,
     load_catalog_text,
 )
 from releasekit.model.fbc import PROPERTY_SHAPES, Bundle, Property, RelatedImage
-from releasekit.model.finding import sort_findings
 from releasekit.rules.fbc import _property_error, validate_config
 from tests.conftest import usual_catalog
 
@@ -417,60 +413,10 @@ def test_deferred_property_is_read_only_and_compares_by_value() -> None:
     assert repr(lazy) == "Property(type='t', value={'a': 1})"
 
 
-# ------------------------------------------------------------------------------- the forked check
-
-_SUBPROCESS_LOAD = """
-import json, os, sys
-from pathlib import Path
-forks = []
-real_fork = os.fork
-def counting_fork():
-    forks.append(1)
-    return real_fork()
-os.fork = counting_fork
-from releasekit.io.fbc_load import load_catalog
-result = load_catalog(Path(sys.argv[1]))
-print(json.dumps({"forks": len(forks), "config": repr(result.config),
-    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in result.findings]}))
-"""
+# ------------------------------------------------------------------------------- load and check
 
 
-def test_the_forked_check_finds_what_the_in_process_check_finds(tmp_path: Path) -> None:
-    """A catalog big enough for the child process: a nested duplicate key and a huge integer are found."""
-    filler = {"type": "olm.csv.metadata", "value": {"description": "x" * 2000, "annotations": {"a": "b"}}}
-    for index in range(24):
-        blobs = [{"schema": "olm.package", "name": f"p{index}", "defaultChannel": "c"}]
-        blobs += [
-            {
-                "schema": "olm.bundle",
-                "name": f"p{index}.v0.{n}.0",
-                "package": f"p{index}",
-                "image": "quay.io/a/b:v1",
-                "properties": [filler],
-            }
-            for n in range(100)
-        ]
-        if index == 5:
-            blobs[3]["properties"] = [{"type": "custom", "value": {_DUP: 0}}]
-        if index == 9:
-            blobs[4]["properties"] = [{"type": "custom", "value": {"n": 10**30}}]
-        (tmp_path / f"p{index:02d}.json").write_bytes(_text(blobs, (",", ":")))
-    assert sum(path.stat().st_size for path in tmp_path.iterdir()) > PARALLEL_MIN_BYTES
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_LOAD, str(tmp_path)], capture_output=True, text=True, check=True
-    )
-    child = json.loads(out.stdout)
-    assert child["forks"] == 1
-    here = load_catalog(tmp_path)  # pytest runs threads here: the check runs in-process
-    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in here.findings]
-    assert child["config"] == repr(here.config)
-    assert [f.rule for f in here.findings] == ["RK-FBC-003"]
-    assert len(here.config.bundles) == 2400 - 98  # p05 stops at its duplicate
-    big = [p.value for b in here.config.bundles for p in b.properties if p.type == "custom"]
-    assert big == [{"n": 10**30}]
-
-
-def test_load_and_check_checks_again_when_a_file_was_not_exact(tmp_path: Path) -> None:
+def test_load_and_check_checks_the_exact_catalog_once(tmp_path: Path) -> None:
     good = {"schema": "olm.package", "name": "foo", "defaultChannel": "alpha"}
     (tmp_path / "a.json").write_bytes(_text([good], (",", ":")))
     (tmp_path / "b.json").write_bytes(_text([{"schema": "x", "v": {_DUP: 0}}, good], (",", ":")))
@@ -481,267 +427,7 @@ def test_load_and_check_checks_again_when_a_file_was_not_exact(tmp_path: Path) -
         return validate_config(config)
 
     loaded, checked = load_and_check(tmp_path, check)
-    assert seen == [2, 1]  # first on the hoped-for catalog, then on the exact one (b.json stops early)
+    assert seen == [1]  # b.json is not exact: read the exact way, it stops at its duplicate key
     assert loaded == load_catalog(tmp_path)
     assert checked == validate_config(loaded.config)
     assert [f.rule for f in loaded.findings] == ["RK-FBC-003"]
-
-
-def test_load_and_check_checks_once_when_every_file_is_exact(tmp_path: Path) -> None:
-    (tmp_path / "a.json").write_bytes(_text([{"schema": "olm.package", "name": "foo"}], (",", ":")))
-    seen: list[int] = []
-    loaded, _ = load_and_check(tmp_path, lambda config: seen.append(len(config.packages)))
-    assert seen == [1]
-    assert loaded == load_catalog(tmp_path)
-
-
-def _big_yaml_catalog(root: Path) -> None:
-    """24 packages of 80 bundles in YAML, one file each (over the parallel threshold), with odd documents."""
-    metadata = "\n".join(f"      k{n}: {'v' * 40}" for n in range(40))
-    bundle = (
-        "schema: olm.bundle\nname: p{i}.v0.{n}.0\npackage: p{i}\nimage: quay.io/a/b:v1\nproperties:\n"
-        "- type: olm.package\n  value: {{packageName: p{i}, version: 0.{n}.0}}\n"
-        "- type: olm.csv.metadata\n  value:\n    displayName: P\n    annotations:\n" + metadata + "\n"
-    )
-    odd = {
-        3: "---\n# only a comment\n---\n",  # an empty document
-        4: "---\n- a list\n",
-        5: "---\nschema: x\nv: .nan\n",  # opm has no NaN (RK-FBC-001), in the parent and the child alike
-        6: "---\nschema: x\n1: int key\n",
-        7: "---\nschema: x\nbig: 123456789012345678901234567890\n",
-        8: "---\nschema: x\na: 1\na: 2\n",  # a YAML error: the parent reports it
-        9: "---\nschema: olm.bundle\nName: p9\n",  # a key in another case
-    }
-    for i in range(24):
-        text = f"schema: olm.package\nname: p{i}\ndefaultChannel: c\n"
-        text += "".join("---\n" + bundle.format(i=i, n=n) for n in range(80))
-        text += odd.get(i, "")
-        (root / f"p{i:02d}.yaml").write_text(text)
-    assert sum(path.stat().st_size for path in root.iterdir()) > PARALLEL_MIN_BYTES
-
-
-def test_yaml_parsed_in_the_child_gives_what_the_parent_gives(tmp_path: Path) -> None:
-    """Half the YAML files are parsed by the child and packed; odd documents still come out the same."""
-    _big_yaml_catalog(tmp_path)
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_LOAD, str(tmp_path)], capture_output=True, text=True, check=True
-    )
-    child = json.loads(out.stdout)
-    assert child["forks"] == 1
-    here = load_catalog(tmp_path)  # threads run here: one process, every file the exact way
-    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in here.findings]
-    assert child["config"] == repr(here.config)
-    assert {f.rule for f in here.findings} == {"RK-FBC-001", "RK-FBC-002", "RK-FBC-003", "RK-FBC-005"}
-    assert len(here.config.bundles) == 24 * 80 + 1  # "Name: p9" is a name, as in opm
-
-
-def test_the_child_gets_about_two_fifths_of_the_yaml_and_no_bundle_objects() -> None:
-    from releasekit.io.fbc_load import _child_share
-
-    files = [(f"f{n}", b"schema: x\n" + b"a" * size) for n, size in enumerate([500, 400, 300, 200, 100, 100])]
-    files.append(("objects", b"type: olm.bundle.object\n" + b"a" * 900))
-    share = _child_share(files, list(range(len(files))))
-    assert 6 not in share  # bundle-object files stay with the parent
-    child_bytes = sum(len(files[i][1]) for i in share)
-    parent_bytes = sum(len(files[i][1]) for i in range(6) if i not in share)
-    assert 0.3 < child_bytes / (child_bytes + parent_bytes) < 0.5
-
-
-_SUBPROCESS_FINDINGS = """
-import json, os, sys
-from pathlib import Path
-forks = []
-real_fork = os.fork
-def counting_fork():
-    forks.append(1)
-    return real_fork()
-os.fork = counting_fork
-from releasekit.io import fbc_load
-from releasekit.model.finding import sort_findings
-from releasekit.rules.fbc import validate_config
-
-class AlternateQueue:
-    # even groups to this process, odd ones to the child: who checks what is fixed, not timed
-    def __init__(self, numbers):
-        self.parent, self.numbers = os.getpid(), list(numbers)
-    def take(self):
-        wanted = 0 if os.getpid() == self.parent else 1
-        while self.numbers:
-            number = self.numbers.pop(0)
-            if number % 2 == wanted:
-                return number
-        return None
-    def close(self):
-        pass
-
-if len(sys.argv) > 2:  # a group per file, in file order: the even files here, the odd ones in the child
-    fbc_load.WorkQueue = AlternateQueue
-    fbc_load._groups = lambda found: [[index] for index in range(len(found))]
-found, files = fbc_load.load_and_check_findings(Path(sys.argv[1]), validate_config)
-print(json.dumps({"forks": len(forks), "files": list(files),
-    "findings": [[f.rule, f.location.file, f.location.line, f.message] for f in sort_findings(found)]}))
-"""
-
-
-def _big_json_catalog(root: Path, extra: dict[int, list[dict[str, Any]]]) -> None:
-    """24 packages of 100 bundles, one file each (over the parallel threshold), broken on purpose."""
-    filler = {"type": "olm.csv.metadata", "value": {"description": "x" * 2000}}
-    for index in range(24):
-        name = f"p{index:02d}"
-        bundles = [
-            {
-                "schema": "olm.bundle",
-                "name": f"{name}.v0.{n}.0",
-                "package": name,
-                "image": "quay.io/a/b:v1" if n else "quay.io/A/b:v1",  # the first image is invalid
-                "properties": [
-                    {"type": "olm.package", "value": {"packageName": name, "version": f"0.{n}.0"}},
-                    filler,
-                ],
-            }
-            for n in range(100)
-        ]
-        entries = [
-            {"name": f"{name}.v0.{n}.0", **({"replaces": f"{name}.v0.{n - 1}.0"} if n else {})}
-            for n in range(100)
-        ]
-        blobs = [
-            {"schema": "olm.package", "name": name, "defaultChannel": "stable"},
-            {"schema": "olm.channel", "name": "stable", "package": name, "entries": entries},
-            *bundles,
-            *extra.get(index, []),
-        ]
-        (root / f"{name}.json").write_bytes(_text(blobs, (",", ":")))
-
-
-@pytest.mark.parametrize(
-    ("extra", "forks"),
-    [
-        ({}, 1),  # two halves, checked apart
-        (
-            {
-                20: [
-                    {
-                        "schema": "olm.channel",
-                        "name": "fast",
-                        "package": "p01",
-                        "entries": [{"name": "p01.v0.1.0"}],
-                    }
-                ]
-            },
-            2,
-        ),
-        ({3: [{"schema": "olm.deprecations", "package": "p03", "entries": []}]}, 2),
-        ({22: [{"schema": "olm.bundle", "name": "stray", "package": "", "image": "quay.io/a/b:v1"}]}, 1),
-    ],
-    ids=["split", "package-in-both-halves", "deprecations", "no-package"],
-)
-def test_findings_of_two_halves_equal_the_whole_catalogs(
-    tmp_path: Path, extra: dict[int, list[dict[str, Any]]], forks: int
-) -> None:
-    _big_json_catalog(tmp_path, extra)
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(tmp_path), "alternate"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    child = json.loads(out.stdout)
-    loaded, checked = load_and_check(tmp_path, validate_config)  # threads here: one process, whole catalog
-    whole = sort_findings((*loaded.findings, *checked))
-    assert child["findings"] == [[f.rule, f.location.file, f.location.line, f.message] for f in whole]
-    assert child["files"] == list(loaded.files)
-    assert child["forks"] == forks  # 1: split and joined; 2: fell back to the whole-catalog load
-    assert {f.rule for f in whole} >= {"RK-FBC-023"}
-
-
-def _findings_forked(root: Path) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_FINDINGS, str(root)], capture_output=True, text=True, check=True
-    )
-    result: dict[str, Any] = json.loads(out.stdout)
-    return result
-
-
-def _findings_whole(root: Path) -> tuple[list[list[Any]], list[str]]:
-    loaded, checked = load_and_check(root, validate_config)  # threads here: one process, whole catalog
-    whole = sort_findings((*loaded.findings, *checked))
-    return [[f.rule, f.location.file, f.location.line, f.message] for f in whole], list(loaded.files)
-
-
-@pytest.mark.parametrize("where", ["aa.yaml", "zz.yaml"])
-def test_yaml_files_in_a_big_json_catalog_are_checked_in_their_half(tmp_path: Path, where: str) -> None:
-    _big_json_catalog(tmp_path, {})
-    (tmp_path / where).write_text("\n\nschema: olm.package\nname: yy\n---\nschema: olm.channel\nname: c\n")
-    child = _findings_forked(tmp_path)
-    findings, files = _findings_whole(tmp_path)
-    assert (child["findings"], child["files"]) == (findings, files)
-    assert child["forks"] == 1  # split and joined
-    assert {"RK-FBC-013", "RK-FBC-040"} <= {rule for rule, *_ in findings}
-
-
-def test_a_yaml_catalog_with_odd_documents_is_checked_in_halves(tmp_path: Path) -> None:
-    _big_yaml_catalog(tmp_path)
-    child = _findings_forked(tmp_path)
-    findings, files = _findings_whole(tmp_path)
-    assert (child["findings"], child["files"]) == (findings, files)
-    assert child["forks"] == 1
-    assert {"RK-FBC-002", "RK-FBC-003", "RK-FBC-005"} <= {rule for rule, *_ in findings}
-
-
-_SUBPROCESS_QUEUE = """
-import json, os, sys, time
-from releasekit.io.forked import WorkQueue, start_child
-queue = WorkQueue(range(int(sys.argv[1])))
-def drain(pause):
-    taken = []
-    while (number := queue.take()) is not None:
-        taken.append(number)
-        time.sleep(pause)
-    return taken
-child = start_child(lambda: json.dumps(drain(0.0005)).encode())
-mine = drain(0.0003)
-print(json.dumps({"mine": mine, "theirs": json.loads(child.join())}))
-"""
-
-
-def test_the_work_queue_hands_each_number_to_exactly_one_process() -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", _SUBPROCESS_QUEUE, "400"], capture_output=True, text=True, check=True
-    )
-    result = json.loads(out.stdout)
-    assert sorted(result["mine"] + result["theirs"]) == list(range(400))
-    assert result["mine"] == sorted(result["mine"]) and result["theirs"] == sorted(result["theirs"])
-    assert result["mine"] and result["theirs"]  # both took part
-
-
-def test_a_work_queue_refuses_more_numbers_than_its_pipe_holds() -> None:
-    from releasekit.io.forked import WORK_QUEUE_MAX, WorkQueue
-
-    with pytest.raises(ValueError, match="at most"):
-        WorkQueue(range(WORK_QUEUE_MAX + 1))
-    queue = WorkQueue(range(WORK_QUEUE_MAX))
-    assert [queue.take() for _ in range(3)] == [0, 1, 2]
-    queue.close()
-
-
-def test_many_small_top_level_files_are_batched_into_at_most_the_queue_size() -> None:
-    from releasekit.io.fbc_load import _groups
-    from releasekit.io.forked import WORK_QUEUE_MAX
-
-    found = [(f"/c/f{n}.json", f"f{n}.json", 1000 + n) for n in range(3 * WORK_QUEUE_MAX)]
-    found += [("/c/pkg/a.json", "pkg/a.json", 50), ("/c/pkg/b.json", "pkg/b.json", 10**6)]
-    groups = _groups(found)
-    assert len(groups) <= WORK_QUEUE_MAX
-    assert sorted(index for group in groups for index in group) == list(range(len(found)))
-    assert groups[0] == [len(found) - 2, len(found) - 1]  # one folder is one group, the largest first
-
-
-def test_a_big_catalog_in_one_folder_gives_the_whole_catalogs_findings(tmp_path: Path) -> None:
-    _big_json_catalog(tmp_path, {})
-    (tmp_path / "all").mkdir()
-    for path in tmp_path.glob("*.json"):
-        path.rename(tmp_path / "all" / path.name)
-    child = _findings_forked(tmp_path)
-    findings, files = _findings_whole(tmp_path)
-    assert (child["findings"], child["files"]) == (findings, files)
