@@ -191,17 +191,12 @@ def test_every_schema_pattern_refuses_a_trailing_newline(
     assert not re.search(pattern, example + "\r\n"), (name, example)
 
 
-def test_the_schema_validators_refuse_a_trailing_newline() -> None:
-    """Both validators releasekit runs (the fast subset and jsonschema) give the same verdict."""
+def test_the_schema_validator_refuses_a_trailing_newline() -> None:
+    """jsonschema (the one validator releasekit runs) refuses a trailing newline in a configured path."""
     from jsonschema import Draft202012Validator
 
-    from releasekit.io._schema_subset import compile_schema
-
     schema = json.loads((SCHEMAS / "releasekit.schema.json").read_text())
-    check = compile_schema(schema)
-    assert check is not None
+    Draft202012Validator.check_schema(schema)
     for value, valid in (("catalog", True), ("catalog\n", False), ("a/b", True), ("a/b\n", False)):
         document = {"schema": "releasekit/config/v1", "catalog": {"root": value}}
-        assert check(document) is valid
         assert Draft202012Validator(schema).is_valid(document) is valid
-    Draft202012Validator.check_schema(schema)
