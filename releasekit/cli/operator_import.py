@@ -21,7 +21,7 @@ __all__ = ["command"]
 @click.option(
     "--streams-dir",
     "streams_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # what it is, is checked (one line, exit 2) before git is asked
     default=Path("streams"),
     show_default=True,
     help="Write streams/operator/<version>.yaml under this folder.",

@@ -334,21 +334,28 @@ def _strip_schema(node: Any) -> Any:
 
 
 def strip_crd_descriptions(crd: Mapping[str, Any]) -> dict[str, Any]:
-    """A CRD without the ``description`` texts of its schemas (a property named ``description`` stays)."""
+    """A CRD without the ``description`` texts of its schemas (a property named ``description`` stays).
+
+    Any shape is taken: what is not where a CRD keeps its schemas is kept as it is.
+    """
     out = copy.deepcopy(dict(crd))
-    for version in (out.get("spec") or {}).get("versions") or []:
+    spec = out.get("spec")
+    if not isinstance(spec, dict):
+        return out
+    versions = spec.get("versions")
+    for version in versions if isinstance(versions, list) else []:
         if isinstance(version, dict) and isinstance(version.get("schema"), dict):
             version["schema"] = _strip_schema(version["schema"])
-    spec = out.get("spec")
-    if isinstance(spec, dict) and isinstance(spec.get("validation"), dict):
+    if isinstance(spec.get("validation"), dict):
         spec["validation"] = _strip_schema(spec["validation"])
     return out
 
 
 def strip_csv_prose(csv: Mapping[str, Any]) -> dict[str, Any]:
-    """The CSV without the prose list (see the module docstring)."""
+    """The CSV without the prose list (see the module docstring); any shape is taken."""
     out = copy.deepcopy(dict(csv))
-    annotations = (out.get("metadata") or {}).get("annotations")
+    metadata = out.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
     if isinstance(annotations, dict):
         for key in CSV_PROSE_ANNOTATIONS:
             annotations.pop(key, None)
