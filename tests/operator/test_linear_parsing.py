@@ -39,7 +39,7 @@ def _work(call: Callable[[], Any]) -> tuple[int, list[str]]:
     lines = 0
     hidden: list[str] = []
 
-    def trace(frame: FrameType, event: str, arg: object) -> Any:
+    def trace(_frame: FrameType, event: str, _arg: object) -> Any:
         nonlocal lines
         if event == "line":
             lines += 1
