@@ -14,7 +14,7 @@ __all__ = ["command"]
     "--repo",
     "repo",
     required=True,
-    help="A local kueue-operator clone, or a URL (cloned once into the cache).",
+    help="A local kueue-operator clone, or a file://, https://, ssh:// or git@host:path URL (cloned once into the cache).",
 )
 @click.option("--ref", "ref", required=True, help="The tag or commit of the release.")
 @click.option("--version", "version", required=True, help="The operator release the ref is (X.Y.Z).")
