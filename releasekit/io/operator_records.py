@@ -19,6 +19,7 @@ import yaml
 
 from releasekit.errors import SafetyLimitError
 from releasekit.io.inputs import read_input_text
+from releasekit.io.operator_repo import printable
 from releasekit.io.streams import schema_findings
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity
@@ -134,7 +135,7 @@ def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord |
             Finding(
                 rule="RK-STREAM-001",
                 severity=Severity.ERROR,
-                message=f"{display} records version {data['version']}, not {path.stem}",
+                message=f"{display} records version {printable(str(data['version']))}, not {printable(path.stem)}",
                 location=Location(file=display, line=doc.line_of("$.version")),
                 hint="name the file after the version it records",
             )
@@ -162,7 +163,7 @@ def load_operator_records(
     records: dict[str, OperatorRecord] = {}
     findings: list[Finding] = []
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        display = f"{root_display.rstrip('/')}/{OPERATOR_DIR}/{path.name}"
+        display = f"{root_display.rstrip('/')}/{OPERATOR_DIR}/{printable(path.name)}"
         record = _read(path, display, findings)
         if record is not None:
             records[record.version] = record

@@ -78,13 +78,16 @@ def validate_streams(
 def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
     """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
     from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
+    from releasekit.io.operator_repo import printable
 
     folder = root / OPERATOR_DIR
     if not folder.is_dir():
         return (), ()
     shown = str(root) if display_root is None else display_root
     _, findings = load_operator_records(root, display_root=shown)
-    files = tuple(f"{shown.rstrip('/')}/{OPERATOR_DIR}/{p.name}" for p in sorted(folder.glob("*.yaml")))
+    files = tuple(
+        f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))
+    )
     return tuple(findings), files
 
 

@@ -73,3 +73,13 @@ def test_bundle_build_writes_when_all_is_well(run_line: Run, tmp_path: Path) -> 
     result = run_line([*args, "--templates-dir", REPO_ROOT / "bundle-templates"])
     assert result.exit_code == 0, result.output
     assert (out / "stable" / "1.2.0" / "metadata" / "annotations.yaml").is_file()
+
+
+def test_a_record_name_with_control_characters_is_shown_escaped(run_line: Run, tmp_path: Path) -> None:
+    copy = tmp_path / "streams"
+    shutil.copytree(REPO_ROOT / "streams", copy)
+    (copy / "operator" / "1.2.0.yaml").rename(copy / "operator" / "1.2.0\x1b[31m.yaml")
+    result = run_line(["streams", "validate", "--streams-dir", copy])
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.stdout + result.stderr
+    assert "1.2.0\\x1b[31m.yaml" in result.stdout
