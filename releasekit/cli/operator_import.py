@@ -14,14 +14,14 @@ __all__ = ["command"]
     "--repo",
     "repo",
     required=True,
-    help="A local kueue-operator clone, or a URL (cloned once into the cache).",
+    help="A local kueue-operator clone, or a file://, https://, ssh:// or git@host:path URL (cloned once into the cache).",
 )
 @click.option("--ref", "ref", required=True, help="The tag or commit of the release.")
 @click.option("--version", "version", required=True, help="The operator release the ref is (X.Y.Z).")
 @click.option(
     "--streams-dir",
     "streams_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # what it is, is checked (one line, exit 2) before git is asked
     default=Path("streams"),
     show_default=True,
     help="Write streams/operator/<version>.yaml under this folder.",

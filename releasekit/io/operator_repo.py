@@ -7,27 +7,44 @@ Adapter module (git through gitpython). The openshift/kueue-operator layout it r
     bundle.Dockerfile                   the bundle image (LABELs; from 1.2.0 on it substitutes images)
     related_images.json                 the images bundle.Dockerfile substitutes for ``:latest``
 
-The safety of ``upstream import`` applies: the ref is checked before git sees it
-(:func:`releasekit.io.upstream.check_ref`), a URL is cloned once (bare) into the cache, and anything
-missing or unreadable raises an error the CLI shows as one line (exit 2).
+The safety of ``upstream import`` applies, and more, since the repository may be anyone's:
+
+- the ref is checked before git sees it (:func:`releasekit.io.upstream.check_ref`), and ``--repo`` must be a
+  local path or a ``file://``, ``https://``, ``ssh://`` or ``git@host:path`` URL (:func:`check_repository`:
+  git's ``ext::`` transport runs commands);
+- a URL is cloned once (bare) into the cache, whose folder must be a folder;
+- only regular files are read (a symbolic link, submodule or folder where a file or folder is expected is
+  refused), and only file names that are UTF-8;
+- every object's size comes from its git object header before it is read: one file at most
+  :data:`MAX_FILE_BYTES`, everything read together at most :data:`MAX_TOTAL_BYTES` (like one catalog file),
+  at most :data:`MAX_MANIFESTS` manifests.
+
+Anything missing, unreadable or over a limit raises an error the CLI shows as one line (exit 2); names
+from the repository are shown with :func:`printable`.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from releasekit.errors import UpstreamError
-from releasekit.io.upstream import check_ref, open_repository, resolve_ref
+from releasekit.errors import InputError, SafetyLimitError, UpstreamError, UsageError
+from releasekit.io.upstream import cache_root, check_ref, open_repository, resolve_ref
 
 __all__ = [
     "ANNOTATIONS_PATH",
     "DOCKERFILE_PATH",
     "MANIFESTS_DIR",
+    "MAX_FILE_BYTES",
+    "MAX_MANIFESTS",
+    "MAX_TOTAL_BYTES",
     "RELATED_IMAGES_PATH",
     "OperatorSnapshot",
+    "check_repository",
+    "printable",
     "read_operator_snapshot",
 ]
 
@@ -35,9 +52,95 @@ MANIFESTS_DIR = "bundle/manifests"
 ANNOTATIONS_PATH = "bundle/metadata/annotations.yaml"
 DOCKERFILE_PATH = "bundle.Dockerfile"
 RELATED_IMAGES_PATH = "related_images.json"
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest bundle source file read (a real CSV is ~15 KiB, the operator's CRD ~50 KiB)."""
+
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+"""Most bytes one import reads from git, folders included (the size limit of one catalog file)."""
+
+MAX_MANIFESTS = 1000
+"""Most manifests ``bundle/manifests/`` may hold (a real bundle has about a dozen)."""
+
+_URL_SCHEMES = ("file://", "https://", "ssh://")
+
+
+def printable(text: str) -> str:
+    """``text`` as one printable line: control and other unprintable characters as Python escapes
+    (``\\n``, ``\\x1b``), bytes that were not UTF-8 (surrogate escapes from git) as ``\\xff``."""
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char.isprintable():
+            out.append(char)
+        elif "\udc80" <= char <= "\udcff":
+            out.append(f"\\x{ord(char) - 0xDC00:02x}")
+        else:
+            out.append(repr(char)[1:-1])
+    return "".join(out)
+
+
+def check_repository(spec: str) -> str:
+    """Return ``spec`` when it is a local path or a ``file://``, ``https://``, ``ssh://`` or ``git@host:path``
+    URL; raise UsageError otherwise (git's ``ext::`` and other transport helpers run commands).
+    """
+    if not spec:
+        raise UsageError("--repo must not be empty")
+    shown = printable(spec)
+    if spec.startswith("-"):
+        raise UsageError(f"--repo: refusing {shown!r}: it starts with '-' and git would read it as an option")
+    if shown != spec:
+        raise UsageError(f"--repo: refusing {shown!r}: it contains control characters")
+    if spec.lower().startswith(_URL_SCHEMES):
+        return spec
+    if "::" in spec:
+        helper = spec.split("::", 1)[0]
+        raise UsageError(
+            f"--repo: refusing {shown!r}: git's {helper}:: transport is not allowed (ext:: runs commands); "
+            "give a local path or a file://, https://, ssh:// or git@host:path URL"
+        )
+    if "://" in spec:
+        scheme = spec.split("://", 1)[0]
+        raise UsageError(
+            f"--repo: refusing {shown!r}: the {scheme}:// transport is not allowed; give a local path "
+            "or a file://, https://, ssh:// or git@host:path URL"
+        )
+    return spec
+
+
+def _is_url(spec: str) -> bool:
+    """Whether :func:`releasekit.io.upstream.open_repository` will clone ``spec`` (not open a folder)."""
+    if "://" in spec:
+        return True
+    user, at, rest = spec.partition("@")
+    return bool(at and user and ":" in rest and "/" not in user)
+
+
+def _cache_folder(cache: Path | None) -> None:
+    """Make sure the clone cache is a folder (or can be made), before git is asked to clone into it.
+
+    Raises:
+        InputError: the cache folder (or one above it) is a file, a dangling link, or cannot be made.
+    """
+    folder = cache or cache_root()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        for place in (folder, *folder.parents):
+            if place.is_symlink() and not place.exists():
+                problem = f"{place} is a dangling symbolic link"
+                break
+            if place.exists() and not place.is_dir():
+                problem = f"{place} is not a folder"
+                break
+        else:
+            problem = f"it cannot be made ({exc.strerror or exc})"
+        raise InputError(
+            f"{folder}: the clone cache folder cannot be used: {problem}; remove that, set XDG_CACHE_HOME "
+            "elsewhere, or pass --repo a local clone"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,21 +155,119 @@ class OperatorSnapshot:
     related_images: bytes | None
 
 
-def _read_blob(blob: Any, ref: str) -> bytes:
-    if blob.size > MAX_FILE_BYTES:
-        raise UpstreamError(f"{ref}:{blob.path}: {blob.size} bytes, over the {MAX_FILE_BYTES}-byte limit")
+def _kind(obj: Any) -> str:
+    if obj.type == "tree":
+        return "a folder"
+    if obj.type == "submodule":
+        return "a submodule"
+    if obj.type == "blob" and stat.S_ISLNK(obj.mode):
+        return "a symbolic link"
+    if obj.type == "blob":
+        return "a file"
+    return f"a git {obj.type}"  # pragma: no cover - trees hold trees, blobs and submodules only
+
+
+def _name(obj: Any) -> str:
+    """An entry's own name (a submodule without ``.gitmodules`` has no ``name``, only its path)."""
+    return str(obj.path).rsplit("/", 1)[-1]
+
+
+class _TreeReader:
+    """Reads entries of one commit's tree, each object's size (from its git object header, before it is
+    read) counted against the budget once per path."""
+
+    def __init__(self, ref: str) -> None:
+        self.ref = ref
+        self.left = MAX_TOTAL_BYTES
+        self.counted: set[str] = set()
+
+    def where(self, path: str) -> str:
+        return f"{self.ref}:{printable(path)}"
+
+    def take(self, obj: Any, path: str) -> None:
+        """Count ``obj`` at ``path`` against the budget (its size from the git object header; nothing is read).
+
+        Raises:
+            SafetyLimitError: a file over :data:`MAX_FILE_BYTES`, or the budget spent.
+        """
+        if path in self.counted:
+            return
+        size = int(obj.size)
+        if obj.type == "blob" and size > MAX_FILE_BYTES:
+            raise SafetyLimitError(
+                f"{self.where(path)}: {size:,} bytes is over the {MAX_FILE_BYTES:,}-byte limit per file"
+            )
+        if size > self.left:
+            raise SafetyLimitError(
+                f"{self.where(path)}: reading its {size:,} bytes would take the bundle sources over "
+                f"{MAX_TOTAL_BYTES:,} bytes, the limit of one import; refusing it"
+            )
+        self.left -= size
+        self.counted.add(path)
+
+    def entries(self, tree: Any, path: str) -> list[Any]:
+        self.take(tree, path)
+        return list(tree)
+
+    def entry(self, tree: Any, path: str) -> Any | None:
+        """The entry at ``path`` below ``tree`` (None when absent), each folder on the way checked."""
+        node, walked = tree, ""
+        for part in path.split("/"):
+            if node.type != "tree":
+                raise UpstreamError(f"{self.where(walked)}: is {_kind(node)}, not a folder")
+            node = next((e for e in self.entries(node, walked) if _name(e) == part), None)
+            if node is None:
+                return None
+            walked = f"{walked}/{part}" if walked else part
+        return node
+
+    def folder(self, tree: Any, path: str) -> Any | None:
+        found = self.entry(tree, path)
+        if found is not None and found.type != "tree":
+            raise UpstreamError(f"{self.where(path)}: is {_kind(found)}, not a folder")
+        return found
+
+    def file(self, blob: Any, path: str) -> Any:
+        """``blob`` when it is a regular file within the limits (counted; not read yet)."""
+        if blob.type != "blob" or not stat.S_ISREG(blob.mode):
+            raise UpstreamError(
+                f"{self.where(path)}: is {_kind(blob)}, not a file; releasekit reads files only"
+            )
+        self.take(blob, path)
+        return blob
+
+    def optional(self, tree: Any, path: str) -> bytes | None:
+        found = self.entry(tree, path)
+        return None if found is None else _read(self.file(found, path))
+
+
+def _read(blob: Any) -> bytes:
     data: bytes = blob.data_stream.read()
     return data
 
 
-def _optional(tree: Any, path: str, ref: str) -> bytes | None:
-    try:
-        blob = tree / path
-    except KeyError:
-        return None
-    if blob.type != "blob":
-        raise UpstreamError(f"{ref}:{path}: not a file")
-    return _read_blob(blob, ref)
+def _manifests(reader: _TreeReader, folder: Any) -> tuple[tuple[str, bytes], ...]:
+    """Every manifest of ``folder``: all checked and counted first, then read."""
+    listed = sorted(
+        (
+            (_name(e), e)
+            for e in reader.entries(folder, MANIFESTS_DIR)
+            if _name(e).endswith(MANIFEST_SUFFIXES)
+        ),
+        key=lambda item: item[0],
+    )
+    if len(listed) > MAX_MANIFESTS:
+        raise SafetyLimitError(
+            f"{reader.where(MANIFESTS_DIR)}: {len(listed):,} manifests, over the limit of {MAX_MANIFESTS:,}"
+        )
+    for name, entry in listed:
+        path = f"{MANIFESTS_DIR}/{name}"
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UpstreamError(f"{reader.where(path)}: the file name is not UTF-8; rename it") from None
+        reader.file(entry, path)
+    return tuple((name, _read(entry)) for name, entry in listed)
 
 
 def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) -> OperatorSnapshot:
@@ -74,28 +275,29 @@ def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) ->
 
     Raises:
         UsageError: an unsafe ref or repository argument.
-        InputError: a local path that is not a git repository.
-        UpstreamError: a missing ref, no ``bundle/manifests/`` or ``annotations.yaml`` at it.
+        InputError: a local path that is not a git repository; a clone cache that is not a folder.
+        UpstreamError: a missing ref, no ``bundle/manifests/`` or ``annotations.yaml`` at it, a link,
+            submodule or folder where a file is expected (or the other way round), a file name not UTF-8.
+        SafetyLimitError: a file or the sources together over the limits.
     """
     check_ref(ref)  # before git sees it
+    check_repository(spec)
     os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
+    if _is_url(spec):
+        _cache_folder(cache)
     repo = open_repository(spec, cache=cache)
     commit = resolve_ref(repo, ref)
+    reader = _TreeReader(ref)
     tree = commit.tree
-    try:
-        folder = tree / MANIFESTS_DIR
-    except KeyError:
+    folder = reader.folder(tree, MANIFESTS_DIR)
+    if folder is None:
         raise UpstreamError(
             f"{ref}: no {MANIFESTS_DIR}/ folder; is this the Kueue operator repository?"
         ) from None
-    manifests = tuple(
-        (str(blob.name), _read_blob(blob, ref))
-        for blob in sorted(folder.blobs, key=lambda b: b.name)
-        if blob.name.endswith((".yaml", ".yml", ".json"))
-    )
+    manifests = _manifests(reader, folder)
     if not manifests:
         raise UpstreamError(f"{ref}: {MANIFESTS_DIR}/ holds no manifest")
-    annotations = _optional(tree, ANNOTATIONS_PATH, ref)
+    annotations = reader.optional(tree, ANNOTATIONS_PATH)
     if annotations is None:
         raise UpstreamError(f"{ref}: no {ANNOTATIONS_PATH}")
     return OperatorSnapshot(
@@ -103,6 +305,6 @@ def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) ->
         commit=str(commit.hexsha),
         manifests=manifests,
         annotations=annotations,
-        dockerfile=_optional(tree, DOCKERFILE_PATH, ref),
-        related_images=_optional(tree, RELATED_IMAGES_PATH, ref),
+        dockerfile=reader.optional(tree, DOCKERFILE_PATH),
+        related_images=reader.optional(tree, RELATED_IMAGES_PATH),
     )

@@ -18,11 +18,13 @@ release:
    the operator's other manifests, the annotations and the Dockerfile come from it plus the templates'
    prose (:func:`releasekit.plan.operator_bundle.recorded_files`), else from ``bundle-templates/``; the
    upstream CRD files are copied byte for byte; ``upstream-crds.yaml`` records them by name and sha256;
-4. the bundle is written atomically to ``<out>/<stream>/<version>/`` (or, with ``--check``, compared
-   with what is there), then loaded back and validated: operator-sdk's default validators plus
-   releasekit's own rules, judged with what the stream knows (its stream policy, released or candidate,
-   the release's catalogs and registries); a published fact the rules refuse for a new release (0.1.0's
-   v1alpha1 operator CRD, a chained OpenShift versions label) is a warning.
+4. the bundle is written to a temporary folder, loaded back and validated: operator-sdk's default
+   validators plus releasekit's own rules, judged with what the stream knows (its stream policy, released
+   or candidate, the release's catalogs and registries); a published fact the rules refuse for a new
+   release (0.1.0's v1alpha1 operator CRD, a chained OpenShift versions label) is a warning;
+5. with no error finding anywhere in the run (``streams/`` and the operator records included), every
+   bundle is written atomically to ``<out>/<stream>/<version>/`` (with ``--check``, compared with what is
+   there instead); with one, nothing is written.
 
 Nothing here writes under ``streams/``.
 """
@@ -47,7 +49,7 @@ from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
 from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
 from releasekit.io.yamlio import dump_yaml_block
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, has_errors
 from releasekit.model.inventory import Crd
 from releasekit.model.operator import OperatorRecord
 from releasekit.model.stream import CrdPlacement, Release, ReleaseStatus, Stream
@@ -400,6 +402,16 @@ def _build_one(
     return BuiltBundle(plan=plan, files=files, target=target, display=display, operator=operator)
 
 
+def _validate_staged(bundle: BuiltBundle) -> tuple[Finding, ...]:
+    """Validate ``bundle`` written to a temporary folder (named as its target in the findings)."""
+    staging = Path(tempfile.mkdtemp(prefix=".releasekit-bundle-check."))
+    try:
+        write_tree_atomic(staging / "bundle", bundle.files)
+        return validate_built(staging / "bundle", bundle.display, bundle.plan.stream, bundle.plan.release)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def build_bundles(
     streams_dir: Path,
     templates_dir: Path,
@@ -416,8 +428,10 @@ def build_bundles(
 ) -> BundleBuild:
     """Build (or with ``check`` compare) the chosen bundles and validate them.
 
-    Every bundle is rendered before anything is written, so a stop (hash mismatch, unpinned inventory,
-    unreachable upstream, template error) leaves the output folder as it was.
+    Every bundle is rendered and validated (in a temporary folder) before anything is written, so a stop
+    (hash mismatch, unpinned inventory, unreachable upstream, template error) or any error finding (a
+    ``streams/`` file or operator record left out, a bundle the validators refuse) leaves the output folder
+    as it was.
 
     Raises:
         InputError, UsageError, UpstreamError, TemplateError, SafetyLimitError: the build cannot go on.
@@ -443,25 +457,20 @@ def build_bundles(
         for s, r in chosen
     ]
     findings: list[Finding] = list(loaded.findings) + record_findings
-    checked: list[str] = []
     for bundle in built:
         if bundle.operator is not None:
             findings += bundle.operator.findings
         if check:
             findings += drift_findings(bundle.target, bundle.files, bundle.display)
-            staging = Path(tempfile.mkdtemp(prefix=".releasekit-bundle-check."))
-            try:
-                write_tree_atomic(staging / "bundle", bundle.files)
-                findings += validate_built(
-                    staging / "bundle", bundle.display, bundle.plan.stream, bundle.plan.release
-                )
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
-        else:
+        findings += _validate_staged(bundle)
+    # an error anywhere (a record left out, a bundle the validators refuse) writes nothing at all
+    write = not check and not has_errors(findings)
+    checked: list[str] = []
+    for bundle in built:
+        if write:
             write_tree_atomic(bundle.target, bundle.files, owned=_bundle_layout, marker=False, lock=False)
-            findings += validate_built(bundle.target, bundle.display, bundle.plan.stream, bundle.plan.release)
         if progress is not None:
-            verb = "checked" if check else "wrote"
+            verb = "checked" if check else "wrote" if write else "did not write (error findings)"
             progress(f"{verb} {bundle.display} ({len(bundle.files)} files, upstream {bundle.plan.pin.ref})")
         checked += [f"{bundle.display}/{rel}" for rel in sorted(bundle.files)]
     return BundleBuild(bundles=tuple(built), findings=tuple(findings), checked=tuple(checked))

@@ -1,26 +1,34 @@
 """``releasekit operator import``: record one release's operator facts from the operator repository.
 
 Reads ``bundle/manifests/*``, ``bundle/metadata/annotations.yaml``, ``bundle.Dockerfile`` and
-``related_images.json`` at a ref (:mod:`releasekit.io.operator_repo`, no work tree), applies the
-``related_images.json`` substitution the bundle image build does, leaves out the prose
+``related_images.json`` at a ref (:mod:`releasekit.io.operator_repo`, no work tree, within its size
+limits), applies the ``related_images.json`` substitution the bundle image build does, leaves out the prose
 (:mod:`releasekit.plan.operator_record`) and writes ``streams/operator/<version>.yaml`` atomically.
-Unreadable input (no such ref, no bundle, a file that is not YAML, a CSV of another version) stops with
-one line (exit 2); nothing is written then.
+Unreadable input (no such ref, no bundle, a file that is not YAML, a CSV of another version or whose
+``metadata`` or ``spec`` is not a mapping, an output folder that is not a folder) stops with one line
+(exit 2); so does a record that would break ``operator-record.schema.json`` (a manifest file name the
+schema refuses, an annotation that is not text): the record is checked as ``streams validate`` reads it,
+before it is written, and the message names the field. Nothing is written then.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from releasekit.errors import InputError, UsageError
 from releasekit.io.atomic import write_text_atomic
-from releasekit.io.operator_records import render_record
+from releasekit.io.inputs import contained
+from releasekit.io.operator_records import record_findings, render_record
 from releasekit.io.operator_repo import (
     ANNOTATIONS_PATH,
     DOCKERFILE_PATH,
     MANIFESTS_DIR,
+    MAX_FILE_BYTES,
+    printable,
     read_operator_snapshot,
 )
 from releasekit.io.upstream import check_ref
@@ -32,6 +40,9 @@ __all__ = ["OPERATOR_DIR", "ImportedOperator", "import_operator", "record_path"]
 
 OPERATOR_DIR = "operator"
 """Records live in ``streams/operator/`` (not top-level ``streams/*.yaml``, which are streams)."""
+
+_SHOWN = 80
+"""How many characters of a value from the repository a message quotes."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,6 +60,65 @@ def record_path(streams_dir: Path, version: str) -> Path:
     return streams_dir / OPERATOR_DIR / f"{version}.yaml"
 
 
+def _shown(value: object) -> str:
+    """A value from the repository as a message quotes it: printable, one line, not too long."""
+    text = printable(str(value))
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}... ({len(text):,} characters)"
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a dangling symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "not a folder (a socket or device)"
+
+
+def _check_folder(path: Path, what: str) -> bool:
+    """Whether ``path`` exists as a folder (a link to one counts); False when absent.
+
+    Raises:
+        InputError: it exists and is not a folder (a file, a FIFO, a dangling link).
+    """
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    try:
+        st = path.stat() if stat.S_ISLNK(lst.st_mode) else lst
+    except OSError:
+        st = lst  # a dangling link
+    if not stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{path}: {what} is {_kind_of(st.st_mode)}, not a folder")
+    return True
+
+
+def _check_output(streams_dir: Path, path: Path) -> None:
+    """Refuse, before git is asked anything, an output that cannot be written: ``--streams-dir`` or its
+    ``operator/`` that is not a folder, a record path that is a folder or a special file.
+
+    Raises:
+        InputError: as above.
+    """
+    if not _check_folder(streams_dir, "--streams-dir"):
+        return
+    if not _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder"):
+        return
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else _kind_of(st.st_mode)
+        raise InputError(f"{path}: is {kind}; the record is written as a regular file")
+
+
 def _text(data: bytes, where: str) -> str:
     try:
         return data.decode("utf-8")
@@ -60,7 +130,7 @@ def _one_document(text: str, where: str) -> Any:
     try:
         docs = [
             d.data
-            for d in load_yaml_documents(text, track_paths=False, last_key_wins=True)
+            for d in load_yaml_documents(text, track_paths=False, last_key_wins=True, source=where)
             if d.data is not None
         ]
     except YamlContentError as exc:
@@ -70,51 +140,103 @@ def _one_document(text: str, where: str) -> Any:
     return docs[0]
 
 
-def import_operator(
-    repo: str, ref: str, version: str, streams_dir: Path, *, cache: Path | None = None
-) -> ImportedOperator:
-    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``.
+def _type_name(value: object) -> str:
+    if value is None:
+        return "missing"
+    names = {dict: "a mapping", list: "a list", str: "text", bool: "a boolean", int: "a number"}
+    return names.get(type(value), f"a {type(value).__name__}")
 
-    Raises:
-        UsageError: an unsafe ref, a version that is not semver, or a CSV whose ``spec.version`` is another.
-        InputError, UpstreamError: the repository, ref or files cannot be read.
-    """
-    check_ref(ref)  # before anything touches git
-    try:
-        Version.parse(version)
-    except ValueError:
-        raise UsageError(f"--version {version!r} is not a semantic version (X.Y.Z)") from None
-    snap = read_operator_snapshot(repo, ref, cache=cache)
-    dockerfile = _text(snap.dockerfile, f"{ref}:{DOCKERFILE_PATH}") if snap.dockerfile is not None else None
-    related = (
-        _text(snap.related_images, f"{ref}:related_images.json") if snap.related_images is not None else None
-    )
+
+def _check_csv(csv: dict[Any, Any], where: str) -> None:
+    """Refuse a CSV whose ``metadata`` or ``spec`` is not a mapping (the record keeps both as mappings)."""
+    for key in ("metadata", "spec"):
+        if not isinstance(csv.get(key), dict):
+            raise InputError(f"{where}: {key} is {_type_name(csv.get(key))}, not a mapping")
+    annotations = csv["metadata"].get("annotations")
+    if annotations is not None and not isinstance(annotations, dict):
+        raise InputError(f"{where}: metadata.annotations is {_type_name(annotations)}, not a mapping")
+
+
+def _read_manifests(snap: Any, ref: str, dockerfile: str | None, related: str | None) -> tuple[Any, ...]:
+    """``(csv file, csv, other manifests, substituted)`` from the snapshot's ``bundle/manifests/``."""
     csv_file: str | None = None
     csv: Any = None
     others: list[tuple[str, Any]] = []
     substituted: tuple[tuple[str, str], ...] = ()
     for name, data in snap.manifests:
-        where = f"{ref}:{MANIFESTS_DIR}/{name}"
+        where = f"{ref}:{MANIFESTS_DIR}/{printable(name)}"
         text = _text(data, where)
         if ".clusterserviceversion." in name:
             try:
-                text, substituted = substitute_related_images(text, dockerfile, related)
+                text, substituted = substitute_related_images(
+                    text, dockerfile, related, max_chars=MAX_FILE_BYTES
+                )
             except ValueError as exc:
                 raise InputError(f"{ref}: {exc}") from None
         obj = _one_document(text, where)
         if obj.get("kind") == "ClusterServiceVersion":
             if csv is not None:
                 raise InputError(
-                    f"{ref}: {MANIFESTS_DIR}/ holds two ClusterServiceVersions ({csv_file}, {name})"
+                    f"{ref}: {MANIFESTS_DIR}/ holds two ClusterServiceVersions "
+                    f"({printable(str(csv_file))}, {printable(name)})"
                 )
+            _check_csv(obj, where)
             csv_file, csv = name, obj
         else:
             others.append((name, obj))
     if csv is None or csv_file is None:
         raise InputError(f"{ref}: {MANIFESTS_DIR}/ holds no ClusterServiceVersion")
-    found = str((csv.get("spec") or {}).get("version", ""))
+    return csv_file, csv, others, substituted
+
+
+def _refuse_invalid(text: str, path: Path, ref: str) -> None:
+    """Refuse a record that ``streams validate`` would refuse (naming the first field it breaks).
+
+    Raises:
+        InputError: the record breaks ``operator-record.schema.json`` or is not YAML.
+    """
+    problems = record_findings(text, str(path))
+    if not problems:
+        return
+    first = problems[0]
+    field = first.location.path if first.location and first.location.path else "the record"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    raise InputError(
+        f"{ref}: refusing to write {path}: {field}: {_shown(first.message)}{more}; "
+        "the operator repository holds something operator-record.schema.json does not allow"
+    )
+
+
+def import_operator(
+    repo: str, ref: str, version: str, streams_dir: Path, *, cache: Path | None = None
+) -> ImportedOperator:
+    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``.
+
+    Raises:
+        UsageError: an unsafe ref or repository, a version that is not semver, or a CSV whose
+            ``spec.version`` is another.
+        InputError, UpstreamError: the repository, ref or files cannot be read; the output folder is not a
+            folder; the record would break its schema.
+        SafetyLimitError: the sources or the record are over the size limits.
+    """
+    check_ref(ref)  # before anything touches git
+    try:
+        Version.parse(version)
+    except ValueError:
+        raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)") from None
+    path = contained(
+        record_path(streams_dir, version), streams_dir / OPERATOR_DIR, "the record named after --version"
+    )
+    _check_output(streams_dir, path)  # before git: a run that cannot write reads nothing
+    snap = read_operator_snapshot(repo, ref, cache=cache)
+    dockerfile = _text(snap.dockerfile, f"{ref}:{DOCKERFILE_PATH}") if snap.dockerfile is not None else None
+    related = (
+        _text(snap.related_images, f"{ref}:related_images.json") if snap.related_images is not None else None
+    )
+    csv_file, csv, others, substituted = _read_manifests(snap, ref, dockerfile, related)
+    found = str(csv["spec"].get("version", ""))
     if found != version:
-        raise UsageError(f"{ref}: the CSV is version {found or '(none)'}, not --version {version}")
+        raise UsageError(f"{ref}: the CSV is version {_shown(found) or '(none)'}, not --version {version}")
     annotations_doc = _one_document(
         _text(snap.annotations, f"{ref}:{ANNOTATIONS_PATH}"), f"{ref}:{ANNOTATIONS_PATH}"
     )
@@ -135,9 +257,13 @@ def import_operator(
         labels=labels,
         substituted=substituted,
     )
-    path = record_path(streams_dir, version)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(path, render_record(record))
+    text = render_record(record)
+    _refuse_invalid(text, path, ref)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, text)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
     return ImportedOperator(
         path=path, commit=snap.commit, manifests=len(others) + 1, substituted=len(substituted)
     )

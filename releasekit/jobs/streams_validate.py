@@ -2,12 +2,14 @@
 
 Job: reads with :func:`releasekit.io.streams.load_streams`, judges with
 :func:`releasekit.rules.stream.check_streams`, returns the loaded streams and a report. ``build`` and
-``check`` start with the same story.
+``check`` start with the same story. ``streams validate`` also checks the operator records under
+``streams/operator/`` against their schema as ``bundle build`` reads them
+(:func:`releasekit.io.operator_records.load_operator_records`: RK-STREAM-001/002 at file:line).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from releasekit.io.streams import LoadedStreams, load_streams
@@ -57,9 +59,36 @@ def check_streams_folder(
 def validate_streams(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> tuple[LoadedStreams, Report]:
-    """:func:`check_streams_folder` without the lifecycle: the loaded streams and the report."""
+    """:func:`check_streams_folder` plus the operator records' schema (what ``streams validate`` reports),
+    without the lifecycle: the loaded streams and the report.
+
+    Raises:
+        InputError: as :func:`releasekit.io.streams.load_streams`, or a record that cannot be read.
+    """
     result = check_streams_folder(root, display_root=display_root, loaded=loaded)
-    return result.loaded, result.report
+    record_findings, record_files = _operator_records(root, display_root)
+    report = replace(
+        result.report,
+        findings=(*result.report.findings, *record_findings),
+        checked=(*result.report.checked, *record_files),
+    )
+    return result.loaded, report
+
+
+def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
+    from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
+    from releasekit.io.operator_repo import printable
+
+    folder = root / OPERATOR_DIR
+    if not folder.is_dir():
+        return (), ()
+    shown = str(root) if display_root is None else display_root
+    _, findings = load_operator_records(root, display_root=shown)
+    files = tuple(
+        f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))
+    )
+    return tuple(findings), files
 
 
 def _lifecycle_and_tech_preview(
