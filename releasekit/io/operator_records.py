@@ -17,9 +17,8 @@ from typing import Any
 
 import yaml
 
-from releasekit.errors import SafetyLimitError
+from releasekit.errors import SafetyLimitError, printable
 from releasekit.io.inputs import read_input_text
-from releasekit.io.operator_repo import printable
 from releasekit.io.streams import schema_findings
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.finding import Finding, Location, Severity

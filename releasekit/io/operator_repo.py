@@ -25,14 +25,13 @@ from the repository are shown with :func:`printable`.
 
 from __future__ import annotations
 
-import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from releasekit.errors import InputError, SafetyLimitError, UpstreamError, UsageError
-from releasekit.io.upstream import cache_root, check_ref, open_repository, resolve_ref
+from releasekit.errors import SafetyLimitError, UpstreamError, printable
+from releasekit.io.upstream import check_ref, open_repository, resolve_ref
 
 __all__ = [
     "ANNOTATIONS_PATH",
@@ -43,8 +42,6 @@ __all__ = [
     "MAX_TOTAL_BYTES",
     "RELATED_IMAGES_PATH",
     "OperatorSnapshot",
-    "check_repository",
-    "printable",
     "read_operator_snapshot",
 ]
 
@@ -62,85 +59,6 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 
 MAX_MANIFESTS = 1000
 """Most manifests ``bundle/manifests/`` may hold (a real bundle has about a dozen)."""
-
-_URL_SCHEMES = ("file://", "https://", "ssh://")
-
-
-def printable(text: str) -> str:
-    """``text`` as one printable line: control and other unprintable characters as Python escapes
-    (``\\n``, ``\\x1b``), bytes that were not UTF-8 (surrogate escapes from git) as ``\\xff``."""
-    if text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif "\udc80" <= char <= "\udcff":
-            out.append(f"\\x{ord(char) - 0xDC00:02x}")
-        else:
-            out.append(repr(char)[1:-1])
-    return "".join(out)
-
-
-def check_repository(spec: str) -> str:
-    """Return ``spec`` when it is a local path or a ``file://``, ``https://``, ``ssh://`` or ``git@host:path``
-    URL; raise UsageError otherwise (git's ``ext::`` and other transport helpers run commands).
-    """
-    if not spec:
-        raise UsageError("--repo must not be empty")
-    shown = printable(spec)
-    if spec.startswith("-"):
-        raise UsageError(f"--repo: refusing {shown!r}: it starts with '-' and git would read it as an option")
-    if shown != spec:
-        raise UsageError(f"--repo: refusing {shown!r}: it contains control characters")
-    if spec.lower().startswith(_URL_SCHEMES):
-        return spec
-    if "::" in spec:
-        helper = spec.split("::", 1)[0]
-        raise UsageError(
-            f"--repo: refusing {shown!r}: git's {helper}:: transport is not allowed (ext:: runs commands); "
-            "give a local path or a file://, https://, ssh:// or git@host:path URL"
-        )
-    if "://" in spec:
-        scheme = spec.split("://", 1)[0]
-        raise UsageError(
-            f"--repo: refusing {shown!r}: the {scheme}:// transport is not allowed; give a local path "
-            "or a file://, https://, ssh:// or git@host:path URL"
-        )
-    return spec
-
-
-def _is_url(spec: str) -> bool:
-    """Whether :func:`releasekit.io.upstream.open_repository` will clone ``spec`` (not open a folder)."""
-    if "://" in spec:
-        return True
-    user, at, rest = spec.partition("@")
-    return bool(at and user and ":" in rest and "/" not in user)
-
-
-def _cache_folder(cache: Path | None) -> None:
-    """Make sure the clone cache is a folder (or can be made), before git is asked to clone into it.
-
-    Raises:
-        InputError: the cache folder (or one above it) is a file, a dangling link, or cannot be made.
-    """
-    folder = cache or cache_root()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        for place in (folder, *folder.parents):
-            if place.is_symlink() and not place.exists():
-                problem = f"{place} is a dangling symbolic link"
-                break
-            if place.exists() and not place.is_dir():
-                problem = f"{place} is not a folder"
-                break
-        else:
-            problem = f"it cannot be made ({exc.strerror or exc})"
-        raise InputError(
-            f"{folder}: the clone cache folder cannot be used: {problem}; remove that, set XDG_CACHE_HOME "
-            "elsewhere, or pass --repo a local clone"
-        ) from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,11 +199,7 @@ def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) ->
         SafetyLimitError: a file or the sources together over the limits.
     """
     check_ref(ref)  # before git sees it
-    check_repository(spec)
-    os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
-    if _is_url(spec):
-        _cache_folder(cache)
-    repo = open_repository(spec, cache=cache)
+    repo = open_repository(spec, cache=cache)  # checks the spec and the clone cache first
     commit = resolve_ref(repo, ref)
     reader = _TreeReader(ref)
     tree = commit.tree

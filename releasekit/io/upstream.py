@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from releasekit.errors import InputError, UpstreamError, UsageError
+from releasekit.errors import InputError, UpstreamError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
 from releasekit.io.gitcmd import git_reason, resolve_revision
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
@@ -89,6 +89,62 @@ def _is_url(spec: str) -> bool:
     return "://" in spec or bool(re.match(r"^[\w.-]+@[\w.-]+:", spec))
 
 
+_URL_SCHEMES = ("file://", "https://", "ssh://")
+
+
+def check_repository(spec: str) -> str:
+    """Return ``spec`` when it is a local path or a ``file://``, ``https://``, ``ssh://`` or ``git@host:path``
+    URL; raise UsageError otherwise (git's ``ext::`` and other transport helpers run commands).
+    """
+    if not spec:
+        raise UsageError("--repo must not be empty")
+    shown = printable(spec)
+    if spec.startswith("-"):
+        raise UsageError(f"--repo: refusing {shown!r}: it starts with '-' and git would read it as an option")
+    if shown != spec:
+        raise UsageError(f"--repo: refusing {shown!r}: it contains control characters")
+    if spec.lower().startswith(_URL_SCHEMES):
+        return spec
+    if "::" in spec:
+        helper = spec.split("::", 1)[0]
+        raise UsageError(
+            f"--repo: refusing {shown!r}: git's {helper}:: transport is not allowed (ext:: runs commands); "
+            "give a local path or a file://, https://, ssh:// or git@host:path URL"
+        )
+    if "://" in spec:
+        scheme = spec.split("://", 1)[0]
+        raise UsageError(
+            f"--repo: refusing {shown!r}: the {scheme}:// transport is not allowed; give a local path "
+            "or a file://, https://, ssh:// or git@host:path URL"
+        )
+    return spec
+
+
+def _cache_folder(cache: Path | None) -> None:
+    """Make sure the clone cache is a folder (or can be made), before git is asked to clone into it.
+
+    Raises:
+        InputError: the cache folder (or one above it) is a file, a dangling link, or cannot be made.
+    """
+    folder = cache or cache_root()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        for place in (folder, *folder.parents):
+            if place.is_symlink() and not place.exists():
+                problem = f"{place} is a dangling symbolic link"
+                break
+            if place.exists() and not place.is_dir():
+                problem = f"{place} is not a folder"
+                break
+        else:
+            problem = f"it cannot be made ({exc.strerror or exc})"
+        raise InputError(
+            f"{folder}: the clone cache folder cannot be used: {problem}; remove that, set XDG_CACHE_HOME "
+            "elsewhere, or pass --repo a local clone"
+        ) from None
+
+
 def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     """Open the Kueue repository ``spec``: a local path, or a URL cloned once into the cache.
 
@@ -98,8 +154,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     """
     import git
 
-    if spec.startswith("-"):
-        raise UsageError(f"refusing repository {spec!r}: it starts with '-'")
+    check_repository(spec)  # git's ext:: and other helpers run commands: refused before git sees them
     if not _is_url(spec):
         path = Path(spec)
         if not path.exists():
@@ -109,6 +164,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             raise InputError(f"{spec}: not a git repository") from None
     root = cache or cache_root()
+    _cache_folder(root)
     name = re.sub(r"[^A-Za-z0-9._-]", "_", spec.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git"))
     target = root / f"{hashlib.sha256(spec.encode()).hexdigest()[:16]}-{name}.git"
     os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
@@ -122,7 +178,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
             ) from None
         _set_fetch_refspecs(repo)
         return repo
-    root.mkdir(parents=True, exist_ok=True)
+    _cache_folder(root)
     try:
         repo = git.Repo.clone_from(spec, target, bare=True)
     except git.GitCommandError as exc:

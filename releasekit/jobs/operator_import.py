@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from releasekit.errors import InputError, UsageError
+from releasekit.errors import InputError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
 from releasekit.io.inputs import contained
 from releasekit.io.operator_records import record_findings, render_record
@@ -28,7 +28,6 @@ from releasekit.io.operator_repo import (
     DOCKERFILE_PATH,
     MANIFESTS_DIR,
     MAX_FILE_BYTES,
-    printable,
     read_operator_snapshot,
 )
 from releasekit.io.upstream import check_ref

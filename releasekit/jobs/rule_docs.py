@@ -182,7 +182,8 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
 OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
     "RK-FBC-054": ("input refused: unreadable, or over a safety limit (the command exits 2)", Severity.ERROR),
     "RK-STREAM-040": (
-        "releasekit.yaml does not match its JSON Schema (the default layout is used meanwhile)",
+        "releasekit.yaml does not match its JSON Schema, or names paths that cannot work (a Containerfile "
+        "named as the FBC folder, a root among the inputs or through a file); the default layout is used meanwhile",
         Severity.ERROR,
     ),
 }

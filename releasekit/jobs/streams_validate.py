@@ -77,8 +77,8 @@ def validate_streams(
 
 def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
     """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
+    from releasekit.errors import printable
     from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
-    from releasekit.io.operator_repo import printable
 
     folder = root / OPERATOR_DIR
     if not folder.is_dir():

@@ -16,6 +16,7 @@ import pytest
 import yaml
 from click.testing import Result
 
+from tests.conftest import REPO_ROOT
 from tests.operator.hostile import (
     ANNOTATIONS,
     CSV,
@@ -328,3 +329,39 @@ def test_a_substitution_cannot_blow_the_csv_up(run_line: Run, tmp_path: Path) ->
     )
     result = _import(run_line, _repo(tmp_path, tree), tmp_path / "out")
     _refused(result, "makes the CSV longer than 16,777,216 characters")
+
+
+# ------------------------------------------------------- the same repository policy for Kueue's repository
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["upstream", "import", "--ref", "v0.11.9"], "git's ext:: transport is not allowed"),
+        (["bundle", "build", "--version", "0.3.0", "--stream", "experimental", "--upstream"], "git's ext::"),
+    ],
+    ids=["upstream-import", "bundle-build"],
+)
+def test_kueue_repository_arguments_follow_the_same_policy(
+    args: list[str], needle: str, run_line: Run, tmp_path: Path
+) -> None:
+    """`upstream import --repo` and `bundle build --upstream` refuse git's command-running transports too."""
+    marker = tmp_path / "pwned"
+    spec = f"ext::sh -c touch% {marker}"
+    full = [*args, spec] if args[-1] == "--upstream" else [*args, "--repo", spec]
+    result = run_line([*full, "--streams-dir", REPO_ROOT / "streams"] if args[0] == "bundle" else full)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], result.stderr
+    assert not marker.exists()
+
+
+def test_kueue_clone_cache_that_is_a_file_is_one_line(run_line: Run, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    (cache / "releasekit").mkdir(parents=True)
+    (cache / "releasekit" / "upstream").write_text("x")
+    result = run_line(
+        ["upstream", "import", "--repo", "https://example.invalid/kueue.git", "--ref", "v0.11.9"],
+        env={"XDG_CACHE_HOME": str(cache)},
+    )
+    _refused(result, f"{cache / 'releasekit' / 'upstream'} is not a folder")
