@@ -5,8 +5,9 @@ Job module (it reads and writes the repository through the adapters); the decisi
 1. load and validate ``streams/`` (schemas, cross-checks, feature-gate policy);
 2. carry every published bundle blob the catalog tree holds at git HEAD (:mod:`releasekit.jobs.carry`)
    and plan and render every catalog fragment around them (:mod:`releasekit.jobs.catalog_build`);
-3. check the result: carried blobs against their releases (RK-DIFF-010/011), the release policy
-   (RK-POLICY), and the catalog tree -- opm's rules, Konflux's layout rules, the upgrade graph. With
+3. check the result: carried blobs against their releases (RK-DIFF-010/011), the operator records
+   (RK-BUNDLE-100…102), the release policy (RK-POLICY), the comparison with git HEAD (RK-DIFF-002…007,
+   RK-STREAM-031) and the catalog tree -- opm's rules, Konflux's layout rules, the upgrade graph. With
    ``check`` the tree on disk is checked and compared file by file (RK-DIFF-001); otherwise the new
    tree is checked in a temporary folder before anything is written;
 4. all or nothing: only when no finding is an error is ``catalog/`` written (atomically); otherwise it
@@ -14,8 +15,10 @@ Job module (it reads and writes the repository through the adapters); the decisi
 5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
    and validate them.
 
-Every rule ``check`` runs that needs no base revision runs here too; ``releasekit.jobs.check.CHECK_ONLY``
-lists the others, each with its reason.
+One verdict: ``build`` is ``check --base HEAD``. Every rule ``check`` runs runs here too, with the same
+severity, the comparisons with a base revision included (:mod:`releasekit.jobs.compare`, with git HEAD as
+the base: a published bundle removed, a published blob changed, users stranded, the strandings the change
+brings); tests/scenarios/test_one_verdict.py holds the two to the same findings.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from releasekit.io.streams import LoadedStreams
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
+from releasekit.jobs.compare import Comparison
 from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
@@ -113,6 +118,10 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
     ]
 
 
+_UNLOADABLE = frozenset({"RK-STREAM-001", "RK-STREAM-002", "RK-STREAM-003", "RK-STREAM-004"})
+"""Stream errors that leave a release out of what was loaded (schema, duplicate key, version, duplicate
+version): the comparison with HEAD would report the release removed, a finding derived from them."""
+
 RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
 """The operator-record rules ``build`` runs as ``bundle build`` does (which record a bundle is built from)."""
 
@@ -187,6 +196,37 @@ def _check_root(repo_root: Path, catalog_dir: Path) -> None:
         )
 
 
+def _compare_with_head(
+    request: BuildRequest,
+    committed: object | None,
+    committed_bytes: Mapping[PurePosixPath, bytes],
+    generated: Mapping[PurePosixPath, bytes],
+    layout: CatalogLayout,
+    loaded: LoadedStreams,
+    *,
+    display: str,
+) -> Comparison:
+    """``check --base HEAD``'s comparisons over what this build generates (none for a preview catalog).
+
+    Without a committed catalog (outside git, or a first build) what ``streams/`` marks released is what
+    counts as published: a stranding of a released bundle is history, any other is new.
+    """
+    from releasekit.jobs.compare import compare_with_head, published_by_streams, streams_at_head
+
+    if request.candidates:
+        return Comparison()
+    if committed is None or not committed_bytes:
+        return Comparison(stranding_severity=published_by_streams(loaded.streams))
+    return compare_with_head(
+        committed_bytes,
+        generated,
+        layout,
+        display=display,
+        base_streams=streams_at_head(request.streams_dir, loaded),
+        head_streams=loaded,
+    )
+
+
 def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes]) -> None:
     """Refuse, before the working tree is read, a generated path that goes through a symbolic link or a
     file, or that is a FIFO, device or folder (whether the file is releasekit's to replace is checked
@@ -245,10 +285,13 @@ def _build(
 ) -> BuildResult:
     from releasekit.io.acknowledgements import load_acknowledgements
     from releasekit.io.config import RULES as CONFIG_RULES
+    from releasekit.io.gitrev import committed_files
     from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
+    from releasekit.jobs.compare import COMPARISON_RULES
     from releasekit.model.acknowledgement import RULES as ACK_RULES
     from releasekit.rules import policy as policy_rules
     from releasekit.rules.carry import RULES as CARRY_RULES
+    from releasekit.rules.carry import nothing_compared
     from releasekit.rules.graph import GraphPolicy
 
     repo_root = request.streams_dir.parent
@@ -260,13 +303,11 @@ def _build(
     checked: list[str] = list(streams_report.checked)
     rules: list[str] = [*streams_report.rules, *CONFIG_RULES, *ACK_RULES]
     committed_bytes: dict[PurePosixPath, bytes] = {}
+    committed = committed_files(published_dir)  # git HEAD: the base build is compared with
+    if committed is None:
+        findings.append(nothing_compared(str(published_dir).rstrip("/") or "."))
     carried = carried_at_head(
-        published_dir,
-        loaded.streams,
-        layout,
-        display=str(published_dir),
-        committed_bytes=committed_bytes,
-        notes=findings,
+        committed, loaded.streams, layout, display=str(published_dir), committed_bytes=committed_bytes
     )
     built = build_catalogs(
         request.streams_dir,
@@ -306,6 +347,15 @@ def _build(
     rules.extend(policy_rules.RULES)
     rules.append("RK-DIFF-001")
     lifecycle = streams_check.lifecycle
+    comparison = (
+        _compare_with_head(
+            request, committed, committed_bytes, built.files, layout, loaded, display=str(published_dir)
+        )
+        if not any(f.severity is Severity.ERROR and f.rule in _UNLOADABLE for f in streams_report.findings)
+        else Comparison()  # root causes only: a release streams/ cannot load would look removed
+    )
+    findings.extend(comparison.findings)
+    rules.extend(COMPARISON_RULES)
     findings.extend(_tech_preview_findings(loaded.streams, built))
     rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
 
@@ -318,6 +368,7 @@ def _build(
             policies=policies,
             upgrade_order=order,
             upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
+            stranding_severity=comparison.stranding_severity,
         )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)
@@ -382,6 +433,7 @@ def _build(
         checked=tuple(checked),
         rules=tuple(sorted(set(rules) | set(request.extra_rules))),
         acknowledged=acknowledged,
+        changes=comparison.changes,  # what the build writes (or would) into each catalog, against HEAD
     )
     return BuildResult(report=report, written=written, unchanged=unchanged)
 

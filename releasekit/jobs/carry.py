@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_blobs import published_blobs
-from releasekit.io.gitrev import committed_files
+from releasekit.io.gitrev import FileRef
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location
 from releasekit.model.layout import CatalogLayout
@@ -24,7 +24,6 @@ from releasekit.rules.carry import (
     RULE_CARRIED_FACTS,
     check_carried_edits,
     check_carried_facts,
-    nothing_compared,
 )
 
 __all__ = ["carried_at", "carried_at_head", "carry_findings", "history_hints", "working_findings"]
@@ -48,27 +47,21 @@ def carried_at(
 
 
 def carried_at_head(
-    catalog_dir: Path,
+    committed: tuple[Mapping[PurePosixPath, FileRef], str] | None,
     streams: Sequence[Stream],
     layout: CatalogLayout,
     *,
     display: str,
     committed_bytes: dict[PurePosixPath, bytes] | None = None,
-    notes: list[Finding] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs a build carries from ``catalog_dir`` as committed at HEAD (none outside git).
+    """The blobs a build carries from the catalog tree as committed at HEAD (``committed``: what
+    :func:`releasekit.io.gitrev.committed_files` read; None outside git, and nothing is carried).
 
-    ``committed_bytes``, when given, receives the bytes of every HEAD file the blobs were read from, so
-    :func:`working_findings` need not decode a working-tree file that is still the committed one.
-    ``notes``, when given, receives RK-DIFF-017 when there is no committed tree to compare with.
-
-    Raises:
-        InputError: git refuses the repository (another user's, corrupt): never a silent "no HEAD".
+    ``committed_bytes``, when given, receives the bytes of every HEAD package catalog file, so
+    :func:`working_findings` need not decode a working-tree file that is still the committed one, and the
+    comparison with HEAD (:mod:`releasekit.jobs.compare`) has HEAD's catalogs.
     """
-    committed = committed_files(catalog_dir)
     if committed is None:
-        if notes is not None:
-            notes.append(nothing_compared(_shown(display)))
         return {}
     files, label = committed
     readers: dict[PurePosixPath, Callable[[], bytes]] = {rel: ref.read for rel, ref in files.items()}

@@ -64,23 +64,10 @@ from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
 
-__all__ = ["CHECK_ONLY", "CheckRequest", "CheckResult", "run_check"]
+__all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
 Key = tuple[str, str]
-
-CHECK_ONLY: dict[str, str] = {
-    diff_rules.RULE_CHANGES: "reports what changed since the base revision",
-    diff_rules.RULE_BUNDLE_REMOVED: "needs the base revision's channels to see a published bundle removed",
-    diff_rules.RULE_CHANNEL_REMOVED: "needs the base revision's channels to see a published channel removed",
-    diff_rules.RULE_BUNDLE_CONTENT: "compares a released bundle with the base revision's",
-    diff_rules.RULE_RECORDED_FACTS: "compares recorded facts in streams/ with the base revision's",
-    diff_rules.RULE_STRANDED: "needs what was installable at the base revision",
-}
-"""The rules ``check`` runs and ``build`` does not, each with why: every one compares with the base.
-
-``build`` runs every other rule ``check`` runs (tests/cli/test_build.py holds the two lists together).
-"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

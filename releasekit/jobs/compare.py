@@ -1,0 +1,165 @@
+"""Comparisons with a base revision: the rules that need one, run the same way by ``build`` and ``check``.
+
+Job module. ``check`` compares a pull request with its branch point; ``build`` compares what it generates
+with git HEAD (the last commit), so the verdict of ``build`` is the verdict of ``check --base HEAD``: a
+published bundle removed (RK-DIFF-003), a published channel removed (004), a released bundle's content
+changed (005), recorded facts rewritten (006), users left with no way forward (007), an inventory a
+published release uses rewritten (RK-STREAM-031), and the OpenShift-upgrade strandings the change brings
+as errors (RK-GRAPH-010; the ones HEAD already publishes stay warnings). RK-DIFF-002 says what the change
+does to each package catalog.
+
+Only the package catalogs whose bytes differ are loaded and compared (identical bytes hold identical
+catalogs, so the comparison would find nothing), and HEAD's ``streams/`` is read only when it differs
+from the working tree's: a clean build pays nothing.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.gitrev import committed_files
+from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.layout import CatalogLayout
+from releasekit.model.report import CatalogChangeNote
+from releasekit.model.stream import ReleaseStatus, Stream
+from releasekit.rules import diff as diff_rules
+from releasekit.rules import graph as graph_rules
+from releasekit.rules import stream as stream_rules
+from releasekit.rules.diff import PackageCatalog
+
+__all__ = ["COMPARISON_RULES", "Comparison", "compare_with_head", "published_by_streams", "streams_at_head"]
+
+COMPARISON_RULES: tuple[str, ...] = (*sorted(diff_rules.RULES), stream_rules.RULE_INVENTORY_CHANGED)
+"""The rules that need a base revision (``check`` and ``build`` both run them)."""
+
+Key = tuple[str, str]
+Severity_ = Severity | Callable[[graph_rules.Stranding], Severity]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Comparison:
+    """What a comparison with the base found, what the change does, and how strandings are judged."""
+
+    findings: tuple[Finding, ...] = ()
+    changes: tuple[CatalogChangeNote, ...] = ()
+    stranding_severity: Severity_ = Severity.WARNING
+
+
+def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams | None:
+    """``streams/`` as committed at HEAD: ``working`` itself when HEAD holds the same bytes; None outside git.
+
+    Raises:
+        InputError, SafetyLimitError: git refuses the repository, or a committed file is over a limit.
+    """
+    committed = committed_files(streams_dir)
+    if committed is None:
+        return None
+    files, _ = committed
+    on_disk = {
+        PurePosixPath(p.relative_to(streams_dir).as_posix())
+        for p in streams_dir.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    }
+    same = set(files) == on_disk and all(
+        (streams_dir.joinpath(*rel.parts)).read_bytes() == ref.read() for rel, ref in files.items()
+    )
+    if same:
+        return working
+    with tempfile.TemporaryDirectory(prefix="releasekit-head-streams-") as tmp:
+        root = Path(tmp) / "streams"
+        for rel, ref in files.items():
+            target = root.joinpath(*rel.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(ref.read())
+        if not (root / "stable.yaml").exists() and not any(root.glob("*.yaml")):
+            return LoadedStreams(streams=(), inventories={}, findings=(), files=())
+        return load_streams(root, display_root="streams")
+
+
+def _package_catalogs(
+    files: Mapping[PurePosixPath, bytes], layout: CatalogLayout, keys: set[Key], display: str
+) -> dict[Key, PackageCatalog]:
+    """The package catalogs ``keys`` of a tree (``files`` relative to its root), decoded without judging."""
+    limits = LoadLimits()
+    by_key: dict[Key, list[PurePosixPath]] = {}
+    for rel in sorted(files):
+        key = layout.catalog_key(rel)
+        if key is not None and key in keys:
+            by_key.setdefault(key, []).append(rel)
+    out: dict[Key, PackageCatalog] = {}
+    for key, rels in by_key.items():
+        metas = []
+        for rel in rels:
+            shown = f"{display}/{rel}" if display not in ("", ".") else str(rel)
+            file_metas, _ = load_catalog_text(files[rel], shown, limits)  # judged where they are checked
+            metas.extend(file_metas)
+        config, _ = decode_metas(metas)
+        shown = f"{display}/{rels[0]}" if display not in ("", ".") else str(rels[0])
+        out[key] = PackageCatalog(openshift=key[0], package=key[1], config=config, file=shown)
+    return out
+
+
+def compare_with_head(
+    base_files: Mapping[PurePosixPath, bytes] | None,
+    head_files: Mapping[PurePosixPath, bytes],
+    layout: CatalogLayout,
+    *,
+    display: str,
+    base_streams: LoadedStreams | None,
+    head_streams: LoadedStreams,
+) -> Comparison:
+    """The comparison rules over the package catalogs that differ between ``base_files`` and ``head_files``.
+
+    ``base_files`` None means no base (outside git, or no commit yet): nothing is compared, and only
+    what ``streams/`` marks released counts as published (the graph rules judge the rest as new).
+    """
+    if base_files is None:
+        return Comparison()
+    catalog_files = {rel for rel in (*base_files, *head_files) if layout.catalog_key(rel) is not None}
+    differ = {rel for rel in catalog_files if base_files.get(rel) != head_files.get(rel)}
+    keys = {key for rel in differ if (key := layout.catalog_key(rel)) is not None}
+    findings: list[Finding] = []
+    if base_streams is not None and base_streams is not head_streams:
+        findings.extend(
+            stream_rules.check_inventory_changes(
+                base_streams.streams, base_streams.inventories, head_streams.inventories
+            )
+        )
+        findings.extend(diff_rules.check_recorded_facts(base_streams.streams, head_streams.streams))
+    if not keys:
+        return Comparison(findings=tuple(findings))
+    base = _package_catalogs(base_files, layout, keys, display)
+    head = _package_catalogs(head_files, layout, keys, display)
+    findings.extend(diff_rules.check_diff(base, head, (), ()))  # recorded facts compared above, once
+    changes = tuple(
+        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+        for c in diff_rules.summarize_changes(base, head)
+    )
+    every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
+    published = graph_rules.published_pairs(
+        (key[0], catalog.config)
+        for key, catalog in sorted(_package_catalogs(base_files, layout, every, display).items())
+    )
+    return Comparison(
+        findings=tuple(findings),
+        changes=changes,
+        stranding_severity=graph_rules.published_severity(published),
+    )
+
+
+def published_by_streams(streams: Sequence[Stream]) -> Severity_:
+    """How strandings are judged with no committed catalog: what ``streams/`` marks released (released,
+    deprecated, withdrawn) in a catalog counts as published there; any other stranding is new (an error)."""
+    pairs = {
+        (release.csv_name(stream.package), str(openshift))
+        for stream in streams
+        for release in stream.releases
+        if release.status is not ReleaseStatus.CANDIDATE
+        for openshift in release.catalogs
+    }
+    return graph_rules.published_severity(pairs)
