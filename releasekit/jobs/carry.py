@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_blobs import published_blobs
 from releasekit.io.gitrev import FileRef
+from releasekit.io.inputs import read_input
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location
 from releasekit.model.layout import CatalogLayout
@@ -117,11 +118,11 @@ def working_findings(
         catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")
     ):  # not all of a repository root
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
-        if not path.is_file() or layout.catalog_key(rel) is None:
-            continue
+        if layout.catalog_key(rel) is None or _through_a_link(catalog_dir, rel):
+            continue  # a link is never followed: what lies behind it is not the repository's catalog
         name = f"{shown}/{rel}" if shown != "." else str(rel)
         names.append(name)
-        data = path.read_bytes()
+        data = read_input(path, root=catalog_dir, display=name, links=False, what="the catalog tree")
         if committed_bytes is not None and committed_bytes.get(rel) == data:
             unchanged.add(name)  # still the committed file: its blobs are the carried ones, byte for byte
         else:
@@ -129,6 +130,11 @@ def working_findings(
     working = published_blobs(changed, layout, display_root=shown, revision="working tree")
     working.update({key: blob for key, blob in carried.items() if blob.location.file in unchanged})
     return list(check_carried_edits(carried, working, names))
+
+
+def _through_a_link(root: Path, rel: PurePosixPath) -> bool:
+    """True when a component of ``root/rel`` is a symbolic link (the glob above follows them)."""
+    return any(root.joinpath(*rel.parts[: i + 1]).is_symlink() for i in range(len(rel.parts)))
 
 
 def history_hints(
