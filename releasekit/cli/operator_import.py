@@ -26,11 +26,18 @@ __all__ = ["command"]
     show_default=True,
     help="Write streams/operator/<version>.yaml under this folder.",
 )
-def command(repo: str, ref: str, version: str, streams_dir: Path) -> None:
+@click.option(
+    "--as-version",
+    "as_version",
+    is_flag=True,
+    help="Record the CSV at REF as --version although its spec.version is another (recorded as csvVersion; "
+    "the bundle re-aims it at the release).",
+)
+def command(repo: str, ref: str, version: str, streams_dir: Path, as_version: bool) -> None:
     """Read the bundle sources at REF (no work tree) and write the release's operator record."""
     from releasekit.jobs.operator_import import import_operator
 
-    done = import_operator(repo, ref, version, streams_dir)
+    done = import_operator(repo, ref, version, streams_dir, as_version=as_version)
     click.echo(
         f"wrote {done.path}: operator {version} at {ref} ({done.commit[:12]}), {done.manifests} manifests, "
         f"{done.substituted} images substituted from related_images.json"

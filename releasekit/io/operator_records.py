@@ -150,6 +150,7 @@ def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord |
         manifests=tuple((str(m["file"]), m["object"]) for m in data["manifests"]),
         annotations={str(k): str(v) for k, v in data["annotations"].items()},
         labels=None if labels is None else tuple((str(i["name"]), str(i["value"])) for i in labels),
+        csv_version=str(data["source"]["csvVersion"]) if "csvVersion" in data["source"] else None,
     )
 
 

@@ -206,8 +206,33 @@ def _refuse_invalid(text: str, path: Path, ref: str) -> None:
     )
 
 
+def _is_version(text: str) -> bool:
+    try:
+        Version.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _version_choice(ref: str, found: str, version: str) -> str:
+    """Why a CSV of another version is not recorded as ``version``, and the two ways on."""
+    shown = _shown(found) or "(none)"
+    return (
+        f"{ref}: the CSV there is version {shown}, not {version}; import the commit that bumps the CSV to "
+        f"{version} (on its release branch), or record nothing yet: until {version} has a record, its bundle "
+        f"carries the newest earlier record of its minor (RK-BUNDLE-100); to record this CSV as {version} "
+        "anyway (re-aimed at the release's name, version, images and edges), add --as-version"
+    )
+
+
 def import_operator(
-    repo: str, ref: str, version: str, streams_dir: Path, *, cache: Path | None = None
+    repo: str,
+    ref: str,
+    version: str,
+    streams_dir: Path,
+    *,
+    cache: Path | None = None,
+    as_version: bool = False,
 ) -> ImportedOperator:
     """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``.
 
@@ -234,8 +259,8 @@ def import_operator(
     )
     csv_file, csv, others, substituted = _read_manifests(snap, ref, dockerfile, related)
     found = str(csv["spec"].get("version", ""))
-    if found != version:
-        raise UsageError(f"{ref}: the CSV is version {_shown(found) or '(none)'}, not --version {version}")
+    if found != version and not (as_version and _is_version(found)):
+        raise UsageError(_version_choice(ref, found, version))
     annotations_doc = _one_document(
         _text(snap.annotations, f"{ref}:{ANNOTATIONS_PATH}"), f"{ref}:{ANNOTATIONS_PATH}"
     )
@@ -255,6 +280,7 @@ def import_operator(
         annotations=annotations,
         labels=labels,
         substituted=substituted,
+        csv_version=found if found != version else None,
     )
     text = render_record(record)
     _refuse_invalid(text, path, ref)

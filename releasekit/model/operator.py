@@ -26,6 +26,8 @@ class OperatorRecord:
         manifests: every other manifest, ``(file name, object)``.
         annotations: ``metadata/annotations.yaml``.
         labels: the ``bundle.Dockerfile`` LABELs but the prose ones, in order (None: the commit had no Dockerfile).
+        csv_version: the CSV's own ``spec.version`` when it is not :attr:`version` (a record imported with
+            ``--as-version``: the bundle is the CSV re-aimed at the release, as a carried record is).
     """
 
     version: str
@@ -36,6 +38,7 @@ class OperatorRecord:
     manifests: tuple[tuple[str, Mapping[str, Any]], ...]
     annotations: Mapping[str, str]
     labels: tuple[tuple[str, str], ...] | None
+    csv_version: str | None = None
 
     def images(self) -> frozenset[str]:
         """Every image the CSV names (``spec.relatedImages`` and the deployments' containers)."""

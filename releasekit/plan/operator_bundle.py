@@ -127,6 +127,8 @@ def choose_operator_facts(
 ) -> OperatorFacts:
     """The facts ``release``'s bundle is built from (see the module docstring)."""
     own = records.get(str(release.version))
+    if own is not None and own.csv_version is not None:
+        return _recorded_as(stream, release, own)
     if own is not None:
         return OperatorFacts(record=own, carried_from=None, findings=tuple(_mismatches(stream, release, own)))
     source = _record_source(stream, release, records)
@@ -160,6 +162,38 @@ def choose_operator_facts(
         subject=(stream.name, str(release.version)),
     )
     return OperatorFacts(record=None, carried_from=None, findings=(warning,))
+
+
+def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``, re-aimed at
+    ``release`` as a carried record is (name, version, images, createdAt, edges)."""
+    source = stream.release(record.csv_version) if record.csv_version else None
+    if source is None:
+        problem = Finding(
+            rule=RULE_MISMATCH,
+            severity=Severity.ERROR,
+            message=(
+                f"release {release.version} of stream {stream.name}: its record {record.file} holds the CSV of "
+                f"{record.csv_version}, which stream {stream.name} does not list"
+            ),
+            location=release.origin.at(),
+            hint="import the commit that bumps the CSV to this release, without --as-version",
+            subject=(stream.name, str(release.version)),
+        )
+        return OperatorFacts(record=None, carried_from=None, findings=(problem,))
+    note = Finding(
+        rule=RULE_CARRIED,
+        severity=Severity.INFO,
+        message=(
+            f"{release.status.value} {release.version} of stream {stream.name} was recorded with --as-version "
+            f"from the CSV of {source.version} ({record.file}, commit {record.commit[:12]}); its bundle re-aims "
+            "it at its own name, version, images, createdAt and upgrade edges"
+        ),
+        location=release.origin.at(),
+        hint=_import_hint(str(release.version)).replace("record the", "when the CSV is bumped, record the"),
+        subject=(stream.name, str(release.version)),
+    )
+    return OperatorFacts(record=record, carried_from=source, findings=(note,))
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:

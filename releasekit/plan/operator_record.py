@@ -382,8 +382,12 @@ def make_record(
     annotations: Mapping[str, Any],
     labels: Iterable[tuple[str, str]] | None,
     substituted: Iterable[tuple[str, str]],
+    csv_version: str | None = None,
 ) -> dict[str, Any]:
-    """The record document (``releasekit/schemas/operator-record.schema.json``)."""
+    """The record document (``releasekit/schemas/operator-record.schema.json``).
+
+    ``csv_version`` is set when the CSV's own version is not ``version`` (``operator import --as-version``).
+    """
     others = []
     for file, obj in manifests:
         data = strip_crd_descriptions(obj) if obj.get("kind") == "CustomResourceDefinition" else dict(obj)
@@ -394,6 +398,7 @@ def make_record(
         "source": {
             "commit": commit,
             "relatedImagesSubstituted": [{"placeholder": p, "image": i} for p, i in substituted],
+            **({"csvVersion": csv_version} if csv_version is not None else {}),
         },
         "csvFile": csv_file,
         "csv": strip_csv_prose(csv),

@@ -123,7 +123,7 @@ def test_the_last_duplicate_key_wins_as_in_go(
     [
         ("--upload-pack=x", "1.4.1", "starts with '-'"),
         ("v9.9.9", "9.9.9", "not found"),
-        ("v1.4.1", "1.4.0", "the CSV is version 1.4.1, not --version 1.4.0"),
+        ("v1.4.1", "1.4.0", "the CSV there is version 1.4.1, not 1.4.0"),
         ("v1.4.1", "one", "not a semantic version"),
     ],
 )
@@ -172,3 +172,56 @@ def test_the_stream_loader_ignores_streams_operator() -> None:
     assert (STREAMS / "operator").is_dir()
     assert {s.name for s in loaded.streams} == {p.stem for p in STREAMS.glob("*.yaml")}
     assert not any("/operator/" in f for f in loaded.files)
+
+
+def test_a_z_stream_whose_csv_is_not_bumped_says_what_to_do_or_takes_as_version(
+    operator_repo: Path, run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    """Issue 24: the release-1.4 head still carries the 1.4.1 CSV when 1.4.2 is cut."""
+    refused = _import(run_line, operator_repo, "v1.4.1", "1.4.2", tmp_path)
+    assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    for needle in ("import the commit that bumps the CSV to 1.4.2", "RK-BUNDLE-100", "--as-version"):
+        assert needle in refused.stderr
+    done = run_line(
+        [
+            "operator",
+            "import",
+            "--repo",
+            operator_repo,
+            "--ref",
+            "v1.4.1",
+            "--version",
+            "1.4.2",
+            "--as-version",
+            "--streams-dir",
+            tmp_path,
+        ]
+    )
+    assert done.exit_code == 0, done.output
+    record = yaml.safe_load((tmp_path / "operator" / "1.4.2.yaml").read_text())
+    assert record["version"] == "1.4.2" and record["source"]["csvVersion"] == "1.4.1"
+    assert record["csv"]["spec"]["version"] == "1.4.1"  # the facts as read; the bundle re-aims them
+
+
+def test_a_record_imported_as_another_version_builds_the_releases_own_bundle() -> None:
+    from dataclasses import replace
+
+    from releasekit.io.operator_records import load_operator_records
+    from releasekit.io.streams import load_streams
+    from releasekit.model.finding import Severity
+    from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
+
+    stable = next(s for s in load_streams(STREAMS).streams if s.name == "stable")
+    records, _ = load_operator_records(STREAMS)
+    as_142 = replace(records["1.4.1"], version="1.4.2", csv_version="1.4.1")
+    release = replace(stable.releases[-1], version=stable.releases[-1].version.bump_patch())
+    stream = replace(stable, releases=(*stable.releases, release))
+    facts = choose_operator_facts(stream, release, {**records, "1.4.2": as_142})
+    assert (
+        facts.record is as_142
+        and facts.carried_from is not None
+        and str(facts.carried_from.version) == "1.4.1"
+    )
+    assert [(f.rule, f.severity) for f in facts.findings] == [("RK-BUNDLE-100", Severity.INFO)]
+    csv = recorded_csv(stream, release, as_142, carried_from=facts.carried_from, prose_doc={})
+    assert csv["metadata"]["name"] == "kueue-operator.v1.4.2" and csv["spec"]["version"] == "1.4.2"
