@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from releasekit.errors import SafetyLimitError, printable
+from releasekit.errors import InputError, SafetyLimitError, printable
 from releasekit.io.inputs import read_input_text
 from releasekit.io.streams import schema_findings
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -25,6 +25,7 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.operator import OperatorRecord
 
 __all__ = [
+    "parse_record",
     "MAX_RECORD_BYTES",
     "OPERATOR_DIR",
     "RECORD_SCHEMA_FILE",
@@ -140,6 +141,10 @@ def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord |
             )
         )
         return None
+    return _record(data, display)
+
+
+def _record(data: Any, display: str) -> OperatorRecord:
     labels = data.get("dockerfileLabels")
     return OperatorRecord(
         version=str(data["version"]),
@@ -152,6 +157,19 @@ def _read(path: Path, display: str, findings: list[Finding]) -> OperatorRecord |
         labels=None if labels is None else tuple((str(i["name"]), str(i["value"])) for i in labels),
         csv_version=str(data["source"]["csvVersion"]) if "csvVersion" in data["source"] else None,
     )
+
+
+def parse_record(text: str, display: str) -> OperatorRecord:
+    """The record ``text`` holds (one that :func:`record_findings` passes).
+
+    Raises:
+        InputError: the text is not a valid record.
+    """
+    findings: list[Finding] = []
+    doc = _check(text, display, findings)
+    if doc is None:
+        raise InputError(f"{display}: not a valid operator record: {findings[0].message if findings else ''}")
+    return _record(doc.data, display)
 
 
 def load_operator_records(

@@ -206,6 +206,53 @@ def _refuse_invalid(text: str, path: Path, ref: str) -> None:
     )
 
 
+def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, ref: str) -> None:
+    """Refuse a first record of a published release that would change the bundle it shipped with.
+
+    A release published before it had a record of its own shipped on a carried record (its minor's, or its
+    stream's): its published bundle is that one. A record imported later may only confirm it: the bundle it
+    gives must equal the one the release shipped with (name, version, images and edges re-aimed alike).
+
+    Raises:
+        InputError: the record would change the published bundle (naming what differs).
+    """
+    from releasekit.io.operator_records import load_operator_records, parse_record
+    from releasekit.io.streams import load_streams
+    from releasekit.model.stream import ReleaseStatus
+    from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
+
+    if path.exists() or not any(streams_dir.glob("*.yaml")):
+        return  # a re-import of an existing record, or no streams to say what shipped
+    loaded = load_streams(streams_dir)
+    found = [(s, r) for s in loaded.streams for r in s.releases if str(r.version) == version]
+    if not found or found[0][1].status is ReleaseStatus.CANDIDATE:
+        return
+    stream, release = found[0]
+    records, _ = load_operator_records(streams_dir)
+    shipped = choose_operator_facts(stream, release, records)
+    if shipped.record is None:
+        return  # it shipped on the templates' facts: nothing recorded to keep
+    new = parse_record(text, str(path))
+    new_facts = choose_operator_facts(stream, release, {**records, version: new})
+    before = recorded_csv(stream, release, shipped.record, carried_from=shipped.carried_from, prose_doc={})
+    after = recorded_csv(stream, release, new, carried_from=new_facts.carried_from, prose_doc={})
+    differ = sorted(k for k in {*before, *after} if before.get(k) != after.get(k))
+    differ += sorted(
+        f"spec.{k}"
+        for k in {*before.get("spec", {}), *after.get("spec", {})}
+        if before.get("spec", {}).get(k) != after.get("spec", {}).get(k)
+    )
+    if dict(shipped.record.manifests) != dict(new.manifests):
+        differ.append("manifests")
+    differ = [d for d in differ if d != "spec"]
+    if differ:
+        raise InputError(
+            f"{ref}: refusing to record {version}: it was published on {shipped.record.file}'s facts "
+            f"(carried), and this record would change its bundle ({', '.join(differ[:6])}); a published "
+            "bundle never changes: ship the change as a new release"
+        )
+
+
 def _is_version(text: str) -> bool:
     try:
         Version.parse(text)
@@ -284,6 +331,7 @@ def import_operator(
     )
     text = render_record(record)
     _refuse_invalid(text, path, ref)
+    _keep_what_shipped(streams_dir, version, text, path, ref)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(path, text)

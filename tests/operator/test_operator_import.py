@@ -225,3 +225,45 @@ def test_a_record_imported_as_another_version_builds_the_releases_own_bundle() -
     assert [(f.rule, f.severity) for f in facts.findings] == [("RK-BUNDLE-100", Severity.INFO)]
     csv = recorded_csv(stream, release, as_142, carried_from=facts.carried_from, prose_doc={})
     assert csv["metadata"]["name"] == "kueue-operator.v1.4.2" and csv["spec"]["version"] == "1.4.2"
+
+
+def test_a_release_published_on_a_carried_record_keeps_its_bundle(
+    operator_repo: Path, run_line: Callable[..., Result], tmp_path: Path
+) -> None:
+    """Issue 24: 1.4.2 shipped on 1.4.1's record; a record imported later that changes its bundle is refused."""
+    import shutil
+
+    streams = tmp_path / "streams"
+    shutil.copytree(STREAMS, streams)
+    stable = streams / "stable.yaml"
+    text = stable.read_text()
+    release = text[text.index("  - version: 1.4.1\n") :].replace("version: 1.4.1", "version: 1.4.2", 1)
+    release = release.split("    recorded:")[0].rstrip("\n") + "\n"
+    stable.write_text(text + release)  # released, with no record of its own: it shipped on 1.4.1's
+
+    def as_142(ref: str) -> Result:
+        return run_line(
+            [
+                "operator",
+                "import",
+                "--repo",
+                operator_repo,
+                "--ref",
+                ref,
+                "--version",
+                "1.4.2",
+                "--as-version",
+                "--streams-dir",
+                streams,
+            ]
+        )
+
+    changed = as_142("v1.4.0")
+    assert changed.exit_code == 2, changed.output
+    assert (
+        "refusing to record 1.4.2: it was published on" in changed.stderr and "new release" in changed.stderr
+    )
+    assert not (streams / "operator" / "1.4.2.yaml").exists()
+    same = as_142("v1.4.1")  # the facts it shipped with: recording them changes nothing
+    assert same.exit_code == 0, same.output
+    assert (streams / "operator" / "1.4.2.yaml").is_file()
