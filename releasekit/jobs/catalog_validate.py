@@ -110,40 +110,41 @@ def validate_tree(
     Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
     """
     from releasekit.io.fbc_locate import refine_locations
-    from releasekit.rules.fbc import RULES as FBC_RULES
-    from releasekit.rules.fbc import validate_config
-    from releasekit.rules.graph import DEFAULT_POLICY, check_graph, check_openshift_upgrades
-    from releasekit.rules.graph import RULES as GRAPH_RULES
-    from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
-    from releasekit.rules.konflux import check_fragment
+    from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 
     findings: list[Finding] = []
     checked: list[str] = []
-    configs: dict[str, DeclarativeConfig] = {}
-    files: dict[str, str] = {}
+    catalogs = []
+    packages: list[PackageToJudge] = []
+    fragments = []
     for folder in find_fragments(tree):
         fragment = read_fragment(folder, limits)
         if fragment.loaded is not None:
             config = fragment.loaded.config
             findings.extend(fragment.loaded.findings)
-            findings.extend(validate_config(config))
             checked.extend(fragment.loaded.files)
+            catalogs.append(config)
             for package in sorted({p.name for p in config.packages}):
-                policy = (policies or {}).get(package, DEFAULT_POLICY)
                 shown = str(fragment.root / package) if fragment.root else str(folder)
-                findings.extend(check_graph(package_config(config, package), policy, file=shown))
-            configs[folder.name] = config
-            files[folder.name] = str(fragment.root)
-        findings.extend(check_fragment(fragment.facts))
-    ordered = [(v, configs[v]) for v in upgrade_order if v in configs]
-    if len(ordered) > 1:
-        findings.extend(
-            check_openshift_upgrades(ordered, severity=stranding_severity, files=files, edges=upgrade_edges)
+                packages.append(
+                    PackageToJudge(
+                        openshift=folder.name,
+                        package=package,
+                        config=package_config(config, package),
+                        file=shown,
+                    )
+                )
+        fragments.append(fragment.facts)
+    findings.extend(
+        judge_catalogs(
+            catalogs,
+            packages,
+            fragments,
+            policies=policies or {},
+            upgrade_order=upgrade_order,
+            upgrade_edges=upgrade_edges,
+            stranding_severity=stranding_severity,
         )
-    rules = (
-        *LOAD_RULES,
-        *sorted(FBC_RULES),
-        *KONFLUX_RULES,
-        *sorted(GRAPH_RULES),
     )
+    rules = JUDGED_RULES
     return list(refine_locations(findings)), checked, tuple(rules)

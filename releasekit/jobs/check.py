@@ -34,7 +34,7 @@ from pathlib import Path, PurePosixPath
 
 from releasekit.errors import ReleasekitError
 from releasekit.io.acknowledgements import load_acknowledgements
-from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import (
     FileRef,
     Snapshot,
@@ -46,6 +46,7 @@ from releasekit.io.gitrev import (
 )
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
+from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.acknowledgement import acknowledge
@@ -61,8 +62,6 @@ from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
 from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
-from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
-from releasekit.rules.konflux import check_fragment
 
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
@@ -215,13 +214,13 @@ def _graphs_block(
     ]
 
 
-def _fragment_checks(
+def _touched_fragments(
     head: Mapping[PurePosixPath, FileRef],
     touched_files: set[PurePosixPath],
     configs: Mapping[Key, PackageCatalog],
-) -> list[Finding]:
-    """Konflux's rules for every fragment the change touches (its Containerfile and the touched packages)."""
-    findings: list[Finding] = []
+) -> list[FragmentFacts]:
+    """What Konflux's rules judge of every fragment the change touches (its Containerfile, its touched packages)."""
+    fragments: list[FragmentFacts] = []
     folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=_version_key)
     for folder in folders:
         cfile = next(
@@ -249,16 +248,17 @@ def _fragment_checks(
             config = config.merged(cat.config)
         if not packages:  # only the Containerfile changed: the fragment's packages are untouched
             config = DeclarativeConfig(packages=tuple(_placeholder_packages(head, folder)))
-        facts = FragmentFacts(
-            folder=folder,
-            folder_path=f"{CATALOG}/{folder}",
-            containerfile=text,
-            containerfile_path=f"{CATALOG}/{cfile}" if cfile else "",
-            package_files=package_files,
-            config=config,
+        fragments.append(
+            FragmentFacts(
+                folder=folder,
+                folder_path=f"{CATALOG}/{folder}",
+                containerfile=text,
+                containerfile_path=f"{CATALOG}/{cfile}" if cfile else "",
+                package_files=package_files,
+                config=config,
+            )
         )
-        findings.extend(check_fragment(facts))
-    return findings
+    return fragments
 
 
 def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) -> list[Package]:
@@ -464,39 +464,29 @@ def _check(
             findings.extend(load_findings)
             checked.extend(shown)
 
-    # 4. the touched package catalogs at head, in full.
-    from releasekit.rules.fbc import RULES as FBC_RULES
-    from releasekit.rules.fbc import validate_config
-
+    # 4. the touched package catalogs at head, in full: judged as every catalog tree is (jobs/judge.py).
     streams_by_package = _stream_of(loaded.streams)
-    for key, cat in sorted(head_cats.items()):
-        findings.extend(validate_config(cat.config))
-        stream = streams_by_package.get(key[1])
-        policy = graph_rules.GraphPolicy.from_stream(stream) if stream else graph_rules.DEFAULT_POLICY
-        findings.extend(graph_rules.check_graph(cat.config, policy, file=cat.file))
     touched_files = {rel for rel in changed_catalog} | {
         rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
     }
-    findings.extend(_fragment_checks(head_catalog, touched_files, head_cats))
     lifecycle = streams_check.lifecycle
-    for package in sorted(touched_packages):
-        stream = streams_by_package.get(package)
-        order = _openshift_order(stream, [k[0] for k in head_cats if k[1] == package])
-        published = graph_rules.published_pairs(
-            (o, c.config) for (o, p), c in sorted(base_cats.items()) if p == package
+    order = _openshift_order(None, {k[0] for k in head_cats})
+    published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
+    findings.extend(
+        judge_catalogs(
+            [c.config for _, c in sorted(head_cats.items())],
+            [
+                PackageToJudge(openshift=o, package=p, config=c.config, file=c.file)
+                for (o, p), c in sorted(head_cats.items())
+            ],
+            _touched_fragments(head_catalog, touched_files, head_cats),
+            policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
+            upgrade_order=order,
+            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
+            stranding_severity=graph_rules.published_severity(published),
         )
-        findings.extend(
-            graph_rules.check_openshift_upgrades(
-                [(o, head_cats[(o, package)].config) for o in order],
-                severity=graph_rules.published_severity(published),
-                files={o: head_cats[(o, package)].file for o in order},
-                edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
-            )
-        )
-    rules.update(LOAD_RULES)
-    rules.update(FBC_RULES)
-    rules.update(KONFLUX_RULES)
-    rules.update(graph_rules.RULES)
+    )
+    rules.update(JUDGED_RULES)
 
     # 5. release policy and the diff against base.
     findings.extend(

@@ -1,0 +1,86 @@
+"""The one way a catalog tree is judged: opm's rules, Konflux's, the upgrade graph within and across catalogs.
+
+Job module, shared by ``catalog validate`` (a tree on disk, :func:`releasekit.jobs.catalog_validate.
+validate_tree`, which ``build`` runs over what it generates) and ``check`` (the package catalogs a change
+touches, read from git). The callers load; this judges what they loaded, the same way, and says which
+rules ran. How strandings across an OpenShift upgrade are judged (warning or error) is the caller's,
+from what is published (:mod:`releasekit.jobs.compare`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from releasekit.io.fbc_load import LOAD_RULES
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding, Severity
+from releasekit.model.fragment import FragmentFacts
+from releasekit.rules import graph as graph_rules
+from releasekit.rules.fbc import RULES as FBC_RULES
+from releasekit.rules.fbc import validate_config
+from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
+from releasekit.rules.konflux import check_fragment
+
+__all__ = ["JUDGED_RULES", "PackageToJudge", "judge_catalogs"]
+
+JUDGED_RULES: tuple[str, ...] = (
+    *LOAD_RULES,
+    *sorted(FBC_RULES),
+    *KONFLUX_RULES,
+    *sorted(graph_rules.RULES),
+)
+"""The rules :func:`judge_catalogs` runs (with the loaders' own)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackageToJudge:
+    """One package's catalog in one OpenShift catalog, and the file it is shown as."""
+
+    openshift: str
+    package: str
+    config: DeclarativeConfig
+    file: str
+
+
+def judge_catalogs(
+    catalogs: Iterable[DeclarativeConfig],
+    packages: Iterable[PackageToJudge],
+    fragments: Iterable[FragmentFacts],
+    *,
+    policies: Mapping[str, graph_rules.GraphPolicy],
+    upgrade_order: Sequence[str],
+    upgrade_edges: Sequence[tuple[str, str]] | None,
+    stranding_severity: Severity | Callable[[graph_rules.Stranding], Severity] = Severity.WARNING,
+) -> list[Finding]:
+    """Every finding about ``catalogs``, ``packages`` and ``fragments``.
+
+    Each catalog (what opm would load as one: a fragment, or one package's files) gets opm's rules; each
+    package catalog the upgrade-graph rules under its stream's policy (others: the default policy); each
+    fragment Konflux's layout rules; and the catalogs of each package, in ``upgrade_order``, the
+    OpenShift-upgrade strandings along ``upgrade_edges``.
+    """
+    findings: list[Finding] = []
+    for config in catalogs:
+        findings.extend(validate_config(config))
+    by_package: dict[str, dict[str, PackageToJudge]] = {}
+    for item in packages:
+        policy = policies.get(item.package, graph_rules.DEFAULT_POLICY)
+        findings.extend(graph_rules.check_graph(item.config, policy, file=item.file))
+        by_package.setdefault(item.package, {})[item.openshift] = item
+    for facts in fragments:
+        findings.extend(check_fragment(facts))
+    for package in sorted(by_package):
+        present = by_package[package]
+        order = [o for o in upgrade_order if o in present]
+        if len(order) < 2:
+            continue
+        findings.extend(
+            graph_rules.check_openshift_upgrades(
+                [(o, present[o].config) for o in order],
+                severity=stranding_severity,
+                files={o: present[o].file for o in order},
+                edges=upgrade_edges,
+            )
+        )
+    return findings
