@@ -258,6 +258,29 @@ def _inside(path: PurePosixPath, root: PurePosixPath) -> bool:
     return str(root) == "." or path.parts[: len(root.parts)] == root.parts
 
 
+def _within(ancestors: set[PurePosixPath], path: PurePosixPath) -> bool:
+    """True when ``path`` or a folder above it is in ``ancestors`` (depth steps, not one per root)."""
+    return PurePosixPath(".") in ancestors or path in ancestors or any(p in ancestors for p in path.parents)
+
+
+class _Sorted:
+    """A tree's paths sorted as text: the files under a folder are one run, found by bisection."""
+
+    def __init__(self, paths: Iterable[PurePosixPath]) -> None:
+        self.paths = sorted(paths, key=str)
+        self.texts = [str(p) for p in self.paths]
+
+    def under(self, root: PurePosixPath) -> list[PurePosixPath]:
+        if str(root) == ".":
+            return list(self.paths)
+        import bisect
+
+        prefix = str(root) + "/"
+        start = bisect.bisect_left(self.texts, prefix)
+        end = bisect.bisect_left(self.texts, str(root) + "0")  # "0" follows "/" in ASCII
+        return self.paths[start:end]
+
+
 def _show(path: PurePosixPath) -> str:
     return str(path)
 
@@ -348,12 +371,13 @@ def _object_roots(
 ) -> dict[PurePosixPath, set[str]]:
     """Heuristic roots: per package and olm.package blob, the lowest folder of its objects (lifted)."""
     roots: dict[PurePosixPath, set[str]] = {}
-    packages = sorted({p for declared, used in facts.values() for p in declared | used})
-    for package in packages:
-        anchors = sorted(f for f, (declared, _) in facts.items() if package in declared)
-        others = sorted(
-            f for f, (declared, used) in facts.items() if package in used and package not in declared
-        )
+    files_of: dict[str, tuple[list[PurePosixPath], list[PurePosixPath]]] = {}
+    for path, (declared, used) in sorted(facts.items()):
+        for package in declared:
+            files_of.setdefault(package, ([], []))[0].append(path)
+        for package in used - declared:
+            files_of.setdefault(package, ([], []))[1].append(path)
+    for package, (anchors, others) in sorted(files_of.items()):
         groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
         if not anchors:
             groups = {others[0]: list(others)} if others else {}
@@ -371,19 +395,22 @@ def _object_roots(
             roots.setdefault(folder, set()).add(package)
     merged: dict[PurePosixPath, set[str]] = {}
     for folder in sorted(roots, key=lambda f: len(f.parts) if str(f) != "." else 0):
-        outer = next((m for m in merged if _inside(folder, m)), None)
+        outer = next((m for m in (*folder.parents, folder) if m in merged), None)
         merged.setdefault(outer or folder, set()).update(roots[folder])
     return merged
 
 
-def _indexignore_specs(tree: RepoTree, root: PurePosixPath) -> dict[PurePosixPath, pathspec.GitIgnoreSpec]:
-    """The ``.indexignore`` files inside ``root``, by their folder relative to the root."""
+def _indexignore_specs(
+    tree: RepoTree, root: PurePosixPath, files: Iterable[PurePosixPath]
+) -> dict[PurePosixPath, pathspec.GitIgnoreSpec]:
+    """The ``.indexignore`` files among ``files`` (those under ``root``), by their folder below the root."""
     import pathspec as _pathspec
 
     specs: dict[PurePosixPath, _pathspec.GitIgnoreSpec] = {}
-    for path, ref in tree.files.items():
-        if path.name != ".indexignore" or not _inside(path, root):
+    for path in files:
+        if path.name != ".indexignore":
             continue
+        ref = tree.files[path]
         try:
             lines = ref.read().decode("utf-8").splitlines()
         except UnicodeDecodeError:
@@ -416,22 +443,26 @@ def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnor
     return False
 
 
-def _content(tree: RepoTree, root: PurePosixPath, cache: ParseCache) -> tuple[PurePosixPath, ...]:
+def _content(
+    tree: RepoTree, root: PurePosixPath, cache: ParseCache, files: _Sorted, special: _Sorted
+) -> tuple[PurePosixPath, ...]:
     """The files opm parses under ``root`` (templates, Tekton files and Containerfiles left out).
 
     Raises:
         SafetyLimitError: a symbolic link, submodule or special file inside the root.
     """
-    for path, what in sorted(tree.special.items()):
-        if _inside(path, root) and not _never_content(path):
+    for path in special.under(root):
+        what = tree.special[path]
+        if not _never_content(path):
             raise SafetyLimitError(
                 f"{tree.label}:{printable(str(path))}: is {what} inside catalog root {printable(str(root))}; "
                 "refusing it (a catalog root holds regular files only)"
             )
-    specs = _indexignore_specs(tree, root)
+    below = files.under(root)
+    specs = _indexignore_specs(tree, root, below)
     out = []
-    for path in sorted(tree.files):
-        if not _inside(path, root) or path.name == ".indexignore" or _never_content(path):
+    for path in sorted(below):
+        if path.name == ".indexignore" or _never_content(path):
             continue
         rel = path.relative_to(root) if str(root) != "." else path
         if _ignored(rel, specs):
@@ -485,7 +516,8 @@ def find_catalog_roots(
         fbc_folders = {f for path in facts for f in (*path.parents, PurePosixPath("."))}
         for root, (containerfile, tag) in _containerfile_roots(tree, fbc_folders).items():
             found[root] = (RootSource.CONTAINERFILE, containerfile, tag)
-        for root in _object_roots({p: f for p, f in facts.items() if not any(_inside(p, r) for r in found)}):
+        chosen = set(found)
+        for root in _object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
             if not any(_inside(root, r) or _inside(r, root) for r in found):
                 found[root] = (RootSource.OBJECTS, "", None)
         for old in carried:
@@ -496,10 +528,11 @@ def find_catalog_roots(
                 found[root] = (RootSource.CARRIED, old.detail, old.openshift)
     roots: list[CatalogRoot] = []
     content: dict[str, tuple[PurePosixPath, ...]] = {}
+    files, special = _Sorted(tree.files), _Sorted(tree.special)
     configured = dict(config.roots)
     for root, (source, detail, tag) in sorted(found.items()):
-        files = _content(tree, root, cache)
-        packages = sorted({p for path in files if path in facts for p in facts[path][0] | facts[path][1]})
+        held = _content(tree, root, cache, files, special)
+        packages = sorted({p for path in held if path in facts for p in facts[path][0] | facts[path][1]})
         if source is RootSource.CARRIED:
             packages = sorted(
                 set(packages) | {p for old in carried if old.path == str(root) for p in old.packages}
@@ -517,7 +550,7 @@ def find_catalog_roots(
         roots.append(
             CatalogRoot(path=key, packages=tuple(packages), openshift=openshift, source=source, detail=detail)
         )
-        content[key] = files
+        content[key] = held
     return FoundRoots(tree=tree, roots=tuple(roots), content=content)
 
 

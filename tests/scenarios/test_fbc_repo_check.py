@@ -488,3 +488,26 @@ def test_an_unreadable_base_is_one_line(tmp_path: Path) -> None:
     with pytest.raises((InputError, Exception)) as caught:
         run_repo_check(CheckRequest(base="no-such-ref", head="pr", repo=repo))
     assert "\n" not in str(caught.value)
+
+
+def test_a_submodule_is_ignored_outside_the_roots_and_refused_inside(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, write_kueue_fbc)
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{commit},vendor/tools")
+    git(repo, "commit", "-q", "-m", "a submodule outside the roots")
+    assert run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo)).report.passed
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{commit},v4.15/catalog/{PKG}/vendored")
+    git(repo, "commit", "-q", "-m", "a submodule inside a root")
+    with pytest.raises(
+        SafetyLimitError, match=r"v4.15/catalog/demo-operator/vendored: is a submodule inside"
+    ):
+        run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo))
+
+
+def test_a_fifo_in_the_working_tree_is_never_opened(tmp_path: Path) -> None:
+    """git lists no FIFO (nor socket or device), so none is ever opened, inside a root or not."""
+    repo = make_repo(tmp_path, write_by_version)
+    os.mkfifo(repo / "outside.yaml")
+    os.mkfifo(repo / "catalog" / "v4.15" / PKG / "inside.yaml")
+    result = run_repo_check(CheckRequest(base="pr", repo=repo))
+    assert not result.report.findings
