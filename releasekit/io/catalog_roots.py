@@ -381,13 +381,21 @@ def _object_roots(
         groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
         if not anchors:
             groups = {others[0]: list(others)} if others else {}
-        else:
-            for path in others:
-                scored = [(len(_common([_folder(path), _folder(a)]).parts), a) for a in anchors]
-                best = max(score for score, _ in scored)
-                nearest = [a for score, a in scored if score == best]
-                if len(nearest) == 1:
-                    groups[nearest[0]].append(path)
+        # per folder, the (first two) olm.package files below it: an object joins the anchor alone
+        # below its deepest folder that has any (the longest common folder), none when two tie
+        below: dict[PurePosixPath, list[PurePosixPath]] = {}
+        for anchor in anchors:
+            for folder in (anchor.parent, *anchor.parent.parents):
+                held = below.setdefault(folder, [])
+                if len(held) < 2:
+                    held.append(anchor)
+        for path in others if anchors else ():
+            for folder in (path.parent, *path.parent.parents):
+                nearest = below.get(folder)
+                if nearest:
+                    if len(nearest) == 1:
+                        groups[nearest[0]].append(path)
+                    break
         for members in groups.values():
             folder = _common(_folder(m) for m in members)
             if folder.name == package and str(folder) != ".":

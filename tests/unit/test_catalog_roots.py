@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import Any
 
 import pytest
 
@@ -151,3 +152,79 @@ def test_releasekit_yaml_that_does_not_follow_the_schema_is_a_finding(bad: str) 
     config = read_repo_config(_tree("schema: releasekit/config/v1\ncatalogRepository:\n" + bad))
     assert config.findings and {f.rule for f in config.findings} == {"RK-STREAM-040"}
     assert not config.roots and config.version_pattern is None
+
+
+def _memory_tree(files: dict[str, bytes]) -> RepoTree:
+    refs: dict[PurePosixPath, FileRef] = {}
+    for name, data in files.items():
+
+        def read(data: bytes = data) -> bytes:
+            return data
+
+        refs[PurePosixPath(name)] = FileRef(sha=str(hash(data)), reader=read)
+    return RepoTree(label="t", files=refs, sizes={p: len(files[str(p)]) for p in refs}, special={})
+
+
+def _split_repository(catalogs: int, bundles: int) -> dict[str, bytes]:
+    """``catalogs`` roots ``catalog-4-N/`` of one package, each split over one file per object."""
+    import json
+
+    files: dict[str, bytes] = {}
+    for n in range(catalogs):
+        folder = f"catalog-4-{n + 10}"
+        names = [f"p.v1.0.{i}" for i in range(bundles)]
+        files[f"{folder}/package.json"] = json.dumps(
+            {"schema": "olm.package", "name": "p", "defaultChannel": "s"}
+        ).encode()
+        files[f"{folder}/channels/s.json"] = json.dumps(
+            {"schema": "olm.channel", "name": "s", "package": "p", "entries": [{"name": b} for b in names]}
+        ).encode()
+        for i, name in enumerate(names):
+            files[f"{folder}/bundles/{name}.json"] = json.dumps(
+                {
+                    "schema": "olm.bundle",
+                    "name": name,
+                    "package": "p",
+                    "image": "r/b@sha256:" + "a" * 64,
+                    "properties": [
+                        {"type": "olm.package", "value": {"packageName": "p", "version": f"1.0.{i}"}}
+                    ],
+                }
+            ).encode()
+    return files
+
+
+def _root_finding_work(files: dict[str, bytes]) -> int:
+    """Line events in releasekit/io/catalog_roots.py while finding the roots (timing-free)."""
+    import sys
+
+    from releasekit.io import catalog_roots
+    from releasekit.io.catalog_roots import ParseCache, find_catalog_roots
+
+    tree = _memory_tree(files)
+    cache = ParseCache()
+    for path in tree.files:  # parsing is the loader's cost, measured elsewhere; count root finding only
+        cache.get(tree, path)
+    target = catalog_roots.__file__
+    count = 0
+
+    def tracer(frame: Any, event: str, _arg: Any) -> Any:
+        nonlocal count
+        if frame.f_code.co_filename != target:
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        find_catalog_roots(tree, cache=cache)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_root_finding_is_linear_in_catalogs_and_files() -> None:
+    small = _root_finding_work(_split_repository(8, 20))
+    assert _root_finding_work(_split_repository(16, 20)) <= 2.5 * small
+    assert _root_finding_work(_split_repository(8, 40)) <= 2.5 * small
