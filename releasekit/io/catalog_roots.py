@@ -28,8 +28,10 @@ A root's OpenShift version: ``catalogRepository.roots[].openshift``, else its pa
 Containerfile starts FROM. ``releasekit.yaml`` is read from the head and applies to both revisions.
 
 Safety: files are measured before they are read (:mod:`releasekit.io.gitrev_all`); a symbolic link,
-submodule or special file inside a root is refused (exit 2), one elsewhere is ignored; a file a safety
-limit refuses is refused when it is a root's content, and ignored elsewhere.
+submodule or special file inside a root is refused (exit 2), one elsewhere is ignored. A file that may
+be a catalog (a ``.json``/``.yaml``/``.yml`` file outside hidden folders, or any file of a root) and
+that a safety limit refuses is refused, exit 2: ignoring it could pass a catalog nobody read. Other
+files are never read. Where ``catalogRepository.roots`` lists the roots, only files inside them are.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import TYPE_CHECKING
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev_all import RepoTree
+from releasekit.io.inputs import check_nesting
 from releasekit.model.catalog_root import CatalogRoot, RootSource, guess_openshift
 from releasekit.model.fbc import DeclarativeConfig, Meta
 from releasekit.model.finding import Finding
@@ -128,8 +131,10 @@ def read_repo_config(tree: RepoTree) -> RepoConfig:
     if ref is None:
         return RepoConfig()
     display = CONFIG_FILE
+    data = ref.read()
+    check_nesting(data, display, yaml=True)
     try:
-        text = ref.read().decode("utf-8")
+        text = data.decode("utf-8")
         docs = load_yaml_documents(text, source=display)
     except UnicodeDecodeError:
         raise InputError(f"{display}: not UTF-8 text") from None
@@ -505,14 +510,19 @@ def find_catalog_roots(
     folders: set[PurePosixPath] = set()
     for path in tree.files:
         folders.update(path.parents)
+    listed = {PurePosixPath(path_text) for path_text, _ in config.roots}
     for path in sorted(tree.files):
         if not _candidate(path) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts):
             continue
+        if listed and not _within(listed, path):
+            continue
         parsed = cache.get(tree, path)
+        if parsed.refused is not None:
+            raise parsed.refused  # it may be a catalog: never pass it unread
         declared, used = _fbc_packages(parsed)
         if declared or used:
             facts[path] = (declared, used)
-        elif parsed.refused is not None or (parsed.findings and not parsed.metas):
+        elif parsed.findings and not parsed.metas:
             broken.add(path)
     found: dict[PurePosixPath, tuple[RootSource, str, str | None]] = {}
     if config.roots:

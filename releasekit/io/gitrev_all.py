@@ -15,7 +15,6 @@ Symbolic links, submodules and special files are never followed or opened: they 
 from __future__ import annotations
 
 import hashlib
-import os
 import stat
 import subprocess
 from collections.abc import Callable, Mapping
@@ -26,7 +25,7 @@ from typing import Any
 from releasekit.errors import InputError, SafetyLimitError, printable
 from releasekit.io.gitcmd import git_reason
 from releasekit.io.gitrev import FileRef
-from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH
+from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
 
 __all__ = ["RepoTree", "list_revision", "list_worktree"]
 
@@ -169,21 +168,8 @@ def _hash_file(path: Path, size: int) -> str:
 
 
 def _file_reader(path: Path, where: str, limit: int) -> Callable[[], bytes]:
-    def read() -> bytes:
-        try:
-            st = path.lstat()
-            if not stat.S_ISREG(st.st_mode):
-                raise InputError(f"{where}: no longer a regular file; refusing to open it")
-            if st.st_size > limit:
-                raise _too_big(where, st.st_size, limit)
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-            with os.fdopen(fd, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as exc:
-            raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
-        if len(data) > limit:
-            raise _too_big(where, len(data), limit)
-        return data
+    def read() -> bytes:  # the input policy: a regular file, no link, the size limit, checked again on open
+        return read_input(path, links=False, display=where, max_bytes=limit, what="the working tree")
 
     return read
 

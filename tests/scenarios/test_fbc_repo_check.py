@@ -395,14 +395,20 @@ def test_a_symlink_inside_a_root_is_refused(tmp_path: Path) -> None:
         run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo))
 
 
-def test_a_file_over_the_limit_is_refused_in_a_root_and_ignored_elsewhere(tmp_path: Path) -> None:
+def test_a_file_over_the_limit_is_refused_where_it_may_be_a_catalog(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, write_split)
-    (repo / "unrelated.json").write_text("{" + " " * 200_000 + "}")
+    (repo / "assets").mkdir()
+    (repo / "assets" / "logo.png").write_bytes(b"\x89PNG" + b"\0" * 200_000)  # never read
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "big unrelated file")
     limits = LoadLimits(max_file_bytes=100_000)
     result = run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo), limits=limits)
     assert result.report.passed
+    (repo / "assets" / "unrelated.json").write_text("{" + " " * 200_000 + "}")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "big json file: it could be a catalog")
+    with pytest.raises(SafetyLimitError, match=r"^pr:assets/unrelated.json: 200,002 bytes is over"):
+        run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo), limits=limits)
     (repo / "catalog-4-15" / "bundles" / "big.yaml").write_text("#" * 200_000 + "\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "big catalog file")
@@ -511,3 +517,26 @@ def test_a_fifo_in_the_working_tree_is_never_opened(tmp_path: Path) -> None:
     os.mkfifo(repo / "catalog" / "v4.15" / PKG / "inside.yaml")
     result = run_repo_check(CheckRequest(base="pr", repo=repo))
     assert not result.report.findings
+
+
+def test_the_working_tree_follows_the_same_refusals(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, write_by_version)
+    link = repo / "catalog" / "v4.16" / PKG / "more.yaml"
+    link.symlink_to("../../../README.md")
+    with pytest.raises(
+        SafetyLimitError, match=r"catalog/v4.16/demo-operator/more.yaml: is a symbolic link inside"
+    ):
+        run_repo_check(CheckRequest(base="pr", repo=repo))
+    link.unlink()
+    (repo / "catalog" / "v4.16" / PKG / "big.yaml").write_text("#" * 20_000 + "\n")
+    with pytest.raises(SafetyLimitError, match=r"catalog/v4.16/demo-operator/big.yaml: 20,001 bytes is over"):
+        run_repo_check(CheckRequest(base="pr", repo=repo), limits=LoadLimits(max_file_bytes=10_000))
+
+
+def test_a_nested_releasekit_yaml_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, write_split)
+    (repo / "releasekit.yaml").write_text(
+        "schema: releasekit/config/v1\nx: " + "[" * 10_000 + "]" * 10_000 + "\n"
+    )
+    with pytest.raises(SafetyLimitError, match=r"releasekit.yaml:2: nested deeper than"):
+        run_repo_check(CheckRequest(base="pr", repo=repo))
