@@ -409,7 +409,7 @@ def test_a_file_over_the_limit_is_refused_where_it_may_be_a_catalog(tmp_path: Pa
     git(repo, "commit", "-q", "-m", "big json file: it could be a catalog")
     with pytest.raises(SafetyLimitError, match=r"^pr:assets/unrelated.json: 200,002 bytes is over"):
         run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo), limits=limits)
-    git(repo, "rm", "-q", "assets/unrelated.json")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
     (repo / "catalog-4-15" / "bundles" / "big.yaml").write_text("#" * 200_000 + "\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "big catalog file")
