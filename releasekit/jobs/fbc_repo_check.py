@@ -160,6 +160,8 @@ def check_trees(
     config = read_repo_config(head)
     base_found = find_catalog_roots(base, cache=cache, config=config)
     head_found = find_catalog_roots(head, cache=cache, config=config, carried=base_found.roots)
+    # a catalog broken at base and repaired at head is the same root at both (parsing is cached)
+    base_found = find_catalog_roots(base, cache=cache, config=config, carried=head_found.roots)
     pairing = pair_roots(base_found.roots, head_found.roots)
     old, new = _Loaded(base_found, cache), _Loaded(head_found, cache)
 

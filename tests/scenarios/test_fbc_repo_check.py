@@ -541,3 +541,17 @@ def test_a_nested_releasekit_yaml_is_refused_before_it_is_parsed(tmp_path: Path)
     )
     with pytest.raises(SafetyLimitError, match=r"releasekit.yaml:2: nested deeper than"):
         run_repo_check(CheckRequest(base="pr", repo=repo))
+
+
+def test_a_catalog_repaired_by_the_change_is_paired_with_its_broken_base(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, write_by_version)
+    target = repo / "catalog" / "v4.15" / PKG / "catalog.yaml"
+    good = target.read_text()
+    target.write_text("schema: [unclosed\n")
+    git(repo, "commit", "-q", "-am", "break")
+    target.write_text(good)
+    git(repo, "commit", "-q", "-am", "repair")
+    result = run_repo_check(CheckRequest(base="pr~1", head="pr", repo=repo))
+    findings = result.report.findings
+    assert not by_rule(findings, "RK-DIFF-021") and not by_rule(findings, "RK-DIFF-026"), findings
+    assert "RK-FBC-001" in {f.rule for f in result.report.fixed}
