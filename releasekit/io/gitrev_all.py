@@ -177,8 +177,9 @@ def _file_reader(path: Path, where: str, limit: int) -> Callable[[], bytes]:
 def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTree:
     """Every file of the working tree at ``root`` that git tracks or would add (untracked, not ignored).
 
-    Each regular file is hashed in pieces for its blob id (a file over the limit is measured, not hashed:
-    it is refused if it is ever read); links, FIFOs, sockets and devices are listed apart, never opened.
+    Each regular file is hashed in pieces for its blob id (a file over the limit, or in a hidden folder such
+    as an untracked ``.venv``, is measured, not hashed: it is refused if it is ever read, and it compares
+    as changed); links, FIFOs, sockets and devices are listed apart, never opened.
 
     Raises:
         InputError: ``root`` is not a folder, or git cannot list it.
@@ -210,7 +211,14 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
         elif not stat.S_ISREG(st.st_mode):
             special[rel] = "not a regular file (FIFO, socket or device)"
         else:
-            sha = _hash_file(path, st.st_size) if st.st_size <= max_file_bytes else f"size:{st.st_size}"
+            if st.st_size > max_file_bytes:
+                sha = f"size:{st.st_size}"
+            elif any(part.startswith(".") for part in rel.parts[:-1]):
+                # a hidden folder (.venv, .tox, .tekton): not hashed, so it never equals a committed blob
+                # and a root holding it is checked in full -- the safe side
+                sha = f"unhashed:{st.st_size}:{st.st_mtime_ns}"
+            else:
+                sha = _hash_file(path, st.st_size)
             files[rel] = FileRef(sha=sha, reader=_file_reader(path, where, max_file_bytes))
             sizes[rel] = st.st_size
     return RepoTree(label="working tree", files=files, sizes=sizes, special=special)
