@@ -130,6 +130,47 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "`releasekit build` in a copy of the repository that is not a git checkout.",
         "nothing to fix for a first build; commit the catalogs so later builds carry what was published.",
     ),
+    "RK-DIFF-020": (
+        "clusters on an OpenShift version read their operators from that version's catalog; dropping it "
+        "(or a package from it) takes every published bundle and upgrade away from them at once.",
+        "deleting `v4.17/` (its Containerfile, template and `catalog/`) from a file-based catalog repository.",
+        "keep the catalog; retire bundles or channels with `olm.deprecations` entries instead.",
+    ),
+    "RK-DIFF-021": (
+        "a new catalog is where clusters of that OpenShift version start; the previous version's users "
+        "must be able to upgrade into it.",
+        "adding `v4.19/catalog/<package>/catalog.json`.",
+        "nothing to fix: check the OpenShift upgrade findings (RK-GRAPH-010) for the new version.",
+    ),
+    "RK-DIFF-022": (
+        "roots are paired by OpenShift version and package, so a moved folder is no removal; but the "
+        "image build must follow it.",
+        "`git mv catalog/v4.15 catalog/ocp-v4.15`.",
+        "point the Containerfile's `COPY` and the Tekton `path-context` at the new folder.",
+    ),
+    "RK-DIFF-023": (
+        "a published bundle is what clusters installed; a rewritten blob (another image digest, a "
+        "re-render with another opm or `--migrate-level`) changes what the catalog says about it.",
+        "a bundle's `image` digest replaced by a rebuild of the same version.",
+        "revert the blob, or release the change as a new version.",
+    ),
+    "RK-DIFF-024": (
+        "the head is what every subscription of the channel upgrades to; a reviewer should see it move.",
+        "a hotfix entry that replaces the old head.",
+        "nothing to fix: check that every bundle of the channel upgrades to the new head.",
+    ),
+    "RK-DIFF-025": (
+        "a skipRange is an upgrade edge from every version it contains; narrowing it takes that upgrade "
+        "from users of the versions it drops.",
+        "`skipRange: '>=1.0.0 <1.2.0'` changed to `'>=1.1.0 <1.2.0'` while 1.0.0 is published.",
+        "keep the range, or give the versions it drops another edge (replaces or skips).",
+    ),
+    "RK-DIFF-026": (
+        "a tag can move: the bundle users install later would not be the one reviewed, and disconnected "
+        "mirrors need digests.",
+        "`image: registry.example.com/demo/bundle:v1.2.1` in a new bundle.",
+        "reference the bundle image and every related image as `<repository>@sha256:<digest>`.",
+    ),
     "RK-POLICY-001": (
         "stable users must never get an alpha API version; Kueue's alpha CRDs change without notice.",
         "a stable release on Kueue 0.10 whose bundle ships `v1alpha1` of a CRD.",

@@ -1,0 +1,594 @@
+"""Find the catalog roots of a file-based catalog repository at one revision, and load them.
+
+Adapter module (reads a :class:`~releasekit.io.gitrev_all.RepoTree`: a git revision or the working tree).
+A *catalog root* is the folder a catalog image serves as ``/configs``. It is found, in this order:
+
+1. ``releasekit.yaml``'s ``catalogRepository.roots`` when it lists them (then nothing is guessed);
+2. the folder a Containerfile (``Containerfile*``, ``Dockerfile*``, ``*.Dockerfile``) copies to
+   ``/configs`` (``COPY catalog/ /configs``), read beside the Containerfile, else from the repository root;
+3. otherwise, per package, the lowest folder holding the files of all its FBC objects of one catalog
+   (the objects nearest each of its ``olm.package`` blobs), lifted to its parent when that folder is
+   named after the package; a root inside another is part of the outer one.
+
+Layouts seen in real repositories: ``v4.18/catalog/<package>/catalog.json`` (beside
+``catalog-template.yaml`` and ``Containerfile.catalog``), ``catalog/v4.12/<package>/catalog.yaml``,
+``catalog/<name>-v4.17/catalog.yaml``, ``catalog-4-14/{bundles,channels}/*.yaml``.
+
+To find roots, the ``.json``/``.yaml``/``.yml`` files outside hidden folders are parsed (each distinct
+blob once, kept in a :class:`ParseCache` shared by both revisions). A file holding ``olm.package``,
+``olm.channel``, ``olm.bundle`` or ``olm.deprecations`` objects is FBC; a template (schema
+``olm.semver``, ``olm.template.basic`` or ``olm.template.substitutes``, or a legacy basic template whose
+``olm.bundle`` entries hold only an ``image``), a Tekton file and a Containerfile never are, and are no
+root's content either. Inside a root, every other file is content, as opm parses it, except what the
+root's ``.indexignore`` files (gitignore syntax, any level) exclude.
+
+A root's OpenShift version: ``catalogRepository.roots[].openshift``, else its path read with
+``catalogRepository.versionPattern``, else guessed from its path
+(:func:`releasekit.model.catalog_root.guess_openshift`), else the tag of the registry base image its
+Containerfile starts FROM. ``releasekit.yaml`` is read from the head and applies to both revisions.
+
+Safety: files are measured before they are read (:mod:`releasekit.io.gitrev_all`); a symbolic link,
+submodule or special file inside a root is refused (exit 2), one elsewhere is ignored. A file that may
+be a catalog (a ``.json``/``.yaml``/``.yml`` file outside hidden folders, or any file of a root) and
+that a safety limit refuses is refused, exit 2: ignoring it could pass a catalog nobody read. Other
+files are never read. Where ``catalogRepository.roots`` lists the roots, only files inside them are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
+from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.gitrev_all import RepoTree
+from releasekit.io.inputs import check_nesting
+from releasekit.model.catalog_root import CatalogRoot, RootSource, guess_openshift
+from releasekit.model.fbc import DeclarativeConfig, Meta
+from releasekit.model.finding import Finding
+
+if TYPE_CHECKING:
+    import pathspec
+
+__all__ = [
+    "CONFIG_FILE",
+    "FoundRoots",
+    "ParseCache",
+    "RepoConfig",
+    "find_catalog_roots",
+    "load_root",
+    "read_repo_config",
+]
+
+CONFIG_FILE = "releasekit.yaml"
+FBC_SCHEMAS = frozenset({"olm.package", "olm.channel", "olm.bundle", "olm.deprecations"})
+TEMPLATE_SCHEMAS = frozenset({"olm.semver", "olm.template.basic", "olm.template.substitutes"})
+CANDIDATE_SUFFIXES = (".json", ".yaml", ".yml")
+NEVER_CONTENT_FOLDERS = frozenset({".git", ".github", ".gitlab", ".tekton"})
+_CONTAINERFILE = re.compile(
+    r"^(?:(?:Containerfile|Dockerfile)(?:\.[^/]*)?|[^/]*\.(?:Containerfile|Dockerfile))$", re.I
+)
+_MAX_CONTAINERFILE_BYTES = 1024 * 1024
+_TEKTON = re.compile(rb"(?m)^apiVersion:[ \t]*[\"']?tekton\.dev/")
+_BASE_TAG = re.compile(r"ose-operator-registry(?:-rhel[0-9]{1,2})?:v?([0-9]{1,2})\.([0-9]{1,3})$")
+
+
+# ------------------------------------------------------------------------------------ configuration
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoConfig:
+    """``releasekit.yaml``'s ``catalogRepository``: roots listed (path, OpenShift version) and a version pattern."""
+
+    roots: tuple[tuple[str, str | None], ...] = ()
+    version_pattern: str | None = None
+    findings: tuple[Finding, ...] = ()
+
+    def version_of(self, path: str) -> str | None:
+        """The OpenShift version ``versionPattern`` reads from ``path`` (its deepest component that matches)."""
+        if not self.version_pattern:
+            return None
+        pattern = _compile_pattern(self.version_pattern)
+        for part in reversed(path.split("/")):
+            if len(part) > 255:
+                continue
+            match = pattern.fullmatch(part)
+            if match:
+                return f"v{int(match['major'])}.{int(match['minor'])}"
+        return None
+
+
+def _compile_pattern(template: str) -> re.Pattern[str]:
+    """``ocp{major}.{minor}`` -> a regex; the schema allows one ``*`` at most, so it cannot backtrack far."""
+    out = []
+    for token in re.split(r"(\{major\}|\{minor\}|\*)", template):
+        if token == "{major}":
+            out.append(r"(?P<major>[0-9]{1,9})")
+        elif token == "{minor}":
+            out.append(r"(?P<minor>[0-9]{1,9})")
+        elif token == "*":
+            out.append(r"[^/]*")
+        else:
+            out.append(re.escape(token))
+    return re.compile("".join(out))
+
+
+def read_repo_config(tree: RepoTree) -> RepoConfig:
+    """``catalogRepository`` of ``releasekit.yaml`` at the tree's root (empty without the file or the key).
+
+    A file that does not follow its schema gives RK-STREAM-040 findings and is not used.
+
+    Raises:
+        InputError: the file is not YAML; SafetyLimitError: it is over a limit.
+    """
+    from releasekit.io.streams import schema_findings
+    from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+
+    ref = tree.files.get(PurePosixPath(CONFIG_FILE))
+    if ref is None:
+        return RepoConfig()
+    display = CONFIG_FILE
+    data = ref.read()
+    check_nesting(data, display, yaml=True)
+    try:
+        text = data.decode("utf-8")
+        docs = load_yaml_documents(text, source=display)
+    except UnicodeDecodeError:
+        raise InputError(f"{display}: not UTF-8 text") from None
+    except YamlContentError as exc:
+        where = f"{display}:{exc.line}" if exc.line else display
+        raise InputError(f"{where}: {exc.message}") from None
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        raise InputError(f"{display}: expected exactly one YAML document holding a mapping")
+    problems = schema_findings(docs[0], "releasekit.schema.json", display)
+    if problems:
+        from dataclasses import replace
+
+        return RepoConfig(
+            findings=tuple(
+                replace(f, rule="RK-STREAM-040", hint="see README.md (releasekit.yaml)") for f in problems
+            )
+        )
+    section = docs[0].data.get("catalogRepository") or {}
+    roots = tuple(
+        (str(item["path"]).rstrip("/") or ".", item.get("openshift")) for item in section.get("roots") or ()
+    )
+    return RepoConfig(roots=roots, version_pattern=section.get("versionPattern"))
+
+
+# ----------------------------------------------------------------------------------------- parsing
+
+
+@dataclass(slots=True)
+class _Parsed:
+    metas: list[Meta]
+    findings: list[Finding]
+    refused: ReleasekitError | None = None  # a safety limit or an unreadable blob: raised if it is content
+    tekton: bool = False
+
+
+@dataclass(slots=True)
+class ParseCache:
+    """Parsed files by (path, blob id): each distinct file is parsed once for both revisions."""
+
+    limits: LoadLimits = field(default_factory=LoadLimits)
+    parsed: dict[tuple[PurePosixPath, str], _Parsed] = field(default_factory=dict)
+
+    def get(self, tree: RepoTree, path: PurePosixPath) -> _Parsed:
+        """The file's blobs and load findings (a refusal is kept, not raised: see :func:`load_root`)."""
+        ref = tree.files[path]
+        key = (path, ref.sha)
+        found = self.parsed.get(key)
+        if found is None:
+            try:
+                data = ref.read()
+                metas, findings = load_catalog_text(data, str(path), self.limits)
+                tekton = not metas and bool(_TEKTON.search(data[:65536]))
+                found = _Parsed([], [], tekton=True) if tekton else _Parsed(metas, findings)
+            except (SafetyLimitError, InputError) as exc:
+                found = _Parsed([], [], refused=exc)
+            self.parsed[key] = found
+        return found
+
+
+def _is_template(parsed: _Parsed) -> bool:
+    """A catalog template (semver, basic, substitutes), or a legacy basic template (bundles only by image)."""
+    if any(m.schema in TEMPLATE_SCHEMAS for m in parsed.metas):
+        return True
+    bundles = [m for m in parsed.metas if m.schema == "olm.bundle"]
+    return bool(bundles) and all({k.lower() for k in m.data} <= {"schema", "image"} for m in bundles)
+
+
+def _fbc_packages(parsed: _Parsed) -> tuple[set[str], set[str]]:
+    """(packages declared by an olm.package blob, packages of the file's other FBC objects)."""
+    declared: set[str] = set()
+    used: set[str] = set()
+    if parsed.refused is not None or parsed.tekton or _is_template(parsed):
+        return declared, used
+    for meta in parsed.metas:
+        if meta.schema == "olm.package" and meta.name:
+            declared.add(meta.name)
+        elif meta.schema in FBC_SCHEMAS and meta.package:
+            used.add(meta.package)
+    return declared, used
+
+
+def _hidden(path: PurePosixPath) -> bool:
+    return any(part.startswith(".") for part in path.parts[:-1])
+
+
+def _candidate(path: PurePosixPath) -> bool:
+    return path.suffix.lower() in CANDIDATE_SUFFIXES and not _hidden(path) and path.name != CONFIG_FILE
+
+
+def _never_content(path: PurePosixPath) -> bool:
+    return bool(_CONTAINERFILE.match(path.name)) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts[:-1])
+
+
+# ------------------------------------------------------------------------------------------- roots
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FoundRoots:
+    """The catalog roots of one revision and, per root path, the files opm would parse there."""
+
+    tree: RepoTree
+    roots: tuple[CatalogRoot, ...]
+    content: Mapping[str, tuple[PurePosixPath, ...]]
+
+
+def _folder(path: PurePosixPath) -> PurePosixPath:
+    return path.parent
+
+
+def _common(folders: Iterable[PurePosixPath]) -> PurePosixPath:
+    items = [f.parts for f in folders]
+    if not items:
+        return PurePosixPath(".")
+    first = items[0]
+    size = len(first)
+    for other in items[1:]:
+        size = min(size, len(other))
+        for i in range(size):
+            if other[i] != first[i]:
+                size = i
+                break
+    return PurePosixPath(*first[:size]) if size else PurePosixPath(".")
+
+
+def _inside(path: PurePosixPath, root: PurePosixPath) -> bool:
+    return str(root) == "." or path.parts[: len(root.parts)] == root.parts
+
+
+def _within(ancestors: set[PurePosixPath], path: PurePosixPath) -> bool:
+    """True when ``path`` or a folder above it is in ``ancestors`` (depth steps, not one per root)."""
+    return PurePosixPath(".") in ancestors or path in ancestors or any(p in ancestors for p in path.parents)
+
+
+class _Sorted:
+    """A tree's paths sorted as text: the files under a folder are one run, found by bisection."""
+
+    def __init__(self, paths: Iterable[PurePosixPath]) -> None:
+        self.paths = sorted(paths, key=str)
+        self.texts = [str(p) for p in self.paths]
+
+    def under(self, root: PurePosixPath) -> list[PurePosixPath]:
+        if str(root) == ".":
+            return list(self.paths)
+        import bisect
+
+        prefix = str(root) + "/"
+        start = bisect.bisect_left(self.texts, prefix)
+        end = bisect.bisect_left(self.texts, str(root) + "0")  # "0" follows "/" in ASCII
+        return self.paths[start:end]
+
+
+def _show(path: PurePosixPath) -> str:
+    return str(path)
+
+
+def _containerfile_roots(
+    tree: RepoTree, folders: set[PurePosixPath]
+) -> dict[PurePosixPath, tuple[str, str | None]]:
+    """Folders Containerfiles copy to ``/configs`` -> (the Containerfile, the OpenShift tag it starts FROM)."""
+    out: dict[PurePosixPath, tuple[str, str | None]] = {}
+    for path in sorted(tree.files):
+        if not _CONTAINERFILE.match(path.name) or _hidden(path):
+            continue
+        size = tree.sizes.get(path)
+        if size is None or size > _MAX_CONTAINERFILE_BYTES:
+            continue
+        try:
+            text = tree.files[path].read().decode("utf-8", "replace")
+        except ReleasekitError:
+            continue
+        sources, tag = _parse_containerfile(text)
+        for source in sources:
+            for base in (path.parent, PurePosixPath(".")):
+                resolved = _resolve(base, source)
+                if resolved is not None and (resolved in folders or str(resolved) == "."):
+                    out.setdefault(resolved, (str(path), tag))
+                    break
+    return out
+
+
+def _parse_containerfile(text: str) -> tuple[list[str], str | None]:
+    """The sources of every ``COPY``/``ADD`` to ``/configs`` (not ``--from`` another stage), and the base tag."""
+    lines: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("#"):
+            continue
+        if stripped.endswith("\\"):
+            pending += stripped[:-1] + " "
+            continue
+        lines.append(pending + stripped)
+        pending = ""
+    if pending:
+        lines.append(pending)
+    sources: list[str] = []
+    tag: str | None = None
+    for line in lines:
+        words = line.split()
+        if not words:
+            continue
+        verb = words[0].upper()
+        if verb == "FROM" and tag is None:
+            image = next((w for w in words[1:] if not w.startswith("--")), "")
+            match = _BASE_TAG.search(image)
+            if match:
+                tag = f"v{int(match[1])}.{int(match[2])}"
+        if verb not in ("COPY", "ADD"):
+            continue
+        args = words[1:]
+        if any(a.startswith("--from") for a in args):
+            continue
+        args = [a for a in args if not a.startswith("--")]
+        rest = line.split(None, 1)[1] if len(words) > 1 else ""
+        if rest.lstrip().startswith("["):
+            import json
+
+            try:
+                parsed = json.loads(rest[rest.index("[") :])
+            except ValueError:
+                continue
+            if isinstance(parsed, list) and all(isinstance(a, str) for a in parsed):
+                args = parsed
+        if len(args) >= 2 and args[-1].rstrip("/") == "/configs":
+            sources.extend(args[:-1])
+    return sources, tag
+
+
+def _resolve(base: PurePosixPath, source: str) -> PurePosixPath | None:
+    parts = [p for p in PurePosixPath(source).parts if p not in (".", "")]
+    if source.startswith("/") or ".." in parts or any(c in source for c in "*?["):
+        return None
+    joined = PurePosixPath(*base.parts, *parts) if (base.parts or parts) else PurePosixPath(".")
+    return joined if joined.parts else PurePosixPath(".")
+
+
+def _object_roots(
+    facts: Mapping[PurePosixPath, tuple[set[str], set[str]]],
+) -> dict[PurePosixPath, set[str]]:
+    """Heuristic roots: per package and olm.package blob, the lowest folder of its objects (lifted)."""
+    roots: dict[PurePosixPath, set[str]] = {}
+    files_of: dict[str, tuple[list[PurePosixPath], list[PurePosixPath]]] = {}
+    for path, (declared, used) in sorted(facts.items()):
+        for package in declared:
+            files_of.setdefault(package, ([], []))[0].append(path)
+        for package in used - declared:
+            files_of.setdefault(package, ([], []))[1].append(path)
+    for package, (anchors, others) in sorted(files_of.items()):
+        groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
+        if not anchors:
+            groups = {others[0]: list(others)} if others else {}
+        # per folder, the (first two) olm.package files below it: an object joins the anchor alone
+        # below its deepest folder that has any (the longest common folder), none when two tie
+        below: dict[PurePosixPath, list[PurePosixPath]] = {}
+        for anchor in anchors:
+            for folder in (anchor.parent, *anchor.parent.parents):
+                held = below.setdefault(folder, [])
+                if len(held) < 2:
+                    held.append(anchor)
+        for path in others if anchors else ():
+            for folder in (path.parent, *path.parent.parents):
+                nearest = below.get(folder)
+                if nearest:
+                    if len(nearest) == 1:
+                        groups[nearest[0]].append(path)
+                    break
+        for members in groups.values():
+            folder = _common(_folder(m) for m in members)
+            if folder.name == package and str(folder) != ".":
+                folder = folder.parent if folder.parent.parts else PurePosixPath(".")
+            roots.setdefault(folder, set()).add(package)
+    merged: dict[PurePosixPath, set[str]] = {}
+    for folder in sorted(roots, key=lambda f: len(f.parts) if str(f) != "." else 0):
+        outer = next((m for m in (*folder.parents, folder) if m in merged), None)
+        merged.setdefault(outer or folder, set()).update(roots[folder])
+    return merged
+
+
+def _indexignore_specs(
+    tree: RepoTree, root: PurePosixPath, files: Iterable[PurePosixPath]
+) -> dict[PurePosixPath, pathspec.GitIgnoreSpec]:
+    """The ``.indexignore`` files among ``files`` (those under ``root``), by their folder below the root."""
+    import pathspec as _pathspec
+
+    specs: dict[PurePosixPath, _pathspec.GitIgnoreSpec] = {}
+    for path in files:
+        if path.name != ".indexignore":
+            continue
+        ref = tree.files[path]
+        try:
+            lines = ref.read().decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise InputError(
+                f"{tree.label}:{printable(str(path))}: cannot read .indexignore: not UTF-8"
+            ) from None
+        rel = path.parent.relative_to(root) if str(root) != "." else path.parent
+        specs[rel] = _pathspec.GitIgnoreSpec.from_lines(lines)
+    return specs
+
+
+def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnoreSpec]) -> bool:
+    """opm's verdict for ``rel`` below a root: a folder on the way or the file itself ignored."""
+    if not specs:
+        return False
+    parts = rel.parts
+    for depth in range(1, len(parts) + 1):
+        is_dir = depth < len(parts)
+        verdict = False
+        for level in range(depth):  # the .indexignore files of the folders above this entry
+            base = PurePosixPath(*parts[:level]) if level else PurePosixPath(".")
+            spec = specs.get(base)
+            if spec is None:
+                continue
+            result = spec.check_file("/".join(parts[level:depth]) + ("/" if is_dir else ""))
+            if result.include is not None:
+                verdict = bool(result.include)
+        if verdict:
+            return True
+    return False
+
+
+def _content(
+    tree: RepoTree, root: PurePosixPath, cache: ParseCache, files: _Sorted, special: _Sorted
+) -> tuple[PurePosixPath, ...]:
+    """The files opm parses under ``root`` (templates, Tekton files and Containerfiles left out).
+
+    Raises:
+        SafetyLimitError: a symbolic link, submodule or special file inside the root.
+    """
+    for path in special.under(root):
+        what = tree.special[path]
+        if not _never_content(path):
+            raise SafetyLimitError(
+                f"{tree.label}:{printable(str(path))}: is {what} inside catalog root {printable(str(root))}; "
+                "refusing it (a catalog root holds regular files only)"
+            )
+    below = files.under(root)
+    specs = _indexignore_specs(tree, root, below)
+    out = []
+    for path in sorted(below):
+        if path.name == ".indexignore" or _never_content(path):
+            continue
+        rel = path.relative_to(root) if str(root) != "." else path
+        if _ignored(rel, specs):
+            continue
+        parsed = cache.get(tree, path)
+        if parsed.tekton or _is_template(parsed):
+            continue
+        out.append(path)
+    return tuple(out)
+
+
+def find_catalog_roots(
+    tree: RepoTree,
+    *,
+    cache: ParseCache,
+    config: RepoConfig | None = None,
+    carried: Sequence[CatalogRoot] = (),
+) -> FoundRoots:
+    """The catalog roots of ``tree`` (see the module docstring) and each root's content.
+
+    ``carried``: roots of the base revision; one whose folder the head still has with catalog files in
+    it that hold no FBC object (say, a catalog that no longer parses) stays a root, so a broken catalog
+    is reported as broken, not as dropped.
+
+    Raises:
+        SafetyLimitError: a link or special file inside a root, or a root's file over a limit.
+        InputError: a root's file git cannot read.
+    """
+    config = config or RepoConfig()
+    facts: dict[PurePosixPath, tuple[set[str], set[str]]] = {}
+    broken: set[PurePosixPath] = set()
+    folders: set[PurePosixPath] = set()
+    for path in tree.files:
+        folders.update(path.parents)
+    listed = {PurePosixPath(path_text) for path_text, _ in config.roots}
+    for path in sorted(tree.files):
+        if not _candidate(path) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts):
+            continue
+        if listed and not _within(listed, path):
+            continue
+        parsed = cache.get(tree, path)
+        if parsed.refused is not None:
+            raise parsed.refused  # it may be a catalog: never pass it unread
+        declared, used = _fbc_packages(parsed)
+        if declared or used:
+            facts[path] = (declared, used)
+        elif parsed.findings and not parsed.metas:
+            broken.add(path)
+    found: dict[PurePosixPath, tuple[RootSource, str, str | None]] = {}
+    if config.roots:
+        for path_text, _openshift in config.roots:
+            root = PurePosixPath(path_text)
+            if root in folders or str(root) == ".":
+                found[root] = (RootSource.CONFIG, "releasekit.yaml", None)
+    else:
+        fbc_folders = {f for path in facts for f in (*path.parents, PurePosixPath("."))}
+        for root, (containerfile, tag) in _containerfile_roots(tree, fbc_folders).items():
+            found[root] = (RootSource.CONTAINERFILE, containerfile, tag)
+        chosen = set(found)
+        for root in _object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
+            if not any(_inside(root, r) or _inside(r, root) for r in found):
+                found[root] = (RootSource.OBJECTS, "", None)
+        for old in carried:
+            root = PurePosixPath(old.path)
+            if any(_inside(root, r) or _inside(r, root) for r in found):
+                continue
+            if any(_inside(p, root) for p in broken):
+                found[root] = (RootSource.CARRIED, old.detail, old.openshift)
+    roots: list[CatalogRoot] = []
+    content: dict[str, tuple[PurePosixPath, ...]] = {}
+    files, special = _Sorted(tree.files), _Sorted(tree.special)
+    configured = dict(config.roots)
+    for root, (source, detail, tag) in sorted(found.items()):
+        held = _content(tree, root, cache, files, special)
+        packages = sorted({p for path in held if path in facts for p in facts[path][0] | facts[path][1]})
+        if source is RootSource.CARRIED:
+            packages = sorted(
+                set(packages) | {p for old in carried if old.path == str(root) for p in old.packages}
+            )
+        if not packages:
+            continue
+        key = str(root)
+        openshift = (
+            configured.get(key)
+            or config.version_of(key)
+            or (tag if source is RootSource.CARRIED else None)
+            or guess_openshift(key)
+            or tag
+        )
+        roots.append(
+            CatalogRoot(path=key, packages=tuple(packages), openshift=openshift, source=source, detail=detail)
+        )
+        content[key] = held
+    return FoundRoots(tree=tree, roots=tuple(roots), content=content)
+
+
+def load_root(
+    found: FoundRoots, root: CatalogRoot, cache: ParseCache
+) -> tuple[DeclarativeConfig, tuple[Finding, ...], tuple[str, ...]]:
+    """The catalog at ``root`` (every content file, as opm loads it), its load findings and the files read.
+
+    Raises:
+        SafetyLimitError, InputError: a content file refused by a limit or unreadable.
+    """
+    metas: list[Meta] = []
+    findings: list[Finding] = []
+    shown: list[str] = []
+    for path in found.content.get(root.path, ()):
+        parsed = cache.get(found.tree, path)
+        if parsed.refused is not None:
+            raise parsed.refused
+        metas.extend(parsed.metas)
+        findings.extend(parsed.findings)
+        shown.append(_show(path))
+    config, decode_findings = decode_metas(metas)
+    return config, (*findings, *decode_findings), tuple(shown)

@@ -1,0 +1,302 @@
+"""``releasekit check --base REF`` in a file-based catalog repository that has no ``streams/``.
+
+Job (git and files through io/; the decisions are the pure rules'). Steps:
+
+1. list both revisions' files (:mod:`releasekit.io.gitrev_all`; the head may be the working tree) and
+   read ``releasekit.yaml``'s ``catalogRepository`` at the head (it applies to both);
+2. find each revision's catalog roots (:mod:`releasekit.io.catalog_roots`) and pair them by OpenShift
+   version and package, falling back to the path (:func:`releasekit.model.catalog_root.pair_roots`), so
+   a moved folder is a move (RK-DIFF-022), and a catalog added or dropped is said so (RK-DIFF-021/020);
+3. a package is *touched* when the files of one of its roots differ (by git blob id) between base and
+   head, or a root of it came or went. For each touched root at head: every load problem and every
+   ``opm validate`` rule, with file and line (RK-FBC); a catalog opm cannot load is a finding;
+4. per touched package: the comparison with the base, where everything in the base is published --
+   the change summary (RK-DIFF-002), published bundles and channels removed (RK-DIFF-003/004, fixed by
+   ``olm.deprecations``), users stranded inside a catalog (RK-DIFF-007), a published blob changed
+   (RK-DIFF-023, a warning naming both digests), heads (024), narrowed skipRanges (025), new bundles'
+   images not pinned by digest (026) -- and bundles stranded along the repository's OpenShift upgrade
+   matrix (RK-GRAPH-010; the minor upgrades between consecutive versions found; new strandings are
+   errors, those the base already had warnings);
+5. the baseline: the base's own load and ``opm validate`` findings over the same roots and its own
+   strandings, so each head finding is ``new`` or ``unchanged``.
+
+Unreadable input and safety limits raise :class:`~releasekit.errors.ReleasekitError` (exit 2, one line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from releasekit.io.catalog_roots import (
+    FoundRoots,
+    ParseCache,
+    find_catalog_roots,
+    load_root,
+    read_repo_config,
+)
+from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
+from releasekit.io.gitrev import branch_point, open_repo, resolve_commit
+from releasekit.io.gitrev_all import RepoTree, list_revision, list_worktree
+from releasekit.jobs.check import CheckRequest, CheckResult
+from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding
+from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
+from releasekit.rules import diff as diff_rules
+from releasekit.rules import fbc_repo as repo_rules
+from releasekit.rules import graph as graph_rules
+from releasekit.rules.diff import PackageCatalog
+from releasekit.rules.fbc import RULES as FBC_RULES
+from releasekit.rules.fbc import validate_config
+
+__all__ = ["RepoCheck", "check_trees", "run_repo_check"]
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoCheck:
+    """What :func:`check_trees` found besides the report: the roots of both revisions and their pairing."""
+
+    result: CheckResult
+    base_roots: tuple[CatalogRoot, ...]
+    head_roots: tuple[CatalogRoot, ...]
+    pairing: RootPairing
+
+
+def run_repo_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
+    """Compare the head (a revision, or the working tree) with the branch point of ``request.base``.
+
+    Raises:
+        UsageError: a ref that is unsafe or names no commit.
+        InputError, SafetyLimitError: input that cannot be read or a safety limit (exit 2, one line).
+    """
+    limits = limits or LoadLimits()
+    repo = open_repo(request.repo)
+    base_commit = resolve_commit(repo, request.base, "--base")
+    head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
+    base_commit = branch_point(repo, base_commit, head_commit)
+    base = list_revision(
+        base_commit, rev=request.base, label=f"base {request.base}", max_file_bytes=limits.max_file_bytes
+    )
+    if head_commit is not None:
+        head = list_revision(
+            head_commit,
+            rev=request.head or "",
+            label=f"head {request.head}",
+            max_file_bytes=limits.max_file_bytes,
+        )
+    else:
+        head = list_worktree(request.repo, max_file_bytes=limits.max_file_bytes)
+    return check_trees(base, head, limits=limits, command=request.command, fail_on=request.fail_on).result
+
+
+def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], ...]:
+    """The root's content as (path below the root, blob id): equal when nothing opm reads changed."""
+    prefix = len(root.path) + 1 if root.path != "." else 0
+    return tuple((str(p)[prefix:], found.tree.files[p].sha) for p in found.content.get(root.path, ()))
+
+
+def _package_part(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
+    return DeclarativeConfig(
+        packages=tuple(p for p in config.packages if p.name == package),
+        channels=tuple(c for c in config.channels if c.package == package),
+        bundles=tuple(b for b in config.bundles if b.package == package),
+        deprecations=tuple(d for d in config.deprecations if d.package == package),
+        others=tuple(m for m in config.others if m.package == package),
+    )
+
+
+def _first_file(config: DeclarativeConfig, fallback: str) -> str:
+    for location in (
+        *(p.location for p in config.packages),
+        *(c.location for c in config.channels),
+        *(b.location for b in config.bundles),
+    ):
+        if location.file:
+            return location.file
+    return fallback
+
+
+class _Loaded:
+    """Each root of one revision loaded once: its catalog, its load and opm findings, its files."""
+
+    def __init__(self, found: FoundRoots, cache: ParseCache) -> None:
+        self.found = found
+        self.cache = cache
+        self.roots: dict[str, tuple[DeclarativeConfig, tuple[Finding, ...], tuple[str, ...]]] = {}
+
+    def root(self, root: CatalogRoot) -> tuple[DeclarativeConfig, tuple[Finding, ...], tuple[str, ...]]:
+        loaded = self.roots.get(root.path)
+        if loaded is None:
+            config, load_findings, files = load_root(self.found, root, self.cache)
+            loaded = (config, (*load_findings, *validate_config(config)), files)
+            self.roots[root.path] = loaded
+        return loaded
+
+    def package(self, root: CatalogRoot, label: str, package: str) -> PackageCatalog:
+        config = _package_part(self.root(root)[0], package)
+        return PackageCatalog(
+            openshift=label, package=package, config=config, file=_first_file(config, root.path)
+        )
+
+
+def check_trees(
+    base: RepoTree,
+    head: RepoTree,
+    *,
+    limits: LoadLimits | None = None,
+    command: str = "check",
+    fail_on: FailOn = FailOn.ERROR,
+) -> RepoCheck:
+    """The check of ``head`` against ``base`` (see the module docstring); nothing is printed.
+
+    Raises:
+        InputError, SafetyLimitError: input that cannot be read or a safety limit.
+    """
+    cache = ParseCache(limits=limits or LoadLimits())
+    config = read_repo_config(head)
+    base_found = find_catalog_roots(base, cache=cache, config=config)
+    head_found = find_catalog_roots(head, cache=cache, config=config, carried=base_found.roots)
+    # a catalog broken at base and repaired at head is the same root at both (parsing is cached)
+    base_found = find_catalog_roots(base, cache=cache, config=config, carried=head_found.roots)
+    pairing = pair_roots(base_found.roots, head_found.roots)
+    old, new = _Loaded(base_found, cache), _Loaded(head_found, cache)
+
+    touched = [
+        pair
+        for pair in pairing.pairs
+        if pair.base is None
+        or pair.head is None
+        or _signature(base_found, pair.base) != _signature(head_found, pair.head)
+    ]
+    packages = {pair.package for pair in touched}
+    findings: list[Finding] = list(config.findings)
+    baseline: list[Finding] = []
+    checked: list[str] = []
+
+    # the touched roots at head (and at base, for the baseline): load problems and opm's rules
+    for root in sorted({p.head.path: p.head for p in touched if p.head is not None}.values(), key=_by_path):
+        _config, root_findings, files = new.root(root)
+        findings.extend(root_findings)
+        checked.extend(files)
+    for root in sorted({p.base.path: p.base for p in touched if p.base is not None}.values(), key=_by_path):
+        baseline.extend(old.root(root)[1])
+
+    base_cats: dict[Key, PackageCatalog] = {}
+    head_cats: dict[Key, PackageCatalog] = {}
+    for pair in pairing.pairs:
+        if pair.package not in packages:
+            continue
+        if pair.base is not None:
+            base_cats[(pair.label, pair.package)] = old.package(pair.base, pair.label, pair.package)
+        if pair.head is not None:
+            head_cats[(pair.label, pair.package)] = new.package(pair.head, pair.label, pair.package)
+
+    # the comparison with the base: everything in the base is published
+    kept = {k: c for k, c in base_cats.items() if k in head_cats}  # a dropped catalog is RK-DIFF-020's alone
+    changes = diff_rules.summarize_changes(base_cats, head_cats)
+    findings.extend(diff_rules.check_changes(changes))
+    findings.extend(repo_rules.with_deprecation_hint(diff_rules.check_pruning(kept, head_cats)))
+    findings.extend(diff_rules.check_stranded(kept, head_cats))
+    findings.extend(repo_rules.check_repo_diff(pairing, base_cats, head_cats))
+    upgrades, known = _openshift_upgrades(pairing, base_cats, head_cats, packages)
+    findings.extend(upgrades)
+    baseline.extend(known)
+
+    report = Report(
+        command=command,
+        findings=tuple(_dedupe(findings)),
+        checked=tuple(sorted(set(checked))),
+        rules=tuple(
+            sorted(
+                {
+                    *LOAD_RULES,
+                    *FBC_RULES,
+                    diff_rules.RULE_CHANGES,
+                    diff_rules.RULE_BUNDLE_REMOVED,
+                    diff_rules.RULE_CHANNEL_REMOVED,
+                    diff_rules.RULE_STRANDED,
+                    *repo_rules.RULES,
+                    "RK-GRAPH-010",
+                }
+            )
+        ),
+        changes=tuple(
+            CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines()) for c in changes
+        ),
+    )
+    states, fixed = match_baseline(report.findings, baseline)
+    report = replace(report, baseline=states, fixed=fixed, fail_on=fail_on)
+    keys = tuple(sorted((p.label, p.package) for p in touched))
+    return RepoCheck(
+        result=CheckResult(report=report, touched=keys, packages=packages),
+        base_roots=base_found.roots,
+        head_roots=head_found.roots,
+        pairing=pairing,
+    )
+
+
+def _by_path(root: CatalogRoot) -> str:
+    return root.path
+
+
+def _version_order(label: str) -> tuple[int, int]:
+    from releasekit.model.stream import OpenShiftVersion
+
+    try:
+        v = OpenShiftVersion.parse(label)
+    except ValueError:
+        return (1 << 30, 0)
+    return (v.major, v.minor)
+
+
+def _openshift_upgrades(
+    pairing: RootPairing,
+    base: Mapping[Key, PackageCatalog],
+    head: Mapping[Key, PackageCatalog],
+    packages: Iterable[str],
+) -> tuple[list[Finding], list[Finding]]:
+    """RK-GRAPH-010 at head (new strandings errors, the base's warnings) and the base's own, per package.
+
+    Only catalogs whose label is their OpenShift version take part (a version two roots share, or none,
+    has no place in the matrix); the cluster upgrades are each version found to the next one found.
+    """
+    head_findings: list[Finding] = []
+    base_findings: list[Finding] = []
+    versioned = {
+        (p.label, p.package) for p in pairing.pairs if p.openshift is not None and p.label == p.openshift
+    }
+    for package in sorted(packages):
+
+        def catalogs(cats: Mapping[Key, PackageCatalog], package: str = package) -> list[tuple[str, Any]]:
+            keys = sorted(
+                (k for k in cats if k[1] == package and k in versioned), key=lambda k: _version_order(k[0])
+            )
+            return [(k[0], cats[k].config) for k in keys]
+
+        before, after = catalogs(base), catalogs(head)
+        severity = graph_rules.published_severity(graph_rules.published_pairs(before))
+        head_findings.extend(
+            graph_rules.check_openshift_upgrades(
+                after, severity=severity, files={o: head[(o, package)].file for o, _ in after}
+            )
+        )
+        base_findings.extend(
+            graph_rules.check_openshift_upgrades(
+                before, severity=severity, files={o: base[(o, package)].file for o, _ in before}
+            )
+        )
+    return head_findings, base_findings
+
+
+def _dedupe(findings: Iterable[Finding]) -> list[Finding]:
+    seen: set[Finding] = set()
+    out: list[Finding] = []
+    for f in findings:
+        if f not in seen:
+            seen.add(f)
+            out.append(f)
+    return out

@@ -1,0 +1,366 @@
+"""Pull-request rules for any file-based catalog repository: what :mod:`releasekit.rules.diff` lacks there.
+
+Pure core: the caller (:mod:`releasekit.jobs.fbc_repo_check`) finds the catalog roots of the base and
+the head, pairs them (:func:`releasekit.model.catalog_root.pair_roots`) and hands over each package's
+catalog at both revisions, keyed ``(label, package)`` as :class:`~releasekit.rules.diff.PackageCatalog`
+values (``openshift`` holds the pair's label). In such a repository there is no ``streams/``: everything
+in the base is treated as published. :mod:`releasekit.rules.diff` still reports the summary (RK-DIFF-002),
+removed bundles and channels (RK-DIFF-003/004) and users stranded in a catalog (RK-DIFF-007).
+
+Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
+
+=========== ========= ==========================================================================
+id          severity  what it finds
+=========== ========= ==========================================================================
+RK-DIFF-020 error     a package's catalog (or a whole OpenShift catalog) published at base is gone
+RK-DIFF-021 info      a package's catalog (or a whole OpenShift catalog) was added
+RK-DIFF-022 info      a catalog root moved to another folder (paired by OpenShift version and package)
+RK-DIFF-023 warning   a published bundle's blob changed (names the image or blob digests before and after)
+RK-DIFF-024 info      a channel's head changed, or a new channel has its first head
+RK-DIFF-025 warning   a channel entry's skipRange no longer covers versions it covered at base
+RK-DIFF-026 error     a new bundle's image or related image is not pinned by digest
+=========== ========= ==========================================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from releasekit.model.catalog_root import RootPairing
+from releasekit.model.fbc import Bundle, DeclarativeConfig
+from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import make_finding as _f
+from releasekit.model.version import RangeError, parse_range
+from releasekit.rules.diff import (
+    RULE_BUNDLE_REMOVED,
+    RULE_CHANNEL_REMOVED,
+    PackageCatalog,
+    bundle_field_changes,
+    bundle_versions,
+)
+from releasekit.rules.graph import analyze_package
+
+__all__ = [
+    "DEPRECATE_HINT",
+    "RULES",
+    "RULE_BLOB_CHANGED",
+    "RULE_CATALOG_ADDED",
+    "RULE_CATALOG_DROPPED",
+    "RULE_HEAD_CHANGED",
+    "RULE_NOT_PINNED",
+    "RULE_ROOT_MOVED",
+    "RULE_SKIPRANGE_NARROWED",
+    "check_blob_changes",
+    "check_heads",
+    "check_new_images",
+    "check_repo_diff",
+    "check_roots",
+    "check_skip_ranges",
+    "with_deprecation_hint",
+]
+
+RULE_CATALOG_DROPPED = "RK-DIFF-020"
+RULE_CATALOG_ADDED = "RK-DIFF-021"
+RULE_ROOT_MOVED = "RK-DIFF-022"
+RULE_BLOB_CHANGED = "RK-DIFF-023"
+RULE_HEAD_CHANGED = "RK-DIFF-024"
+RULE_SKIPRANGE_NARROWED = "RK-DIFF-025"
+RULE_NOT_PINNED = "RK-DIFF-026"
+
+RULES: Final[dict[str, str]] = {
+    RULE_CATALOG_DROPPED: "a published package catalog or OpenShift catalog was dropped",
+    RULE_CATALOG_ADDED: "a package catalog or OpenShift catalog was added",
+    RULE_ROOT_MOVED: "a catalog root moved to another folder",
+    RULE_BLOB_CHANGED: "a published bundle's blob changed",
+    RULE_HEAD_CHANGED: "a channel's head changed",
+    RULE_SKIPRANGE_NARROWED: "a skipRange no longer covers versions it covered",
+    RULE_NOT_PINNED: "a new bundle's image is not pinned by digest",
+}
+
+DEPRECATE_HINT: Final = (
+    "published bundles and channels stay in every catalog they were in (Konflux "
+    "fbc-target-index-pruning-check); to retire one, keep it and deprecate it with an olm.deprecations "
+    "entry (schema olm.bundle or olm.channel, with a message)"
+)
+
+Key = tuple[str, str]
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
+
+
+def with_deprecation_hint(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """RK-DIFF-003/004 with the fix a catalog repository has: deprecate with ``olm.deprecations``."""
+    return tuple(
+        replace(f, hint=DEPRECATE_HINT) if f.rule in (RULE_BUNDLE_REMOVED, RULE_CHANNEL_REMOVED) else f
+        for f in findings
+    )
+
+
+def _order(items: Iterable[Key]) -> list[Key]:
+    def key(k: Key) -> tuple[int, int, str, str]:
+        match = re.fullmatch(r"v([0-9]{1,9})\.([0-9]{1,9})", k[0])
+        return (int(match[1]), int(match[2]), "", k[1]) if match else (1 << 30, 0, k[0], k[1])
+
+    return sorted(items, key=key)
+
+
+# ------------------------------------------------------------------------------------------- roots
+
+
+def check_roots(
+    pairing: RootPairing, base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-020 (dropped), 021 (added), 022 (moved), per package catalog of ``pairing``."""
+    out: list[Finding] = []
+    dropped = set(pairing.openshift_dropped)
+    added = set(pairing.openshift_added)
+    for pair in pairing.pairs:
+        key = (pair.label, pair.package)
+        if pair.head is None and pair.base is not None:
+            old = base.get(key)
+            bundles = sorted(b.name for b in old.config.bundles) if old is not None else []
+            whole = pair.openshift in dropped
+            what = (
+                f"the {pair.openshift} catalog ({pair.base.path}/) was dropped"
+                if whole
+                else f"package {pair.package} left the {pair.label} catalog ({pair.base.path}/)"
+            )
+            held = f"; it held {len(bundles)} published bundles: {', '.join(bundles[:5])}" if bundles else ""
+            more = f" and {len(bundles) - 5} more" if len(bundles) > 5 else ""
+            out.append(
+                _f(
+                    RULE_CATALOG_DROPPED,
+                    f"{what}{held}{more}",
+                    Location(file=old.file if old is not None else pair.base.path),
+                    "clusters on that OpenShift version lose every upgrade of "
+                    f"{pair.package}; keep the catalog and deprecate what should go with olm.deprecations",
+                    (pair.label, pair.package),
+                )
+            )
+        elif pair.base is None and pair.head is not None:
+            new = head.get(key)
+            whole = pair.openshift in added
+            what = (
+                f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
+                if whole
+                else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)"
+            )
+            out.append(
+                _f(
+                    RULE_CATALOG_ADDED,
+                    what,
+                    Location(file=new.file if new is not None else pair.head.path),
+                    "check that users of the previous OpenShift version can upgrade into it",
+                    (pair.label, pair.package),
+                    Severity.INFO,
+                )
+            )
+        elif pair.moved and pair.base is not None and pair.head is not None:
+            new = head.get(key)
+            out.append(
+                _f(
+                    RULE_ROOT_MOVED,
+                    f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
+                    f"{pair.head.path}/",
+                    Location(file=new.file if new is not None else pair.head.path),
+                    "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
+                    (pair.label, pair.package),
+                    Severity.INFO,
+                )
+            )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------- blobs
+
+
+def _blob_digest(bundle: Bundle) -> str:
+    wire: dict[str, Any] = {
+        "schema": "olm.bundle",
+        "name": bundle.name,
+        "package": bundle.package,
+        "image": bundle.image,
+        "properties": [{"type": p.type, "value": p.value} for p in bundle.properties],
+        "relatedImages": [{"name": r.name, "image": r.image} for r in bundle.related_images or ()],
+    }
+    text = json.dumps(wire, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _image_digest(image: str) -> str:
+    return image.rsplit("@", 1)[1] if "@" in image else image
+
+
+def check_blob_changes(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-023: a bundle at base and head whose blob differs; names the two digests and the fields."""
+    out: list[Finding] = []
+    for key in _order(set(base) & set(head)):
+        old = {b.name: b for b in base[key].config.bundles}
+        for bundle in head[key].config.bundles:
+            previous = old.get(bundle.name)
+            if previous is None:
+                continue
+            fields = bundle_field_changes(previous, bundle)
+            if not fields:
+                continue
+            if previous.image != bundle.image:
+                digests = f"image {_image_digest(previous.image)} → {_image_digest(bundle.image)}"
+            else:
+                digests = f"blob {_blob_digest(previous)} → {_blob_digest(bundle)}"
+            shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
+            out.append(
+                _f(
+                    RULE_BLOB_CHANGED,
+                    f"published bundle {bundle.name} changed in the {key[0]} catalog: {digests} ({shown})",
+                    Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
+                    "a published bundle is immutable: revert the change (a re-render with another opm or "
+                    "--migrate-level may cause it), or release the change as a new version",
+                    (key[0], key[1], bundle.name),
+                    Severity.WARNING,
+                )
+            )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------- heads
+
+
+def _heads(config: DeclarativeConfig | None, package: str) -> dict[str, tuple[str, ...]]:
+    graph = analyze_package(config, package) if config is not None else None
+    return {c.name: c.heads for c in graph.channels} if graph is not None else {}
+
+
+def check_heads(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-024: per channel kept or added, a head that differs from the base's (a note)."""
+    out: list[Finding] = []
+    for key in _order(head):
+        before = _heads(base[key].config, key[1]) if key in base else {}
+        after = _heads(head[key].config, key[1])
+        for channel, heads in sorted(after.items()):
+            old = before.get(channel)
+            if old == heads or (old is None and key not in base):
+                continue
+            shown = ", ".join(heads) or "(none)"
+            message = (
+                f"{key[0]} {key[1]}: new channel {channel} has head {shown}"
+                if old is None
+                else f"{key[0]} {key[1]}: head of channel {channel} moved: {', '.join(old) or '(none)'} → {shown}"
+            )
+            cat = head[key]
+            out.append(
+                _f(
+                    RULE_HEAD_CHANGED,
+                    message,
+                    Location(file=cat.file),
+                    "check that every bundle of the channel still upgrades to the new head",
+                    (key[0], key[1], channel),
+                    Severity.INFO,
+                )
+            )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------- skipRanges
+
+
+def check_skip_ranges(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-025: an entry (same channel, same name) whose skipRange lost versions of the base's bundles."""
+    out: list[Finding] = []
+    for key in _order(set(base) & set(head)):
+        versions = bundle_versions(base[key].config)
+        old_entries = {
+            (c.name, e.name): e.skip_range
+            for c in base[key].config.channels
+            for e in c.entry_list
+            if e.skip_range
+        }
+        for channel in head[key].config.channels:
+            for entry in channel.entry_list:
+                before = old_entries.get((channel.name, entry.name))
+                if not before or before == entry.skip_range:
+                    continue
+                try:
+                    old_range = parse_range(before)
+                except RangeError:
+                    continue
+                new_range = None
+                if entry.skip_range:
+                    with contextlib.suppress(RangeError):
+                        new_range = parse_range(entry.skip_range)
+                    if new_range is None:
+                        continue  # an unparseable range is opm's finding
+                lost = sorted(
+                    name
+                    for name, version in versions.items()
+                    if name != entry.name
+                    and old_range.contains(version)
+                    and (new_range is None or not new_range.contains(version))
+                )
+                if not lost:
+                    continue
+                out.append(
+                    _f(
+                        RULE_SKIPRANGE_NARROWED,
+                        f"{key[0]} {key[1]}: skipRange of {entry.name} in channel {channel.name} narrowed from "
+                        f"{before!r} to {entry.skip_range!r}: it no longer covers {', '.join(lost)}",
+                        Location(file=channel.location.file or head[key].file, line=channel.location.line),
+                        "users on those versions lose this upgrade; keep the range, or give them another edge",
+                        (key[0], key[1], channel.name, entry.name),
+                        Severity.WARNING,
+                    )
+                )
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------ images
+
+
+def check_new_images(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """RK-DIFF-026: a bundle new at head (in its catalog) whose image or a related image has no digest."""
+    out: list[Finding] = []
+    for key in _order(head):
+        had = {b.name for b in base[key].config.bundles} if key in base else set()
+        for bundle in head[key].config.bundles:
+            if bundle.name in had:
+                continue
+            loose = [bundle.image] if bundle.image and not _DIGEST.search(bundle.image) else []
+            loose += [r.image for r in bundle.related_images or () if r.image and not _DIGEST.search(r.image)]
+            if not loose:
+                continue
+            out.append(
+                _f(
+                    RULE_NOT_PINNED,
+                    f"new bundle {bundle.name} in the {key[0]} catalog references images not pinned by "
+                    f"digest: {', '.join(sorted(set(loose)))}",
+                    Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
+                    "reference every image as <repository>@sha256:<digest> (a tag can move under released users)",
+                    (key[0], key[1], bundle.name),
+                )
+            )
+    return tuple(out)
+
+
+def check_repo_diff(
+    pairing: RootPairing, base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[Finding, ...]:
+    """Every rule of this module over the paired package catalogs."""
+    return (
+        check_roots(pairing, base, head)
+        + check_blob_changes(base, head)
+        + check_heads(base, head)
+        + check_skip_ranges(base, head)
+        + check_new_images(base, head)
+    )
