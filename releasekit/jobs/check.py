@@ -31,6 +31,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from releasekit.errors import ReleasekitError
 from releasekit.io.acknowledgements import load_acknowledgements
@@ -47,14 +48,14 @@ from releasekit.io.gitrev import (
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
 from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
-from releasekit.jobs.streams_validate import check_streams_folder
+from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.acknowledgement import acknowledge
 from releasekit.model.fbc import DeclarativeConfig, Package
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.model.lifecycle import OpenShiftLifecycle
-from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
+from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import OpenShiftVersion, Stream
 from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
@@ -266,18 +267,67 @@ def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) ->
     return [Package(name=n) for n in names]
 
 
-def _default_layout_only(repo: Path) -> None:
-    """``check`` reads ``catalog/`` as releasekit lays it out; refuse (exit 2) a repository configured otherwise."""
-    from releasekit.errors import UsageError
-    from releasekit.io.config import CONFIG_FILE, load_layout
+def _default_layout(repo: Path) -> bool:
+    """True when the repository lays its catalogs out as releasekit does (``catalog/v<X.Y>/configs/``)."""
+    from releasekit.io.config import load_layout
     from releasekit.model.layout import DEFAULT_LAYOUT
 
     layout, _ = load_layout(repo)
-    if layout != DEFAULT_LAYOUT:
-        raise UsageError(
-            f"{CONFIG_FILE}: check reads only the default catalog layout (catalog/v<X.Y>/configs/), "
-            f"not {layout.name!r}; run `releasekit build --check` there"
-        )
+    return layout == DEFAULT_LAYOUT
+
+
+def _releasekit_revision(commit: Any) -> bool:
+    """True when the revision is a releasekit repository's (it has a ``streams/`` folder).
+
+    The mode is chosen from the base revision, so a pull request that deletes ``streams/`` is still judged
+    as the releasekit repository it changes.
+    """
+    try:
+        entry = commit.tree / "streams"
+    except KeyError:
+        return False
+    return bool(entry.type == "tree")
+
+
+def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: LoadLimits) -> CheckResult:
+    """The check of a file-based catalog repository without ``streams/`` (or laid out otherwise), issue 26:
+    its catalog roots are found, paired and judged (:mod:`releasekit.jobs.fbc_repo_check`), and the head's
+    acknowledgements apply as in a releasekit repository."""
+    from releasekit.jobs.fbc_repo_check import run_repo_check
+
+    result = run_repo_check(request, limits=limits)
+    with tempfile.TemporaryDirectory(prefix="releasekit-check-acks-") as tmp:
+        root = request.repo if head_commit is None else _root_files(head_commit, Path(tmp))
+        acknowledgements, ack_findings = load_acknowledgements(root)
+    report = result.report
+    acknowledged, problems = acknowledge(report.findings, acknowledgements, complete=False)
+    extra = (*ack_findings, *problems)
+    states = dict(report.baseline) if report.baseline is not None else None
+    if states is not None:
+        states.update({f: BaselineState.NEW for f in extra})
+    return replace(
+        result,
+        report=replace(
+            report,
+            findings=(*report.findings, *extra),
+            acknowledged=acknowledged,
+            baseline=states,
+            rules=tuple(sorted({*report.rules, *ACK_RULES})),
+        ),
+    )
+
+
+def _root_files(commit: Any, folder: Path) -> Path:
+    """Write the revision's root files check reads (the acknowledgements) into ``folder``; return it."""
+    from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
+
+    try:
+        blob = commit.tree / ACKNOWLEDGEMENTS_FILE
+    except KeyError:
+        return folder
+    if blob.type == "blob" and blob.mode != 0o120000 and blob.size <= LoadLimits().max_file_bytes:
+        (folder / ACKNOWLEDGEMENTS_FILE).write_bytes(blob.data_stream.read())
+    return folder
 
 
 def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
@@ -288,11 +338,12 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
         InputError, SafetyLimitError, TemplateError: input that cannot be read.
     """
     limits = limits or LoadLimits()
-    _default_layout_only(request.repo)
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
+    if not _releasekit_revision(base_commit) or not _default_layout(request.repo):
+        return _catalog_repository_check(request, head_commit, limits)
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
         base = snapshot_commit(
             base_commit,
@@ -381,6 +432,22 @@ def _baseline(
         return []
 
 
+def _streams_deleted() -> StreamsCheck:
+    """The head of a releasekit repository without ``streams/``: one error says so (RK-STREAM-028), and
+    every release the base defines is judged gone (the comparison rules report what that removes)."""
+    from releasekit.model.stream_ids import RULE_EMPTY
+
+    finding = Finding(
+        rule=RULE_EMPTY,
+        severity=Severity.ERROR,
+        message="streams/ is gone: this repository's releases are defined nowhere",
+        location=Location(file="streams"),
+        hint="restore streams/; a catalog repository without releasekit keeps no streams/ to begin with",
+    )
+    report = Report(command="streams validate", findings=(finding,), rules=(RULE_EMPTY,))
+    return StreamsCheck(loaded=_empty_streams(), report=report, lifecycle=None)
+
+
 def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
@@ -404,8 +471,12 @@ def _check(
     # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
     if base_loaded is None:
         base_loaded = _base_streams(base)
-    streams_check = check_streams_folder(
-        head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
+    streams_check = (
+        check_streams_folder(
+            head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
+        )
+        if itself or (head.root / "streams").is_dir()
+        else _streams_deleted()
     )
     loaded, streams_report = streams_check.loaded, streams_check.report
     findings.extend(streams_report.findings)
