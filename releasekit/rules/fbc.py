@@ -612,7 +612,7 @@ def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
 
 
 def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
-    """opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
+    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
 
     1. exactly one head (no incoming replaces/skips edge); ``skipRange`` makes no edge;
     2. walking ``replaces`` from the head must not revisit a name; the walk stops at a name that is

@@ -50,7 +50,7 @@ _ANNOTATIONS_LIMIT = 256 * 1024
 
 
 def _regex_error(message: str, fmt: str, *examples: str) -> str:
-    """apimachinery's ``RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
+    """Kubernetes apimachinery's ``RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
     if not examples:
         return f"{message} (regex used for validation is '{fmt}')"
     text = message + " (e.g. "

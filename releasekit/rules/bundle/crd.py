@@ -78,8 +78,10 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
 def _internal_places(
     spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
 ) -> list[tuple[str, Any]]:
-    """(internal path, value) of ``field`` as the internal CRD holds it: v1 moves values identical in every
-    version to the top level; v1beta1 keeps both places as written."""
+    """(internal path, value) of ``field`` as the internal CRD holds it.
+
+    v1 moves values identical in every version to the top level; v1beta1 keeps both places as written.
+    """
     per_version = [v.get(field) for v in versions]
     if beta:
         return [(f"spec.{field}", spec.get(field))] + [

@@ -70,7 +70,7 @@ _COMPARATOR = re.compile(rf"^(?:>=|<=|>|<|==|=|!=|!)?{_VERSION}$")
 
 
 def semver_range_valid(text: str) -> bool:
-    """blang ``semver.ParseRange``: ``>=1.0.0 <2.0.0 || 3.x`` style ranges."""
+    """Blang's ``semver.ParseRange``: ``>=1.0.0 <2.0.0 || 3.x`` style ranges."""
     if not text.strip():
         return False
     for alternative in text.split("||"):
@@ -338,7 +338,7 @@ def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
 
 
 def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    """reg's own owned-CRD check, keyed by CRD name and version."""
+    """Operator-registry's own owned-CRD check, keyed by CRD name and version."""
     present: dict[tuple[str, str], Manifest] = {}
     for crd in bundle.crds:
         for version in crd_versions(crd):
@@ -379,7 +379,7 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def validate_registry_content(bundle: Bundle) -> list[Finding]:
-    """reg ``ValidateBundleContent``: kinds, object metadata, reg's owned-CRD check, CSV and CRD errors."""
+    """Operator-registry's ``ValidateBundleContent``: kinds, object metadata, owned CRDs, CSV, CRDs."""
     out: list[Finding] = []
     for obj in bundle.all_manifests:
         if obj.kind not in SUPPORTED_KINDS:
