@@ -1,12 +1,13 @@
 """Time whole ``releasekit`` commands on the benchmark catalogs (run by hand, never in tests).
 
-First the commands on this repository itself (``--help``, ``catalog build --check``, ``build --check``),
-then, for each catalog (the synthetic one, and the real YAML catalogs under ``--shared``) and each command
+First the commands on this repository itself (``--help``, ``catalog build --check``, ``build --check``,
+``build``), then, for each catalog (the synthetic one, and the real YAML catalogs under ``--shared``) and each command
 (``catalog validate``, ``catalog render``, and ``load``: the loader alone through ``python -c``), it runs
 the command N times as a separate process and prints the median, minimum and maximum wall time and the
 peak RSS of the process (from ``os.wait4``'s resource usage, the figure ``/usr/bin/time -v`` prints as
 "Maximum resident set size"). Wall time includes Python's start-up. A command whose module is not
-there yet is reported as "not available". releasekit runs in one process, so its peak is the command's.
+there yet is reported as "not available". releasekit runs in one process (the forked helper of earlier
+versions is gone), so its peak is the command's.
 releasekit's bytecode is written first (``--no-compile`` to skip), as an installed package has it.
 
 Usage::
@@ -32,15 +33,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SYNTHETIC = HERE / "data" / "synthetic"
 
-# Commands on this repository itself (run in the repository root): start-up and the release job's
-# catalog step. (name, argv after ``python -m releasekit``, target s)
-# ``build`` writes catalog/ (the same bytes).
-# (name, argv after ``python -m releasekit``, target s, extra environment)
-REPO_COMMANDS: list[tuple[str, list[str], float, dict[str, str]]] = [
-    ("--help", ["--help"], 0.06, {}),
-    ("catalog build --check", ["catalog", "build", "--check", "-q"], 0.1, {}),
-    ("build --check", ["build", "--check", "-q"], 0.6, {}),
-    ("build", ["build", "-q"], 0.6, {}),
+# Commands on this repository itself (run in the repository root): start-up and the release job.
+# ``build`` writes catalog/ (the same bytes). Every run renders and validates from scratch: releasekit
+# keeps nothing between runs (the result cache of earlier versions is gone).
+# (name, argv after ``python -m releasekit``, target s)
+REPO_COMMANDS: list[tuple[str, list[str], float]] = [
+    ("--help", ["--help"], 0.06),
+    ("catalog build --check", ["catalog", "build", "--check", "-q"], 0.1),
+    ("build --check", ["build", "--check", "-q"], 0.6),
+    ("build", ["build", "-q"], 0.6),
 ]
 
 # (name, folder below --shared or None for the synthetic catalog, validate target s, MiB)
@@ -81,30 +82,24 @@ def _commands(folder: Path) -> dict[str, list[str] | None]:
     }
 
 
-def _run_once(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+def _run_once(argv: list[str]) -> tuple[float, float, int]:
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=REPO,
-        env={**os.environ, **env} if env else None,
-    )
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     return wall, usage.ru_maxrss / 1024, proc.returncode
 
 
-def measure(argv: list[str], runs: int, warmup: int = 1, env: dict[str, str] | None = None) -> Figures:
+def measure(argv: list[str], runs: int, warmup: int = 1) -> Figures:
     """Run ``argv`` ``warmup`` + ``runs`` times; keep the counted runs' wall times and the peak RSS."""
     for _ in range(warmup):
-        _run_once(argv, env)
+        _run_once(argv)
     walls: list[float] = []
     peak = 0.0
     codes: set[int] = set()
     for _ in range(runs):
-        wall, rss, code = _run_once(argv, env)
+        wall, rss, code = _run_once(argv)
         walls.append(wall)
         peak = max(peak, rss)
         codes.add(code)
@@ -142,10 +137,10 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    for label, argv, target_s, env in REPO_COMMANDS:
+    for label, argv, target_s in REPO_COMMANDS:
         if args.only and "repo" not in args.only:
             break
-        fig = measure([sys.executable, "-m", "releasekit", *argv], args.runs, env=env)
+        fig = measure([sys.executable, "-m", "releasekit", *argv], args.runs)
         codes = "" if fig.codes <= {0} else f"  exit {sorted(fig.codes)}"
         print(
             f"{'repo: ' + label:<33} {statistics.median(fig.walls):>9.3f} {min(fig.walls):>7.3f} "

@@ -275,8 +275,11 @@ def drift_findings(target: Path, files: Mapping[PurePosixPath, bytes], display: 
 
 
 def _as_history(finding: Finding, release: Release) -> Finding:
-    """A published fact the rules would refuse in a new release is history: a warning, as the stream rules
-    judge it (0.1.0's v1alpha1 operator CRD, 1.3.0's chained OpenShift versions label)."""
+    """A published fact the rules would refuse in a new release is history: a warning.
+
+    The stream rules judge it so too (0.1.0's v1alpha1 operator CRD, 1.3.0's chained OpenShift versions
+    label).
+    """
     api = release.owned_api
     own_crd = f'"kueues.{api.group}"' if api else None
     historic = (

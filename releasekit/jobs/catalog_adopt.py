@@ -58,9 +58,11 @@ class AdoptResult:
 
 
 def _files(source: Path) -> list[PurePosixPath]:
-    """Every file of ``source`` under the input policy: regular files only (a FIFO, device or socket is
-    refused before it is opened), no symbolic link, folders at most 64 deep; hidden entries (``.git``)
-    are skipped."""
+    """Every file of ``source`` under the input policy; hidden entries (``.git``) are skipped.
+
+    Regular files only (a FIFO, device or socket is refused before it is opened), no symbolic link,
+    folders at most 64 deep.
+    """
     if not source.is_dir():
         raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
     found = walk_files(source, links=False, what="the adopted repository", skip_hidden=True)
@@ -74,9 +76,12 @@ def _write(
     imports: dict[PurePosixPath, bytes],
     request: AdoptRequest,
 ) -> None:
-    """All or nothing, as ``build`` writes: every target is checked before the first write (no symbolic
-    link on the way, nothing releasekit did not write replaced), then the tree is swapped in at once
-    (``writes: tree``) or written file by file; the marker lists the imported files."""
+    """Write the imported catalogs all or nothing, as ``build`` writes.
+
+    Every target is checked before the first write (no symbolic link on the way, nothing releasekit did
+    not write replaced), then the tree is swapped in at once (``writes: tree``) or written file by file;
+    the marker lists the imported files.
+    """
     from releasekit.io.atomic import write_files, write_tree_atomic
 
     if request.catalog_dir is None and (

@@ -309,8 +309,11 @@ _FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
 
 
 def catalog_layout(rel: PurePosixPath) -> bool:
-    """Whether ``rel`` (below ``catalog/``) is releasekit's own: a ``v<X.Y>`` fragment folder, its
-    ``Containerfile`` or a ``configs/<package>/catalog.json``. Anything else there is kept by a build."""
+    """Whether ``rel`` (below ``catalog/``) is releasekit's own.
+
+    A ``v<X.Y>`` fragment folder, its ``Containerfile`` or a ``configs/<package>/catalog.json`` is;
+    anything else there is kept by a build.
+    """
     parts = rel.parts
     if not parts or not _FRAGMENT.fullmatch(parts[0]):
         return False

@@ -68,9 +68,12 @@ def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tu
 
 
 def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
-    """The lifecycle the request names, judged as ``build`` judges it (the schema, RK-STREAM-012/050 and
-    :func:`releasekit.rules.lifecycle.check_lifecycle`'s RK-STREAM-051: no edge that does not go upwards,
-    so no self-edge and no cycle); any error is an InputError (exit 2) naming its file and line."""
+    """The lifecycle the request names, judged as ``build`` judges it.
+
+    The checks are the schema, RK-STREAM-012/050 and :func:`releasekit.rules.lifecycle.check_lifecycle`'s
+    RK-STREAM-051 (no edge that does not go upwards, so no self-edge and no cycle); any error is an
+    InputError (exit 2) naming its file and line.
+    """
     from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
     from releasekit.rules.lifecycle import check_lifecycle
 
@@ -130,8 +133,11 @@ def openshift_of(directory: Path) -> str | None:
 
 
 def expand_tree(directory: Path) -> list[Path]:
-    """``directory`` itself, or -- for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of its own)
-    -- each fragment's FBC root, in OpenShift order."""
+    """The FBC roots ``directory`` stands for, in OpenShift order.
+
+    That is ``directory`` itself, or, for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of
+    its own), each fragment's FBC root.
+    """
     if not directory.is_dir() or (directory / "configs").is_dir():
         return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
     roots: dict[OpenShiftVersion, Path] = {}

@@ -97,8 +97,10 @@ def _check_folder(path: Path, what: str) -> bool:
 
 
 def _check_output(streams_dir: Path, path: Path) -> None:
-    """Refuse, before git is asked anything, an output that cannot be written: ``--streams-dir`` or its
-    ``operator/`` that is not a folder, a record path that is a folder or a special file.
+    """Refuse, before git is asked anything, an output that cannot be written.
+
+    That is a ``--streams-dir`` or its ``operator/`` that is not a folder, or a record path that is a
+    folder or a special file.
 
     Raises:
         InputError: as above.

@@ -333,8 +333,11 @@ _ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
 
 
 def visible(text: str) -> str:
-    """``text`` with every character ``str.isprintable`` refuses (newlines, tabs, ESC, U+2028, ...) written
-    as its Python escape (``\\n``, ``\\x1b``, ``\\u2028``): one line, nothing a terminal or renderer acts on."""
+    r"""``text`` on one line, with nothing a terminal or renderer acts on.
+
+    Every character ``str.isprintable`` refuses (newlines, tabs, ESC, U+2028, ...) is written as its
+    Python escape (``\n``, ``\x1b``, ``\u2028``).
+    """
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
@@ -351,9 +354,12 @@ def markdown_text(text: str) -> str:
 
 
 def markdown_code(text: str) -> str:
-    """``text`` as one Markdown code span (:func:`visible` first): fenced by one backtick more than the
-    longest run inside, padded with a space where the text starts or ends with a backtick or a space
-    (CommonMark strips one space from each end of such a span; one of only spaces is kept as is)."""
+    """``text`` as one Markdown code span (:func:`visible` first).
+
+    It is fenced by one backtick more than the longest run inside, and padded with a space where the
+    text starts or ends with a backtick or a space (CommonMark strips one space from each end of such a
+    span; one of only spaces is kept as is).
+    """
     shown = visible(text)
     if not shown:
         return "` `"

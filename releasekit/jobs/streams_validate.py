@@ -23,9 +23,11 @@ __all__ = ["StreamsCheck", "check_streams_folder", "validate_streams"]
 
 @dataclass(frozen=True, slots=True)
 class StreamsCheck:
-    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle
-    (None when ``openshift/lifecycle.yaml`` is absent or not valid), which ``build`` and ``check`` use
-    again for their cross-OpenShift checks instead of reading the file a second time."""
+    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle.
+
+    The lifecycle is None when ``openshift/lifecycle.yaml`` is absent or not valid; ``build`` and
+    ``check`` use it again for their cross-OpenShift checks instead of reading the file a second time.
+    """
 
     loaded: LoadedStreams
     report: Report
@@ -35,8 +37,9 @@ class StreamsCheck:
 def check_streams_folder(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> StreamsCheck:
-    """Load ``root`` (unless ``loaded`` is what was read from it already) and run every stream check:
-    what ``streams validate``, ``build`` and ``check`` report.
+    """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report.
+
+    ``loaded``, when given, is what was read from ``root`` already.
 
     Raises:
         InputError: as :func:`releasekit.io.streams.load_streams`.
@@ -59,8 +62,9 @@ def check_streams_folder(
 def validate_streams(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> tuple[LoadedStreams, Report]:
-    """:func:`check_streams_folder` plus the operator records' schema (what ``streams validate`` reports),
-    without the lifecycle: the loaded streams and the report.
+    """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle.
+
+    This is what ``streams validate`` reports; returns the loaded streams and the report.
 
     Raises:
         InputError: as :func:`releasekit.io.streams.load_streams`, or a record that cannot be read.
@@ -112,8 +116,10 @@ def _lifecycle_and_tech_preview(
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
-    """Load ``root`` for a command that shows the streams: the loaded streams, and a report of the
-    loading errors when there are any (``streams show`` and ``streams map`` stop on them).
+    """Load ``root`` for a command that shows the streams.
+
+    Returns the loaded streams, and a report of the loading errors when there are any (``streams show``
+    and ``streams map`` stop on them).
 
     Raises:
         InputError: as :func:`releasekit.io.streams.load_streams`.

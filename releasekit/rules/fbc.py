@@ -500,34 +500,21 @@ def _shape_ok(value: dict[str, Any], type_: str) -> bool:
     if type_ in _ALL_STRINGS:
         return all(item is None or isinstance(item, str) for item in value.values())
     kinds = _SHAPE_KINDS[type_]
-    for key, item in value.items():
-        if item is None:
-            continue
-        kind = kinds[key]
-        if kind == "string":
-            if not isinstance(item, str):
-                return False
-        elif kind == "object":
-            if not isinstance(item, dict):
-                return False
-        elif kind == "array":
-            if not isinstance(item, list):
-                return False
-        elif kind == "map":
-            if not isinstance(item, dict):
-                return False
-            for sub in item.values():
-                if sub is not None and not isinstance(sub, str):
-                    return False
-        elif kind == "strings":
-            if not isinstance(item, list):
-                return False
-            for sub in item:
-                if sub is not None and not isinstance(sub, str):
-                    return False
-        else:  # pragma: no cover - every kind of PROPERTY_SHAPES is handled above
-            return False
-    return True
+    return all(item is None or _kind_ok(kinds[key], item) for key, item in value.items())
+
+
+# The Python type of each plain JSON kind of PROPERTY_SHAPES (a map and strings are checked item by item).
+_KIND_TYPES: dict[str, type] = {"string": str, "object": dict, "array": list}
+
+
+def _kind_ok(kind: str, item: Any) -> bool:
+    """True when ``item`` (not None) is of JSON kind ``kind``; a map's values and strings' items are strings."""
+    if kind == "map":
+        return isinstance(item, dict) and all(sub is None or isinstance(sub, str) for sub in item.values())
+    if kind == "strings":
+        return isinstance(item, list) and all(sub is None or isinstance(sub, str) for sub in item)
+    expected = _KIND_TYPES.get(kind)
+    return expected is not None and isinstance(item, expected)
 
 
 def _lookup(obj: Mapping[str, Any], name: str) -> Any:
@@ -556,21 +543,32 @@ def _property_error(type_: str, value: Any) -> str | None:
         item = _lookup(value, name)
         if item is None:
             continue
-        where = f"Go struct field {struct}.{name}"
-        if kind == "map":
-            if not isinstance(item, dict):
-                return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-            for sub in item.values():
-                if sub is not None and not isinstance(sub, str):
-                    return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
-        elif kind == "strings":
-            if not isinstance(item, list):
-                return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-            for sub in item:
-                if sub is not None and not isinstance(sub, str):
-                    return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
-        elif _go_type(item) != kind:
+        error = _field_error(item, kind, gotype, f"Go struct field {struct}.{name}")
+        if error is not None:
+            return error
+    return None
+
+
+def _field_error(item: Any, kind: str, gotype: str, where: str) -> str | None:
+    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``."""
+    if kind == "map":
+        if not isinstance(item, dict):
             return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+        return _string_items_error(item.values(), where)
+    if kind == "strings":
+        if not isinstance(item, list):
+            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+        return _string_items_error(item, where)
+    if _go_type(item) != kind:
+        return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
+    return None
+
+
+def _string_items_error(items: Iterable[Any], where: str) -> str | None:
+    """Go's complaint about the first item that is neither null nor a string, or ``None``."""
+    for sub in items:
+        if sub is not None and not isinstance(sub, str):
+            return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
     return None
 
 
@@ -614,7 +612,7 @@ def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
 
 
 def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
-    """opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
+    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
 
     1. exactly one head (no incoming replaces/skips edge); ``skipRange`` makes no edge;
     2. walking ``replaces`` from the head must not revisit a name; the walk stops at a name that is
@@ -829,6 +827,39 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
 def _check_bundle_blob(
     b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> None:
+    """Opm's checks of one bundle blob: its properties, images, ``olm.package`` and channel membership."""
+    package_props, package_props_ok = _check_properties(b, subject, out)
+    if package_props_ok and len(package_props) != 1:
+        out.add(
+            "RK-FBC-021",
+            f"package {_q(b.package)} bundle {_q(b.name)} must have exactly 1 {_q(PROP_PACKAGE)} property, "
+            f"found {len(package_props)}",
+            b.location,
+            f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
+            subject,
+        )
+    _check_images(b, subject, out)
+    if len(package_props) == 1 and package_props_ok:
+        _check_package_property(b, facts, package_props[0], subject, out)
+    if b.name not in state.entry_names():
+        out.add(
+            "RK-FBC-027",
+            f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
+            b.location,
+            "$.name",
+            subject,
+            bundle=b.name,
+        )
+
+
+def _check_properties(
+    b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector
+) -> tuple[list[tuple[int, Any, bool]], bool]:
+    """Report each property value of the wrong shape (RK-FBC-020).
+
+    Returns the ``olm.package`` properties as (index, value, shape verified by the loader), and whether
+    all of them parsed (a broken one stops opm before it counts them).
+    """
     package_props: list[tuple[int, Any, bool]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
@@ -851,15 +882,11 @@ def _check_bundle_blob(
             continue
         if type_ == PROP_PACKAGE:
             package_props.append((i, prop.value, False))
-    if package_props_ok and len(package_props) != 1:
-        out.add(
-            "RK-FBC-021",
-            f"package {_q(b.package)} bundle {_q(b.name)} must have exactly 1 {_q(PROP_PACKAGE)} property, "
-            f"found {len(package_props)}",
-            b.location,
-            f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
-            subject,
-        )
+    return package_props, package_props_ok
+
+
+def _check_images(b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector) -> None:
+    """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024)."""
     image_reason = None
     if b.image:
         image_reason = reason = image_pull_spec_error(b.image)
@@ -885,53 +912,53 @@ def _check_bundle_blob(
                 f"$.relatedImages[{i}].image",
                 subject,
             )
-    if len(package_props) == 1 and package_props_ok:
-        index, value, verified = package_props[0]
-        facts.package_prop_index = index
-        value = value if isinstance(value, dict) else {}
-        # a verified value has exactly spelled field names only: no case-insensitive search is needed
-        lookup: Callable[[dict[str, Any], str], Any] = dict.get if verified else _lookup
-        name = lookup(value, "packageName") or ""
-        if b.package != name:
-            out.add(
-                "RK-FBC-022",
-                f"package {_q(b.package)} does not match {_q(PROP_PACKAGE)} property {_q(name)}",
-                b.location,
-                f"$.properties[{index}].value.packageName",
-                subject,
-                package=b.package,
-            )
-        raw_version = lookup(value, "version") or ""
-        try:
-            facts.version = parse_version(raw_version)
-        except VersionError as exc:
-            out.add(
-                "RK-FBC-025",
-                f"error parsing bundle {_q(b.name)} version {_q(raw_version)}: {exc}",
-                b.location,
-                f"$.properties[{index}].value.version",
-                subject,
-            )
-        raw_release = lookup(value, "release") or ""
-        try:
-            facts.release = parse_release(raw_release)
-        except VersionError as exc:
-            facts.release_ok = False
-            out.add(
-                "RK-FBC-026",
-                f"error parsing bundle {_q(b.name)} release version {_q(raw_release)}: {exc}",
-                b.location,
-                f"$.properties[{index}].value.release",
-                subject,
-            )
-    if b.name not in state.entry_names():
+
+
+def _check_package_property(
+    b: Bundle,
+    facts: _BundleFacts,
+    package_prop: tuple[int, Any, bool],
+    subject: tuple[_SubjectPart, ...],
+    out: _Collector,
+) -> None:
+    """The one ``olm.package`` property names the bundle's package and a version and release that parse."""
+    index, value, verified = package_prop
+    facts.package_prop_index = index
+    value = value if isinstance(value, dict) else {}
+    # a verified value has exactly spelled field names only: no case-insensitive search is needed
+    lookup: Callable[[dict[str, Any], str], Any] = dict.get if verified else _lookup
+    name = lookup(value, "packageName") or ""
+    if b.package != name:
         out.add(
-            "RK-FBC-027",
-            f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
+            "RK-FBC-022",
+            f"package {_q(b.package)} does not match {_q(PROP_PACKAGE)} property {_q(name)}",
             b.location,
-            "$.name",
+            f"$.properties[{index}].value.packageName",
             subject,
-            bundle=b.name,
+            package=b.package,
+        )
+    raw_version = lookup(value, "version") or ""
+    try:
+        facts.version = parse_version(raw_version)
+    except VersionError as exc:
+        out.add(
+            "RK-FBC-025",
+            f"error parsing bundle {_q(b.name)} version {_q(raw_version)}: {exc}",
+            b.location,
+            f"$.properties[{index}].value.version",
+            subject,
+        )
+    raw_release = lookup(value, "release") or ""
+    try:
+        facts.release = parse_release(raw_release)
+    except VersionError as exc:
+        facts.release_ok = False
+        out.add(
+            "RK-FBC-026",
+            f"error parsing bundle {_q(b.name)} release version {_q(raw_release)}: {exc}",
+            b.location,
+            f"$.properties[{index}].value.release",
+            subject,
         )
 
 
@@ -959,6 +986,7 @@ def _ref_text(schema: str, name: str) -> str:
 def _check_deprecations(
     deprecations: Sequence[Deprecation], packages: dict[str, _PackageState], out: _Collector
 ) -> None:
+    """Opm's checks of the ``olm.deprecations`` blobs: one per known package, then each of its entries."""
     seen_packages: set[str] = set()
     for i, dep in enumerate(deprecations):
         if dep.package == "":
@@ -993,81 +1021,83 @@ def _check_deprecations(
             )
             continue
         seen_packages.add(dep.package)
-        entry_names = state.entry_names()
-        refs: set[tuple[str, str]] = set()
-        for j, entry in enumerate(dep.entries):
-            path = f"$.entries[{j}]"
-            subject: tuple[_SubjectPart, ...] = psubject
-            if entry.schema == "olm.bundle":
-                subject = (*psubject, _bun(entry.name))
-            elif entry.schema == "olm.channel":
-                subject = (*psubject, _chan(entry.name))
-            if entry.schema == "":
+        _check_deprecation_entries(dep, state, out)
+
+
+def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Collector) -> None:
+    """Each entry of one package's deprecation: a schema, no repeat, a reference that exists, a message."""
+    psubject = (_pkg(dep.package),)
+    entry_names = state.entry_names()
+    refs: set[tuple[str, str]] = set()
+    for j, entry in enumerate(dep.entries):
+        path = f"$.entries[{j}]"
+        subject: tuple[_SubjectPart, ...] = psubject
+        if entry.schema == "olm.bundle":
+            subject = (*psubject, _bun(entry.name))
+        elif entry.schema == "olm.channel":
+            subject = (*psubject, _chan(entry.name))
+        if entry.schema == "":
+            out.add(
+                "RK-FBC-033",
+                f"schema must be set for deprecation entry [{j}] for package {_q(dep.package)}",
+                dep.location,
+                f"{path}.reference",
+                psubject,
+            )
+        else:
+            key = (entry.schema, entry.name)
+            if key in refs:
                 out.add(
-                    "RK-FBC-033",
-                    f"schema must be set for deprecation entry [{j}] for package {_q(dep.package)}",
+                    "RK-FBC-034",
+                    f"duplicate deprecation entry {_ref_text(*key)} for package {_q(dep.package)}",
                     dep.location,
                     f"{path}.reference",
-                    psubject,
-                )
-            else:
-                key = (entry.schema, entry.name)
-                if key in refs:
-                    out.add(
-                        "RK-FBC-034",
-                        f"duplicate deprecation entry {_ref_text(*key)} for package {_q(dep.package)}",
-                        dep.location,
-                        f"{path}.reference",
-                        subject,
-                    )
-                refs.add(key)
-                if entry.schema == "olm.bundle":
-                    if entry.name not in entry_names:
-                        out.add(
-                            "RK-FBC-035",
-                            f"cannot deprecate bundle {_q(entry.name)} for package {_q(dep.package)}: "
-                            "bundle not found",
-                            dep.location,
-                            f"{path}.reference.name",
-                            subject,
-                        )
-                elif entry.schema == "olm.channel":
-                    if entry.name not in state.channels and entry.name != state.package.default_channel:
-                        out.add(
-                            "RK-FBC-036",
-                            f"cannot deprecate channel {_q(entry.name)} for package {_q(dep.package)}: "
-                            "channel not found",
-                            dep.location,
-                            f"{path}.reference.name",
-                            subject,
-                        )
-                elif entry.schema == "olm.package":
-                    if entry.name != "":
-                        out.add(
-                            "RK-FBC-037",
-                            f"package name must be empty for deprecated package {_q(dep.package)} "
-                            f"(specified {_q(entry.name)})",
-                            dep.location,
-                            f"{path}.reference.name",
-                            subject,
-                        )
-                else:
-                    out.add(
-                        "RK-FBC-038",
-                        f"cannot deprecate object {_ref_text(*key)} referenced by entry {j} for package "
-                        f"{_q(dep.package)}: object schema unknown",
-                        dep.location,
-                        f"{path}.reference.schema",
-                        subject,
-                    )
-            if entry.message == "":
-                out.add(
-                    "RK-FBC-039",
-                    "invalid deprecation: message must be set",
-                    dep.location,
-                    f"{path}.message",
                     subject,
                 )
+            refs.add(key)
+            problem = _deprecation_reference_problem(entry.schema, entry.name, j, dep, state, entry_names)
+            if problem is not None:
+                rule, message, field = problem
+                out.add(rule, message, dep.location, f"{path}.reference.{field}", subject)
+        if entry.message == "":
+            out.add(
+                "RK-FBC-039",
+                "invalid deprecation: message must be set",
+                dep.location,
+                f"{path}.message",
+                subject,
+            )
+
+
+def _deprecation_reference_problem(
+    schema: str, name: str, j: int, dep: Deprecation, state: _PackageState, entry_names: frozenset[str]
+) -> tuple[str, str, str] | None:
+    """(rule, opm's message, field of the reference) when entry ``j`` names nothing it may deprecate."""
+    package = _q(dep.package)
+    if schema == "olm.bundle":
+        if name not in entry_names:
+            return (
+                "RK-FBC-035",
+                f"cannot deprecate bundle {_q(name)} for package {package}: bundle not found",
+                "name",
+            )
+        return None
+    if schema == "olm.channel":
+        if name not in state.channels and name != state.package.default_channel:
+            message = f"cannot deprecate channel {_q(name)} for package {package}: channel not found"
+            return "RK-FBC-036", message, "name"
+        return None
+    if schema == "olm.package":
+        if name != "":
+            message = f"package name must be empty for deprecated package {package} (specified {_q(name)})"
+            return "RK-FBC-037", message, "name"
+        return None
+    return (
+        "RK-FBC-038",
+        f"cannot deprecate object {_ref_text(schema, name)} referenced by entry {j} for package "
+        f"{package}: object schema unknown",
+        "schema",
+    )
 
 
 def _check_package_model(state: _PackageState, out: _Collector) -> None:

@@ -573,8 +573,11 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 def _unknown_gate(
     release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
 ) -> Finding:
-    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define. An error for a candidate;
-    a warning for published history (0.1.0's operator forced the misspelled ``HierarchialCohorts``)."""
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define.
+
+    An error for a candidate; a warning for published history (0.1.0's operator forced the misspelled
+    ``HierarchialCohorts``).
+    """
     published = release.status is not ReleaseStatus.CANDIDATE
     return _f(
         RULE_GATE_UNKNOWN,

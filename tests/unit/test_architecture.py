@@ -1,12 +1,20 @@
-"""The pure core (model/, rules/, plan/) never touches disk, git, templates, the clock or the terminal.
+"""The layer table of README's "Layout" holds, and the pure core never touches disk, the clock or the terminal.
 
-An import-linter-style contract, checked from the source: the core imports none of the adapters' tools
-and no releasekit adapter module, and never calls ``open`` or reads the clock (``datetime`` may parse a timestamp).
+Who may import whom is import-linter's job: the contracts are ``[tool.importlinter]`` in pyproject.toml,
+and ``lint-imports`` must keep every one of them. What an import graph cannot show is checked here from
+the source: the core (model/, rules/, plan/) never calls ``open``, ``print`` or ``input`` and never
+reads the clock (``datetime`` may parse a timestamp), and no module uses a relative import.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,45 +22,14 @@ import pytest
 from tests.conftest import REPO_ROOT
 
 CORE = ("model", "rules", "plan")
-FORBIDDEN = {
-    "click",
-    "git",
-    "jinja2",
-    "yaml",
-    "yaml_rs",
-    "orjson",
-    "pathspec",
-    "os",
-    "shutil",
-    "subprocess",
-    "tempfile",
-    "time",
-    "socket",
-    "urllib",
-    "releasekit.io",
-    "releasekit.cli",
-    "releasekit.report",
-}
 MODULES = sorted(p for part in CORE for p in (REPO_ROOT / "releasekit" / part).rglob("*.py"))
-
-
-def _imports(tree: ast.AST) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
+EVERY_MODULE = sorted((REPO_ROOT / "releasekit").rglob("*.py"))
+RELATIVE_IMPORT = re.compile(r"\s*from\s+\.")
 
 
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(REPO_ROOT)) for p in MODULES])
 def test_core_module_is_pure(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    bad = sorted(
-        name for name in _imports(tree) if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
-    )
-    assert not bad, f"{path.name} imports {bad}: that belongs in releasekit/io or releasekit/cli"
     calls = [
         node.lineno
         for node in ast.walk(tree)
@@ -75,75 +52,80 @@ def test_the_contract_sees_every_core_module() -> None:
     assert len(MODULES) >= 15
 
 
-# ----------------------------------------------------------------------------------------- layering
-# Who may import whom (architecture.md): cli -> jobs -> io, plan, rules -> model; report -> model.
-# ``errors`` and the package root (``__version__``) are open to every layer.
-LAYERS: dict[str, frozenset[str]] = {
-    "cli": frozenset({"cli", "jobs", "model", "report"}),
-    "jobs": frozenset({"jobs", "io", "plan", "rules", "model"}),
-    "io": frozenset({"io", "model"}),
-    "rules": frozenset({"rules", "model"}),
-    "plan": frozenset({"plan", "model"}),
-    "model": frozenset({"model"}),
-    "report": frozenset({"report", "model"}),
+def test_no_relative_imports() -> None:
+    """``releasekit.<layer>...`` in full: the layer of every import shows where it is written."""
+    bad = [
+        f"{path.relative_to(REPO_ROOT)}:{number}"
+        for path in EVERY_MODULE
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if RELATIVE_IMPORT.match(line)
+    ]
+    assert not bad, f"relative imports (write releasekit.<layer>...): {bad}"
+
+
+# ------------------------------------------------------------------------------ import-linter contracts
+
+
+def _contract_names() -> list[str]:
+    config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return [contract["name"] for contract in config["tool"]["importlinter"]["contracts"]]
+
+
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the package and pyproject.toml in ``cwd``, without writing a cache there."""
+    program = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
+        "lint-imports"
+    )
+    if program is None:
+        pytest.fail("import-linter is not installed: pip install -e '.[test,lint]'")
+    env = {**os.environ, "PYTHONPATH": str(cwd)}  # the package in cwd, not an installed one
+    return subprocess.run(
+        [program, "--no-cache", "--no-logo"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
+def test_every_import_contract_is_kept() -> None:
+    names = _contract_names()
+    assert len(names) >= 6
+    result = _lint_imports(REPO_ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Contracts: {len(names)} kept, 0 broken." in result.stdout, result.stdout
+
+
+# Each line breaks the contract(s) named beside it; the copy of the package gets all of them at once.
+VIOLATIONS: dict[str, str] = {
+    "rules/stream.py": "import click\nimport releasekit.plan.channels\n",  # pure core, layers, rules/plan
+    "model/finding.py": "import yaml\n",  # pure core
+    "io/atomic.py": "import releasekit.jobs.catalog_build\n",  # io adapters only, layers
+    "report/__init__.py": "import releasekit.rules.fbc\n",  # report on model
+    "cli/streams_show.py": "import releasekit.io.streams\n",  # thin cli
 }
-OPEN = frozenset({"errors"})
-# Exceptions, each with its reason. The CLI writes the rendered report to --output with the atomic writer
-# (that file is the command's own output channel, not a job's result).
-CLI_ADAPTERS: dict[str, frozenset[str]] = {
-    "cli/_common.py": frozenset({"releasekit.io.atomic"}),
-}
-LAYERED = sorted(p for layer in LAYERS for p in (REPO_ROOT / "releasekit" / layer).rglob("*.py"))
 
 
-def _releasekit_imports(tree: ast.AST) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.extend((node.lineno, a.name) for a in node.names if a.name.startswith("releasekit"))
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module == "releasekit":  # from releasekit import X
-                found.extend((node.lineno, f"releasekit.{a.name}") for a in node.names)
-            elif node.module.startswith("releasekit."):
-                found.append((node.lineno, node.module))
-        elif isinstance(node, ast.ImportFrom) and node.level > 0:
-            found.append((node.lineno, "<relative import>"))
-    return found
-
-
-@pytest.mark.parametrize("path", LAYERED, ids=[str(p.relative_to(REPO_ROOT)) for p in LAYERED])
-def test_module_imports_only_lower_layers(path: Path) -> None:
-    rel = path.relative_to(REPO_ROOT / "releasekit")
-    layer = rel.parts[0]
-    allowed = LAYERS[layer] | OPEN
-    exceptions = CLI_ADAPTERS.get(str(rel.as_posix()), frozenset())
-    bad = []
-    for line, name in _releasekit_imports(ast.parse(path.read_text(encoding="utf-8"))):
-        if name == "<relative import>":
-            bad.append(f"line {line}: a relative import (write releasekit.<layer>...)")
-            continue
-        parts = name.split(".")
-        target = parts[1] if len(parts) > 1 else ""
-        if target in allowed or target == "__version__" or name in exceptions:
-            continue
-        if any(name == e or name.startswith(e + ".") for e in exceptions):
-            continue
-        bad.append(f"line {line}: {name}")
-    assert not bad, f"releasekit/{rel} ({layer}) may import only {sorted(allowed)}: {bad}"
-
-
-def test_layering_sees_every_layer() -> None:
-    layers = {p.relative_to(REPO_ROOT / "releasekit").parts[0] for p in LAYERED}
-    assert layers == set(LAYERS)
-    assert (REPO_ROOT / "releasekit" / "model" / "graph.py").is_file()
-    from releasekit.model.graph import PackageGraph
-
-    assert PackageGraph.__module__ == "releasekit.model.graph"
-
-
-def test_the_layering_check_fails_on_a_wrong_import() -> None:
-    """The check is not vacuous: an io module importing rules is caught."""
-    tree = ast.parse("from releasekit.rules.stream import RULES\nimport releasekit.jobs.build\n")
-    names = [name for _, name in _releasekit_imports(tree)]
-    assert names == ["releasekit.rules.stream", "releasekit.jobs.build"]
-    assert not {n.split(".")[1] for n in names} <= LAYERS["io"]
+def test_the_contracts_catch_a_wrong_import(tmp_path: Path) -> None:
+    """The contracts are not vacuous: a copy of the package with wrong imports breaks every one of them."""
+    shutil.copytree(
+        REPO_ROOT / "releasekit", tmp_path / "releasekit", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copy2(REPO_ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for rel, line in VIOLATIONS.items():
+        path = tmp_path / "releasekit" / rel
+        path.write_text(path.read_text(encoding="utf-8") + "\n" + line, encoding="utf-8")
+    result = _lint_imports(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    names = _contract_names()
+    assert f"Contracts: 0 kept, {len(names)} broken." in result.stdout, result.stdout
+    for name, wrong in (
+        ("click", "releasekit.rules.stream -> click"),
+        ("yaml", "releasekit.model.finding -> yaml"),
+        ("jobs", "releasekit.io.atomic -> releasekit.jobs.catalog_build"),
+        ("rules", "releasekit.report -> releasekit.rules.fbc"),
+        ("io", "releasekit.cli.streams_show -> releasekit.io.streams"),
+    ):
+        assert wrong in result.stdout, f"the import of {name} was not reported:\n{result.stdout}"

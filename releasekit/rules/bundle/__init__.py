@@ -138,8 +138,10 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """releasekit's own rules: stream policy (alpha CRDs), OpenShift versions, (release checks) images, and
-    broad RBAC or a bad suggested namespace as warnings (RK-OLMV1-005…010; errors with ``olmv1`` selected).
+    """The rules of releasekit's own, beyond operator-sdk's.
+
+    Stream policy (alpha CRDs), OpenShift versions, (release checks) images, and broad RBAC or a bad
+    suggested namespace as warnings (RK-OLMV1-005…010; errors with ``olmv1`` selected).
 
     Stream policy applies only when ``options.stream`` names the releasekit stream the bundle belongs
     to; a value of ``com.redhat.openshift.versions`` in no documented form is an error only for a

@@ -45,7 +45,7 @@ def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
 
 
 def csv_message(detail: str, csv_name: str) -> str:
-    """api's ``ErrInvalidCSV``/``WarnInvalidCSV``: ``Value : (<csv>) <detail>``."""
+    """Operator-framework/api's ``ErrInvalidCSV``/``WarnInvalidCSV``: ``Value : (<csv>) <detail>``."""
     return api_message(f"({csv_name}) {detail}", value="")
 
 
@@ -120,7 +120,7 @@ def parse_semver(text: str) -> tuple[int, int, int] | None:
 
 
 def parse_tolerant(text: str) -> tuple[int, int, int] | None:
-    """blang ``semver.ParseTolerant``: trims spaces and a leading ``v``, pads ``1.2`` to ``1.2.0``."""
+    """Blang's ``semver.ParseTolerant``: trims spaces and a leading ``v``, pads ``1.2`` to ``1.2.0``."""
     text = text.strip().removeprefix("v")
     head, sep, tail = text.partition("-")
     if not sep:

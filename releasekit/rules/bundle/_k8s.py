@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from typing import Any
 
 __all__ = [
     "aggregate",
@@ -49,7 +50,7 @@ _ANNOTATIONS_LIMIT = 256 * 1024
 
 
 def _regex_error(message: str, fmt: str, *examples: str) -> str:
-    """apimachinery's ``RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
+    """Kubernetes apimachinery's ``RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
     if not examples:
         return f"{message} (regex used for validation is '{fmt}')"
     text = message + " (e.g. "
@@ -164,6 +165,20 @@ def object_meta_problems(
     caller's name function says of a non-empty name (none for operator-sdk's content check).
     """
     meta = metadata if isinstance(metadata, Mapping) else {}
+    return [
+        *_name_problems(meta, namespaced=namespaced, name_errors=name_errors),
+        *_generation_problems(meta),
+        *_label_problems(meta),
+        *_annotation_problems(meta),
+        *_finalizer_problems(meta),
+        *_owner_reference_problems(meta),
+    ]
+
+
+def _name_problems(
+    meta: Mapping[str, Any], *, namespaced: bool, name_errors: list[str] | None
+) -> list[tuple[str, str]]:
+    """The name is required and must pass the caller's name check; a namespace only where ``namespaced``."""
     out: list[tuple[str, str]] = []
     name = meta.get("name") if isinstance(meta.get("name"), str) else ""
     if not name:
@@ -181,16 +196,27 @@ def object_meta_problems(
                 field_error("Forbidden", "metadata.namespace", "not allowed on this type"),
             )
         )
+    return out
+
+
+def _generation_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """An integer ``generation`` must not be negative."""
     generation = meta.get("generation")
     if isinstance(generation, int) and not isinstance(generation, bool) and generation < 0:
-        out.append(
+        return [
             (
                 "$.metadata.generation",
                 field_error(
                     "Invalid value", "metadata.generation", "must be greater than or equal to 0", generation
                 ),
             )
-        )
+        ]
+    return []
+
+
+def _label_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every label key must be a qualified name and every value a label value."""
+    out: list[tuple[str, str]] = []
     labels = _string_map(meta.get("labels")) or {}
     for key in sorted(labels):
         path = f"$.metadata.labels[{key!r}]"
@@ -198,6 +224,12 @@ def object_meta_problems(
             out.append((path, field_error("Invalid value", "metadata.labels", message, key)))
         for message in label_value_errors(labels[key]):
             out.append((path, field_error("Invalid value", "metadata.labels", message, labels[key])))
+    return out
+
+
+def _annotation_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every annotation key (lower-cased) must be a qualified name; all of them within the size limit."""
+    out: list[tuple[str, str]] = []
     annotations = _string_map(meta.get("annotations")) or {}
     for key in sorted(annotations):
         for message in label_key_errors(key.lower()):
@@ -214,25 +246,32 @@ def object_meta_problems(
                 "metadata.annotations: Too long: may not be more than 262144 bytes",
             )
         )
+    return out
+
+
+def _finalizer_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every string finalizer must be a qualified name."""
     finalizers = meta.get("finalizers")
-    if isinstance(finalizers, list):
-        for item in finalizers:
-            if isinstance(item, str):
-                for message in label_key_errors(item):
-                    out.append(
-                        (
-                            "$.metadata.finalizers",
-                            field_error("Invalid value", "metadata.finalizers", message, item),
-                        )
-                    )
+    if not isinstance(finalizers, list):
+        return []
+    return [
+        ("$.metadata.finalizers", field_error("Invalid value", "metadata.finalizers", message, item))
+        for item in finalizers
+        if isinstance(item, str)
+        for message in label_key_errors(item)
+    ]
+
+
+def _owner_reference_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every owner reference needs a non-empty apiVersion, kind, name and uid."""
     owners = meta.get("ownerReferences")
-    if isinstance(owners, list):
-        for index, owner in enumerate(owners):
-            owner = owner if isinstance(owner, Mapping) else {}
-            base = f"metadata.ownerReferences[{index}]"
-            for key in ("apiVersion", "kind", "name", "uid"):
-                if not (isinstance(owner.get(key), str) and owner.get(key)):
-                    out.append(
-                        (f"$.{base}", field_error("Required value", f"{base}.{key}", "must not be empty"))
-                    )
+    if not isinstance(owners, list):
+        return []
+    out: list[tuple[str, str]] = []
+    for index, owner in enumerate(owners):
+        owner = owner if isinstance(owner, Mapping) else {}
+        base = f"metadata.ownerReferences[{index}]"
+        for key in ("apiVersion", "kind", "name", "uid"):
+            if not (isinstance(owner.get(key), str) and owner.get(key)):
+                out.append((f"$.{base}", field_error("Required value", f"{base}.{key}", "must not be empty")))
     return out

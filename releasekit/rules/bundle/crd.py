@@ -10,6 +10,8 @@ wording (``spec.versions: Invalid value: ...: must contain unique version names`
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
@@ -76,8 +78,10 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
 def _internal_places(
     spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
 ) -> list[tuple[str, Any]]:
-    """(internal path, value) of ``field`` as the internal CRD holds it: v1 moves values identical in every
-    version to the top level; v1beta1 keeps both places as written."""
+    """(internal path, value) of ``field`` as the internal CRD holds it.
+
+    v1 moves values identical in every version to the top level; v1beta1 keeps both places as written.
+    """
     per_version = [v.get(field) for v in versions]
     if beta:
         return [(f"spec.{field}", spec.get(field))] + [
@@ -193,211 +197,66 @@ def _defaulted_versions(crd: Manifest) -> list[dict[str, Any]]:
     return versions
 
 
+@dataclass(frozen=True)
+class _Names:
+    """``spec.names`` with the apiserver's defaults (singular from kind, listKind from kind)."""
+
+    plural: str
+    singular: str
+    kind: str
+    list_kind: str
+    short_names: Sequence[Any]
+    categories: Sequence[Any]
+
+    @classmethod
+    def of(cls, spec: Any) -> _Names:
+        names = as_map(spec.get("names"))
+        kind = as_str(names.get("kind"))
+        return cls(
+            plural=as_str(names.get("plural")),
+            singular=as_str(names.get("singular")) or kind.lower(),
+            kind=kind,
+            list_kind=as_str(names.get("listKind")) or (kind + "List" if kind else ""),
+            short_names=as_list(names.get("shortNames")),
+            categories=as_list(names.get("categories")),
+        )
+
+
 def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
     """(field path, apiserver message) for every rule the CRD breaks (schema/status paths excluded)."""
-    problems: list[tuple[str, str]] = []
     spec = crd.spec
     beta = crd.api_version.endswith("/v1beta1")
     group = as_str(spec.get("group"))
-    names = as_map(spec.get("names"))
-    plural = as_str(names.get("plural"))
-    singular = as_str(names.get("singular")) or as_str(names.get("kind")).lower()
-    kind = as_str(names.get("kind"))
-    list_kind = as_str(names.get("listKind")) or (kind + "List" if kind else "")
-
-    name_errors = dns1123_subdomain_errors(crd.name) if crd.name else []
-    if crd.name != f"{plural}.{group}":
-        name_errors.append('must be spec.names.plural+"."+spec.group')
-    problems += [
-        (message.partition(": ")[0], message)  # the k8s field path heads each message
-        for _, message in object_meta_problems(crd.data.get("metadata"), name_errors=name_errors)
-    ]
-    if not group:
-        problems.append(_required("spec.group"))
-    elif dns1123_subdomain_errors(group):
-        problems.append(_invalid("spec.group", group, ",".join(dns1123_subdomain_errors(group))))
-    elif "." not in group:
-        problems.append(_invalid("spec.group", group, "should be a domain with at least one dot"))
-    scope = as_str(spec.get("scope")) or ("Namespaced" if beta else "")
-    if not scope:
-        problems.append(_required("spec.scope"))
-    elif scope not in ("Cluster", "Namespaced"):
-        problems.append(_unsupported("spec.scope", scope, ["Cluster", "Namespaced"]))
-    for field, value in (("plural", plural), ("singular", singular), ("kind", kind), ("listKind", list_kind)):
-        if not value:
-            problems.append(_required(f"spec.names.{field}"))
-    for field, value in (("plural", plural), ("singular", singular)):
-        if value and dns1035_label_errors(value):
-            problems.append(_invalid(f"spec.names.{field}", value, ",".join(dns1035_label_errors(value))))
-    for field, value in (("kind", kind), ("listKind", list_kind)):
-        if value and dns1035_label_errors(value.lower()):
-            detail = "may have mixed case, but should otherwise match: " + ",".join(
-                dns1035_label_errors(value.lower())
-            )
-            problems.append(_invalid(f"spec.names.{field}", value, detail))
-    for index, short in enumerate(as_list(names.get("shortNames"))):
-        if dns1035_label_errors(as_str(short)):
-            problems.append(
-                _invalid(
-                    f"spec.names.shortNames[{index}]", short, ",".join(dns1035_label_errors(as_str(short)))
-                )
-            )
-    if kind and kind == list_kind:
-        problems.append(_invalid("spec.names.listKind", list_kind, "kind and listKind may not be the same"))
-    for index, category in enumerate(as_list(names.get("categories"))):
-        if dns1035_label_errors(as_str(category)):
-            problems.append(
-                _invalid(
-                    f"spec.names.categories[{index}]",
-                    category,
-                    ",".join(dns1035_label_errors(as_str(category))),
-                )
-            )
-
+    names = _Names.of(spec)
     versions = _defaulted_versions(crd)
-    version_names = [as_str(v.get("name")) for v in versions]
     shown = [
         {"name": as_str(v.get("name")), "served": v.get("served"), "storage": v.get("storage")}
         for v in versions
     ]
-    if not versions:
-        problems.append(_required("spec.versions", "must have exactly one version marked as storage version"))
-    else:
-        for index, name in enumerate(version_names):
-            if dns1035_label_errors(name):
-                problems.append(
-                    _invalid(f"spec.versions[{index}].name", name, ",".join(dns1035_label_errors(name)))
-                )
-        if len(set(version_names)) != len(version_names):
-            problems.append(_invalid("spec.versions", shown, "must contain unique version names"))
-        if sum(1 for v in versions if v.get("storage") is True) != 1:
-            problems.append(
-                _invalid("spec.versions", shown, "must have exactly one version marked as storage version")
-            )
-    if beta and as_str(spec.get("version")) and dns1035_label_errors(as_str(spec.get("version"))):
-        top = as_str(spec.get("version"))
-        problems.append(_invalid("spec.version", top, ",".join(dns1035_label_errors(top))))
-    if (
-        beta
-        and as_str(spec.get("version"))
-        and version_names
-        and version_names[0] != as_str(spec.get("version"))
-    ):
-        problems.append(
-            _invalid("spec.version", spec.get("version"), "must match the first version in spec.versions")
-        )
-
-    if beta:
-        for top_field, per_version, what in (
-            ("validation", "schema", "schemas"),
-            ("subresources", "subresources", "subresources"),
-            ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns"),
-        ):
-            present = [v.get(per_version) for v in versions]
-            top_value = spec.get(top_field)
-            top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
-            if top_set and any(item is not None for item in present):
-                problems.append(
-                    _forbidden(
-                        f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive"
-                    )
-                )
-            if present and all(item is not None and item == present[0] for item in present):
-                top_name = "validation" if top_field == "validation" else top_field
-                problems.append(
-                    _invalid(
-                        "spec.versions",
-                        shown,
-                        f"per-version {what} may not all be set to identical values (top-level {top_name} "
-                        "should be used instead)",
-                    )
-                )
-
-    conversion = as_map(spec.get("conversion"))
-    strategy = as_str(conversion.get("strategy")) or "None"
-    if strategy not in ("None", "Webhook"):
-        problems.append(_unsupported("spec.conversion.strategy", strategy, ["None", "Webhook"]))
-    if beta:
-        client_config = conversion.get("webhookClientConfig")
-        review = as_list(conversion.get("conversionReviewVersions")) or (
-            ["v1beta1"] if strategy == "Webhook" else []
-        )
-    else:
-        webhook = as_map(conversion.get("webhook"))
-        client_config = webhook.get("clientConfig")
-        review = as_list(webhook.get("conversionReviewVersions"))
-    if strategy == "Webhook":
-        if client_config is None:
-            problems.append(
-                _required("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook")
-            )
-        else:
-            config = as_map(client_config)
-            if (config.get("url") is None) == (config.get("service") is None):
-                problems.append(
-                    _required(
-                        "spec.conversion.webhookClientConfig", "exactly one of url or service is required"
-                    )
-                )
-        problems += _review_version_problems(list(review), "spec.conversion.conversionReviewVersions")
-    else:
-        if client_config is not None:
-            problems.append(
-                _forbidden(
-                    "spec.conversion.webhookClientConfig",
-                    "should not be set when strategy is not set to Webhook",
-                )
-            )
-        if review:
-            problems.append(
-                _forbidden(
-                    "spec.conversion.conversionReviewVersions",
-                    "should not be set when strategy is not set to Webhook",
-                )
-            )
-    problems += _columns(spec, versions, beta)
-    problems += _scale(spec, versions, beta)
-    for index, version in enumerate(versions):
-        warning = version.get("deprecationWarning")
-        if warning is None:
-            continue
-        path = f"spec.versions[{index}].deprecationWarning"
-        if version.get("deprecated") is not True:
-            problems.append(_invalid(path, warning, "can only be set for deprecated versions"))
-        elif isinstance(warning, str) and len(warning) > 256:
-            problems.append(_invalid(path, warning, "must be <= 256 characters long"))
-        elif warning == "":
-            problems.append(_invalid(path, warning, "must not be an empty string"))
+    strategy = as_str(as_map(spec.get("conversion")).get("strategy")) or "None"
     # v1beta1 defaults preserveUnknownFields to true, and creating a CRD with true is refused
     preserve = (
         spec.get("preserveUnknownFields") is not False if beta else spec.get("preserveUnknownFields") is True
     )
+    problems = [
+        *_crd_metadata_problems(crd, f"{names.plural}.{group}"),
+        *_group_problems(group),
+        *_scope_problems(spec, beta),
+        *_names_problems(names),
+        *_version_problems(spec, versions, shown, beta),
+        *(_per_version_exclusive_problems(spec, versions, shown) if beta else []),
+        *_conversion_problems(spec, strategy, beta),
+        *_columns(spec, versions, beta),
+        *_scale(spec, versions, beta),
+        *_deprecation_warning_problems(versions),
+    ]
     if preserve and strategy != "None":
         problems.append(
             _invalid(
                 "spec.conversion.strategy", strategy, "must be None if spec.preserveUnknownFields is true"
             )
         )
-    if protected_group(group):
-        approval = as_str(crd.annotations.get(_APPROVAL))
-        approval_path = f"metadata.annotations[{_APPROVAL}]"
-        if not approval:
-            problems.append(
-                _required(
-                    approval_path,
-                    f'protected groups must have approval annotation "{_APPROVAL}", see '
-                    "https://github.com/kubernetes/enhancements/pull/1111",
-                )
-            )
-        elif not approval.startswith("unapproved") and not approval.startswith(("http://", "https://")):
-            problems.append(
-                _invalid(
-                    approval_path,
-                    approval,
-                    f'protected groups must have approval annotation "{_APPROVAL}" with either a URL or a '
-                    'reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
-                )
-            )
+    problems += _approval_problems(crd, group)
     if preserve:
         problems.append(
             _invalid(
@@ -412,6 +271,218 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         for path, message in problems
         if "openAPIV3Schema" not in path and "status" not in path
     ]
+
+
+def _crd_metadata_problems(crd: Manifest, expected_name: str) -> list[tuple[str, str]]:
+    """Object metadata, with a name that is a DNS subdomain spelled ``<plural>.<group>``."""
+    name_errors = dns1123_subdomain_errors(crd.name) if crd.name else []
+    if crd.name != expected_name:
+        name_errors.append('must be spec.names.plural+"."+spec.group')
+    return [
+        (message.partition(": ")[0], message)  # the k8s field path heads each message
+        for _, message in object_meta_problems(crd.data.get("metadata"), name_errors=name_errors)
+    ]
+
+
+def _group_problems(group: str) -> list[tuple[str, str]]:
+    """``spec.group`` is required, a DNS subdomain, and a domain with at least one dot."""
+    if not group:
+        return [_required("spec.group")]
+    if dns1123_subdomain_errors(group):
+        return [_invalid("spec.group", group, ",".join(dns1123_subdomain_errors(group)))]
+    if "." not in group:
+        return [_invalid("spec.group", group, "should be a domain with at least one dot")]
+    return []
+
+
+def _scope_problems(spec: Any, beta: bool) -> list[tuple[str, str]]:
+    """``spec.scope`` is required (v1beta1 defaults it to Namespaced) and Cluster or Namespaced."""
+    scope = as_str(spec.get("scope")) or ("Namespaced" if beta else "")
+    if not scope:
+        return [_required("spec.scope")]
+    if scope not in ("Cluster", "Namespaced"):
+        return [_unsupported("spec.scope", scope, ["Cluster", "Namespaced"])]
+    return []
+
+
+def _names_problems(names: _Names) -> list[tuple[str, str]]:
+    """``spec.names``: every name present, each a DNS-1035 label (kinds in any case), kind != listKind."""
+    problems: list[tuple[str, str]] = []
+    fields = (
+        ("plural", names.plural),
+        ("singular", names.singular),
+        ("kind", names.kind),
+        ("listKind", names.list_kind),
+    )
+    problems += [_required(f"spec.names.{field}") for field, value in fields if not value]
+    for field, value in fields[:2]:
+        if value and dns1035_label_errors(value):
+            problems.append(_invalid(f"spec.names.{field}", value, ",".join(dns1035_label_errors(value))))
+    for field, value in fields[2:]:
+        if value and dns1035_label_errors(value.lower()):
+            detail = "may have mixed case, but should otherwise match: " + ",".join(
+                dns1035_label_errors(value.lower())
+            )
+            problems.append(_invalid(f"spec.names.{field}", value, detail))
+    problems += _label_list_problems("spec.names.shortNames", names.short_names)
+    if names.kind and names.kind == names.list_kind:
+        problems.append(
+            _invalid("spec.names.listKind", names.list_kind, "kind and listKind may not be the same")
+        )
+    problems += _label_list_problems("spec.names.categories", names.categories)
+    return problems
+
+
+def _label_list_problems(path: str, items: Sequence[Any]) -> list[tuple[str, str]]:
+    """Each item of a list of names (short names, categories) must be a DNS-1035 label."""
+    return [
+        _invalid(f"{path}[{index}]", item, ",".join(dns1035_label_errors(as_str(item))))
+        for index, item in enumerate(items)
+        if dns1035_label_errors(as_str(item))
+    ]
+
+
+def _version_problems(
+    spec: Any, versions: list[dict[str, Any]], shown: list[dict[str, Any]], beta: bool
+) -> list[tuple[str, str]]:
+    """The versions: at least one, labels, unique, exactly one storage; v1beta1's ``version`` agrees."""
+    problems: list[tuple[str, str]] = []
+    version_names = [as_str(v.get("name")) for v in versions]
+    if not versions:
+        problems.append(_required("spec.versions", "must have exactly one version marked as storage version"))
+    else:
+        for index, name in enumerate(version_names):
+            if dns1035_label_errors(name):
+                problems.append(
+                    _invalid(f"spec.versions[{index}].name", name, ",".join(dns1035_label_errors(name)))
+                )
+        if len(set(version_names)) != len(version_names):
+            problems.append(_invalid("spec.versions", shown, "must contain unique version names"))
+        if sum(1 for v in versions if v.get("storage") is True) != 1:
+            problems.append(
+                _invalid("spec.versions", shown, "must have exactly one version marked as storage version")
+            )
+    top = as_str(spec.get("version")) if beta else ""
+    if top and dns1035_label_errors(top):
+        problems.append(_invalid("spec.version", top, ",".join(dns1035_label_errors(top))))
+    if top and version_names and version_names[0] != top:
+        problems.append(
+            _invalid("spec.version", spec.get("version"), "must match the first version in spec.versions")
+        )
+    return problems
+
+
+def _per_version_exclusive_problems(
+    spec: Any, versions: list[dict[str, Any]], shown: list[dict[str, Any]]
+) -> list[tuple[str, str]]:
+    """v1beta1: a schema, subresources or columns at the top level or per version, not both, not all equal."""
+    problems: list[tuple[str, str]] = []
+    for top_field, per_version, what in (
+        ("validation", "schema", "schemas"),
+        ("subresources", "subresources", "subresources"),
+        ("additionalPrinterColumns", "additionalPrinterColumns", "additionalPrinterColumns"),
+    ):
+        present = [v.get(per_version) for v in versions]
+        top_value = spec.get(top_field)
+        top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
+        if top_set and any(item is not None for item in present):
+            problems.append(
+                _forbidden(f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive")
+            )
+        if present and all(item is not None and item == present[0] for item in present):
+            problems.append(
+                _invalid(
+                    "spec.versions",
+                    shown,
+                    f"per-version {what} may not all be set to identical values (top-level {top_field} "
+                    "should be used instead)",
+                )
+            )
+    return problems
+
+
+def _conversion_problems(spec: Any, strategy: str, beta: bool) -> list[tuple[str, str]]:
+    """``spec.conversion``: a known strategy; a client config and review versions only for Webhook."""
+    problems: list[tuple[str, str]] = []
+    conversion = as_map(spec.get("conversion"))
+    if strategy not in ("None", "Webhook"):
+        problems.append(_unsupported("spec.conversion.strategy", strategy, ["None", "Webhook"]))
+    if beta:
+        client_config = conversion.get("webhookClientConfig")
+        review = as_list(conversion.get("conversionReviewVersions")) or (
+            ["v1beta1"] if strategy == "Webhook" else []
+        )
+    else:
+        webhook = as_map(conversion.get("webhook"))
+        client_config = webhook.get("clientConfig")
+        review = as_list(webhook.get("conversionReviewVersions"))
+    if strategy == "Webhook":
+        return problems + _webhook_problems(client_config, list(review))
+    not_webhook = "should not be set when strategy is not set to Webhook"
+    if client_config is not None:
+        problems.append(_forbidden("spec.conversion.webhookClientConfig", not_webhook))
+    if review:
+        problems.append(_forbidden("spec.conversion.conversionReviewVersions", not_webhook))
+    return problems
+
+
+def _webhook_problems(client_config: object, review: list[Any]) -> list[tuple[str, str]]:
+    """A Webhook conversion needs a client config with exactly one of url or service, and review versions."""
+    problems: list[tuple[str, str]] = []
+    if client_config is None:
+        problems.append(
+            _required("spec.conversion.webhookClientConfig", "required when strategy is set to Webhook")
+        )
+    else:
+        config = as_map(client_config)
+        if (config.get("url") is None) == (config.get("service") is None):
+            problems.append(
+                _required("spec.conversion.webhookClientConfig", "exactly one of url or service is required")
+            )
+    return problems + _review_version_problems(review, "spec.conversion.conversionReviewVersions")
+
+
+def _deprecation_warning_problems(versions: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """A ``deprecationWarning`` only on a deprecated version, not empty, at most 256 characters."""
+    problems: list[tuple[str, str]] = []
+    for index, version in enumerate(versions):
+        warning = version.get("deprecationWarning")
+        if warning is None:
+            continue
+        path = f"spec.versions[{index}].deprecationWarning"
+        if version.get("deprecated") is not True:
+            problems.append(_invalid(path, warning, "can only be set for deprecated versions"))
+        elif isinstance(warning, str) and len(warning) > 256:
+            problems.append(_invalid(path, warning, "must be <= 256 characters long"))
+        elif warning == "":
+            problems.append(_invalid(path, warning, "must not be an empty string"))
+    return problems
+
+
+def _approval_problems(crd: Manifest, group: str) -> list[tuple[str, str]]:
+    """A CRD of a protected group needs the API approval annotation: a URL or a reason ``unapproved...``."""
+    if not protected_group(group):
+        return []
+    approval = as_str(crd.annotations.get(_APPROVAL))
+    approval_path = f"metadata.annotations[{_APPROVAL}]"
+    if not approval:
+        return [
+            _required(
+                approval_path,
+                f'protected groups must have approval annotation "{_APPROVAL}", see '
+                "https://github.com/kubernetes/enhancements/pull/1111",
+            )
+        ]
+    if not approval.startswith("unapproved") and not approval.startswith(("http://", "https://")):
+        return [
+            _invalid(
+                approval_path,
+                approval,
+                f'protected groups must have approval annotation "{_APPROVAL}" with either a URL or a '
+                'reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+            )
+        ]
+    return []
 
 
 def _json_path(k8s_path: str) -> str:

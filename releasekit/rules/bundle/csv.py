@@ -71,8 +71,11 @@ def name_violations(name: str) -> list[str]:
 
 
 def _parse_json(text: str) -> tuple[Any, str | None]:
-    """The value of JSON ``text``, or api's ``validateJSON`` complaint (Go ``encoding/json``'s syntax error,
-    at its offset; text nested past the limit is refused too)."""
+    """The value of JSON ``text``, or operator-framework/api's ``validateJSON`` complaint.
+
+    The complaint is Go ``encoding/json``'s syntax error, at its offset; text nested past the limit is
+    refused too.
+    """
     try:
         return jsontext.loads(text), None
     except jsontext.NestedTooDeep as exc:

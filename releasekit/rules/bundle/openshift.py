@@ -82,12 +82,15 @@ def _catalog_version(name: str) -> tuple[int, int] | None:
 def check_openshift_versions(
     bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
 ) -> list[Finding]:
-    """RK-BUNDLE-093/094: the versions value is in a documented form, Dockerfile and metadata agree,
-    and the range matches the OpenShift catalogs (``v4.18`` ...) the release is published to.
+    """RK-BUNDLE-093/094: the OpenShift versions value is right.
+
+    It is in a documented form, Dockerfile and metadata agree, and the range matches the OpenShift
+    catalogs (``v4.18`` ...) the release is published to.
 
     ``form_severity`` is the severity of a value in no documented form: an error for a stream's
     candidate, a warning for released history and for other operators' bundles (operator-sdk does not
-    read the value)."""
+    read the value).
+    """
     out: list[Finding] = []
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
@@ -230,7 +233,7 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
 
 
 def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
-    """api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details (empty = fine).
+    """Operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details (empty = fine).
 
     ``dockerfile`` None means no ``index-path`` was given (the caller turns that into a warning).
     """

@@ -7,6 +7,8 @@ Pure. Rules RK-BUNDLE-050 … 053 (api ``internal/operatorhub*.go``, ``standardc
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, ValidationOptions
@@ -95,96 +97,169 @@ def validate_operatorhub_v2(bundle: Bundle, options: ValidationOptions) -> list[
     return out
 
 
+# (detail, JSON path, hint, severity) of one operatorhub problem, before it becomes a finding
+_Problem = tuple[str, str, str, Severity]
+
+
 def _hub_checks(bundle: Bundle) -> list[Finding]:
+    """The operatorhub metadata checks of the CSV, each problem a finding of HUB_METADATA."""
     csv = bundle.csv
     if csv is None:
         return []
-    name = csv.name
     spec = csv.spec
-    out: list[Finding] = []
+    problems = [
+        *_provider_problems(spec),
+        *_maintainer_problems(spec),
+        *_link_problems(spec),
+        *_version_problems(spec),
+        *_icon_problems(spec),
+        *_min_kube_problems(spec),
+    ]
+    return [
+        finding(ids.HUB_METADATA, severity, csv_message(detail, csv.name), csv.loc(path), hint, bundle)
+        for detail, path, hint, severity in problems
+    ]
 
-    def add(detail: str, path: str, hint: str, severity: Severity = Severity.ERROR) -> None:
-        out.append(
-            finding(ids.HUB_METADATA, severity, csv_message(detail, name), csv.loc(path), hint, bundle)
-        )
 
+def _provider_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """``spec.provider.name`` is set."""
     if not as_str(as_map(spec.get("provider")).get("name")).strip():
-        add("csv.Spec.Provider.Name not specified", "$.spec.provider", "set spec.provider.name")
+        return [
+            (
+                "csv.Spec.Provider.Name not specified",
+                "$.spec.provider",
+                "set spec.provider.name",
+                Severity.ERROR,
+            )
+        ]
+    return []
+
+
+def _maintainer_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """Every maintainer has a name and a parseable e-mail address."""
+    out: list[_Problem] = []
     for index, raw in enumerate(as_list(spec.get("maintainers"))):
         item = as_map(raw)
         email = as_str(item.get("email"))
         path = f"$.spec.maintainers[{index}]"
         if not as_str(item.get("name")) or not email:
-            add(
-                "csv.Spec.Maintainers elements should contain both name and email",
-                path,
-                "give each maintainer a name and an email",
+            out.append(
+                (
+                    "csv.Spec.Maintainers elements should contain both name and email",
+                    path,
+                    "give each maintainer a name and an email",
+                    Severity.ERROR,
+                )
             )
-        if email:
-            problem = _mail_error(email)
-            if problem is not None:
-                add(
+        problem = _mail_error(email) if email else None
+        if problem is not None:
+            out.append(
+                (
                     f"csv.Spec.Maintainers email {email} is invalid: {problem}",
                     f"{path}.email",
                     "write a valid e-mail address",
+                    Severity.ERROR,
                 )
+            )
+    return out
+
+
+def _link_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """Every link has a name and a URL Go's ``url.ParseRequestURI`` accepts."""
+    out: list[_Problem] = []
     for index, raw in enumerate(as_list(spec.get("links"))):
         item = as_map(raw)
         url = as_str(item.get("url"))
         path = f"$.spec.links[{index}]"
         if not as_str(item.get("name")) or not url:
-            add(
-                "csv.Spec.Links elements should contain both name and url",
-                path,
-                "give each link a name and a url",
+            out.append(
+                (
+                    "csv.Spec.Links elements should contain both name and url",
+                    path,
+                    "give each link a name and a url",
+                    Severity.ERROR,
+                )
             )
-        if url:
-            problem = _url_error(url)
-            if problem is not None:
-                add(
+        problem = _url_error(url) if url else None
+        if problem is not None:
+            out.append(
+                (
                     f"csv.Spec.Links url {url} is invalid: {problem}",
                     f"{path}.url",
                     "write an absolute URL (https://...)",
+                    Severity.ERROR,
                 )
+            )
+    return out
+
+
+def _version_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """``spec.version`` is set (and not 0.0.0)."""
     version = parse_tolerant(as_str(spec.get("version")))
     if version is None or version == (0, 0, 0):
-        add(
-            "csv.Spec.Version must be set",
-            "$.spec.version" if "version" in spec else "$.spec",
-            "set spec.version",
-        )
+        path = "$.spec.version" if "version" in spec else "$.spec"
+        return [("csv.Spec.Version must be set", path, "set spec.version", Severity.ERROR)]
+    return []
+
+
+def _icon_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """One icon, with data and a media type of an image format OperatorHub shows."""
     icons = spec.get("icon")
     if icons is None:
-        add("csv.Spec.Icon not specified", "$.spec", "add spec.icon with one base64 image", Severity.WARNING)
-    else:
-        icon_list = as_list(icons)
-        if len(icon_list) != 1:
-            add("csv.Spec.Icon should only have one element", "$.spec.icon", "keep exactly one icon")
-        if icon_list:
-            icon = as_map(icon_list[0])
-            media = as_str(icon.get("mediatype"))
-            if not as_str(icon.get("base64data")) or not media:
-                add(
-                    "csv.Spec.Icon elements should contain both data and mediatype",
-                    "$.spec.icon[0]",
-                    "set base64data and mediatype",
-                )
-            elif media not in _ICON_TYPES:
-                add(
-                    f"csv.Spec.Icon {media} does not have a valid mediatype",
-                    "$.spec.icon[0].mediatype",
-                    "use one of " + ", ".join(_ICON_TYPES),
-                )
-    min_kube = as_str(spec.get("minKubeVersion")).strip()
-    if not min_kube:
-        add(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)
-    elif parse_semver(min_kube) is None:
-        add(
-            f"csv.Spec.MinKubeVersion has an invalid value: {min_kube}",
-            "$.spec.minKubeVersion",
-            "write full semver, e.g. 1.28.0",
+        return [
+            ("csv.Spec.Icon not specified", "$.spec", "add spec.icon with one base64 image", Severity.WARNING)
+        ]
+    out: list[_Problem] = []
+    icon_list = as_list(icons)
+    if len(icon_list) != 1:
+        out.append(
+            (
+                "csv.Spec.Icon should only have one element",
+                "$.spec.icon",
+                "keep exactly one icon",
+                Severity.ERROR,
+            )
+        )
+    if not icon_list:
+        return out
+    icon = as_map(icon_list[0])
+    media = as_str(icon.get("mediatype"))
+    if not as_str(icon.get("base64data")) or not media:
+        out.append(
+            (
+                "csv.Spec.Icon elements should contain both data and mediatype",
+                "$.spec.icon[0]",
+                "set base64data and mediatype",
+                Severity.ERROR,
+            )
+        )
+    elif media not in _ICON_TYPES:
+        out.append(
+            (
+                f"csv.Spec.Icon {media} does not have a valid mediatype",
+                "$.spec.icon[0].mediatype",
+                "use one of " + ", ".join(_ICON_TYPES),
+                Severity.ERROR,
+            )
         )
     return out
+
+
+def _min_kube_problems(spec: Mapping[str, Any]) -> list[_Problem]:
+    """``spec.minKubeVersion`` is set (a warning otherwise) and full semver."""
+    min_kube = as_str(spec.get("minKubeVersion")).strip()
+    if not min_kube:
+        return [(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)]
+    if parse_semver(min_kube) is None:
+        return [
+            (
+                f"csv.Spec.MinKubeVersion has an invalid value: {min_kube}",
+                "$.spec.minKubeVersion",
+                "write full semver, e.g. 1.28.0",
+                Severity.ERROR,
+            )
+        ]
+    return []
 
 
 def validate_capabilities(bundle: Bundle) -> list[Finding]:

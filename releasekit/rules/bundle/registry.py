@@ -70,7 +70,7 @@ _COMPARATOR = re.compile(rf"^(?:>=|<=|>|<|==|=|!=|!)?{_VERSION}$")
 
 
 def semver_range_valid(text: str) -> bool:
-    """blang ``semver.ParseRange``: ``>=1.0.0 <2.0.0 || 3.x`` style ranges."""
+    """Blang's ``semver.ParseRange``: ``>=1.0.0 <2.0.0 || 3.x`` style ranges."""
     if not text.strip():
         return False
     for alternative in text.split("||"):
@@ -147,9 +147,35 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
 
 
 def validate_registry_format(bundle: Bundle) -> list[Finding]:
-    """reg ``ValidateBundleFormat``: folders, annotations file and keys, media type, dependencies."""
+    """Operator-registry's ``ValidateBundleFormat``: folders, annotations, media type, dependencies."""
     if bundle.layout.value != "bundle-root":
         return []
+    out = _layout_findings(bundle)
+    if out:
+        return out
+    annotations = bundle.annotations
+    if annotations is None:
+        return [
+            finding(
+                ids.FORMAT_NO_ANNOTATIONS,
+                Severity.ERROR,
+                "Could not find annotations file",
+                Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
+                "add metadata/annotations.yaml with a top-level annotations map",
+                bundle,
+            )
+        ]
+    out += _missing_annotation_findings(bundle, annotations)
+    out += _mediatype_findings(bundle, annotations)
+    out += _channel_findings(bundle, annotations)
+    out += _dir_value_findings(bundle, annotations)
+    if bundle.dependencies is not None:
+        out += _dependency_findings(bundle, bundle.dependencies)
+    return out
+
+
+def _layout_findings(bundle: Bundle) -> list[Finding]:
+    """A bundle root holds a manifests and a metadata folder."""
     root = Location(file=bundle.root)
     out: list[Finding] = []
     if not bundle.has_manifests_dir:
@@ -174,52 +200,53 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
                 bundle,
             )
         )
-    if out:
-        return out
-    annotations = bundle.annotations
-    if annotations is None:
-        return [
-            finding(
-                ids.FORMAT_NO_ANNOTATIONS,
-                Severity.ERROR,
-                "Could not find annotations file",
-                Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
-                "add metadata/annotations.yaml with a top-level annotations map",
-                bundle,
-            )
-        ]
-    values = bundle.annotation_values
+    return out
 
-    def loc(key: str) -> Location:
-        return annotations.loc(f"$.annotations[{key!r}]" if key in values else "$.annotations")
 
-    for key in _REQUIRED:
-        if key not in values:
-            out.append(
-                finding(
-                    ids.FORMAT_MISSING_ANNOTATION,
-                    Severity.ERROR,
-                    f'Missing annotation "{key}"',
-                    loc(key),
-                    f"add {key} to metadata/annotations.yaml",
-                    bundle,
-                )
-            )
+def _annotation_loc(bundle: Bundle, annotations: Manifest, key: str) -> Location:
+    """Where annotation ``key`` is written, or the annotations map when it is missing."""
+    return annotations.loc(f"$.annotations[{key!r}]" if key in bundle.annotation_values else "$.annotations")
+
+
+def _missing_annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """Every annotation operator-registry requires is present."""
+    return [
+        finding(
+            ids.FORMAT_MISSING_ANNOTATION,
+            Severity.ERROR,
+            f'Missing annotation "{key}"',
+            _annotation_loc(bundle, annotations, key),
+            f"add {key} to metadata/annotations.yaml",
+            bundle,
+        )
+        for key in _REQUIRED
+        if key not in bundle.annotation_values
+    ]
+
+
+def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """The media type annotation names the format detected (registry+v1 with a CSV, plain without)."""
     media = bundle.annotation(ANNOTATION_MEDIATYPE)
     detected = "registry+v1" if bundle.csv is not None else "plain"
     if media is None:
         media = ""  # reg compares the missing value too, so a missing media type is reported twice
-    if media != detected:
-        out.append(
-            finding(
-                ids.FORMAT_MEDIATYPE,
-                Severity.ERROR,
-                f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
-                loc(ANNOTATION_MEDIATYPE),
-                f"set {ANNOTATION_MEDIATYPE}: {detected}",
-                bundle,
-            )
+    if media == detected:
+        return []
+    return [
+        finding(
+            ids.FORMAT_MEDIATYPE,
+            Severity.ERROR,
+            f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
+            _annotation_loc(bundle, annotations, ANNOTATION_MEDIATYPE),
+            f"set {ANNOTATION_MEDIATYPE}: {detected}",
+            bundle,
         )
+    ]
+
+
+def _channel_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """The channels (missing counts as empty) and a given default channel are not empty."""
+    out: list[Finding] = []
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
         if value is None and key == ANNOTATION_CHANNELS:
@@ -230,11 +257,17 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
                     ids.FORMAT_EMPTY_CHANNELS,
                     Severity.ERROR,
                     f'Expecting annotation "{key}" to have non-empty value',
-                    loc(key),
+                    _annotation_loc(bundle, annotations, key),
                     "name the channel(s), comma separated",
                     bundle,
                 )
             )
+    return out
+
+
+def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """The manifests and metadata annotations name the bundle's folders (releasekit's own warning)."""
+    out: list[Finding] = []
     for key, want in ((ANNOTATION_MANIFESTS, "manifests/"), (ANNOTATION_METADATA, "metadata/")):
         value = bundle.annotation(key)
         if value is not None and value.strip("/") != want.strip("/"):
@@ -243,13 +276,11 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
                     ids.FORMAT_DIR_VALUES,
                     Severity.WARNING,
                     f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
-                    loc(key),
+                    _annotation_loc(bundle, annotations, key),
                     f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
                     bundle,
                 )
             )
-    if bundle.dependencies is not None:
-        out += _dependency_findings(bundle, bundle.dependencies)
     return out
 
 
@@ -307,7 +338,7 @@ def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
 
 
 def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    """reg's own owned-CRD check, keyed by CRD name and version."""
+    """Operator-registry's own owned-CRD check, keyed by CRD name and version."""
     present: dict[tuple[str, str], Manifest] = {}
     for crd in bundle.crds:
         for version in crd_versions(crd):
@@ -348,7 +379,7 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def validate_registry_content(bundle: Bundle) -> list[Finding]:
-    """reg ``ValidateBundleContent``: kinds, object metadata, reg's owned-CRD check, CSV and CRD errors."""
+    """Operator-registry's ``ValidateBundleContent``: kinds, object metadata, owned CRDs, CSV, CRDs."""
     out: list[Finding] = []
     for obj in bundle.all_manifests:
         if obj.kind not in SUPPORTED_KINDS:

@@ -128,7 +128,7 @@ def removed_apis_1_26(bundle: Bundle) -> tuple[Found, dict[str, Manifest]]:
 
 
 def removed_api_message(minor: int, found: Found) -> str:
-    """api's message for one Kubernetes release: kinds sorted, upstream's trailing commas kept."""
+    """Operator-framework/api's message for one Kubernetes release: kinds sorted, upstream's trailing commas kept."""
     keys = sorted(found)
     parts = [f"{key}: ({go_quote_list(found[key])})" for key in keys]
     listing = parts[0] if len(parts) == 1 else "".join(f"{part}," for part in parts)

@@ -29,7 +29,7 @@ MAX_COMPRESSED_SIZE = 1 << 20
 
 
 def format_size(size: float) -> str:
-    """api's decimal size rendering: ``948.6 kB``, ``2.1 MB``."""
+    """Operator-framework/api's decimal size rendering: ``948.6 kB``, ``2.1 MB``."""
     unit = 1000
     if size < unit:
         return f"{int(size)} B"
@@ -300,7 +300,10 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
-    """api's bundle validator: owned CRDs, duplicates, shadowing ServiceAccounts, size, release name, images."""
+    """Operator-framework/api's bundle validator.
+
+    It checks owned CRDs, duplicates, shadowing ServiceAccounts, size, release name and images.
+    """
     csv = bundle.csv
     if csv is None:
         return []
