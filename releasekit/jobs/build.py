@@ -129,8 +129,10 @@ RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
 def record_findings_of(
     streams_dir: Path, streams: Sequence[Stream], *, display_root: str | None = None
 ) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``
-    (``build`` and ``check`` report them as ``bundle build`` does)."""
+    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``.
+
+    ``build`` and ``check`` report them as ``bundle build`` does.
+    """
     from releasekit.io.operator_records import load_operator_records
     from releasekit.plan.operator_bundle import record_findings
 
@@ -158,9 +160,11 @@ def _count(n: int, word: str) -> str:
 
 
 def _owned(layout: CatalogLayout) -> Callable[[PurePosixPath], bool]:
-    """Which top-level entry of a folder without a marker shows it is laid out as ``layout`` (a ``v<X.Y>``
-    fragment): :func:`write_tree_atomic` refuses a folder without one. What releasekit replaces or removes
-    is only ever what its marker lists."""
+    """Which top-level entry of a folder without a marker shows it is laid out as ``layout``.
+
+    That is a ``v<X.Y>`` fragment: :func:`write_tree_atomic` refuses a folder without one. What releasekit
+    replaces or removes is only ever what its marker lists.
+    """
     return layout.owns
 
 
@@ -228,9 +232,11 @@ def _compare_with_head(
 
 
 def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes]) -> None:
-    """Refuse, before the working tree is read, a generated path that goes through a symbolic link or a
-    file, or that is a FIFO, device or folder (whether the file is releasekit's to replace is checked
-    when it is written, after the checks: an error finding says more than a refusal).
+    """Refuse, before the working tree is read, a generated path that is not a plain file of the tree.
+
+    That is a path through a symbolic link or a file, or a FIFO, device or folder (whether the file is
+    releasekit's to replace is checked when it is written, after the checks: an error finding says more
+    than a refusal).
 
     Raises:
         SafetyLimitError, InputError: naming the path (see :func:`releasekit.io.atomic.target_stat`).

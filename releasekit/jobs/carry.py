@@ -55,8 +55,10 @@ def carried_at_head(
     display: str,
     committed_bytes: dict[PurePosixPath, bytes] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs a build carries from the catalog tree as committed at HEAD (``committed``: what
-    :func:`releasekit.io.gitrev.committed_files` read; None outside git, and nothing is carried).
+    """The blobs a build carries from the catalog tree as committed at HEAD.
+
+    ``committed`` is what :func:`releasekit.io.gitrev.committed_files` read (None outside git, and
+    nothing is carried).
 
     ``committed_bytes``, when given, receives the bytes of every HEAD package catalog file, so
     :func:`working_findings` need not decode a working-tree file that is still the committed one, and the

@@ -290,9 +290,11 @@ def _releasekit_revision(commit: Any) -> bool:
 
 
 def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: LoadLimits) -> CheckResult:
-    """The check of a file-based catalog repository without ``streams/`` (or laid out otherwise), issue 26:
-    its catalog roots are found, paired and judged (:mod:`releasekit.jobs.fbc_repo_check`), and the head's
-    acknowledgements apply as in a releasekit repository."""
+    """The check of a file-based catalog repository without ``streams/`` (or laid out otherwise).
+
+    Its catalog roots are found, paired and judged (:mod:`releasekit.jobs.fbc_repo_check`), and the head's
+    acknowledgements apply as in a releasekit repository.
+    """
     from releasekit.jobs.fbc_repo_check import run_repo_check
 
     result = run_repo_check(request, limits=limits)
@@ -433,8 +435,10 @@ def _baseline(
 
 
 def _streams_deleted() -> StreamsCheck:
-    """The head of a releasekit repository without ``streams/``: one error says so (RK-STREAM-028), and
-    every release the base defines is judged gone (the comparison rules report what that removes)."""
+    """The head of a releasekit repository without ``streams/``: one error says so (RK-STREAM-028).
+
+    Every release the base defines is then judged gone (the comparison rules report what that removes).
+    """
     from releasekit.model.stream_ids import RULE_EMPTY
 
     finding = Finding(
@@ -461,8 +465,11 @@ def _check(
     packages: set[str] | None = None,
     base_loaded: LoadedStreams | None = None,
 ) -> CheckResult:
-    """The check of ``head`` against ``base``; with ``head is base`` (the baseline) nothing is read twice
-    and the diff rules, silent by construction, are not run."""
+    """The check of ``head`` against ``base``.
+
+    With ``head is base`` (the baseline) nothing is read twice and the diff rules, silent by construction,
+    are not run.
+    """
     itself = head is base
     findings: list[Finding] = []
     checked: list[str] = []

@@ -153,8 +153,11 @@ def compare_with_head(
 
 
 def published_by_streams(streams: Sequence[Stream]) -> Severity_:
-    """How strandings are judged with no committed catalog: what ``streams/`` marks released (released,
-    deprecated, withdrawn) in a catalog counts as published there; any other stranding is new (an error)."""
+    """How strandings are judged with no committed catalog.
+
+    What ``streams/`` marks released (released, deprecated, withdrawn) in a catalog counts as published
+    there; any other stranding is new (an error).
+    """
     pairs = {
         (release.csv_name(stream.package), str(openshift))
         for stream in streams
