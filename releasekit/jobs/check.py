@@ -283,10 +283,10 @@ def _releasekit_revision(commit: Any) -> bool:
     as the releasekit repository it changes.
     """
     try:
-        entry = commit.tree / "streams"
+        commit.tree / "streams"
     except KeyError:
         return False
-    return bool(entry.type == "tree")
+    return True  # a streams/ that is not a folder is refused when the base is read, naming it
 
 
 def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: LoadLimits) -> CheckResult:
@@ -368,7 +368,6 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
         result = _check(request, base, head, limits, base_loaded=base_loaded)
         acknowledgements, ack_findings = load_acknowledgements(head.root)
         baseline = _baseline(
-            request,
             base,
             limits,
             result.packages,
@@ -408,7 +407,6 @@ def _same_files(base: Snapshot, head: Snapshot) -> bool:
 
 
 def _baseline(
-    request: CheckRequest,
     base: Snapshot,
     limits: LoadLimits,
     packages: set[str],
@@ -419,8 +417,8 @@ def _baseline(
 ) -> list[Finding]:
     """The base revision's own findings, over the same package catalogs the head was checked on.
 
-    The base is checked as if it were its own head (nothing changed), so the diff rules are silent and
-    what remains is what the base already held. A base releasekit cannot read (no ``streams/`` yet, a
+    The base is judged on its own, as the head is (:func:`_judge_revision`), and compared with nothing:
+    what it finds is what the base already held. A base releasekit cannot read (no ``streams/`` yet, a
     file its loaders refuse) has no findings to compare with: then every head finding is new.
     """
     if not (base.root / "streams").is_dir():
@@ -428,8 +426,15 @@ def _baseline(
     if head is not None and _same_files(base, head):
         return list(head_findings)  # nothing releasekit reads changed: the base's findings are the head's
     try:
-        result = _check(request, base, base, limits, packages=packages, base_loaded=base_loaded)
-        return list(result.report.findings)
+        streams_check = check_streams_folder(
+            base.root / "streams", display_root="streams", loaded=base_loaded
+        )
+        keys = _keys(base, base, packages)
+        cats = _base_catalogs(base, keys, limits)
+        published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
+        stream_packages = {s.package for s in base_loaded.streams}
+        judged = _judge_revision(base, base, streams_check, keys, set(), stream_packages, published, limits)
+        return _dedupe(_without_history_notes(judged.findings, cats, cats))
     except ReleasekitError:
         return []
 
@@ -456,108 +461,65 @@ def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
 
-def _check(
-    request: CheckRequest,
+@dataclass(slots=True)
+class _Judged:
+    """What judging one revision found: findings, files read, rules run, and its package catalogs."""
+
+    findings: list[Finding]
+    checked: list[str]
+    rules: set[str]
+    cats: dict[Key, PackageCatalog]
+
+
+def _judge_revision(
+    rev: Snapshot,
     base: Snapshot,
-    head: Snapshot,
+    streams_check: StreamsCheck,
+    keys: set[Key],
+    changed_catalog: set[PurePosixPath],
+    stream_packages: set[str],
+    published: frozenset[tuple[str, str]],
     limits: LoadLimits,
-    *,
-    packages: set[str] | None = None,
-    base_loaded: LoadedStreams | None = None,
-) -> CheckResult:
-    """The check of ``head`` against ``base``.
+) -> _Judged:
+    """Everything that judges one revision on its own: the head of a check, or its base for the baseline.
 
-    With ``head is base`` (the baseline) nothing is read twice and the diff rules, silent by construction,
-    are not run.
+    ``streams/`` (its check, the operator records), ``catalog/`` in sync with what it generates (blobs
+    published at ``base`` carried), and the package catalogs ``keys`` judged as every catalog tree is
+    (:mod:`releasekit.jobs.judge`), strandings of what ``published`` holds being warnings, then the
+    release policy. Nothing here compares two revisions.
     """
-    itself = head is base
-    findings: list[Finding] = []
-    checked: list[str] = []
-    rules: set[str] = set()
-
-    # 1. streams/ at head: schema, cross-checks, gate policy; at base only as facts to compare.
-    if base_loaded is None:
-        base_loaded = _base_streams(base)
-    streams_check = (
-        check_streams_folder(
-            head.root / "streams", display_root="streams", loaded=base_loaded if itself else None
-        )
-        if itself or (head.root / "streams").is_dir()
-        else _streams_deleted()
-    )
-    loaded, streams_report = streams_check.loaded, streams_check.report
-    findings.extend(streams_report.findings)
-    checked.extend(streams_report.checked)
-    rules.update(streams_report.rules)
-
-    findings.extend(
-        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
-    )
-    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
     from releasekit.jobs.build import RECORD_RULES, record_findings_of
+    from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
 
-    findings.extend(record_findings_of(head.root / "streams", loaded.streams, display_root="streams"))
-    rules.update(RECORD_RULES)
-
-    # 2. catalog/ in sync with streams/ (the whole tree, compared by bytes).
-    base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
-    changed_catalog = _changed(base_catalog, head_catalog)
-    stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
-    generated, carry_found = _generated_files(head, base, loaded)
+    loaded, report = streams_check.loaded, streams_check.report
+    findings: list[Finding] = [*report.findings]
+    checked: list[str] = [*report.checked]
+    rules: set[str] = {*report.rules, *RECORD_RULES, diff_rules.RULE_DRIFT, carry_rules.RULE_CARRIED_FACTS}
+    findings.extend(record_findings_of(rev.root / "streams", loaded.streams, display_root="streams"))
+    catalog = rev.under(CATALOG)
+    generated, carry_found = _generated_files(rev, base, loaded)
     findings.extend(carry_found)
-    findings.extend(_drift(generated, head_catalog, changed_catalog, stream_packages))
-    rules.add(diff_rules.RULE_DRIFT)
-    rules.add(carry_rules.RULE_CARRIED_FACTS)
-
-    # 3. what the change touches.
-    sources_changed = any(
-        p.parts[0] in ("streams", "bundle-templates")
-        for p in _changed(
-            {p: r for p, r in base.files.items() if p.parts[0] != CATALOG},
-            {p: r for p, r in head.files.items() if p.parts[0] != CATALOG},
-        )
-    )
-    touched_packages = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
-    if sources_changed:
-        touched_packages |= stream_packages
-    if packages is not None:  # the baseline: the packages the head check covered
-        touched_packages = set(packages)
-    keys = {
-        k
-        for rel in (*base_catalog, *head_catalog)
-        if (k := _catalog_key(rel)) is not None and k[1] in touched_packages
-    }
-    base_cats: dict[Key, PackageCatalog] = {}
-    head_cats: dict[Key, PackageCatalog] = {}
+    findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
+    cats: dict[Key, PackageCatalog] = {}
     for key in sorted(keys):
-        old, old_findings, old_shown = _load_package(base_catalog, key, limits)
-        if itself:
-            new, load_findings, shown = old, old_findings, old_shown
-        else:
-            new, load_findings, shown = _load_package(head_catalog, key, limits)
-        if old is not None:
-            base_cats[key] = old
-        if new is not None:
-            head_cats[key] = new
+        cat, load_findings, shown = _load_package(catalog, key, limits)
+        if cat is not None:
+            cats[key] = cat
             findings.extend(load_findings)
             checked.extend(shown)
-
-    # 4. the touched package catalogs at head, in full: judged as every catalog tree is (jobs/judge.py).
-    streams_by_package = _stream_of(loaded.streams)
-    touched_files = {rel for rel in changed_catalog} | {
-        rel for rel in head_catalog if (k := _catalog_key(rel)) is not None and k in head_cats
+    touched_files = set(changed_catalog) | {
+        rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in cats
     }
     lifecycle = streams_check.lifecycle
-    order = _openshift_order(None, {k[0] for k in head_cats})
-    published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
+    order = _openshift_order(None, {k[0] for k in cats})
     findings.extend(
         judge_catalogs(
-            [c.config for _, c in sorted(head_cats.items())],
+            [c.config for _, c in sorted(cats.items())],
             [
                 PackageToJudge(openshift=o, package=p, config=c.config, file=c.file)
-                for (o, p), c in sorted(head_cats.items())
+                for (o, p), c in sorted(cats.items())
             ],
-            _touched_fragments(head_catalog, touched_files, head_cats),
+            _touched_fragments(catalog, touched_files, cats),
             policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
             upgrade_order=order,
             upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
@@ -565,48 +527,110 @@ def _check(
         )
     )
     rules.update(JUDGED_RULES)
-
-    # 5. release policy and the diff against base.
-    findings.extend(
-        policy_rules.check_policy(
-            loaded.streams, loaded.inventories, [(o, c.config) for (o, _), c in sorted(head_cats.items())]
-        )
-    )
+    configs = [(o, c.config) for (o, _), c in sorted(cats.items())]
+    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, configs))
+    findings.extend(check_catalog_blocking(loaded.streams, configs))
     rules.update(policy_rules.RULES)
-    from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
-
-    findings.extend(
-        check_catalog_blocking(loaded.streams, [(o, c.config) for (o, _), c in sorted(head_cats.items())])
-    )
     rules.update(CATALOG_RULES)
-    changes: tuple[CatalogChangeNote, ...] = ()
-    if not itself:
-        findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
-        changes = tuple(
-            CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-            for c in diff_rules.summarize_changes(base_cats, head_cats)
-        )
+    return _Judged(findings=findings, checked=checked, rules=rules, cats=cats)
+
+
+def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
+    catalog = base.under(CATALOG)
+    out = {}
+    for key in sorted(keys):
+        cat, _, _ = _load_package(catalog, key, limits)
+        if cat is not None:
+            out[key] = cat
+    return out
+
+
+def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
+    return {
+        k
+        for rel in (*base.under(CATALOG), *head.under(CATALOG))
+        if (k := _catalog_key(rel)) is not None and k[1] in packages
+    }
+
+
+def _check(
+    request: CheckRequest,
+    base: Snapshot,
+    head: Snapshot,
+    limits: LoadLimits,
+    *,
+    base_loaded: LoadedStreams | None = None,
+) -> CheckResult:
+    """The check of ``head`` against ``base``: ``head`` judged on its own, then compared with ``base``."""
+    if base_loaded is None:
+        base_loaded = _base_streams(base)
+    streams_check = (
+        check_streams_folder(head.root / "streams", display_root="streams")
+        if (head.root / "streams").is_dir()
+        else _streams_deleted()
+    )
+    loaded = streams_check.loaded
+    base_catalog, head_catalog = base.under(CATALOG), head.under(CATALOG)
+    changed_catalog = _changed(base_catalog, head_catalog)
+    stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
+    touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
+    keys = _keys(base, head, touched_packages)
+    base_cats = _base_catalogs(base, keys, limits)
+    published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
+    judged = _judge_revision(
+        head, base, streams_check, keys, changed_catalog, stream_packages, published, limits
+    )
+    head_cats = judged.cats
+    findings = judged.findings
+    rules = judged.rules
+
+    # the comparison with the base (the rules that need one)
+    findings.extend(
+        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
+    )
+    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
+    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
     rules.update(diff_rules.RULES)
+    changes = tuple(
+        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+        for c in diff_rules.summarize_changes(base_cats, head_cats)
+    )
     findings = _without_history_notes(findings, base_cats, head_cats)
 
     extras: list[tuple[str, str]] = []
     changed_keys = {k for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
+    streams_by_package = _stream_of(loaded.streams)
     for package in sorted({k[1] for k in changed_keys}):
         extras.extend(
             _graphs_block(package, base_cats, head_cats, changed_keys, streams_by_package.get(package))
         )
-
-    extras.extend(_matrix_block(base_cats, head_cats, changed_keys, lifecycle))
+    extras.extend(_matrix_block(base_cats, head_cats, changed_keys, streams_check.lifecycle))
 
     report = Report(
         command=request.command,
         findings=tuple(_dedupe(findings)),
-        checked=tuple(sorted(set(checked))),
+        checked=tuple(sorted(set(judged.checked))),
         rules=tuple(sorted(rules)),
         extras=tuple(extras),
         changes=changes,
     )
     return CheckResult(report=report, touched=tuple(sorted(keys)), packages=touched_packages)
+
+
+def _touched_packages(
+    base: Snapshot, head: Snapshot, changed_catalog: set[PurePosixPath], stream_packages: set[str]
+) -> set[str]:
+    """The packages a change touches: those of the catalog files it changes, every stream's when
+    ``streams/`` or ``bundle-templates/`` changed."""
+    sources_changed = any(
+        p.parts[0] in ("streams", "bundle-templates")
+        for p in _changed(
+            {p: r for p, r in base.files.items() if p.parts[0] != CATALOG},
+            {p: r for p, r in head.files.items() if p.parts[0] != CATALOG},
+        )
+    )
+    touched = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
+    return touched | stream_packages if sources_changed else touched
 
 
 def _matrix_block(

@@ -94,9 +94,9 @@ def test_when_nothing_releasekit_reads_changed_the_short_cut_equals_checking_the
     loaded = check_job._base_streams(base)
     result = check_job._check(request, base, head, LoadLimits(), base_loaded=loaded)
     assert check_job._same_files(base, head)
-    full = check_job._baseline(request, base, LoadLimits(), result.packages, loaded)
+    full = check_job._baseline(base, LoadLimits(), result.packages, loaded)
     short = check_job._baseline(
-        request, base, LoadLimits(), result.packages, loaded, head=head, head_findings=result.report.findings
+        base, LoadLimits(), result.packages, loaded, head=head, head_findings=result.report.findings
     )
     assert sorted(f.sort_key() for f in full) == sorted(f.sort_key() for f in short) != []
 
