@@ -620,8 +620,11 @@ def _check(
 def _touched_packages(
     base: Snapshot, head: Snapshot, changed_catalog: set[PurePosixPath], stream_packages: set[str]
 ) -> set[str]:
-    """The packages a change touches: those of the catalog files it changes, every stream's when
-    ``streams/`` or ``bundle-templates/`` changed."""
+    """The packages a change touches.
+
+    Those of the catalog files it changes, and every stream's when ``streams/`` or ``bundle-templates/``
+    changed.
+    """
     sources_changed = any(
         p.parts[0] in ("streams", "bundle-templates")
         for p in _changed(
