@@ -227,7 +227,8 @@ def _marker_files(target: Path) -> set[PurePosixPath] | None:
 
 def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPath]]:
     """(every entry below ``target`` that is not a folder: files, symlinks, special files; every empty
-    folder), sorted. Folders are walked without following a link."""
+    folder), sorted. Folders are walked without following a link.
+    """
     found: list[PurePosixPath] = []
     empty: list[PurePosixPath] = []
     for folder, dirnames, filenames in os.walk(target):
@@ -280,7 +281,8 @@ def target_stat(root: Path, rel: PurePosixPath) -> os.stat_result | None:
 
 def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
     """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data`` (read without following a
-    link or blocking; a file of another size is not read at all)."""
+    link or blocking; a file of another size is not read at all).
+    """
     if st.st_size != len(data):
         return False
     return _read_regular(path, len(data)) == data
@@ -380,7 +382,8 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
 
 def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath] | None:
     """The files the marker of existing ``target`` lists (``None`` without one); refuses a folder that has
-    no marker and holds files of which ``owned`` recognises no top-level entry."""
+    no marker and holds files of which ``owned`` recognises no top-level entry.
+    """
     listed = _marker_files(target)
     if listed is None:
         tops = sorted(e.name for e in target.iterdir() if not e.name.startswith("."))

@@ -84,7 +84,8 @@ def render_record(record: Mapping[str, Any], *, max_chars: int = MAX_RECORD_BYTE
 
 def record_findings(text: str, display: str) -> list[Finding]:
     """What :func:`load_operator_records` would report about a record with ``text``, named ``display``
-    (its file name is taken to match its version)."""
+    (its file name is taken to match its version).
+    """
     findings: list[Finding] = []
     _check(text, display, findings)
     return findings
@@ -92,7 +93,8 @@ def record_findings(text: str, display: str) -> list[Finding]:
 
 def _check(text: str, display: str, findings: list[Finding]) -> Any:
     """The record's located document when it is one YAML document valid against the schema, else None
-    (and findings)."""
+    (and findings).
+    """
     try:
         docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:

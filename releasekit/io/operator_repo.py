@@ -92,7 +92,8 @@ def _name(obj: Any) -> str:
 
 class _TreeReader:
     """Reads entries of one commit's tree, each object's size (from its git object header, before it is
-    read) counted against the budget once per path."""
+    read) counted against the budget once per path.
+    """
 
     def __init__(self, ref: str) -> None:
         self.ref = ref

@@ -109,7 +109,8 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """The sandbox's ``str.format``/``format_map``, refusing a format string that names a private
-        attribute (``'{0.__class__}'``) before anything is looked up, as attribute access is refused."""
+        attribute (``'{0.__class__}'``) before anything is looked up, as attribute access is refused.
+        """
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
             _refuse_private_fields(value.__self__)
@@ -118,7 +119,8 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
 
 def _refuse_private_fields(text: str) -> None:
     """Raise SecurityError when a field of format string ``text`` (or of a nested format spec) reaches
-    for an attribute starting with ``_``; a malformed format string raises ValueError."""
+    for an attribute starting with ``_``; a malformed format string raises ValueError.
+    """
     pending = [text]
     while pending:
         for _literal, field, spec, _conversion in string.Formatter().parse(pending.pop()):

@@ -24,7 +24,8 @@ __all__ = [
 
 def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
     """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor (``$.a[0].b``,
-    then ``$.a[0]``, ``$.a``, ``$``; a relative path ends at ``""``), or ``None``."""
+    then ``$.a[0]``, ``$.a``, ``$``; a relative path ends at ``""``), or ``None``.
+    """
     while True:
         line = lines.get(path)
         if line is not None or not path:

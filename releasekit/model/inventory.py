@@ -180,7 +180,8 @@ class Inventory:
     @property
     def pin(self) -> str | None:
         """The upstream pin an exact inventory describes: its ref (a tag or describe pin), or, for a bare
-        commit id, its ``describe``. None for a transcribed inventory (a line, not a pin)."""
+        commit id, its ``describe``. None for a transcribed inventory (a line, not a pin).
+        """
         if self.source is not InventorySource.EXACT:
             return None
         if _HEX_COMMIT.fullmatch(self.ref):
@@ -191,7 +192,8 @@ class Inventory:
     def name(self) -> str:
         """The name releases refer to: ``kueue-<pin>`` (``kueue-v0.12.9``, ``kueue-v0.14.4-1-ga073ed4c``) for
         an exact inventory, one per pin, so importing another tag never rewrites it; ``kueue-<line>`` for a
-        transcribed one (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1)."""
+        transcribed one (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1).
+        """
         return inventory_name(self.pin or self.line)
 
     def gate(self, name: str) -> FeatureGate | None:

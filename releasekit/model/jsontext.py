@@ -26,7 +26,8 @@ def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
     text that is not JSON may be counted loosely, and its parser then refuses it anyway), else ``None``.
 
     One forward pass, linear in the text: a regular expression for the strings would retry from every
-    quote of an unclosed string, which is quadratic."""
+    quote of an unclosed string, which is quadratic.
+    """
     if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
         return None
     depth = 0

@@ -60,7 +60,8 @@ class CatalogLayout:
 
     def owns(self, rel: PurePosixPath) -> bool:
         """True for a path releasekit writes (a catalog.json or a Containerfile of a fragment), or for a
-        fragment folder itself. What it may replace or remove is only what its marker lists."""
+        fragment folder itself. What it may replace or remove is only what its marker lists.
+        """
         parts = rel.parts
         if len(parts) == 1:
             return is_fragment(parts[0])

@@ -93,7 +93,8 @@ def _trailing_identifier(text: str) -> str:
 
 def _step(var: str, after: str) -> tuple[str, str] | None:
     """``(name, ORIG)`` when ``after`` (the text after ``VAR=$(jq -r '.[] | select(.name == "``) goes on
-    ``N") | .image' FILE) && sed -i "s|${ORIG}.*|${VAR}|g"``, else None."""
+    ``N") | .image' FILE) && sed -i "s|${ORIG}.*|${VAR}|g"``, else None.
+    """
     quote = after.find('"')
     if quote <= 0 or not after.startswith(_STEP_IMAGE, quote):
         return None
@@ -115,7 +116,8 @@ def _step(var: str, after: str) -> tuple[str, str] | None:
 
 def _substitution_steps(dockerfile: str) -> list[tuple[str, str]]:
     """The ``(name, ORIG)`` of every ``VAR=$(jq ... select(.name == "N") ...) && sed -i "s|${ORIG}.*|${VAR}|g"``,
-    in file order (each within the text between one step start and the next)."""
+    in file order (each within the text between one step start and the next).
+    """
     pieces = dockerfile.split(_STEP_START)
     steps = []
     for before, after in zip(pieces, pieces[1:], strict=False):
