@@ -103,8 +103,10 @@ def _display(base: str, rel: str) -> str:
 
 
 def _read_bytes(path: Path, shown: str) -> bytes:
-    """A manifest's bytes under the input policy (:mod:`releasekit.io.inputs`): a regular file, no symlink
-    leaving its folder, at most :data:`MAX_FILE_BYTES`.
+    """A manifest's bytes under the input policy (:mod:`releasekit.io.inputs`).
+
+    The manifest must be a regular file, with no symlink leaving its folder, of at most
+    :data:`MAX_FILE_BYTES`.
     """
     return read_input(path, display=shown, max_bytes=MAX_FILE_BYTES, what="the bundle")
 

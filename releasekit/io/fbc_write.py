@@ -1,4 +1,4 @@
-"""Write a file-based catalog exactly as ``opm render`` does (JSON stream or YAML documents).
+r"""Write a file-based catalog exactly as ``opm render`` does (JSON stream or YAML documents).
 
 Adapter module, but pure: :func:`render_json` and :func:`render_yaml` build the text in memory and
 return it; nothing here opens a file. What opm does, and what this module reproduces byte for byte:
@@ -12,8 +12,8 @@ return it; nothing here opens a file. What opm does, and what this module reprod
   re-encodes each blob from a ``map[string]interface{}`` when it loads it. A :class:`GoOrdered` dict
   (what a migration builds from Go structs) keeps its order.
 - JSON (``encoding/json`` with ``SetIndent("", "    ")`` and HTML escaping off): every number is a
-  float64 printed as Go prints it (integers below 2^53 as integers, ``1e+21``, ``1e-7``), ``\\b``/``\\f``
-  short escapes, other controls as ``\\u00XX``, U+2028/U+2029 escaped, lone surrogates become U+FFFD.
+  float64 printed as Go prints it (integers below 2^53 as integers, ``1e+21``, ``1e-7``), ``\b``/``\f``
+  short escapes, other controls as ``\u00XX``, U+2028/U+2029 escaped, lone surrogates become U+FFFD.
 - YAML (``sigs.k8s.io/yaml.JSONToYAML`` → go-yaml v2): ``---`` before each blob, keys sorted at every
   level by go-yaml's "natural" key order, 2-space indent, sequences not indented under their key,
   strings quoted only when they would read back as another type or cannot be plain, multi-line strings

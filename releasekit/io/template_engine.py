@@ -108,8 +108,10 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        """The sandbox's ``str.format``/``format_map``, refusing a format string that names a private
-        attribute (``'{0.__class__}'``) before anything is looked up, as attribute access is refused.
+        """The sandbox's ``str.format``/``format_map``, refusing format strings that name private attributes.
+
+        A field such as ``'{0.__class__}'`` is refused before anything is looked up, as attribute access
+        is refused.
         """
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
@@ -118,8 +120,9 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
 
 
 def _refuse_private_fields(text: str) -> None:
-    """Raise SecurityError when a field of format string ``text`` (or of a nested format spec) reaches
-    for an attribute starting with ``_``; a malformed format string raises ValueError.
+    """Raise SecurityError when a field of format string ``text`` reaches for an attribute named ``_...``.
+
+    The fields of nested format specs are checked too; a malformed format string raises ValueError.
     """
     pending = [text]
     while pending:

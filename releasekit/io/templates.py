@@ -96,7 +96,7 @@ _NOT_YAML_PRINTABLE = re.compile("[\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff\\ufe
 
 
 def _yaml_printable(json_text: str) -> str:
-    """``json_text`` with the characters YAML refuses or reads as line breaks written as ``\\uXXXX``."""
+    r"""``json_text`` with the characters YAML refuses or reads as line breaks written as ``\uXXXX``."""
     if _NOT_YAML_PRINTABLE.search(json_text) is None:
         return json_text
     return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
