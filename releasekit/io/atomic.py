@@ -424,7 +424,7 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
     if not sys.platform.startswith("linux"):
         return False
-    import ctypes  # only a tree swap needs it (5 ms to import)
+    import ctypes  # imported here: only a tree swap needs it
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)

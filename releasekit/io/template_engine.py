@@ -71,7 +71,7 @@ def _template_position(exc: BaseException, root: Path) -> str:
 
 
 RENDER_SECONDS = 20.0
-"""Longest one template may render (the real ones take milliseconds); a runaway loop is stopped."""
+"""Longest one template may render, far beyond what a real one needs; a runaway loop is stopped."""
 
 MAX_OUTPUT_CHARS = 16 * 1024 * 1024
 """Most characters one rendering, or one string or list a template builds, may hold."""
