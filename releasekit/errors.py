@@ -74,12 +74,12 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def printable(text: str, *, newlines: bool = False) -> str:
-    """``text`` safe to print and to encode: control characters and undecodable bytes escaped.
+    r"""``text`` safe to print and to encode: control characters and undecodable bytes escaped.
 
     File names and other strings from input may hold terminal escape codes (ESC, the other C0 and C1
     controls, DEL), line and bidirectional-text controls, characters XML 1.0 forbids, and bytes that
-    are not UTF-8 (surrogate-escaped in Python); each becomes a visible escape (``\\x1b``, ``\\xff``,
-    ``\\u202e``). ``newlines`` keeps ``\\n`` (a message of several lines). One regular-expression pass
+    are not UTF-8 (surrogate-escaped in Python); each becomes a visible escape (``\x1b``, ``\xff``,
+    ``\u202e``). ``newlines`` keeps ``\n`` (a message of several lines). One regular-expression pass
     over single characters: linear time.
     """
     if text.isprintable():  # C speed; everything escaped here is unprintable to Python too

@@ -85,7 +85,6 @@ def format_options(func: F) -> F:
     With ``--format konflux``, input that cannot be read still produces a TEST_OUTPUT object
     (``result: ERROR``) before the command exits 2.
     """
-
     command = func
 
     @functools.wraps(command)

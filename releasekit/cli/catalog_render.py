@@ -25,6 +25,7 @@ class RenderFailure(click.ClickException):
     exit_code = EXIT_INPUT
 
     def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
+        """Print ``releasekit: error: <message>`` on one line of stderr, not click's ``Error:`` line."""
         click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 

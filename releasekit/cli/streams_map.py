@@ -50,8 +50,10 @@ def render_text(streams: tuple[Stream, ...]) -> str:
 
 
 def render_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
-    """The support matrix people paste into release notes: stable first; ``released_only`` leaves out
-    candidates and deprecated or withdrawn releases."""
+    """The support matrix people paste into release notes, stable first.
+
+    ``released_only`` leaves out candidates and deprecated or withdrawn releases.
+    """
     from releasekit.jobs.release_notes import markdown_text as md  # every cell escaped: | and newlines too
 
     out: list[str] = []

@@ -69,8 +69,10 @@ _NEW, _OLD, _LOCK = "releasekit-new", "releasekit-old", "releasekit-lock"
 
 @contextlib.contextmanager
 def writing(path: Path | str) -> Iterator[None]:
-    """Turn an ``OSError`` raised while writing ``path`` (read-only tree, full disk, no permission) into
-    the one-line :class:`~releasekit.errors.InputError` every command ends with (exit 2).
+    """Turn an ``OSError`` raised while writing ``path`` into the one-line error every command ends with.
+
+    A read-only tree, a full disk or a missing permission becomes the
+    :class:`~releasekit.errors.InputError` that ends the command with exit 2.
 
     Raises:
         InputError: ``path: cannot write: <reason>``.
@@ -226,8 +228,10 @@ def _marker_files(target: Path) -> set[PurePosixPath] | None:
 
 
 def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPath]]:
-    """(every entry below ``target`` that is not a folder: files, symlinks, special files; every empty
-    folder), sorted. Folders are walked without following a link."""
+    """(every entry below ``target`` that is not a folder, every empty folder), each list sorted.
+
+    The entries are files, symlinks and special files. Folders are walked without following a link.
+    """
     found: list[PurePosixPath] = []
     empty: list[PurePosixPath] = []
     for folder, dirnames, filenames in os.walk(target):
@@ -252,7 +256,7 @@ def _lstat(path: Path) -> os.stat_result | None:
 
 
 def target_stat(root: Path, rel: PurePosixPath) -> os.stat_result | None:
-    """lstat of ``root/rel`` (``None`` when absent) once every folder on the way is a real folder.
+    """The lstat of ``root/rel`` (``None`` when absent) once every folder on the way is a real folder.
 
     Raises:
         SafetyLimitError: a component is a symbolic link (a write would leave the folder through it) or
@@ -279,8 +283,10 @@ def target_stat(root: Path, rel: PurePosixPath) -> os.stat_result | None:
 
 
 def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
-    """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data`` (read without following a
-    link or blocking; a file of another size is not read at all)."""
+    """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data``.
+
+    The file is read without following a link or blocking; a file of another size is not read at all.
+    """
     if st.st_size != len(data):
         return False
     return _read_regular(path, len(data)) == data
@@ -311,9 +317,10 @@ def _read_regular(path: Path, limit: int) -> bytes:
 
 
 def read_generated(root: Path, rel: PurePosixPath, limit: int | None = None) -> bytes | None:
-    """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent), read as a write
-    would go: through real folders only, never a link, FIFO or device, at most ``limit`` bytes (default:
-    the input policy's).
+    """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent).
+
+    They are read as a write would go: through real folders only, never a link, FIFO or device, at most
+    ``limit`` bytes (default: the input policy's).
 
     Raises:
         SafetyLimitError, InputError: as :func:`plan_writes` refuses the path, or a file over the limit.
@@ -379,8 +386,10 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
 
 
 def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath] | None:
-    """The files the marker of existing ``target`` lists (``None`` without one); refuses a folder that has
-    no marker and holds files of which ``owned`` recognises no top-level entry."""
+    """The files the marker of existing ``target`` lists (``None`` without one).
+
+    Refuses a folder that has no marker and holds files of which ``owned`` recognises no top-level entry.
+    """
     listed = _marker_files(target)
     if listed is None:
         tops = sorted(e.name for e in target.iterdir() if not e.name.startswith("."))
@@ -415,7 +424,7 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
     if not sys.platform.startswith("linux"):
         return False
-    import ctypes  # only a tree swap needs it (5 ms to import)
+    import ctypes  # imported here: only a tree swap needs it
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)

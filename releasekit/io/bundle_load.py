@@ -103,8 +103,11 @@ def _display(base: str, rel: str) -> str:
 
 
 def _read_bytes(path: Path, shown: str) -> bytes:
-    """A manifest's bytes under the input policy (:mod:`releasekit.io.inputs`): a regular file, no symlink
-    leaving its folder, at most :data:`MAX_FILE_BYTES`."""
+    """A manifest's bytes under the input policy (:mod:`releasekit.io.inputs`).
+
+    The manifest must be a regular file, with no symlink leaving its folder, of at most
+    :data:`MAX_FILE_BYTES`.
+    """
     return read_input(path, display=shown, max_bytes=MAX_FILE_BYTES, what="the bundle")
 
 
@@ -247,37 +250,52 @@ def _number_error(part: str, what: str) -> str | None:
 
 def semver_tolerant_error(text: str) -> str | None:
     """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
-    text = text.strip().removeprefix("v")
-    parts = text.split(".", 2)
+    parts = _tolerant_parts(text)
+    if len(parts) < 3:
+        if any(ch in parts[-1] for ch in "+-"):
+            return "Short version cannot contain PreRelease/Build meta data"
+        parts += ["0"] * (3 - len(parts))
+    major, minor, patch = parts
+    return _number_error(major, "major") or _number_error(minor, "minor") or _patch_error(patch)
+
+
+def _tolerant_parts(text: str) -> list[str]:
+    """The dot-separated parts ParseTolerant goes on with: no spaces, no ``v``, leading zeroes dropped."""
+    parts = text.strip().removeprefix("v").split(".", 2)
     for index, part in enumerate(parts):
         if len(part) > 1:
             part = part.lstrip("0")
             if not part or part[0] not in _NUMBERS:
                 part = "0" + part
             parts[index] = part
-    if len(parts) < 3:
-        if any(ch in parts[-1] for ch in "+-"):
-            return "Short version cannot contain PreRelease/Build meta data"
-        parts += ["0"] * (3 - len(parts))
-    major, minor, patch = parts
-    for part, what in ((major, "major"), (minor, "minor")):
-        problem = _number_error(part, what)
-        if problem:
-            return problem
-    patch, _, build = patch.partition("+") if "+" in patch else (patch, "", "")
-    has_build = "+" in parts[2]
+    return parts
+
+
+def _patch_error(patch: str) -> str | None:
+    """What is wrong with the last part: the patch number, then its prerelease, then its build meta data."""
+    patch, has_build, build = patch.partition("+")
     patch, has_pre, pre = patch.partition("-")
     problem = _number_error(patch, "patch")
-    if problem:
-        return problem
-    for item in pre.split(".") if has_pre else []:
+    if problem is None and has_pre:
+        problem = _prerelease_error(pre)
+    if problem is None and has_build:
+        problem = _build_error(build)
+    return problem
+
+
+def _prerelease_error(pre: str) -> str | None:
+    for item in pre.split("."):
         if not item:
             return "Prerelease is empty"
         if any(ch not in _ALPHANUM for ch in item):
             return f'Invalid character(s) found in prerelease "{item}"'
         if all(ch in _NUMBERS for ch in item) and len(item) > 1 and item.startswith("0"):
             return f'Numeric PreRelease version must not contain leading zeroes "{item}"'
-    for item in build.split(".") if has_build else []:
+    return None
+
+
+def _build_error(build: str) -> str | None:
+    for item in build.split("."):
         if not item:
             return "Build meta data is empty"
         if any(ch not in _ALPHANUM for ch in item):
@@ -515,6 +533,7 @@ def _crd_type(package: str) -> _Desc:
 
 
 _GO_TYPE_OK = {"string": str, "bool": bool}
+_GO_CONTAINERS = {"map": dict, "slice": list, "struct": dict}
 
 
 def _decode_errors(
@@ -524,58 +543,60 @@ def _decode_errors(
     if value is None:
         return
     if desc == "semver":
-        problem = (
-            semver_tolerant_error(value)
-            if isinstance(value, str)
-            else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
-        )
-        if problem is not None:
-            yield True, path, problem
-        return
-    expected: tuple[str, type] | None = None
-    if isinstance(desc, str):
-        expected = (desc, _GO_TYPE_OK[desc])
-    elif desc[0] == "named":
-        expected = (desc[1], str)
-    if expected is not None:
-        go_type, python_type = expected
-        if not isinstance(value, python_type) or (python_type is not bool and isinstance(value, bool)):
-            yield (
-                False,
-                path,
-                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}",
-            )
-        return
-    kind = desc[0]
-    container = {"map": dict, "slice": list, "struct": dict}[kind]
-    if not isinstance(value, container):
-        yield (
-            False,
-            path,
-            (
-                f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {desc[-1]}"
-            ),
-        )
-        return
-    if kind == "map":
-        for key in sorted(value, key=str):
-            if value[key] is not None and not isinstance(value[key], str):
-                yield (
-                    False,
-                    f"{path}[{key!r}]",
-                    (
-                        f"json: cannot unmarshal {_go_json_type(value[key])} into Go struct field {struct}.{field} "
-                        "of type string"
-                    ),
-                )
-    elif kind == "slice":
+        yield from _semver_decode_errors(value, path)
+    elif isinstance(desc, str) or desc[0] == "named":
+        yield from _scalar_decode_errors(value, desc, field, struct, path)
+    elif not isinstance(value, _GO_CONTAINERS[desc[0]]):
+        yield False, path, _unmarshal_error(value, struct, field, desc[-1])
+    elif desc[0] == "map":
+        yield from _string_map_decode_errors(value, field, struct, path)
+    elif desc[0] == "slice":
         for index, item in enumerate(value):
             yield from _decode_errors(item, desc[1], field, struct, f"{path}[{index}]")
     else:
-        for key in sorted(value, key=str):
-            if key in desc[2]:
-                child = f"{field}.{key}" if field else str(key)
-                yield from _decode_errors(value[key], desc[2][key], child, desc[1], f"{path}.{key}")
+        yield from _struct_decode_errors(value, desc, field, path)
+
+
+def _unmarshal_error(value: Any, struct: str, field: str, go_type: str) -> str:
+    return f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}"
+
+
+def _semver_decode_errors(value: Any, path: str) -> Iterator[tuple[bool, str, str]]:
+    """A version that is not semver stops the whole decode (the one error that aborts)."""
+    problem = (
+        semver_tolerant_error(value)
+        if isinstance(value, str)
+        else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
+    )
+    if problem is not None:
+        yield True, path, problem
+
+
+def _scalar_decode_errors(
+    value: Any, desc: _Desc, field: str, struct: str, path: str
+) -> Iterator[tuple[bool, str, str]]:
+    """A string, a bool or a named string type: a bool is no string and a string no bool."""
+    go_type, python_type = (desc, _GO_TYPE_OK[desc]) if isinstance(desc, str) else (desc[1], str)
+    if not isinstance(value, python_type) or (python_type is not bool and isinstance(value, bool)):
+        yield False, path, _unmarshal_error(value, struct, field, go_type)
+
+
+def _string_map_decode_errors(
+    value: dict[Any, Any], field: str, struct: str, path: str
+) -> Iterator[tuple[bool, str, str]]:
+    for key in sorted(value, key=str):
+        if value[key] is not None and not isinstance(value[key], str):
+            yield False, f"{path}[{key!r}]", _unmarshal_error(value[key], struct, field, "string")
+
+
+def _struct_decode_errors(
+    value: dict[Any, Any], desc: _Desc, field: str, path: str
+) -> Iterator[tuple[bool, str, str]]:
+    """The fields releasekit reads, by sorted key; errors name the innermost struct and the dotted field."""
+    for key in sorted(value, key=str):
+        if key in desc[2]:
+            child = f"{field}.{key}" if field else str(key)
+            yield from _decode_errors(value[key], desc[2][key], child, desc[1], f"{path}.{key}")
 
 
 def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:

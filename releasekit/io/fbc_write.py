@@ -1,4 +1,4 @@
-"""Write a file-based catalog exactly as ``opm render`` does (JSON stream or YAML documents).
+r"""Write a file-based catalog exactly as ``opm render`` does (JSON stream or YAML documents).
 
 Adapter module, but pure: :func:`render_json` and :func:`render_yaml` build the text in memory and
 return it; nothing here opens a file. What opm does, and what this module reproduces byte for byte:
@@ -12,8 +12,8 @@ return it; nothing here opens a file. What opm does, and what this module reprod
   re-encodes each blob from a ``map[string]interface{}`` when it loads it. A :class:`GoOrdered` dict
   (what a migration builds from Go structs) keeps its order.
 - JSON (``encoding/json`` with ``SetIndent("", "    ")`` and HTML escaping off): every number is a
-  float64 printed as Go prints it (integers below 2^53 as integers, ``1e+21``, ``1e-7``), ``\\b``/``\\f``
-  short escapes, other controls as ``\\u00XX``, U+2028/U+2029 escaped, lone surrogates become U+FFFD.
+  float64 printed as Go prints it (integers below 2^53 as integers, ``1e+21``, ``1e-7``), ``\b``/``\f``
+  short escapes, other controls as ``\u00XX``, U+2028/U+2029 escaped, lone surrogates become U+FFFD.
 - YAML (``sigs.k8s.io/yaml.JSONToYAML`` → go-yaml v2): ``---`` before each blob, keys sorted at every
   level by go-yaml's "natural" key order, 2-space indent, sequences not indented under their key,
   strings quoted only when they would read back as another type or cannot be plain, multi-line strings
@@ -29,7 +29,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from releasekit.model.fbc import (
     MISSING,
@@ -566,68 +566,62 @@ def _analyze(s: str) -> tuple[bool, bool, bool, bool]:
     """go-yaml's analyze_scalar: (multiline, block_plain_allowed, single_quoted_allowed, block_allowed)."""
     if not s:
         return False, True, True, False
-    block_indicators = False
-    line_breaks = special = False
-    leading_space = leading_break = trailing_space = trailing_break = False
-    break_space = space_break = False
-    previous_space = previous_break = False
-    if s.startswith("---") or s.startswith("..."):
-        block_indicators = True
-    preceded_by_ws = True
+    ws = _whitespace(s)
+    unquotable = ws.break_space or ws.space_break or ws.special
+    block_plain = not (
+        unquotable
+        or ws.leading_space
+        or ws.leading_break
+        or ws.trailing_space
+        or ws.trailing_break
+        or ws.line_breaks
+        or _has_block_indicators(s)
+    )
+    single = not unquotable
+    block = not (ws.trailing_space or ws.space_break or ws.special)
+    return ws.line_breaks, block_plain, single, block
+
+
+def _has_block_indicators(s: str) -> bool:
+    """Whether ``s`` holds what a plain scalar may not: a document marker, an indicator first, ``: `` or `` #``."""
+    if s.startswith(("---", "...")):
+        return True
     n = len(s)
     for i, ch in enumerate(s):
         followed_by_ws = i + 1 >= n or s[i + 1] in " \t"
         if i == 0:
-            if ch in "#,[]{}&*!|>'\"%@`":
-                block_indicators = True
-            elif ch in "?:":
-                if followed_by_ws:
-                    block_indicators = True
-            elif ch == "-" and followed_by_ws:
-                block_indicators = True
-        else:
-            if ch == ":":
-                if followed_by_ws:
-                    block_indicators = True
-            elif ch == "#" and preceded_by_ws:
-                block_indicators = True
-        if not _printable(ch):
-            special = True
-        if ch == " ":
-            if i == 0:
-                leading_space = True
-            if i + 1 == n:
-                trailing_space = True
-            if previous_break:
-                break_space = True
-            previous_space, previous_break = True, False
-        elif ch in _BREAKS:
-            line_breaks = True
-            if i == 0:
-                leading_break = True
-            if i + 1 == n:
-                trailing_break = True
-            if previous_space:
-                space_break = True
-            previous_space, previous_break = False, True
-        else:
-            previous_space = previous_break = False
-        preceded_by_ws = ch in " \t" or ch in _BREAKS
-    block_plain = single = block = True
-    if leading_space or leading_break or trailing_space or trailing_break:
-        block_plain = False
-    if trailing_space:
-        block = False
-    if break_space:
-        block_plain = single = False
-    if space_break or special:
-        block_plain = single = False
-        block = False
-    if line_breaks:
-        block_plain = False
-    if block_indicators:
-        block_plain = False
-    return line_breaks, block_plain, single, block
+            if ch in "#,[]{}&*!|>'\"%@`" or (ch in "?:-" and followed_by_ws):
+                return True
+        elif (ch == ":" and followed_by_ws) or (ch == "#" and s[i - 1] in " \t" + _BREAKS):
+            return True
+    return False
+
+
+class _Whitespace(NamedTuple):
+    """Where a scalar's spaces and line breaks sit, and whether it holds a character YAML cannot print."""
+
+    line_breaks: bool
+    special: bool
+    leading_space: bool
+    leading_break: bool
+    trailing_space: bool
+    trailing_break: bool
+    break_space: bool  # a line break followed by a space
+    space_break: bool  # a space followed by a line break
+
+
+def _whitespace(s: str) -> _Whitespace:
+    pairs = list(zip(s, s[1:], strict=False))
+    return _Whitespace(
+        line_breaks=any(ch in _BREAKS for ch in s),
+        special=not all(_printable(ch) for ch in s),
+        leading_space=s[0] == " ",
+        leading_break=s[0] in _BREAKS,
+        trailing_space=s[-1] == " ",
+        trailing_break=s[-1] in _BREAKS,
+        break_space=any(a in _BREAKS and b == " " for a, b in pairs),
+        space_break=any(a == " " and b in _BREAKS for a, b in pairs),
+    )
 
 
 _DQ_ESCAPES = {

@@ -42,7 +42,7 @@ def check_revision(rev: str, option: str = "--base") -> str:
 
 
 def git_reason(exc: Exception) -> str:
-    """git's own explanation from a failed command: its ``fatal:``/``error:`` lines, joined."""
+    """Git's own explanation from a failed command: its ``fatal:``/``error:`` lines, joined."""
     stderr = getattr(exc, "stderr", "") or ""
     if isinstance(stderr, bytes):
         stderr = stderr.decode("utf-8", "replace")

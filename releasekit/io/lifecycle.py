@@ -116,8 +116,11 @@ def _named_versions(data: dict[str, Any]) -> list[tuple[str, str]]:
 def _parse_versions(
     named: list[tuple[str, str]], doc: LocatedDocument, display: str
 ) -> tuple[dict[str, OpenShiftVersion], tuple[Finding, ...]]:
-    """Each named text parsed once; a text the schema lets through but the parser refuses (a number of
-    thousands of digits) is an RK-STREAM-012 finding at its line, never a traceback."""
+    """Each named text parsed once.
+
+    A text the schema lets through but the parser refuses (a number of thousands of digits) is an
+    RK-STREAM-012 finding at its line, never a traceback.
+    """
     parsed: dict[str, OpenShiftVersion] = {}
     bad: list[Finding] = []
     for path_, text_ in named:

@@ -62,9 +62,11 @@ class _Bounded(io.StringIO):
 
 
 def render_record(record: Mapping[str, Any], *, max_chars: int = MAX_RECORD_BYTES) -> str:
-    """A record document (:func:`releasekit.plan.operator_record.make_record`) as deterministic YAML, the
-    block style of :func:`releasekit.io.yamlio.dump_yaml_block`, written into a buffer that stops at
-    ``max_chars`` (a deeply nested manifest renders far larger than it reads).
+    """A record document as deterministic YAML, written into a buffer that stops at ``max_chars``.
+
+    The document is what :func:`releasekit.plan.operator_record.make_record` makes; the YAML has the
+    block style of :func:`releasekit.io.yamlio.dump_yaml_block`. The buffer stops because a deeply
+    nested manifest renders far larger than it reads.
 
     Raises:
         SafetyLimitError: the text would be longer than ``max_chars``.
@@ -84,16 +86,20 @@ def render_record(record: Mapping[str, Any], *, max_chars: int = MAX_RECORD_BYTE
 
 
 def record_findings(text: str, display: str) -> list[Finding]:
-    """What :func:`load_operator_records` would report about a record with ``text``, named ``display``
-    (its file name is taken to match its version)."""
+    """What :func:`load_operator_records` would report about a record with ``text``, named ``display``.
+
+    Its file name is taken to match its version.
+    """
     findings: list[Finding] = []
     _check(text, display, findings)
     return findings
 
 
 def _check(text: str, display: str, findings: list[Finding]) -> Any:
-    """The record's located document when it is one YAML document valid against the schema, else None
-    (and findings)."""
+    """The record's located document when it is one YAML document valid against the schema.
+
+    Otherwise None, and what is wrong is appended to ``findings``.
+    """
     try:
         docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:

@@ -91,8 +91,10 @@ def _name(obj: Any) -> str:
 
 
 class _TreeReader:
-    """Reads entries of one commit's tree, each object's size (from its git object header, before it is
-    read) counted against the budget once per path."""
+    """Reads entries of one commit's tree, each object's size counted against the budget once per path.
+
+    The size comes from the git object header, before the object is read.
+    """
 
     def __init__(self, ref: str) -> None:
         self.ref = ref

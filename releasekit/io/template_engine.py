@@ -71,7 +71,7 @@ def _template_position(exc: BaseException, root: Path) -> str:
 
 
 RENDER_SECONDS = 20.0
-"""Longest one template may render (the real ones take milliseconds); a runaway loop is stopped."""
+"""Longest one template may render, far beyond what a real one needs; a runaway loop is stopped."""
 
 MAX_OUTPUT_CHARS = 16 * 1024 * 1024
 """Most characters one rendering, or one string or list a template builds, may hold."""
@@ -108,8 +108,11 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        """The sandbox's ``str.format``/``format_map``, refusing a format string that names a private
-        attribute (``'{0.__class__}'``) before anything is looked up, as attribute access is refused."""
+        """The sandbox's ``str.format``/``format_map``, refusing format strings that name private attributes.
+
+        A field such as ``'{0.__class__}'`` is refused before anything is looked up, as attribute access
+        is refused.
+        """
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
             _refuse_private_fields(value.__self__)
@@ -117,8 +120,10 @@ class _Bounded(jinja2.sandbox.ImmutableSandboxedEnvironment):
 
 
 def _refuse_private_fields(text: str) -> None:
-    """Raise SecurityError when a field of format string ``text`` (or of a nested format spec) reaches
-    for an attribute starting with ``_``; a malformed format string raises ValueError."""
+    """Raise SecurityError when a field of format string ``text`` reaches for an attribute named ``_...``.
+
+    The fields of nested format specs are checked too; a malformed format string raises ValueError.
+    """
     pending = [text]
     while pending:
         for _literal, field, spec, _conversion in string.Formatter().parse(pending.pop()):

@@ -33,7 +33,7 @@ __all__ = ["TemplateSet", "load_yaml_text", "to_json", "to_yaml"]
 
 
 def load_yaml_text(text: str, *, source: str = "<rendered YAML>") -> Any:
-    """``yaml.safe_load`` with the C loader where available (several times faster).
+    """``yaml.safe_load`` with the C loader where available (it is faster than the pure-Python one).
 
     The composed node tree is turned into values by :func:`_plain_value` when it holds only plain strings,
     scalars, lists and mappings (each node used once, no merge keys), as a rendered CSV does; anything
@@ -96,7 +96,7 @@ _NOT_YAML_PRINTABLE = re.compile("[\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff\\ufe
 
 
 def _yaml_printable(json_text: str) -> str:
-    """``json_text`` with the characters YAML refuses or reads as line breaks written as ``\\uXXXX``."""
+    r"""``json_text`` with the characters YAML refuses or reads as line breaks written as ``\uXXXX``."""
     if _NOT_YAML_PRINTABLE.search(json_text) is None:
         return json_text
     return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
@@ -169,8 +169,8 @@ def _printable(text: str) -> bool:
     """True when every character of ``text`` is one PyYAML writes as it is (its printable set).
 
     ASCII text (nearly all of it) is printable exactly when ``str.isprintable`` says so (U+0020..U+007E);
-    only other text meets the full pattern, whose compilation (a class reaching U+10FFFF) costs
-    milliseconds at start-up.
+    only other text meets the full pattern, compiled on first use (a class reaching U+10FFFF is costly to
+    compile, so start-up does not pay for it).
     """
     if text.isascii():
         return text.isprintable()

@@ -1,9 +1,9 @@
-"""Record an upstream Kueue release from git: its CRDs and feature gates, as an inventory.
+r"""Record an upstream Kueue release from git: its CRDs and feature gates, as an inventory.
 
 Adapter module (git through gitpython, files). ``releasekit upstream import --repo R --ref T``:
 
 1. :func:`check_ref` refuses refs that could be read as options or ranges (a leading ``-``, ``..``,
-   whitespace, control characters, ``~^:?*[\\``) *before* git sees them;
+   whitespace, control characters, ``~^:?*[\``) *before* git sees them;
 2. :func:`open_repository` opens a local clone, or clones a URL once (bare) into
    ``$XDG_CACHE_HOME/releasekit/upstream/`` with fetch refspecs for branches and tags, and
    :func:`resolve_ref` fetches there only when a ref is missing (a failed clone or fetch says git's
@@ -63,10 +63,10 @@ _BAD_REF_CHARS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
 
 
 def check_ref(ref: str) -> str:
-    """Return ``ref`` if it is safe to hand to git; raise UsageError otherwise.
+    r"""Return ``ref`` if it is safe to hand to git; raise UsageError otherwise.
 
     Refused: empty refs, a leading ``-`` (git would read an option), ``..`` (a range), ``@{``,
-    whitespace, control characters and ``~^:?*[\\``.
+    whitespace, control characters and ``~^:?*[\``.
     """
     if not ref:
         raise UsageError("--ref must not be empty")
@@ -93,8 +93,10 @@ _URL_SCHEMES = ("file://", "https://", "ssh://")
 
 
 def check_repository(spec: str) -> str:
-    """Return ``spec`` when it is a local path or a ``file://``, ``https://``, ``ssh://`` or ``git@host:path``
-    URL; raise UsageError otherwise (git's ``ext::`` and other transport helpers run commands).
+    """Return ``spec`` when it is a local path or a URL git fetches without running a command.
+
+    The URLs allowed are ``file://``, ``https://``, ``ssh://`` and ``git@host:path``; anything else
+    raises UsageError (git's ``ext::`` and other transport helpers run commands).
     """
     if not spec:
         raise UsageError("--repo must not be empty")

@@ -23,8 +23,11 @@ __all__ = [
 
 
 def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
-    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor (``$.a[0].b``,
-    then ``$.a[0]``, ``$.a``, ``$``; a relative path ends at ``""``), or ``None``."""
+    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``.
+
+    The ancestors of ``$.a[0].b`` are ``$.a[0]``, ``$.a`` and ``$``, in that order; a relative path ends
+    at ``""``.
+    """
     while True:
         line = lines.get(path)
         if line is not None or not path:

@@ -179,8 +179,11 @@ class Inventory:
 
     @property
     def pin(self) -> str | None:
-        """The upstream pin an exact inventory describes: its ref (a tag or describe pin), or, for a bare
-        commit id, its ``describe``. None for a transcribed inventory (a line, not a pin)."""
+        """The upstream pin an exact inventory describes; None for a transcribed inventory.
+
+        The pin is the inventory's ref (a tag or describe pin), or, for a bare commit id, its
+        ``describe``. A transcribed inventory describes a line, not a pin.
+        """
         if self.source is not InventorySource.EXACT:
             return None
         if _HEX_COMMIT.fullmatch(self.ref):
@@ -189,9 +192,12 @@ class Inventory:
 
     @property
     def name(self) -> str:
-        """The name releases refer to: ``kueue-<pin>`` (``kueue-v0.12.9``, ``kueue-v0.14.4-1-ga073ed4c``) for
-        an exact inventory, one per pin, so importing another tag never rewrites it; ``kueue-<line>`` for a
-        transcribed one (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1)."""
+        """The name releases refer to: ``kueue-<pin>`` for an exact inventory, ``kueue-<line>`` otherwise.
+
+        An exact inventory is named once per pin (``kueue-v0.12.9``, ``kueue-v0.14.4-1-ga073ed4c``), so
+        importing another tag never rewrites it; a transcribed one is named after its line
+        (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1).
+        """
         return inventory_name(self.pin or self.line)
 
     def gate(self, name: str) -> FeatureGate | None:

@@ -1,5 +1,6 @@
-"""JSON text held inside documents (CSV annotations such as ``alm-examples`` and ``olm.properties``,
-``related_images.json``), read within the nesting limit every input keeps.
+"""JSON text held inside documents, read within the nesting limit every input keeps.
+
+Such text sits in CSV annotations (``alm-examples``, ``olm.properties``) and in ``related_images.json``.
 
 Pure core: no I/O. The files themselves are bounded before a parser sees them (:mod:`releasekit.io.inputs`);
 a string inside them is a second JSON document that the json module would read recursively, so
@@ -22,11 +23,14 @@ class NestedTooDeep(ValueError):
 
 
 def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit`` (brackets outside strings;
-    text that is not JSON may be counted loosely, and its parser then refuses it anyway), else ``None``.
+    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit``, else ``None``.
+
+    Brackets are counted outside strings; text that is not JSON may be counted loosely, and its parser
+    then refuses it anyway.
 
     One forward pass, linear in the text: a regular expression for the strings would retry from every
-    quote of an unclosed string, which is quadratic."""
+    quote of an unclosed string, which is quadratic.
+    """
     if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
         return None
     depth = 0

@@ -59,8 +59,10 @@ class CatalogLayout:
         return None
 
     def owns(self, rel: PurePosixPath) -> bool:
-        """True for a path releasekit writes (a catalog.json or a Containerfile of a fragment), or for a
-        fragment folder itself. What it may replace or remove is only what its marker lists."""
+        """True for a fragment folder, or for a catalog.json or a Containerfile releasekit writes in one.
+
+        What it may replace or remove is only what its marker lists.
+        """
         parts = rel.parts
         if len(parts) == 1:
             return is_fragment(parts[0])

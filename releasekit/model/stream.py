@@ -114,8 +114,11 @@ class OpenShiftVersion:
 
     @classmethod
     def parse(cls, text: str) -> OpenShiftVersion:
-        """Parse ``vX.Y``; raises ValueError for anything else (``4.18``, ``v4.18.1``, ``v4.018``, a
-        trailing newline, a number of more than :data:`OPENSHIFT_NUMBER_DIGITS` digits)."""
+        """Parse ``vX.Y``; raises ValueError for anything else.
+
+        Refused, for instance: ``4.18``, ``v4.18.1``, ``v4.018``, a trailing newline, a number of more
+        than :data:`OPENSHIFT_NUMBER_DIGITS` digits.
+        """
         match = _OPENSHIFT_VERSION.match(text)
         if not match:
             raise ValueError(f"{_shown(text)} is not an OpenShift version of the form vX.Y (e.g. v4.18)")

@@ -48,8 +48,11 @@ def olm_properties_annotation(value: str) -> str:
 
 
 def _number(text: str) -> bool:
-    """ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` (``str.isdigit`` alone takes ``²`` and ``٤``,
-    which int() refuses or reads, and int() refuses over 4,300 digits)."""
+    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them.
+
+    ``str.isdigit`` alone takes ``²`` and ``٤``, which int() refuses or reads, and int() refuses over
+    4,300 digits.
+    """
     return text.isascii() and text.isdigit() and len(text) <= OPENSHIFT_NUMBER_DIGITS
 
 

@@ -162,7 +162,7 @@ def compare_prerelease(a: PrereleaseId, b: PrereleaseId) -> int:
 
 
 def _compare_pre(a: tuple[PrereleaseId, ...], b: tuple[PrereleaseId, ...]) -> int:
-    """blang's pre-release comparison: none > some; then identifier by identifier; longer wins ties."""
+    """Blang's pre-release comparison: none > some; then identifier by identifier; longer wins ties."""
     if not a and not b:
         return 0
     if not a:
@@ -421,7 +421,7 @@ class Range:
 
 
 def _split_and_trim(text: str) -> list[str]:
-    """blang ``splitAndTrim`` on UTF-8 bytes; note it silently drops one-byte words (``-`` in ``a - b``)."""
+    """Blang's ``splitAndTrim`` on UTF-8 bytes; note it silently drops one-byte words (``-`` in ``a - b``)."""
     data = text.encode("utf-8", "surrogatepass")
     result: list[bytes] = []
     last = 0
@@ -478,7 +478,10 @@ def _go_atoi(text: str) -> int | None:
 
 
 def _increment(text: str, index: int) -> str:
-    """blang ``incrementMajorVersion``/``incrementMinorVersion`` (errors give ``""``, as blang ignores them)."""
+    """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``.
+
+    Errors give ``""``, as blang ignores them.
+    """
     parts = text.split(".")
     if len(parts) <= index:
         return ""

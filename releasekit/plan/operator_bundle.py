@@ -197,8 +197,11 @@ def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> Op
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
-    """The release whose record ``release`` carries: the newest earlier one of its minor with a record
-    (released or not), else the newest earlier one of its stream; None when no earlier release has one."""
+    """The release whose record ``release`` carries; None when no earlier release has one.
+
+    That is the newest earlier release of its minor with a record (released or not), else the newest
+    earlier one of its stream.
+    """
     earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
     same_minor = [
         r
@@ -212,8 +215,11 @@ def _record_source(stream: Stream, release: Release, records: Mapping[str, Opera
 def record_findings(
     streams: tuple[Stream, ...] | list[Stream], records: Mapping[str, OperatorRecord]
 ) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release: which record its bundle is built from, and whether the record
-    agrees with the stream. ``build`` and ``check`` report them as ``bundle build`` does."""
+    """RK-BUNDLE-100…102 for every release: the record its bundle is built from, and its agreement.
+
+    The findings say which record each bundle is built from and whether the record agrees with the
+    stream. ``build`` and ``check`` report them as ``bundle build`` does.
+    """
     return [f for s in streams for r in s.releases for f in choose_operator_facts(s, r, records).findings]
 
 
@@ -356,8 +362,11 @@ def recorded_files(
     bundle_annotations: Mapping[str, str],
     prose_doc: Mapping[str, Any],
 ) -> dict[PurePosixPath, Any]:
-    """The files of a bundle built from a record, by path: ``manifests/*`` and ``metadata/annotations.yaml``
-    as documents (the caller writes them as YAML), ``bundle.Dockerfile`` as text."""
+    """The files of a bundle built from a record, by path.
+
+    ``manifests/*`` and ``metadata/annotations.yaml`` as documents (the caller writes them as YAML),
+    ``bundle.Dockerfile`` as text.
+    """
     record = facts.record
     assert record is not None  # noqa: S101 - callers pass a record
     carried = facts.carried_from is not None

@@ -92,8 +92,11 @@ def _trailing_identifier(text: str) -> str:
 
 
 def _step(var: str, after: str) -> tuple[str, str] | None:
-    """``(name, ORIG)`` when ``after`` (the text after ``VAR=$(jq -r '.[] | select(.name == "``) goes on
-    ``N") | .image' FILE) && sed -i "s|${ORIG}.*|${VAR}|g"``, else None."""
+    """``(name, ORIG)`` when ``after`` goes on as an image substitution step does, else None.
+
+    ``after`` is the text after ``VAR=$(jq -r '.[] | select(.name == "``; the step goes on
+    ``N") | .image' FILE) && sed -i "s|${ORIG}.*|${VAR}|g"``.
+    """
     quote = after.find('"')
     if quote <= 0 or not after.startswith(_STEP_IMAGE, quote):
         return None
@@ -114,8 +117,11 @@ def _step(var: str, after: str) -> tuple[str, str] | None:
 
 
 def _substitution_steps(dockerfile: str) -> list[tuple[str, str]]:
-    """The ``(name, ORIG)`` of every ``VAR=$(jq ... select(.name == "N") ...) && sed -i "s|${ORIG}.*|${VAR}|g"``,
-    in file order (each within the text between one step start and the next)."""
+    """The ``(name, ORIG)`` of every image substitution step of ``dockerfile``, in file order.
+
+    A step is ``VAR=$(jq ... select(.name == "N") ...) && sed -i "s|${ORIG}.*|${VAR}|g"``, each read
+    within the text between one step start and the next.
+    """
     pieces = dockerfile.split(_STEP_START)
     steps = []
     for before, after in zip(pieces, pieces[1:], strict=False):
@@ -141,8 +147,9 @@ def _arg_default(line: str) -> tuple[str, str] | None:
 
 
 def _replace_rest_of_lines(text: str, original: str, image: str, max_chars: int | None) -> str:
-    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally: on every line holding it, the first
-    occurrence and the rest of the line become ``image``.
+    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally.
+
+    On every line holding it, the first occurrence and the rest of the line become ``image``.
 
     Raises:
         ValueError: the result would be longer than ``max_chars``.
@@ -212,9 +219,10 @@ def substitute_related_images(
 
 
 def _shell_words(text: str) -> list[str]:
-    """``text`` split into words as a POSIX shell (and ``shlex.split``) does: blanks separate words, single
-    quotes keep everything, double quotes keep everything but ``\\"`` and ``\\\\``, a backslash outside quotes
-    keeps the next character.
+    r"""``text`` split into words as a POSIX shell (and ``shlex.split``) does.
+
+    Blanks separate words, single quotes keep everything, double quotes keep everything but ``\"`` and
+    ``\\``, a backslash outside quotes keeps the next character.
 
     Raises:
         ValueError: an unclosed quote, or a backslash at the end.
@@ -273,7 +281,7 @@ def _double_quoted(text: str, pos: int, word: list[str]) -> int:
 
 
 def _logical_lines(text: str) -> list[str]:
-    """The lines of ``text`` with continuation lines (a trailing ``\\``) joined, each by one space."""
+    r"""The lines of ``text`` with continuation lines (a trailing ``\``) joined, each by one space."""
     logical: list[str] = []
     pending: list[str] = []
     for raw in text.splitlines():
