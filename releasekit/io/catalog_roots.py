@@ -371,6 +371,33 @@ def _resolve(base: PurePosixPath, source: str) -> PurePosixPath | None:
     return joined if joined.parts else PurePosixPath(".")
 
 
+def _groups(
+    anchors: list[PurePosixPath], others: list[PurePosixPath]
+) -> dict[PurePosixPath, list[PurePosixPath]]:
+    """One package's files grouped around its ``olm.package`` files (``anchors``).
+
+    Per folder, the (first two) anchors below it: an object joins the anchor alone below its deepest
+    folder that has any (the longest common folder), none when two tie. Without an anchor, one group.
+    """
+    if not anchors:
+        return {others[0]: list(others)} if others else {}
+    groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
+    below: dict[PurePosixPath, list[PurePosixPath]] = {}
+    for anchor in anchors:
+        for folder in (anchor.parent, *anchor.parent.parents):
+            held = below.setdefault(folder, [])
+            if len(held) < 2:
+                held.append(anchor)
+    for path in others:
+        for folder in (path.parent, *path.parent.parents):
+            nearest = below.get(folder)
+            if nearest:
+                if len(nearest) == 1:
+                    groups[nearest[0]].append(path)
+                break
+    return groups
+
+
 def _object_roots(
     facts: Mapping[PurePosixPath, tuple[set[str], set[str]]],
 ) -> dict[PurePosixPath, set[str]]:
@@ -383,25 +410,7 @@ def _object_roots(
         for package in used - declared:
             files_of.setdefault(package, ([], []))[1].append(path)
     for package, (anchors, others) in sorted(files_of.items()):
-        groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
-        if not anchors:
-            groups = {others[0]: list(others)} if others else {}
-        # per folder, the (first two) olm.package files below it: an object joins the anchor alone
-        # below its deepest folder that has any (the longest common folder), none when two tie
-        below: dict[PurePosixPath, list[PurePosixPath]] = {}
-        for anchor in anchors:
-            for folder in (anchor.parent, *anchor.parent.parents):
-                held = below.setdefault(folder, [])
-                if len(held) < 2:
-                    held.append(anchor)
-        for path in others if anchors else ():
-            for folder in (path.parent, *path.parent.parents):
-                nearest = below.get(folder)
-                if nearest:
-                    if len(nearest) == 1:
-                        groups[nearest[0]].append(path)
-                    break
-        for members in groups.values():
+        for members in _groups(anchors, others).values():
             folder = _common(_folder(m) for m in members)
             if folder.name == package and str(folder) != ".":
                 folder = folder.parent if folder.parent.parts else PurePosixPath(".")
@@ -436,7 +445,7 @@ def _indexignore_specs(
 
 
 def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnoreSpec]) -> bool:
-    """opm's verdict for ``rel`` below a root: a folder on the way or the file itself ignored."""
+    """Say what opm says of ``rel`` below a root: a folder on the way or the file itself ignored."""
     if not specs:
         return False
     parts = rel.parts
@@ -487,6 +496,72 @@ def _content(
     return tuple(out)
 
 
+_Found = dict[PurePosixPath, tuple[RootSource, str, str | None]]
+
+
+def _fbc_facts(
+    tree: RepoTree, cache: ParseCache, config: RepoConfig
+) -> tuple[dict[PurePosixPath, tuple[set[str], set[str]]], set[PurePosixPath]]:
+    """Per candidate file, the packages it declares and uses; and the candidate files that do not parse.
+
+    Raises:
+        SafetyLimitError, InputError: a file that may be a catalog and is over a limit or unreadable.
+    """
+    facts: dict[PurePosixPath, tuple[set[str], set[str]]] = {}
+    broken: set[PurePosixPath] = set()
+    listed = {PurePosixPath(path_text) for path_text, _ in config.roots}
+    for path in sorted(tree.files):
+        if not _candidate(path) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts):
+            continue
+        if listed and not _within(listed, path):
+            continue
+        parsed = cache.get(tree, path)
+        if parsed.refused is not None:
+            raise parsed.refused  # it may be a catalog: never pass it unread
+        declared, used = _fbc_packages(parsed)
+        if declared or used:
+            facts[path] = (declared, used)
+        elif parsed.findings and not parsed.metas:
+            broken.add(path)
+    return facts, broken
+
+
+def _found_roots(
+    tree: RepoTree,
+    config: RepoConfig,
+    facts: Mapping[PurePosixPath, tuple[set[str], set[str]]],
+    broken: set[PurePosixPath],
+    carried: Sequence[CatalogRoot],
+) -> _Found:
+    """The roots: the configured ones, else found.
+
+    Found: where a Containerfile copies to /configs, then by the objects, then the base's roots that hold
+    only broken files now.
+    """
+    found: _Found = {}
+    if config.roots:
+        folders = {f for path in tree.files for f in path.parents}
+        for path_text, _openshift in config.roots:
+            root = PurePosixPath(path_text)
+            if root in folders or str(root) == ".":
+                found[root] = (RootSource.CONFIG, "releasekit.yaml", None)
+        return found
+    fbc_folders = {f for path in facts for f in (*path.parents, PurePosixPath("."))}
+    for root, (containerfile, tag) in _containerfile_roots(tree, fbc_folders).items():
+        found[root] = (RootSource.CONTAINERFILE, containerfile, tag)
+    chosen = set(found)
+    for root in _object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
+        if not any(_inside(root, r) or _inside(r, root) for r in found):
+            found[root] = (RootSource.OBJECTS, "", None)
+    for old in carried:
+        root = PurePosixPath(old.path)
+        if any(_inside(root, r) or _inside(r, root) for r in found):
+            continue
+        if any(_inside(p, root) for p in broken):
+            found[root] = (RootSource.CARRIED, old.detail, old.openshift)
+    return found
+
+
 def find_catalog_roots(
     tree: RepoTree,
     *,
@@ -505,45 +580,8 @@ def find_catalog_roots(
         InputError: a root's file git cannot read.
     """
     config = config or RepoConfig()
-    facts: dict[PurePosixPath, tuple[set[str], set[str]]] = {}
-    broken: set[PurePosixPath] = set()
-    folders: set[PurePosixPath] = set()
-    for path in tree.files:
-        folders.update(path.parents)
-    listed = {PurePosixPath(path_text) for path_text, _ in config.roots}
-    for path in sorted(tree.files):
-        if not _candidate(path) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts):
-            continue
-        if listed and not _within(listed, path):
-            continue
-        parsed = cache.get(tree, path)
-        if parsed.refused is not None:
-            raise parsed.refused  # it may be a catalog: never pass it unread
-        declared, used = _fbc_packages(parsed)
-        if declared or used:
-            facts[path] = (declared, used)
-        elif parsed.findings and not parsed.metas:
-            broken.add(path)
-    found: dict[PurePosixPath, tuple[RootSource, str, str | None]] = {}
-    if config.roots:
-        for path_text, _openshift in config.roots:
-            root = PurePosixPath(path_text)
-            if root in folders or str(root) == ".":
-                found[root] = (RootSource.CONFIG, "releasekit.yaml", None)
-    else:
-        fbc_folders = {f for path in facts for f in (*path.parents, PurePosixPath("."))}
-        for root, (containerfile, tag) in _containerfile_roots(tree, fbc_folders).items():
-            found[root] = (RootSource.CONTAINERFILE, containerfile, tag)
-        chosen = set(found)
-        for root in _object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
-            if not any(_inside(root, r) or _inside(r, root) for r in found):
-                found[root] = (RootSource.OBJECTS, "", None)
-        for old in carried:
-            root = PurePosixPath(old.path)
-            if any(_inside(root, r) or _inside(r, root) for r in found):
-                continue
-            if any(_inside(p, root) for p in broken):
-                found[root] = (RootSource.CARRIED, old.detail, old.openshift)
+    facts, broken = _fbc_facts(tree, cache, config)
+    found = _found_roots(tree, config, facts, broken, carried)
     roots: list[CatalogRoot] = []
     content: dict[str, tuple[PurePosixPath, ...]] = {}
     files, special = _Sorted(tree.files), _Sorted(tree.special)

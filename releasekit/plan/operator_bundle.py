@@ -165,8 +165,10 @@ def choose_operator_facts(
 
 
 def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
-    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``, re-aimed at
-    ``release`` as a carried record is (name, version, images, createdAt, edges)."""
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``.
+
+    It is re-aimed at ``release`` as a carried record is (name, version, images, createdAt, edges).
+    """
     source = stream.release(record.csv_version) if record.csv_version else None
     if source is None:
         problem = Finding(
