@@ -44,7 +44,7 @@ import gc
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -63,7 +63,6 @@ from releasekit.io.fbc_json import (
 from releasekit.io.inputs import (
     MAX_DEPTH,
     MAX_WALK_DEPTH,
-    TOKEN_STARTS_AFTER,
     UTF8_BOM,
     check_nesting,
     check_regular,
@@ -438,109 +437,86 @@ def _first_content_line(chunk: str, line: int) -> int:
         size *= 8
 
 
-_YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
+# ------------------------------------------------------------------- which reader takes a YAML document
+#
+# yaml-rs (YAML 1.2, fast) and PyYAML (YAML 1.1, the reading opm's go-yaml shares; about 6.6 MB/s) give the
+# same values except where a document holds one of these, which the scan below looks for in its text before
+# either parser sees it:
+# - a plain scalar YAML 1.1 reads otherwise: yes/no/on/off (not y/n: both read a string), "=", "<<" (a merge key),
+#   and every number but a plain decimal integer: a leading zero (0777, 0o17, 0x1F), an underscore
+#   anywhere (1_000, _1, 1e_5), a colon (1:20, sexagesimal), a dot or an exponent (1.5, +.5, 1e5, 1e400),
+#   .inf and .nan;
+# - an explicit tag (!foo, !!binary), a collection as a mapping key (``? ``, ``[a]: b``, ``{a: 1}: b``), an
+#   alias as a key (``*a : b``), a directive (%YAML), or a YAML 1.1 line break (NEL, LS, PS).
+# The scan is conservative: the same text inside a quoted or block scalar, or in a comment, sends the
+# document to PyYAML too, which costs time, never a different value. Every context it looks at is within a
+# line (a plain scalar starts at the start of a line, after "- ", "? ", ": ", an anchor, or a flow
+# indicator), so it runs once over each distinct line of a file.
 
-# What yaml-rs (YAML 1.2) reads otherwise than PyYAML (YAML 1.1, the reference) when written unquoted:
-# - strings to PyYAML: bools (yes/no/on/off), "=" (refused), "<<" (merge key), sexagesimal numbers (1:20,
-#   1:20.5) and underscore-only hex or binary (0x_, refused);
-# - numbers to yaml-rs: integers written with a leading zero or underscore, or as 0o17 or 0X1F (PyYAML: octal
-#   or a string), and floats written without a dot or a signed exponent (1e5), with a sign before the dot
-#   (+.5), or past float64's range (PyYAML and opm keep the text).
-# Only such plain scalars come out differently, so a document is read by PyYAML when its yaml-rs value holds
-# one of those strings or a float, or an integer whose text may be one of those spellings.
-_YAML11_WORDS = frozenset(
-    ("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<")
+_TOKEN_END = r"[ \t\r]*+(?:$|#|[,\]}]|:(?:[ \t\r]|$))"
+_YAML11_TOKEN = (
+    r"(?![-+]?(?:0|[1-9][0-9]*+)" + _TOKEN_END + ")"  # a decimal integer both read alike
+    r"(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|=|<<"
+    r"|[-+]?(?:\.(?:inf|Inf|INF|nan|NaN|NAN)|0[xXoObB][0-9A-Fa-f_]*+"
+    r"|(?=\.?[0-9_])(?:[0-9_]++(?::[0-9_]++)*+)?(?:\.[0-9_]*+)?(?:[eE][-+]?[0-9_]*+)?))" + _TOKEN_END
 )
+_YAML11_RISK = re.compile(
+    # a plain scalar after a line start, a flow indicator, or a key's colon; block indicators and an
+    # anchor may come first
+    r"(?:\n|[\[{,]|:(?=[ \t])|[\"']:)[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+    + _YAML11_TOKEN
+    + r"|!(?<![^ \t\r\n\[\]{},:?-]!)"  # a tag: a '!' where a token starts
+    + r"|\?(?<![^ \t\r\n\[{,]\?)(?![^ \t\r\n])"  # an explicit key
+    + r"|[\]}][ \t]*+:"  # a flow collection as a key
+    + r"|\*(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}]*?[ \t]*:(?:[ \t\r]|$)"  # an alias as a key
+    + r"|\n%"  # a directive
+    + "|[\x85\u2028\u2029]",  # YAML 1.1 line breaks
+    re.MULTILINE,
+)
+_LONG_LINE = 2048
+# a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
+_SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
+_WHOLE_TOKEN = re.compile(_YAML11_TOKEN)
+_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "#")
 
 
-# every character PyYAML's int and float spellings use (digits, signs, '.', '_', ':', exponents, 0b/0o/0x
-# prefixes, hex digits, .inf and .nan), both cases
-_NUMBER_CHARACTERS = frozenset("0123456789+-._:abcdefABCDEFinoxINOX")
+def _risky_lines(text: str) -> frozenset[str]:
+    """The distinct lines of YAML ``text`` that hold a construct yaml-rs may read otherwise than YAML 1.1.
 
-
-@functools.lru_cache(maxsize=4096)
-def _pyyaml_number(text: str) -> bool:
-    """Whether PyYAML reads plain ``text`` as an int or a float: its own resolvers, as yamlio's loader has them.
-
-    yamlio (and PyYAML, about 30 ms) is imported only for a string made of number characters alone: a
-    timestamp such as ``2024-01-01T00:00:00Z``, which most catalogs hold, is not one.
+    Each distinct line is scanned once: lines up to ``_LONG_LINE`` characters by one search of
+    :data:`_YAML11_RISK` over all of them, a longer one (an ``olm.bundle.object``'s base64) by
+    :func:`_long_line_risky`.
     """
-    if not _NUMBER_CHARACTERS.issuperset(text):
-        return False
-    from releasekit.io.yamlio import SafeLoader
-
-    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
-    resolvers = SafeLoader.yaml_implicit_resolvers.get(text[:1], [])
-    return any(tag in numbers and pattern.match(text) for tag, pattern in resolvers)
-
-
-# a plain scalar starting (after a sign) with 0 and another character, or with '_': an integer yaml-rs reads
-# leniently (0777, 08, 0o17, 0X1F, _1); run only on documents in which yaml-rs produced an integer
-_LENIENT_INTEGER = re.compile(r"(?:^|(?<=[\s\[\]{},:?]))[-+]?(?:0[0-9A-Za-z_]|_)")
-_SAFE, _INTEGERS, _REREAD = 0, 1, 2
+    distinct = set(text.split("\n"))
+    short = [line for line in distinct if len(line) <= _LONG_LINE]
+    risky = {line for line in distinct if len(line) > _LONG_LINE and _long_line_risky(line)}
+    joined = "\n" + "\n".join(short)
+    for found in _YAML11_RISK.finditer(joined):
+        at = found.end() - 1  # the last character matched is on the line in question
+        risky.add(joined[joined.rfind("\n", 0, at) + 1 : _line_end(joined, at)])
+    return frozenset(risky)
 
 
-def _yaml11_risk(value: Any) -> int:
-    """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
-
-    ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,
-    or something else that is not JSON (a tuple or frozenset: a collection as a mapping key, which PyYAML
-    refuses); ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: none of these.
-
-    One tight loop over the values, which appends each container's items to the list it is iterating (a
-    list iterator goes on to items appended during the loop; no pop per value). Mapping keys, mostly the
-    same few names, are gathered and go through the same loop afterwards, once each. A string is looked at
-    further only when it sorts before ``:`` (a number's first character) or is short (every word sorts
-    after ``:``).
-    """
-    found = _SAFE
-    pending: list[Any] = [value]
-    keys: list[Any] = []
-    extend, gather = pending.extend, keys.extend
-    words, number = _YAML11_WORDS, _pyyaml_number
-    batch: Iterable[Any] = pending
-    while True:
-        for item in batch:
-            kind = type(item)
-            if kind is str:
-                if item < ":":
-                    if item >= "+" and (":" in item or "_" in item) and number(item):
-                        return _REREAD
-                elif len(item) < 4 and item in words:
-                    return _REREAD
-            elif kind is dict:
-                extend(item.values())
-                gather(item)
-            elif kind is list:
-                extend(item)
-            elif kind is int:
-                found = _INTEGERS
-            elif kind is not bool and item is not None:
-                return _REREAD
-        if not keys:
-            return found
-        batch = set(keys)  # keys are never dicts or lists: this batch adds nothing to either list
-        keys.clear()
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
 
 
-_TAG_FOLLOWS = frozenset(TOKEN_STARTS_AFTER)
+def _long_line_risky(line: str) -> bool:
+    """:data:`_YAML11_RISK` on one long line, by a shortcut when it is a simple key and one plain scalar."""
+    pair = _SIMPLE_PAIR.match(line)
+    if pair is None or not line.isascii():
+        return _YAML11_RISK.search("\n" + line) is not None
+    start = pair.end()
+    if any(line.find(mark, start) >= 0 for mark in _SPLITS_PLAIN):
+        return _YAML11_RISK.search("\n" + line) is not None
+    # one plain scalar after the key: the key and the scalar are the only tokens
+    return _YAML11_RISK.search("\n" + line[:start]) is not None or _WHOLE_TOKEN.match(line, start) is not None
 
 
-def _explicit_tag(chunk: str) -> bool:
-    """Whether ``chunk`` may hold an explicit tag (``!foo x``, ``!!binary ...``, ``!!set {...}``).
-
-    yaml-rs drops a tag it does not know and reads ``!!binary`` and ``!!set`` otherwise than PyYAML, so
-    such a document is read by PyYAML. A tag starts a token: a ``!`` at the start or after a space or a
-    flow or block indicator (a ``!`` inside a word, as in prose, is none). Past 64 candidates, yes.
-    """
-    at = chunk.find("!")
-    for _ in range(64):
-        if at < 0:
-            return False
-        if at == 0 or chunk[at - 1] in _TAG_FOLLOWS:
-            return True
-        at = chunk.find("!", at + 1)
-    return at >= 0
+def _read_by_pyyaml(chunk: str, risky: frozenset[str]) -> bool:
+    """Whether a document (``chunk``, whole lines of the text ``risky`` comes from) goes to PyYAML."""
+    return bool(risky) and not risky.isdisjoint(chunk.split("\n"))
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
@@ -585,81 +561,67 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_docs(
-    text: str,
-    file: str,
-    findings: list[Finding],
-    limits: LoadLimits,
-    *,
-    tags: bool = True,
-) -> Iterator[_Doc]:
-    """The documents of YAML ``text`` read as YAML 1.1 (see ``_YAML11_WORDS``); ``tags=False`` when the
-    screen found no ``!`` where a token may start (no document then needs the explicit-tag search)."""
-    import yaml_rs
+def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+    """The documents of YAML ``text`` as YAML 1.1 reads them.
 
-    # YAML 1.1 line breaks (NEL, LS, PS): looked for in the whole text once (an ASCII text, known as such
-    # without a scan, has none), then in each document only when the text has one
-    breaks = not text.isascii() and any(brk in text for brk in _YAML11_BREAKS)
+    One scan of the text (:func:`_risky_lines`) decides for each document, before it is parsed, whether
+    yaml-rs may read it or PyYAML must (:mod:`releasekit.io.yamlio`, through :func:`_merged_document`);
+    each document is parsed once, by one of them.
+    """
+    risky = _risky_lines(text)
     any_doc = False
-    alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        value: Any = _ABSENT
-        if not (breaks and any(brk in chunk for brk in _YAML11_BREAKS)):
-            # yaml-rs reads YAML 1.2, which has no NEL/LS/PS line breaks; go-yaml (opm) and PyYAML read YAML
-            # 1.1, which has them
-            try:
-                value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
-            except yaml_rs.YAMLDecodeError as exc:
-                message = str(exc)
-                if "alias" in message and "limit" in message:
-                    raise SafetyLimitError(
-                        f"{file}:{line}: YAML alias expansion over the limit ({message})"
-                    ) from None
-                if (
-                    "duplicate" in message
-                    and (reread := _reread_duplicate(chunk, file, line, limits)) is not None
-                ):
-                    value = reread  # keys yaml-rs read as equal that YAML 1.1 tells apart (or merges)
-                else:
-                    findings.append(_yaml_rs_finding(message, file, line))
-                    continue
-            else:
-                risk = _yaml11_risk(value)
-                if (
-                    risk == _REREAD
-                    or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None)
-                    or (tags and _explicit_tag(chunk))
-                ):
-                    value = _ABSENT
+        if _read_by_pyyaml(chunk, risky):
+            value = _pyyaml_value(chunk, file, line, findings, limits)
+        else:
+            value = _yaml_rs_value(chunk, file, line, findings, limits)
         if value is _ABSENT:
-            value = _merged_document(chunk, file, line, findings, limits)
-            if value is _ABSENT:
-                continue
-            if (bad := _non_finite(value)) is not None:
-                findings.append(
-                    _finding(
-                        "RK-FBC-001",
-                        f"invalid YAML: json: unsupported value: {bad}",
-                        file,
-                        _first_content_line(chunk, line),
-                        "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
-                    )
-                )
-                continue
+            continue
         yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
     if not any_doc:
         yield _Doc(None, 1, raw_empty=True)
 
 
-def _reread_duplicate(chunk: str, file: str, line: int, limits: LoadLimits) -> Any:
-    """PyYAML's value of a document yaml-rs refused for a duplicate key, or ``None`` if PyYAML refuses it too.
+def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """yaml-rs's value of a document, or ``_ABSENT`` after a finding.
 
-    yaml-rs has no merge keys (``<<`` twice) and reads 0o17 and 15 as the same key; PyYAML does not.
+    Raises:
+        SafetyLimitError: its aliases replay more than ``limits.max_alias_events`` events.
     """
-    findings: list[Finding] = []
+    import yaml_rs
+
+    try:
+        return yaml_rs.loads(
+            chunk,
+            parse_datetime=False,
+            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events),
+        )
+    except yaml_rs.YAMLDecodeError as exc:
+        message = str(exc)
+        if "alias" in message and "limit" in message:
+            raise SafetyLimitError(
+                f"{file}:{line}: YAML alias expansion over the limit ({message})"
+            ) from None
+        findings.append(_yaml_rs_finding(message, file, line))
+        return _ABSENT
+
+
+def _pyyaml_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """PyYAML's value of a document, or ``_ABSENT`` after a finding (a NaN or infinity is one: JSON has none)."""
     value = _merged_document(chunk, file, line, findings, limits)
-    return None if value is _ABSENT or value is None else value
+    if value is not _ABSENT and (bad := _non_finite(value)) is not None:
+        findings.append(
+            _finding(
+                "RK-FBC-001",
+                f"invalid YAML: json: unsupported value: {bad}",
+                file,
+                _first_content_line(chunk, line),
+                "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
+            )
+        )
+        return _ABSENT
+    return value
 
 
 def _yaml_rs_finding(message: str, file: str, line: int) -> Finding:
@@ -1154,18 +1116,14 @@ def load_catalog_text(
         text = text[1:]
     stripped = text.lstrip(" \t\r\n")
     is_json = stripped.startswith("{")
-    tags = True
     if is_json:
         check_nesting(data, file, yaml=False)
     else:
         screened = screen_yaml(data, file)
-        tags = screened.tags
         if screened.forbidden is not None:
             _forbidden_finding(screened.forbidden, file, findings)
             return [], findings
-    docs = (
-        _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits, tags=tags)
-    )
+    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
 
