@@ -44,7 +44,7 @@ import gc
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -455,68 +455,125 @@ def _first_content_line(chunk: str, line: int) -> int:
 
 _TOKEN_END = r"[ \t\r]*+(?:$|#|[,\]}]|:(?:[ \t\r]|$))"
 _YAML11_TOKEN = (
+    r"(?=[-+.0-9_YNOyno=<])"  # the first characters of the tokens below, a quick way out for the rest
     r"(?![-+]?(?:0|[1-9][0-9]*+)" + _TOKEN_END + ")"  # a decimal integer both read alike
     r"(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|=|<<"
     r"|[-+]?(?:\.(?:inf|Inf|INF|nan|NaN|NAN)|0[xXoObB][0-9A-Fa-f_]*+"
     r"|(?=\.?[0-9_])(?:[0-9_]++(?::[0-9_]++)*+)?(?:\.[0-9_]*+)?(?:[eE][-+]?[0-9_]*+)?))" + _TOKEN_END
 )
-_YAML11_RISK = re.compile(
-    # a plain scalar after a line start, a flow indicator, or a key's colon; block indicators and an
-    # anchor may come first
-    r"(?:\n|[\[{,]|:(?=[ \t])|[\"']:)[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
-    + _YAML11_TOKEN
-    + r"|!(?<![^ \t\r\n\[\]{},:?-]!)"  # a tag: a '!' where a token starts
-    + r"|\?(?<![^ \t\r\n\[{,]\?)(?![^ \t\r\n])"  # an explicit key
-    + r"|[\]}][ \t]*+:"  # a flow collection as a key
-    + r"|\*(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}]*?[ \t]*:(?:[ \t\r]|$)"  # an alias as a key
-    + r"|\n%"  # a directive
-    + "|[\x85\u2028\u2029]",  # YAML 1.1 line breaks
-    re.MULTILINE,
+# what may come between a token's start and the token: block indicators, an anchor
+_BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+# Each pattern starts with one literal character, which the regular expression engine skips to (one pattern
+# with them all as alternatives is tried at every offset, about ten times slower); a pattern whose
+# character the text does not hold is not run.
+_YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
+    for first, rest in (
+        ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
+        (":", r"(?:(?<=[\"']:)|(?=[ \t]))" + _BEFORE_TOKEN + _YAML11_TOKEN),  # a value after its key
+        (",", r"[ \t]*+" + _YAML11_TOKEN),  # flow collection entries
+        ("[", r"[ \t]*+" + _YAML11_TOKEN),
+        ("{", r"[ \t]*+" + _YAML11_TOKEN),
+        ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
+        ("\x85", ""),  # YAML 1.1 line breaks
+        ("\u2028", ""),
+        ("\u2029", ""),
+    )
+)
+# A mapping key that may be a collection (yaml-rs makes a tuple or frozenset of it; YAML 1.1 refuses it):
+# an explicit key, a flow collection before a colon, an alias before a colon. Such a document is read by
+# yaml-rs and its keys are looked at (:func:`_has_collection_key`): Markdown's ``[link]: url`` in
+# descriptions would otherwise send many documents to PyYAML.
+_KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
+    for first, rest in (
+        ("?", r"(?<![^ \t\r\n\[{,]\?)(?![^ \t\r\n])"),
+        ("]", r"[ \t]*+:"),
+        ("}", r"[ \t]*+:"),
+        ("*", r"(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}*]+?[ \t]*:(?:[ \t\r]|$)"),
+    )
 )
 _LONG_LINE = 2048
 # a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
 _SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
 _WHOLE_TOKEN = re.compile(_YAML11_TOKEN)
-_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "#")
+_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "#", "\r")
 
 
-def _risky_lines(text: str) -> frozenset[str]:
-    """The distinct lines of YAML ``text`` that hold a construct yaml-rs may read otherwise than YAML 1.1.
+@dataclass(frozen=True, slots=True)
+class _Readers:
+    """Which lines of a YAML text decide how its documents are read (see :func:`_readers`)."""
 
-    Each distinct line is scanned once: lines up to ``_LONG_LINE`` characters by one search of
-    :data:`_YAML11_RISK` over all of them, a longer one (an ``olm.bundle.object``'s base64) by
-    :func:`_long_line_risky`.
+    pyyaml: frozenset[str]
+    """Lines that send their document to PyYAML."""
+    keys: frozenset[str]
+    """Lines that may hold a collection as a key: yaml-rs reads their document and its keys are checked."""
+
+    def choose(self, chunk: str) -> str:
+        """``"pyyaml"``, ``"keys"`` (yaml-rs, keys checked) or ``"yaml-rs"`` for a document (whole lines)."""
+        if not self.pyyaml and not self.keys:
+            return "yaml-rs"
+        lines = chunk.split("\n")
+        if self.pyyaml and not self.pyyaml.isdisjoint(lines):
+            return "pyyaml"
+        if self.keys and not self.keys.isdisjoint(lines):
+            return "keys"
+        return "yaml-rs"
+
+
+def _readers(text: str) -> _Readers:
+    """One scan of YAML ``text``'s distinct lines: which lines hold a construct yaml-rs may read otherwise.
+
+    Lines up to ``_LONG_LINE`` characters are joined (each once) and searched by the patterns above; a
+    longer one (an ``olm.bundle.object``'s base64) is looked at by :func:`_long_line_risky`.
     """
     distinct = set(text.split("\n"))
-    short = [line for line in distinct if len(line) <= _LONG_LINE]
-    risky = {line for line in distinct if len(line) > _LONG_LINE and _long_line_risky(line)}
-    joined = "\n" + "\n".join(short)
-    for found in _YAML11_RISK.finditer(joined):
-        at = found.end() - 1  # the last character matched is on the line in question
-        risky.add(joined[joined.rfind("\n", 0, at) + 1 : _line_end(joined, at)])
-    return frozenset(risky)
+    pyyaml = {line for line in distinct if len(line) > _LONG_LINE and _long_line_risky(line)}
+    joined = "\n" + "\n".join(line for line in distinct if len(line) <= _LONG_LINE)
+    pyyaml.update(_lines_found(joined, _YAML11_SCANS))
+    keys = _lines_found(joined, _KEY_SCANS)
+    return _Readers(frozenset(pyyaml), frozenset(keys))
 
 
-def _line_end(text: str, at: int) -> int:
-    end = text.find("\n", at)
-    return len(text) if end < 0 else end
+def _lines_found(joined: str, scans: Iterable[tuple[str, re.Pattern[str]]]) -> set[str]:
+    """The lines of ``joined`` (lines after a newline each) in which one of ``scans`` finds something."""
+    found: set[str] = set()
+    for first, scan in scans:
+        if first not in joined:  # a search for one character is many times faster than the scan's
+            continue
+        for match in scan.finditer(joined):
+            at = match.end() - 1  # the last character matched is on the line in question
+            end = joined.find("\n", at)
+            found.add(joined[joined.rfind("\n", 0, at) + 1 : len(joined) if end < 0 else end])
+    return found
 
 
 def _long_line_risky(line: str) -> bool:
-    """:data:`_YAML11_RISK` on one long line, by a shortcut when it is a simple key and one plain scalar."""
+    """What the scans say of one long line, by a shortcut when it is a simple key and one plain scalar."""
     pair = _SIMPLE_PAIR.match(line)
-    if pair is None or not line.isascii():
-        return _YAML11_RISK.search("\n" + line) is not None
-    start = pair.end()
-    if any(line.find(mark, start) >= 0 for mark in _SPLITS_PLAIN):
-        return _YAML11_RISK.search("\n" + line) is not None
+    if pair is None or not line.isascii() or any(line.find(mark, pair.end()) >= 0 for mark in _SPLITS_PLAIN):
+        text = "\n" + line
+        return any(scan.search(text) for _, scan in (*_YAML11_SCANS, *_KEY_SCANS))
     # one plain scalar after the key: the key and the scalar are the only tokens
-    return _YAML11_RISK.search("\n" + line[:start]) is not None or _WHOLE_TOKEN.match(line, start) is not None
+    head = "\n" + line[: pair.end()]
+    return (
+        any(scan.search(head) for _, scan in _YAML11_SCANS)
+        or _WHOLE_TOKEN.match(line, pair.end()) is not None
+    )
 
 
-def _read_by_pyyaml(chunk: str, risky: frozenset[str]) -> bool:
-    """Whether a document (``chunk``, whole lines of the text ``risky`` comes from) goes to PyYAML."""
-    return bool(risky) and not risky.isdisjoint(chunk.split("\n"))
+def _has_collection_key(value: Any) -> bool:
+    """Whether a value yaml-rs read has a collection (a tuple or frozenset) as a mapping key."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if type(item) is dict:
+            if any(type(key) in (tuple, frozenset) for key in item):
+                return True
+            pending.extend(item.values())
+        elif type(item) is list:
+            pending.extend(item)
+    return False
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
@@ -564,20 +621,27 @@ def _non_finite(value: Any) -> str | None:
 def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
     """The documents of YAML ``text`` as YAML 1.1 reads them.
 
-    One scan of the text (:func:`_risky_lines`) decides for each document, before it is parsed, whether
+    One scan of the text (:func:`_readers`) decides for each document, before it is parsed, whether
     yaml-rs may read it or PyYAML must (:mod:`releasekit.io.yamlio`, through :func:`_merged_document`);
     each document is parsed once, by one of them.
     """
-    risky = _risky_lines(text)
+    readers = _readers(text)
     any_doc = False
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        if _read_by_pyyaml(chunk, risky):
-            value = _pyyaml_value(chunk, file, line, findings, limits)
-        else:
+        reader = readers.choose(chunk)
+        value = _ABSENT
+        if reader != "pyyaml":
             value = _yaml_rs_value(chunk, file, line, findings, limits)
-        if value is _ABSENT:
-            continue
+            if reader == "keys" and value is not _ABSENT and _has_collection_key(value):
+                value = _ABSENT  # YAML 1.1 refuses such a key: PyYAML says where
+                reader = "pyyaml"
+            elif value is _ABSENT:
+                continue
+        if reader == "pyyaml":
+            value = _pyyaml_value(chunk, file, line, findings, limits)
+            if value is _ABSENT:
+                continue
         yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
     if not any_doc:
         yield _Doc(None, 1, raw_empty=True)
