@@ -458,11 +458,15 @@ _YAML11_TOKEN = (
     r"(?=[-+.0-9_YNOyno=<])"  # the first characters of the tokens below, a quick way out for the rest
     r"(?![-+]?(?:0|[1-9][0-9]*+)" + _TOKEN_END + ")"  # a decimal integer both read alike
     r"(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|=|<<"
-    r"|[-+]?(?:\.(?:inf|Inf|INF|nan|NaN|NAN)|0[xXoObB][0-9A-Fa-f_]*+"
+    r"|[-+]?(?:\.(?i:inf(?:inity)?|nan)|0[xXoObB][0-9A-Fa-f_]*+"
     r"|(?=\.?[0-9_])(?:[0-9_]++(?::[0-9_]++)*+)?(?:\.[0-9_]*+)?(?:[eE][-+]?[0-9_]*+)?))" + _TOKEN_END
 )
-# what may come between a token's start and the token: block indicators, an anchor
+# what may come between a line's start and a token: block indicators, an anchor; after a key's colon, only an
+# anchor (which keeps each scan linear: a run of ": : :" is gone through once, from the line's start)
 _BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+_AFTER_KEY = r"[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+# a flow entry: such a token, or one yaml-rs reads otherwise in a flow collection (":x", a lone "-")
+_FLOW_ENTRY = r"[ \t]*+(?:" + _YAML11_TOKEN + r"|:|-[ \t\r]*+(?:$|[,\]}]))"
 # Each pattern starts with one literal character, which the regular expression engine skips to (one pattern
 # with them all as alternatives is tried at every offset, about ten times slower); a pattern whose
 # character the text does not hold is not run.
@@ -470,10 +474,11 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (first, re.compile(re.escape(first) + rest, re.MULTILINE))
     for first, rest in (
         ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
-        (":", r"(?:(?<=[\"']:)|(?=[ \t]))" + _BEFORE_TOKEN + _YAML11_TOKEN),  # a value after its key
-        (",", r"[ \t]*+" + _YAML11_TOKEN),  # flow collection entries
-        ("[", r"[ \t]*+" + _YAML11_TOKEN),
-        ("{", r"[ \t]*+" + _YAML11_TOKEN),
+        (":", r"(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN),  # a value after its key
+        (",", _FLOW_ENTRY),  # flow collection entries
+        ("[", _FLOW_ENTRY),
+        ("{", _FLOW_ENTRY),
+        (":", r"[,\]}]"),  # a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
         ("\x85", ""),  # YAML 1.1 line breaks
         ("\u2028", ""),
@@ -536,15 +541,21 @@ def _readers(text: str) -> _Readers:
 
 
 def _lines_found(joined: str, scans: Iterable[tuple[str, re.Pattern[str]]]) -> set[str]:
-    """The lines of ``joined`` (lines after a newline each) in which one of ``scans`` finds something."""
+    """The lines of ``joined`` (lines after a newline each) in which one of ``scans`` finds something.
+
+    After a find, a scan goes on from the end of that line: each line is searched and cut out once per
+    scan, however many finds it holds.
+    """
     found: set[str] = set()
     for first, scan in scans:
         if first not in joined:  # a search for one character is many times faster than the scan's
             continue
-        for match in scan.finditer(joined):
+        pos = 0
+        while (match := scan.search(joined, pos)) is not None:
             at = match.end() - 1  # the last character matched is on the line in question
             end = joined.find("\n", at)
-            found.add(joined[joined.rfind("\n", 0, at) + 1 : len(joined) if end < 0 else end])
+            pos = len(joined) if end < 0 else end
+            found.add(joined[joined.rfind("\n", 0, at) + 1 : pos])
     return found
 
 

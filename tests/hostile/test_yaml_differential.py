@@ -285,3 +285,33 @@ def test_infinity_is_still_refused_with_gos_message() -> None:
     findings: list[Any] = []
     assert list(_yaml_docs("a: 1\nk: .inf\n", "f.yaml", findings, LoadLimits())) == []
     assert [f.message for f in findings] == ["invalid YAML: json: unsupported value: +Inf"]
+
+
+# Every short plain scalar over the characters that YAML 1.1 and yaml-rs put into numbers, and every case
+# spelling of the words either reads as a bool or null: the scan that chooses the reader before parsing
+# must send each one that reads otherwise to PyYAML (issue 25), as a key, a value, an item and a flow item.
+_NUMBER_ALPHABET = "09.eE+-_:xob"
+_WORDS = ["yes", "no", "on", "off", "y", "n", "true", "false", "null", "inf", "nan", "<<", "=", "~"]
+
+
+def _short_tokens() -> list[str]:
+    tokens = list(_NUMBER_ALPHABET)
+    tokens += [a + b for a in _NUMBER_ALPHABET for b in _NUMBER_ALPHABET]
+    tokens += [a + b + c for a in _NUMBER_ALPHABET for b in _NUMBER_ALPHABET for c in "09._:e"]
+    for word in _WORDS:
+        tokens += sorted(
+            {word, word.title(), word.upper(), "." + word, "." + word.title(), "." + word.upper()}
+        )
+    return tokens
+
+
+@pytest.mark.parametrize("template", ["k: {}\n", "{}: v\n", "- {}\n", "k: [a, {}]\n", "k: {{{}: x}}\n"])
+def test_every_short_number_or_word_spelling_reads_the_same(template: str) -> None:
+    differ = []
+    for token in _short_tokens():
+        if token.startswith(("-", "?", ":")) and template in ("{}: v\n", "- {}\n"):
+            continue  # an indicator, not a scalar, where a block token starts
+        text = template.format(token)
+        if _fast(text) != _reference(text):
+            differ.append(text)
+    assert differ == []
