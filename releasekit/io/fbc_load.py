@@ -11,7 +11,10 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
 
 How it is fast without changing any of that: JSON streams proven exact are decoded by
 :mod:`releasekit.io.fbc_json` (msgspec structs, property values parsed on first read); any other file takes
-the exact path below, and tests hold both to the same objects, lines and findings.
+the exact path below, and tests hold both to the same objects, lines and findings. A YAML file's
+documents are read by yaml-rs, except those in which one scan of the file's distinct lines, before any
+parsing, finds a spelling YAML 1.1 (opm's go-yaml, PyYAML) reads otherwise: PyYAML reads those (see
+:func:`_readers`).
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
 … ``RK-FBC-009``) with file and line, and the other files are still read. What cannot be read at all, or
@@ -322,8 +325,10 @@ _OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_B
 
 
 def _fast_json_object(piece: str) -> Any:
-    """``piece`` parsed by msgspec when that is exactly what the json module gives (no key lost, see
-    :func:`~releasekit.io.fbc_json.exact_object`), else ``None``."""
+    """``piece`` parsed by msgspec when that is exactly what the json module gives, else ``None``.
+
+    No key is lost: see :func:`~releasekit.io.fbc_json.exact_object`.
+    """
     return exact_object(piece.encode())
 
 
@@ -588,8 +593,11 @@ def _has_collection_key(value: Any) -> bool:
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """A document read by PyYAML (:mod:`releasekit.io.yamlio`), the YAML 1.1 reading opm's go-yaml shares:
-    merge keys, NEL/LS/PS line breaks, YAML 1.1 spellings; ``_ABSENT`` after a finding."""
+    """A document read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding.
+
+    That is the YAML 1.1 reading opm's go-yaml shares: merge keys, NEL/LS/PS line breaks, YAML 1.1
+    spellings.
+    """
     from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 
     try:
@@ -1275,8 +1283,10 @@ def _is_yaml(data: bytes) -> bool:
 
 
 def _decoded(data: bytes, display: str) -> list[Decoded] | None:
-    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``
-    (a BOM makes a file YAML to opm)."""
+    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``.
+
+    A BOM makes a file YAML to opm.
+    """
     spans = object_spans(data) if data[:3] != UTF8_BOM else None
     if spans is None or not is_exact(data, spans):
         return None
