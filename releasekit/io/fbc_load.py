@@ -479,11 +479,11 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (first, re.compile(re.escape(first) + rest, re.MULTILINE))
     for first, rest in (
         ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
-        (":", r"(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN),  # a value after its key
+        # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
+        (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN + ")"),
         (",", _FLOW_ENTRY),  # flow collection entries
         ("[", _FLOW_ENTRY),
         ("{", _FLOW_ENTRY),
-        (":", r"[,\]}]"),  # a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
         ("\x85", ""),  # YAML 1.1 line breaks
         ("\u2028", ""),
