@@ -479,6 +479,7 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (first, re.compile(re.escape(first) + rest, re.MULTILINE))
     for first, rest in (
         ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
+        ("\r", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line break too (lines are cut at "\n")
         # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN + ")"),
         (",", _FLOW_ENTRY),  # flow collection entries

@@ -184,6 +184,8 @@ EDGE_DOCUMENTS = [
     "a: !!set {x: null}\n",
     "a: b!c\nd: 'e !f'\n",  # '!' inside a scalar is no tag
     "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
+    "a: 1\r0777: b\r",  # a carriage return alone breaks a line: a key starts after it
+    "a:\r- yes\r- [0o17]\r",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
