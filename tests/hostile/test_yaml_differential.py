@@ -186,6 +186,15 @@ EDGE_DOCUMENTS = [
     "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
     "a: 1\r0777: b\r",  # a carriage return alone breaks a line: a key starts after it
     "a:\r- yes\r- [0o17]\r",
+    # lines over 2,048 characters, which the scan looks at where they are (a file of mostly such lines)
+    "k: " + "1" * 3000 + ".5\n",
+    "k: 0" + "7" * 3000 + "\n",
+    "k: " + "a" * 3000 + "\nv: yes\n",
+    "data: " + "QUJD" * 1000 + "\nv: [on]\n",
+    "yes: " + "QUJD" * 1000 + "\n",
+    "k: [" + "a, " * 1000 + "0777]\n",
+    "k: {" + "a: b, " * 1000 + "c: off}\n",
+    "- " + "x" * 3000 + "\n- 1:20\n",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
