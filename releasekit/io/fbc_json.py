@@ -87,10 +87,11 @@ def _border_spans(data: bytes) -> list[Span] | None:
 
 
 def _line_spans(data: bytes) -> list[Span] | None:
-    """The spans of a stream written one object per line (as JSON-lines writers and the synthetic
-    benchmark write it), found with ``bytes.find`` alone; ``None`` for any other layout.
+    r"""The spans of a stream written one object per line, found with ``bytes.find`` alone.
 
-    Every line must be empty or start with ``{`` and end with ``}`` (or ``}\\r``): a JSON string holds
+    That is how JSON-lines writers and the synthetic benchmark write it; ``None`` for any other layout.
+
+    Every line must be empty or start with ``{`` and end with ``}`` (or ``}\r``): a JSON string holds
     no newline, so each newline between two such lines is a border and no other border exists. The
     result equals :func:`_border_spans`'s.
     """
@@ -117,21 +118,24 @@ def _line_spans(data: bytes) -> list[Span] | None:
 
 
 def is_exact(data: bytes, spans: list[Span]) -> bool:
-    """True when each span is one object :func:`exact_object` takes. This parses everything once and
-    keeps nothing; :func:`decode_exact_stream` relies on it."""
+    """True when each span is one object :func:`exact_object` takes.
+
+    This parses everything once and keeps nothing; :func:`decode_exact_stream` relies on it.
+    """
     return all(exact_object(data, start, end) is not None for start, end, _line in spans)
 
 
 def exact_object(data: bytes, start: int = 0, end: int | None = None) -> dict[str, Any] | None:
-    """The object ``data[start:end]`` holds, when msgspec parses it to what the json module gives; else
-    ``None``.
+    r"""The object ``data[start:end]`` holds, when msgspec parses it to what the json module gives.
+
+    Else ``None``.
 
     msgspec gives the json module's values (integers of any size, floats correctly rounded) and refuses
     what it would give differently (``NaN``, lone surrogates, ``1e400``); what remains is duplicate keys,
     which both keep the last of. The object is re-encoded: when that gives its very text back (compact
     JSON as msgspec writes it, the usual shape of a machine-written stream), no key was lost. Otherwise
     keys are counted: the text has one colon per key plus those inside strings (written ``:`` or
-    ``\\u003a``), the re-encoding one per surviving key plus the same string colons, so a lost key always
+    ``\u003a``), the re-encoding one per surviving key plus the same string colons, so a lost key always
     makes the two differ.
     """
     end = len(data) if end is None else end

@@ -11,7 +11,10 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
 
 How it is fast without changing any of that: JSON streams proven exact are decoded by
 :mod:`releasekit.io.fbc_json` (msgspec structs, property values parsed on first read); any other file takes
-the exact path below, and tests hold both to the same objects, lines and findings.
+the exact path below, and tests hold both to the same objects, lines and findings. A YAML file's
+documents are read by yaml-rs, except those in which one scan of the file's distinct lines, before any
+parsing, finds a spelling YAML 1.1 (opm's go-yaml, PyYAML) reads otherwise: PyYAML reads those (see
+:func:`_readers`).
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
 … ``RK-FBC-009``) with file and line, and the other files are still read. What cannot be read at all, or
@@ -63,7 +66,6 @@ from releasekit.io.fbc_json import (
 from releasekit.io.inputs import (
     MAX_DEPTH,
     MAX_WALK_DEPTH,
-    TOKEN_STARTS_AFTER,
     UTF8_BOM,
     check_nesting,
     check_regular,
@@ -323,8 +325,10 @@ _OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_B
 
 
 def _fast_json_object(piece: str) -> Any:
-    """``piece`` parsed by msgspec when that is exactly what the json module gives (no key lost, see
-    :func:`~releasekit.io.fbc_json.exact_object`), else ``None``."""
+    """``piece`` parsed by msgspec when that is exactly what the json module gives, else ``None``.
+
+    No key is lost: see :func:`~releasekit.io.fbc_json.exact_object`.
+    """
     return exact_object(piece.encode())
 
 
@@ -438,114 +442,188 @@ def _first_content_line(chunk: str, line: int) -> int:
         size *= 8
 
 
-_YAML11_BREAKS = ("\x85", "\u2028", "\u2029")
+# ------------------------------------------------------------------- which reader takes a YAML document
+#
+# yaml-rs (YAML 1.2, fast) and PyYAML (YAML 1.1, the reading opm's go-yaml shares; about 6.6 MB/s) give the
+# same values except where a document holds one of these, which the scan below looks for in its text before
+# either parser sees it:
+# - a plain scalar YAML 1.1 reads otherwise: yes/no/on/off (not y/n: both read a string), "=", "<<" (a merge key),
+#   and every number but a plain decimal integer: a leading zero (0777, 0o17, 0x1F), an underscore
+#   anywhere (1_000, _1, 1e_5), a colon (1:20, sexagesimal), a dot or an exponent (1.5, +.5, 1e5, 1e400),
+#   .inf and .nan;
+# - an explicit tag (!foo, !!binary), a collection as a mapping key (``? ``, ``[a]: b``, ``{a: 1}: b``), an
+#   alias as a key (``*a : b``), a directive (%YAML), or a YAML 1.1 line break (NEL, LS, PS).
+# The scan is conservative: the same text inside a quoted or block scalar, or in a comment, sends the
+# document to PyYAML too, which costs time, never a different value. Every context it looks at is within a
+# line (a plain scalar starts at the start of a line, after "- ", "? ", ": ", an anchor, or a flow
+# indicator), so it runs once over each distinct line of a file.
 
-# What yaml-rs (YAML 1.2) reads otherwise than PyYAML (YAML 1.1, the reference) when written unquoted:
-# - strings to PyYAML: bools (yes/no/on/off), "=" (refused), "<<" (merge key), sexagesimal numbers (1:20,
-#   1:20.5) and underscore-only hex or binary (0x_, refused);
-# - numbers to yaml-rs: integers written with a leading zero or underscore, or as 0o17 or 0X1F (PyYAML: octal
-#   or a string), and floats written without a dot or a signed exponent (1e5), with a sign before the dot
-#   (+.5), or past float64's range (PyYAML and opm keep the text).
-# Only such plain scalars come out differently, so a document is read by PyYAML when its yaml-rs value holds
-# one of those strings or a float, or an integer whose text may be one of those spellings.
-_YAML11_WORDS = frozenset(
-    ("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<")
+_TOKEN_END = r"[ \t\r]*+(?:$|#|[,\]}]|:(?:[ \t\r]|$))"
+_YAML11_TOKEN = (
+    r"(?=[-+.0-9_YNOyno=<])"  # the first characters of the tokens below, a quick way out for the rest
+    r"(?![-+]?(?:0|[1-9][0-9]*+)" + _TOKEN_END + ")"  # a decimal integer both read alike
+    r"(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|=|<<"
+    r"|[-+]?(?:\.(?i:inf(?:inity)?|nan)|0[xXoObB][0-9A-Fa-f_]*+"
+    r"|(?=\.?[0-9_])(?:[0-9_]++(?::[0-9_]++)*+)?(?:\.[0-9_]*+)?(?:[eE][-+]?[0-9_]*+)?))" + _TOKEN_END
 )
+# what may come between a line's start and a token: block indicators, an anchor; after a key's colon, only an
+# anchor (which keeps each scan linear: a run of ": : :" is gone through once, from the line's start)
+_BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+_AFTER_KEY = r"[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
+# a flow entry: such a token, or one yaml-rs reads otherwise in a flow collection (":x", a lone "-")
+_FLOW_ENTRY = r"[ \t]*+(?:" + _YAML11_TOKEN + r"|:|-[ \t\r]*+(?:$|[,\]}]))"
+# Each pattern starts with one literal character, which the regular expression engine skips to (one pattern
+# with them all as alternatives is tried at every offset, about ten times slower); a pattern whose
+# character the text does not hold is not run.
+_YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
+    for first, rest in (
+        ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
+        ("\r", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line break too (lines are cut at "\n")
+        # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
+        (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN + ")"),
+        (",", _FLOW_ENTRY),  # flow collection entries
+        ("[", _FLOW_ENTRY),
+        ("{", _FLOW_ENTRY),
+        ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
+        ("\x85", ""),  # YAML 1.1 line breaks
+        ("\u2028", ""),
+        ("\u2029", ""),
+    )
+)
+# A mapping key that may be a collection (yaml-rs makes a tuple or frozenset of it; YAML 1.1 refuses it):
+# an explicit key, a flow collection before a colon, an alias before a colon. Such a document is read by
+# yaml-rs and its keys are looked at (:func:`_has_collection_key`): Markdown's ``[link]: url`` in
+# descriptions would otherwise send many documents to PyYAML.
+_KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
+    for first, rest in (
+        ("?", r"(?<![^ \t\r\n\[{,]\?)(?![^ \t\r\n])"),
+        ("]", r"[ \t]*+:"),
+        ("}", r"[ \t]*+:"),
+        ("*", r"(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}*]+?[ \t]*:(?:[ \t\r]|$)"),
+    )
+)
+_LONG_LINE = 2048
+# a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
+_SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
+_WHOLE_TOKEN = re.compile(_YAML11_TOKEN)
+# what may end a plain scalar or start another token on a line (a "#" starts a comment only after a
+# space), and the YAML 1.1 line breaks
+_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "\r", "\x85", "\u2028", "\u2029")
 
 
-# every character PyYAML's int and float spellings use (digits, signs, '.', '_', ':', exponents, 0b/0o/0x
-# prefixes, hex digits, .inf and .nan), both cases
-_NUMBER_CHARACTERS = frozenset("0123456789+-._:abcdefABCDEFinoxINOX")
+@dataclass(frozen=True, slots=True)
+class _Readers:
+    """Which lines of a YAML text decide how its documents are read (see :func:`_readers`)."""
+
+    pyyaml: frozenset[str]
+    """Lines that send their document to PyYAML."""
+    keys: frozenset[str]
+    """Lines that may hold a collection as a key: yaml-rs reads their document and its keys are checked."""
+
+    def choose(self, chunk: str) -> str:
+        """``"pyyaml"``, ``"keys"`` (yaml-rs, keys checked) or ``"yaml-rs"`` for a document (whole lines)."""
+        if not self.pyyaml and not self.keys:
+            return "yaml-rs"
+        lines = chunk.split("\n")
+        if self.pyyaml and not self.pyyaml.isdisjoint(lines):
+            return "pyyaml"
+        if self.keys and not self.keys.isdisjoint(lines):
+            return "keys"
+        return "yaml-rs"
 
 
-@functools.lru_cache(maxsize=4096)
-def _pyyaml_number(text: str) -> bool:
-    """Whether PyYAML reads plain ``text`` as an int or a float: its own resolvers, as yamlio's loader has them.
+def _readers(text: str) -> _Readers:
+    """One scan of YAML ``text``'s distinct lines: which lines hold a construct yaml-rs may read otherwise.
 
-    yamlio (and PyYAML, about 30 ms) is imported only for a string made of number characters alone: a
-    timestamp such as ``2024-01-01T00:00:00Z``, which most catalogs hold, is not one.
+    Lines up to ``_LONG_LINE`` characters are joined (each once) and searched by the patterns above; a
+    longer one (an ``olm.bundle.object``'s base64) is looked at in place by :func:`_long_line_risky`.
     """
-    if not _NUMBER_CHARACTERS.issuperset(text):
-        return False
-    from releasekit.io.yamlio import SafeLoader
-
-    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
-    resolvers = SafeLoader.yaml_implicit_resolvers.get(text[:1], [])
-    return any(tag in numbers and pattern.match(text) for tag, pattern in resolvers)
-
-
-# a plain scalar starting (after a sign) with 0 and another character, or with '_': an integer yaml-rs reads
-# leniently (0777, 08, 0o17, 0X1F, _1); run only on documents in which yaml-rs produced an integer
-_LENIENT_INTEGER = re.compile(r"(?:^|(?<=[\s\[\]{},:?]))[-+]?(?:0[0-9A-Za-z_]|_)")
-_SAFE, _INTEGERS, _REREAD = 0, 1, 2
+    if len(text) > _LONG_LINE // 8 * (text.count("\n") + 1):  # long lines: cut out only the short ones
+        short, pyyaml = _short_lines_and_risky_long_ones(text)
+    else:  # short lines, which repeat: cut them all, keep each once
+        short = set(text.split("\n"))
+        pyyaml = {line for line in short if len(line) > _LONG_LINE and _long_line_risky(line, 0, len(line))}
+    joined = "\n" + "\n".join(line for line in short if len(line) <= _LONG_LINE)
+    pyyaml.update(_lines_found(joined, _YAML11_SCANS))
+    keys = _lines_found(joined, _KEY_SCANS)
+    return _Readers(frozenset(pyyaml), frozenset(keys))
 
 
-def _yaml11_risk(value: Any) -> int:
-    """How far yaml-rs's reading of a document may be trusted (see ``_YAML11_WORDS``).
+def _short_lines_and_risky_long_ones(text: str) -> tuple[set[str], set[str]]:
+    """The distinct lines of ``text`` up to ``_LONG_LINE`` characters, and its long lines that are risky.
 
-    ``_REREAD``: it holds a float, a string that PyYAML would read otherwise if it was written unquoted,
-    or something else that is not JSON (a tuple or frozenset: a collection as a mapping key, which PyYAML
-    refuses); ``_INTEGERS``: it holds integers, whose text must be looked at; ``_SAFE``: none of these.
-
-    One tight loop over the values, which appends each container's items to the list it is iterating (a
-    list iterator goes on to items appended during the loop; no pop per value). Mapping keys, mostly the
-    same few names, are gathered and go through the same loop afterwards, once each. A string is looked at
-    further only when it sorts before ``:`` (a number's first character) or is short (every word sorts
-    after ``:``).
+    A long line is looked at where it is, never copied unless it is risky.
     """
-    found = _SAFE
-    pending: list[Any] = [value]
-    keys: list[Any] = []
-    extend, gather = pending.extend, keys.extend
-    words, number = _YAML11_WORDS, _pyyaml_number
-    batch: Iterable[Any] = pending
-    while True:
-        for item in batch:
-            kind = type(item)
-            if kind is str:
-                if item < ":":
-                    if item >= "+" and (":" in item or "_" in item) and number(item):
-                        return _REREAD
-                elif len(item) < 4 and item in words:
-                    return _REREAD
-            elif kind is dict:
-                extend(item.values())
-                gather(item)
-            elif kind is list:
-                extend(item)
-            elif kind is int:
-                found = _INTEGERS
-            elif kind is not bool and item is not None:
-                return _REREAD
-        if not keys:
-            return found
-        batch = set(keys)  # keys are never dicts or lists: this batch adds nothing to either list
-        keys.clear()
+    short: set[str] = set()
+    risky: set[str] = set()
+    start, size = 0, len(text)
+    while start <= size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        if end - start <= _LONG_LINE:
+            short.add(text[start:end])
+        elif _long_line_risky(text, start, end):
+            risky.add(text[start:end])
+        start = end + 1
+    return short, risky
 
 
-_TAG_FOLLOWS = frozenset(TOKEN_STARTS_AFTER)
+def _lines_found(joined: str, scans: Iterable[tuple[str, re.Pattern[str]]]) -> set[str]:
+    """The lines of ``joined`` (lines after a newline each) in which one of ``scans`` finds something.
 
-
-def _explicit_tag(chunk: str) -> bool:
-    """Whether ``chunk`` may hold an explicit tag (``!foo x``, ``!!binary ...``, ``!!set {...}``).
-
-    yaml-rs drops a tag it does not know and reads ``!!binary`` and ``!!set`` otherwise than PyYAML, so
-    such a document is read by PyYAML. A tag starts a token: a ``!`` at the start or after a space or a
-    flow or block indicator (a ``!`` inside a word, as in prose, is none). Past 64 candidates, yes.
+    After a find, a scan goes on from the end of that line: each line is searched and cut out once per
+    scan, however many finds it holds.
     """
-    at = chunk.find("!")
-    for _ in range(64):
-        if at < 0:
-            return False
-        if at == 0 or chunk[at - 1] in _TAG_FOLLOWS:
-            return True
-        at = chunk.find("!", at + 1)
-    return at >= 0
+    found: set[str] = set()
+    for first, scan in scans:
+        if first not in joined:  # a search for one character is many times faster than the scan's
+            continue
+        pos = 0
+        while (match := scan.search(joined, pos)) is not None:
+            at = match.end() - 1  # the last character matched is on the line in question
+            end = joined.find("\n", at)
+            pos = len(joined) if end < 0 else end
+            found.add(joined[joined.rfind("\n", 0, at) + 1 : pos])
+    return found
+
+
+def _long_line_risky(text: str, start: int, end: int) -> bool:
+    """What the scans say of the long line ``text[start:end]``, by a shortcut for a key and one plain scalar."""
+    pair = _SIMPLE_PAIR.match(text, start, end)
+    if pair is None or any(text.find(mark, pair.end(), end) >= 0 for mark in _SPLITS_PLAIN):
+        line = "\n" + text[start:end]
+        return any(scan.search(line) for _, scan in (*_YAML11_SCANS, *_KEY_SCANS))
+    # one plain scalar after the key: the key and the scalar are the only tokens
+    head = "\n" + text[start : pair.end()]
+    return (
+        any(scan.search(head) for _, scan in _YAML11_SCANS)
+        or _WHOLE_TOKEN.match(text, pair.end(), end) is not None
+    )
+
+
+def _has_collection_key(value: Any) -> bool:
+    """Whether a value yaml-rs read has a collection (a tuple or frozenset) as a mapping key."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if type(item) is dict:
+            if any(type(key) in (tuple, frozenset) for key in item):
+                return True
+            pending.extend(item.values())
+        elif type(item) is list:
+            pending.extend(item)
+    return False
 
 
 def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """A document read by PyYAML (:mod:`releasekit.io.yamlio`), the YAML 1.1 reading opm's go-yaml shares:
-    merge keys, NEL/LS/PS line breaks, YAML 1.1 spellings; ``_ABSENT`` after a finding."""
+    """A document read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding.
+
+    That is the YAML 1.1 reading opm's go-yaml shares: merge keys, NEL/LS/PS line breaks, YAML 1.1
+    spellings.
+    """
     from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 
     try:
@@ -585,81 +663,74 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_docs(
-    text: str,
-    file: str,
-    findings: list[Finding],
-    limits: LoadLimits,
-    *,
-    tags: bool = True,
-) -> Iterator[_Doc]:
-    """The documents of YAML ``text`` read as YAML 1.1 (see ``_YAML11_WORDS``); ``tags=False`` when the
-    screen found no ``!`` where a token may start (no document then needs the explicit-tag search)."""
-    import yaml_rs
+def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+    """The documents of YAML ``text`` as YAML 1.1 reads them.
 
-    # YAML 1.1 line breaks (NEL, LS, PS): looked for in the whole text once (an ASCII text, known as such
-    # without a scan, has none), then in each document only when the text has one
-    breaks = not text.isascii() and any(brk in text for brk in _YAML11_BREAKS)
+    One scan of the text (:func:`_readers`) decides for each document, before it is parsed, whether
+    yaml-rs may read it or PyYAML must (:mod:`releasekit.io.yamlio`, through :func:`_merged_document`);
+    each document is parsed once, by one of them.
+    """
+    readers = _readers(text)
     any_doc = False
-    alias_limits = yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events)
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        value: Any = _ABSENT
-        if not (breaks and any(brk in chunk for brk in _YAML11_BREAKS)):
-            # yaml-rs reads YAML 1.2, which has no NEL/LS/PS line breaks; go-yaml (opm) and PyYAML read YAML
-            # 1.1, which has them
-            try:
-                value = yaml_rs.loads(chunk, parse_datetime=False, alias_limits=alias_limits)
-            except yaml_rs.YAMLDecodeError as exc:
-                message = str(exc)
-                if "alias" in message and "limit" in message:
-                    raise SafetyLimitError(
-                        f"{file}:{line}: YAML alias expansion over the limit ({message})"
-                    ) from None
-                if (
-                    "duplicate" in message
-                    and (reread := _reread_duplicate(chunk, file, line, limits)) is not None
-                ):
-                    value = reread  # keys yaml-rs read as equal that YAML 1.1 tells apart (or merges)
-                else:
-                    findings.append(_yaml_rs_finding(message, file, line))
-                    continue
-            else:
-                risk = _yaml11_risk(value)
-                if (
-                    risk == _REREAD
-                    or (risk == _INTEGERS and _LENIENT_INTEGER.search(chunk) is not None)
-                    or (tags and _explicit_tag(chunk))
-                ):
-                    value = _ABSENT
-        if value is _ABSENT:
-            value = _merged_document(chunk, file, line, findings, limits)
-            if value is _ABSENT:
+        reader = readers.choose(chunk)
+        value = _ABSENT
+        if reader != "pyyaml":
+            value = _yaml_rs_value(chunk, file, line, findings, limits)
+            if reader == "keys" and value is not _ABSENT and _has_collection_key(value):
+                value = _ABSENT  # YAML 1.1 refuses such a key: PyYAML says where
+                reader = "pyyaml"
+            elif value is _ABSENT:
                 continue
-            if (bad := _non_finite(value)) is not None:
-                findings.append(
-                    _finding(
-                        "RK-FBC-001",
-                        f"invalid YAML: json: unsupported value: {bad}",
-                        file,
-                        _first_content_line(chunk, line),
-                        "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
-                    )
-                )
+        if reader == "pyyaml":
+            value = _pyyaml_value(chunk, file, line, findings, limits)
+            if value is _ABSENT:
                 continue
         yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
     if not any_doc:
         yield _Doc(None, 1, raw_empty=True)
 
 
-def _reread_duplicate(chunk: str, file: str, line: int, limits: LoadLimits) -> Any:
-    """PyYAML's value of a document yaml-rs refused for a duplicate key, or ``None`` if PyYAML refuses it too.
+def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """yaml-rs's value of a document, or ``_ABSENT`` after a finding.
 
-    yaml-rs has no merge keys (``<<`` twice) and reads 0o17 and 15 as the same key; PyYAML does not.
+    Raises:
+        SafetyLimitError: its aliases replay more than ``limits.max_alias_events`` events.
     """
-    findings: list[Finding] = []
+    import yaml_rs
+
+    try:
+        return yaml_rs.loads(
+            chunk,
+            parse_datetime=False,
+            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events),
+        )
+    except yaml_rs.YAMLDecodeError as exc:
+        message = str(exc)
+        if "alias" in message and "limit" in message:
+            raise SafetyLimitError(
+                f"{file}:{line}: YAML alias expansion over the limit ({message})"
+            ) from None
+        findings.append(_yaml_rs_finding(message, file, line))
+        return _ABSENT
+
+
+def _pyyaml_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """PyYAML's value of a document, or ``_ABSENT`` after a finding (a NaN or infinity is one: JSON has none)."""
     value = _merged_document(chunk, file, line, findings, limits)
-    return None if value is _ABSENT or value is None else value
+    if value is not _ABSENT and (bad := _non_finite(value)) is not None:
+        findings.append(
+            _finding(
+                "RK-FBC-001",
+                f"invalid YAML: json: unsupported value: {bad}",
+                file,
+                _first_content_line(chunk, line),
+                "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
+            )
+        )
+        return _ABSENT
+    return value
 
 
 def _yaml_rs_finding(message: str, file: str, line: int) -> Finding:
@@ -1154,18 +1225,14 @@ def load_catalog_text(
         text = text[1:]
     stripped = text.lstrip(" \t\r\n")
     is_json = stripped.startswith("{")
-    tags = True
     if is_json:
         check_nesting(data, file, yaml=False)
     else:
         screened = screen_yaml(data, file)
-        tags = screened.tags
         if screened.forbidden is not None:
             _forbidden_finding(screened.forbidden, file, findings)
             return [], findings
-    docs = (
-        _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits, tags=tags)
-    )
+    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
 
@@ -1242,8 +1309,10 @@ def _is_yaml(data: bytes) -> bool:
 
 
 def _decoded(data: bytes, display: str) -> list[Decoded] | None:
-    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``
-    (a BOM makes a file YAML to opm)."""
+    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``.
+
+    A BOM makes a file YAML to opm.
+    """
     spans = object_spans(data) if data[:3] != UTF8_BOM else None
     if spans is None or not is_exact(data, spans):
         return None

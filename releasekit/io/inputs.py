@@ -77,8 +77,9 @@ def inside(path: str, root_real: str) -> bool:
 
 
 def contained(path: Path, folder: Path, what: str) -> Path:
-    """``path`` when it stays inside ``folder`` once ``..`` and links are resolved (for file names derived
-    from a ref, pin, line or version).
+    """``path`` when it stays inside ``folder`` once ``..`` and links are resolved.
+
+    For file names derived from a ref, pin, line or version.
 
     Raises:
         SafetyLimitError: the name would leave ``folder``.
@@ -239,8 +240,10 @@ def _first_after_lead(data: bytes, lead: bytes, pattern: re.Pattern[bytes], end:
 
 
 def _utf8_forbidden(data: bytes) -> int:
-    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1: U+FFFE or U+FFFF, then a C1
-    control before it."""
+    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1.
+
+    That is U+FFFE or U+FFFF, then a C1 control before it.
+    """
     first = _first_after_lead(data, b"\xef", _NONCHARACTER, len(data))
     control = _first_after_lead(data, b"\xc2", _C1_CONTROL, first if first >= 0 else len(data))
     return control if control >= 0 else first
@@ -333,8 +336,10 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
 
 
 def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
-    """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2: brackets (JSON nests
-    by them alone), and for YAML the indentation too."""
+    """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2.
+
+    The bounds are brackets (JSON nests by them alone), and for YAML the indentation too.
+    """
     return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
 
 
@@ -353,9 +358,6 @@ class YamlScreen(NamedTuple):
 
     forbidden: tuple[int, int] | None
     """What :func:`forbidden_character` returns: ``(line, code point)`` of a character YAML forbids."""
-    tags: bool
-    """Whether the file holds a ``!`` at all; the loader looks for explicit tags document by document
-    only then."""
 
 
 def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
@@ -369,15 +371,16 @@ def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScr
         SafetyLimitError: as :func:`check_nesting`.
     """
     deep, control, ascii_only = _screen(data, limit)
-    tags = b"!" in data
     if deep:
         check_nesting(data, display, yaml=True, limit=limit)
     forbidden = _first_forbidden(data, control) if control >= 0 or not ascii_only else None
-    return YamlScreen(forbidden, tags)
+    return YamlScreen(forbidden)
 
 
 def _screen(data: bytes, limit: int) -> tuple[bool, int, bool]:
-    """Whether ``data`` may nest deeper than ``limit`` // 2 (the cheap bounds of :func:`nesting_depth`), the
+    """Three facts of ``data``: the cheap bounds, the first forbidden ASCII byte, ASCII or not.
+
+    Whether ``data`` may nest deeper than ``limit`` // 2 (the cheap bounds of :func:`nesting_depth`), the
     offset of its first forbidden ASCII byte (-1: none), and whether it is ASCII.
 
     One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
@@ -457,8 +460,9 @@ def walk_files(
     max_depth: int = MAX_WALK_DEPTH,
     skip_hidden: bool = False,
 ) -> list[Path]:
-    """Every regular file under ``root`` in sorted order, under the policy (folders are never followed
-    through a symlink; a symlinked file must stay inside ``root``).
+    """Every regular file under ``root`` in sorted order, under the policy.
+
+    Folders are never followed through a symlink; a symlinked file must stay inside ``root``.
 
     Raises:
         InputError: ``root`` is not a folder, or an entry is a FIFO, socket or device.

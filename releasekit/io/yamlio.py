@@ -65,6 +65,7 @@ class SafeLoader(_BaseLoader):  # type: ignore[misc]
     _plain_tags: dict[str, str] = {}
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> Any:
+        """PyYAML's tag for a node, remembered per short plain text (see the class)."""
         if kind is yaml.ScalarNode and implicit[0] and len(value) <= _PLAIN_TEXT_MAX:
             tags = SafeLoader._plain_tags
             tag = tags.get(value)

@@ -184,6 +184,17 @@ EDGE_DOCUMENTS = [
     "a: !!set {x: null}\n",
     "a: b!c\nd: 'e !f'\n",  # '!' inside a scalar is no tag
     "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
+    "a: 1\r0777: b\r",  # a carriage return alone breaks a line: a key starts after it
+    "a:\r- yes\r- [0o17]\r",
+    # lines over 2,048 characters, which the scan looks at where they are (a file of mostly such lines)
+    "k: " + "1" * 3000 + ".5\n",
+    "k: 0" + "7" * 3000 + "\n",
+    "k: " + "a" * 3000 + "\nv: yes\n",
+    "data: " + "QUJD" * 1000 + "\nv: [on]\n",
+    "yes: " + "QUJD" * 1000 + "\n",
+    "k: [" + "a, " * 1000 + "0777]\n",
+    "k: {" + "a: b, " * 1000 + "c: off}\n",
+    "- " + "x" * 3000 + "\n- 1:20\n",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
@@ -285,3 +296,33 @@ def test_infinity_is_still_refused_with_gos_message() -> None:
     findings: list[Any] = []
     assert list(_yaml_docs("a: 1\nk: .inf\n", "f.yaml", findings, LoadLimits())) == []
     assert [f.message for f in findings] == ["invalid YAML: json: unsupported value: +Inf"]
+
+
+# Every short plain scalar over the characters that YAML 1.1 and yaml-rs put into numbers, and every case
+# spelling of the words either reads as a bool or null: the scan that chooses the reader before parsing
+# must send each one that reads otherwise to PyYAML (issue 25), as a key, a value, an item and a flow item.
+_NUMBER_ALPHABET = "09.eE+-_:xob"
+_WORDS = ["yes", "no", "on", "off", "y", "n", "true", "false", "null", "inf", "nan", "<<", "=", "~"]
+
+
+def _short_tokens() -> list[str]:
+    tokens = list(_NUMBER_ALPHABET)
+    tokens += [a + b for a in _NUMBER_ALPHABET for b in _NUMBER_ALPHABET]
+    tokens += [a + b + c for a in _NUMBER_ALPHABET for b in _NUMBER_ALPHABET for c in "09._:e"]
+    for word in _WORDS:
+        tokens += sorted(
+            {word, word.title(), word.upper(), "." + word, "." + word.title(), "." + word.upper()}
+        )
+    return tokens
+
+
+@pytest.mark.parametrize("template", ["k: {}\n", "{}: v\n", "- {}\n", "k: [a, {}]\n", "k: {{{}: x}}\n"])
+def test_every_short_number_or_word_spelling_reads_the_same(template: str) -> None:
+    differ = []
+    for token in _short_tokens():
+        if token.startswith(("-", "?", ":")) and template in ("{}: v\n", "- {}\n"):
+            continue  # an indicator, not a scalar, where a block token starts
+        text = template.format(token)
+        if _fast(text) != _reference(text):
+            differ.append(text)
+    assert differ == []

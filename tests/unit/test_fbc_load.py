@@ -427,3 +427,53 @@ def test_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
     _write(tmp_path, "big.yaml", "schema: x\n" + "# pad\n" * 100)
     with pytest.raises(SafetyLimitError, match="limit"):
         load_catalog(tmp_path, LoadLimits(max_file_bytes=100))
+
+
+def test_each_yaml_document_is_parsed_once_by_the_reader_chosen_from_its_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 25: one decision per document, before parsing; no yaml-rs parse then PyYAML re-read."""
+    import yaml_rs
+
+    import releasekit.io.fbc_load as fbc_load
+
+    parsed: list[tuple[str, str]] = []
+    real_rs, real_py = yaml_rs.loads, fbc_load._merged_document
+
+    def rs(text: str, **kwargs: object) -> object:
+        parsed.append(("yaml-rs", text.split("\n", 1)[0]))
+        return real_rs(text, **kwargs)  # type: ignore[arg-type]
+
+    def py(chunk: str, *args: object) -> object:
+        parsed.append(("pyyaml", chunk.split("\n", 1)[0]))
+        return real_py(chunk, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(yaml_rs, "loads", rs)
+    monkeypatch.setattr(fbc_load, "_merged_document", py)
+    metas, findings = _load(
+        "schema: a\nname: plain\n---\n"
+        "schema: b\nname: yes\n---\n"  # YAML 1.1 reads a bool: PyYAML
+        "schema: c\nd: |\n  [link]: https://example.com\n---\n"  # Markdown in a block scalar: yaml-rs
+        "schema: d\nv: 0777\n"  # YAML 1.1 octal: PyYAML
+    )
+    assert parsed == [
+        ("yaml-rs", "schema: a"),
+        ("pyyaml", "schema: b"),
+        ("yaml-rs", "schema: c"),
+        ("pyyaml", "schema: d"),
+    ]
+    assert [m.data for m in metas] == [
+        {"schema": "a", "name": "plain"},
+        {"schema": "c", "d": "[link]: https://example.com\n"},
+        {"schema": "d", "v": 511},
+    ]
+    assert [f.rule for f in findings] == ["RK-FBC-004"]  # name: true is not a string
+
+
+def test_a_collection_key_yaml_rs_reads_is_refused_as_yaml_1_1_refuses_it() -> None:
+    metas, findings = _load(
+        "schema: a\n[x, y]: b\n---\nschema: c\nk:\n  {a: 1}: d\n---\nschema: e\n? [f]\n: g\n"
+    )
+    assert metas == []
+    assert _rules(findings) == [("RK-FBC-001", 2), ("RK-FBC-001", 6), ("RK-FBC-001", 9)]
+    assert {f.message for f in findings} == {"invalid YAML: mapping keys must be scalars"}
