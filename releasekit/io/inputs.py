@@ -42,7 +42,6 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_WALK_DEPTH",
-    "TOKEN_STARTS_AFTER",
     "UTF8_BOM",
     "check_nesting",
     "check_regular",
@@ -347,10 +346,6 @@ _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
 UTF8_BOM = b"\xef\xbb\xbf"
-
-TOKEN_STARTS_AFTER = " \t\r\n[]{},:?-"
-"""The characters after which a YAML token may start (and so a ``!`` start a tag): blanks, line breaks,
-flow and block indicators (the loader's tag search)."""
 
 
 class YamlScreen(NamedTuple):

@@ -207,8 +207,3 @@ class Inventory:
     def crd(self, kind_or_name: str) -> Crd | None:
         """The CRD whose kind, plural or full name is ``kind_or_name``."""
         return next((c for c in self.crds if kind_or_name in (c.kind, c.plural, c.name)), None)
-
-    @property
-    def alpha_crds(self) -> tuple[Crd, ...]:
-        """CRDs that count as alpha (any alpha version)."""
-        return tuple(c for c in self.crds if c.is_alpha)

@@ -106,10 +106,6 @@ class OpenShiftLifecycle:
             file=file,
         )
 
-    def is_eus(self, version: OpenShiftVersion) -> bool:
-        """Whether ``version`` is an Extended Update Support release."""
-        return version in self.eus
-
     def edges_among(self, present: Iterable[str]) -> tuple[UpgradeEdge, ...]:
         """The edges whose source and target are both among ``present`` (``vX.Y`` texts)."""
         names = set(present)

@@ -229,11 +229,6 @@ class Version:
     def __ge__(self, other: Version) -> bool:
         return self.compare(other) >= 0
 
-    @property
-    def is_prerelease(self) -> bool:
-        """True when the version has pre-release identifiers."""
-        return bool(self.pre)
-
 
 # MAJOR.MINOR.PATCH without leading zeros, pre-release or build, each number below 2**64 (19 digits at
 # most): what parse_version accepts without any of its checks firing.

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 
 __all__ = [
@@ -133,8 +133,3 @@ def parse_tolerant(text: str) -> tuple[int, int, int] | None:
     while len(parts) < 3:
         parts.append("0")
     return parse_semver(".".join(parts) + (sep + tail if sep else ""))
-
-
-def manifest_label(manifest: Manifest) -> str:
-    """``Kind "name"`` for hints and messages of our own."""
-    return f'{manifest.kind or "object"} "{manifest.name}"'
