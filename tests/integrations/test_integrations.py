@@ -372,3 +372,31 @@ def test_workflow_command_lines_pass_with_github_annotations(
         assert result.exit_code == 0, line + "\n" + result.stdout + result.stderr
         assert "::error" not in result.stdout
     assert summary.read_text().startswith("## releasekit")
+
+
+def test_task_step_script_runs_unchanged_in_a_catalog_repository(tmp_path: Path) -> None:
+    """Issue 26: the same Task in a file-based catalog repository (no streams/, openshift/kueue-fbc's layout)."""
+    from tests.scenarios.test_fbc_repo_check import LAYOUTS, make_repo
+    from tests.scenarios.test_fbc_repo_check import git as run_git
+
+    repo = make_repo(tmp_path, LAYOUTS["kueue-fbc"])
+    run_git(repo, "checkout", "-q", "pr")
+    result_path = tmp_path / "TEST_OUTPUT"
+    script = tmp_path / "step.sh"
+    script.write_text(_script_as_tekton_runs_it(repo, result_path, "main"))
+    (tmp_path / "home").mkdir()
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "SOURCE_DATE_EPOCH": "1767225600",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = subprocess.run(
+        ["bash", str(script)], cwd=repo, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    output = json.loads(result_path.read_text())
+    assert (
+        output["result"] == "FAILURE" and output["failures"] > 0
+    )  # the pull request removes a published bundle
+    assert "RK-DIFF-003" in output["note"]
