@@ -56,7 +56,7 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline
-from releasekit.model.stream import OpenShiftVersion, Stream
+from releasekit.model.stream import Stream, openshift_order
 from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
@@ -173,16 +173,8 @@ def _openshift_order(stream: Stream | None, keys: Iterable[str]) -> list[str]:
     present = set(keys)
     if stream is not None:
         order = [str(v) for v in stream.openshift if str(v) in present]
-        return order + sorted(present - set(order), key=_version_key)
-    return sorted(present, key=_version_key)
-
-
-def _version_key(name: str) -> tuple[int, int]:
-    try:
-        v = OpenShiftVersion.parse(name)
-    except ValueError:
-        return (1 << 30, 0)
-    return (v.major, v.minor)
+        return order + sorted(present - set(order), key=openshift_order)
+    return sorted(present, key=openshift_order)
 
 
 def _graphs_block(
@@ -222,7 +214,7 @@ def _touched_fragments(
 ) -> list[FragmentFacts]:
     """What Konflux's rules judge of every fragment the change touches (its Containerfile, its touched packages)."""
     fragments: list[FragmentFacts] = []
-    folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=_version_key)
+    folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=openshift_order)
     for folder in folders:
         cfile = next(
             (
@@ -650,7 +642,7 @@ def _matrix_block(
     for package in sorted({k[1] for k in changed}):
         old = {o: c.config for (o, p), c in base.items() if p == package}
         new = {o: c.config for (o, p), c in head.items() if p == package}
-        present = sorted(set(old) | set(new), key=_version_key)
+        present = sorted(set(old) | set(new), key=openshift_order)
         if lifecycle is None:
             edges = [(a, b, "minor") for a, b in zip(present, present[1:], strict=False)]
         else:

@@ -44,6 +44,7 @@ from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
 from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
+from releasekit.model.stream import openshift_order
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import fbc_repo as repo_rules
 from releasekit.rules import graph as graph_rules
@@ -243,16 +244,6 @@ def _by_path(root: CatalogRoot) -> str:
     return root.path
 
 
-def _version_order(label: str) -> tuple[int, int]:
-    from releasekit.model.stream import OpenShiftVersion
-
-    try:
-        v = OpenShiftVersion.parse(label)
-    except ValueError:
-        return (1 << 30, 0)
-    return (v.major, v.minor)
-
-
 def _openshift_upgrades(
     pairing: RootPairing,
     base: Mapping[Key, PackageCatalog],
@@ -273,7 +264,7 @@ def _openshift_upgrades(
 
         def catalogs(cats: Mapping[Key, PackageCatalog], package: str = package) -> list[tuple[str, Any]]:
             keys = sorted(
-                (k for k in cats if k[1] == package and k in versioned), key=lambda k: _version_order(k[0])
+                (k for k in cats if k[1] == package and k in versioned), key=lambda k: openshift_order(k[0])
             )
             return [(k[0], cats[k].config) for k in keys]
 

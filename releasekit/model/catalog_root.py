@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from releasekit.model.stream import openshift_order
+
 __all__ = ["CatalogRoot", "RootPair", "RootPairing", "RootSource", "guess_openshift", "pair_roots"]
 
 
@@ -84,11 +86,6 @@ _VERSION_COMPONENT = re.compile(r"(?:^|[-_.])v?([4-9])[.-]([0-9]{1,3})$")
 _MAX_COMPONENT = 255
 
 
-def _openshift_key(label: str) -> tuple[int, int, str]:
-    match = re.fullmatch(r"v([0-9]{1,9})\.([0-9]{1,9})", label)
-    return (int(match[1]), int(match[2]), "") if match else (1 << 30, 0, label)
-
-
 def guess_openshift(path: str) -> str | None:
     """The OpenShift version a root's path names (its deepest component that names one), or None.
 
@@ -139,13 +136,13 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
         if openshift and openshift in shared:
             label = f"{openshift} {either.path}"
         out.append(RootPair(package=package, label=label, openshift=openshift, base=old, head=new))
-    out.sort(key=lambda p: (_openshift_key(p.label), p.package))
+    out.sort(key=lambda p: (openshift_order(p.label), p.package))
     versions_before = {r.openshift for r in base if r.openshift}
     versions_after = {r.openshift for r in head if r.openshift}
     return RootPairing(
         pairs=tuple(out),
-        openshift_added=tuple(sorted(versions_after - versions_before, key=_openshift_key)),
-        openshift_dropped=tuple(sorted(versions_before - versions_after, key=_openshift_key)),
+        openshift_added=tuple(sorted(versions_after - versions_before, key=openshift_order)),
+        openshift_dropped=tuple(sorted(versions_before - versions_after, key=openshift_order)),
     )
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "Upstream",
     "image_has_digest",
     "image_repository",
+    "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
     "sort_releases",
@@ -131,6 +132,15 @@ class OpenShiftVersion:
 
     def __str__(self) -> str:
         return f"v{self.major}.{self.minor}"
+
+
+def openshift_order(label: str) -> tuple[int, int, str]:
+    """Sort key of an OpenShift version label: ``vX.Y`` in cluster-upgrade order, anything else after, by name."""
+    try:
+        version = OpenShiftVersion.parse(label)
+    except ValueError:
+        return (1 << 30, 0, label)
+    return (version.major, version.minor, "")
 
 
 # ASCII digits, at most OPENSHIFT_NUMBER_DIGITS of them (int() below never sees a huge number), no trailing newline

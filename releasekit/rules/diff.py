@@ -39,7 +39,7 @@ from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.graph import Edge, PackageGraph
-from releasekit.model.stream import Release, Stream
+from releasekit.model.stream import Release, Stream, openshift_order
 from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
 from releasekit.rules.graph import analyze_package
 
@@ -115,13 +115,6 @@ class PackageCatalog:
 
 CatalogKey = tuple[str, str]
 """``(openshift, package)``."""
-
-
-def _openshift_key(name: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in name.lstrip("v").split("."))
-    except ValueError:
-        return (1 << 30,)
 
 
 # ---------------------------------------------------------------------------------- graph helpers
@@ -291,7 +284,7 @@ def summarize_changes(
 ) -> tuple[CatalogChange, ...]:
     """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
     out: list[CatalogChange] = []
-    for key in sorted(set(base) | set(head), key=lambda k: (_openshift_key(k[0]), k[1])):
+    for key in sorted(set(base) | set(head), key=lambda k: (openshift_order(k[0]), k[1])):
         before = base[key].config if key in base else None
         after = head[key].config if key in head else None
         b_bundles = {b.name for b in before.bundles} if before else set()
@@ -355,7 +348,7 @@ def check_pruning(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
     out: list[Finding] = []
-    for key in sorted(base, key=lambda k: (_openshift_key(k[0]), k[1])):
+    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
         new_channels = {c.name: c for c in new.config.channels} if new else {}
@@ -436,7 +429,7 @@ def check_bundle_content(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
     out: list[Finding] = []
-    for key in sorted(set(base) & set(head), key=lambda k: (_openshift_key(k[0]), k[1])):
+    for key in sorted(set(base) & set(head), key=lambda k: (openshift_order(k[0]), k[1])):
         old = {b.name: b for b in base[key].config.bundles}
         for bundle in head[key].config.bundles:
             previous = old.get(bundle.name)
@@ -595,7 +588,7 @@ def check_stranded(
     Bundles that reached none at base are left alone (that is published history, not this change).
     """
     out: list[Finding] = []
-    for key in sorted(base, key=lambda k: (_openshift_key(k[0]), k[1])):
+    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
         versions = bundle_versions(old.config)

@@ -36,6 +36,7 @@ from releasekit.model.catalog_root import RootPairing
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.finding import make_finding as _f
+from releasekit.model.stream import openshift_order
 from releasekit.model.version import RangeError, parse_range
 from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
@@ -102,11 +103,7 @@ def with_deprecation_hint(findings: Iterable[Finding]) -> tuple[Finding, ...]:
 
 
 def _order(items: Iterable[Key]) -> list[Key]:
-    def key(k: Key) -> tuple[int, int, str, str]:
-        match = re.fullmatch(r"v([0-9]{1,9})\.([0-9]{1,9})", k[0])
-        return (int(match[1]), int(match[2]), "", k[1]) if match else (1 << 30, 0, k[0], k[1])
-
-    return sorted(items, key=key)
+    return sorted(items, key=lambda k: (openshift_order(k[0]), k[1]))
 
 
 # ------------------------------------------------------------------------------------------- roots

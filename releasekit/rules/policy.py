@@ -40,7 +40,7 @@ from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
-from releasekit.model.stream import CrdPlacement, Release, Stream, operand_crds
+from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
 from releasekit.rules.graph import analyze_config
 
 __all__ = [
@@ -211,19 +211,12 @@ def upgrade_edges(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> tuple[Up
                 source=source,
                 target=target,
                 kind=kind,
-                openshift=tuple(sorted(versions, key=_openshift_key)),
+                openshift=tuple(sorted(versions, key=openshift_order)),
                 location=where,
             )
             for (package, source, target), (kind, versions, where) in found.items()
         )
     )
-
-
-def _openshift_key(name: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in name.lstrip("v").split("."))
-    except ValueError:
-        return (1 << 30,)
 
 
 def _in(edge: UpgradeEdge) -> str:
