@@ -35,7 +35,7 @@ from typing import Any
 
 from releasekit.errors import ReleasekitError
 from releasekit.io.acknowledgements import load_acknowledgements
-from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.fbc_load import LoadLimits
 from releasekit.io.gitrev import (
     FileRef,
     Snapshot,
@@ -47,6 +47,7 @@ from releasekit.io.gitrev import (
 )
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
+from releasekit.jobs.compare import load_package_catalog
 from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
@@ -116,22 +117,9 @@ def _load_package(
     files: Mapping[PurePosixPath, FileRef], key: Key, limits: LoadLimits
 ) -> tuple[PackageCatalog | None, list[Finding], list[str]]:
     """One package's catalog at one revision, from its file(s) under ``configs/<package>/``."""
-    metas = []
-    findings: list[Finding] = []
-    shown: list[str] = []
-    for rel in sorted(files):
-        if _catalog_key(rel) != key:
-            continue
-        display = f"{CATALOG}/{rel}"
-        file_metas, file_findings = load_catalog_text(files[rel].read(), display, limits)
-        metas.extend(file_metas)
-        findings.extend(file_findings)
-        shown.append(display)
-    if not shown:
-        return None, findings, shown
-    config, decode_findings = decode_metas(metas)
-    findings.extend(decode_findings)
-    return PackageCatalog(openshift=key[0], package=key[1], config=config, file=shown[0]), findings, shown
+    texts = [(f"{CATALOG}/{rel}", files[rel].read()) for rel in sorted(files) if _catalog_key(rel) == key]
+    catalog, findings = load_package_catalog(texts, key, limits)
+    return catalog, findings, [shown for shown, _ in texts]
 
 
 def _drift(

@@ -32,7 +32,14 @@ from releasekit.rules import graph as graph_rules
 from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
 
-__all__ = ["COMPARISON_RULES", "Comparison", "compare_with_head", "published_by_streams", "streams_at_head"]
+__all__ = [
+    "COMPARISON_RULES",
+    "Comparison",
+    "compare_with_head",
+    "load_package_catalog",
+    "published_by_streams",
+    "streams_at_head",
+]
 
 COMPARISON_RULES: tuple[str, ...] = (*sorted(diff_rules.RULES), stream_rules.RULE_INVENTORY_CHANGED)
 """The rules that need a base revision (``check`` and ``build`` both run them)."""
@@ -81,26 +88,41 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
         return load_streams(root, display_root="streams")
 
 
+def load_package_catalog(
+    files: Sequence[tuple[str, bytes]], key: Key, limits: LoadLimits
+) -> tuple[PackageCatalog | None, list[Finding]]:
+    """One package's catalog from its files (``(shown name, bytes)``), as opm loads them, and what loading found.
+
+    None when there is no file. ``check`` and the comparison with HEAD both load package catalogs so.
+    """
+    metas = []
+    findings: list[Finding] = []
+    for shown, data in files:
+        file_metas, file_findings = load_catalog_text(data, shown, limits)
+        metas.extend(file_metas)
+        findings.extend(file_findings)
+    if not files:
+        return None, findings
+    config, decode_findings = decode_metas(metas)
+    findings.extend(decode_findings)
+    return PackageCatalog(openshift=key[0], package=key[1], config=config, file=files[0][0]), findings
+
+
 def _package_catalogs(
     files: Mapping[PurePosixPath, bytes], layout: CatalogLayout, keys: set[Key], display: str
 ) -> dict[Key, PackageCatalog]:
     """The package catalogs ``keys`` of a tree (``files`` relative to its root), decoded without judging."""
-    limits = LoadLimits()
-    by_key: dict[Key, list[PurePosixPath]] = {}
+    by_key: dict[Key, list[tuple[str, bytes]]] = {}
     for rel in sorted(files):
         key = layout.catalog_key(rel)
         if key is not None and key in keys:
-            by_key.setdefault(key, []).append(rel)
-    out: dict[Key, PackageCatalog] = {}
-    for key, rels in by_key.items():
-        metas = []
-        for rel in rels:
             shown = f"{display}/{rel}" if display not in ("", ".") else str(rel)
-            file_metas, _ = load_catalog_text(files[rel], shown, limits)  # judged where they are checked
-            metas.extend(file_metas)
-        config, _ = decode_metas(metas)
-        shown = f"{display}/{rels[0]}" if display not in ("", ".") else str(rels[0])
-        out[key] = PackageCatalog(openshift=key[0], package=key[1], config=config, file=shown)
+            by_key.setdefault(key, []).append((shown, files[rel]))
+    out: dict[Key, PackageCatalog] = {}
+    for key, texts in by_key.items():
+        catalog, _ = load_package_catalog(texts, key, LoadLimits())  # judged where they are checked
+        if catalog is not None:
+            out[key] = catalog
     return out
 
 
