@@ -14,14 +14,6 @@ from releasekit.io.atomic import MARKER
 from tests.conftest import REPO_ROOT
 
 
-@pytest.fixture
-def repo_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("streams", "bundle-templates", "catalog"):
-        shutil.copytree(REPO_ROOT / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_build_check_on_the_repository_is_clean(
     run_line: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from click.testing import Result
-
-from tests.conftest import REPO_ROOT
-
-
-@pytest.fixture
-def repo_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("streams", "bundle-templates", "catalog"):
-        shutil.copytree(REPO_ROOT / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_a_record_whose_created_at_disagrees_fails_build(

@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from click.testing import Result
 
-from tests.conftest import REPO_ROOT
+from tests.cli.conftest import release_1_4_2
 
-D = "sha256:" + "4" * 64
-RELEASE = f"""\
-  - version: 1.4.2
-    status: candidate
-    upstream:
-      line: "0.18"
-      describe: v0.18.4-40-ge4ce3bcc
-      inventory: kueue-v0.18.4-40-ge4ce3bcc
-    catalogs: [v4.18, v4.19, v4.20, v4.21, v4.22, v4.23, v5.0]
-    bundle: registry.redhat.io/kueue/kueue-operator-bundle@{D}
-    images:
-      operator: registry.redhat.io/kueue/kueue-rhel9-operator@{D}
-      operand: registry.redhat.io/kueue/kueue-rhel9@{D}
-      mustGather: registry.redhat.io/kueue/kueue-must-gather-rhel9@{D}
-    createdAt: "2026-09-01T10:00:00Z"
-"""
 OPT_INS = (
     "SparkApplicationIntegration",
     "ShortWorkloadNames",
@@ -36,17 +18,9 @@ OPT_INS = (
 )
 
 
-@pytest.fixture
-def repo_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("streams", "bundle-templates", "catalog"):
-        shutil.copytree(REPO_ROOT / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _add(root: Path, extra: str = "") -> None:
     stable = root / "streams" / "stable.yaml"
-    stable.write_text(stable.read_text() + RELEASE + extra)
+    stable.write_text(stable.read_text() + release_1_4_2(status="candidate") + extra)
 
 
 def _notes(run_line: Callable[..., Result]) -> str:
