@@ -42,6 +42,7 @@ __all__ = [
     "branch_point",
     "committed_files",
     "is_shallow",
+    "read_blob",
     "open_repo",
     "resolve_commit",
     "snapshot_commit",
@@ -137,7 +138,7 @@ def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
 def _safe_parts(path: str) -> PurePosixPath:
     rel = PurePosixPath(path)
     if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
-        raise SafetyLimitError(f"refusing path {path!r} from git: it leaves the repository")
+        raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
     return rel
 
 
@@ -228,21 +229,28 @@ def _refuse_entry(entry: _Entry, where: str) -> None:
         )
 
 
+def read_blob(odb: Any, sha: str, size: int | None, where: str) -> bytes:
+    """The bytes of git object ``sha``, which must be ``size`` long (``where``: ``REV:path`` for messages).
+
+    Raises:
+        InputError: git cannot read it (a shallow or damaged clone), or it is not ``size`` bytes.
+    """
+    from gitdb.exc import ODBError
+
+    try:
+        data: bytes = odb.stream(bytes.fromhex(sha)).read()
+    except (ValueError, OSError, ODBError):
+        raise InputError(
+            f"{where}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
+        ) from None
+    if len(data) != size:
+        raise InputError(f"{where}: git object {sha[:12]} is {len(data)} bytes, not {size}")
+    return data
+
+
 def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
     def read() -> bytes:
-        from gitdb.exc import ODBError
-
-        try:
-            stream = odb.stream(bytes.fromhex(entry.sha))
-            data: bytes = stream.read()
-        except (ValueError, OSError, ODBError):
-            raise InputError(
-                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
-                "fetch the revision in full"
-            ) from None
-        if len(data) != entry.size:
-            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
-        return data
+        return read_blob(odb, entry.sha, entry.size, where)
 
     return read
 

@@ -24,13 +24,11 @@ from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, printable
 from releasekit.io.gitcmd import git_reason
-from releasekit.io.gitrev import FileRef
+from releasekit.io.gitrev import _SUBMODULE_MODE, _SYMLINK_MODE, FileRef, read_blob
+from releasekit.io.gitrev import _safe_parts as _safe
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
 
 __all__ = ["RepoTree", "list_revision", "list_worktree"]
-
-_SYMLINK_MODE = 0o120000
-_SUBMODULE_MODE = 0o160000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,21 +49,12 @@ class RepoTree:
     special: Mapping[PurePosixPath, str]
 
 
-def _safe(path: str) -> PurePosixPath:
-    rel = PurePosixPath(path)
-    if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
-        raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
-    return rel
-
-
 def _too_big(where: str, size: int, limit: int) -> SafetyLimitError:
     return SafetyLimitError(f"{where}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
 def _blob_reader(odb: Any, sha: str, size: int | None, where: str, limit: int) -> Callable[[], bytes]:
     def read() -> bytes:
-        from gitdb.exc import ODBError
-
         if size is None:
             raise InputError(
                 f"{where}: git does not have object {sha[:12]} (a shallow or damaged clone); "
@@ -73,16 +62,7 @@ def _blob_reader(odb: Any, sha: str, size: int | None, where: str, limit: int) -
             )
         if size > limit:
             raise _too_big(where, size, limit)
-        try:
-            data: bytes = odb.stream(bytes.fromhex(sha)).read()
-        except (ValueError, OSError, ODBError):
-            raise InputError(
-                f"{where}: git cannot read object {sha[:12]} (a shallow or damaged clone); "
-                "fetch the revision in full"
-            ) from None
-        if len(data) != size:
-            raise InputError(f"{where}: git object {sha[:12]} is {len(data)} bytes, not {size}")
-        return data
+        return read_blob(odb, sha, size, where)
 
     return read
 
