@@ -34,6 +34,14 @@ __all__ = ["command"]
     show_default=True,
     help="Exit 1 for any error finding, or only for the errors this change brings (new).",
 )
+@click.option(
+    "--published",
+    "published",
+    multiple=True,
+    metavar="OCP=FILE|REV",
+    help="What the OCP catalog released: a rendered index (opm render, JSON or YAML) or a revision; "
+    "repeatable. Without it everything in the base counts as published (catalog repositories).",
+)
 @format_options
 @click.pass_context
 def command(
@@ -42,6 +50,7 @@ def command(
     head: str | None,
     repo: Path,
     fail_on: str,
+    published: tuple[str, ...],
     fmt: str,
     output: Path | None,
 ) -> None:
@@ -60,5 +69,6 @@ def command(
     from releasekit.jobs.check import CheckRequest, run_check
     from releasekit.model.report import FailOn
 
-    result = run_check(CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on)))
+    request = CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on), published=published)
+    result = run_check(request)
     ctx.exit(emit_report(result.report, fmt, output))

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, UsageError
 from releasekit.io.acknowledgements import load_acknowledgements
 from releasekit.io.fbc_load import LoadLimits
 from releasekit.io.gitrev import (
@@ -76,6 +76,8 @@ class CheckRequest:
     """What to compare: the repository, the base ref and the head ref (None: the working tree).
 
     ``fail_on``: ``error`` (any error finding fails) or ``new`` (only the errors the change brought).
+    ``published``: ``OCP=FILE|REV`` values saying what each OpenShift catalog released
+    (:mod:`releasekit.jobs.published`; a file-based catalog repository's check only).
     """
 
     base: str
@@ -83,6 +85,7 @@ class CheckRequest:
     repo: Path = Path()
     command: str = "check"
     fail_on: FailOn = FailOn.ERROR
+    published: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -319,13 +322,18 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
         UsageError: a ref that is unsafe or names no commit.
         InputError, SafetyLimitError, TemplateError: input that cannot be read.
     """
+    from releasekit.jobs.published import parse_published
+
     limits = limits or LoadLimits()
+    published = parse_published(request.published)  # bad syntax: exit 2 before any work
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
     if not _releasekit_revision(base_commit) or not _default_layout(request.repo):
         return _catalog_repository_check(request, head_commit, limits)
+    if published:
+        raise UsageError("--published: in a releasekit repository streams/ say what is released")
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
         base = snapshot_commit(
             base_commit,

@@ -25,7 +25,7 @@ Unreadable input and safety limits raise :class:`~releasekit.errors.ReleasekitEr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
 from releasekit.io.gitrev import branch_point, open_repo, resolve_commit
 from releasekit.io.gitrev_all import RepoTree, list_revision, list_worktree
 from releasekit.jobs.check import CheckRequest, CheckResult
+from releasekit.jobs.published import Published, mark_published, parse_published, published_loader
 from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
@@ -91,7 +92,10 @@ def run_repo_check(request: CheckRequest, *, limits: LoadLimits | None = None) -
         )
     else:
         head = list_worktree(request.repo, max_file_bytes=limits.max_file_bytes)
-    return check_trees(base, head, limits=limits, command=request.command, fail_on=request.fail_on).result
+    published = published_loader(request.repo, parse_published(request.published), limits)
+    return check_trees(
+        base, head, limits=limits, command=request.command, fail_on=request.fail_on, published=published
+    ).result
 
 
 def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], ...]:
@@ -151,6 +155,7 @@ def check_trees(
     limits: LoadLimits | None = None,
     command: str = "check",
     fail_on: FailOn = FailOn.ERROR,
+    published: Callable[[set[str]], Published] | None = None,
 ) -> RepoCheck:
     """The check of ``head`` against ``base`` (see the module docstring); nothing is printed.
 
@@ -206,6 +211,8 @@ def check_trees(
     upgrades, known = _openshift_upgrades(pairing, base_cats, head_cats, packages)
     findings.extend(upgrades)
     baseline.extend(known)
+    if published is not None:  # --published: what each OpenShift catalog released, for its packages
+        findings = mark_published(findings, pairing, published(packages))
 
     report = Report(
         command=command,

@@ -152,7 +152,8 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "a published bundle is what clusters installed; a rewritten blob (another image digest, a "
         "re-render with another opm or `--migrate-level`) changes what the catalog says about it.",
         "a bundle's `image` digest replaced by a rebuild of the same version.",
-        "revert the blob, or release the change as a new version.",
+        "revert the blob, or release the change as a new version. `check --published OCP=FILE|REV` (a "
+        "rendered index or a revision) makes it an error for a bundle released there, a warning for a candidate.",
     ),
     "RK-DIFF-024": (
         "the head is what every subscription of the channel upgrades to; a reviewer should see it move.",

@@ -15,7 +15,8 @@ id          severity  what it finds
 RK-DIFF-020 error     a package's catalog (or a whole OpenShift catalog) published at base is gone
 RK-DIFF-021 info      a package's catalog (or a whole OpenShift catalog) was added
 RK-DIFF-022 info      a catalog root moved to another folder (paired by OpenShift version and package)
-RK-DIFF-023 warning   a published bundle's blob changed (names the image or blob digests before and after)
+RK-DIFF-023 warning   a published bundle's blob changed (names the image or blob digests before and after;
+                      an error where ``check --published`` shows the bundle released)
 RK-DIFF-024 info      a channel's head changed, or a new channel has its first head
 RK-DIFF-025 warning   a channel entry's skipRange no longer covers versions it covered at base
 RK-DIFF-026 error     a new bundle's image or related image is not pinned by digest
