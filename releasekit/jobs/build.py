@@ -256,6 +256,38 @@ def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> 
     return list(check_catalog_blocking(streams, configs))
 
 
+TEMPLATE = "catalog-template.yaml"
+
+
+def _basic_templates(built: CatalogBuild) -> dict[PurePosixPath, bytes]:
+    """Each fragment's ``olm.template.basic`` template, which opm renders to the fragment's catalog.
+
+    Its entries are the catalog's blobs with every bundle given by its image alone (a semver template
+    cannot express the edges releasekit plans).
+    """
+    import json
+
+    from releasekit.io.fbc_write import blobs_in_render_order
+    from releasekit.io.yamlio import dump_yaml_block
+    from releasekit.model.fbc import SCHEMA_BUNDLE, DeclarativeConfig
+    from releasekit.plan.template_basic import BASIC_SCHEMA
+
+    out = {}
+    for fragment in built.fragments:
+        config = DeclarativeConfig()
+        for _package, package_config in fragment.packages:
+            config = config.merged(package_config)
+        entries = [
+            {"schema": SCHEMA_BUNDLE, "image": blob["image"]}
+            if blob["schema"] == SCHEMA_BUNDLE
+            else json.loads(json.dumps(blob))
+            for blob in blobs_in_render_order(config)
+        ]
+        text = dump_yaml_block({"schema": BASIC_SCHEMA, "entries": entries})
+        out[PurePosixPath(str(fragment.openshift), TEMPLATE)] = text.encode()
+    return out
+
+
 def build(request: BuildRequest) -> BuildResult:
     """Run the job and return its result (nothing is printed).
 
@@ -325,6 +357,8 @@ def _build(
         layout=layout,
         upstream=request.upstream if request.candidates and not request.bundles else None,
     )
+    if layout.name == "kueue-fbc":  # its generate-fbc.sh renders each fragment's template with opm
+        built = replace(built, files={**built.files, **_basic_templates(built)})
     findings.extend(
         history_hints(
             carry_findings(built.carried, built.regenerated, loaded.streams),

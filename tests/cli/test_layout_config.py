@@ -37,8 +37,12 @@ def fbc_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def drop_their_containerfiles(root: Path) -> set[str]:
-    """Remove the Containerfiles releasekit did not write, as a team adopting releasekit does once."""
-    theirs = {f"{v.name}/Containerfile.catalog" for v in root.glob("v*")}
+    """Remove the Containerfiles and templates releasekit did not write, as a team adopting releasekit does once."""
+    theirs = {
+        f"{v.name}/{name}"
+        for v in root.glob("v*")
+        for name in ("Containerfile.catalog", "catalog-template.yaml")
+    }
     for name in theirs:
         (root / name).unlink()
     return theirs
