@@ -400,3 +400,59 @@ def test_task_step_script_runs_unchanged_in_a_catalog_repository(tmp_path: Path)
         output["result"] == "FAILURE" and output["failures"] > 0
     )  # the pull request removes a published bundle
     assert "RK-DIFF-003" in output["note"]
+
+
+def _run_steps(repo: Path, tmp_path: Path) -> list[subprocess.CompletedProcess[str]]:
+    """Every ``run`` step of the workflow as GitHub runs it (bash -eo pipefail), but the install step."""
+    steps = [s for job in _workflow()["jobs"].values() for s in job["steps"] if "run" in s]
+    installs = [s for s in steps if "pip install" in s["run"]]
+    assert len(installs) == 1  # releasekit is on PATH here already
+    (tmp_path / "home").mkdir(exist_ok=True)
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = []
+    for step in steps:
+        if step in installs:
+            continue
+        script = tmp_path / "step.sh"
+        script.write_text(step["run"].replace("${{ github.base_ref }}", "main"))
+        command = ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)]
+        done.append(subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=120))
+    return done
+
+
+def test_workflow_runs_unchanged_in_a_catalog_repository(tmp_path: Path) -> None:
+    """Issue 26: the workflow's steps in a file-based catalog repository (no streams/, kueue-fbc's layout).
+
+    As on GitHub, the repository is checked out with its base fetched as ``origin/main`` and releasekit's
+    own checkout sits in ``.releasekit/`` (a nested repository, with catalogs of its own, ignored).
+    """
+    from tests.scenarios.test_fbc_repo_check import LAYOUTS, make_repo
+    from tests.scenarios.test_fbc_repo_check import git as run_git
+
+    on = _workflow().get("on", _workflow().get(True))
+    assert not (on["pull_request"] or {}).get("paths")  # a path filter would miss v4.18/catalog/...
+    repo = make_repo(tmp_path, LAYOUTS["kueue-fbc"])
+    run_git(repo, "remote", "add", "origin", str(repo))
+    run_git(repo, "fetch", "-q", "origin")
+    run_git(repo, "checkout", "-q", "-b", "clean", "main")
+    (repo / "README.md").write_text("demo FBC, documented\n")
+    run_git(repo, "commit", "-q", "-am", "a change that touches no catalog")
+    nested = repo / ".releasekit"
+    shutil.copytree(repo / "v4.14", nested / "catalog" / "v4.14")
+    run_git(nested, "init", "-q")
+
+    check, build = _run_steps(repo, tmp_path)
+    assert (check.returncode, build.returncode) == (0, 0), check.stdout + check.stderr + build.stderr
+    assert "::error" not in check.stdout and (tmp_path / "summary.md").read_text().startswith("## releasekit")
+
+    run_git(repo, "checkout", "-q", "pr")
+    check, build = _run_steps(repo, tmp_path)
+    assert check.returncode == 1 and not check.stderr, check.stderr  # the pull request removes a published bundle
+    errors = [line for line in check.stdout.splitlines() if line.startswith("::error")]
+    assert any("file=v4.16/catalog/demo-operator/catalog.json" in e and "RK-DIFF-003" in e for e in errors), errors
+    assert build.returncode == 0, build.stderr
