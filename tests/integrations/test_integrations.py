@@ -452,7 +452,11 @@ def test_workflow_runs_unchanged_in_a_catalog_repository(tmp_path: Path) -> None
 
     run_git(repo, "checkout", "-q", "pr")
     check, build = _run_steps(repo, tmp_path)
-    assert check.returncode == 1 and not check.stderr, check.stderr  # the pull request removes a published bundle
+    assert check.returncode == 1 and not check.stderr, (
+        check.stderr
+    )  # the pull request removes a published bundle
     errors = [line for line in check.stdout.splitlines() if line.startswith("::error")]
-    assert any("file=v4.16/catalog/demo-operator/catalog.json" in e and "RK-DIFF-003" in e for e in errors), errors
+    assert any("file=v4.16/catalog/demo-operator/catalog.json" in e and "RK-DIFF-003" in e for e in errors), (
+        errors
+    )
     assert build.returncode == 0, build.stderr
