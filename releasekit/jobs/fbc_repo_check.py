@@ -10,7 +10,8 @@ Job (git and files through io/; the decisions are the pure rules'). Steps:
 3. a package is *touched* when the files of one of its roots differ (by git blob id) between base and
    head, or a root of it came or went. For each touched root at head: every load problem and every
    ``opm validate`` rule, with file and line (RK-FBC); a catalog opm cannot load is a finding;
-4. per touched package: the comparison with the base, where everything in the base is published --
+4. per touched package: the comparison with the base, where everything in the base is published unless
+   ``--published`` says what is (:mod:`releasekit.jobs.published`) --
    the change summary (RK-DIFF-002), published bundles and channels removed (RK-DIFF-003/004, fixed by
    ``olm.deprecations``), users stranded inside a catalog (RK-DIFF-007), a published blob changed
    (RK-DIFF-023, a warning naming both digests), heads (024), narrowed skipRanges (025), new bundles'
