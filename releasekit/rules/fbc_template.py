@@ -1,0 +1,135 @@
+"""Templates kept honest: a committed catalog compared, semantically, with what its ``opm`` template renders.
+
+Pure core: the caller (:mod:`releasekit.jobs.fbc_templates`) renders the template offline and hands over
+each rendering opm could have written (a semver template has two: older opm linked each channel alone).
+The catalog matches when it equals one of them in packages (name, default channel; for a basic template
+also description and icon), channels, entries and their edges, and bundle blobs; otherwise the first
+difference of the closest rendering is reported, at the catalog's file and line.
+
+=========== ========= ==========================================================================
+id          severity  what it finds
+=========== ========= ==========================================================================
+RK-DIFF-027 E/W       a catalog is not what its opm template renders, or the template cannot be rendered
+                      (a warning where the base already had such a finding)
+=========== ========= ==========================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.finding import Finding, Location
+from releasekit.model.finding import make_finding as _f
+from releasekit.rules.diff import bundle_field_changes
+
+__all__ = ["RULES", "RULE_TEMPLATE_DRIFT", "check_template", "differences", "template_finding"]
+
+RULE_TEMPLATE_DRIFT = "RK-DIFF-027"
+RULES: Final[dict[str, str]] = {
+    RULE_TEMPLATE_DRIFT: "a catalog is not what its opm template renders, or the template cannot be rendered",
+}
+
+Difference = tuple[str, Location]
+
+
+def _edges(replaces: str, skips: Sequence[str], skip_range: str) -> str:
+    parts = [f"replaces {replaces}"] if replaces else []
+    parts += [f"skips {', '.join(sorted(skips))}"] if skips else []
+    parts += [f"skipRange {skip_range!r}"] if skip_range else []
+    return "; ".join(parts) or "no edges"
+
+
+def differences(
+    rendered: DeclarativeConfig, committed: DeclarativeConfig, *, basic: bool
+) -> list[Difference]:
+    """Every difference of ``committed`` from ``rendered`` (bundles, channels, packages: the rendering's)."""
+    names = {p.name for p in rendered.packages} | {b.package for b in rendered.bundles}
+    fallback = Location(file=next((c.location.file for c in committed.channels if c.location.file), ""))
+    out: list[Difference] = []
+
+    def compare(what: str, want: dict[str, object], have: dict[str, tuple[object, Location]]) -> None:
+        for key in sorted(want.keys() - have.keys()):
+            out.append((f"{what} {key} is in the template's rendering, not in the catalog", fallback))
+        for key in sorted(have.keys() - want.keys()):
+            out.append((f"{what} {key} is in the catalog, not in the template's rendering", have[key][1]))
+        for key in sorted(want.keys() & have.keys()):
+            if want[key] != have[key][0]:
+                out.append((f"{what} {key}: {_say(what, want[key], have[key][0])}", have[key][1]))
+
+    def package_view(config: DeclarativeConfig) -> dict[str, tuple[object, Location]]:
+        return {
+            p.name: (
+                {"defaultChannel": p.default_channel}
+                | ({"description": p.description, "icon": p.icon} if basic else {}),
+                p.location,
+            )
+            for p in config.packages
+            if p.name in names
+        }
+
+    def channel_view(config: DeclarativeConfig) -> dict[str, tuple[object, Location]]:
+        return {
+            f"{c.package}/{c.name}": (
+                {e.name: (e.replaces, frozenset(e.skips), e.skip_range) for e in c.entry_list},
+                c.location,
+            )
+            for c in config.channels
+            if c.package in names
+        }
+
+    have_bundles = {b.name: b for b in committed.bundles if b.package in names}
+    want_bundles = {b.name: b for b in rendered.bundles}
+    for name in sorted(want_bundles.keys() - have_bundles.keys()):
+        out.append((f"bundle {name} is in the template's rendering, not in the catalog", fallback))
+    for name in sorted(have_bundles.keys() - want_bundles.keys()):
+        where = have_bundles[name].location
+        out.append((f"bundle {name} is in the catalog, not in the template's rendering", where))
+    for name in sorted(want_bundles.keys() & have_bundles.keys()):
+        fields = bundle_field_changes(want_bundles[name], have_bundles[name])
+        if fields:
+            where = have_bundles[name].location
+            out.append(
+                (f"bundle {name}'s blob differs from the resolved one ({', '.join(fields[:4])})", where)
+            )
+    compare("channel", {k: v for k, (v, _) in channel_view(rendered).items()}, channel_view(committed))
+    compare("package", {k: v for k, (v, _) in package_view(rendered).items()}, package_view(committed))
+    return out
+
+
+def _say(what: str, want: Any, have: Any) -> str:
+    """The first field of a package, or entry of a channel, that differs."""
+    for name in sorted(want.keys() | have.keys()):
+        if name not in have:
+            return f"entry {name} is in the template's rendering, not in the catalog"
+        if name not in want:
+            return f"entry {name} is in the catalog, not in the template's rendering"
+        if want[name] != have[name] and what == "channel":
+            return f"entry {name} has {_edges(*have[name])} in the catalog, {_edges(*want[name])} rendered"
+        if want[name] != have[name]:
+            return f"{name} is {have[name]!r} in the catalog, {want[name]!r} rendered"
+    return "differs"
+
+
+def template_finding(message: str, where: Location, hint: str, label: str) -> Finding:
+    """The RK-DIFF-027 finding of one catalog root (its subject: the catalog's label)."""
+    return _f(RULE_TEMPLATE_DRIFT, message, where, hint, (label, "template"))
+
+
+def check_template(
+    renderings: Sequence[DeclarativeConfig],
+    committed: DeclarativeConfig,
+    *,
+    basic: bool,
+    label: str,
+    template: str,
+    hint: str,
+) -> tuple[Finding, ...]:
+    """RK-DIFF-027 when ``committed`` matches none of ``renderings``: the closest one's first difference."""
+    found = [differences(r, committed, basic=basic) for r in renderings]
+    if not found or not all(found):
+        return ()
+    first, where = min(found, key=len)[0]
+    message = f"the {label} catalog is not what {template} renders: {first}"
+    return (template_finding(message, where, hint, label),)
