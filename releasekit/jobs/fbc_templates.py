@@ -126,11 +126,14 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
     committed = rev.root(root)[0]
     catalog = next((b.location.file for b in committed.bundles if b.location.file), root.path)
     kind = "basic" if first.schema in _FBC_SCHEMAS else ""
-    regenerate = (
-        f"regenerate the catalog: opm alpha render-template {{}} {file} -o "
-        f"{'json' if catalog.endswith('.json') else 'yaml'} > {catalog} (or the repository's script); "
-        "an edit meant for the catalog belongs in the template"
-    )
+    output = "json" if catalog.endswith(".json") else "yaml"
+
+    def regenerate() -> str:
+        return (
+            f"regenerate the catalog: opm alpha render-template {kind} {file} -o {output} > {catalog} (or the "
+            "repository's script); an edit meant for the catalog belongs in the template"
+        )
+
     try:
         kind = kind or detect_template_type(first.data)
         resolve = _resolver(rev, root, committed)
@@ -152,8 +155,8 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
             f"bundle image {exc.image} of template {file} is in no catalog: the template entry was added, "
             f"the {label} catalog not regenerated"
         )
-        return [template_finding(message, where, regenerate.format(kind), label)]
-    except TemplateRenderError as exc:
+        return [template_finding(message, where, regenerate(), label)]
+    except (ValueError, TypeError) as exc:  # TemplateRenderError, or content no renderer expects
         message = f"template {file} cannot be rendered: {exc}"
         return [template_finding(message, first.location, fix, label)]
     return list(
@@ -163,6 +166,6 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
             basic=kind == "basic",
             label=label,
             template=file,
-            hint=regenerate.format(kind),
+            hint=regenerate(),
         )
     )

@@ -268,3 +268,39 @@ def test_a_template_that_cannot_be_rendered_is_a_finding(tmp_path: Path) -> None
     template.write_text("Schema: olm.semver\nStable: [unclosed\n")
     [found] = drift(check(repo))
     assert "template v4.18/catalog-template.yaml cannot be read" in found.message
+
+
+def test_a_legacy_basic_template_inside_a_yaml_root(tmp_path: Path) -> None:
+    """``catalog/v4.18/catalog-template.yaml`` beside ``catalog/v4.18/<package>/catalog.yaml``: FBC, bundles by image."""
+    import yaml
+
+    legacy = "".join(
+        "---\n" + yaml.safe_dump({"schema": "olm.bundle", "image": image(v)}) for v in ("1.0.0", "1.1.0")
+    )
+    legacy = "".join("---\n" + yaml.safe_dump(o) for o in basic_catalog()[:2]) + legacy
+    repo = tmp_path / "repo"
+    folder = repo / "catalog" / "v4.18"
+    (folder / PKG).mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (folder / "catalog-template.yaml").write_text(legacy)
+    catalog = folder / PKG / "catalog.yaml"
+    catalog.write_text("".join("---\n" + yaml.safe_dump(o) for o in basic_catalog()))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    assert not drift(check_same_yaml(repo, catalog))
+    edited = basic_catalog()
+    edited[1]["entries"][1].pop("replaces")
+    catalog.write_text("".join("---\n" + yaml.safe_dump(o) for o in edited))
+    [found] = drift(check(repo))
+    assert found.subject == ("v4.18", "template") and found.severity is Severity.ERROR
+    assert f"entry {PKG}.v1.1.0 has no edges in the catalog, replaces {PKG}.v1.0.0 rendered" in found.message
+    assert (found.location.file, found.location.line) == (
+        f"catalog/v4.18/{PKG}/catalog.yaml",
+        line_of(catalog, "entries:"),  # the channel document's first line
+    )
+    assert "opm alpha render-template basic catalog/v4.18/catalog-template.yaml -o yaml" in found.hint
+
+
+def check_same_yaml(repo: Path, catalog: Path) -> Report:
+    catalog.write_text(catalog.read_text() + "\n")
+    return check(repo, "touch")
