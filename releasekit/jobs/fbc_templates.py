@@ -13,7 +13,6 @@ already had is ``unchanged`` and a warning (it does not block an unrelated chang
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
@@ -96,18 +95,21 @@ class _Unresolved(TemplateRenderError):
 
 
 def _resolver(rev: Revision, root: CatalogRoot, own: DeclarativeConfig) -> Callable[[str], Sequence[Bundle]]:
-    """Each image to the first blob with that image: the root's own, then the other roots' (loaded lazily)."""
-    index: dict[str, Bundle] = {}
-    configs = itertools.chain([own], (rev.root(r)[0] for r in rev.found.roots if r.path != root.path))
+    """Each image to a blob with that image: the root's own, else the other roots' (loaded lazily).
+
+    In its own root, a blob of the same digest counts too: a registry rewritten after rendering.
+    """
+    index = {key: b for b in reversed(own.bundles) for key in (b.image, b.image.partition("@")[2]) if key}
+    others = (rev.root(r)[0] for r in rev.found.roots if r.path != root.path)
 
     def resolve(image: str) -> Sequence[Bundle]:
-        while image not in index:
-            config = next(configs, None)
+        while (found := index.get(image) or index.get(image.partition("@")[2] or image)) is None:
+            config = next(others, None)
             if config is None:
                 raise _Unresolved(image)
             for bundle in config.bundles:
                 index.setdefault(bundle.image, bundle)
-        return [index[image]]
+        return [found]
 
     return resolve
 
@@ -163,7 +165,6 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
         check_template(
             renderings,
             committed,
-            basic=kind == "basic",
             label=label,
             template=file,
             hint=regenerate(),

@@ -2,9 +2,9 @@
 
 Pure core: the caller (:mod:`releasekit.jobs.fbc_templates`) renders the template offline and hands over
 each rendering opm could have written (a semver template has two: older opm linked each channel alone).
-The catalog matches when it equals one of them in packages (name, default channel; for a basic template
-also description and icon), channels, entries and their edges, and bundle blobs; otherwise the first
-difference of the closest rendering is reported, at the catalog's file and line.
+The catalog matches when it equals one of them in packages (name, default channel: description and icon
+are presentation, often filled in by a script), channels, entries and their edges, and bundle blobs;
+otherwise the first difference of the closest rendering is reported, at the catalog's file and line.
 
 =========== ========= ==========================================================================
 id          severity  what it finds
@@ -41,9 +41,7 @@ def _edges(replaces: str, skips: Sequence[str], skip_range: str) -> str:
     return "; ".join(parts) or "no edges"
 
 
-def differences(
-    rendered: DeclarativeConfig, committed: DeclarativeConfig, *, basic: bool
-) -> list[Difference]:
+def differences(rendered: DeclarativeConfig, committed: DeclarativeConfig) -> list[Difference]:
     """Every difference of ``committed`` from ``rendered`` (bundles, channels, packages: the rendering's)."""
     names = {p.name for p in rendered.packages} | {b.package for b in rendered.bundles}
     fallback = Location(file=next((c.location.file for c in committed.channels if c.location.file), ""))
@@ -60,11 +58,7 @@ def differences(
 
     def package_view(config: DeclarativeConfig) -> dict[str, tuple[object, Location]]:
         return {
-            p.name: (
-                {"defaultChannel": p.default_channel}
-                | ({"description": p.description, "icon": p.icon} if basic else {}),
-                p.location,
-            )
+            p.name: ({"defaultChannel": p.default_channel}, p.location)
             for p in config.packages
             if p.name in names
         }
@@ -121,13 +115,12 @@ def check_template(
     renderings: Sequence[DeclarativeConfig],
     committed: DeclarativeConfig,
     *,
-    basic: bool,
     label: str,
     template: str,
     hint: str,
 ) -> tuple[Finding, ...]:
     """RK-DIFF-027 when ``committed`` matches none of ``renderings``: the closest one's first difference."""
-    found = [differences(r, committed, basic=basic) for r in renderings]
+    found = [differences(r, committed) for r in renderings]
     if not found or not all(found):
         return ()
     first, where = min(found, key=len)[0]

@@ -304,3 +304,12 @@ def test_a_legacy_basic_template_inside_a_yaml_root(tmp_path: Path) -> None:
 def check_same_yaml(repo: Path, catalog: Path) -> Report:
     catalog.write_text(catalog.read_text() + "\n")
     return check(repo, "touch")
+
+
+def test_a_registry_rewritten_after_rendering_is_the_same_image(tmp_path: Path) -> None:
+    """Konflux repositories render from the build registry, then point the catalog at the release one."""
+    build = semver_template(["1.0.0", "1.1.0", "1.1.1"]).replace(
+        "registry.example.com/demo/", "quay.example.com/build/"
+    )
+    repo = base_repo(tmp_path, build, semver_catalog())
+    assert not drift(check_same(repo))
