@@ -13,7 +13,7 @@ already had is ``unchanged`` and a warning (it does not block an unrelated chang
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Protocol
@@ -63,22 +63,24 @@ def template_path(found: FoundRoots, root: CatalogRoot) -> PurePosixPath | None:
 
 
 def check_templates(
-    pairs: Iterable[RootPair], touched: Collection[RootPair], base: Revision, head: Revision
+    pairs: Iterable[RootPair], touched: Iterable[RootPair], base: Revision, head: Revision
 ) -> tuple[list[Finding], list[Finding]]:
     """RK-DIFF-027 at head for each root whose catalog or template changed, and the base's own (baseline)."""
     found: list[Finding] = []
     known: list[Finding] = []
-    done: set[str] = set()
+    changed = set(touched)
+    by_root: dict[str, list[RootPair]] = {}
     for pair in pairs:
-        if pair.head is None or pair.head.path in done:
-            continue
-        done.add(pair.head.path)
-        path = template_path(head.found, pair.head)
+        if pair.head is not None:
+            by_root.setdefault(pair.head.path, []).append(pair)
+    for group in by_root.values():  # a root holding several packages is judged once
+        pair = next((p for p in group if p.base is not None), group[0])
+        path = template_path(head.found, pair.head) if pair.head is not None else None
         old = template_path(base.found, pair.base) if pair.base is not None else None
-        if path is None:
+        if path is None or pair.head is None:
             continue
         sha = head.found.tree.files[path].sha
-        if pair in touched or old is None or base.found.tree.files[old].sha != sha:
+        if changed.intersection(group) or old is None or base.found.tree.files[old].sha != sha:
             now = _judge(head, pair.head, path, pair.label)
             before = _judge(base, pair.base, old, pair.label) if old is not None and pair.base else []
             if before:
