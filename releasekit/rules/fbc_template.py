@@ -16,10 +16,10 @@ RK-DIFF-027 E/W       a catalog is not what its opm template renders, or the tem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Location
 from releasekit.model.finding import make_finding as _f
 from releasekit.rules.diff import bundle_field_changes
@@ -44,26 +44,24 @@ def _edges(replaces: str, skips: Sequence[str], skip_range: str) -> str:
 def differences(rendered: DeclarativeConfig, committed: DeclarativeConfig) -> list[Difference]:
     """Every difference of ``committed`` from ``rendered`` (bundles, channels, packages: the rendering's)."""
     names = {p.name for p in rendered.packages} | {b.package for b in rendered.bundles}
-    fallback = Location(file=next((c.location.file for c in committed.channels if c.location.file), ""))
+    places = [*(p.location for p in committed.packages), *(c.location for c in committed.channels)]
+    fallback = next((where for where in places if where.file), Location())
     out: list[Difference] = []
 
-    def compare(what: str, want: dict[str, object], have: dict[str, tuple[object, Location]]) -> None:
-        for key in sorted(want.keys() - have.keys()):
-            out.append((f"{what} {key} is in the template's rendering, not in the catalog", fallback))
-        for key in sorted(have.keys() - want.keys()):
-            out.append((f"{what} {key} is in the catalog, not in the template's rendering", have[key][1]))
-        for key in sorted(want.keys() & have.keys()):
-            if want[key] != have[key][0]:
-                out.append((f"{what} {key}: {_say(what, want[key], have[key][0])}", have[key][1]))
+    def compare(what: str, want: Mapping[str, Any], have: Mapping[str, Any]) -> None:
+        """``have`` maps each name to (the compared value, its location)."""
+        for name in sorted(want.keys() - have.keys()):
+            out.append((f"{what} {name} is in the template's rendering, not in the catalog", fallback))
+        for name in sorted(have.keys() - want.keys()):
+            out.append((f"{what} {name} is in the catalog, not in the template's rendering", have[name][1]))
+        for name in sorted(want.keys() & have.keys()):
+            if want[name] != have[name][0]:
+                out.append((f"{what} {name}: {_say(want[name], have[name][0])}", have[name][1]))
 
-    def package_view(config: DeclarativeConfig) -> dict[str, tuple[object, Location]]:
-        return {
-            p.name: ({"defaultChannel": p.default_channel}, p.location)
-            for p in config.packages
-            if p.name in names
-        }
+    def bundles(config: DeclarativeConfig) -> dict[str, Any]:
+        return {b.name: (b, b.location) for b in config.bundles if b.package in names}
 
-    def channel_view(config: DeclarativeConfig) -> dict[str, tuple[object, Location]]:
+    def channels(config: DeclarativeConfig) -> dict[str, Any]:
         return {
             f"{c.package}/{c.name}": (
                 {e.name: (e.replaces, frozenset(e.skips), e.skip_range) for e in c.entry_list},
@@ -73,36 +71,28 @@ def differences(rendered: DeclarativeConfig, committed: DeclarativeConfig) -> li
             if c.package in names
         }
 
-    have_bundles = {b.name: b for b in committed.bundles if b.package in names}
-    want_bundles = {b.name: b for b in rendered.bundles}
-    for name in sorted(want_bundles.keys() - have_bundles.keys()):
-        out.append((f"bundle {name} is in the template's rendering, not in the catalog", fallback))
-    for name in sorted(have_bundles.keys() - want_bundles.keys()):
-        where = have_bundles[name].location
-        out.append((f"bundle {name} is in the catalog, not in the template's rendering", where))
-    for name in sorted(want_bundles.keys() & have_bundles.keys()):
-        fields = bundle_field_changes(want_bundles[name], have_bundles[name])
-        if fields:
-            where = have_bundles[name].location
-            out.append(
-                (f"bundle {name}'s blob differs from the resolved one ({', '.join(fields[:4])})", where)
-            )
-    compare("channel", {k: v for k, (v, _) in channel_view(rendered).items()}, channel_view(committed))
-    compare("package", {k: v for k, (v, _) in package_view(rendered).items()}, package_view(committed))
+    def packages(config: DeclarativeConfig) -> dict[str, Any]:
+        return {p.name: (p.default_channel, p.location) for p in config.packages if p.name in names}
+
+    for view in (bundles, channels, packages):
+        what = view.__name__[:-1]
+        compare(what, {k: v for k, (v, _) in view(rendered).items()}, view(committed))
     return out
 
 
-def _say(what: str, want: Any, have: Any) -> str:
-    """The first field of a package, or entry of a channel, that differs."""
+def _say(want: Any, have: Any) -> str:
+    """How a bundle's blob, a channel's entries or a package's default channel differ."""
+    if isinstance(want, Bundle):
+        return f"its blob differs from the resolved one ({', '.join(bundle_field_changes(want, have)[:4])})"
+    if not isinstance(want, Mapping):
+        return f"defaultChannel is {have!r} in the catalog, {want!r} rendered"
     for name in sorted(want.keys() | have.keys()):
         if name not in have:
             return f"entry {name} is in the template's rendering, not in the catalog"
         if name not in want:
             return f"entry {name} is in the catalog, not in the template's rendering"
-        if want[name] != have[name] and what == "channel":
-            return f"entry {name} has {_edges(*have[name])} in the catalog, {_edges(*want[name])} rendered"
         if want[name] != have[name]:
-            return f"{name} is {have[name]!r} in the catalog, {want[name]!r} rendered"
+            return f"entry {name} has {_edges(*have[name])} in the catalog, {_edges(*want[name])} rendered"
     return "differs"
 
 

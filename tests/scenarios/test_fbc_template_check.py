@@ -313,3 +313,18 @@ def test_a_registry_rewritten_after_rendering_is_the_same_image(tmp_path: Path) 
     )
     repo = base_repo(tmp_path, build, semver_catalog())
     assert not drift(check_same(repo))
+
+
+def test_a_bundle_image_edited_by_hand_in_one_catalog(tmp_path: Path) -> None:
+    repo = base_repo(
+        tmp_path, semver_template(["1.0.0", "1.1.0", "1.1.1"]), semver_catalog(), versions=("4.18", "4.19")
+    )
+    path = repo / "v4.18" / "catalog" / PKG / "catalog.json"
+    path.write_text(path.read_text().replace(image("1.1.1"), image("rebuilt")))
+    [found] = drift(check(repo))
+    # the template's image is v4.19's blob of 1.1.1; v4.18 has another blob under that name
+    assert f"bundle {PKG}.v1.1.1: its blob differs from the resolved one (image)" in found.message
+    assert (found.location.file, found.location.line) == (
+        f"v4.18/catalog/{PKG}/catalog.json",
+        line_of(path, f'"image": "{image("rebuilt")}"') - 4,  # that bundle's blob
+    )
