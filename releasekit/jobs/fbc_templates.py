@@ -156,7 +156,7 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
         at = data.find(exc.image.encode())
         where = Location(file=file, line=data.count(b"\n", 0, at) + 1 if at >= 0 else first.location.line)
         message = (
-            f"bundle image {exc.image} of template {file} is in no catalog: the template entry was added, "
+            f"bundle image {exc.image} of template {file} is in no catalog: the template entry was added or changed, "
             f"the {label} catalog not regenerated"
         )
         return [template_finding(message, where, regenerate(), label)]
