@@ -134,8 +134,8 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
 
     def regenerate() -> str:
         return (
-            f"regenerate the catalog: opm alpha render-template {kind} {file} -o {output} > {catalog} (or the "
-            "repository's script); an edit meant for the catalog belongs in the template"
+            f"regenerate the catalog: opm alpha render-template {kind} {file} -o {output} > {catalog} "
+            "(or the repository's script); an edit meant for the catalog belongs in the template"
         )
 
     try:
@@ -156,8 +156,8 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
         at = data.find(exc.image.encode())
         where = Location(file=file, line=data.count(b"\n", 0, at) + 1 if at >= 0 else first.location.line)
         message = (
-            f"bundle image {exc.image} of template {file} is in no catalog: the template entry was added or changed, "
-            f"the {label} catalog not regenerated"
+            f"bundle image {exc.image} of template {file} is in no catalog: the template entry was added or "
+            f"changed, the {label} catalog not regenerated"
         )
         return [template_finding(message, where, regenerate(), label)]
     except (ValueError, TypeError) as exc:  # TemplateRenderError, or content no renderer expects
