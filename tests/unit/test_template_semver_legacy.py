@@ -1,4 +1,4 @@
-"""``render_semver(..., legacy=True)``: older opm linked each channel alone (the catalogs it wrote are no drift)."""
+"""``render_semver(..., legacy=True)``: older opm linked each channel alone (what it wrote is no drift)."""
 
 from __future__ import annotations
 
