@@ -271,7 +271,7 @@ def test_a_template_that_cannot_be_rendered_is_a_finding(tmp_path: Path) -> None
 
 
 def test_a_legacy_basic_template_inside_a_yaml_root(tmp_path: Path) -> None:
-    """``catalog/v4.18/catalog-template.yaml`` beside ``catalog/v4.18/<package>/catalog.yaml``, bundles by image."""
+    """A legacy basic template (FBC, bundles by image) inside the root, beside a YAML catalog."""
     import yaml
 
     legacy = "".join(
