@@ -41,6 +41,7 @@ from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
 from releasekit.io.gitrev import branch_point, open_repo, resolve_commit
 from releasekit.io.gitrev_all import RepoTree, list_revision, list_worktree
 from releasekit.jobs.check import CheckRequest, CheckResult
+from releasekit.jobs.fbc_templates import check_templates
 from releasekit.jobs.published import Published, mark_published, parse_published, published_loader
 from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
 from releasekit.model.fbc import DeclarativeConfig
@@ -49,6 +50,7 @@ from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_bas
 from releasekit.model.stream import openshift_order
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import fbc_repo as repo_rules
+from releasekit.rules import fbc_template as template_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.fbc import RULES as FBC_RULES
@@ -212,6 +214,9 @@ def check_trees(
     upgrades, known = _openshift_upgrades(pairing, base_cats, head_cats, packages)
     findings.extend(upgrades)
     baseline.extend(known)
+    drift, known_drift = check_templates(pairing.pairs, touched, old, new)  # RK-DIFF-027
+    findings.extend(drift)
+    baseline.extend(known_drift)
     if published is not None:  # --published: what each OpenShift catalog released, for its packages
         findings = mark_published(findings, pairing, published(packages))
 
@@ -229,6 +234,7 @@ def check_trees(
                     diff_rules.RULE_CHANNEL_REMOVED,
                     diff_rules.RULE_STRANDED,
                     *repo_rules.RULES,
+                    *template_rules.RULES,
                     "RK-GRAPH-010",
                 }
             )

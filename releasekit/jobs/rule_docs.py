@@ -172,6 +172,13 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "`image: registry.example.com/demo/bundle:v1.2.1` in a new bundle.",
         "reference the bundle image and every related image as `<repository>@sha256:<digest>`.",
     ),
+    "RK-DIFF-027": (
+        "the template is what the catalog is regenerated from: a catalog edited by hand loses the edit at "
+        "the next render, and a template entry never rendered is a bundle the catalog image does not ship.",
+        "a bundle image added to `v4.18/catalog-template.yaml` without running `opm alpha render-template`.",
+        "regenerate the catalog from the template (`opm alpha render-template`), or make the edit in the "
+        "template.",
+    ),
     "RK-POLICY-001": (
         "stable users must never get an alpha API version; Kueue's alpha CRDs change without notice.",
         "a stable release on Kueue 0.10 whose bundle ships `v1alpha1` of a CRD.",

@@ -14,7 +14,8 @@ semver; only the highest entry of each Y-stream gets edges: ``replaces`` the hig
 Y-stream of the same major (same phase and kind), ``skips`` every other earlier entry of that major. The
 default channel is the "high-water mark" (stable > fast > candidate, then the version that created the
 channel, then the preferred kind, then minor > major). Since opm 1.65 the package description and icon
-come from the CSV of the default channel's last entry. Error texts are opm's.
+come from the CSV of the default channel's last entry. Error texts are opm's. ``legacy=True`` links as
+older opm did: each channel alone, so no edge leaves a minor channel, and a ``replaces`` is also a skip.
 """
 
 from __future__ import annotations
@@ -256,7 +257,10 @@ def _hwc_gt(
 
 
 def _generate_channels(
-    template: SemverTemplate, package: str, versions: Mapping[str, Mapping[str, semver.Version]]
+    template: SemverTemplate,
+    package: str,
+    versions: Mapping[str, Mapping[str, semver.Version]],
+    legacy: bool = False,
 ) -> tuple[list[Channel], str]:
     channels: dict[str, list[ChannelEntry]] = {}
     tuples: list[_Tuple] = []
@@ -280,7 +284,10 @@ def _generate_channels(
                 tuples.append(
                     _Tuple(arch, kind, channel_name, name, version, len(channels[channel_name]) - 1)
                 )
-    _link(channels, tuples)
+    if legacy:
+        _link_each(channels, {t.name: t.version for t in tuples})
+    else:
+        _link(channels, tuples)
     out = [Channel(name=name, package=package, entries=tuple(channels[name])) for name in sorted(channels)]
     return out, hwc[3]
 
@@ -332,6 +339,20 @@ def _link(channels: dict[str, list[ChannelEntry]], entries: list[_Tuple]) -> Non
             _set_edges(channels, last, prev_zmax, cur_skips)
 
 
+def _link_each(channels: dict[str, list[ChannelEntry]], version: Mapping[str, semver.Version]) -> None:
+    """Older opm: per channel, a Y-stream's last entry replaces (and skips) the one before, skips its own."""
+    for entries in channels.values():
+        ys = [(version[e.name].major, version[e.name].minor) for e in entries]
+        start, last = 0, ""
+        while start < len(entries):
+            end = start + 1
+            while end < len(entries) and ys[end] == ys[start]:
+                end += 1
+            skips = ([last] if last else []) + [e.name for e in entries[start : end - 1]]
+            entries[end - 1] = ChannelEntry(name=entries[end - 1].name, replaces=last, skips=tuple(skips))
+            last, start = entries[end - 1].name, end
+
+
 def _csv_description_icon(bundle: Bundle | None) -> tuple[str, Icon | None]:
     csv = bundle.csv if bundle is not None else None
     spec = csv.get("spec") if isinstance(csv, Mapping) else None
@@ -348,8 +369,8 @@ def _csv_description_icon(bundle: Bundle | None) -> tuple[str, Icon | None]:
     return (description if isinstance(description, str) else ""), icon
 
 
-def render_semver(template: SemverTemplate, resolve: Resolver) -> DeclarativeConfig:
-    """Render the template: bundles, generated channels and the package.
+def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool = False) -> DeclarativeConfig:
+    """Render the template: bundles, generated channels and the package (``legacy``: older opm's edges).
 
     Raises:
         TemplateRenderError: with opm's text (wrapped as opm wraps it).
@@ -380,7 +401,7 @@ def render_semver(template: SemverTemplate, resolve: Resolver) -> DeclarativeCon
     except TemplateRenderError as exc:
         raise TemplateRenderError(f"render: unable to post-process bundle info: {exc}") from None
     package_name = state.get("pkg", "")
-    channels, default_channel = _generate_channels(template, package_name, versions)
+    channels, default_channel = _generate_channels(template, package_name, versions, legacy)
     head: Bundle | None = None
     for channel in channels:
         if channel.name == default_channel and channel.entry_list:
