@@ -41,7 +41,7 @@ def check_revision(rev: str, option: str = "--base") -> str:
     return rev
 
 
-def git_reason(exc: Exception) -> str:
+def git_reason(exc: object) -> str:
     """Git's own explanation from a failed command: its ``fatal:``/``error:`` lines, joined."""
     stderr = getattr(exc, "stderr", "") or ""
     if isinstance(stderr, bytes):
