@@ -45,7 +45,6 @@ __all__ = [
     "list_revision",
     "list_worktree",
     "open_repo",
-    "read_blob",
     "resolve_commit",
     "snapshot_commit",
     "snapshot_worktree",
@@ -228,30 +227,24 @@ def _too_big(where: str, size: int, limit: int) -> SafetyLimitError:
     return SafetyLimitError(f"{where}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
-def read_blob(odb: Any, sha: str, size: int | None, where: str) -> bytes:
-    """The bytes of git object ``sha``, which must be ``size`` long (``where``: ``REV:path`` for messages).
-
-    Raises:
-        InputError: git has not the object or cannot read it, or it is not ``size`` bytes.
-    """
-    from gitdb.exc import ODBError
-
-    if size is None:
-        raise _missing(where, sha)
-    try:
-        data: bytes = odb.stream(bytes.fromhex(sha)).read()
-    except (ValueError, OSError, ODBError):
-        raise InputError(
-            f"{where}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
-        ) from None
-    if len(data) != size:
-        raise InputError(f"{where}: git object {sha[:12]} is {len(data)} bytes, not {size}")
-    return data
-
-
 def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
+    """A reader of ``entry``'s git object, which must be as long as listed (``where``: ``REV:path``)."""
+
     def read() -> bytes:
-        return read_blob(odb, entry.sha, entry.size, where)
+        from gitdb.exc import ODBError  # gitpython's, lazily: build reads git without it
+
+        if entry.size is None:
+            raise _missing(where, entry.sha)
+        try:
+            data: bytes = odb.stream(bytes.fromhex(entry.sha)).read()
+        except (ValueError, OSError, ODBError):
+            raise InputError(
+                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
+                "fetch the revision in full"
+            ) from None
+        if len(data) != entry.size:
+            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
+        return data
 
     return read
 
