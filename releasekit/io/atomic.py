@@ -62,10 +62,7 @@ _NEW, _OLD, _LOCK = "releasekit-new", "releasekit-old", "releasekit-lock"
 
 @contextlib.contextmanager
 def writing(path: Path | str) -> Iterator[None]:
-    """Turn an ``OSError`` raised while writing ``path`` into the one-line error every command ends with.
-
-    A read-only tree, a full disk or a missing permission becomes the
-    :class:`~releasekit.errors.InputError` that ends the command with exit 2.
+    """Turn an ``OSError`` while writing ``path`` (a read-only tree, a full disk) into one line and exit 2.
 
     Raises:
         InputError: ``path: cannot write: <reason>``.
@@ -78,15 +75,15 @@ def writing(path: Path | str) -> Iterator[None]:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _replace_in(folder_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
+def _replace_in(folder_fd: int, name: str, data: bytes) -> None:
     """Write ``name`` in open folder ``folder_fd`` through a temporary sibling renamed over it."""
     tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(tmp, flags, mode, dir_fd=folder_fd)
+    fd = os.open(tmp, flags, 0o644, dir_fd=folder_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            os.fchmod(handle.fileno(), mode)
+            os.fchmod(handle.fileno(), 0o644)
         os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -94,8 +91,8 @@ def _replace_in(folder_fd: int, name: str, data: bytes, mode: int = 0o644) -> No
         raise
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder (made ``mode``, then renamed).
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over it.
 
     Raises:
         InputError: the file cannot be written (one line, see :func:`writing`).
@@ -104,7 +101,7 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            _replace_in(folder, path.name, data, mode)
+            _replace_in(folder, path.name, data)
         finally:
             os.close(folder)
 
