@@ -2,33 +2,25 @@
 
 Adapter module (writes files; imports nothing from rules, plan or jobs).
 
-- :func:`write_bytes_atomic` writes a temporary sibling and renames it over the file.
-- :func:`write_output` is ``--output``: an existing FIFO, device or other special file (``/dev/stdout``) is
-  written into, a symlink the user named is written through, and a regular file is replaced atomically.
-- Ownership: releasekit replaces or removes only what the marker :data:`MARKER` of the folder lists (every
-  write leaves it, listing the files written). A file releasekit must write that exists, is not listed and
-  holds other bytes is refused (exit 2, naming it); one holding exactly the bytes releasekit would write
-  is taken into the marker (nothing is lost). No write follows a symbolic link: every folder on the way to
-  a written file must be a real folder (:func:`plan_writes`).
-- :func:`write_tree_atomic` writes a generated folder. It refuses (exit 2, naming the reason) a folder that
-  is the current directory, a repository root, a parent of an input, or that holds files releasekit did
-  not write and no marker, unless the caller's layout (``owned``) recognises one of its top-level entries.
-  Every file the marker does not list (untracked notes, a README, a ``vendor/`` folder) is carried into
-  the new tree byte for byte, so it survives. The new tree is built beside the target and
-  exchanged with it in one ``renameat2(RENAME_EXCHANGE)`` on Linux, so the old or the new tree is there at
-  every instant; where the kernel or file system cannot exchange, two renames are used and a run killed
-  between them is repaired by the next (the old tree is put back). Temporary folders a killed run left
-  (``.<name>.releasekit-new.*`` / ``-old.*``) are removed by the next write, and ignored by git.
-- :func:`write_files` writes file by file (``writes: files``): each file atomically, through folder
-  descriptors opened without following links, after every target has been checked.
+- Ownership: releasekit replaces or removes only what the marker :data:`MARKER` of a folder lists (every
+  write leaves it). A file it must write that exists, is not listed and holds other bytes is refused (exit
+  2, naming it); one holding exactly those bytes is taken into the marker. No write or ``--check`` read
+  follows a symbolic link: every folder on the way must be a real folder (:func:`target_stat`).
+- :func:`write_tree_atomic` builds a generated folder beside the target, carries every file the marker
+  does not list into it byte for byte, and exchanges the two in one ``renameat2(RENAME_EXCHANGE)``, so
+  the old or the new tree is there at every instant. Where the kernel cannot exchange, two renames are
+  used and a run killed between them is repaired by the next; leftover ``.<name>.releasekit-new.*`` /
+  ``-old.*`` folders are removed by the next write.
+- :func:`write_files` writes file by file (``writes: files``), each atomically through folder
+  descriptors that never follow a link, after every target has been checked.
+- :func:`output_lock`: an exclusive ``flock``, so a second build of the same checkout stops at once.
 - :func:`writing` turns an ``OSError`` of a write (a read-only tree, a full disk) into one line and exit 2.
-- :func:`output_lock` is an exclusive ``flock`` on ``.<name>.releasekit-lock`` beside the folder: a second
-  build of the same checkout stops at once with one line.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import os
@@ -40,6 +32,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError
+from releasekit.io.inputs import MAX_FILE_BYTES, inside, read_input
 
 __all__ = [
     "MARKER",
@@ -69,10 +62,7 @@ _NEW, _OLD, _LOCK = "releasekit-new", "releasekit-old", "releasekit-lock"
 
 @contextlib.contextmanager
 def writing(path: Path | str) -> Iterator[None]:
-    """Turn an ``OSError`` raised while writing ``path`` into the one-line error every command ends with.
-
-    A read-only tree, a full disk or a missing permission becomes the
-    :class:`~releasekit.errors.InputError` that ends the command with exit 2.
+    """Turn an ``OSError`` while writing ``path`` (a read-only tree, a full disk) into one line and exit 2.
 
     Raises:
         InputError: ``path: cannot write: <reason>``.
@@ -85,23 +75,35 @@ def writing(path: Path | str) -> Iterator[None]:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder (made ``mode``, then renamed).
+def _replace_in(folder_fd: int, name: str, data: bytes) -> None:
+    """Write ``name`` in open folder ``folder_fd`` through a temporary sibling renamed over it."""
+    tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(tmp, flags, 0o644, dir_fd=folder_fd)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), 0o644)
+        os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=folder_fd)
+        raise
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over it.
 
     Raises:
         InputError: the file cannot be written (one line, see :func:`writing`).
     """
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            Path(tmp).chmod(mode)
-            Path(tmp).replace(path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            _replace_in(folder, path.name, data)
+        finally:
+            os.close(folder)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -112,30 +114,23 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_output(path: Path, data: bytes) -> None:
     """Write a report to ``--output path``.
 
-    An existing special file (FIFO, character device such as ``/dev/stdout``, socket) is opened and
-    written into, never replaced; a symlink is followed to the file it names; a regular file (or a new
-    one) is written atomically.
+    An existing FIFO, device (``/dev/stdout``) or socket is written into, never replaced; a symlink the
+    user named is followed; a regular file (or a new one) is written atomically.
 
     Raises:
         InputError: the path is a folder or cannot be written.
     """
-    try:
-        st = path.stat()  # follows a symlink: the user named the link, the file behind it is meant
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{path}: is a folder; --output names a file")
-    try:
+    with writing(path):
+        try:
+            st: os.stat_result | None = path.stat()  # follows a link: the file behind it is meant
+        except FileNotFoundError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{path}: is a folder; --output names a file")
         if st is not None and not stat.S_ISREG(st.st_mode):
-            with path.open("wb") as handle:  # a FIFO, device or socket: write into it
-                handle.write(data)
-            return
-        real = Path(os.path.realpath(path)) if path.is_symlink() else path
-        write_bytes_atomic(real, data)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            path.write_bytes(data)
+        else:
+            write_bytes_atomic(Path(os.path.realpath(path)) if path.is_symlink() else path, data)
 
 
 # ------------------------------------------------------------------------------------------ the lock
@@ -161,12 +156,9 @@ def output_lock(target: Path, *, inside: bool = False) -> Iterator[None]:
         yield
         return
     with writing(lock):
-        if inside:
-            target.mkdir(parents=True, exist_ok=True)
-            fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        else:
-            lock.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        (target if inside else lock.parent).mkdir(parents=True, exist_ok=True)
+        flags = os.O_RDONLY | os.O_DIRECTORY if inside else os.O_RDWR | os.O_CREAT
+        fd = os.open(lock, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -198,24 +190,12 @@ def written_files(target: Path) -> set[PurePosixPath]:
     return _marker_files(target) or set()
 
 
-def _valid_listed(line: str) -> PurePosixPath | None:
-    rel = PurePosixPath(line)
-    if not line or line.startswith("#") or rel.is_absolute() or ".." in rel.parts or rel.name in ("", "."):
-        return None
-    return rel
-
-
 def _marker_files(target: Path) -> set[PurePosixPath] | None:
-    """The files the marker in ``target`` lists, or ``None`` without a marker.
-
-    The marker is read under the input policy (a regular file, not a link, at most 64 MiB); a line that
-    leaves the folder (absolute, ``..``) lists nothing.
+    """The files the marker in ``target`` lists (a line leaving the folder lists nothing), or ``None``.
 
     Raises:
         InputError, SafetyLimitError: the marker is a link, a FIFO or device, or cannot be read.
     """
-    from releasekit.io.inputs import read_input  # adapters may share the input policy
-
     marker = target / MARKER
     try:
         os.lstat(marker)
@@ -224,7 +204,10 @@ def _marker_files(target: Path) -> set[PurePosixPath] | None:
     except OSError as exc:
         raise InputError(f"{marker}: cannot read: {exc.strerror or exc}") from None
     text = read_input(marker, root=target, links=False, what="a generated folder").decode("utf-8", "replace")
-    return {rel for line in text.splitlines() if (rel := _valid_listed(line)) is not None}
+    listed = {PurePosixPath(line) for line in text.splitlines() if line and not line.startswith("#")}
+    return {
+        rel for rel in listed if not rel.is_absolute() and ".." not in rel.parts and rel.name not in ("", ".")
+    }
 
 
 def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPath]]:
@@ -246,12 +229,15 @@ def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPa
     return sorted(p for p in found if p != PurePosixPath(MARKER)), sorted(empty)
 
 
+def _is_regular(path: Path) -> bool:
+    st = _lstat(path)
+    return st is not None and stat.S_ISREG(st.st_mode)
+
+
 def _lstat(path: Path) -> os.stat_result | None:
     try:
         return os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 
@@ -283,59 +269,21 @@ def target_stat(root: Path, rel: PurePosixPath) -> os.stat_result | None:
 
 
 def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
-    """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data``.
-
-    The file is read without following a link or blocking; a file of another size is not read at all.
-    """
-    if st.st_size != len(data):
-        return False
-    return _read_regular(path, len(data)) == data
+    """Whether regular file ``path`` (``st``: its lstat) holds exactly ``data`` (another size: not read)."""
+    return st.st_size == len(data) and read_input(path, links=False, max_bytes=len(data)) == data
 
 
-def _read_regular(path: Path, limit: int) -> bytes:
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to read it")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-
-
-def read_generated(root: Path, rel: PurePosixPath, limit: int | None = None) -> bytes | None:
+def read_generated(root: Path, rel: PurePosixPath, limit: int = MAX_FILE_BYTES) -> bytes | None:
     """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent).
 
-    They are read as a write would go: through real folders only, never a link, FIFO or device, at most
-    ``limit`` bytes (default: the input policy's).
+    They are read as a write would go: through real folders only, never a link, FIFO or device.
 
     Raises:
-        SafetyLimitError, InputError: as :func:`plan_writes` refuses the path, or a file over the limit.
+        SafetyLimitError, InputError: as :func:`target_stat` refuses the path, or a file over ``limit``.
     """
-    from releasekit.io.inputs import MAX_FILE_BYTES
-
-    limit = MAX_FILE_BYTES if limit is None else limit
-    st = target_stat(root, _safe_relative(rel))
-    if st is None:
+    if target_stat(root, _safe_relative(rel)) is None:
         return None
-    if st.st_size > limit:
-        raise SafetyLimitError(
-            f"{root / rel}: {st.st_size:,} bytes is over the {limit:,}-byte limit per file"
-        )
-    return _read_regular(root / rel, limit)
+    return read_input(root / rel, links=False, max_bytes=limit)
 
 
 def plan_writes(
@@ -343,9 +291,8 @@ def plan_writes(
 ) -> dict[PurePosixPath, bytes]:
     """Check every target of ``files`` under ``root`` before anything is written; return those to write.
 
-    A target may be absent, listed in the marker (``listed``: releasekit wrote it), or already hold the
-    very bytes releasekit would write (then it is left as it is and taken into the marker). Every folder
-    on the way must be a real folder.
+    A target may be absent, ``listed`` (releasekit wrote it), or hold the very bytes releasekit would
+    write (left as it is and taken into the marker). Every folder on the way must be a real folder.
 
     Raises:
         SafetyLimitError: a target exists, releasekit did not write it and it holds other bytes; or a
@@ -378,8 +325,7 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
     if Path(real, ".git").exists():
         raise SafetyLimitError(f"{target}: is a repository root; refusing to replace it (name a sub-folder)")
     for item in inputs:
-        given = os.path.realpath(item)
-        if given == real or given.startswith(real.rstrip("/") + "/"):
+        if inside(os.path.realpath(item), real):
             raise SafetyLimitError(
                 f"{target}: holds the input {item}; refusing to replace it (name a folder outside the inputs)"
             )
@@ -424,8 +370,6 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
     if not sys.platform.startswith("linux"):
         return False
-    import ctypes  # imported here: only a tree swap needs it
-
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2
@@ -494,20 +438,16 @@ def write_tree_atomic(
     Args:
         target: the generated folder.
         files: its new generated files.
-        owned: with ``marker``, the caller's layout for a folder without a marker (whether a top-level
-            entry is one releasekit generates there): a folder none of whose entries it recognises is
-            refused. Without ``marker``, what of the folder is releasekit's (a bundle folder, whose every
-            file is part of the bundle).
+        owned: with ``marker``, whether a top-level entry of a folder without a marker is one releasekit
+            generates (a folder with none is refused); without, which files are releasekit's (a bundle).
         inputs: the command's input folders, which ``target`` may not contain.
         marker: whether ownership is the marker's (:data:`MARKER`, written with the tree).
         lock: whether to take :func:`output_lock` (a caller writing many folders holds its own).
-        prune: whether files the marker lists that are not in ``files`` are removed (a build), or kept
-            and still listed (an import adding files).
+        prune: whether listed files not in ``files`` are removed (a build) or kept (an import).
 
     Raises:
         SafetyLimitError: ``target`` is the current folder, a repository root, holds an input, or holds
-            files releasekit did not write; a path leaves the folder; a file releasekit would replace is
-            not its own (see :func:`plan_writes`).
+            files releasekit did not write; a path leaves the folder (see :func:`plan_writes`).
         InputError: another releasekit run is writing ``target``, or it cannot be written.
     """
     target = Path(os.path.normpath(target.absolute()))
@@ -522,14 +462,9 @@ def write_tree_atomic(
         if target.is_dir():
             listed = (_claim(target, owned) or set()) if marker else set()
             existing, empty = _existing_files(target)
-            if marker:
-                plan_writes(target, files, listed)  # refuses before anything is written
-            else:
-                for rel in files:
-                    target_stat(target, rel)
+            plan_writes(target, files, listed if marker else set(files))  # refuses before anything is written
         if marker:
-            mine = {p for p in existing if p in listed and (prune or p in files) and (target / p).is_file()}
-            mine = {p for p in mine if not (target / p).is_symlink()}
+            mine = {p for p in existing if p in listed and (prune or p in files) and _is_regular(target / p)}
         else:
             mine = {p for p in existing if owned is not None and owned(p)}
         keep = [p for p in existing if p not in mine and p not in files]
@@ -585,38 +520,21 @@ def _open_folder(parent_fd: int, name: str, shown: Path, create: bool) -> int:
 
 def _write_under(root: Path, rel: PurePosixPath, data: bytes) -> None:
     """Write ``root/rel`` atomically through folder descriptors: no component is followed as a link."""
-    fds = [_open_folder(-100, str(root), root, False)]  # AT_FDCWD: root itself is no link either
+    fds = [_open_folder(_AT_FDCWD, str(root), root, False)]
     try:
-        here = root
-        for part in rel.parts[:-1]:
-            here = here / part
-            fds.append(_open_folder(fds[-1], part, here, True))
-        name = rel.parts[-1]
-        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        fd = os.open(
-            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=fds[-1]
-        )
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                os.fchmod(handle.fileno(), 0o644)
-            os.replace(tmp, name, src_dir_fd=fds[-1], dst_dir_fd=fds[-1])
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp, dir_fd=fds[-1])
-            raise
+        for i, part in enumerate(rel.parts[:-1]):
+            fds.append(_open_folder(fds[-1], part, root.joinpath(*rel.parts[: i + 1]), True))
+        _replace_in(fds[-1], rel.name, data)
     finally:
         for fd in fds:
             os.close(fd)
 
 
 def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool = True) -> None:
-    """Write ``files`` under ``root`` file by file (``writes: files``), leaving every other file alone.
+    """Write ``files`` under ``root`` file by file (``writes: files``); nothing else is touched or removed.
 
-    Every target is checked first (:func:`plan_writes`): nothing is written when one is refused. Each
-    file is then written atomically through folder descriptors that never follow a link, and the marker
-    in ``root`` lists the files written (with those it listed before that are still there). Nothing is
-    ever removed.
+    Every target is checked first (:func:`plan_writes`): nothing is written when one is refused. The
+    marker lists the files written and those it listed before that are still there.
 
     Raises:
         SafetyLimitError, InputError: as :func:`plan_writes`; ``root`` is a link or not a folder; another

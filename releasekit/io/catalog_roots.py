@@ -1,6 +1,6 @@
 """Find the catalog roots of a file-based catalog repository at one revision, and load them.
 
-Adapter module (reads a :class:`~releasekit.io.gitrev_all.RepoTree`: a git revision or the working tree).
+Adapter module (reads a :class:`~releasekit.io.gitrev.RepoTree`: a git revision or the working tree).
 A *catalog root* is the folder a catalog image serves as ``/configs``. It is found, in this order:
 
 1. ``releasekit.yaml``'s ``catalogRepository.roots`` when it lists them (then nothing is guessed);
@@ -27,7 +27,7 @@ A root's OpenShift version: ``catalogRepository.roots[].openshift``, else its pa
 (:func:`releasekit.model.catalog_root.guess_openshift`), else the tag of the registry base image its
 Containerfile starts FROM. ``releasekit.yaml`` is read from the head and applies to both revisions.
 
-Safety: files are measured before they are read (:mod:`releasekit.io.gitrev_all`); a symbolic link,
+Safety: files are measured before they are read (:mod:`releasekit.io.gitrev`); a symbolic link,
 submodule or special file inside a root is refused (exit 2), one elsewhere is ignored. A file that may
 be a catalog (a ``.json``/``.yaml``/``.yml`` file outside hidden folders, or any file of a root) and
 that a safety limit refuses is refused, exit 2: ignoring it could pass a catalog nobody read. Other
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
-from releasekit.io.gitrev_all import RepoTree
+from releasekit.io.gitrev import RepoTree
 from releasekit.io.inputs import check_nesting
 from releasekit.model.catalog_root import CatalogRoot, RootSource, guess_openshift
 from releasekit.model.fbc import DeclarativeConfig, Meta

@@ -1,15 +1,10 @@
 """Git revisions resolved safely, and git's own reason when it refuses.
 
-Adapter module (the ``git`` command through gitpython). A revision from a command line or a pipeline
-parameter may be anything git understands -- ``HEAD~1``, ``main^``, ``@{upstream}``, a short commit id,
-``origin/main`` -- so releasekit does not second-guess its syntax: :func:`resolve_revision` refuses only
-what could change what git *does* (a leading ``-`` that git would read as an option, control characters,
-a ``..`` range) and then asks ``git rev-parse --verify --end-of-options REV^{commit}``, which takes the
-revision as data and answers one commit or nothing.
-
-When git refuses, the error carries git's own reason (its ``fatal:`` line) and what to do about it:
-an unknown revision says to fetch it or pass another; a repository owned by another user ("dubious
-ownership", as with a Tekton workspace cloned by another uid) says how to trust exactly that folder.
+Adapter module (the ``git`` command through gitpython). A revision may be anything git understands
+(``HEAD~1``, ``main^``, ``@{upstream}``, a short id): :func:`resolve_revision` refuses only what could
+change what git *does* (a leading ``-``, control characters, a ``..`` range), then asks ``git rev-parse
+--verify --end-of-options REV^{commit}``. A refusal carries git's ``fatal:`` line and the fix (fetch the
+revision; trust exactly a folder another user owns).
 """
 
 from __future__ import annotations
@@ -19,16 +14,16 @@ from typing import Any
 
 from releasekit.errors import InputError, UsageError
 
-__all__ = ["check_revision", "git_reason", "is_dubious_ownership", "resolve_revision", "trust_hint"]
+__all__ = ["check_revision", "git_reason", "resolve_revision", "trust_hint"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def check_revision(rev: str, option: str = "--base") -> str:
-    """Return ``rev`` when it is safe to hand to git as one revision; raise UsageError otherwise.
+    """``rev`` when it is safe to hand to git as one revision (everything but the refusals is git's to judge).
 
-    Refused: an empty revision, a leading ``-`` (git would read an option), control characters and
-    ``..`` (a range, not one commit). Everything else is git's to judge.
+    Raises:
+        UsageError: empty, a leading ``-`` (an option to git), control characters, ``..`` (a range).
     """
     if not rev or not rev.strip():
         raise UsageError(f"{option} must not be empty")
@@ -41,7 +36,7 @@ def check_revision(rev: str, option: str = "--base") -> str:
     return rev
 
 
-def git_reason(exc: Exception) -> str:
+def git_reason(exc: object) -> str:
     """Git's own explanation from a failed command: its ``fatal:``/``error:`` lines, joined."""
     stderr = getattr(exc, "stderr", "") or ""
     if isinstance(stderr, bytes):
@@ -59,11 +54,6 @@ def git_reason(exc: Exception) -> str:
     return fallback[0] if fallback else ""
 
 
-def is_dubious_ownership(exc: Exception) -> bool:
-    """True when git refused the repository because another user owns it."""
-    return "dubious ownership" in str(getattr(exc, "stderr", "") or "") or "dubious ownership" in str(exc)
-
-
 def trust_hint(folder: str) -> str:
     """How to trust exactly ``folder`` (not every repository on the machine)."""
     return (
@@ -73,11 +63,7 @@ def trust_hint(folder: str) -> str:
 
 
 def _fetch_hint(rev: str, option: str) -> str:
-    """How to make ``rev`` resolvable, in a way that works in a shallow single-branch clone too.
-
-    In a ``--depth 1`` clone of one branch, ``git fetch origin main`` fills FETCH_HEAD but creates no
-    ``origin/main``: so the hint fetches the branch and passes FETCH_HEAD.
-    """
+    """How to make ``rev`` resolvable, also in a shallow one-branch clone (where only FETCH_HEAD is made)."""
     remote, _, branch = rev.partition("/") if rev.startswith("origin/") else ("origin", "", rev)
     name = branch or rev
     return (
@@ -102,7 +88,7 @@ def resolve_revision(repo: Any, rev: str, option: str = "--base") -> str:
         out: str = repo.git.rev_parse("--verify", "--end-of-options", f"{rev}^{{commit}}")
     except git.GitCommandError as exc:
         reason = git_reason(exc)
-        if is_dubious_ownership(exc):
+        if "dubious ownership" in f"{exc} {getattr(exc, 'stderr', '')}":
             raise InputError(
                 f"{folder}: git refuses the repository: {reason}; {trust_hint(folder)}"
             ) from None

@@ -1,8 +1,7 @@
 """A committed file's history: the commits that changed it and its bytes at each, oldest first.
 
-Adapter module over git plumbing (``git log``, ``git cat-file --batch``), for the rare question "when did
-this published blob change?": it runs only for a finding that needs the answer, never on the way of a
-clean build.
+Adapter module over git plumbing, for the rare question "when did this published blob change?": it runs
+only for a finding that needs the answer, never on the way of a clean build.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.gitrev import _git, _git_top
+from releasekit.io.gitrev import _git, _git_top, cat_file
 
 __all__ = ["FileVersion", "file_history"]
 
@@ -40,26 +39,11 @@ def file_history(path: Path) -> list[FileVersion] | None:
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
     log = _git(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
-    if not log:
-        return None
-    commits = [line.split("\0", 1) for line in log.decode("utf-8", "replace").splitlines() if "\0" in line]
+    commits = [
+        line.split("\0", 1) for line in (log or b"").decode("utf-8", "replace").splitlines() if "\0" in line
+    ]
     commits.reverse()
-    specs = "".join(f"{sha}:{rel}\n" for sha, _ in commits).encode("utf-8", "surrogateescape")
-    out = _git(top, "cat-file", "--batch", stdin=specs)
-    if out is None:
+    blobs = cat_file(top, [f"{sha}:{rel}" for sha, _ in commits]) if commits else None
+    if blobs is None:
         return None
-    versions: list[FileVersion] = []
-    pos = 0
-    for sha, subject in commits:
-        end = out.find(b"\n", pos)
-        if end < 0:
-            return None
-        header = out[pos:end].split(b" ")
-        if header[-1] == b"missing":
-            versions.append(FileVersion(sha, subject, None))
-            pos = end + 1
-            continue
-        size = int(header[2])
-        versions.append(FileVersion(sha, subject, out[end + 1 : end + 1 + size]))
-        pos = end + 1 + size + 1
-    return versions
+    return [FileVersion(sha, subject, data) for (sha, subject), data in zip(commits, blobs, strict=True)]

@@ -1,21 +1,17 @@
-"""Read ``streams/``, ``bundle-templates/`` and ``catalog/`` at a git revision, or from the working tree.
+"""Read a git revision or the working tree: every file measured before a byte of it is read.
 
-Adapter module (gitpython, files). A revision is read from its tree's blobs -- nothing is checked out
-and the repository's index and working tree are never touched. The loaders of ``streams/`` and
-``bundle-templates/`` want folders, so those (small) folders are written into a temporary folder;
-``catalog/`` files stay in git and are read only when a caller asks for them, and each file carries
-its git blob id so unchanged files are recognised without reading them.
+Adapter module (git, files). Nothing is checked out and the index is never touched. A revision's files
+come from one ``git ls-tree -r -l`` (each object's mode and size from its header), the working tree's
+from ``git ls-files`` (or a walk) and ``lstat``. Paths from git never leave the repository; symbolic
+links, submodules and special files are never followed or opened; a file over the limit per file, or an
+object a shallow clone lacks, is refused in one line naming ``REV:path``.
 
-Revisions come from pull requests: :func:`resolve_commit` hands them to
-:func:`releasekit.io.gitcmd.resolve_revision` (any revision git resolves to a commit -- ``HEAD~1``,
-``main^``, ``@{upstream}``, a short id -- never read as an option; git's reason and the fix when it
-names nothing or the repository belongs to another user). Paths come from git trees, where ``..`` and absolute paths cannot
-occur; they are checked again before anything is written, and symbolic links are refused.
-
-A revision's tree is as hostile as its files: one ``git ls-tree -r -l`` lists the folders with each
-object's mode and size, so a blob over the input policy's limit per file (or folders over a total) is
-refused before a byte of it is read, and a folder that is a file, link or submodule, a submodule
-inside one, or an object a shallow clone lacks is refused in one line naming ``REV:path``.
+- :func:`list_revision`, :func:`list_worktree`: every file of a tree (a file-based catalog repository),
+  each read only when a caller asks, through its :class:`FileRef`.
+- :func:`snapshot_commit`, :func:`snapshot_worktree`: the :data:`FOLDERS` of a releasekit repository;
+  ``streams/`` and ``bundle-templates/`` are written into a folder for their loaders.
+- :func:`committed_files`: a folder as committed, through git plumbing alone (importing gitpython
+  would cost ``build --check`` more than the rest of its reading).
 """
 
 from __future__ import annotations
@@ -23,26 +19,31 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping
+import subprocess
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
 from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision, trust_hint
-from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input
+from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, walk_files
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
 __all__ = [
     "FOLDERS",
     "FileRef",
     "MAX_MATERIALISED_BYTES",
+    "RepoTree",
     "Snapshot",
     "blob_id",
     "branch_point",
+    "cat_file",
     "committed_files",
     "is_shallow",
-    "read_blob",
+    "list_revision",
+    "list_worktree",
     "open_repo",
     "resolve_commit",
     "snapshot_commit",
@@ -56,7 +57,10 @@ MATERIALISED = ("streams", "bundle-templates")
 """Folders written to disk for the loaders (``catalog/`` is read from blobs on demand)."""
 
 ROOT_FILES = (ACKNOWLEDGEMENTS_FILE,)
-"""Files at the repository root a check reads from a revision (written to disk beside the folders)."""
+"""Files at the repository root a check reads (written to disk beside the folders)."""
+
+MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
+"""Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
 
 _SYMLINK_MODE = 0o120000
 _SUBMODULE_MODE = 0o160000
@@ -71,7 +75,7 @@ def blob_id(data: bytes) -> str:
 
 @dataclass(slots=True)
 class FileRef:
-    """One file of a snapshot: its blob id and its bytes (read once, on first use)."""
+    """One file: its blob id and its bytes (read once, on first use)."""
 
     sha: str
     reader: Callable[[], bytes] = field(repr=False)
@@ -86,14 +90,13 @@ class FileRef:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Snapshot:
-    """The three folders at one revision.
+    """The :data:`FOLDERS` and :data:`ROOT_FILES` at one revision.
 
     Attributes:
         label: what was read (``base 1a2b3c4d (main)``, ``working tree``).
         root: a folder holding ``streams/`` and ``bundle-templates/`` (the repository itself for the
             working tree, else a temporary folder).
-        files: every file under :data:`FOLDERS` and each of :data:`ROOT_FILES`, keyed by its
-            repository-relative path.
+        files: every file, keyed by its repository-relative path.
     """
 
     label: str
@@ -104,6 +107,26 @@ class Snapshot:
         """Files under ``folder`` (``catalog``), keyed relative to it."""
         prefix = PurePosixPath(folder)
         return {p.relative_to(prefix): ref for p, ref in self.files.items() if p.parts[:1] == prefix.parts}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepoTree:
+    """Every file of one revision.
+
+    Attributes:
+        label: what was read (``base main``, ``working tree``).
+        files: each regular file: its blob id and a reader that refuses it when it is over the limit.
+        sizes: each file's size, measured before reading (None: git lacks the object).
+        special: symbolic links, submodules and special files, with what they are; never read.
+    """
+
+    label: str
+    files: Mapping[PurePosixPath, FileRef]
+    sizes: Mapping[PurePosixPath, int | None]
+    special: Mapping[PurePosixPath, str]
+
+
+# ------------------------------------------------------------------------------ repositories, commits
 
 
 def open_repo(path: Path) -> Any:
@@ -123,11 +146,10 @@ def open_repo(path: Path) -> Any:
 
 
 def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
-    """The commit ``ref`` names (any revision git resolves to a commit, see :mod:`releasekit.io.gitcmd`).
+    """The commit ``ref`` names (see :func:`releasekit.io.gitcmd.resolve_revision`).
 
     Raises:
-        UsageError: the revision is unsafe (see :func:`releasekit.io.gitcmd.check_revision`; also C1 and
-            bidirectional controls, bytes that are not UTF-8) or names no commit.
+        UsageError: the revision is unsafe (also C1 and bidirectional controls) or names no commit.
         InputError: git refuses the repository (another user's).
     """
     if printable(ref) != ref:  # C1 controls, bidirectional controls, bytes that are not UTF-8
@@ -135,15 +157,22 @@ def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
     return repo.commit(resolve_revision(repo, ref, option))
 
 
-def _safe_parts(path: str) -> PurePosixPath:
-    rel = PurePosixPath(path)
-    if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
-        raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
-    return rel
+def branch_point(repo: Any, base: Any, head: Any | None) -> Any:
+    """The merge-base of ``base`` and ``head`` (HEAD when None): where a change started.
+
+    What the base branch gained since (a release merged meanwhile) then does not look removed by the
+    change. Without a common ancestor or the history to find one (a shallow clone): ``base`` itself.
+    """
+    import git
+
+    try:
+        bases = repo.merge_base(base, head if head is not None else repo.head.commit)
+    except (git.GitCommandError, ValueError):
+        return base
+    return bases[0] if bases else base
 
 
-MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
-"""Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
+# ------------------------------------------------------------------------------ a revision's tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,104 +184,130 @@ class _Entry:
     path: PurePosixPath
 
 
-def branch_point(repo: Any, base: Any, head: Any | None) -> Any:
-    """The commit a change branched from: the merge-base of ``base`` and ``head`` (HEAD when None).
+def _safe_parts(path: str) -> PurePosixPath:
+    rel = PurePosixPath(path)
+    if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
+        raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
+    return rel
 
-    A pull request is judged against where it started, so what the base branch gained after that (a
-    release merged meanwhile) does not look removed by the change. Without a common ancestor (unrelated
-    histories) or without the history to find one (a shallow clone), ``base`` itself.
+
+def _entries(listing: bytes, name: str, paths: tuple[str, ...]) -> list[_Entry]:
+    """The records of ``git ls-tree -r -z -l`` under ``paths`` (all without), refusing deep nesting."""
+    wanted = [PurePosixPath(p).parts for p in paths if p != "."]
+    entries: list[_Entry] = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode("ascii").split()
+        path = _safe_parts(raw.decode("utf-8", "surrogateescape"))
+        if wanted and not any(path.parts[: len(w)] == w for w in wanted):
+            continue  # the pathspec also matched a sibling's prefix
+        if len(path.parts) > MAX_WALK_DEPTH + 1:
+            raise SafetyLimitError(
+                f"{name}:{printable(str(path))}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
+        entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
+    return entries
+
+
+def _special(entry: _Entry) -> str | None:
+    if entry.mode == _SYMLINK_MODE:
+        return "a symbolic link"
+    return "a submodule" if entry.mode == _SUBMODULE_MODE or entry.kind != "blob" else None
+
+
+def _missing(where: str, sha: str) -> InputError:
+    return InputError(
+        f"{where}: git does not have object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
+    )
+
+
+def _too_big(where: str, size: int, limit: int) -> SafetyLimitError:
+    return SafetyLimitError(f"{where}: {size:,} bytes is over the {limit:,}-byte limit per file")
+
+
+def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
+    """A reader of ``entry``'s git object, which must be as long as listed (``where``: ``REV:path``)."""
+
+    def read() -> bytes:
+        from gitdb.exc import ODBError  # gitpython's, lazily: build reads git without it
+
+        if entry.size is None:
+            raise _missing(where, entry.sha)
+        try:
+            data: bytes = odb.stream(bytes.fromhex(entry.sha)).read()
+        except (ValueError, OSError, ODBError):
+            raise InputError(
+                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
+                "fetch the revision in full"
+            ) from None
+        if len(data) != entry.size:
+            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
+        return data
+
+    return read
+
+
+def _refusal(error: Exception) -> Callable[[], bytes]:
+    def read() -> bytes:
+        raise error
+
+    return read
+
+
+def list_revision(
+    commit: Any,
+    *,
+    rev: str = "",
+    label: str = "",
+    max_file_bytes: int = MAX_FILE_BYTES,
+    paths: tuple[str, ...] = (),
+) -> RepoTree:
+    """Every file of ``commit`` (under ``paths``), named ``rev`` in messages; nothing is read yet.
+
+    Raises:
+        InputError: git cannot list the revision (a shallow or damaged clone), naming the path it cannot.
+        SafetyLimitError: a path that leaves the repository, or folders nested too deep.
     """
     import git
 
-    try:
-        tip = head if head is not None else repo.head.commit
-        bases = repo.merge_base(base, tip)
-    except (git.GitCommandError, ValueError):
-        return base
-    return bases[0] if bases else base
+    name = printable(rev or commit.hexsha[:12])
 
-
-def _list_tree(commit: Any, rev: str) -> list[_Entry]:
-    """Every entry under :data:`FOLDERS` at ``commit`` with its mode and size (one ``git ls-tree -r -l``).
-
-    The sizes come from the object headers, so nothing is read before it is measured.
-    """
-    import git
-
-    def ls_tree(*paths: str) -> bytes:
+    def ls_tree(*under: str) -> bytes:
         out: bytes = commit.repo.git.ls_tree(
-            "-r", "-z", "-l", "--full-tree", commit.hexsha, "--", *paths, stdout_as_string=False
+            "-r", "-z", "-l", "--full-tree", commit.hexsha, "--", *under, stdout_as_string=False
         )
         return out
 
     try:
-        out = ls_tree(*FOLDERS, *ROOT_FILES)
+        listing = ls_tree(*paths)
     except git.GitCommandError as exc:
-        where = rev
-        for folder in FOLDERS:  # name the folder git cannot list
+        where = name
+        for path in paths:  # name the folder git cannot list
             try:
-                ls_tree(folder)
+                ls_tree(path)
             except git.GitCommandError:
-                where = f"{rev}:{folder}"
+                where = f"{name}:{path}"
                 break
         raise InputError(
             f"{where}: git cannot list it ({printable(git_reason(exc))}); "
             "fetch the revision in full (a shallow or damaged clone?)"
         ) from None
-    entries: list[_Entry] = []
-    for record in out.split(b"\0"):
-        if not record:
+    odb = commit.repo.odb
+    files: dict[PurePosixPath, FileRef] = {}
+    sizes: dict[PurePosixPath, int | None] = {}
+    special: dict[PurePosixPath, str] = {}
+    for entry in _entries(listing, name, paths):
+        if what := _special(entry):
+            special[entry.path] = what
             continue
-        meta, _, name = record.partition(b"\t")
-        mode, kind, sha, size = meta.decode("ascii").split()
-        path = _safe_parts(name.decode("utf-8", "surrogateescape"))
-        if path.parts[0] in FOLDERS or str(path) in ROOT_FILES:  # ls-tree also matches a sibling's prefix
-            entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
-    return entries
-
-
-def _refuse_entry(entry: _Entry, where: str) -> None:
-    """Raise for what a revision may not hold under :data:`FOLDERS` (``where``: ``REV:path``, printable)."""
-    if len(entry.path.parts) == 1 and str(entry.path) not in ROOT_FILES:  # a folder of FOLDERS is a file
-        what = {_SYMLINK_MODE: "a symbolic link", _SUBMODULE_MODE: "a submodule"}.get(entry.mode, "a file")
-        raise InputError(f"{where}: is {what}, not a folder; check reads it only as a folder of files")
-    if entry.mode == _SYMLINK_MODE:
-        raise SafetyLimitError(f"{where}: is a symbolic link; refusing it")
-    if entry.mode == _SUBMODULE_MODE or entry.kind != "blob":
-        raise InputError(f"{where}: is a submodule; check reads no submodule")
-    if len(entry.path.parts) > MAX_WALK_DEPTH + 1:
-        raise SafetyLimitError(f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them")
-    if entry.size is None:
-        raise InputError(
-            f"{where}: git does not have object {entry.sha[:12]} (a shallow or damaged clone); "
-            "fetch the revision in full"
-        )
-
-
-def read_blob(odb: Any, sha: str, size: int | None, where: str) -> bytes:
-    """The bytes of git object ``sha``, which must be ``size`` long (``where``: ``REV:path`` for messages).
-
-    Raises:
-        InputError: git cannot read it (a shallow or damaged clone), or it is not ``size`` bytes.
-    """
-    from gitdb.exc import ODBError
-
-    try:
-        data: bytes = odb.stream(bytes.fromhex(sha)).read()
-    except (ValueError, OSError, ODBError):
-        raise InputError(
-            f"{where}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
-        ) from None
-    if len(data) != size:
-        raise InputError(f"{where}: git object {sha[:12]} is {len(data)} bytes, not {size}")
-    return data
-
-
-def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
-    def read() -> bytes:
-        return read_blob(odb, entry.sha, entry.size, where)
-
-    return read
+        where = f"{name}:{printable(str(entry.path))}"
+        too_big = entry.size is not None and entry.size > max_file_bytes
+        reader = _refusal(_too_big(where, entry.size or 0, max_file_bytes)) if too_big else None
+        files[entry.path] = FileRef(sha=entry.sha, reader=reader or _blob_reader(odb, entry, where))
+        sizes[entry.path] = entry.size
+    return RepoTree(label=label or name, files=files, sizes=sizes, special=special)
 
 
 def snapshot_commit(
@@ -266,8 +321,8 @@ def snapshot_commit(
 ) -> Snapshot:
     """Read :data:`FOLDERS` at ``commit`` (named ``rev`` in messages); write :data:`MATERIALISED` under ``workdir``.
 
-    Each file is measured from its git object before it is read: over ``max_file_bytes`` (the input
-    policy's limit per file), or :data:`MATERIALISED` over ``max_total_bytes`` together, is refused.
+    Every file is measured before any is read: over ``max_file_bytes``, or :data:`MATERIALISED` over
+    ``max_total_bytes`` together, is refused.
 
     Raises:
         SafetyLimitError: a symbolic link, an unsafe path, or a file or folder over a size limit.
@@ -275,135 +330,221 @@ def snapshot_commit(
             an object git has not (a shallow or damaged clone).
     """
     name = printable(rev or commit.hexsha[:12])
-    files: dict[PurePosixPath, FileRef] = {}
+    tree = list_revision(commit, rev=rev, max_file_bytes=max_file_bytes, paths=(*FOLDERS, *ROOT_FILES))
     total = 0
-    entries = _list_tree(commit, name)
-    for entry in entries:
-        where = f"{name}:{printable(str(entry.path))}"
-        _refuse_entry(entry, where)
-        assert entry.size is not None  # _refuse_entry refused a missing object
-        if entry.size > max_file_bytes:
-            raise SafetyLimitError(
-                f"{where}: {entry.size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
+    for path in sorted({*tree.files, *tree.special}):
+        where = f"{name}:{printable(str(path))}"
+        what = tree.special.get(path)
+        if len(path.parts) == 1 and str(path) not in ROOT_FILES:  # a folder of FOLDERS is not one
+            raise InputError(
+                f"{where}: is {what or 'a file'}, not a folder; check reads it only as a folder of files"
             )
-        if entry.path.parts[0] in MATERIALISED:
-            total += entry.size
+        if what == "a symbolic link":
+            raise SafetyLimitError(f"{where}: is a symbolic link; refusing it")
+        if what is not None:
+            raise InputError(f"{where}: is a submodule; check reads no submodule")
+        size = tree.sizes[path]
+        if size is None:
+            raise _missing(where, tree.files[path].sha)
+        if size > max_file_bytes:
+            raise _too_big(where, size, max_file_bytes)
+        if path.parts[0] in MATERIALISED:
+            total += size
             if total > max_total_bytes:
                 raise SafetyLimitError(
                     f"{name}: {', '.join(MATERIALISED)} hold more than {max_total_bytes:,} bytes; refusing them"
                 )
-    odb = commit.repo.odb
-    for entry in entries:
-        where = f"{name}:{printable(str(entry.path))}"
-        ref = FileRef(sha=entry.sha, reader=_blob_reader(odb, entry, where))
-        files[entry.path] = ref
-        if entry.path.parts[0] in MATERIALISED or str(entry.path) in ROOT_FILES:
-            target = workdir.joinpath(*entry.path.parts)
+    for path, ref in tree.files.items():
+        if path.parts[0] in MATERIALISED or str(path) in ROOT_FILES:
+            target = workdir.joinpath(*path.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(ref.read())
-    return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=files)
+    return Snapshot(label=label or commit.hexsha[:12], root=workdir, files=tree.files)
+
+
+# ------------------------------------------------------------------------------ the working tree
+
+
+def _file_reader(path: Path, where: str | None = None, limit: int = MAX_FILE_BYTES) -> Callable[[], bytes]:
+    def read() -> bytes:  # the input policy: a regular file, no link, the size limit, checked on open
+        return read_input(path, links=False, display=where, max_bytes=limit, what="the working tree")
+
+    return read
+
+
+def _eager(path: Path) -> FileRef:
+    reader = _file_reader(path)
+    data = reader()
+    return FileRef(sha=blob_id(data), reader=reader, _data=data)
+
+
+def snapshot_worktree(root: Path) -> Snapshot:
+    """The working tree's :data:`FOLDERS` and :data:`ROOT_FILES` as they are on disk (untracked files too).
+
+    Raises:
+        InputError: ``root`` is not a folder, or a FIFO, socket or device in a folder.
+        SafetyLimitError: a symbolic link in one of the folders, or folders nested too deep.
+    """
+    if not root.is_dir():
+        raise InputError(f"{root}: not a folder")
+    files: dict[PurePosixPath, FileRef] = {}
+    for folder in FOLDERS:
+        if (root / folder).is_dir():
+            for path in walk_files(root / folder, links=False, what="the working tree"):
+                files[PurePosixPath(path.relative_to(root).as_posix())] = _eager(path)
+    for name in ROOT_FILES:
+        if (root / name).is_symlink() or (root / name).exists():  # a link or a FIFO is refused on reading
+            files[PurePosixPath(name)] = _eager(root / name)
+    return Snapshot(label="working tree", root=root, files=files)
+
+
+def _hash_file(path: Path, size: int) -> str:
+    """The git blob id of a regular file, read in pieces (never whole in memory)."""
+    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()
+
+
+def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTree:
+    """Every file of the working tree at ``root`` that git tracks or would add (untracked, not ignored).
+
+    Each regular file is hashed in pieces for its blob id; one over the limit, or in a hidden folder
+    (an untracked ``.venv``), is only measured, so it compares as changed and is refused if it is read.
+    Links, FIFOs, sockets and devices are listed apart, never opened.
+
+    Raises:
+        InputError: ``root`` is not a folder, or git cannot list it.
+        SafetyLimitError: folders nested too deep.
+    """
+    if not root.is_dir():
+        raise InputError(f"{root}: not a folder")
+    done = _run(root, "ls-files", "-z", "-c", "-o", "--exclude-standard", "--full-name")
+    if done.returncode != 0:
+        reason = printable(done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}")
+        raise InputError(f"{printable(str(root))}: git cannot list the working tree: {reason}")
+    files: dict[PurePosixPath, FileRef] = {}
+    sizes: dict[PurePosixPath, int | None] = {}
+    special: dict[PurePosixPath, str] = {}
+    for name in sorted({name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name}):
+        rel = _safe_parts(name)
+        where = printable(str(rel))
+        if len(rel.parts) > MAX_WALK_DEPTH + 1:
+            raise SafetyLimitError(
+                f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
+        path = root.joinpath(*rel.parts)
+        try:
+            st = path.lstat()
+        except FileNotFoundError:
+            continue  # tracked, deleted in the working tree
+        except OSError as exc:
+            raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
+        if stat.S_ISLNK(st.st_mode):
+            special[rel] = "a symbolic link"
+        elif stat.S_ISDIR(st.st_mode):
+            special[rel] = "a submodule"
+        elif not stat.S_ISREG(st.st_mode):
+            special[rel] = "not a regular file (FIFO, socket or device)"
+        else:
+            if st.st_size > max_file_bytes:
+                sha = f"size:{st.st_size}"
+            elif any(part.startswith(".") for part in rel.parts[:-1]):
+                sha = f"unhashed:{st.st_size}:{st.st_mtime_ns}"  # never equals a committed blob: checked in full
+            else:
+                sha = _hash_file(path, st.st_size)
+            files[rel] = FileRef(sha=sha, reader=_file_reader(path, where, max_file_bytes))
+            sizes[rel] = st.st_size
+    return RepoTree(label="working tree", files=files, sizes=sizes, special=special)
+
+
+# ------------------------------------------------------------------------------ git plumbing alone
+
+
+def _run(top: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, timeout=120
+        )
+    except FileNotFoundError:
+        raise InputError("git not found: releasekit needs it to read a repository (install git)") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{top}: git did not answer within 120 s") from None
+
+
+def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
+    """One git plumbing command in ``top``: its output, or None when git refuses (say, no commit yet)."""
+    done = _run(top, *args, stdin=stdin)
+    return done.stdout if done.returncode == 0 else None
 
 
 def _git_top(start: Path) -> Path | None:
     """The top folder of the git work tree holding ``start`` (the nearest folder with a ``.git``), or None."""
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
+    return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
 
 
-def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    """Run one git plumbing command in ``top``; its output, or None when git refuses (say, no commit yet)."""
-    import subprocess
+def _readable_repository(top: Path) -> bool:
+    """Whether ``top`` is a repository git reads; raise when git refuses it (another user's, corrupt).
 
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, timeout=120
-        )
-    except FileNotFoundError:
-        raise InputError("git not found: it is needed to read the committed catalog (install git)") from None
-    except subprocess.TimeoutExpired:
-        raise InputError(f"{top}: git did not answer within 120 s") from None
-    return done.stdout if done.returncode == 0 else None
-
-
-def _refuse_unreadable_repository(top: Path) -> bool:
-    """Raise when git refuses the repository at ``top`` (another user's, corrupt): never a silent "no HEAD".
-
-    A repository with no commit yet is fine (git answers). A ``.git`` git does not take for a repository
-    at all is no repository: False, and the caller reads nothing from git, as outside one.
+    A ``.git`` git does not take for a repository at all is none: False, and nothing is read from git.
     """
-    import subprocess
-
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(top), "rev-parse", "--git-dir"], capture_output=True, check=False, timeout=120
-        )
-    except FileNotFoundError:
-        raise InputError("git not found: it is needed to read the committed catalog (install git)") from None
-    except subprocess.TimeoutExpired:
-        raise InputError(f"{top}: git did not answer within 120 s") from None
+    done = _run(top, "rev-parse", "--git-dir")
     if done.returncode == 0:
         return True
     stderr = done.stderr.decode("utf-8", "replace")
     if "not a git repository" in stderr:
         return False
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip().startswith(("fatal:", "error:"))]
-    reason = printable("; ".join(lines) or stderr.strip() or f"exit {done.returncode}")
     folder = printable(str(top))
     fix = trust_hint(folder) if "dubious ownership" in stderr else "repair or re-clone it"
-    raise InputError(f"{folder}: git refuses the repository: {reason}; {fix}")
+    raise InputError(f"{folder}: git refuses the repository: {printable(git_reason(done))}; {fix}")
 
 
 def is_shallow(folder: Path) -> bool:
     """True when ``folder`` is in a shallow clone (history that needs older commits is incomplete)."""
     top = _git_top(Path(os.path.realpath(folder.absolute())))
-    if top is None:
-        return False
-    out = _git(top, "rev-parse", "--is-shallow-repository")
+    out = _git(top, "rev-parse", "--is-shallow-repository") if top is not None else None
     return out is not None and out.strip() == b"true"
 
 
-def _cat_blobs(top: Path, shas: list[str], rev: str) -> dict[str, bytes]:
-    """The contents of blobs ``shas`` (one ``git cat-file --batch``; each was measured by ``ls-tree -l``)."""
-    out = _git(top, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
+def cat_file(top: Path, specs: list[str]) -> list[bytes | None] | None:
+    """The objects ``specs`` name (one ``git cat-file --batch``), None for a missing one; None if git fails."""
+    out = _git(
+        top,
+        "cat-file",
+        "--batch",
+        stdin="".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape"),
+    )
     if out is None:
-        raise InputError(f"{top}: git cat-file could not read the committed catalog")
-    blobs: dict[str, bytes] = {}
+        return None
+    found: list[bytes | None] = []
     pos = 0
-    for _ in shas:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].decode("ascii", "replace").split(" ")
-        if len(header) != 3:  # "<sha> missing": the object went away after the listing
-            raise InputError(
-                f"{rev}: git cannot read object {header[0][:12]} (a shallow or damaged clone); fetch it in full"
-            )
-        sha, _kind, size = header
-        start = end + 1
-        blobs[sha] = out[start : start + int(size)]
-        pos = start + int(size) + 1
-    return blobs
-
-
-def _constant(data: bytes) -> Callable[[], bytes]:
-    def read() -> bytes:
-        return data
-
-    return read
+    for _ in specs:
+        end = out.find(b"\n", pos)
+        if end < 0:
+            return None
+        header = out[pos:end].split(b" ")
+        if len(header) != 3:  # "<spec> missing"
+            found.append(None)
+            pos = end + 1
+            continue
+        size = int(header[2])
+        found.append(out[end + 1 : end + 1 + size])
+        pos = end + 1 + size + 1
+    return found
 
 
 def committed_files(
     folder: Path, rev: str = "HEAD", *, max_file_bytes: int = MAX_FILE_BYTES
 ) -> tuple[dict[PurePosixPath, FileRef], str] | None:
-    """The files under ``folder`` as committed at ``rev`` in the git work tree that holds it.
+    """The files under ``folder`` as committed at ``rev``, keyed relative to it, and a label (``HEAD 1a2b3c``).
 
-    Returns the files keyed relative to ``folder`` and a label (``HEAD 1a2b3c4d5e6f``), or None when
-    ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and submodules
-    are left out (they are never a catalog file). Two git plumbing calls (``ls-tree``, then one
-    ``cat-file --batch`` for the files whose working-tree copy is not already the committed blob) read it
-    without gitpython, whose import alone would cost ``build --check`` more than the rest of its reading.
-
-    Each file is measured from its git object (``ls-tree -l``) before it is read.
+    None when ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and
+    submodules are left out (never a catalog file). Each file is measured (``ls-tree -l``) before it is
+    read; one whose working-tree copy holds the committed blob is not asked of git.
 
     Raises:
         InputError: git is missing, or cannot read what it listed (an object a shallow clone lacks).
@@ -412,109 +553,46 @@ def committed_files(
     check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
     top = _git_top(start)
-    if top is None:
+    if top is None or not _readable_repository(top):
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    if not _refuse_unreadable_repository(top):
-        return None
     head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel) if rel.parts else ".")
+    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel))
     if head is None or listing is None:
         return None
-    entries: dict[PurePosixPath, tuple[str, int | None]] = {}
-    for record in listing.split(b"\0"):
-        if not record:
-            continue
-        meta, _, name = record.partition(b"\t")
-        mode, kind, sha, listed = meta.decode("ascii").split()
-        if kind != "blob" or int(mode, 8) == _SYMLINK_MODE:
-            continue
-        path = _safe_parts(name.decode("utf-8", "surrogateescape"))
-        size = int(listed) if listed.isdigit() else None  # None: git has not the object
-        if path.parts[: len(rel.parts)] != rel.parts:  # the pathspec also matched a sibling's prefix
-            continue
-        if size is not None and size > max_file_bytes:
-            raise SafetyLimitError(
-                f"{rev}:{printable(str(path))}: {size:,} bytes is over the {max_file_bytes:,}-byte limit per file"
-            )
-        entries[path.relative_to(rel) if rel.parts else path] = (sha, size)
-    wanted: list[str] = []
-    local: dict[str, bytes] = {}
-    for path, (sha, size) in entries.items():
+    entries: dict[PurePosixPath, _Entry] = {}
+    for entry in _entries(listing, rev, (str(rel),)):
+        if _special(entry) is None:
+            if entry.size is not None and entry.size > max_file_bytes:
+                raise _too_big(f"{rev}:{printable(str(entry.path))}", entry.size, max_file_bytes)
+            entries[entry.path.relative_to(rel)] = entry
+    contents: dict[str, bytes] = {}
+    for path, entry in entries.items():
         copy = folder.joinpath(*path.parts)
-        try:
+        try:  # only a regular file of the committed size (unknown: within the limit) can hold its bytes
             st = copy.lstat()
-            # only a regular file of the committed size (unknown: within the limit) can hold its bytes
-            fits = stat.S_ISREG(st.st_mode) and (
-                st.st_size <= max_file_bytes if size is None else st.st_size == size
+            fits = stat.S_ISREG(st.st_mode) and st.st_size == (
+                entry.size if entry.size is not None else st.st_size
             )
-            data = copy.read_bytes() if fits else None
+            data = copy.read_bytes() if fits and st.st_size <= max_file_bytes else None
         except OSError:
             data = None
-        if data is not None and blob_id(data) == sha:
-            local[sha] = data  # the working tree holds the committed bytes: no need to ask git
-        elif size is None:  # git has no such object (a shallow or damaged clone) and no copy matches it
+        if data is not None and blob_id(data) == entry.sha:
+            contents[entry.sha] = data  # the working tree holds the committed bytes: no need to ask git
+        elif entry.size is None:
             raise InputError(
-                f"{rev}:{printable(str(rel / path))}: git does not have object {sha[:12]} "
+                f"{rev}:{printable(str(rel / path))}: git does not have object {entry.sha[:12]} "
                 "(a shallow or damaged clone); fetch it in full"
             )
-        elif sha not in wanted:
-            wanted.append(sha)
-    contents = {**local, **(_cat_blobs(top, wanted, rev) if wanted else {})}
-    files = {
-        path: FileRef(sha=sha, reader=_constant(contents[sha]), _data=contents[sha])
-        for path, (sha, _size) in entries.items()
-    }
-    return files, f"{rev} {head.decode().strip()[:12]}"
-
-
-def _file_reader(path: Path) -> Callable[[], bytes]:
-    def read() -> bytes:  # the input policy: a regular file, no link, the size limit
-        return read_input(path, links=False, what="the working tree")
-
-    return read
-
-
-def _walk(root: Path, folder: str) -> Iterable[tuple[PurePosixPath, Path]]:
-    base = root / folder
-    if not base.is_dir():
-        return
-    for directory, dirnames, filenames in os.walk(base):
-        if len(Path(directory).relative_to(base).parts) > MAX_WALK_DEPTH:
-            raise SafetyLimitError(
-                f"{directory}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+    wanted = sorted({e.sha for e in entries.values()} - set(contents))
+    blobs = cat_file(top, wanted) if wanted else []
+    if blobs is None:
+        raise InputError(f"{top}: git cat-file could not read the committed catalog")
+    for sha, blob in zip(wanted, blobs, strict=True):
+        if blob is None:  # the object went away after the listing
+            raise InputError(
+                f"{rev}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch it in full"
             )
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = Path(directory) / name
-            mode = path.lstat().st_mode
-            if stat.S_ISLNK(mode):
-                raise SafetyLimitError(f"{path} is a symbolic link; refusing it")
-            if stat.S_ISREG(mode):
-                yield PurePosixPath(path.relative_to(root).as_posix()), path
-            else:  # a FIFO, socket or device is never opened (reading one would hang or never end)
-                raise InputError(f"{path}: not a regular file (FIFO, socket or device); refusing to open it")
-
-
-def snapshot_worktree(root: Path) -> Snapshot:
-    """The working tree's :data:`FOLDERS` and :data:`ROOT_FILES` as they are on disk (untracked files included).
-
-    Raises:
-        InputError: ``root`` is not a folder.
-        SafetyLimitError: a symbolic link in one of the folders.
-    """
-    if not root.is_dir():
-        raise InputError(f"{root}: not a folder")
-    files: dict[PurePosixPath, FileRef] = {}
-    for folder in FOLDERS:
-        for rel, path in _walk(root, folder):
-            reader = _file_reader(path)
-            data = reader()
-            files[rel] = FileRef(sha=blob_id(data), reader=reader, _data=data)
-    for name in ROOT_FILES:
-        path = root / name
-        if path.is_symlink() or path.exists():  # read under the input policy: a link or a FIFO is refused
-            reader = _file_reader(path)
-            data = reader()
-            files[PurePosixPath(name)] = FileRef(sha=blob_id(data), reader=reader, _data=data)
-    return Snapshot(label="working tree", root=root, files=files)
+        contents[sha] = blob
+    files = {p: FileRef(sha=e.sha, reader=partial(contents.__getitem__, e.sha)) for p, e in entries.items()}
+    return files, f"{rev} {head.decode().strip()[:12]}"

@@ -1,37 +1,27 @@
 """The one input policy every reader follows: what a file may be, how big, how deep, how it is read.
 
-Adapter module (reads files; imports nothing from rules, plan or jobs). Streams, inventories, templates,
-bundles, ``--bundles``, catalogs and ``check``'s working tree all read through it, so a hostile file gets
-the same answer everywhere:
+Adapter module (reads files; imports nothing from rules, plan or jobs). Every reader goes through it, so
+a hostile file gets the same answer everywhere, a :class:`~releasekit.errors.ReleasekitError` whose one
+line starts with ``file`` or ``file:line`` (exit 2):
 
-- **regular files only**: a FIFO, device or socket is refused from ``lstat``/``stat`` before anything
-  opens it (and the file is opened non-blocking, then checked again with ``fstat``, so a swap in between
-  cannot make a read hang);
-- **symlinks stay inside the input root** (:func:`check_regular`); where links are not allowed at all
-  (templates) any link is refused;
-- **one size limit** (:data:`MAX_FILE_BYTES`, the catalog loader's) read with at most one byte more, so a
-  file that grows or lies about its size is still refused;
-- **a nesting-depth limit** (:data:`MAX_DEPTH`) checked on the bytes before any recursive parser (yaml-rs,
-  PyYAML's constructor, the json module, msgspec) sees them: :func:`check_nesting`;
-- **characters YAML forbids** (NUL and other control characters) found before a parser that would silently
-  stop at them: :func:`forbidden_character`;
-- **Python's integer-digit limit** is turned into a :class:`~releasekit.errors.SafetyLimitError` naming the
-  file by :func:`digit_limit` instead of a ``ValueError`` traceback;
+- **regular files only**: a FIFO, device or socket is refused from ``lstat`` before anything opens it,
+  and again by ``fstat`` on the non-blocking descriptor (a swap in between cannot make a read hang);
+- **symlinks stay inside the input root** (:func:`check_regular`), or are refused where links are not
+  allowed at all (templates);
+- **one size limit** (:data:`MAX_FILE_BYTES`), read with at most one byte more;
+- **a nesting-depth limit** (:data:`MAX_DEPTH`) checked on the bytes before any recursive parser sees
+  them (:func:`check_nesting`), and **characters YAML forbids** found before a parser that would
+  silently stop at them (:func:`forbidden_character`);
 - **folder walks** stop at :data:`MAX_WALK_DEPTH` folders deep.
-
-Every refusal is a :class:`~releasekit.errors.ReleasekitError` whose one-line message starts with
-``file`` or ``file:line``; the CLI turns it into exit 2.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import functools
 import os
 import re
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -46,7 +36,6 @@ __all__ = [
     "check_nesting",
     "check_regular",
     "contained",
-    "digit_limit",
     "forbidden_character",
     "inside",
     "nesting_depth",
@@ -60,11 +49,7 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 """Largest single input file (the catalog loader's limit; ``--max-file-size`` raises it there)."""
 
 MAX_DEPTH = jsontext.MAX_DEPTH
-"""Deepest nesting of mappings and sequences accepted in any YAML or JSON input.
-
-Kubernetes manifests and catalogs nest a few dozen levels (a CRD's schema is the deepest seen, about 40);
-Python code that walks a value recursively must never meet more than a few hundred. JSON text inside a
-document (an annotation) is held to it by :func:`releasekit.model.jsontext.loads`."""
+"""Deepest nesting of mappings and sequences accepted in any YAML or JSON input (a CRD schema nests about 40)."""
 
 MAX_WALK_DEPTH = 64
 """Deepest folder nesting any input walk follows."""
@@ -76,9 +61,7 @@ def inside(path: str, root_real: str) -> bool:
 
 
 def contained(path: Path, folder: Path, what: str) -> Path:
-    """``path`` when it stays inside ``folder`` once ``..`` and links are resolved.
-
-    For file names derived from a ref, pin, line or version.
+    """``path`` (a name derived from a ref, pin, line or version) when it stays inside ``folder``.
 
     Raises:
         SafetyLimitError: the name would leave ``folder``.
@@ -224,10 +207,9 @@ _CANDIDATES = 64
 def _first_after_lead(data: bytes, lead: bytes, pattern: re.Pattern[bytes], end: int) -> int:
     """Offset of the first match of ``pattern`` (``lead`` and its continuation bytes) before ``end``, or -1.
 
-    A pattern that starts with a byte class or a rare literal is still tried byte by byte (about 2 ms per
-    MB); ``bytes.find`` skips to each lead byte at ``memchr`` speed, and the few places it occurs are
-    matched. Past :data:`_CANDIDATES` of them (0xC2 also starts U+00A0..U+00BF, such as a no-break space)
-    the pattern searches the rest.
+    ``re`` tries such a pattern at every byte (about 90 times slower here than ``bytes.find``, which skips
+    to each lead byte); past :data:`_CANDIDATES` near misses (0xC2 also starts a no-break space) the
+    pattern searches the rest.
     """
     at = data.find(lead, 0, end)
     for _ in range(_CANDIDATES):
@@ -239,10 +221,7 @@ def _first_after_lead(data: bytes, lead: bytes, pattern: re.Pattern[bytes], end:
 
 
 def _utf8_forbidden(data: bytes) -> int:
-    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1.
-
-    That is U+FFFE or U+FFFF, then a C1 control before it.
-    """
+    """Offset of the first match of ``_UTF8_FORBIDDEN`` in ``data``, or -1."""
     first = _first_after_lead(data, b"\xef", _NONCHARACTER, len(data))
     control = _first_after_lead(data, b"\xc2", _C1_CONTROL, first if first >= 0 else len(data))
     return control if control >= 0 else first
@@ -253,16 +232,12 @@ def forbidden_character(data: bytes) -> tuple[int, int] | None:
 
     NUL is the one that matters most: yaml-rs stops reading at it and drops the rest of the file.
     """
-    return _first_forbidden(data, _first_control(data, data.translate(None, _ASCII_ALLOWED)))
+    return _first_forbidden(data, data.translate(None, _ASCII_ALLOWED))
 
 
-def _first_control(data: bytes, controls: bytes) -> int:
-    """Offset of the first forbidden ASCII byte in ``data``, given the ones it holds (in any order), or -1."""
-    return min(data.index(bytes([c])) for c in set(controls)) if controls else -1
-
-
-def _first_forbidden(data: bytes, offset: int) -> tuple[int, int] | None:
-    """:func:`forbidden_character`, given the offset of the first forbidden ASCII byte (-1: none)."""
+def _first_forbidden(data: bytes, controls: bytes) -> tuple[int, int] | None:
+    """:func:`forbidden_character`, given the forbidden ASCII bytes ``data`` holds (in any order)."""
+    offset = min(data.index(bytes([c])) for c in set(controls)) if controls else -1
     if not data.isascii():
         found = _utf8_forbidden(data)
         if found >= 0 and (offset < 0 or found < offset):
@@ -321,11 +296,11 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
     """``(line, depth)`` where ``data`` first nests deeper than ``limit``, else ``None``.
 
     A cheap bound (brackets, and the indentation a block collection needs: every block level starts at
-    least one column further in or after one more ``- ``/``? `` indicator) clears ordinary files in a few
-    milliseconds per megabyte. Only a file the bound cannot clear is measured exactly: JSON by its brackets
-    outside strings, YAML by PyYAML's event stream (libyaml's parser keeps its own stack, no recursion).
+    least one column further in or after one more ``- ``/``? `` indicator) clears ordinary files. Only a
+    file it cannot clear is measured exactly: JSON by its brackets outside strings, YAML by PyYAML's event
+    stream (libyaml's parser keeps its own stack, no recursion).
     """
-    if _cheap_bounds_clear(data, yaml=yaml, limit=limit):
+    if not _may_nest_deep(data, data, yaml=yaml, limit=limit):
         return None
     if not yaml:
         if _bracket_depth_bound(_JSON_STRING.sub(b'""', data), limit) <= limit:  # brackets in strings only
@@ -334,17 +309,12 @@ def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[i
     return _yaml_event_depth(data, limit)
 
 
-def _cheap_bounds_clear(data: bytes, *, yaml: bool, limit: int) -> bool:
-    """Whether the cheap bounds show that ``data`` nests no deeper than ``limit`` // 2.
-
-    The bounds are brackets (JSON nests by them alone), and for YAML the indentation too.
-    """
-    return _bracket_depth_bound(data, limit) <= limit // 2 and not (yaml and _long_indent(data, limit // 4))
+def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> bool:
+    """Whether the cheap bounds allow nesting deeper than ``limit`` // 2 (``brackets``: ``data`` or its brackets)."""
+    return _bracket_depth_bound(brackets, limit) > limit // 2 or (yaml and _long_indent(data, limit // 4))
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
-
-
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -358,34 +328,16 @@ class YamlScreen(NamedTuple):
 def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
     """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
 
-    The cheap bounds (brackets, long indentation) and the forbidden ASCII bytes come from one pass
-    (:func:`_screen`); only a file they do not clear is measured exactly (:func:`check_nesting`) or
-    searched for the forbidden character's place.
+    One ``translate`` keeps only brackets and forbidden ASCII (a short string); only a file it does not
+    clear is measured exactly.
 
     Raises:
         SafetyLimitError: as :func:`check_nesting`.
     """
-    deep, control, ascii_only = _screen(data, limit)
-    if deep:
-        check_nesting(data, display, yaml=True, limit=limit)
-    forbidden = _first_forbidden(data, control) if control >= 0 or not ascii_only else None
-    return YamlScreen(forbidden)
-
-
-def _screen(data: bytes, limit: int) -> tuple[bool, int, bool]:
-    """Three facts of ``data``: the cheap bounds, the first forbidden ASCII byte, ASCII or not.
-
-    Whether ``data`` may nest deeper than ``limit`` // 2 (the cheap bounds of :func:`nesting_depth`), the
-    offset of its first forbidden ASCII byte (-1: none), and whether it is ASCII.
-
-    One ``translate`` keeps only brackets and forbidden ASCII (a small string); the rest is work on that
-    or on the rare file that needs it.
-    """
     kept = data.translate(None, _SCREEN_DELETE)
-    controls = kept.translate(None, b"[]{}")
-    brackets = kept.translate(None, bytes(set(controls))) if controls else kept
-    deep = _bracket_depth_bound(brackets, limit) > limit // 2 or _long_indent(data, limit // 4)
-    return deep, _first_control(data, controls), data.isascii()
+    if _may_nest_deep(data, kept, yaml=True, limit=limit):
+        check_nesting(data, display, yaml=True, limit=limit)
+    return YamlScreen(_first_forbidden(data, kept.translate(None, b"[]{}")))
 
 
 def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
@@ -425,23 +377,6 @@ def check_nesting(
         raise SafetyLimitError(
             f"{display}:{first_line + line - 1}: nested deeper than {limit} levels; refusing to parse it"
         )
-
-
-@contextlib.contextmanager
-def digit_limit(display: str) -> Iterator[None]:
-    """Turn Python's integer-digit limit (a ``ValueError`` from ``int()``) into a one-line refusal.
-
-    Raises:
-        SafetyLimitError: ``display: an integer has more digits than Python converts (4,300)``.
-    """
-    try:
-        yield
-    except ValueError as exc:
-        if "integer string conversion" not in str(exc) and "int_max_str_digits" not in str(exc):
-            raise
-        raise SafetyLimitError(
-            f"{display}: an integer has more than 4,300 digits (Python's conversion limit); refusing it"
-        ) from None
 
 
 # ------------------------------------------------------------------------------------ walking

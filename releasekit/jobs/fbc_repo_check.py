@@ -2,7 +2,7 @@
 
 Job (git and files through io/; the decisions are the pure rules'). Steps:
 
-1. list both revisions' files (:mod:`releasekit.io.gitrev_all`; the head may be the working tree) and
+1. list both revisions' files (:mod:`releasekit.io.gitrev`; the head may be the working tree) and
    read ``releasekit.yaml``'s ``catalogRepository`` at the head (it applies to both);
 2. find each revision's catalog roots (:mod:`releasekit.io.catalog_roots`) and pair them by OpenShift
    version and package, falling back to the path (:func:`releasekit.model.catalog_root.pair_roots`), so
@@ -38,8 +38,14 @@ from releasekit.io.catalog_roots import (
     read_repo_config,
 )
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
-from releasekit.io.gitrev import branch_point, open_repo, resolve_commit
-from releasekit.io.gitrev_all import RepoTree, list_revision, list_worktree
+from releasekit.io.gitrev import (
+    RepoTree,
+    branch_point,
+    list_revision,
+    list_worktree,
+    open_repo,
+    resolve_commit,
+)
 from releasekit.jobs.check import CheckRequest, CheckResult
 from releasekit.jobs.fbc_templates import check_templates
 from releasekit.jobs.published import Published, mark_published, parse_published, published_loader

@@ -327,8 +327,7 @@ def test_the_same_pull_request_in_every_layout(tmp_path: Path, layout: str) -> N
 
 def _roots(tmp_path: Path, layout: str) -> list[tuple[str, str | None, tuple[str, ...]]]:
     from releasekit.io.catalog_roots import ParseCache, find_catalog_roots
-    from releasekit.io.gitrev import open_repo
-    from releasekit.io.gitrev_all import list_revision
+    from releasekit.io.gitrev import list_revision, open_repo
 
     repo = make_repo(tmp_path, LAYOUTS[layout])
     tree = list_revision(open_repo(repo).commit("main"), rev="main")

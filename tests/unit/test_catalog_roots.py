@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from releasekit.io.catalog_roots import RepoConfig, _ignored, _parse_containerfile, read_repo_config
-from releasekit.io.gitrev import FileRef
-from releasekit.io.gitrev_all import RepoTree
+from releasekit.io.gitrev import FileRef, RepoTree
 from releasekit.model.catalog_root import CatalogRoot, guess_openshift, pair_roots
 
 
