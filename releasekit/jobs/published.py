@@ -19,8 +19,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
+from releasekit.io.catalog_roots import ParseCache, find_catalog_roots, load_root, read_repo_config
 from releasekit.io.fbc_load import LoadLimits
+from releasekit.io.gitrev import list_revision, open_repo, resolve_commit
 from releasekit.io.inputs import check_regular
+from releasekit.jobs.compare import load_package_catalog
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.diff import RULE_BUNDLE_REMOVED
@@ -130,8 +133,6 @@ def _reader(path: str, shown: str) -> Iterator[Callable[[int], bytes]]:
 
 def _from_file(path: str, packages: set[str], limits: LoadLimits) -> set[tuple[str, str]]:
     """The released bundles of ``packages`` in a rendered index, read in pieces (only theirs decoded)."""
-    from releasekit.jobs.compare import load_package_catalog
-
     shown = printable(path)
     try:
         lst = os.lstat(path)
@@ -161,10 +162,6 @@ def _from_revision(
     repo: Path, ocp: str, source: str, packages: set[str], limits: LoadLimits
 ) -> set[tuple[str, str]]:
     """The bundles of ``packages`` in the ``ocp`` catalog roots of revision ``source``."""
-    from releasekit.io.catalog_roots import ParseCache, find_catalog_roots, load_root, read_repo_config
-    from releasekit.io.gitrev import open_repo, resolve_commit
-    from releasekit.io.gitrev_all import list_revision
-
     try:
         commit = resolve_commit(open_repo(repo), source)
     except UsageError:
