@@ -1,42 +1,25 @@
 """Resolve bundle images from local files, standing in for opm pulling each bundle image.
 
-Adapter module. ``releasekit catalog template ... --bundles DIR`` hands the templates a resolver built
-here: ``resolve(image) -> list[Bundle]`` (opm's injected ``BundleRenderer``). Under ``DIR``:
-
-- every folder with both ``manifests/`` and ``metadata/`` is a registry+v1 bundle directory. Its image is
-  not written in it, so an image resolves to such a folder when the image's tag (or the part after the
-  last ``/`` without tag and digest) equals the folder name, the CSV name, or the CSV version with or
-  without a leading ``v``. The bundle is rendered as opm renders a bundle *image*: ``image`` set, the CSV
-  as ``olm.csv.metadata``, the image among relatedImages;
-- every other file is read as FBC (JSON stream or YAML documents); each ``olm.bundle`` object resolves
-  its own ``image``.
-
-An image that nothing resolves raises :class:`UnresolvedImageError`, naming the image and what was
-searched. This module also reads template files (first YAML/JSON document) and bundle directories for
-``catalog render``.
+Adapter module. ``catalog template ... --bundles DIR`` hands the templates :meth:`BundleSource.resolve`
+(opm's injected ``BundleRenderer``). Under ``DIR``, a folder with ``manifests/`` and ``metadata/`` is a
+registry+v1 bundle: an image resolves to it when the image's tag (or last path part) equals the folder
+name, the CSV name, or the CSV version with or without ``v``; every other file is FBC whose ``olm.bundle``
+objects resolve their own ``image``. Also reads template files and bundle folders for ``catalog render``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml_rs
-
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
-from releasekit.io.inputs import (
-    MAX_WALK_DEPTH,
-    check_nesting,
-    forbidden_character,
-    read_input,
-    read_input_text,
-)
+from releasekit.io.inputs import MAX_WALK_DEPTH, check_nesting, read_input, read_input_text
+from releasekit.io.yamlio import load_yaml_documents
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
 __all__ = [
@@ -61,45 +44,26 @@ def is_bundle_dir(path: Path) -> bool:
     return (path / "manifests").is_dir() and (path / "metadata").is_dir()
 
 
-_DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
+def _documents(path: Path) -> list[Any]:
+    """Every document of a YAML file or a JSON stream, read under the input policy.
 
-
-def _parse_text(text: str, where: str) -> list[Any]:
-    """All documents of a YAML or JSON text."""
-    stripped = text.lstrip()
-    data = text.encode("utf-8", "surrogatepass")
-    check_nesting(data, where, yaml=not stripped.startswith("{"))
-    bad = forbidden_character(data)
-    if bad is not None and not stripped.startswith("{"):
-        raise InputError(
-            f"{where}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
-        )
-    if stripped.startswith("{"):
-        decoder = json.JSONDecoder()
-        docs: list[Any] = []
-        index = len(text) - len(stripped)
+    Raises:
+        InputError: the file cannot be read or parsed.
+    """
+    text = read_input_text(path, what="the template's folder")
+    try:
+        if not text.lstrip().startswith("{"):
+            docs = load_yaml_documents(text, track_paths=False, source=str(path))
+            return [doc.data for doc in docs if doc.data is not None]
+        check_nesting(text.encode("utf-8", "surrogatepass"), str(path), yaml=False)
+        decoder, values, index = json.JSONDecoder(), [], len(text) - len(text.lstrip())
         while index < len(text):
-            value, end = decoder.raw_decode(text, index)
-            docs.append(value)
-            index = end
-            while index < len(text) and text[index] in " \t\r\n":
-                index += 1
-        return docs
-    docs = []
-    for chunk in _DOC_SEPARATOR.split(text):
-        if chunk.strip():
-            try:
-                value = yaml_rs.loads(chunk, parse_datetime=False)
-            except yaml_rs.YAMLDecodeError as exc:
-                raise InputError(f"{where}: invalid YAML: {exc}") from None
-            if value is not None:
-                docs.append(value)
-    return docs
-
-
-def _read_text(path: Path) -> str:
-    """A template file's text under the input policy (:mod:`releasekit.io.inputs`)."""
-    return read_input_text(path, what="the template's folder")
+            value, index = decoder.raw_decode(text, index)
+            values.append(value)
+            index = len(text) - len(text[index:].lstrip())
+        return values
+    except ValueError as exc:  # YAML or JSON syntax
+        raise InputError(f"{path}: cannot parse: {exc}") from None
 
 
 def read_first_document(path: Path) -> Any:
@@ -108,11 +72,7 @@ def read_first_document(path: Path) -> Any:
     Raises:
         InputError: the file cannot be read or parsed.
     """
-    text = _read_text(path)
-    try:
-        docs = _parse_text(text, str(path))
-    except ValueError as exc:
-        raise InputError(f"{path}: cannot parse: {exc}") from None
+    docs = _documents(path)
     return docs[0] if docs else None
 
 
@@ -150,27 +110,17 @@ def read_bundle_dir(path: Path) -> BundleFiles:
     Raises:
         InputError: a manifest or metadata file cannot be read or parsed.
     """
-    objects: list[Any] = []
-    manifests = path / "manifests"
-    for entry in sorted(os.listdir(manifests)):
-        file = manifests / entry
-        if not file.is_file():
-            continue
-        try:
-            docs = _parse_text(_read_text(file), str(file))
-        except ValueError as exc:
-            raise InputError(f"{file}: cannot parse: {exc}") from None
-        objects.extend(d for d in docs if isinstance(d, dict))
-    metadata = path / "metadata"
+    manifests = [path / "manifests" / name for name in sorted(os.listdir(path / "manifests"))]
+    objects = [
+        doc for file in manifests if file.is_file() for doc in _documents(file) if isinstance(doc, dict)
+    ]
 
     def meta_doc(name: str, key: str) -> Any:
-        for suffix in (".yaml", ".yml", ".json"):
-            file = metadata / f"{name}{suffix}"
-            if file.is_file():
-                docs = _parse_text(_read_text(file), str(file))
-                doc = docs[0] if docs else None
-                return doc.get(key) if isinstance(doc, dict) else None
-        return None
+        file = next(
+            (f for s in (".yaml", ".yml", ".json") if (f := path / "metadata" / f"{name}{s}").is_file()), None
+        )
+        doc = next(iter(_documents(file)), None) if file is not None else None
+        return doc.get(key) if isinstance(doc, dict) else None
 
     return BundleFiles(
         path=path,
@@ -270,6 +220,3 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
         if bundle.image:
             source.by_image.setdefault(bundle.image, []).append(bundle)
     return source
-
-
-Resolver = Callable[[str], list[Bundle]]
