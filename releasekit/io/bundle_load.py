@@ -135,36 +135,27 @@ def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
                 raise
             # operator-sdk accepts a repeated key silently (the last value wins): a note, not a verdict
             doc = next(iter_yaml_documents(text, source=shown, last_key_wins=True), None)
+            hint = "delete the earlier occurrence so the file says one thing"
             notes = [
                 _error(
                     ids.YAML_DUPLICATE_KEY,
                     f"duplicate key {path} (the last value wins, as operator-sdk and OLM read it)",
                     Location(file=shown, line=line, path=path),
-                    "delete the earlier occurrence so the file says one thing",
+                    hint,
                     Severity.INFO,
                 )
                 for path, line in _repeated_keys(text)
             ]
     except YamlContentError as exc:
-        where = Location(file=shown, line=exc.line or 1)
-        return None, [
-            _error(
-                ids.YAML_INVALID,
-                f"unable to decode object: {exc.message}",
-                where,
-                "fix the YAML syntax at this line",
-            )
-        ]
+        message, where = f"unable to decode object: {exc.message}", Location(file=shown, line=exc.line or 1)
+        return None, [_error(ids.YAML_INVALID, message, where, "fix the YAML syntax at this line")]
     if doc is None or doc.data is None:
         return None, notes
     if not isinstance(doc.data, dict):
+        message = f"unable to decode object: expected a mapping, found {type(doc.data).__name__}"
+        hint = "a manifest must be one Kubernetes object (a mapping with apiVersion, kind, metadata)"
         return None, [
-            _error(
-                ids.OBJECT_UNDECODABLE,
-                f"unable to decode object: expected a mapping, found {type(doc.data).__name__}",
-                Location(file=shown, line=doc.line, path="$"),
-                "a manifest must be one Kubernetes object (a mapping with apiVersion, kind, metadata)",
-            )
+            _error(ids.OBJECT_UNDECODABLE, message, Location(file=shown, line=doc.line, path="$"), hint)
         ]
     return Manifest(file=shown, data=doc.data, line=doc.line, lines=doc.lines, size=len(data)), notes
 
@@ -341,7 +332,7 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     errors = list(_decode_errors(dict(manifest.data), desc, "", manifest.kind, "$"))
     if not errors:
         return None
-    _aborts, path, detail = next((e for e in errors if e[0]), errors[0])
+    _, path, detail = next((e for e in errors if e[0]), errors[0])
     if path == "$.spec.version":
         return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
     if "of type []string" in detail and not path.endswith("]"):
@@ -535,13 +526,6 @@ def load_bundle(path: Path, *, shown: str | None = None) -> Bundle:
     return dataclasses.replace(bundle, load_findings=bundle.load_findings + _folder_refusals(bundle, path))
 
 
-def _has_files(directory: Path) -> bool:
-    try:
-        return any(not entry.is_dir() for entry in directory.iterdir())
-    except OSError:
-        return False
-
-
 def _annotations_anywhere(path: Path) -> bool:
     """operator-sdk's fallback: any file under ``path`` whose first document has a non-empty ``annotations`` map."""
     for file in walk_files(path, what="the bundle"):
@@ -561,14 +545,8 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
         if any(f.rule in (ids.YAML_INVALID, ids.OBJECT_UNDECODABLE) for f in bundle.load_findings):
             return ()  # the metadata file is there but broken: that finding says why
         hint = "add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations"
-        return (
-            _error(
-                LOADER_METADATA_NOT_FOUND,
-                f"metadata not found in {bundle.root}",
-                Location(file=bundle.root),
-                hint,
-            ),
-        )
+        message = f"metadata not found in {bundle.root}"
+        return (_error(LOADER_METADATA_NOT_FOUND, message, Location(file=bundle.root), hint),)
     annotations = bundle.annotations
     if annotations is not None and annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
         for key, item in bundle.annotation_values.items():
@@ -586,9 +564,11 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
     if bundle.layout is BundleLayout.FLAT and relative == ".":
         return ()
-    if bundle.layout is BundleLayout.BUNDLE_ROOT and _has_files(path / relative):
-        return ()  # another folder named by the annotation: RK-BUNDLE-016 notes the difference
     directory = _display(bundle.root, relative)
+    folder = path / relative  # manifests/, or another folder the annotation names (RK-BUNDLE-016 notes that)
+    root_layout = bundle.layout is BundleLayout.BUNDLE_ROOT
+    if root_layout and folder.is_dir() and any(not e.is_dir() for e in _sorted_entries(folder, directory)):
+        return ()
     hint = "put the CSV, CRDs and other manifests in the bundle's manifests/ folder"
     message = f"The directory {directory} contains no yaml files"
     return (_error(LOADER_NO_MANIFEST_FILES, message, Location(file=directory), hint),)

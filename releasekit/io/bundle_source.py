@@ -78,10 +78,9 @@ def read_first_document(path: Path) -> Any:
 
 def config_from_entries(entries: Sequence[Any], where: str) -> tuple[DeclarativeConfig, list[str]]:
     """Type a list of FBC objects (a basic template's ``entries``); returns the config and load errors."""
-    text = "\n".join(json.dumps(e) for e in entries)
     if not entries:
         return DeclarativeConfig(), []
-    metas, findings = load_catalog_text(text.encode("utf-8"), where)
+    metas, findings = load_catalog_text("\n".join(json.dumps(e) for e in entries).encode("utf-8"), where)
     config, decode_findings = decode_metas(metas)
     return config, [f.message for f in (*findings, *decode_findings)]
 
@@ -98,10 +97,7 @@ class BundleFiles:
 
 
 BundleRenderer = Callable[[BundleFiles, str], Bundle]
-"""Turns a bundle directory's files and its image (``""`` when unknown) into the ``olm.bundle`` opm renders.
-
-Injected by the job (opm's ``BundleRenderer``); raises :class:`releasekit.errors.InputError` when the
-bundle cannot be rendered."""
+"""The job's renderer of a bundle directory and its image (``""`` when unknown) into an ``olm.bundle``."""
 
 
 def read_bundle_dir(path: Path) -> BundleFiles:
@@ -116,10 +112,12 @@ def read_bundle_dir(path: Path) -> BundleFiles:
     ]
 
     def meta_doc(name: str, key: str) -> Any:
-        file = next(
-            (f for s in (".yaml", ".yml", ".json") if (f := path / "metadata" / f"{name}{s}").is_file()), None
+        files = [path / "metadata" / f"{name}{suffix}" for suffix in (".yaml", ".yml", ".json")]
+        doc = (
+            next(iter(_documents(file)), None)
+            if (file := next((f for f in files if f.is_file()), None))
+            else None
         )
-        doc = next(iter(_documents(file)), None) if file is not None else None
         return doc.get(key) if isinstance(doc, dict) else None
 
     return BundleFiles(
@@ -133,13 +131,8 @@ def read_bundle_dir(path: Path) -> BundleFiles:
 
 def _image_keys(image: str) -> set[str]:
     """Names a bundle directory may carry for ``image``: its tag, or its last path part."""
-    ref = image.split("@", 1)[0]
-    last = ref.rsplit("/", 1)[-1]
-    keys = {last}
-    if ":" in last:
-        repo, tag = last.rsplit(":", 1)
-        keys.update({tag, repo})
-    return {k for k in keys if k}
+    last = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    return {key for key in (last, *last.rsplit(":", 1)) if key}
 
 
 @dataclass(slots=True)
@@ -172,17 +165,13 @@ class BundleSource:
         )
 
     def _keys_for(self, directory: Path) -> set[str]:
-        keys = self._dir_keys.get(directory)
-        if keys is None:
-            keys = {directory.name}
+        if directory not in self._dir_keys:  # the folder name, the CSV name, the version with or without v
             bundle = self.render(read_bundle_dir(directory), "")
-            keys.add(bundle.name)
+            keys = self._dir_keys[directory] = {directory.name, bundle.name}
             for prop in bundle.properties:
                 if prop.type == "olm.package" and isinstance(prop.value, dict):
-                    version = str(prop.value.get("version", ""))
-                    keys.update({version, f"v{version}"})
-            self._dir_keys[directory] = keys
-        return keys
+                    keys.update({str(prop.value.get("version", "")), f"v{prop.value.get('version', '')}"})
+        return self._dir_keys[directory]
 
 
 def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
