@@ -159,11 +159,10 @@ def parse_kube_features(
     constants = {m.group(1): m.group(2) for m in _CONST_RE.finditer(" ".join(words))}
     gates: dict[str, tuple[FeatureGate, int]] = {}
     formats: set[FeatureFileFormat] = set()
-    for i in range(len(words) - 5):  # map [ featuregate.Feature ] featuregate.FeatureSpec {
-        fmt = _SPEC_TYPES.get(words[i + 4].rsplit(".", 1)[-1])
-        if words[i : i + 2] != ["map", "["] or words[i + 2].rsplit(".", 1)[-1] != "Feature" or not fmt:
-            continue
-        if words[i + 3] != "]" or words[i + 5] != "{":
+    for i, word in enumerate(words[:-5]):  # map [ featuregate.Feature ] featuregate.FeatureSpec {
+        shape = [w.rsplit(".", 1)[-1] for w in words[i + 1 : i + 6]] if word == "map" else []
+        fmt = _SPEC_TYPES.get(shape[3]) if shape[:3] == ["[", "Feature", "]"] and shape[4] == "{" else None
+        if fmt is None:
             continue
         formats.add(fmt)
         body, _ = reader.composite(i + 5)
@@ -173,14 +172,12 @@ def parse_kube_features(
                     f"{source}:{body.line}: expected 'Gate: {{...}}' entries in the gate map"
                 )
             name = _gate_name(key, constants)
-            spec = value
-            if fmt is FeatureFileFormat.VERSIONED:
-                specs = [s for _, s in value.elements]
-                if not specs or not all(isinstance(s, _Composite) for s in specs):
-                    raise GoFeaturesError(
-                        f"{source}:{value.line}: gate {name!r}: expected a list of versioned specs"
-                    )
-                spec = specs[-1]  # type: ignore[assignment]
+            specs = [s for _, s in value.elements] if fmt is FeatureFileFormat.VERSIONED else [value]
+            spec = specs[-1] if specs else None
+            if not isinstance(spec, _Composite) or not all(isinstance(s, _Composite) for s in specs):
+                raise GoFeaturesError(
+                    f"{source}:{value.line}: gate {name!r}: expected a list of versioned specs"
+                )
             if name in gates:
                 raise GoFeaturesError(
                     f"{source}:{value.line}: gate {name!r} is declared twice (first on line {gates[name][1]})"
