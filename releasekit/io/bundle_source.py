@@ -1,19 +1,10 @@
 """Resolve bundle images from local files, standing in for opm pulling each bundle image.
 
-Adapter module. ``releasekit catalog template ... --bundles DIR`` hands the templates a resolver built
-here: ``resolve(image) -> list[Bundle]`` (opm's injected ``BundleRenderer``). Under ``DIR``:
-
-- every folder with both ``manifests/`` and ``metadata/`` is a registry+v1 bundle directory. Its image is
-  not written in it, so an image resolves to such a folder when the image's tag (or the part after the
-  last ``/`` without tag and digest) equals the folder name, the CSV name, or the CSV version with or
-  without a leading ``v``. The bundle is rendered as opm renders a bundle *image*: ``image`` set, the CSV
-  as ``olm.csv.metadata``, the image among relatedImages;
-- every other file is read as FBC (JSON stream or YAML documents); each ``olm.bundle`` object resolves
-  its own ``image``.
-
-An image that nothing resolves raises :class:`UnresolvedImageError`, naming the image and what was
-searched. This module also reads template files (first YAML/JSON document) and bundle directories for
-``catalog render``.
+Adapter module. ``catalog template ... --bundles DIR`` hands the templates :meth:`BundleSource.resolve`
+(opm's injected ``BundleRenderer``). Under ``DIR``, a folder with ``manifests/`` and ``metadata/`` is a
+registry+v1 bundle: an image resolves to it when the image's tag (or last path part) equals the folder
+name, the CSV name, or the CSV version with or without ``v``; every other file is FBC whose ``olm.bundle``
+objects resolve their own ``image``. Also reads template files and bundle folders for ``catalog render``.
 """
 
 from __future__ import annotations
@@ -64,42 +55,33 @@ def is_bundle_dir(path: Path) -> bool:
 _DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
 
 
-def _parse_text(text: str, where: str) -> list[Any]:
-    """All documents of a YAML or JSON text."""
-    stripped = text.lstrip()
-    data = text.encode("utf-8", "surrogatepass")
-    check_nesting(data, where, yaml=not stripped.startswith("{"))
-    bad = forbidden_character(data)
-    if bad is not None and not stripped.startswith("{"):
+def _documents(path: Path) -> list[Any]:
+    """Every document of a YAML file (yaml-rs) or a JSON stream, read under the input policy.
+
+    Raises:
+        InputError: the file cannot be read or parsed.
+    """
+    text = read_input_text(path, what="the template's folder")
+    data, is_json = text.encode("utf-8", "surrogatepass"), text.lstrip().startswith("{")
+    check_nesting(data, str(path), yaml=not is_json)
+    bad = None if is_json else forbidden_character(data)
+    if bad is not None:
         raise InputError(
-            f"{where}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
+            f"{path}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
         )
-    if stripped.startswith("{"):
-        decoder = json.JSONDecoder()
-        docs: list[Any] = []
-        index = len(text) - len(stripped)
+    try:
+        if not is_json:
+            docs = (yaml_rs.loads(chunk, parse_datetime=False) for chunk in _DOC_SEPARATOR.split(text))
+            return [doc for doc in docs if doc is not None]
+        decoder, values, index = json.JSONDecoder(), [], len(text) - len(text.lstrip())
         while index < len(text):
-            value, end = decoder.raw_decode(text, index)
-            docs.append(value)
-            index = end
+            value, index = decoder.raw_decode(text, index)
+            values.append(value)
             while index < len(text) and text[index] in " \t\r\n":
                 index += 1
-        return docs
-    docs = []
-    for chunk in _DOC_SEPARATOR.split(text):
-        if chunk.strip():
-            try:
-                value = yaml_rs.loads(chunk, parse_datetime=False)
-            except yaml_rs.YAMLDecodeError as exc:
-                raise InputError(f"{where}: invalid YAML: {exc}") from None
-            if value is not None:
-                docs.append(value)
-    return docs
-
-
-def _read_text(path: Path) -> str:
-    """A template file's text under the input policy (:mod:`releasekit.io.inputs`)."""
-    return read_input_text(path, what="the template's folder")
+        return values
+    except ValueError as exc:
+        raise InputError(f"{path}: {'cannot parse' if is_json else 'invalid YAML'}: {exc}") from None
 
 
 def read_first_document(path: Path) -> Any:
@@ -108,20 +90,15 @@ def read_first_document(path: Path) -> Any:
     Raises:
         InputError: the file cannot be read or parsed.
     """
-    text = _read_text(path)
-    try:
-        docs = _parse_text(text, str(path))
-    except ValueError as exc:
-        raise InputError(f"{path}: cannot parse: {exc}") from None
+    docs = _documents(path)
     return docs[0] if docs else None
 
 
 def config_from_entries(entries: Sequence[Any], where: str) -> tuple[DeclarativeConfig, list[str]]:
     """Type a list of FBC objects (a basic template's ``entries``); returns the config and load errors."""
-    text = "\n".join(json.dumps(e) for e in entries)
     if not entries:
         return DeclarativeConfig(), []
-    metas, findings = load_catalog_text(text.encode("utf-8"), where)
+    metas, findings = load_catalog_text("\n".join(json.dumps(e) for e in entries).encode("utf-8"), where)
     config, decode_findings = decode_metas(metas)
     return config, [f.message for f in (*findings, *decode_findings)]
 
@@ -138,10 +115,7 @@ class BundleFiles:
 
 
 BundleRenderer = Callable[[BundleFiles, str], Bundle]
-"""Turns a bundle directory's files and its image (``""`` when unknown) into the ``olm.bundle`` opm renders.
-
-Injected by the job (opm's ``BundleRenderer``); raises :class:`releasekit.errors.InputError` when the
-bundle cannot be rendered."""
+"""The job's renderer of a bundle directory and its image (``""`` when unknown) into an ``olm.bundle``."""
 
 
 def read_bundle_dir(path: Path) -> BundleFiles:
@@ -150,27 +124,19 @@ def read_bundle_dir(path: Path) -> BundleFiles:
     Raises:
         InputError: a manifest or metadata file cannot be read or parsed.
     """
-    objects: list[Any] = []
-    manifests = path / "manifests"
-    for entry in sorted(os.listdir(manifests)):
-        file = manifests / entry
-        if not file.is_file():
-            continue
-        try:
-            docs = _parse_text(_read_text(file), str(file))
-        except ValueError as exc:
-            raise InputError(f"{file}: cannot parse: {exc}") from None
-        objects.extend(d for d in docs if isinstance(d, dict))
-    metadata = path / "metadata"
+    manifests = [path / "manifests" / name for name in sorted(os.listdir(path / "manifests"))]
+    objects = [
+        doc for file in manifests if file.is_file() for doc in _documents(file) if isinstance(doc, dict)
+    ]
 
     def meta_doc(name: str, key: str) -> Any:
-        for suffix in (".yaml", ".yml", ".json"):
-            file = metadata / f"{name}{suffix}"
-            if file.is_file():
-                docs = _parse_text(_read_text(file), str(file))
-                doc = docs[0] if docs else None
-                return doc.get(key) if isinstance(doc, dict) else None
-        return None
+        files = [path / "metadata" / f"{name}{suffix}" for suffix in (".yaml", ".yml", ".json")]
+        doc = (
+            next(iter(_documents(file)), None)
+            if (file := next((f for f in files if f.is_file()), None))
+            else None
+        )
+        return doc.get(key) if isinstance(doc, dict) else None
 
     return BundleFiles(
         path=path,
@@ -183,13 +149,8 @@ def read_bundle_dir(path: Path) -> BundleFiles:
 
 def _image_keys(image: str) -> set[str]:
     """Names a bundle directory may carry for ``image``: its tag, or its last path part."""
-    ref = image.split("@", 1)[0]
-    last = ref.rsplit("/", 1)[-1]
-    keys = {last}
-    if ":" in last:
-        repo, tag = last.rsplit(":", 1)
-        keys.update({tag, repo})
-    return {k for k in keys if k}
+    last = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    return {key for key in (last, *last.rsplit(":", 1)) if key}
 
 
 @dataclass(slots=True)
@@ -222,17 +183,13 @@ class BundleSource:
         )
 
     def _keys_for(self, directory: Path) -> set[str]:
-        keys = self._dir_keys.get(directory)
-        if keys is None:
-            keys = {directory.name}
+        if directory not in self._dir_keys:  # the folder name, the CSV name, the version with or without v
             bundle = self.render(read_bundle_dir(directory), "")
-            keys.add(bundle.name)
+            keys = self._dir_keys[directory] = {directory.name, bundle.name}
             for prop in bundle.properties:
                 if prop.type == "olm.package" and isinstance(prop.value, dict):
-                    version = str(prop.value.get("version", ""))
-                    keys.update({version, f"v{version}"})
-            self._dir_keys[directory] = keys
-        return keys
+                    keys.update({str(prop.value.get("version", "")), f"v{prop.value.get('version', '')}"})
+        return self._dir_keys[directory]
 
 
 def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
@@ -270,6 +227,3 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
         if bundle.image:
             source.by_image.setdefault(bundle.image, []).append(bundle)
     return source
-
-
-Resolver = Callable[[str], list[Bundle]]

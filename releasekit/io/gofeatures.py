@@ -1,30 +1,13 @@
 """Read Kueue's feature gates from ``pkg/features/kube_features.go`` (or the generated YAML list).
 
-Adapter module (parses text handed to it; opens no files itself). Two Go formats exist:
-
-- Kueue <= 0.10, flat::
-
-      var defaultFeatureGates = map[featuregate.Feature]featuregate.FeatureSpec{
-          PartialAdmission: {Default: true, PreRelease: featuregate.Beta},
-      }
-
-- Kueue >= 0.11, versioned (the LAST entry applies: Kueue sets no emulation version and the
-  component-base binary version 1.x is newer than every ``0.y`` entry)::
-
-      var defaultVersionedFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{
-          PartialAdmission: {
-              {Version: version.MustParse("0.4"), Default: true, PreRelease: featuregate.Beta},
-          },
-      }
-
-Real Go is not tidy: comments anywhere, blank lines, entries split over lines, ``LockToDefault``
-before or after ``PreRelease``, keys qualified (``features.X``) or quoted, typed composite literals
-(``featuregate.FeatureSpec{...}``) and gates spread over several map blocks. This is not a Go
-parser; it reads composite literals with a small scanner that skips strings and comments and keeps
-line numbers for errors. Gate names come from the ``Name featuregate.Feature = "Name"`` constants.
-
-From Kueue 0.15 on, upstream generates ``test/compatibility_lifecycle/reference/versioned_feature_list.yaml``;
-:func:`parse_versioned_feature_list` reads it and is preferred where a release has it.
+Adapter module (parses text handed to it; opens no files itself). Kueue <= 0.10 writes one flat
+``map[featuregate.Feature]featuregate.FeatureSpec{Gate: {Default: ..., PreRelease: ...}}``; Kueue >= 0.11
+a ``map[featuregate.Feature]featuregate.VersionedSpecs{Gate: {{Version: ..., ...}, ...}}`` whose LAST entry
+applies (Kueue sets no emulation version, and the binary's 1.x is newer than every ``0.y`` entry). This is
+not a Go parser: one regular expression splits the text into tokens (strings and comments whole, so braces
+in them do not count), and a small reader takes composite literals apart, with lines for errors. Gate
+names come from the ``Name featuregate.Feature = "Name"`` constants. From Kueue 0.15 on, upstream also
+generates ``versioned_feature_list.yaml``: :func:`parse_versioned_feature_list` reads it.
 """
 
 from __future__ import annotations
@@ -56,16 +39,15 @@ class FeatureFileFormat(enum.StrEnum):
     VERSIONED = "versioned"
 
 
-_MAP_RE = re.compile(
-    r"map\s*\[\s*(?:\w+\.)?Feature\s*\]\s*(?:\w+\.)?(FeatureSpec|VersionedSpecs)\s*\{",
+_TOKEN = re.compile(
+    r"\"(?:[^\"\\\n]|\\.)*\"?|`[^`]*`?|'(?:[^'\\\n]|\\.)*'?"  # strings (an unclosed one ends the line)
+    r"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"  # comments (an unclosed one ends the text)
+    r"|[{}()\[\],:]|[^\s{}()\[\],:\"'`/]+|/|\s+",
+    re.S,
 )
+"""Linear by construction: every alternative consumes what no other alternative of it could."""
 _CONST_RE = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\w+\.)?Feature\s*=\s*\"([^\"\\]*)\"")
-_STAGES = {
-    "Alpha": GateStage.ALPHA,
-    "Beta": GateStage.BETA,
-    "GA": GateStage.GA,
-    "Deprecated": GateStage.DEPRECATED,
-}
+_SPEC_TYPES = {"FeatureSpec": FeatureFileFormat.FLAT, "VersionedSpecs": FeatureFileFormat.VERSIONED}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,167 +56,93 @@ class _Composite:
     line: int
 
 
-def _strip_comments(text: str) -> str:
-    """Blank out comments (keeping newlines, so offsets and lines stay put); strings are kept."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "/" and text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        elif ch == "/" and text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out.append("".join(c if c == "\n" else " " for c in text[i:end]))
-            i = end
-        elif ch in "\"'`":
-            end = _string_end(text, i)
-            out.append(text[i:end])
-            i = end
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+class _Reader:
+    """Composite literals over the tokens (text, line) of a Go file without comments and blanks."""
 
-
-def _string_end(text: str, i: int) -> int:
-    quote = text[i]
-    j = i + 1
-    while j < len(text):
-        if text[j] == "\\" and quote != "`":
-            j += 2
-            continue
-        if text[j] == quote:
-            return j + 1
-        j += 1
-    return len(text)
-
-
-class _Scanner:
     def __init__(self, text: str, source: str) -> None:
-        self.text = text
         self.source = source
+        self.tokens: list[tuple[str, int]] = []
+        line = 1
+        for match in _TOKEN.finditer(text):
+            token = match.group()
+            if not token.isspace() and not token.startswith(("//", "/*")):
+                self.tokens.append((token, line))
+            line += token.count("\n")
 
-    def line(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+    def fail(self, index: int, message: str) -> GoFeaturesError:
+        line = self.tokens[min(index, len(self.tokens) - 1)][1] if self.tokens else 1
+        return GoFeaturesError(f"{self.source}:{line}: {message}")
 
-    def fail(self, pos: int, message: str) -> GoFeaturesError:
-        return GoFeaturesError(f"{self.source}:{self.line(pos)}: {message}")
-
-    def skip_ws(self, i: int) -> int:
-        while i < len(self.text) and self.text[i].isspace():
-            i += 1
-        return i
+    def text(self, index: int) -> str:
+        return self.tokens[index][0] if index < len(self.tokens) else ""
 
     def composite(self, i: int) -> tuple[_Composite, int]:
-        """Parse ``{ elem, elem, }`` starting at ``text[i] == '{'``."""
-        start = i
-        i += 1
+        """Parse ``{ elem, key: elem, }`` starting at the token ``{``."""
+        start, i = i, i + 1
         elements: list[tuple[str | None, _Composite | str]] = []
-        while True:
-            i = self.skip_ws(i)
-            if i >= len(self.text):
+        while self.text(i) != "}":
+            if i >= len(self.tokens):
                 raise self.fail(start, "unclosed '{'")
-            if self.text[i] == "}":
-                return _Composite(tuple(elements), self.line(start)), i + 1
             first, i = self.value(i)
-            i = self.skip_ws(i)
-            if i < len(self.text) and self.text[i] == ":":
+            if self.text(i) == ":":
                 if not isinstance(first, str):
                     raise self.fail(i, "a composite literal cannot be a key")
-                value, i = self.value(self.skip_ws(i + 1))
+                value, i = self.value(i + 1)
                 elements.append((first, value))
             else:
                 elements.append((None, first))
-            i = self.skip_ws(i)
-            if i < len(self.text) and self.text[i] == ",":
+            if self.text(i) == ",":
                 i += 1
-            elif i < len(self.text) and self.text[i] == "}":
-                continue
-            else:
+            elif self.text(i) != "}":
                 raise self.fail(i, "expected ',' or '}' in a composite literal")
+        return _Composite(tuple(elements), self.tokens[start][1]), i + 1
 
     def value(self, i: int) -> tuple[_Composite | str, int]:
         """An expression up to a top-level ``,``/``:``/``}``, or a (possibly typed) composite literal."""
-        if i < len(self.text) and self.text[i] == "{":
-            return self.composite(i)
-        start = i
-        depth = 0
-        while i < len(self.text):
-            ch = self.text[i]
-            if ch in "\"'`":
-                i = _string_end(self.text, i)
-                continue
-            if ch in "([":
-                depth += 1
-            elif ch in ")]":
-                depth -= 1
-            elif depth == 0 and ch == "{":
-                # a typed composite literal: featuregate.FeatureSpec{...}
+        start, depth = i, 0
+        while i < len(self.tokens):
+            token = self.text(i)
+            if depth == 0 and token == "{":  # a literal, or a typed one: featuregate.FeatureSpec{...}
                 return self.composite(i)
-            elif depth == 0 and ch in ",:}":
+            if depth == 0 and token in (",", ":", "}"):
                 break
+            depth += (token in ("(", "[")) - (token in (")", "]"))
             i += 1
-        expr = " ".join(self.text[start:i].split())
-        if not expr:
+        if i == start:
             raise self.fail(start, "expected a value")
-        return expr, i
-
-
-def _unquote(expr: str) -> str | None:
-    if len(expr) >= 2 and expr[0] == expr[-1] and expr[0] in '"`':
-        return expr[1:-1]
-    return None
+        return " ".join(token for token, _ in self.tokens[start:i]), i
 
 
 def _gate_name(expr: str, constants: dict[str, str]) -> str:
-    literal = _unquote(expr)
-    if literal is not None:
-        return literal
+    if len(expr) >= 2 and expr[0] == expr[-1] and expr[0] in '"`':
+        return expr[1:-1]
     ident = expr.rsplit(".", 1)[-1]
     return constants.get(ident, ident)
 
 
-def _bool(expr: str, scanner: _Scanner, pos_line: int, field: str) -> bool:
-    if expr in ("true", "false"):
-        return expr == "true"
-    raise GoFeaturesError(f"{scanner.source}:{pos_line}: {field} must be true or false, not {expr!r}")
-
-
-def _spec(comp: _Composite, scanner: _Scanner, gate: str) -> tuple[str | None, FeatureGate]:
-    fields: dict[str, str] = {}
-    for key, value in comp.elements:
-        if key is None or not isinstance(value, str):
-            raise GoFeaturesError(
-                f"{scanner.source}:{comp.line}: gate {gate!r}: expected keyed fields (Default: ..., PreRelease: ...)"
-            )
-        fields[key] = value
+def _spec(comp: _Composite, source: str, gate: str) -> FeatureGate:
+    at = f"{source}:{comp.line}"
+    if any(key is None or not isinstance(value, str) for key, value in comp.elements):
+        raise GoFeaturesError(f"{at}: gate {gate!r}: expected keyed fields (Default: ..., PreRelease: ...)")
+    fields = {str(key): str(value) for key, value in comp.elements}
     unknown = sorted(set(fields) - {"Default", "PreRelease", "LockToDefault", "Version"})
     if unknown:
-        raise GoFeaturesError(
-            f"{scanner.source}:{comp.line}: gate {gate!r}: unknown field(s) {', '.join(unknown)}"
-        )
+        raise GoFeaturesError(f"{at}: gate {gate!r}: unknown field(s) {', '.join(unknown)}")
     if "Default" not in fields or "PreRelease" not in fields:
-        raise GoFeaturesError(
-            f"{scanner.source}:{comp.line}: gate {gate!r}: Default and PreRelease are required"
-        )
-    stage_name = fields["PreRelease"].rsplit(".", 1)[-1]
-    if stage_name not in _STAGES:
-        raise GoFeaturesError(
-            f"{scanner.source}:{comp.line}: gate {gate!r}: unknown PreRelease {fields['PreRelease']!r}"
-        )
-    version = None
-    if "Version" in fields:
-        match = re.search(r"\"([^\"]+)\"", fields["Version"])
-        version = match.group(1) if match else fields["Version"]
-    return version, FeatureGate(
+        raise GoFeaturesError(f"{at}: gate {gate!r}: Default and PreRelease are required")
+    try:
+        stage = GateStage(fields["PreRelease"].rsplit(".", 1)[-1])
+    except ValueError:
+        raise GoFeaturesError(f"{at}: gate {gate!r}: unknown PreRelease {fields['PreRelease']!r}") from None
+    flags = {name: fields.get(name, "false") for name in ("Default", "LockToDefault")}
+    for name, expr in flags.items():
+        if expr not in ("true", "false"):
+            raise GoFeaturesError(f"{at}: {name} must be true or false, not {expr!r}")
+    return FeatureGate(
         name=gate,
-        stage=_STAGES[stage_name],
-        default=_bool(fields["Default"], scanner, comp.line, "Default"),
-        lock_to_default=_bool(fields.get("LockToDefault", "false"), scanner, comp.line, "LockToDefault"),
+        stage=stage,
+        default=flags["Default"] == "true",
+        lock_to_default=flags["LockToDefault"] == "true",
     )
 
 
@@ -246,35 +154,35 @@ def parse_kube_features(
     Raises:
         GoFeaturesError: no gate map, a malformed literal, a gate declared twice (with both lines).
     """
-    clean = _strip_comments(text)
-    scanner = _Scanner(clean, source)
-    constants = {m.group(1): m.group(2) for m in _CONST_RE.finditer(clean)}
+    reader = _Reader(text, source)
+    words = [token for token, _ in reader.tokens]
+    constants = {m.group(1): m.group(2) for m in _CONST_RE.finditer(" ".join(words))}
     gates: dict[str, tuple[FeatureGate, int]] = {}
     formats: set[FeatureFileFormat] = set()
-    for match in _MAP_RE.finditer(clean):
-        versioned = match.group(1) == "VersionedSpecs"
-        formats.add(FeatureFileFormat.VERSIONED if versioned else FeatureFileFormat.FLAT)
-        body, _ = scanner.composite(match.end() - 1)
+    for i, word in enumerate(words[:-5]):  # map [ featuregate.Feature ] featuregate.FeatureSpec {
+        shape = [w.rsplit(".", 1)[-1] for w in words[i + 1 : i + 6]] if word == "map" else []
+        fmt = _SPEC_TYPES.get(shape[3]) if shape[:3] == ["[", "Feature", "]"] and shape[4] == "{" else None
+        if fmt is None:
+            continue
+        formats.add(fmt)
+        body, _ = reader.composite(i + 5)
         for key, value in body.elements:
             if key is None or not isinstance(value, _Composite):
                 raise GoFeaturesError(
                     f"{source}:{body.line}: expected 'Gate: {{...}}' entries in the gate map"
                 )
             name = _gate_name(key, constants)
-            if versioned:
-                specs = [s for _, s in value.elements]
-                if not specs or not all(isinstance(s, _Composite) for s in specs):
-                    raise GoFeaturesError(
-                        f"{source}:{value.line}: gate {name!r}: expected a list of versioned specs"
-                    )
-                _, gate = _spec(specs[-1], scanner, name)  # type: ignore[arg-type]
-            else:
-                _, gate = _spec(value, scanner, name)
+            specs = [s for _, s in value.elements] if fmt is FeatureFileFormat.VERSIONED else [value]
+            spec = specs[-1] if specs else None
+            if not isinstance(spec, _Composite) or not all(isinstance(s, _Composite) for s in specs):
+                raise GoFeaturesError(
+                    f"{source}:{value.line}: gate {name!r}: expected a list of versioned specs"
+                )
             if name in gates:
                 raise GoFeaturesError(
                     f"{source}:{value.line}: gate {name!r} is declared twice (first on line {gates[name][1]})"
                 )
-            gates[name] = (gate, value.line)
+            gates[name] = (_spec(spec, source, name), value.line)
     if not formats:
         raise GoFeaturesError(
             f"{source}: no map[featuregate.Feature]featuregate.FeatureSpec or VersionedSpecs literal found"
@@ -303,9 +211,9 @@ def parse_versioned_feature_list(
         try:
             name = str(entry["name"])
             last = entry["versionedSpecs"][-1]
-            stage = _STAGES[str(last["preRelease"])]
+            stage = GateStage(str(last["preRelease"]))
             default, lock = last["default"], last.get("lockToDefault", False)
-        except (KeyError, IndexError, TypeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise GoFeaturesError(f"{source}: entry {index}: missing or bad field ({exc})") from None
         if not isinstance(default, bool) or not isinstance(lock, bool):
             raise GoFeaturesError(f"{source}: gate {name!r}: default and lockToDefault must be booleans")

@@ -57,6 +57,18 @@ def test_repeated_key_is_a_note_and_last_value_wins(tmp_path: Path) -> None:
     assert (note.rule, note.severity, note.location.line) == ("RK-BUNDLE-007", Severity.INFO, 7)
 
 
+def test_every_repeated_key_is_a_note_with_its_path(tmp_path: Path) -> None:
+    extra = "spec:\n  install:\n    strategy: a\n    strategy: b\n  keywords: [x]\n  keywords: [y]\n"
+    (tmp_path / "csv.yaml").write_text(CSV + extra)
+    bundle = load_flat_bundle(tmp_path)
+    assert bundle.csv is not None and bundle.csv.spec == {"install": {"strategy": "b"}, "keywords": ["y"]}
+    notes = [(f.rule, f.location.path, f.location.line) for f in bundle.load_findings]
+    assert notes == [
+        ("RK-BUNDLE-007", "$.spec.install.strategy", 8),
+        ("RK-BUNDLE-007", "$.spec.keywords", 10),
+    ]
+
+
 def test_stray_entries_recorded(tmp_path: Path) -> None:
     (tmp_path / "csv.yaml").write_text(CSV)
     (tmp_path / ".hidden").write_text("x")
