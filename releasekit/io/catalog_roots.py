@@ -245,45 +245,25 @@ def _containerfile_roots(
 
 def _parse_containerfile(text: str) -> tuple[list[str], str | None]:
     """The sources of every ``COPY``/``ADD`` to ``/configs`` (not ``--from`` another stage), and the base tag."""
-    lines: list[str] = []
-    pending = ""
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("#"):
-            continue
-        if stripped.endswith("\\"):
-            pending += stripped[:-1] + " "
-            continue
-        lines.append(pending + stripped)
-        pending = ""
-    if pending:
-        lines.append(pending)
+    kept = "\n".join(line.strip() for line in text.splitlines() if not line.strip().startswith("#"))
     sources: list[str] = []
     tag: str | None = None
-    for line in lines:
-        words = line.split()
-        if not words:
+    for line in re.sub(r"\\\n", " ", kept).rstrip("\\").splitlines():
+        verb, _, rest = line.replace("\t", " ").partition(" ")
+        words = rest.split()
+        if verb.upper() == "FROM" and tag is None:
+            match = _BASE_TAG.search(next((w for w in words if not w.startswith("--")), ""))
+            tag = f"v{int(match[1])}.{int(match[2])}" if match else None
+        if verb.upper() not in ("COPY", "ADD") or any(w.startswith("--from") for w in words):
             continue
-        verb = words[0].upper()
-        if verb == "FROM" and tag is None:
-            image = next((w for w in words[1:] if not w.startswith("--")), "")
-            match = _BASE_TAG.search(image)
-            if match:
-                tag = f"v{int(match[1])}.{int(match[2])}"
-        if verb not in ("COPY", "ADD"):
-            continue
-        args = words[1:]
-        if any(a.startswith("--from") for a in args):
-            continue
-        args = [a for a in args if not a.startswith("--")]
-        rest = line.split(None, 1)[1] if len(words) > 1 else ""
+        args = [w for w in words if not w.startswith("--")]
         if rest.lstrip().startswith("["):
             try:
-                parsed = json.loads(rest[rest.index("[") :])
+                args = json.loads(rest[rest.index("[") :])
             except ValueError:
                 continue
-            if isinstance(parsed, list) and all(isinstance(a, str) for a in parsed):
-                args = parsed
+            if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+                args = [w for w in words if not w.startswith("--")]
         if len(args) >= 2 and args[-1].rstrip("/") == "/configs":
             sources.extend(args[:-1])
     return sources, tag

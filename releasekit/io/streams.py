@@ -77,13 +77,11 @@ def parse_document(text: str, display: str, schema: str, findings: list[Finding]
         docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:
         if "duplicate key" not in exc.message:
-            where = f"{display}:{exc.line}" if exc.line else display
-            raise InputError(f"{where}: {exc.message}") from None
-        where = Location(file=display, line=exc.line)
+            shown = f"{display}:{exc.line}" if exc.line else display
+            raise InputError(f"{shown}: {exc.message}") from None
+        hint = "remove or rename one of the two keys"
         findings.append(
-            make_finding(
-                ids.RULE_DUPLICATE_KEY, exc.message, where, "remove or rename one of the two keys", ()
-            )
+            make_finding(ids.RULE_DUPLICATE_KEY, exc.message, Location(file=display, line=exc.line), hint, ())
         )
         return None
     if len(docs) != 1 or not isinstance(docs[0].data, dict):
