@@ -1,57 +1,42 @@
 """Find the catalog roots of a file-based catalog repository at one revision, and load them.
 
 Adapter module (reads a :class:`~releasekit.io.gitrev.RepoTree`: a git revision or the working tree).
-A *catalog root* is the folder a catalog image serves as ``/configs``. It is found, in this order:
+A *catalog root*, the folder a catalog image serves as ``/configs``, is, in this order:
 
-1. ``releasekit.yaml``'s ``catalogRepository.roots`` when it lists them (then nothing is guessed);
-2. the folder a Containerfile (``Containerfile*``, ``Dockerfile*``, ``*.Dockerfile``) copies to
-   ``/configs`` (``COPY catalog/ /configs``), read beside the Containerfile, else from the repository root;
-3. otherwise, per package, the lowest folder holding the files of all its FBC objects of one catalog
-   (the objects nearest each of its ``olm.package`` blobs), lifted to its parent when that folder is
-   named after the package; a root inside another is part of the outer one.
+1. each of ``releasekit.yaml``'s ``catalogRepository.roots`` (then nothing is guessed, nothing else read);
+2. the folder a Containerfile (``Containerfile*``, ``Dockerfile*``, ``*.Dockerfile``) copies to ``/configs``,
+   resolved beside the Containerfile, else from the repository root;
+3. per package, the lowest folder holding the files of its FBC objects nearest each ``olm.package`` blob,
+   lifted to its parent when named after the package; a root inside another is part of the outer one.
 
-Layouts seen in real repositories: ``v4.18/catalog/<package>/catalog.json`` (beside
-``catalog-template.yaml`` and ``Containerfile.catalog``), ``catalog/v4.12/<package>/catalog.yaml``,
-``catalog/<name>-v4.17/catalog.yaml``, ``catalog-4-14/{bundles,channels}/*.yaml``.
-
-To find roots, the ``.json``/``.yaml``/``.yml`` files outside hidden folders are parsed (each distinct
-blob once, kept in a :class:`ParseCache` shared by both revisions). A file holding ``olm.package``,
-``olm.channel``, ``olm.bundle`` or ``olm.deprecations`` objects is FBC; a template (schema
-``olm.semver``, ``olm.template.basic`` or ``olm.template.substitutes``, or a legacy basic template whose
-``olm.bundle`` entries hold only an ``image``), a Tekton file and a Containerfile never are, and are no
-root's content either. Inside a root, every other file is content, as opm parses it, except what the
-root's ``.indexignore`` files (gitignore syntax, any level) exclude.
-
-A root's OpenShift version: ``catalogRepository.roots[].openshift``, else its path read with
-``catalogRepository.versionPattern``, else guessed from its path
-(:func:`releasekit.model.catalog_root.guess_openshift`), else the tag of the registry base image its
-Containerfile starts FROM. ``releasekit.yaml`` is read from the head and applies to both revisions.
-
-Safety: files are measured before they are read (:mod:`releasekit.io.gitrev`); a symbolic link,
-submodule or special file inside a root is refused (exit 2), one elsewhere is ignored. A file that may
-be a catalog (a ``.json``/``.yaml``/``.yml`` file outside hidden folders, or any file of a root) and
-that a safety limit refuses is refused, exit 2: ignoring it could pass a catalog nobody read. Other
-files are never read. Where ``catalogRepository.roots`` lists the roots, only files inside them are.
+Every ``.json``/``.yaml``/``.yml`` file outside hidden folders is parsed once per blob (:class:`ParseCache`,
+shared by both revisions). Templates (``olm.semver``, ``olm.template.basic``, ``olm.template.substitutes``,
+or only ``olm.bundle`` images), Tekton files and Containerfiles are never content; inside a root every
+other file is, as opm parses it, but what ``.indexignore`` files (gitignore syntax) exclude. A root's
+OpenShift version: ``roots[].openshift``, else ``versionPattern`` on its path, else guessed from the path
+(:func:`releasekit.model.catalog_root.guess_openshift`), else the registry base image tag its
+Containerfile starts FROM. A link, submodule or special file inside a root, or a possible catalog file
+refused by a safety limit, is refused (exit 2): a catalog nobody read never passes.
 """
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+
+import pathspec
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import RepoTree
-from releasekit.io.inputs import check_nesting
+from releasekit.io.streams import parse_document
 from releasekit.model.catalog_root import CatalogRoot, RootSource, guess_openshift
 from releasekit.model.fbc import DeclarativeConfig, Meta
 from releasekit.model.finding import Finding
-
-if TYPE_CHECKING:
-    import pathspec
 
 __all__ = [
     "CONFIG_FILE",
@@ -89,31 +74,16 @@ class RepoConfig:
 
     def version_of(self, path: str) -> str | None:
         """The OpenShift version ``versionPattern`` reads from ``path`` (its deepest component that matches)."""
-        if not self.version_pattern:
+        if not self.version_pattern:  # the schema allows one ``*`` at most: it cannot backtrack far
             return None
-        pattern = _compile_pattern(self.version_pattern)
-        for part in reversed(path.split("/")):
-            if len(part) > 255:
-                continue
-            match = pattern.fullmatch(part)
-            if match:
-                return f"v{int(match['major'])}.{int(match['minor'])}"
-        return None
+        tokens = re.split(r"(\{major\}|\{minor\}|\*)", self.version_pattern)
+        pattern = re.compile("".join(_PATTERN_TOKENS.get(t, re.escape(t)) for t in tokens))
+        matches = (pattern.fullmatch(part) for part in reversed(path.split("/")) if len(part) <= 255)
+        match = next((m for m in matches if m), None)
+        return f"v{int(match['major'])}.{int(match['minor'])}" if match else None
 
 
-def _compile_pattern(template: str) -> re.Pattern[str]:
-    """``ocp{major}.{minor}`` -> a regex; the schema allows one ``*`` at most, so it cannot backtrack far."""
-    out = []
-    for token in re.split(r"(\{major\}|\{minor\}|\*)", template):
-        if token == "{major}":
-            out.append(r"(?P<major>[0-9]{1,9})")
-        elif token == "{minor}":
-            out.append(r"(?P<minor>[0-9]{1,9})")
-        elif token == "*":
-            out.append(r"[^/]*")
-        else:
-            out.append(re.escape(token))
-    return re.compile("".join(out))
+_PATTERN_TOKENS = {"{major}": r"(?P<major>[0-9]{1,9})", "{minor}": r"(?P<minor>[0-9]{1,9})", "*": r"[^/]*"}
 
 
 def read_repo_config(tree: RepoTree) -> RepoConfig:
@@ -122,37 +92,21 @@ def read_repo_config(tree: RepoTree) -> RepoConfig:
     A file that does not follow its schema gives RK-STREAM-040 findings and is not used.
 
     Raises:
-        InputError: the file is not YAML; SafetyLimitError: it is over a limit.
+        InputError: the file is not UTF-8 or not YAML; SafetyLimitError: it is over a limit.
     """
-    from releasekit.io.streams import schema_findings
-    from releasekit.io.yamlio import YamlContentError, load_yaml_documents
-
     ref = tree.files.get(PurePosixPath(CONFIG_FILE))
     if ref is None:
         return RepoConfig()
-    display = CONFIG_FILE
-    data = ref.read()
-    check_nesting(data, display, yaml=True)
     try:
-        text = data.decode("utf-8")
-        docs = load_yaml_documents(text, source=display)
+        text = ref.read().decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{display}: not UTF-8 text") from None
-    except YamlContentError as exc:
-        where = f"{display}:{exc.line}" if exc.line else display
-        raise InputError(f"{where}: {exc.message}") from None
-    if len(docs) != 1 or not isinstance(docs[0].data, dict):
-        raise InputError(f"{display}: expected exactly one YAML document holding a mapping")
-    problems = schema_findings(docs[0], "releasekit.schema.json", display)
-    if problems:
-        from dataclasses import replace
-
-        return RepoConfig(
-            findings=tuple(
-                replace(f, rule="RK-STREAM-040", hint="see README.md (releasekit.yaml)") for f in problems
-            )
-        )
-    section = docs[0].data.get("catalogRepository") or {}
+        raise InputError(f"{CONFIG_FILE}: not UTF-8 text") from None
+    problems: list[Finding] = []
+    doc = parse_document(text, CONFIG_FILE, "releasekit.schema.json", problems)
+    if doc is None:
+        hint = "see README.md (releasekit.yaml)"
+        return RepoConfig(findings=tuple(replace(f, rule="RK-STREAM-040", hint=hint) for f in problems))
+    section = doc.data.get("catalogRepository") or {}
     roots = tuple(
         (str(item["path"]).rstrip("/") or ".", item.get("openshift")) for item in section.get("roots") or ()
     )
@@ -204,15 +158,13 @@ def _is_template(parsed: _Parsed) -> bool:
 
 def _fbc_packages(parsed: _Parsed) -> tuple[set[str], set[str]]:
     """(packages declared by an olm.package blob, packages of the file's other FBC objects)."""
-    declared: set[str] = set()
-    used: set[str] = set()
     if parsed.refused is not None or parsed.tekton or _is_template(parsed):
-        return declared, used
-    for meta in parsed.metas:
-        if meta.schema == "olm.package" and meta.name:
-            declared.add(meta.name)
-        elif meta.schema in FBC_SCHEMAS and meta.package:
-            used.add(meta.package)
+        return set(), set()
+    declared = {m.name for m in parsed.metas if m.schema == "olm.package" and m.name}
+    other = (
+        m for m in parsed.metas if m.schema in FBC_SCHEMAS and not (m.schema == "olm.package" and m.name)
+    )
+    used = {m.package for m in other if m.package}
     return declared, used
 
 
@@ -240,23 +192,9 @@ class FoundRoots:
     content: Mapping[str, tuple[PurePosixPath, ...]]
 
 
-def _folder(path: PurePosixPath) -> PurePosixPath:
-    return path.parent
-
-
 def _common(folders: Iterable[PurePosixPath]) -> PurePosixPath:
-    items = [f.parts for f in folders]
-    if not items:
-        return PurePosixPath(".")
-    first = items[0]
-    size = len(first)
-    for other in items[1:]:
-        size = min(size, len(other))
-        for i in range(size):
-            if other[i] != first[i]:
-                size = i
-                break
-    return PurePosixPath(*first[:size]) if size else PurePosixPath(".")
+    texts = [str(f) for f in folders]
+    return PurePosixPath(posixpath.commonpath(texts) if texts else ".")
 
 
 def _inside(path: PurePosixPath, root: PurePosixPath) -> bool:
@@ -268,26 +206,16 @@ def _within(ancestors: set[PurePosixPath], path: PurePosixPath) -> bool:
     return PurePosixPath(".") in ancestors or path in ancestors or any(p in ancestors for p in path.parents)
 
 
-class _Sorted:
-    """A tree's paths sorted as text: the files under a folder are one run, found by bisection."""
-
-    def __init__(self, paths: Iterable[PurePosixPath]) -> None:
-        self.paths = sorted(paths, key=str)
-        self.texts = [str(p) for p in self.paths]
-
-    def under(self, root: PurePosixPath) -> list[PurePosixPath]:
-        if str(root) == ".":
-            return list(self.paths)
-        import bisect
-
-        prefix = str(root) + "/"
-        start = bisect.bisect_left(self.texts, prefix)
-        end = bisect.bisect_left(self.texts, str(root) + "0")  # "0" follows "/" in ASCII
-        return self.paths[start:end]
-
-
-def _show(path: PurePosixPath) -> str:
-    return str(path)
+def _below(
+    paths: Iterable[PurePosixPath], roots: Iterable[PurePosixPath]
+) -> dict[PurePosixPath, list[PurePosixPath]]:
+    """The paths below each root, sorted (a path below nested roots is below each)."""
+    out: dict[PurePosixPath, list[PurePosixPath]] = {root: [] for root in roots}
+    for path in sorted(paths):
+        for folder in path.parents:
+            if folder in out:
+                out[folder].append(path)
+    return out
 
 
 def _containerfile_roots(
@@ -317,47 +245,25 @@ def _containerfile_roots(
 
 def _parse_containerfile(text: str) -> tuple[list[str], str | None]:
     """The sources of every ``COPY``/``ADD`` to ``/configs`` (not ``--from`` another stage), and the base tag."""
-    lines: list[str] = []
-    pending = ""
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("#"):
-            continue
-        if stripped.endswith("\\"):
-            pending += stripped[:-1] + " "
-            continue
-        lines.append(pending + stripped)
-        pending = ""
-    if pending:
-        lines.append(pending)
+    kept = "\n".join(line.strip() for line in text.splitlines() if not line.strip().startswith("#"))
     sources: list[str] = []
     tag: str | None = None
-    for line in lines:
-        words = line.split()
-        if not words:
+    for line in re.sub(r"\\\n", " ", kept).rstrip("\\").splitlines():
+        verb, _, rest = line.replace("\t", " ").partition(" ")
+        words = rest.split()
+        if verb.upper() == "FROM" and tag is None:
+            match = _BASE_TAG.search(next((w for w in words if not w.startswith("--")), ""))
+            tag = f"v{int(match[1])}.{int(match[2])}" if match else None
+        if verb.upper() not in ("COPY", "ADD") or any(w.startswith("--from") for w in words):
             continue
-        verb = words[0].upper()
-        if verb == "FROM" and tag is None:
-            image = next((w for w in words[1:] if not w.startswith("--")), "")
-            match = _BASE_TAG.search(image)
-            if match:
-                tag = f"v{int(match[1])}.{int(match[2])}"
-        if verb not in ("COPY", "ADD"):
-            continue
-        args = words[1:]
-        if any(a.startswith("--from") for a in args):
-            continue
-        args = [a for a in args if not a.startswith("--")]
-        rest = line.split(None, 1)[1] if len(words) > 1 else ""
+        args = [w for w in words if not w.startswith("--")]
         if rest.lstrip().startswith("["):
-            import json
-
             try:
-                parsed = json.loads(rest[rest.index("[") :])
+                args = json.loads(rest[rest.index("[") :])
             except ValueError:
                 continue
-            if isinstance(parsed, list) and all(isinstance(a, str) for a in parsed):
-                args = parsed
+            if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+                args = [w for w in words if not w.startswith("--")]
         if len(args) >= 2 and args[-1].rstrip("/") == "/configs":
             sources.extend(args[:-1])
     return sources, tag
@@ -411,7 +317,7 @@ def _object_roots(
             files_of.setdefault(package, ([], []))[1].append(path)
     for package, (anchors, others) in sorted(files_of.items()):
         for members in _groups(anchors, others).values():
-            folder = _common(_folder(m) for m in members)
+            folder = _common(m.parent for m in members)
             if folder.name == package and str(folder) != ".":
                 folder = folder.parent if folder.parent.parts else PurePosixPath(".")
             roots.setdefault(folder, set()).add(package)
@@ -426,9 +332,7 @@ def _indexignore_specs(
     tree: RepoTree, root: PurePosixPath, files: Iterable[PurePosixPath]
 ) -> dict[PurePosixPath, pathspec.GitIgnoreSpec]:
     """The ``.indexignore`` files among ``files`` (those under ``root``), by their folder below the root."""
-    import pathspec as _pathspec
-
-    specs: dict[PurePosixPath, _pathspec.GitIgnoreSpec] = {}
+    specs: dict[PurePosixPath, pathspec.GitIgnoreSpec] = {}
     for path in files:
         if path.name != ".indexignore":
             continue
@@ -440,7 +344,7 @@ def _indexignore_specs(
                 f"{tree.label}:{printable(str(path))}: cannot read .indexignore: not UTF-8"
             ) from None
         rel = path.parent.relative_to(root) if str(root) != "." else path.parent
-        specs[rel] = _pathspec.GitIgnoreSpec.from_lines(lines)
+        specs[rel] = pathspec.GitIgnoreSpec.from_lines(lines)
     return specs
 
 
@@ -466,33 +370,33 @@ def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnor
 
 
 def _content(
-    tree: RepoTree, root: PurePosixPath, cache: ParseCache, files: _Sorted, special: _Sorted
+    tree: RepoTree,
+    root: PurePosixPath,
+    cache: ParseCache,
+    below: list[PurePosixPath],
+    special: list[PurePosixPath],
 ) -> tuple[PurePosixPath, ...]:
     """The files opm parses under ``root`` (templates, Tekton files and Containerfiles left out).
 
     Raises:
         SafetyLimitError: a symbolic link, submodule or special file inside the root.
     """
-    for path in special.under(root):
-        what = tree.special[path]
+    for path in special:
         if not _never_content(path):
             raise SafetyLimitError(
-                f"{tree.label}:{printable(str(path))}: is {what} inside catalog root {printable(str(root))}; "
-                "refusing it (a catalog root holds regular files only)"
+                f"{tree.label}:{printable(str(path))}: is {tree.special[path]} inside catalog root "
+                f"{printable(str(root))}; refusing it (a catalog root holds regular files only)"
             )
-    below = files.under(root)
     specs = _indexignore_specs(tree, root, below)
     out = []
-    for path in sorted(below):
+    for path in below:
         if path.name == ".indexignore" or _never_content(path):
             continue
-        rel = path.relative_to(root) if str(root) != "." else path
-        if _ignored(rel, specs):
+        if _ignored(path.relative_to(root) if str(root) != "." else path, specs):
             continue
         parsed = cache.get(tree, path)
-        if parsed.tekton or _is_template(parsed):
-            continue
-        out.append(path)
+        if not parsed.tekton and not _is_template(parsed):
+            out.append(path)
     return tuple(out)
 
 
@@ -584,10 +488,10 @@ def find_catalog_roots(
     found = _found_roots(tree, config, facts, broken, carried)
     roots: list[CatalogRoot] = []
     content: dict[str, tuple[PurePosixPath, ...]] = {}
-    files, special = _Sorted(tree.files), _Sorted(tree.special)
+    files, special = _below(tree.files, found), _below(tree.special, found)
     configured = dict(config.roots)
     for root, (source, detail, tag) in sorted(found.items()):
-        held = _content(tree, root, cache, files, special)
+        held = _content(tree, root, cache, files[root], special[root])
         packages = sorted({p for path in held if path in facts for p in facts[path][0] | facts[path][1]})
         if source is RootSource.CARRIED:
             packages = sorted(
@@ -627,6 +531,6 @@ def load_root(
             raise parsed.refused
         metas.extend(parsed.metas)
         findings.extend(parsed.findings)
-        shown.append(_show(path))
+        shown.append(str(path))
     config, decode_findings = decode_metas(metas)
     return config, (*findings, *decode_findings), tuple(shown)

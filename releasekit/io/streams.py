@@ -1,11 +1,10 @@
 """Load ``streams/``: stream files, recorded release facts and upstream inventories, with locations.
 
-Adapter module (reads files). Every file is parsed with :mod:`releasekit.io.yamlio` (line per JSON
-path, duplicate keys refused) and validated against the JSON Schema shipped in
-``releasekit/schemas/``; schema violations become findings that name file and line. Valid documents
-become model values (:mod:`releasekit.model.stream`, :mod:`releasekit.model.inventory`).
-
-Layout read (see ``streams/README.md``)::
+Adapter module. Every YAML file of the repository's own data (streams, records, inventories, the
+lifecycle, ``releasekit.yaml``, the acknowledgements) is read by :func:`read_document`: one document
+holding a mapping, parsed with :mod:`releasekit.io.yamlio` (a line per JSON path, duplicate keys are
+RK-STREAM-002) and validated against its JSON Schema in ``releasekit/schemas/`` (RK-STREAM-001 at the
+offending line). Valid documents become model values. Layout (see ``streams/README.md``)::
 
     <root>/<stream>.yaml                          one file per stream (stable, experimental)
     <root>/recorded/<package>.v<version>.yaml     recorded facts of releases made before releasekit
@@ -20,246 +19,152 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import jsonschema
 import semver
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.inputs import inside, read_input_text
 from releasekit.io.yamlio import LocatedDocument, YamlContentError, json_path, load_yaml_documents
-from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.inventory import (
-    Crd,
-    CrdVersion,
-    FeatureGate,
-    GateStage,
-    Inventory,
-    InventorySource,
-    Maturity,
-)
-from releasekit.model.stream import (
-    ApiMaturityPolicy,
-    ApiServiceRef,
-    ChannelPolicy,
-    ConditionalGate,
-    CrdPlacement,
-    CrossMinor,
-    CsvMetadataFacts,
-    FeatureGatePolicy,
-    GateSetting,
-    Gvk,
-    InstallMode,
-    OlmV1Readiness,
-    OpenShiftVersion,
-    Origin,
-    OwnedCrdRef,
-    RecordedRelease,
-    RelatedImage,
-    Release,
-    ReleaseImages,
-    ReleaseStatus,
-    Stream,
-    UpgradePolicy,
-    Upstream,
-)
-from releasekit.model.stream_ids import (
-    RULE_DUPLICATE_KEY,
-    RULE_EMPTY,
-    RULE_FILE,
-    RULE_OPENSHIFT,
-    RULE_RECORDED,
-    RULE_SCHEMA,
-    RULE_SEMVER,
-)
-
-if TYPE_CHECKING:
-    import jsonschema
+from releasekit.model import inventory as mi
+from releasekit.model import stream as ms
+from releasekit.model import stream_ids as ids
+from releasekit.model.finding import Finding, Location, make_finding
 
 __all__ = [
     "LoadedStreams",
     "feature_gates",
     "load_inventory",
     "load_streams",
+    "parse_document",
+    "read_document",
     "schema_findings",
 ]
-
-STREAM_SCHEMA = "stream.schema.json"
-RECORDED_SCHEMA = "stream-recorded.schema.json"
-INVENTORY_SCHEMA = "inventory.schema.json"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadedStreams:
-    """What :func:`load_streams` read.
+    """What :func:`load_streams` read: buildable streams by name, inventories by name, findings, files read."""
 
-    Attributes:
-        streams: the streams that could be built, sorted by name.
-        inventories: inventories by name (``kueue-0.11``).
-        findings: load-time findings (YAML content, schema, semver, recorded files).
-        files: every file read, as displayed in findings, sorted.
-    """
-
-    streams: tuple[Stream, ...]
-    inventories: Mapping[str, Inventory]
+    streams: tuple[ms.Stream, ...]
+    inventories: Mapping[str, mi.Inventory]
     findings: tuple[Finding, ...]
     files: tuple[str, ...]
 
 
-# --------------------------------------------------------------------------------------- utilities
+# ----------------------------------------------------------------------------------- documents
 
 
 @cache
-def _schema(name: str) -> dict[str, Any]:
+def _validator(name: str) -> Any:
+    """One Draft 2020-12 validator per shipped schema, made once (the schemas use no ``format``)."""
     text = resources.files("releasekit.schemas").joinpath(name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return jsonschema.Draft202012Validator(json.loads(text))
 
 
-@cache
-def _validator(name: str) -> jsonschema.protocols.Validator:
-    """One Draft 2020-12 validator per shipped schema (no format checker: the schemas use no ``format``)."""
-    from jsonschema import Draft202012Validator  # imported on the first validation only
+def parse_document(text: str, display: str, schema: str, findings: list[Finding]) -> LocatedDocument | None:
+    """``text`` as one YAML document holding a mapping valid against ``schema``, else None and findings.
 
-    validator: jsonschema.protocols.Validator = Draft202012Validator(_schema(name))
-    return validator
-
-
-def _display(root_display: str, rel: str) -> str:
-    return f"{root_display.rstrip('/')}/{rel}" if root_display not in ("", ".") else rel
-
-
-def _read_document(
-    path: Path, display: str, findings: list[Finding], root: Path | None = None
-) -> LocatedDocument | None:
-    """Parse one YAML file; syntax errors raise InputError (exit 2), duplicate keys become findings.
-
-    The file is read under the input policy (:mod:`releasekit.io.inputs`): a regular file, no symlink
-    leaving ``root`` (the streams folder; default the file's folder), the size and nesting limits.
+    Raises:
+        InputError: the text is not YAML (a duplicate key is a finding, RK-STREAM-002).
     """
-    text = read_input_text(path, root=root, display=display, what="the streams folder")
     try:
         docs = load_yaml_documents(text, source=display)
     except YamlContentError as exc:
-        if "duplicate key" in exc.message:
-            findings.append(
-                Finding(
-                    rule=RULE_DUPLICATE_KEY,
-                    severity=Severity.ERROR,
-                    message=exc.message,
-                    location=Location(file=display, line=exc.line),
-                    hint="remove or rename one of the two keys",
-                )
-            )
-            return None
-        where = f"{display}:{exc.line}" if exc.line else display
-        raise InputError(f"{where}: {exc.message}") from None
-    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        if "duplicate key" not in exc.message:
+            shown = f"{display}:{exc.line}" if exc.line else display
+            raise InputError(f"{shown}: {exc.message}") from None
+        hint = "remove or rename one of the two keys"
         findings.append(
-            Finding(
-                rule=RULE_SCHEMA,
-                severity=Severity.ERROR,
-                message="expected exactly one YAML document holding a mapping",
-                location=Location(file=display, line=docs[0].line if docs else 1),
-                hint="see streams/README.md for the format",
-            )
+            make_finding(ids.RULE_DUPLICATE_KEY, exc.message, Location(file=display, line=exc.line), hint, ())
         )
         return None
-    return docs[0]
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        where = Location(file=display, line=docs[0].line if docs else 1)
+        message = "expected exactly one YAML document holding a mapping"
+        findings.append(
+            make_finding(ids.RULE_SCHEMA, message, where, "see streams/README.md for the format", ())
+        )
+        return None
+    errors = schema_findings(docs[0], schema, display)
+    findings.extend(errors)
+    return None if errors else docs[0]
+
+
+def read_document(
+    path: Path, display: str, schema: str, findings: list[Finding], root: Path | None = None
+) -> LocatedDocument | None:
+    """:func:`parse_document` of a file read under the input policy (no symbolic link leaving ``root``)."""
+    text = read_input_text(path, root=root, display=display, what="the streams folder")
+    return parse_document(text, display, schema, findings)
 
 
 def _describe_error(error: jsonschema.ValidationError) -> tuple[str, str, str]:
     """(relative JSON path suffix, message, hint) for one schema error."""
-    validator = error.validator
+    kind, value, instance = error.validator, error.validator_value, error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
-    if validator == "additionalProperties" and isinstance(error.instance, dict):
+    if kind == "additionalProperties" and isinstance(instance, dict):
         allowed = sorted(schema.get("properties", {}))
-        unknown = sorted(k for k in error.instance if k not in allowed)
-        key = unknown[0] if unknown else ""
-        return (
-            json_path("", key),
-            f"unknown key {key!r}",
-            f"allowed keys here: {', '.join(allowed)}",
-        )
-    if validator == "required":
-        missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
+        key = next((k for k in sorted(instance) if k not in allowed), "")
+        return json_path("", key), f"unknown key {key!r}", f"allowed keys here: {', '.join(allowed)}"
+    if kind == "required":
+        text = str(error.message)
+        missing = text.split("'")[1] if "'" in text else text
         return "", f"missing required key {missing!r}", "add it (see streams/README.md)"
-    if validator == "type":
-        expected = error.validator_value
-        expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
-        return "", f"expected {expected_text}, got {_json_type(error.instance)} {error.instance!r}", ""
-    if validator == "enum":
-        values: list[Any] = list(error.schema.get("enum", [])) if isinstance(error.schema, dict) else []
-        choices = ", ".join(str(v) for v in values)
-        return "", f"{error.instance!r} is not one of: {choices}", f"use one of: {choices}"
-    if validator == "const":
-        return "", f"{error.instance!r} must be {error.validator_value!r}", ""
-    if validator == "pattern":
-        return "", f"{error.instance!r} does not match {error.validator_value!r}", ""
-    if validator == "not":
+    if kind == "type":
+        expected = " or ".join(value) if isinstance(value, list) else str(value)
+        return "", f"expected {expected}, got {_json_type(instance)} {instance!r}", ""
+    if kind == "enum":
+        choices = ", ".join(str(v) for v in schema.get("enum", []))
+        return "", f"{instance!r} is not one of: {choices}", f"use one of: {choices}"
+    if kind == "const":
+        return "", f"{instance!r} must be {value!r}", ""
+    if kind == "pattern":
+        return "", f"{instance!r} does not match {value!r}", ""
+    if kind == "not":
         return (
             "",
             "holds a key that is not recorded (description, alm-examples or createdAt)",
-            ("prose lives in bundle-templates/; createdAt is the release's own field"),
+            "prose lives in bundle-templates/; createdAt is the release's own field",
         )
     return "", str(error.message), ""
 
 
 def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
+    kinds = ((bool, "boolean"), (int | float, "number"), (str, "string"), (list, "array"), (dict, "object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
 def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> list[Finding]:
     """Validate ``doc`` against a shipped schema; one finding per violation, at the offending line."""
-    validator = _validator(schema_name)
     out: list[Finding] = []
-    for error in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
+    errors = _validator(schema_name).iter_errors(doc.data)
+    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
         base = "$"
         for part in error.absolute_path:
             base = json_path(base, part)
         suffix, message, hint = _describe_error(error)
-        path = base + suffix
+        where = Location(file=display, line=doc.line_of(base + suffix), path=base + suffix)
         out.append(
-            Finding(
-                rule=RULE_SCHEMA,
-                severity=Severity.ERROR,
-                message=message,
-                location=Location(file=display, line=doc.line_of(path), path=path),
-                hint=hint or "see streams/README.md for the format",
-            )
+            make_finding(ids.RULE_SCHEMA, message, where, hint or "see streams/README.md for the format", ())
         )
     return out
-
-
-def _origin(doc: LocatedDocument, display: str, path: str) -> Origin:
-    lines = tuple(doc.lines_under(path))
-    if not any(sub == "" for sub, _ in lines):
-        lines = (("", doc.line_of(path)), *lines)
-    return Origin(file=display, path=path, lines=lines)
 
 
 # ------------------------------------------------------------------------------------- inventories
 
 
-def feature_gates(items: Iterable[Mapping[str, Any]]) -> tuple[FeatureGate, ...]:
+def feature_gates(items: Iterable[Mapping[str, Any]]) -> tuple[mi.FeatureGate, ...]:
     """Feature gates from their recorded form (``name``, ``stage``, ``default``, ``lockToDefault``), by name."""
     gates = (
-        FeatureGate(
+        mi.FeatureGate(
             name=g["name"],
-            stage=GateStage(g["stage"]),
+            stage=mi.GateStage(g["stage"]),
             default=g["default"],
             lock_to_default=g["lockToDefault"],
         )
@@ -268,65 +173,54 @@ def feature_gates(items: Iterable[Mapping[str, Any]]) -> tuple[FeatureGate, ...]
     return tuple(sorted(gates, key=lambda g: g.name))
 
 
+def _crd(c: Mapping[str, Any]) -> mi.Crd:
+    versions = tuple(
+        mi.CrdVersion(
+            name=v["name"], served=v["served"], storage=v["storage"], maturity=mi.Maturity(v["maturity"])
+        )
+        for v in c["versions"]
+    )
+    return mi.Crd(
+        group=c["group"],
+        kind=c["kind"],
+        plural=c["plural"],
+        scope=c["scope"],
+        file=c["file"],
+        sha256=c.get("sha256"),
+        versions=versions,
+    )
+
+
 def load_inventory(
     path: Path, display: str, root: Path | None = None
-) -> tuple[Inventory | None, list[Finding]]:
+) -> tuple[mi.Inventory | None, list[Finding]]:
     """Load one ``streams/upstream/kueue-<line>.yaml``; (None, findings) when it is not valid."""
     findings: list[Finding] = []
-    doc = _read_document(path, display, findings, root)
+    doc = read_document(path, display, "inventory.schema.json", findings, root)
     if doc is None:
         return None, findings
-    findings.extend(schema_findings(doc, INVENTORY_SCHEMA, display))
-    if findings:
-        return None, findings
     data = doc.data
-    crds = tuple(
-        sorted(
-            (
-                Crd(
-                    group=c["group"],
-                    kind=c["kind"],
-                    plural=c["plural"],
-                    scope=c["scope"],
-                    file=c["file"],
-                    sha256=c.get("sha256"),
-                    versions=tuple(
-                        CrdVersion(
-                            name=v["name"],
-                            served=v["served"],
-                            storage=v["storage"],
-                            maturity=Maturity(v["maturity"]),
-                        )
-                        for v in c["versions"]
-                    ),
-                )
-                for c in data["crds"]
-            ),
-            key=lambda c: c.name,
-        )
-    )
-    gates = feature_gates(data["gates"])
-    inventory = Inventory(
+    inventory = mi.Inventory(
         line=data["line"],
-        source=InventorySource(data["source"]),
+        source=mi.InventorySource(data["source"]),
         ref=data["ref"],
         commit=data["commit"],
         tag=data.get("tag"),
         describe=data.get("describe"),
         features_file=data.get("featuresFile", ""),
-        crds=crds,
-        gates=gates,
+        crds=tuple(sorted((_crd(c) for c in data["crds"]), key=lambda c: c.name)),
+        gates=feature_gates(data["gates"]),
         file=display,
     )
     expected = f"{inventory.name}.yaml"
     if path.name != expected:
         findings.append(
-            Finding(
-                rule=RULE_FILE,
-                severity=Severity.ERROR,
-                message=f"inventory {inventory.name!r} (Kueue {inventory.pin or inventory.line}) is in {path.name!r}",
-                location=Location(file=display, line=doc.line_of("$.line")),
-                hint=f"rename it to {expected!r} (releases refer to it as {inventory.name!r})",
+            make_finding(
+                ids.RULE_FILE,
+                f"inventory {inventory.name!r} (Kueue {inventory.pin or inventory.line}) is in {path.name!r}",
+                Location(file=display, line=doc.line_of("$.line")),
+                f"rename it to {expected!r} (releases refer to it as {inventory.name!r})",
+                (),
             )
         )
     return inventory, findings
@@ -335,282 +229,261 @@ def load_inventory(
 # ------------------------------------------------------------------------------------ streams
 
 
-def _openshift_versions(
-    values: list[str], origin: Origin, key: str, findings: list[Finding], subject: tuple[str, ...]
-) -> tuple[OpenShiftVersion, ...]:
-    out = []
-    for index, text in enumerate(values):
+@dataclass(slots=True)
+class _Reader:
+    """One ``load_streams`` call: the folder, how findings name it, and what was found and read."""
+
+    root: Path
+    shown: str
+    findings: list[Finding] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    def display(self, rel: str) -> str:
+        return f"{self.shown.rstrip('/')}/{rel}" if self.shown not in ("", ".") else rel
+
+    def recorded(self, rel: str) -> ms.RecordedRelease | None:
+        """The recorded facts file ``rel`` names (None when it is absent or not valid)."""
+        display, path = self.display(rel), self.root / rel
+        if not inside(os.path.realpath(path), os.path.realpath(self.root)):
+            raise SafetyLimitError(f"{display}: recorded file leaves {self.shown}; name a file inside it")
+        if not path.is_file():
+            return None
+        self.files.append(display)
+        doc = read_document(path, display, "stream-recorded.schema.json", self.findings, self.root)
+        if doc is None:
+            return None
+        data, at = doc.data, _At(doc, display)
+        meta = data["csvMetadata"]
+        crds, apis = meta.get("crdDescriptions", {}), meta.get("apiServiceDefinitions", {})
+
+        def refs(key: str) -> tuple[ms.OwnedCrdRef, ...]:
+            return tuple(
+                ms.OwnedCrdRef(name=c["name"], version=c["version"], kind=c["kind"])
+                for c in crds.get(key, [])
+            )
+
+        facts = ms.CsvMetadataFacts(
+            annotations=tuple(sorted(meta["annotations"].items())),
+            labels=tuple(sorted(meta.get("labels", {}).items())),
+            has_labels="labels" in meta,
+            install_modes=tuple(
+                ms.InstallMode(type=m["type"], supported=m["supported"]) for m in meta.get("installModes", [])
+            ),
+            owned_crds=refs("owned"),
+            required_crds=refs("required"),
+            api_services_owned=tuple(ms.ApiServiceRef(**a) for a in apis.get("owned", [])),
+            api_services_required=tuple(ms.ApiServiceRef(**a) for a in apis.get("required", [])),
+            maturity=meta.get("maturity"),
+            min_kube_version=meta.get("minKubeVersion"),
+        )
+        return ms.RecordedRelease(
+            package=data["package"],
+            version=str(data["version"]),
+            gvks=tuple(_gvk(g) for g in data["gvks"]),
+            related_images=tuple(
+                ms.RelatedImage(name=r["name"], image=r["image"]) for r in data["relatedImages"]
+            ),
+            csv_metadata=facts,
+            source=data.get("source", ""),
+            origin=at("$"),
+        )
+
+    def openshift(
+        self, values: list[str], origin: ms.Origin, key: str, subject: tuple[str, ...]
+    ) -> tuple[ms.OpenShiftVersion, ...]:
+        out = []
+        for index, text in enumerate(values):
+            try:
+                out.append(ms.OpenShiftVersion.parse(str(text)))
+            except ValueError as exc:
+                self.findings.append(
+                    make_finding(
+                        ids.RULE_OPENSHIFT,
+                        str(exc),
+                        origin.at(f".{key}[{index}]"),
+                        "write OpenShift versions as vX.Y without leading zeros, e.g. v4.18 or v5.0",
+                        subject,
+                    )
+                )
+        return tuple(out)
+
+    def release(self, at: _At, index: int, data: Mapping[str, Any], stream_api: ms.Gvk) -> ms.Release | None:
+        base = f"$.releases[{index}]"
+        origin = at(base)
         try:
-            out.append(OpenShiftVersion.parse(str(text)))
-        except ValueError as exc:
-            findings.append(
-                Finding(
-                    rule=RULE_OPENSHIFT,
-                    severity=Severity.ERROR,
-                    message=str(exc),
-                    location=origin.at(f".{key}[{index}]"),
-                    hint="write OpenShift versions as vX.Y without leading zeros, e.g. v4.18 or v5.0",
-                    subject=subject,
+            version = semver.Version.parse(str(data["version"]))
+        except ValueError:
+            self.findings.append(
+                make_finding(
+                    ids.RULE_SEMVER,
+                    f"version {str(data['version'])!r} is not strict semver (MAJOR.MINOR.PATCH)",
+                    origin.at(".version"),
+                    "write the version as MAJOR.MINOR.PATCH, e.g. 1.4.1, quoted if YAML reads it as a number",
+                    (),
                 )
             )
-    return tuple(out)
-
-
-def _gvk(data: Mapping[str, Any]) -> Gvk:
-    return Gvk(group=data["group"], version=data["version"], kind=data["kind"])
-
-
-def _gate_settings(
-    doc: LocatedDocument, display: str, base: str, items: Iterable[Any]
-) -> tuple[GateSetting, ...]:
-    return tuple(
-        GateSetting(
-            gate=s["gate"],
-            enabled=s["enabled"],
-            reason=s.get("reason", ""),
-            origin=_origin(doc, display, f"{base}[{i}]"),
-        )
-        for i, s in enumerate(items)
-    )
-
-
-def _load_recorded(
-    root: Path, root_display: str, rel: str, findings: list[Finding], files: list[str]
-) -> RecordedRelease | None:
-    display = _display(root_display, rel)
-    path = root / rel
-    if not inside(os.path.realpath(path), os.path.realpath(root)):
-        raise SafetyLimitError(f"{display}: recorded file leaves {root_display}; name a file inside it")
-    if not path.is_file():
-        return None
-    files.append(display)
-    doc = _read_document(path, display, findings, root)
-    if doc is None:
-        return None
-    errors = schema_findings(doc, RECORDED_SCHEMA, display)
-    findings.extend(errors)
-    if errors:
-        return None
-    data = doc.data
-    meta = data["csvMetadata"]
-    crd_desc = meta.get("crdDescriptions", {})
-    api_desc = meta.get("apiServiceDefinitions", {})
-    facts = CsvMetadataFacts(
-        annotations=tuple(sorted(meta["annotations"].items())),
-        labels=tuple(sorted(meta.get("labels", {}).items())),
-        has_labels="labels" in meta,
-        install_modes=tuple(
-            InstallMode(type=m["type"], supported=m["supported"]) for m in meta.get("installModes", [])
-        ),
-        owned_crds=tuple(
-            OwnedCrdRef(name=c["name"], version=c["version"], kind=c["kind"])
-            for c in crd_desc.get("owned", [])
-        ),
-        required_crds=tuple(
-            OwnedCrdRef(name=c["name"], version=c["version"], kind=c["kind"])
-            for c in crd_desc.get("required", [])
-        ),
-        api_services_owned=tuple(ApiServiceRef(**a) for a in api_desc.get("owned", [])),
-        api_services_required=tuple(ApiServiceRef(**a) for a in api_desc.get("required", [])),
-        maturity=meta.get("maturity"),
-        min_kube_version=meta.get("minKubeVersion"),
-    )
-    return RecordedRelease(
-        package=data["package"],
-        version=str(data["version"]),
-        gvks=tuple(_gvk(g) for g in data["gvks"]),
-        related_images=tuple(RelatedImage(name=r["name"], image=r["image"]) for r in data["relatedImages"]),
-        csv_metadata=facts,
-        source=data.get("source", ""),
-        origin=_origin(doc, display, "$"),
-    )
-
-
-def _build_release(
-    doc: LocatedDocument,
-    display: str,
-    index: int,
-    data: Mapping[str, Any],
-    stream_api: Gvk,
-    ctx: tuple[Path, str, list[Finding], list[str]],
-) -> Release | None:
-    root, root_display, findings, files = ctx
-    base = f"$.releases[{index}]"
-    origin = _origin(doc, display, base)
-    raw_version = str(data["version"])
-    try:
-        version = semver.Version.parse(raw_version)
-    except ValueError:
-        findings.append(
-            Finding(
-                rule=RULE_SEMVER,
-                severity=Severity.ERROR,
-                message=f"version {raw_version!r} is not strict semver (MAJOR.MINOR.PATCH)",
-                location=origin.at(".version"),
-                hint="write the version as MAJOR.MINOR.PATCH, e.g. 1.4.1, quoted if YAML reads it as a number",
-            )
-        )
-        return None
-    up = data["upstream"]
-    gates = data.get("featureGates", {})
-    recorded: RecordedRelease | None = None
-    if "recorded" in data:
-        recorded = _load_recorded(root, root_display, data["recorded"], findings, files)
-        if recorded is None and not (root / data["recorded"]).is_file():
-            findings.append(
-                Finding(
-                    rule=RULE_RECORDED,
-                    severity=Severity.ERROR,
-                    message=f"recorded facts file {data['recorded']!r} does not exist",
-                    location=origin.at(".recorded"),
-                    hint="extract it with tools/extract_recorded.py or drop the key",
-                    subject=(str(version),),
+            return None
+        up, gates, images = data["upstream"], data.get("featureGates", {}), data["images"]
+        recorded = self.recorded(data["recorded"]) if "recorded" in data else None
+        if "recorded" in data and recorded is None and not (self.root / data["recorded"]).is_file():
+            self.findings.append(
+                make_finding(
+                    ids.RULE_RECORDED,
+                    f"recorded facts file {data['recorded']!r} does not exist",
+                    origin.at(".recorded"),
+                    "extract it with tools/extract_recorded.py or drop the key",
+                    (str(version),),
                 )
             )
-    return Release(
-        version=version,
-        status=ReleaseStatus(data["status"]),
-        deprecation_message=data.get("deprecationMessage"),
-        upstream=Upstream(
-            line=up["line"],
-            inventory=up["inventory"],
-            describe=up.get("describe"),
-            tag=up.get("tag"),
-            commit=up.get("commit"),
-            origin=_origin(doc, display, f"{base}.upstream"),
-        ),
-        catalogs=_openshift_versions(data["catalogs"], origin, "catalogs", findings, (str(version),)),
-        bundle_image=data["bundle"],
-        images=ReleaseImages(
-            operator=data["images"]["operator"],
-            operand=data["images"]["operand"],
-            must_gather=data["images"].get("mustGather"),
-            origin=_origin(doc, display, f"{base}.images"),
-        ),
-        created_at=data.get("createdAt"),
-        openshift_versions_label=data.get("openshiftVersionsLabel"),
-        owned_api_override=_gvk(data["ownedApi"]) if "ownedApi" in data else None,
-        stream_owned_api=stream_api,
-        gate_settings=_gate_settings(
-            doc, display, f"{base}.featureGates.settings", gates.get("settings", [])
-        ),
-        opt_in_gates=tuple(
-            ConditionalGate(
-                gate=g["gate"],
-                config_field=g["configField"],
-                reason=g["reason"],
-                origin=_origin(doc, display, f"{base}.featureGates.optIn[{i}]"),
+        return ms.Release(
+            version=version,
+            status=ms.ReleaseStatus(data["status"]),
+            deprecation_message=data.get("deprecationMessage"),
+            upstream=ms.Upstream(
+                line=up["line"],
+                inventory=up["inventory"],
+                describe=up.get("describe"),
+                tag=up.get("tag"),
+                commit=up.get("commit"),
+                origin=at(f"{base}.upstream"),
+            ),
+            catalogs=self.openshift(data["catalogs"], origin, "catalogs", (str(version),)),
+            bundle_image=data["bundle"],
+            images=ms.ReleaseImages(
+                operator=images["operator"],
+                operand=images["operand"],
+                must_gather=images.get("mustGather"),
+                origin=at(f"{base}.images"),
+            ),
+            created_at=data.get("createdAt"),
+            openshift_versions_label=data.get("openshiftVersionsLabel"),
+            owned_api_override=_gvk(data["ownedApi"]) if "ownedApi" in data else None,
+            stream_owned_api=stream_api,
+            gate_settings=at.settings(f"{base}.featureGates.settings", gates.get("settings", [])),
+            opt_in_gates=tuple(
+                ms.ConditionalGate(
+                    gate=g["gate"],
+                    config_field=g["configField"],
+                    reason=g["reason"],
+                    origin=at(f"{base}.featureGates.optIn[{i}]"),
+                )
+                for i, g in enumerate(gates.get("optIn", []))
+            ),
+            declares_gates="featureGates" in data,
+            recorded=recorded,
+            origin=origin,
+        )
+
+    def stream(self, name: str, doc: LocatedDocument, display: str) -> ms.Stream:
+        data, at = doc.data, _At(doc, display)
+        owned = _gvk(data["ownedApi"])
+        releases = [self.release(at, i, item, owned) for i, item in enumerate(data["releases"])]
+        gates, upgrades, registries = (
+            data.get("featureGates", {}),
+            data.get("upgrades", {}),
+            data["registries"],
+        )
+        return ms.Stream(
+            name=name,
+            package=data["package"],
+            description=data.get("description", ""),
+            channels=ms.ChannelPolicy(
+                pattern=data["channels"]["pattern"],
+                default=data["channels"].get("default", "newest-minor"),
+                origin=at("$.channels"),
+            ),
+            openshift=self.openshift(data["openshift"], at("$"), "openshift", ()),
+            crd_placement=ms.CrdPlacement(data["crdPlacement"]),
+            owned_api=owned,
+            api_maturity=ms.ApiMaturityPolicy(
+                alpha_apis=tuple(data.get("apiMaturity", {}).get("alphaApis", [])), origin=at("$.apiMaturity")
+            ),
+            feature_gates=ms.FeatureGatePolicy(
+                allowed_stages=tuple(mi.GateStage(s) for s in gates.get("allowedStages", ["Beta", "GA"])),
+                settings=at.settings("$.featureGates.settings", gates.get("settings", [])),
+                origin=at("$.featureGates"),
+            ),
+            upgrades=ms.UpgradePolicy(
+                cross_minor=ms.CrossMinor(upgrades.get("crossMinor", "none")),
+                skip_range=upgrades.get("skipRange"),
+                origin=at("$.upgrades"),
+            ),
+            released_registries=tuple(registries["released"]),
+            development_registries=tuple(registries.get("development", [])),
+            releases=tuple(r for r in releases if r is not None),
+            origin=at("$"),
+            block_cluster_upgrades=bool(data.get("blockClusterUpgrades", False)),
+            olmv1=ms.OlmV1Readiness(data.get("olmv1", "recommended")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _At:
+    """Origins in one document: ``at("$.releases[0]")`` is the file, the path and the lines below it."""
+
+    doc: LocatedDocument
+    display: str
+
+    def __call__(self, path: str) -> ms.Origin:
+        lines = tuple(self.doc.lines_under(path))
+        if not any(sub == "" for sub, _ in lines):
+            lines = (("", self.doc.line_of(path)), *lines)
+        return ms.Origin(file=self.display, path=path, lines=lines)
+
+    def settings(self, base: str, items: Iterable[Any]) -> tuple[ms.GateSetting, ...]:
+        return tuple(
+            ms.GateSetting(
+                gate=s["gate"], enabled=s["enabled"], reason=s.get("reason", ""), origin=self(f"{base}[{i}]")
             )
-            for i, g in enumerate(gates.get("optIn", []))
-        ),
-        declares_gates="featureGates" in data,
-        recorded=recorded,
-        origin=origin,
-    )
+            for i, s in enumerate(items)
+        )
 
 
-def _build_stream(
-    name: str, doc: LocatedDocument, display: str, ctx: tuple[Path, str, list[Finding], list[str]]
-) -> Stream:
-    data = doc.data
-    owned = _gvk(data["ownedApi"])
-    releases = []
-    for index, item in enumerate(data["releases"]):
-        release = _build_release(doc, display, index, item, owned, ctx)
-        if release is not None:
-            releases.append(release)
-    gates = data.get("featureGates", {})
-    upgrades = data.get("upgrades", {})
-    registries = data["registries"]
-    return Stream(
-        name=name,
-        package=data["package"],
-        description=data.get("description", ""),
-        channels=ChannelPolicy(
-            pattern=data["channels"]["pattern"],
-            default=data["channels"].get("default", "newest-minor"),
-            origin=_origin(doc, display, "$.channels"),
-        ),
-        openshift=_openshift_versions(data["openshift"], _origin(doc, display, "$"), "openshift", ctx[2], ()),
-        crd_placement=CrdPlacement(data["crdPlacement"]),
-        owned_api=owned,
-        api_maturity=ApiMaturityPolicy(
-            alpha_apis=tuple(data.get("apiMaturity", {}).get("alphaApis", [])),
-            origin=_origin(doc, display, "$.apiMaturity"),
-        ),
-        feature_gates=FeatureGatePolicy(
-            allowed_stages=tuple(GateStage(s) for s in gates.get("allowedStages", ["Beta", "GA"])),
-            settings=_gate_settings(doc, display, "$.featureGates.settings", gates.get("settings", [])),
-            origin=_origin(doc, display, "$.featureGates"),
-        ),
-        upgrades=UpgradePolicy(
-            cross_minor=CrossMinor(upgrades.get("crossMinor", "none")),
-            skip_range=upgrades.get("skipRange"),
-            origin=_origin(doc, display, "$.upgrades"),
-        ),
-        released_registries=tuple(registries["released"]),
-        development_registries=tuple(registries.get("development", [])),
-        releases=tuple(releases),
-        origin=_origin(doc, display, "$"),
-        block_cluster_upgrades=bool(data.get("blockClusterUpgrades", False)),
-        olmv1=OlmV1Readiness(data.get("olmv1", "recommended")),
-    )
+def _gvk(data: Mapping[str, Any]) -> ms.Gvk:
+    return ms.Gvk(group=data["group"], version=data["version"], kind=data["kind"])
 
 
 def load_streams(root: Path, *, display_root: str | None = None) -> LoadedStreams:
     """Read every stream, recorded-facts file and inventory under ``root`` (the ``streams/`` folder).
 
-    Args:
-        root: the folder to read.
-        display_root: how findings name the folder (default: ``root`` as given).
+    ``display_root``: how findings name the folder (default: ``root`` as given).
 
     Raises:
         InputError: ``root`` is not a folder, or a file cannot be read or is not YAML.
     """
     if not root.is_dir():
         raise InputError(f"{root}: not a streams folder (expected <stream>.yaml files and upstream/)")
-    root_display = str(root) if display_root is None else display_root
-    findings: list[Finding] = []
-    files: list[str] = []
-
-    inventories: dict[str, Inventory] = {}
-    upstream = root / "upstream"
-    for path in sorted(upstream.glob("*.yaml")) if upstream.is_dir() else []:
-        display = _display(root_display, f"upstream/{path.name}")
-        files.append(display)
-        inventory, inv_findings = load_inventory(path, display, root)
-        findings.extend(inv_findings)
+    reader = _Reader(root, str(root) if display_root is None else display_root)
+    inventories: dict[str, mi.Inventory] = {}
+    for path in sorted((root / "upstream").glob("*.yaml")):
+        display = reader.display(f"upstream/{path.name}")
+        reader.files.append(display)
+        inventory, found = load_inventory(path, display, root)
+        reader.findings.extend(found)
         if inventory is not None:
             inventories.setdefault(inventory.name, inventory)
-
-    streams: list[Stream] = []
-    ctx = (root, root_display, findings, files)
+    streams: list[ms.Stream] = []
     stream_files = sorted(root.glob("*.yaml"))
     if not stream_files:
-        findings.append(
-            Finding(
-                rule=RULE_EMPTY,
-                severity=Severity.ERROR,
-                message=f"no stream file in {root_display} (expected <stream>.yaml, such as stable.yaml)",
-                location=Location(file=root_display),
-                hint="point --streams-dir at the repository's streams/ folder, or add a stream file "
+        reader.findings.append(
+            make_finding(
+                ids.RULE_EMPTY,
+                f"no stream file in {reader.shown} (expected <stream>.yaml, such as stable.yaml)",
+                Location(file=reader.shown),
+                "point --streams-dir at the repository's streams/ folder, or add a stream file "
                 "(streams/README.md documents its keys)",
+                (),
             )
         )
     for path in stream_files:
-        display = _display(root_display, path.name)
-        files.append(display)
-        doc = _read_document(path, display, findings, root)
-        if doc is None:
-            continue
-        errors = schema_findings(doc, STREAM_SCHEMA, display)
-        findings.extend(errors)
-        if errors:
-            continue
-        streams.append(_build_stream(path.stem, doc, display, ctx))
+        display = reader.display(path.name)
+        reader.files.append(display)
+        doc = read_document(path, display, "stream.schema.json", reader.findings, root)
+        if doc is not None:
+            streams.append(reader.stream(path.stem, doc, display))
     return LoadedStreams(
         streams=tuple(sorted(streams, key=lambda s: s.name)),
         inventories=dict(sorted(inventories.items())),
-        findings=tuple(findings),
-        files=tuple(sorted(set(files))),
+        findings=tuple(reader.findings),
+        files=tuple(sorted(set(reader.files))),
     )

@@ -365,3 +365,13 @@ def test_a_lifecycle_version_with_a_trailing_newline_is_a_schema_finding(tmp_pat
         ("RK-STREAM-001", 2, "$.versions[1]")
     ]
     assert "'v4.19\\n'" in findings[0].message  # the newline is shown escaped
+
+
+def test_a_duplicate_key_in_the_lifecycle_is_a_finding_as_in_every_streams_file(tmp_path: Path) -> None:
+    (tmp_path / "openshift").mkdir()
+    (tmp_path / "openshift" / "lifecycle.yaml").write_text("versions: [v4.18]\nversions: [v4.19]\n")
+    lifecycle, findings = load_lifecycle(tmp_path, display_root="streams")
+    assert lifecycle is None
+    assert [(f.rule, f.location.file, f.location.line) for f in findings] == [
+        ("RK-STREAM-002", "streams/openshift/lifecycle.yaml", 2)
+    ]

@@ -182,3 +182,14 @@ def test_every_record_agrees_with_the_published_catalog_metadata() -> None:
         assert spec["customresourcedefinitions"]["owned"] == meta["crdDescriptions"]["owned"], version
         published = {(i["name"], i["image"]) for i in recorded["relatedImages"] if i["name"]}
         assert published <= {(i["name"], i["image"]) for i in spec["relatedImages"]}, version
+
+
+def test_a_record_that_is_not_yaml_is_refused_naming_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from releasekit.errors import InputError
+
+    (tmp_path / "operator").mkdir()
+    (tmp_path / "operator" / "1.4.1.yaml").write_text("schema: [unclosed\nversion: 1.4.1\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^streams/operator/1\.4\.1\.yaml:\d+: invalid YAML"):
+        load_operator_records(tmp_path, display_root="streams")
