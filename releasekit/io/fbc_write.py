@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import calendar
+import functools
 import json
 import math
 import re
@@ -41,7 +42,6 @@ from releasekit.model.fbc import (
     Channel,
     DeclarativeConfig,
     Deprecation,
-    Meta,
     OrderedValue,
     Package,
     Property,
@@ -56,7 +56,6 @@ __all__ = [
     "render",
     "render_json",
     "render_yaml",
-    "to_json_value",
     "yaml_key_less",
 ]
 
@@ -141,19 +140,6 @@ def _deprecation_blob(d: Deprecation) -> GoOrdered:
                 ref["name"] = e.name
             entries.append(GoOrdered(reference=ref, message=e.message))
     return GoOrdered(schema=SCHEMA_DEPRECATIONS, package=d.package, entries=entries)
-
-
-def to_json_value(obj: Package | Channel | Bundle | Deprecation | Meta) -> Mapping[str, Any]:
-    """The JSON value opm writes for one blob (typed blobs as :class:`GoOrdered`, others as parsed)."""
-    if isinstance(obj, Package):
-        return _package_blob(obj)
-    if isinstance(obj, Channel):
-        return _channel_blob(obj)
-    if isinstance(obj, Bundle):
-        return _bundle_blob(obj)
-    if isinstance(obj, Deprecation):
-        return _deprecation_blob(obj)
-    return obj.data
 
 
 _T = TypeVar("_T")
@@ -323,17 +309,17 @@ def yaml_key_less(a: str, b: str) -> bool:
         an = bn = 0
         if ar[i] == "0" or br[i] == "0":
             j = i - 1
-            while j >= 0 and _isdigit(ar[j]):
+            while j >= 0 and ar[j].isdecimal():
                 if ar[j] != "0":
                     an = bn = 1
                     break
                 j -= 1
         ai = i
-        while ai < len(ar) and _isdigit(ar[ai]):
+        while ai < len(ar) and ar[ai].isdecimal():
             an = an * 10 + int(ar[ai])
             ai += 1
         bi = i
-        while bi < len(br) and _isdigit(br[bi]):
+        while bi < len(br) and br[bi].isdecimal():
             bn = bn * 10 + int(br[bi])
             bi += 1
         if an != bn:
@@ -344,18 +330,7 @@ def yaml_key_less(a: str, b: str) -> bool:
     return len(ar) < len(br)
 
 
-def _isdigit(c: str) -> bool:
-    return c.isdigit() and c.isdecimal()
-
-
-class _YamlKey:
-    __slots__ = ("s",)
-
-    def __init__(self, s: str) -> None:
-        self.s = s
-
-    def __lt__(self, other: _YamlKey) -> bool:
-        return yaml_key_less(self.s, other.s)
+_YAML_KEY: Callable[[str], Any] = functools.cmp_to_key(lambda a, b: -1 if yaml_key_less(a, b) else 1)
 
 
 def _yaml_sorted(keys: Iterable[str]) -> list[str]:
@@ -364,7 +339,7 @@ def _yaml_sorted(keys: Iterable[str]) -> list[str]:
         # only letters and '-', '.', '/': no digits, so the natural order is code point order with
         # non-letters first; '-' (0x2d), '.' (0x2e) and '/' (0x2f) already sort below every letter.
         return sorted(keys)
-    return sorted(keys, key=_YamlKey)
+    return sorted(keys, key=_YAML_KEY)
 
 
 # go-yaml v2 resolve(): which plain scalars read back as something other than a string.
