@@ -234,24 +234,22 @@ def _json_into(value: Any, indent: str, out: list[str]) -> None:
         out.append(_CONSTANTS[value])
     elif isinstance(value, int | float):
         out.append(go_json_number(value))
-    elif isinstance(value, Mapping | list | tuple):
-        if not value:
-            out.append("{}" if isinstance(value, Mapping) else "[]")
-            return
+    elif isinstance(value, Mapping):
         inner = indent + "    "
-        if isinstance(value, Mapping):
-            out.append("{")
-            for key in value.keys() if isinstance(value, GoOrdered) else sorted(value):
-                out.append(f"\n{inner}{go_json_string(key)}: ")
-                _json_into(value[key], inner, out)
-                out.append(",")
-        else:
-            out.append("[")
-            for item in value:
-                out.append("\n" + inner)
-                _json_into(item, inner, out)
-                out.append(",")
-        out[-1] = "\n" + indent + ("}" if isinstance(value, Mapping) else "]")  # no comma after the last
+        separator = "{\n" + inner
+        for key in value if isinstance(value, GoOrdered) else sorted(value):
+            out.append(separator + go_json_string(key) + ": ")
+            _json_into(value[key], inner, out)
+            separator = ",\n" + inner
+        out.append("\n" + indent + "}" if value else "{}")
+    elif isinstance(value, list | tuple):
+        inner = indent + "    "
+        separator = "[\n" + inner
+        for item in value:
+            out.append(separator)
+            _json_into(item, inner, out)
+            separator = ",\n" + inner
+        out.append("\n" + indent + "]" if value else "[]")
     else:
         raise WriteError(f"json: unsupported type: {type(value).__name__}")
 
