@@ -14,22 +14,23 @@ return it; nothing here opens a file. What opm does, and what this module reprod
 - JSON (``encoding/json`` with ``SetIndent("", "    ")`` and HTML escaping off): every number is a
   float64 printed as Go prints it (integers below 2^53 as integers, ``1e+21``, ``1e-7``), ``\b``/``\f``
   short escapes, other controls as ``\u00XX``, U+2028/U+2029 escaped, lone surrogates become U+FFFD.
-- YAML (``sigs.k8s.io/yaml.JSONToYAML`` → go-yaml v2): ``---`` before each blob, keys sorted at every
-  level by go-yaml's "natural" key order, 2-space indent, sequences not indented under their key,
-  strings quoted only when they would read back as another type or cannot be plain, multi-line strings
-  as literal blocks (``|``, ``|-``, ``|+``, with an indentation hint when they start with a space),
-  no line folding.
+- YAML (``sigs.k8s.io/yaml.JSONToYAML`` → go-yaml v2): ``---`` before each blob, then the document
+  go-yaml writes, through libyaml's emitter (see the YAML section below).
 """
 
 from __future__ import annotations
 
 import base64
+import calendar
+import functools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
+
+import yaml
 
 from releasekit.model.fbc import (
     MISSING,
@@ -41,7 +42,6 @@ from releasekit.model.fbc import (
     Channel,
     DeclarativeConfig,
     Deprecation,
-    Meta,
     OrderedValue,
     Package,
     Property,
@@ -56,7 +56,6 @@ __all__ = [
     "render",
     "render_json",
     "render_yaml",
-    "to_json_value",
     "yaml_key_less",
 ]
 
@@ -143,19 +142,6 @@ def _deprecation_blob(d: Deprecation) -> GoOrdered:
     return GoOrdered(schema=SCHEMA_DEPRECATIONS, package=d.package, entries=entries)
 
 
-def to_json_value(obj: Package | Channel | Bundle | Deprecation | Meta) -> Mapping[str, Any]:
-    """The JSON value opm writes for one blob (typed blobs as :class:`GoOrdered`, others as parsed)."""
-    if isinstance(obj, Package):
-        return _package_blob(obj)
-    if isinstance(obj, Channel):
-        return _channel_blob(obj)
-    if isinstance(obj, Bundle):
-        return _bundle_blob(obj)
-    if isinstance(obj, Deprecation):
-        return _deprecation_blob(obj)
-    return obj.data
-
-
 _T = TypeVar("_T")
 
 
@@ -191,35 +177,10 @@ def blobs_in_render_order(config: DeclarativeConfig) -> list[Mapping[str, Any]]:
 # ----------------------------------------------------------------------------------------- numbers
 
 
-def _shortest_digits(f: float) -> tuple[str, int]:
-    """Shortest round-trip decimal digits of ``abs(f)`` and the decimal point position (0.DIGITS x 10^dp)."""
-    if f == 0:
-        return "0", 1
-    _sign, digits, exponent = Decimal(repr(abs(f))).as_tuple()
-    text = "".join(map(str, digits)).rstrip("0")
-    assert isinstance(exponent, int)
-    dp = len(digits) + exponent
-    return text or "0", dp
-
-
-def _fmt_f(digits: str, dp: int) -> str:
-    if digits == "0":
-        return "0"
-    if dp <= 0:
-        return "0." + "0" * (-dp) + digits
-    if dp >= len(digits):
-        return digits + "0" * (dp - len(digits))
-    return digits[:dp] + "." + digits[dp:]
-
-
-def _fmt_e(digits: str, dp: int) -> str:
-    exp = dp - 1 if digits != "0" else 0
-    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    sign = "-" if exp < 0 else "+"
-    return f"{mant}e{sign}{abs(exp):02d}"
-
-
-def _as_float(value: int | float) -> float:
+def go_json_number(value: int | float) -> str:
+    """A number as Go's ``encoding/json`` writes the float64 it becomes (``%e`` below 1e-6 and from 1e21)."""
+    if isinstance(value, int) and -(2**53) <= value <= 2**53:
+        return str(value)
     try:
         f = float(value)
     except OverflowError:
@@ -229,53 +190,28 @@ def _as_float(value: int | float) -> float:
         ) from None
     if math.isnan(f) or math.isinf(f):
         raise WriteError(f"json: unsupported value: {value!r}")
-    return f
-
-
-def go_json_number(value: int | float) -> str:
-    """A number as Go's ``encoding/json`` writes the float64 it becomes."""
-    if isinstance(value, int) and -(2**53) <= value <= 2**53:
-        return str(value)
-    f = _as_float(value)
-    digits, dp = _shortest_digits(f)
-    neg = "-" if f < 0 or (f == 0 and math.copysign(1.0, f) < 0) else ""
-    a = abs(f)
-    if a != 0 and (a < 1e-6 or a >= 1e21):
-        text = _fmt_e(digits, dp)
-        # encoding/json cleans e-09 up to e-9
-        text = re.sub(r"e-0(\d)$", r"e-\1", text)
-        return neg + text
-    return neg + _fmt_f(digits, dp)
-
-
-def _go_format_g(f: float) -> str:
-    """``strconv.FormatFloat(f, 'g', -1, 64)`` as go-yaml writes a float64 (``.inf``/``.nan`` spelled YAML's way)."""
-    if math.isinf(f):
-        return ".inf" if f > 0 else "-.inf"
-    if math.isnan(f):
-        return ".nan"
-    digits, dp = _shortest_digits(f)
-    neg = "-" if f < 0 or (f == 0 and math.copysign(1.0, f) < 0) else ""
-    if digits == "0":
-        return neg + "0"
-    exp = dp - 1
-    # shortest formatting: %e when the exponent is < -4 or >= 6 (strconv's eprec for shortest)
-    if exp < -4 or exp >= 6:
-        return neg + _fmt_e(digits, dp)
-    return neg + _fmt_f(digits, dp)
+    shortest = Decimal(repr(f)).normalize()  # repr has the shortest digits that read back as f
+    return format(shortest, "e" if f and not 1e-6 <= abs(f) < 1e21 else "f")
 
 
 def _yaml_number(value: int | float) -> str:
-    """The plain scalar go-yaml writes for a number that went through Go JSON text first."""
+    """The plain scalar go-yaml writes for a number that went through Go's JSON text first.
+
+    Integer text that fits an int64 or a uint64 stays an integer; anything else is a float64 written
+    as ``strconv.FormatFloat(f, 'g', -1, 64)`` (``%e`` with two exponent digits below 1e-4 and from 1e6).
+    """
     text = go_json_number(value)
-    if _INT_TEXT.match(text):
-        n = int(text)
-        if -(2**63) <= n < 2**64:
-            return str(n)
-    return _go_format_g(float(text))
+    if _INT_TEXT.match(text) and -(2**63) <= int(text) < 2**64:
+        return str(int(text))
+    shortest = Decimal(repr(float(text))).normalize()
+    if -4 <= shortest.adjusted() < 6:
+        return format(shortest, "f")
+    mantissa, _, exponent = format(shortest, "e").partition("e")
+    return f"{mantissa}e{exponent[0]}{exponent[1:]:0>2}"
 
 
 _INT_TEXT = re.compile(r"^-?[0-9]+\Z")
+_CONSTANTS = {None: "null", True: "true", False: "false"}
 
 # ----------------------------------------------------------------------------------------- JSON
 
@@ -294,49 +230,33 @@ def go_json_string(s: str) -> str:
 def _json_into(value: Any, indent: str, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(go_json_string(value))
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
+    elif value is None or value is True or value is False:
+        out.append(_CONSTANTS[value])
     elif isinstance(value, int | float):
         out.append(go_json_number(value))
     elif isinstance(value, Mapping):
-        if not value:
-            out.append("{}")
-            return
         inner = indent + "    "
-        keys: Iterable[str] = value.keys() if isinstance(value, GoOrdered) else sorted(value)
-        out.append("{")
-        first = True
-        for key in keys:
-            out.append("\n" + inner if first else ",\n" + inner)
-            first = False
-            out.append(go_json_string(key))
-            out.append(": ")
+        separator = "{\n" + inner
+        for key in value if isinstance(value, GoOrdered) else sorted(value):
+            out.append(separator + go_json_string(key) + ": ")
             _json_into(value[key], inner, out)
-        out.append("\n" + indent + "}")
+            separator = ",\n" + inner
+        out.append("\n" + indent + "}" if value else "{}")
     elif isinstance(value, list | tuple):
-        if not value:
-            out.append("[]")
-            return
         inner = indent + "    "
-        out.append("[")
-        first = True
+        separator = "[\n" + inner
         for item in value:
-            out.append("\n" + inner if first else ",\n" + inner)
-            first = False
+            out.append(separator)
             _json_into(item, inner, out)
-        out.append("\n" + indent + "]")
+            separator = ",\n" + inner
+        out.append("\n" + indent + "]" if value else "[]")
     else:
         raise WriteError(f"json: unsupported type: {type(value).__name__}")
 
 
-def _finish(text: str) -> str:
-    if _SURROGATE.search(text):
-        text = _SURROGATE.sub("\ufffd", text)
-    return text
+def _no_surrogates(text: str) -> str:
+    r"""Lone surrogates (from ``\ud800`` escapes) as U+FFFD, as Go decodes them."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
 def render_json(config: DeclarativeConfig, verbatim: Mapping[tuple[str, str], str] | None = None) -> str:
@@ -344,7 +264,7 @@ def render_json(config: DeclarativeConfig, verbatim: Mapping[tuple[str, str], st
 
     ``verbatim`` maps ``(package, bundle name)`` to the exact text of a published bundle blob, written
     in that bundle's place as it stands (a carried blob keeps its bytes; text decoded from a file holds
-    no lone surrogate, so :func:`_finish` leaves it as it is).
+    no lone surrogate, so :func:`_no_surrogates` leaves it as it is).
     """
     out: list[str] = []
     for blob in blobs_in_render_order(config):
@@ -358,10 +278,19 @@ def render_json(config: DeclarativeConfig, verbatim: Mapping[tuple[str, str], st
         else:
             _json_into(blob, "", out)
         out.append("\n")
-    return _finish("".join(out))
+    return _no_surrogates("".join(out))
 
 
 # ----------------------------------------------------------------------------------------- YAML
+#
+# go-yaml v2's emitter is a port of libyaml's, so libyaml (PyYAML's C emitter) lays the documents out as
+# go-yaml does: 2-space indent, sequences not indented under their key, folding at 80 columns, ``? key``
+# for keys over 128 bytes, the same escapes. What go-yaml's encoder decides before the emitter, this
+# module decides in :func:`_node`: key order, number spelling, and each string's requested style
+# (literal when it has a line break, double-quoted when go-yaml's resolver would read it back as
+# something else, else plain, which the emitter turns into single quotes where plain is not allowed).
+# One difference is known: single-quoted text that ends in U+2028/U+2029 gets the indentation before
+# its closing quote, which go-yaml leaves out (both read back alike).
 
 
 def yaml_key_less(a: str, b: str) -> bool:
@@ -378,17 +307,17 @@ def yaml_key_less(a: str, b: str) -> bool:
         an = bn = 0
         if ar[i] == "0" or br[i] == "0":
             j = i - 1
-            while j >= 0 and _isdigit(ar[j]):
+            while j >= 0 and ar[j].isdecimal():
                 if ar[j] != "0":
                     an = bn = 1
                     break
                 j -= 1
         ai = i
-        while ai < len(ar) and _isdigit(ar[ai]):
+        while ai < len(ar) and ar[ai].isdecimal():
             an = an * 10 + int(ar[ai])
             ai += 1
         bi = i
-        while bi < len(br) and _isdigit(br[bi]):
+        while bi < len(br) and br[bi].isdecimal():
             bn = bn * 10 + int(br[bi])
             bi += 1
         if an != bn:
@@ -399,18 +328,7 @@ def yaml_key_less(a: str, b: str) -> bool:
     return len(ar) < len(br)
 
 
-def _isdigit(c: str) -> bool:
-    return c.isdigit() and c.isdecimal()
-
-
-class _YamlKey:
-    __slots__ = ("s",)
-
-    def __init__(self, s: str) -> None:
-        self.s = s
-
-    def __lt__(self, other: _YamlKey) -> bool:
-        return yaml_key_less(self.s, other.s)
+_YAML_KEY: Callable[[str], Any] = functools.cmp_to_key(lambda a, b: -1 if yaml_key_less(a, b) else 1)
 
 
 def _yaml_sorted(keys: Iterable[str]) -> list[str]:
@@ -419,450 +337,97 @@ def _yaml_sorted(keys: Iterable[str]) -> list[str]:
         # only letters and '-', '.', '/': no digits, so the natural order is code point order with
         # non-letters first; '-' (0x2d), '.' (0x2e) and '/' (0x2f) already sort below every letter.
         return sorted(keys)
-    return sorted(keys, key=_YamlKey)
+    return sorted(keys, key=_YAML_KEY)
 
 
 # go-yaml v2 resolve(): which plain scalars read back as something other than a string.
-_YAML_NON_STR = frozenset(
-    [
-        "y",
-        "Y",
-        "yes",
-        "Yes",
-        "YES",
-        "n",
-        "N",
-        "no",
-        "No",
-        "NO",
-        "on",
-        "On",
-        "ON",
-        "off",
-        "Off",
-        "OFF",
-        "true",
-        "True",
-        "TRUE",
-        "false",
-        "False",
-        "FALSE",
-        "~",
-        "null",
-        "Null",
-        "NULL",
-        ".inf",
-        ".Inf",
-        ".INF",
-        "+.inf",
-        "+.Inf",
-        "+.INF",
-        "-.inf",
-        "-.Inf",
-        "-.INF",
-        ".nan",
-        ".NaN",
-        ".NAN",
-    ]
+_YAML_NON_STR = re.compile(
+    r"^(?:[yYnN~]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|null|Null|NULL"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
 )
 _YAML_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-_GO_INT0 = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)\Z")
-_GO_UINT0 = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)\Z")
+_GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)\Z")
 _BASE60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
-_TS_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})\Z")
-_TS_FULL = re.compile(
-    r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})"
-    r"| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?)\Z"
+_TIMESTAMP = re.compile(
+    r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))"
+    r"|(?: (\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?))?\Z"
 )
-_DOT_FLOAT = re.compile(r"^\.[0-9]+([eE][-+]?[0-9]+)?\Z")
 
 
-def _go_parse_int0(text: str, unsigned: bool) -> bool:
-    if not (_GO_UINT0 if unsigned else _GO_INT0).match(text):
+def _go_int(text: str) -> bool:
+    """Whether ``strconv.ParseInt(text, 0, 64)`` or ``ParseUint`` accepts ``text``."""
+    if not _GO_INT.match(text):
         return False
-    sign = -1 if text.startswith("-") else 1
     body = text.lstrip("+-")
-    low = body.lower()
-    if low.startswith("0x"):
-        n = int(body[2:], 16)
-    elif low.startswith("0b"):
-        n = int(body[2:], 2)
-    elif low.startswith("0o"):
-        n = int(body[2:], 8)
-    elif len(body) > 1 and body.startswith("0"):
-        n = int(body[1:], 8)
-    else:
-        n = int(body)
-    n *= sign
-    return 0 <= n < 2**64 if unsigned else -(2**63) <= n < 2**63
+    base = {"0x": 16, "0b": 2, "0o": 8}.get(body[:2].lower(), 8 if len(body) > 1 and body[0] == "0" else 10)
+    n = int(body, base)
+    return n < 2**64 if text[0] not in "+-" else n <= 2**63 - (text[0] == "+")
 
 
-def _valid_date(y: int, m: int, d: int) -> bool:
-    if not 1 <= m <= 12 or d < 1:
-        return False
-    days = [
-        31,
-        29 if (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)) else 28,
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ]
-    return d <= days[m - 1]
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def _is_timestamp(s: str) -> bool:
-    m = _TS_DATE.match(s)
-    if m:
-        return _valid_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    m = _TS_FULL.match(s)
+    m = _TIMESTAMP.match(s)
     if not m:
         return False
-    if not _valid_date(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+    year, month, day, *clock = (int(g) for g in m.groups() if g is not None)
+    if not 1 <= month <= 12 or not 1 <= day <= _DAYS[month - 1] + (month == 2 and calendar.isleap(year)):
         return False
-    hms = [g for g in m.groups()[3:] if g is not None]
-    h, mi, se = (int(x) for x in hms)
-    return h < 24 and mi < 60 and se < 60
+    return not clock or (clock[0] < 24 and clock[1] < 60 and clock[2] < 60)
 
 
-def _resolves_to_str(s: str) -> bool:
-    if s == "" or s in _YAML_NON_STR:
+def _plain_is_str(s: str) -> bool:
+    """Whether go-yaml may write ``s`` plain: it reads back as a string and is no base-60 float."""
+    if s == "" or _YAML_NON_STR.match(s):
         return False
     c = s[0]
     if c == ".":
-        return not _DOT_FLOAT.match(s)
+        return not _YAML_FLOAT.match(s)
     if c not in "+-0123456789":
         return True
-    if c.isdigit() and _is_timestamp(s):
-        return False
     plain = s.replace("_", "")
-    if _go_parse_int0(plain, False) or _go_parse_int0(plain, True):
-        return False
-    if _YAML_FLOAT.match(plain):
-        return False
-    if plain.startswith("0b"):
-        return not re.match(r"^0b[01]+\Z", plain) or int(plain[2:], 2) >= 2**63
-    if plain.startswith("-0b"):
-        return not re.match(r"^-0b[01]+\Z", plain) or int(plain[3:], 2) > 2**63
-    return True
+    return not (_is_timestamp(s) or _go_int(plain) or _YAML_FLOAT.match(plain) or _BASE60.match(s))
 
 
-def _printable(ch: str) -> bool:
-    o = ord(ch)
-    return o == 0x0A or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or (0xE000 <= o <= 0xFFFD and o != 0xFEFF)
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
 
 
-_BREAKS = "\r\n\x85\u2028\u2029"
-_FAST_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._/=+()-]*\Z")
-
-
-def _analyze(s: str) -> tuple[bool, bool, bool, bool]:
-    """go-yaml's analyze_scalar: (multiline, block_plain_allowed, single_quoted_allowed, block_allowed)."""
-    if not s:
-        return False, True, True, False
-    ws = _whitespace(s)
-    unquotable = ws.break_space or ws.space_break or ws.special
-    block_plain = not (
-        unquotable
-        or ws.leading_space
-        or ws.leading_break
-        or ws.trailing_space
-        or ws.trailing_break
-        or ws.line_breaks
-        or _has_block_indicators(s)
-    )
-    single = not unquotable
-    block = not (ws.trailing_space or ws.space_break or ws.special)
-    return ws.line_breaks, block_plain, single, block
-
-
-def _has_block_indicators(s: str) -> bool:
-    """Whether ``s`` holds what a plain scalar may not: a document marker, an indicator first, ``: `` or `` #``."""
-    if s.startswith(("---", "...")):
-        return True
-    n = len(s)
-    for i, ch in enumerate(s):
-        followed_by_ws = i + 1 >= n or s[i + 1] in " \t"
-        if i == 0:
-            if ch in "#,[]{}&*!|>'\"%@`" or (ch in "?:-" and followed_by_ws):
-                return True
-        elif (ch == ":" and followed_by_ws) or (ch == "#" and s[i - 1] in " \t" + _BREAKS):
-            return True
-    return False
-
-
-class _Whitespace(NamedTuple):
-    """Where a scalar's spaces and line breaks sit, and whether it holds a character YAML cannot print."""
-
-    line_breaks: bool
-    special: bool
-    leading_space: bool
-    leading_break: bool
-    trailing_space: bool
-    trailing_break: bool
-    break_space: bool  # a line break followed by a space
-    space_break: bool  # a space followed by a line break
-
-
-def _whitespace(s: str) -> _Whitespace:
-    pairs = list(zip(s, s[1:], strict=False))
-    return _Whitespace(
-        line_breaks=any(ch in _BREAKS for ch in s),
-        special=not all(_printable(ch) for ch in s),
-        leading_space=s[0] == " ",
-        leading_break=s[0] in _BREAKS,
-        trailing_space=s[-1] == " ",
-        trailing_break=s[-1] in _BREAKS,
-        break_space=any(a in _BREAKS and b == " " for a, b in pairs),
-        space_break=any(a == " " and b in _BREAKS for a, b in pairs),
-    )
-
-
-_DQ_ESCAPES = {
-    0x00: "0",
-    0x07: "a",
-    0x08: "b",
-    0x09: "t",
-    0x0A: "n",
-    0x0B: "v",
-    0x0C: "f",
-    0x0D: "r",
-    0x1B: "e",
-    0x22: '"',
-    0x5C: "\\",
-    0x85: "N",
-    0xA0: "_",
-    0x2028: "L",
-    0x2029: "P",
-}
-
-
-_BEST_WIDTH = 80
-"""go-yaml v2 folds plain and quoted scalars at a space once the column passes 80."""
-
-
-def _dq_escape(ch: str) -> str | None:
-    o = ord(ch)
-    if _printable(ch) and o != 0xFEFF and ch not in _BREAKS and ch != '"' and ch != "\\":
-        return None
-    esc = _DQ_ESCAPES.get(o)
-    if esc is not None:
-        return "\\" + esc
-    if o <= 0xFF:
-        return f"\\x{o:02X}"
-    if o <= 0xFFFF:
-        return f"\\u{o:04X}"
-    return f"\\U{o:08X}"
-
-
-def _double_quoted(s: str, column: int = 0, indent: int = 0, allow_breaks: bool = False) -> str:
-    """go-yaml's write_double_quoted_scalar; ``column`` is where the opening quote goes."""
-    parts = ['"']
-    col = column + 1
-    spaces = False
-    n = len(s)
-    pad = "\n" + " " * indent
-    for i, ch in enumerate(s):
-        esc = _dq_escape(ch)
-        if esc is not None:
-            parts.append(esc)
-            col += len(esc)
-            spaces = False
-        elif ch == " ":
-            if allow_breaks and not spaces and col > _BEST_WIDTH and 0 < i < n - 1:
-                parts.append(pad)
-                col = indent
-                if s[i + 1] == " ":
-                    parts.append("\\")
-                    col += 1
-            else:
-                parts.append(ch)
-                col += 1
-            spaces = True
-        else:
-            parts.append(ch)
-            col += 1
-            spaces = False
-    parts.append('"')
-    return "".join(parts)
-
-
-def _folded(s: str, column: int, indent: int, single: bool) -> str:
-    """go-yaml's write_plain_scalar / write_single_quoted_scalar (no line breaks in ``s``)."""
-    parts = ["'"] if single else []
-    col = column + (1 if single else 0)
-    spaces = False
-    n = len(s)
-    pad = "\n" + " " * indent
-    for i, ch in enumerate(s):
-        if ch == " ":
-            nxt_space = i + 1 < n and s[i + 1] == " "
-            fold = not spaces and col > _BEST_WIDTH and not nxt_space
-            if single:
-                fold = fold and 0 < i < n - 1
-            if fold:
-                parts.append(pad)
-                col = indent
-            else:
-                parts.append(ch)
-                col += 1
-            spaces = True
-        else:
-            if single and ch == "'":
-                parts.append("'")
-                col += 1
-            parts.append(ch)
-            col += 1
-            spaces = False
-    if single:
-        parts.append("'")
-    return "".join(parts)
-
-
-def _literal(s: str, indent: int) -> str:
-    """A literal block scalar: the header (``|`` + hints), a line break, and the lines at ``indent``."""
-    header = "|"
-    if s[0] == " " or s[0] in _BREAKS:
-        header += "2"
-    last = s[-1]
-    if last not in _BREAKS:
-        header += "-"
-    elif len(s) == 1 or s[-2] in _BREAKS:
-        header += "+"
-    pad = " " * indent
-    if "\r" not in s and "\x85" not in s and "\u2028" not in s and "\u2029" not in s:
-        lines = s.split("\n")
-        text = header + "\n" + "\n".join(pad + line if line else "" for line in lines)
-    else:
-        parts = [header, "\n"]
-        breaks = True
-        for ch in s:
-            if ch in _BREAKS:
-                parts.append(ch)
-                breaks = True
-            else:
-                if breaks:
-                    parts.append(pad)
-                parts.append(ch)
-                breaks = False
-        text = "".join(parts)
-    # the final line break ends the block; the caller writes the break before whatever follows
-    return text[:-1] if s[-1] in _BREAKS else text
-
-
-def _yaml_scalar(s: str, indent: int, simple_key: bool, column: int = 0) -> str:
-    """The text go-yaml writes for string ``s`` starting at ``column``.
-
-    ``indent`` is the scalar's own indentation (where folded lines and literal block lines go); keys
-    (``simple_key``) are never folded.
-    """
-    short = simple_key or column + len(s) <= _BEST_WIDTH + 1
-    if short and _FAST_PLAIN.match(s) and s[-1] != " " and _resolves_to_str(s) and not _BASE60.match(s):
-        return s  # fast path: nothing in it needs quoting or folding
-    if "\n" in s:
-        style = "literal"
-    elif _resolves_to_str(s) and not _BASE60.match(s):
-        style = "plain"
-    else:
-        style = "double"
-    multiline, block_plain, single_ok, block_ok = _analyze(s)
-    if simple_key and multiline:
-        style = "double"
-    if style == "plain":
-        if not block_plain:
-            style = "single"
-        if not s and simple_key:
-            style = "single"
-    if style == "single" and not single_ok:
-        style = "double"
-    if style == "literal" and (not block_ok or simple_key):
-        style = "double"
-    if style == "literal":
-        return _literal(s, indent)
-    if style == "double":
-        return _double_quoted(s, column, indent, not simple_key)
-    if short:
-        return s if style == "plain" else "'" + s.replace("'", "''") + "'"
-    return _folded(s, column, indent, style == "single")
-
-
-def _yaml_leaf(value: Any, indent: int, column: int) -> str | None:
-    """Inline text for a scalar or an empty collection (None for a block collection) at ``column``."""
+def _node(value: Any) -> yaml.Node:
+    """The node go-yaml's encoder makes of a JSON value (keys sorted, every scalar an implicit string)."""
     if isinstance(value, str):
-        return _yaml_scalar(value, indent, False, column)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int | float):
-        return _yaml_number(value)
+        if not value.isascii():
+            value = _no_surrogates(value)
+        style = "|" if "\n" in value else None if _plain_is_str(value) else '"'
+        return yaml.ScalarNode(_STR, value, style=style)
     if isinstance(value, Mapping):
-        return None if value else "{}"
+        pairs = [(_node(key), _node(value[key])) for key in _yaml_sorted(value)]
+        return yaml.MappingNode(_MAP, pairs, flow_style=not pairs)
     if isinstance(value, list | tuple):
-        return None if value else "[]"
+        return yaml.SequenceNode(_SEQ, [_node(item) for item in value], flow_style=not value)
+    if value is None or value is True or value is False:
+        return yaml.ScalarNode(_STR, _CONSTANTS[value])
+    if isinstance(value, int | float):
+        return yaml.ScalarNode(_STR, _yaml_number(value))
     raise WriteError(f"yaml: unsupported type: {type(value).__name__}")
 
 
-def _yaml_mapping(value: Mapping[str, Any], indent: int, inline_first: bool, out: list[str]) -> None:
-    pad = " " * indent
-    first = True
-    for key in _yaml_sorted(value.keys()):
-        if not (first and inline_first):
-            out.append("\n" + pad)
-        first = False
-        key_text = _yaml_scalar(key, indent + 2, True)
-        out.append(key_text)
-        out.append(":")
-        item = value[key]
-        leaf = _yaml_leaf(item, indent + 2, indent + len(key_text) + 2)
-        if leaf is not None:
-            out.append(" " + leaf)
-        elif isinstance(item, Mapping):
-            _yaml_mapping(item, indent + 2, False, out)
-        else:
-            _yaml_sequence(item, indent, False, out)
+class _GoYamlDumper(getattr(yaml, "CBaseDumper", yaml.BaseDumper)):  # type: ignore[misc]
+    """libyaml's emitter with no implicit tags: every scalar is a string, written as :func:`_node` asks."""
 
-
-def _yaml_sequence(value: Sequence[Any], indent: int, inline_first: bool, out: list[str]) -> None:
-    pad = " " * indent
-    first = True
-    for item in value:
-        if not (first and inline_first):
-            out.append("\n" + pad)
-        first = False
-        out.append("-")
-        leaf = _yaml_leaf(item, indent + 2, indent + 2)
-        if leaf is not None:
-            out.append(" " + leaf)
-        elif isinstance(item, Mapping):
-            out.append(" ")
-            _yaml_mapping(item, indent + 2, True, out)
-        else:
-            out.append(" ")
-            _yaml_sequence(item, indent + 2, True, out)
-
-
-def _yaml_document(value: Mapping[str, Any]) -> str:
-    out: list[str] = ["---\n"]
-    if not value:
-        out.append("{}\n")
-        return "".join(out)
-    _yaml_mapping(value, 0, True, out)
-    out.append("\n")
-    return "".join(out)
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: Any) -> str:  # noqa: ARG002
+        return _MAP if kind is yaml.MappingNode else _SEQ if kind is yaml.SequenceNode else _STR
 
 
 def render_yaml(config: DeclarativeConfig) -> str:
     """``opm render -o yaml``: each blob as ``---`` and a go-yaml v2 block document."""
-    return _finish("".join(_yaml_document(blob) for blob in blobs_in_render_order(config)))
+    nodes = (_node(blob) for blob in blobs_in_render_order(config))
+    text = yaml.serialize_all(nodes, Dumper=_GoYamlDumper, explicit_start=True, allow_unicode=True, width=80)
+    # libyaml ends a stream whose last block scalar keeps its final line breaks (``|+``) with "...";
+    # go-yaml clears that flag first
+    return text[:-4] if text.endswith("\n...\n") else text
 
 
 def render(config: DeclarativeConfig, output: str = "json") -> str:

@@ -7,6 +7,7 @@ templates cost ``build`` a tenth of its time). The rules are :mod:`releasekit.io
 from __future__ import annotations
 
 import base64
+import contextlib
 import signal
 import string
 import threading
@@ -19,7 +20,6 @@ from typing import Any
 import jinja2
 import jinja2.exceptions
 import jinja2.sandbox
-import yaml
 
 from releasekit.errors import TemplateError
 from releasekit.io.inputs import read_input_text
@@ -27,31 +27,30 @@ from releasekit.io.inputs import read_input_text
 __all__ = ["MAX_ITERATIONS", "MAX_OUTPUT_CHARS", "RENDER_SECONDS", "Engine"]
 
 
-class _Timer:
-    """Raise :class:`_LimitError` in the main thread after ``seconds`` (no-op elsewhere or without SIGALRM)."""
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_LimitError` in the main thread after ``seconds``.
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.active = False
-        self.previous: Any = None
+    A no-op in another thread, without SIGALRM, or while someone else's interval timer runs.
+    """
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0]
+    ):
+        yield
+        return
 
-    def _expired(self, _signum: int, _frame: object) -> None:
-        raise _LimitError(f"rendering took more than {self.seconds:g} s")
+    def expired(_signum: int, _frame: object) -> None:
+        raise _LimitError(f"rendering took more than {seconds:g} s")
 
-    def __enter__(self) -> None:
-        if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-            return
-        if signal.getitimer(signal.ITIMER_REAL)[0]:  # someone else's timer is running: leave it alone
-            return
-        self.previous = signal.signal(signal.SIGALRM, self._expired)
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        self.active = True
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-            self.active = False
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _b64encode(value: str) -> str:
@@ -139,6 +138,18 @@ def _refuse_private_fields(text: str) -> None:
                 pending.append(spec)
 
 
+def _problem(exc: BaseException) -> str:
+    """What went wrong while rendering, in words."""
+    if isinstance(exc, _LimitError):
+        return f"template went past a limit: {exc}"
+    if isinstance(exc, jinja2.exceptions.SecurityError):
+        return f"template tried to leave the sandbox: {exc}"
+    if isinstance(exc, jinja2.UndefinedError):
+        return f"undefined value in template: {exc.message}"
+    detail = "recursion too deep" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+    return f"template failed: {detail}"
+
+
 class _LimitError(Exception):
     """A template went past a bound (time, size, steps)."""
 
@@ -199,38 +210,22 @@ class Engine:
             TemplateError: the template is missing, invalid, uses an undefined value or breaks the sandbox.
         """
         try:
-            template = self.env.get_template(name)
-            return self._bounded_render(template, context)
-        except _LimitError as exc:
-            where = _template_position(exc, self.root)
-            raise TemplateError(f"{where}: template went past a limit: {exc}") from None
-        except (ArithmeticError, RecursionError, MemoryError) as exc:
-            where = _template_position(exc, self.root)
-            detail = (
-                "recursion too deep" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
-            )
-            raise TemplateError(f"{where}: template failed: {detail}") from None
+            return self._bounded_render(self.env.get_template(name), context)
         except jinja2.TemplateNotFound as exc:
             raise TemplateError(f"{self.root / name}: template not found ({exc.message})") from None
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(
                 f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}"
             ) from None
-        except jinja2.exceptions.SecurityError as exc:
-            where = _template_position(exc, self.root)
-            raise TemplateError(f"{where}: template tried to leave the sandbox: {exc}") from None
-        except jinja2.UndefinedError as exc:
-            where = _template_position(exc, self.root)
-            raise TemplateError(f"{where}: undefined value in template: {exc.message}") from None
-        except (TypeError, ValueError, LookupError, yaml.YAMLError) as exc:
-            where = _template_position(exc, self.root)
-            raise TemplateError(f"{where}: template failed: {exc}") from None
+        except (_LimitError, jinja2.TemplateError, ArithmeticError, MemoryError, RecursionError) as exc:
+            raise TemplateError(f"{_template_position(exc, self.root)}: {_problem(exc)}") from None
+        except (TypeError, ValueError, LookupError) as exc:  # a filter or a method given a bad value
+            raise TemplateError(f"{_template_position(exc, self.root)}: {_problem(exc)}") from None
 
     def _bounded_render(self, template: jinja2.Template, context: Mapping[str, Any]) -> str:
         """Render with the bounds: steps, output size, and wall time (an interval timer, main thread only)."""
         self.env.steps = 0
-        timer = _Timer(RENDER_SECONDS)
-        with timer:
+        with _time_limit(RENDER_SECONDS):
             pieces: list[str] = []
             size = 0
             for piece in template.generate(**context):

@@ -130,6 +130,7 @@ def _yaml_value(value: Any) -> str:
         (" a\nb", "|2-\n   a\n  b"),
         ("a\n\nb", "|-\n  a\n\n  b"),
         ("a \nb", '"a \\nb"'),
+        ("a\u2028b", "'a\u2028  b'"),  # a line separator is a line break: the next line is indented
         ([], "[]"),
         ({}, "{}"),
         (None, "null"),
@@ -174,6 +175,18 @@ def test_yaml_block_layout() -> None:
         "  - w\n"
         "schema: z\n"
     )
+
+
+def test_yaml_writes_a_key_over_128_bytes_or_with_a_line_break_as_a_complex_key() -> None:
+    """go-yaml (as libyaml) writes ``key: value`` only for a one-line key of at most 128 bytes."""
+    long = "k" * 129
+    assert _yaml_value({long: 1, "k" * 128: 2}) == f"\n  {'k' * 128}: 2\n  ? {long}\n  : 1"
+    assert _yaml_value({"a\nb": 1}) == "\n  ? |-\n    a\n    b\n  : 1"
+
+
+def test_yaml_writes_lone_surrogates_as_replacement_characters() -> None:
+    config = DeclarativeConfig(packages=(Package(name="p", description="a\ud800b"),))
+    assert "description: a\ufffdb\n" in render_yaml(config)
 
 
 def test_yaml_key_order_is_go_yaml_natural_order() -> None:

@@ -1,5 +1,5 @@
-"""The ``to_yaml`` / ``to_json`` template filters: YAML that reads back as the value, byte for byte what
-PyYAML's dumper writes, and an undefined value reported as such (with the template's file and line)."""
+"""The ``to_yaml`` / ``to_json`` template filters: YAML that reads back as the value, and an undefined value
+reported as such (with the template's file and line)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from releasekit.errors import TemplateError
-from releasekit.io.templates import TemplateSet, _printable, _to_yaml_pyyaml, to_json, to_yaml
+from releasekit.io.templates import TemplateSet, to_json, to_yaml
 
 TRICKY = [
     "",
@@ -108,24 +108,6 @@ def _round_trip(value: Any, indent: int = 0) -> Any:
     return yaml.safe_load("k:" + to_yaml(value, indent) + "\n")["k"]
 
 
-def _pyyaml_style(value: Any) -> bool:
-    """Whether every string (and key) of ``value`` is one PyYAML writes plain, single-quoted or literal."""
-    if isinstance(value, dict):
-        return all(
-            0 < len(k) < 128 and "\n" not in k and _pyyaml_style(k) and _pyyaml_style(v)
-            for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return all(_pyyaml_style(v) for v in value)
-    if not isinstance(value, str):
-        return True
-    if not _printable(value.replace("\n", " ")):
-        return False
-    return "\n" not in value or not (
-        value[0] in " \n" or value[-1] == " " or value.endswith("\n\n") or " \n" in value
-    )
-
-
 @given(json_values)
 @settings(max_examples=400, deadline=None)
 @example({"a": TRICKY})
@@ -134,20 +116,6 @@ def _pyyaml_style(value: Any) -> bool:
 def test_to_yaml_reads_back_as_the_value(value: Any) -> None:
     assert _round_trip(value, 2) == value
     assert _round_trip(value, 4) == value
-
-
-@given(json_values)
-@settings(max_examples=400, deadline=None)
-@example({t: t for t in TRICKY if t and len(t) < 128})
-@example([{"a": [1, 2], "b": {"c": "x\ny"}}, [["deep"]], 1.5, 1e20, -0.0, True, None])
-def test_to_yaml_writes_what_pyyaml_writes(value: Any) -> None:
-    if not (isinstance(value, dict | list) and value and _pyyaml_style(value)):
-        return
-    pad = "  "
-    expected = "\n" + "\n".join(
-        pad + line if line else line for line in _to_yaml_pyyaml(value).rstrip("\n").split("\n")
-    )
-    assert to_yaml(value, 2) == expected
 
 
 def test_to_yaml_scalars_and_empty_collections_stay_on_the_key_line() -> None:
@@ -179,13 +147,3 @@ def test_undefined_attribute_is_reported(tmp_path: Path) -> None:
 def test_to_json_is_unchanged_for_values() -> None:
     assert to_json("é") == '"é"'
     assert to_json({"a": [1, None]}) == '{"a": [1, null]}'
-
-
-@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12))
-def test_printable_check_is_the_printable_pattern(text: str) -> None:
-    """The ASCII shortcut answers exactly what PyYAML's printable set (the full pattern) answers."""
-    import re
-
-    from releasekit.io.templates import _PRINTABLE_SOURCE
-
-    assert _printable(text) is (re.fullmatch(_PRINTABLE_SOURCE, text) is not None)
