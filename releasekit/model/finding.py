@@ -1,8 +1,4 @@
-"""Findings: what every rule returns (rule id, severity, message, location, hint).
-
-Pure core: no I/O. A finding's ``subject`` names what it is about, outermost first
-(package, channel, bundle), which reporters use to group output.
-"""
+"""Findings: what every rule returns (rule id, severity, message, location, hint)."""
 
 from __future__ import annotations
 
@@ -23,11 +19,7 @@ __all__ = [
 
 
 def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
-    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``.
-
-    The ancestors of ``$.a[0].b`` are ``$.a[0]``, ``$.a`` and ``$``, in that order; a relative path ends
-    at ``""``.
-    """
+    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``."""
     while True:
         line = lines.get(path)
         if line is not None or not path:
@@ -68,12 +60,7 @@ class Location:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
-    """One result of one rule about one subject.
-
-    ``facts`` are what tells apart two findings of one rule about one subject where the subject alone
-    does not (an OpenShift upgrade's ``from`` and ``to``); with ``rule`` and ``subject`` they are the
-    finding's identity, which an acknowledgement names (:mod:`releasekit.model.acknowledgement`).
-    """
+    """One result of one rule about one subject."""
 
     rule: str
     severity: Severity

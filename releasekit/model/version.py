@@ -1,25 +1,4 @@
-"""Semantic versions, release suffixes and version ranges exactly as opm reads them.
-
-Pure core: no I/O, no third-party imports. opm parses bundle versions with blang/semver v4
-(``semver.Parse``: strict ``MAJOR.MINOR.PATCH[-pre][+build]``), skipRanges with ``semver.ParseRange``
-and the optional ``release`` of an ``olm.package`` property with ``model.NewRelease``. This module
-reproduces all three, error texts included, so that releasekit rejects exactly what opm rejects and
-says it in the same words.
-
-Public API:
-
-- :class:`Version` / :func:`parse_version` -- strict semver; ``str()`` round-trips; ``compare`` and the
-  ``<``/``<=``/``>``/``>=`` operators follow semver precedence (build metadata ignored), while ``==`` is
-  plain field equality (``1.0.0+a != 1.0.0+b`` although neither precedes the other).
-- :func:`parse_prerelease_identifier` -- one pre-release identifier (blang ``NewPRVersion``).
-- :class:`Release` / :func:`parse_release` -- opm's release suffix (dot-separated pre-release identifiers,
-  at most 20 bytes); :class:`VersionRelease` orders version, then no release < any release.
-- :class:`Range` / :func:`parse_range` -- blang ``ParseRange`` with all its quirks (``x`` wildcards,
-  ``||``, the dropped one-character words that make the spaced hyphen form ``1.0.0 - 2.0.0`` parse);
-  :meth:`Range.contains` tests a version.
-- :class:`VersionError` / :class:`RangeError` -- ``ValueError`` subclasses whose ``str()`` is blang's text.
-- :func:`go_quote` -- Go's ``%q`` quoting, used to build opm-identical messages.
-"""
+"""Semantic versions, release suffixes and version ranges exactly as opm reads them."""
 
 from __future__ import annotations
 
@@ -134,11 +113,7 @@ def _parse_uint(text: str) -> int:
 
 
 def parse_prerelease_identifier(text: str) -> PrereleaseId:
-    """Parse one pre-release identifier as blang ``NewPRVersion`` does.
-
-    Raises:
-        VersionError: empty, leading zero in a numeric identifier, or a character outside ``[0-9A-Za-z-]``.
-    """
+    """Parse one pre-release identifier as blang ``NewPRVersion`` does."""
     if not text:
         raise VersionError("Prerelease is empty")
     if _only_digits(text):
@@ -182,13 +157,7 @@ def _pre_text(pre: Iterable[PrereleaseId]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Version:
-    """A strict semantic version (blang/semver v4 ``Version``).
-
-    Attributes:
-        major, minor, patch: the numbers (unsigned 64-bit).
-        pre: pre-release identifiers (``int`` for numeric ones).
-        build: build-metadata identifiers; they never affect ordering.
-    """
+    """A strict semantic version (blang/semver v4 ``Version``)."""
 
     major: int
     minor: int
@@ -236,13 +205,7 @@ _PLAIN_VERSION = re.compile(r"(0|[1-9][0-9]{0,18})\.(0|[1-9][0-9]{0,18})\.(0|[1-
 
 
 def parse_version(text: str) -> Version:
-    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions).
-
-    Raises:
-        VersionError: with blang's exact message, e.g. ``Version string empty``,
-            ``No Major.Minor.Patch elements found``, ``Invalid character(s) found in patch number "0.1"``,
-            ``Minor number must not contain leading zeroes "00"``.
-    """
+    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions)."""
     plain = _PLAIN_VERSION.match(text)
     if plain is not None:  # the common case, MAJOR.MINOR.PATCH alone: nothing to report
         return Version(int(plain[1]), int(plain[2]), int(plain[3]))
@@ -307,12 +270,7 @@ class Release:
 
 
 def parse_release(text: str) -> Release | None:
-    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``).
-
-    Raises:
-        VersionError: ``invalid release "R": exceeds maximum length of 20 characters`` or
-            ``invalid release "R": segment N: <blang message>`` (one line per bad segment).
-    """
+    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``)."""
     if text == "":
         return None
     if len(text.encode("utf-8", "surrogatepass")) > RELEASE_MAX_LENGTH:
@@ -394,12 +352,7 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True)
 class Range:
-    """A parsed blang range: OR of AND-groups of comparisons (after ``x`` wildcard expansion).
-
-    Attributes:
-        text: the string that was parsed.
-        alternatives: the ``||`` groups; a version matches when every term of some group matches.
-    """
+    """A parsed blang range: OR of AND-groups of comparisons (after ``x`` wildcard expansion)."""
 
     text: str
     alternatives: tuple[tuple[Comparison, ...], ...] = field(default=())
@@ -473,10 +426,7 @@ def _go_atoi(text: str) -> int | None:
 
 
 def _increment(text: str, index: int) -> str:
-    """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``.
-
-    Errors give ``""``, as blang ignores them.
-    """
+    """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``."""
     parts = text.split(".")
     if len(parts) <= index:
         return ""
@@ -537,16 +487,7 @@ def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
 
 
 def parse_range(text: str) -> Range:
-    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange).
-
-    Space-separated terms are ANDed, ``||`` separates alternatives; a term is an optional comparator
-    (``=``, ``==``, ``!``, ``!=``, ``>``, ``>=``, ``<``, ``<=``) and a strict version, with ``x`` wildcards
-    expanded (``1.x`` → ``>=1.0.0 <2.0.0``).
-
-    Raises:
-        RangeError: with blang's text, e.g. ``Could not parse Range ">v0.1.0": Could not parse comparator
-            ">v" in ">v0.1.0"``, ``Could not get version from string: "x"``, ``Last element in range is '||'``.
-    """
+    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange)."""
     parts = _split_and_trim(text)
     groups = _expand_wildcards(_split_or_parts(parts))
     alternatives: list[tuple[Comparison, ...]] = []

@@ -1,18 +1,4 @@
-"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
-
-Pure core: the caller reads the files. Follows operator-registry ``alpha/action/render.go``
-(``bundleToDeclcfg``, ``getRelatedImages``) and ``pkg/registry`` (``ObjectsAndPropertiesFromBundle``):
-
-- name = the CSV's ``metadata.name``; package = the ``operators.operatorframework.io.bundle.package.v1``
-  annotation; version = the CSV's ``spec.version``;
-- properties: ``olm.package``; ``olm.gvk`` for every version of every CRD in the manifests and every owned
-  API service; ``olm.gvk.required`` for required CRDs/API services and ``olm.gvk`` dependencies;
-  ``olm.package.required`` for ``olm.package`` dependencies; ``metadata/properties.yaml`` entries; and
-  per manifest an ``olm.bundle.object`` — or, when the bundle image is known (rendering an image), a
-  single ``olm.csv.metadata`` from the CSV instead. All sorted by type, then by value JSON text;
-- relatedImages: the CSV's ``spec.relatedImages``, the bundle image (when known) and every container image
-  of the install strategy's deployments, each image once.
-"""
+"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does."""
 
 from __future__ import annotations
 
@@ -141,11 +127,7 @@ def render_bundle_manifests(
     properties: Sequence[Any] = (),
     image: str = "",
 ) -> Bundle:
-    """The ``olm.bundle`` opm renders from these manifests and metadata.
-
-    Raises:
-        BundleRenderError: no CSV among the manifests, or no package annotation.
-    """
+    """The ``olm.bundle`` opm renders from these manifests and metadata."""
     csv = next(
         (o for o in objects if isinstance(o, Mapping) and o.get("kind") == "ClusterServiceVersion"), None
     )

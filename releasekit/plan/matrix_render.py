@@ -1,10 +1,4 @@
-"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters.
-
-Pure core: takes :class:`~releasekit.model.upgrade_matrix.MatrixUpgrade` values and returns text; no I/O.
-JSON (``releasekit/upgrade-matrix/v1``): ``{"schema", "upgrades": [{"package", "from", "to", "kind",
-"versions": [{"version", "reaches", "path"} | {"version", "stranded": true, "why"} |
-{"version", "blocked": true, "why"}]}]}``, one entry per upgrade and package, one row per version.
-"""
+"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters."""
 
 from __future__ import annotations
 

@@ -165,10 +165,7 @@ def choose_operator_facts(
 
 
 def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
-    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``.
-
-    It is re-aimed at ``release`` as a carried record is (name, version, images, createdAt, edges).
-    """
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``."""
     source = stream.release(record.csv_version) if record.csv_version else None
     if source is None:
         problem = Finding(
@@ -199,11 +196,7 @@ def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> Op
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
-    """The release whose record ``release`` carries; None when no earlier release has one.
-
-    That is the newest earlier release of its minor with a record (released or not), else the newest
-    earlier one of its stream.
-    """
+    """The release whose record ``release`` carries; None when no earlier release has one."""
     earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
     same_minor = [
         r
@@ -217,11 +210,7 @@ def _record_source(stream: Stream, release: Release, records: Mapping[str, Opera
 def record_findings(
     streams: tuple[Stream, ...] | list[Stream], records: Mapping[str, OperatorRecord]
 ) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release: the record its bundle is built from, and its agreement.
-
-    The findings say which record each bundle is built from and whether the record agrees with the
-    stream. ``build`` and ``check`` report them as ``bundle build`` does.
-    """
+    """RK-BUNDLE-100…102 for every release: the record its bundle is built from, and its agreement."""
     return [f for s in streams for r in s.releases for f in choose_operator_facts(s, r, records).findings]
 
 
@@ -364,11 +353,7 @@ def recorded_files(
     bundle_annotations: Mapping[str, str],
     prose_doc: Mapping[str, Any],
 ) -> dict[PurePosixPath, Any]:
-    """The files of a bundle built from a record, by path.
-
-    ``manifests/*`` and ``metadata/annotations.yaml`` as documents (the caller writes them as YAML),
-    ``bundle.Dockerfile`` as text.
-    """
+    """The files of a bundle built from a record, by path."""
     record = facts.record
     assert record is not None  # noqa: S101 - callers pass a record
     carried = facts.carried_from is not None

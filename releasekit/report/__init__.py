@@ -1,9 +1,4 @@
-"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads.
-
-A reporter is any object with ``render(report) -> str`` (see :class:`Reporter`). ``REPORTERS`` maps the
-``--format`` names to factories and drives the click choice; adding a format is one class and one entry.
-Reporters never print: the CLI writes what they return.
-"""
+"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads."""
 
 from __future__ import annotations
 

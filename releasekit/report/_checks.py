@@ -51,13 +51,7 @@ def _nothing_to_escape(report: Report) -> bool:
 
 
 def printable_report(report: Report) -> Report:
-    """``report`` with every string from input made safe to print and to encode (every reporter's first step).
-
-    File names, subjects, messages and the change summary may carry terminal escape codes or bytes that
-    are not UTF-8 (a hostile file name); :func:`releasekit.errors.printable` escapes them, so a text or
-    GitHub log cannot be rewritten by an input, XML stays XML 1.0 and every format encodes as UTF-8.
-    Messages and hints keep their line breaks; names lose theirs.
-    """
+    """``report`` with every string from input safe to print and to encode (every reporter's first step)."""
     if _nothing_to_escape(report):
         return report  # nearly always
     findings = {f: _printable_finding(f) for f in (*report.findings, *report.fixed)}

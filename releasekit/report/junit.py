@@ -1,10 +1,4 @@
-"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name.
-
-A check is a rule: every (rule, subject) with findings is a testcase -- a ``<failure>`` when it holds an
-error, else passing with its warnings and notes in ``<system-out>`` -- and a rule that found nothing is
-one passing testcase. A rule with findings gets no extra passing testcase. The suite's properties carry
-the numbers every format reports (checks, findings by severity, new / unchanged / fixed).
-"""
+"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion.
-
-Each rule that ran or fired is a ``reportingDescriptor`` with ``shortDescription``, ``fullDescription``,
-``help`` and a ``helpUri`` into ``docs/rules.md`` (relative to ``rules_url``) when the caller hands the
-rule documentation in. The default base is the repository-relative ``docs/rules.md``; code-scanning
-services that want absolute links get them from ``--rules-url https://…/docs/rules.md``. With a baseline each result carries ``baselineState`` (``new``/``unchanged``)
-and the run's properties count the fixed findings.
-"""
+"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion."""
 
 from __future__ import annotations
 

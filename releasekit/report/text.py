@@ -1,9 +1,4 @@
-"""Human-readable findings for a terminal or a CI log.
-
-Findings are grouped by subject as a ``├──`` tree (package → channel → bundle, as opm prints its
-errors); each line gives severity, rule id, location and message, with the hint below it. Colour is
-used only when asked for (the CLI asks when stdout is a terminal).
-"""
+"""Human-readable findings for a terminal or a CI log."""
 
 from __future__ import annotations
 
@@ -49,13 +44,7 @@ class _Node:
 
 @dataclass(frozen=True)
 class TextReporter:
-    """Groups findings by subject and prints them as a tree.
-
-    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 (``-q``) shows the errors and the
-    closing line only, 1 errors and warnings, 2 and more also the notes. With a baseline, what the change
-    does comes first (from verbosity 1), then its new findings; below 2 the findings the base already had
-    are only counted. From verbosity 1, what is hidden is counted in the closing lines.
-    """
+    """Groups findings by subject and prints them as a tree."""
 
     color: bool = False
     verbosity: int = 2

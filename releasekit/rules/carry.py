@@ -76,11 +76,7 @@ def _listed(values: frozenset[str]) -> str:
 def check_carried_facts(
     pairs: Iterable[tuple[PublishedKey, PublishedBlob, Bundle, Location]],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree.
-
-    ``pairs`` gives, per carried blob, the bundle generated from ``streams/`` for the same release and
-    where that release is defined. Set-valued facts name only what differs.
-    """
+    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree."""
     out: list[Finding] = []
     for key, blob, generated, release_at in pairs:
         for fact, read in _FACTS:
@@ -112,12 +108,7 @@ def check_carried_edits(
     working: Mapping[PublishedKey, PublishedBlob],
     working_files: Iterable[str],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one.
-
-    ``working`` holds the blobs read from the working tree, ``working_files`` the catalog files that
-    exist there (shown as in the committed blobs' locations): a blob missing from an existing file was
-    removed by hand; a file that is gone altogether is simply written again.
-    """
+    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one."""
     present = set(working_files)
     out: list[Finding] = []
     for key, blob in sorted(carried.items()):

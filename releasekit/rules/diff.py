@@ -98,14 +98,7 @@ _PRUNING_HINT = (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PackageCatalog:
-    """One package's catalog in one OpenShift version, at one revision.
-
-    Attributes:
-        openshift: the OpenShift version (``v4.18``), as the fragment folder is named.
-        package: the package name.
-        config: the package's file-based catalog.
-        file: the file it was read from, as findings show it.
-    """
+    """One package's catalog in one OpenShift version, at one revision."""
 
     openshift: str
     package: str
@@ -155,13 +148,7 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
 
 
 def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
-    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
-
-    Edges are :mod:`releasekit.rules.graph`'s (every channel's, by bundle name). The goal is the newest
-    head of each channel that lists ``bundle`` (a bundle that lost its edge and became a second head of
-    its channel does not count as arrived). ``bundle`` may be gone from ``config``: then any channel's
-    head will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
-    """
+    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel."""
     graph = _graph(config, package)
     if graph is None:
         return False
@@ -455,11 +442,7 @@ def check_bundle_content(
 
 
 def release_facts(release: Release) -> dict[str, str]:
-    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them.
-
-    Status and deprecation message are left out (a release may be deprecated or withdrawn later), and
-    so are its catalogs (adding an OpenShift version is fine; removing one is RK-DIFF-003's).
-    """
+    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them."""
     facts: dict[str, str] = {"bundle": release.bundle_image}
     for name, image in release.images.items():
         facts[f"images.{name}"] = image
@@ -583,10 +566,7 @@ def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tupl
 def check_stranded(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-007: every bundle that reached a channel head at base still does at head.
-
-    Bundles that reached none at base are left alone (that is published history, not this change).
-    """
+    """RK-DIFF-007: every bundle that reached a channel head at base still does at head."""
     out: list[Finding] = []
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]

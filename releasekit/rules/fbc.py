@@ -447,11 +447,7 @@ def _digest_error(digest: str) -> str | None:
 
 
 def image_pull_spec_error(ref: str) -> str | None:
-    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is.
-
-    Texts are the Go library's, e.g. ``unsupported digest algorithm``, ``invalid checksum digest length``,
-    ``invalid reference format: repository name must be lowercase``, ``invalid reference format``.
-    """
+    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is."""
     if len(ref) <= _PLAIN_PULL_SPEC_MAX and _PLAIN_PULL_SPEC.match(ref):
         return None
     if _IDENTIFIER.match(ref):
@@ -577,13 +573,7 @@ def _string_items_error(items: Iterable[Any], where: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class GraphProblem:
-    """What is wrong with one channel's upgrade graph (at most one, as opm reports).
-
-    Attributes:
-        rule: ``RK-FBC-043`` (no head), ``-044`` (several heads), ``-045`` (cycle) or ``-046`` (stranded).
-        message: opm's exact text.
-        names: the bundles concerned (heads, the cycle path, or the stranded bundles).
-    """
+    """What is wrong with one channel's upgrade graph (at most one, as opm reports)."""
 
     rule: str
     message: str
@@ -591,10 +581,7 @@ class GraphProblem:
 
 
 def channel_heads(entries: Iterable[ChannelEntry]) -> tuple[str, ...]:
-    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted.
-
-    The first entry of a repeated name wins, as the model keeps one bundle per name.
-    """
+    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted."""
     unique = _unique_entries(entries)
     incoming: set[str] = set()
     for entry in unique.values():
@@ -612,14 +599,7 @@ def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
 
 
 def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
-    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
-
-    1. exactly one head (no incoming replaces/skips edge); ``skipRange`` makes no edge;
-    2. walking ``replaces`` from the head must not revisit a name; the walk stops at a name that is
-       absent from the channel or that some entry skips;
-    3. every entry is on that walk or skipped by some entry, else it is stranded.
-    An empty channel has no graph problem (it is RK-FBC-041).
-    """
+    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound."""
     unique = _unique_entries(entries)
     if not unique:
         return None
@@ -694,11 +674,7 @@ def _entry_index(channel: Channel, name: str) -> int:
 
 
 def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
-    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings.
-
-    Findings come in a stable order: packages, channels, bundles, deprecations (load order), then the
-    model checks per package. The verdict agrees with opm: no error finding exactly when opm passes.
-    """
+    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings."""
     out = _Collector()
     packages = _check_packages(config.packages, out)
     _check_channels(config.channels, packages, out)
@@ -855,11 +831,7 @@ def _check_bundle_blob(
 def _check_properties(
     b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> tuple[list[tuple[int, Any, bool]], bool]:
-    """Report each property value of the wrong shape (RK-FBC-020).
-
-    Returns the ``olm.package`` properties as (index, value, shape verified by the loader), and whether
-    all of them parsed (a broken one stops opm before it counts them).
-    """
+    """Report each property value of the wrong shape (RK-FBC-020)."""
     package_props: list[tuple[int, Any, bool]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):

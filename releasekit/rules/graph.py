@@ -194,18 +194,7 @@ RULES: Final[Mapping[str, GraphRule]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GraphPolicy:
-    """What the release policy says about the graph, so that the rules work on any catalog.
-
-    Attributes:
-        islands_declared: minor channels are islands by design (``cross-minor: none``): a bundle that
-            cannot leave its channel is RK-GRAPH-005 (info) instead of RK-GRAPH-006 (warning).
-        api_group_of: bundle name → owned API group; bundles not in it (or all, when None) use the
-            groups of their ``olm.gvk`` properties.
-        stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of
-            another stream than the head's is RK-GRAPH-008. None: one stream.
-        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
-            policy), so such a bundle is RK-GRAPH-007 (info).
-    """
+    """What the release policy says about the graph, so that the rules work on any catalog."""
 
     islands_declared: bool = False
     api_group_of: Mapping[str, str] | None = None
@@ -637,10 +626,7 @@ def _entry_index(channel: Channel, name: str) -> int:
 def check_graph(
     config: DeclarativeConfig, policy: GraphPolicy = DEFAULT_POLICY, *, file: str = ""
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-001 … 009 for every package of ``config``.
-
-    ``file`` is the catalog path to point at when objects carry no location (generated configs).
-    """
+    """RK-GRAPH-001 … 009 for every package of ``config``."""
     findings: list[Finding] = []
     for _, pkg in sorted(_packages(config).items()):
         graph, located = _analyze(pkg, policy)
@@ -670,11 +656,7 @@ def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
 
 
 def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
-    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None.
-
-    While such a bundle is installed the cluster reports Upgradeable=False: it never reaches ``target``
-    with it, so the upgrade cannot strand it.
-    """
+    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None."""
     if bundle is None:
         return None
     try:
@@ -691,14 +673,7 @@ def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
 def find_strandings(
     catalogs: Sequence[tuple[str, DeclarativeConfig]], edges: Sequence[tuple[str, str]] | None = None
 ) -> tuple[Stranding, ...]:
-    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge.
-
-    ``catalogs`` is ``(openshift, config)`` in cluster-upgrade order (the stream's ``openshift`` list).
-    ``edges`` are the cluster upgrades ``(from, to)`` to check (the OpenShift lifecycle's, including EUS
-    to EUS and into a new major); None: each catalog to the next one of ``catalogs``. A bundle of N is
-    fine when M has it (in a channel entry of the same package) or some entry of the package in M
-    replaces it, skips it, or has a skipRange that contains its version.
-    """
+    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge."""
     out: list[Stranding] = []
     by_name = dict(catalogs)
     pairs = (
@@ -750,13 +725,7 @@ def published_severity(
     known: Severity = Severity.WARNING,
     new: Severity = Severity.ERROR,
 ) -> Callable[[Stranding], Severity]:
-    """A severity callback: a stranding that is already published is ``known``, any other is ``new``.
-
-    ``published`` holds ``(bundle, openshift)`` pairs of the published catalogs. A stranding is already
-    published when the bundle was published on the older OpenShift version, the newer one's catalog is
-    published too (some pair names it), and the bundle was never published there -- so a new catalog
-    that drops a bundle, or removing a published bundle from a catalog, is new.
-    """
+    """A severity callback: a stranding that is already published is ``known``, any other is ``new``."""
     pairs = frozenset(published)
     catalogs = {openshift for _, openshift in pairs}
 
@@ -776,11 +745,7 @@ def check_openshift_upgrades(
     files: Mapping[str, str] | None = None,
     edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there).
-
-    ``severity`` is fixed or decided per stranding (:func:`published_severity`); ``files`` maps an
-    OpenShift version to its catalog path, used when the bundle blobs carry no location.
-    """
+    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there)."""
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
     findings = []
     for s in find_strandings(catalogs, edges):

@@ -431,11 +431,7 @@ def check_install_namespace(
     severity: Severity,
     system_severity: Severity = Severity.WARNING,
 ) -> list[Finding]:
-    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace.
-
-    ``what`` says where the namespace comes from (``the suggested namespace``, ``--namespace``).
-    ``openshift-*`` is allowed: Red Hat's operators install into ``openshift-<operator>`` by convention.
-    """
+    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace."""
     problem = namespace_name_problem(namespace)
     if problem is not None:
         return [
@@ -466,11 +462,7 @@ def check_install_namespace(
 
 
 def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
-    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace.
-
-    005 … 008 and 010 come at ``severity``; 009 (a system namespace suggested) is always a warning here:
-    the bundle only suggests it, ``olmv1 manifests`` refuses to install there.
-    """
+    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace."""
     out: list[Finding] = []
     csv = bundle.csv
     if csv is not None:

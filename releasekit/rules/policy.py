@@ -179,11 +179,7 @@ class UpgradeEdge:
 
 
 def upgrade_edges(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> tuple[UpgradeEdge, ...]:
-    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions.
-
-    ``replaces`` and ``skips`` are taken as written, whatever bundle they name (so an edge from another
-    package's bundle is seen); skipRange edges come from :mod:`releasekit.rules.graph`.
-    """
+    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions."""
     found: dict[tuple[str, str, str], tuple[str, set[str], Location]] = {}
 
     def add(package: str, source: str, target: str, kind: str, openshift: str, where: Location) -> None:
@@ -230,11 +226,7 @@ def check_edges(
     *,
     package_of_bundle: Mapping[str, str] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-POLICY-002, 003 and 004 for each edge.
-
-    ``package_of_bundle`` maps the bundles of the catalogs to their packages (an edge whose source is
-    another package's bundle is RK-POLICY-004 even when no stream knows that bundle).
-    """
+    """RK-POLICY-002, 003 and 004 for each edge."""
     owner: dict[str, tuple[Stream, Release]] = {
         r.csv_name(s.package): (s, r) for s in streams for r in s.releases
     }

@@ -146,14 +146,7 @@ def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Invento
 
 
 def _check_minors(stream: Stream) -> list[Finding]:
-    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change.
-
-    A withdrawn release keeps its bundle and channel entry (opm refuses a deprecation of a bundle the
-    package lacks, and Konflux refuses removing a published bundle); it leaves the upgrade path only when
-    a newer release of its minor skips it. The newest release of a minor is the channel head, which is
-    also why an owned-API change inside a minor cannot be planned: no edge may join the two APIs, so
-    the channel would get two heads.
-    """
+    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change."""
     out: list[Finding] = []
     subject = (stream.package,)
     published = [r for r in stream.releases if r.status.is_published]
@@ -573,11 +566,7 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 def _unknown_gate(
     release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
 ) -> Finding:
-    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define.
-
-    An error for a candidate; a warning for published history (0.1.0's operator forced the misspelled
-    ``HierarchialCohorts``).
-    """
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define."""
     published = release.status is not ReleaseStatus.CANDIDATE
     return _f(
         RULE_GATE_UNKNOWN,
@@ -724,10 +713,7 @@ def check_inventory_changes(
     base_inventories: Mapping[str, Inventory],
     head_inventories: Mapping[str, Inventory],
 ) -> list[Finding]:
-    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts.
-
-    Its facts are what shipped; a new Kueue pin gets an inventory of its own.
-    """
+    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts."""
     out: list[Finding] = []
     users: dict[str, list[str]] = {}
     for stream in base_streams:

@@ -1,9 +1,4 @@
-"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions.
-
-Pure: no I/O. Messages follow operator-framework/api's ``Error()`` rendering without the level
-prefix (the finding's severity carries it): ``[Field <f>, ][Value <v>: ]<detail>``; so a person who
-knows ``operator-sdk bundle validate`` output recognises every message.
-"""
+"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions."""
 
 from __future__ import annotations
 

@@ -71,11 +71,7 @@ def name_violations(name: str) -> list[str]:
 
 
 def _parse_json(text: str) -> tuple[Any, str | None]:
-    """The value of JSON ``text``, or operator-framework/api's ``validateJSON`` complaint.
-
-    The complaint is Go ``encoding/json``'s syntax error, at its offset; text nested past the limit is
-    refused too.
-    """
+    """The value of JSON ``text``, or operator-framework/api's ``validateJSON`` complaint."""
     try:
         return jsontext.loads(text), None
     except jsontext.NestedTooDeep as exc:

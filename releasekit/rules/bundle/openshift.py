@@ -82,15 +82,7 @@ def _catalog_version(name: str) -> tuple[int, int] | None:
 def check_openshift_versions(
     bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
 ) -> list[Finding]:
-    """RK-BUNDLE-093/094: the OpenShift versions value is right.
-
-    It is in a documented form, Dockerfile and metadata agree, and the range matches the OpenShift
-    catalogs (``v4.18`` ...) the release is published to.
-
-    ``form_severity`` is the severity of a value in no documented form: an error for a stream's
-    candidate, a warning for released history and for other operators' bundles (operator-sdk does not
-    read the value).
-    """
+    """RK-BUNDLE-093/094: the OpenShift versions value is right."""
     out: list[Finding] = []
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
@@ -233,10 +225,7 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
 
 
 def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
-    """Operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details (empty = fine).
-
-    ``dockerfile`` None means no ``index-path`` was given (the caller turns that into a warning).
-    """
+    """operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details."""
     assert dockerfile is not None
     if not dockerfile.exists:
         return [

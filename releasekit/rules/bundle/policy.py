@@ -35,11 +35,7 @@ def policy_severity(policy: StreamPolicy) -> Severity:
 
 
 def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Finding]:
-    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version.
-
-    A CRD counts as alpha when any of its versions is (the operator's rule); kinds the stream lists in
-    ``apiMaturity.alphaApis`` may ship. No policy (another operator's bundle): nothing to judge.
-    """
+    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version."""
     if policy is None:
         return []
     out: list[Finding] = []

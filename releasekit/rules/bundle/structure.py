@@ -300,10 +300,7 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
-    """Operator-framework/api's bundle validator.
-
-    It checks owned CRDs, duplicates, shadowing ServiceAccounts, size, release name and images.
-    """
+    """Operator-framework/api's bundle validator."""
     csv = bundle.csv
     if csv is None:
         return []
