@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows"]
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatrixRow:

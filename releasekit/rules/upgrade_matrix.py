@@ -22,18 +22,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.graph import PackageGraph
 from releasekit.model.lifecycle import UpgradeEdge
-from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
+from releasekit.model.upgrade_matrix import MatrixRow
+from releasekit.model.upgrade_matrix import MatrixUpgrade as MatrixUpgrade
 from releasekit.model.version import RangeError, Version, parse_range
 from releasekit.rules.graph import (
-    PackageGraph,
     analyze_config,
     blocks_upgrade,
     shortest_paths,
     upgrade_adjacency,
 )
-
-__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows", "follow", "upgrade_matrix"]
 
 
 def _version_text(graph: PackageGraph, name: str) -> str:

@@ -13,8 +13,6 @@ from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, parse_semver
 
-__all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
-
 CHANNEL_PREFIXES = ("candidate", "stable", "fast")
 
 _REQUESTS_DETAIL = (
