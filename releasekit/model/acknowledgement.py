@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 
 ACKNOWLEDGEMENTS_FILE = "releasekit-acknowledgements.yaml"
 RULE_ACK_STALE = "RK-POLICY-020"
@@ -122,11 +122,4 @@ def acknowledge(
 
 
 def _problem(rule: str, message: str, ack: Acknowledgement, hint: str) -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.WARNING,
-        message=message,
-        location=ack.location,
-        hint=hint,
-        subject=(ACKNOWLEDGEMENTS_FILE,),
-    )
+    return make_finding(rule, message, ack.location, hint, (ACKNOWLEDGEMENTS_FILE,), Severity.WARNING)

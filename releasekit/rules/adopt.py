@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.stream import Stream
 
 RULE_UNKNOWN_PACKAGE = "RK-DIFF-012"
@@ -49,9 +49,7 @@ class AdoptedCatalog:
 
 
 def _error(rule: str, message: str, where: Location, hint: str, subject: tuple[str, ...]) -> Finding:
-    return Finding(
-        rule=rule, severity=Severity.ERROR, message=message, location=where, hint=hint, subject=subject
-    )
+    return make_finding(rule, message, where, hint, subject)
 
 
 def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog]) -> tuple[Finding, ...]:
@@ -119,11 +117,11 @@ def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog])
 
 def not_imported(file: str, layout: str) -> Finding:
     """RK-DIFF-015: ``file`` is not a package catalog of ``layout``."""
-    return Finding(
-        rule=RULE_NOT_IMPORTED,
-        severity=Severity.INFO,
-        message=f"{file} is not a package catalog of the {layout} layout; not imported",
-        location=Location(file=file),
-        hint="releasekit writes the catalogs and Containerfiles; keep what else you need by hand",
-        subject=("not imported",),
+    return make_finding(
+        RULE_NOT_IMPORTED,
+        f"{file} is not a package catalog of the {layout} layout; not imported",
+        Location(file=file),
+        "releasekit writes the catalogs and Containerfiles; keep what else you need by hand",
+        ("not imported",),
+        Severity.INFO,
     )

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.published import PublishedBlob, PublishedKey
 
 RULE_CARRIED_EDITED = "RK-DIFF-010"
@@ -74,20 +74,15 @@ def check_carried_facts(
             if published == recorded:
                 continue
             out.append(
-                Finding(
-                    rule=RULE_CARRIED_FACTS,
-                    severity=Severity.ERROR,
-                    message=(
-                        f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
-                        f"{_listed(published - recorded)} where the release at {release_at} gives "
-                        f"{_listed(recorded - published)}"
-                    ),
-                    location=blob.location,
-                    hint=(
-                        f"a published bundle is carried as it is: correct the release at {release_at} "
-                        "to what was published"
-                    ),
-                    subject=(key[0], key[1], f'bundle "{key[2]}"'),
+                make_finding(
+                    RULE_CARRIED_FACTS,
+                    f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
+                    f"{_listed(published - recorded)} where the release at {release_at} gives "
+                    f"{_listed(recorded - published)}",
+                    blob.location,
+                    f"a published bundle is carried as it is: correct the release at {release_at} "
+                    "to what was published",
+                    (key[0], key[1], f'bundle "{key[2]}"'),
                 )
             )
     return tuple(out)
@@ -110,20 +105,15 @@ def check_carried_edits(
         where = now.location if now is not None else Location(file=blob.location.file)
         change = "was removed from" if now is None else "differs in"
         out.append(
-            Finding(
-                rule=RULE_CARRIED_EDITED,
-                severity=Severity.ERROR,
-                message=(
-                    f'published bundle "{key[2]}" {change} the working tree of {blob.location.file}; '
-                    f"{blob.revision} has it at line {blob.location.line}"
-                ),
-                location=where,
-                hint=(
-                    "published bundles are immutable: restore the file with `git checkout -- "
-                    f"{blob.location.file}` (a new release ships as a new bundle); after "
-                    "`releasekit catalog adopt`, commit the import before building"
-                ),
-                subject=(key[0], key[1], f'bundle "{key[2]}"'),
+            make_finding(
+                RULE_CARRIED_EDITED,
+                f'published bundle "{key[2]}" {change} the working tree of {blob.location.file}; '
+                f"{blob.revision} has it at line {blob.location.line}",
+                where,
+                "published bundles are immutable: restore the file with `git checkout -- "
+                f"{blob.location.file}` (a new release ships as a new bundle); after "
+                "`releasekit catalog adopt`, commit the import before building",
+                (key[0], key[1], f'bundle "{key[2]}"'),
             )
         )
     return tuple(out)

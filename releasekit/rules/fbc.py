@@ -88,7 +88,7 @@ from releasekit.model.fbc import (
     Package,
     json_kind,
 )
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.version import (
     RangeError,
     Release,
@@ -323,13 +323,13 @@ class _Collector:
     ) -> None:
         info = RULES[rule]
         self.findings.append(
-            Finding(
-                rule=rule,
-                severity=info.severity,
-                message=message,
-                location=Location(file=location.file, line=location.line, path=path or location.path),
-                hint=info.hint.format_map(_HintArgs(hint_args)),
-                subject=tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
+            make_finding(
+                rule,
+                message,
+                Location(file=location.file, line=location.line, path=path or location.path),
+                info.hint.format_map(_HintArgs(hint_args)),
+                tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
+                info.severity,
             )
         )
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, make_finding
 from releasekit.model.fragment import FragmentFacts
 
 RELEASE_REGISTRIES = ("registry.redhat.io/", "registry.stage.redhat.io/")
@@ -47,14 +47,7 @@ def parse_openshift_folder(name: str) -> tuple[int, int] | None:
 def _finding(
     rule: str, message: str, file: str, hint: str, line: int | None = None, *subject: str
 ) -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.ERROR,
-        message=message,
-        location=Location(file=file, line=line),
-        hint=hint,
-        subject=subject,
-    )
+    return make_finding(rule, message, Location(file=file, line=line), hint, subject)
 
 
 def _from_line(text: str) -> tuple[str, int] | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
 from releasekit.model.stream import Stream
 
@@ -61,14 +61,13 @@ def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = (
         for version in stream.openshift:
             if version not in listed:
                 findings.append(
-                    Finding(
-                        rule="RK-STREAM-052",
-                        severity=Severity.ERROR,
-                        message=f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
+                    make_finding(
+                        "RK-STREAM-052",
+                        f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
                         "does not list: no cluster upgrade into or out of it is checked",
-                        location=stream.origin.at(".openshift"),
-                        hint=f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
-                        subject=(f"stream {stream.name!r}",),
+                        stream.origin.at(".openshift"),
+                        f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
+                        (f"stream {stream.name!r}",),
                     )
                 )
     return tuple(findings)

@@ -88,12 +88,12 @@ def _install_modes(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Fi
     return [
         finding(
             "RK-OLMV1-001",
-            severity,
             f"CSV {csv.name} does not support the AllNamespaces install mode: OLM v1 installs registry+v1 "
             "bundles only in AllNamespaces mode",
             csv.loc("$.spec.installModes"),
             "support AllNamespaces (type: AllNamespaces, supported: true) to be installable by OLM v1",
             bundle,
+            severity=severity,
         )
     ]
 
@@ -118,11 +118,11 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
             out.append(
                 finding(
                     "RK-OLMV1-002",
-                    severity,
                     f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
                     csv.loc("$.metadata.annotations['olm.properties']"),
                     f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
                     bundle,
+                    severity=severity,
                 )
             )
     if bundle.properties is not None:
@@ -130,11 +130,11 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
             out.append(
                 finding(
                     "RK-OLMV1-002",
-                    severity,
                     f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
                     bundle.properties.loc(f"$.properties[{index}]"),
                     f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
                     bundle,
+                    severity=severity,
                 )
             )
     for section in ("customresourcedefinitions", "apiservicedefinitions"):
@@ -144,12 +144,12 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
             out.append(
                 finding(
                     "RK-OLMV1-002",
-                    severity,
                     f"CSV {csv.name} requires API {name} (spec.{section}.required, an olm.gvk.required "
                     f"dependency): {_WHY}",
                     csv.loc(f"$.spec.{section}.required[{index}]"),
                     "drop the required API; install its provider separately and document it",
                     bundle,
+                    severity=severity,
                 )
             )
     return out
@@ -165,11 +165,11 @@ def _dependencies_file(bundle: Bundle, severity: Severity) -> list[Finding]:
         out.append(
             finding(
                 "RK-OLMV1-003",
-                severity,
                 f"metadata/dependencies.yaml declares a dependency of type {kind}: {_WHY}",
                 deps.loc(f"$.dependencies[{index}]"),
                 "remove the entry (and dependencies.yaml when it is empty); document the prerequisite instead",
                 bundle,
+                severity=severity,
             )
         )
     return out
@@ -192,11 +192,11 @@ def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> l
         out.append(
             finding(
                 "RK-OLMV1-004",
-                severity,
                 f"{what}: OLM v1 does not support the OperatorConditions API",
                 location,
                 "stop relying on OperatorConditions (report upgrade readiness another way)",
                 bundle,
+                severity=severity,
             )
         )
 
@@ -241,12 +241,12 @@ def check_olmv1(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Fin
             for f in [
                 finding(
                     "RK-OLMV1-004",
-                    severity,
                     f"the bundle ships an OperatorCondition ({m.name}): OLM v1 does not support the "
                     "OperatorConditions API",
                     m.loc("$"),
                     "stop relying on OperatorConditions",
                     bundle,
+                    severity=severity,
                 )
             ]
         ]
@@ -341,12 +341,12 @@ def _rule_findings(
     return [
         finding(
             rid,
-            severity,
             f"{where} grants {what}: {_CONSEQUENCES[rid]}, {_INSTALLER}",
             location,
             f"{_HINTS[rid]}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
             "accepts an installer that can do anything",
             bundle,
+            severity=severity,
         )
         for rid, what in _broad_grants(as_map(rule))
     ]
@@ -384,12 +384,12 @@ def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
             out.append(
                 finding(
                     "RK-OLMV1-010",
-                    severity,
                     f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
                     "the installer's role the rule would be dropped or widened",
                     manifest.loc(path),
                     "write every rule field as a list of strings (resourceNames: [one-secret])",
                     bundle,
+                    severity=severity,
                 )
             )
             continue
@@ -426,25 +426,25 @@ def check_install_namespace(
         return [
             finding(
                 "RK-OLMV1-008",
-                severity,
                 f"{what} {namespace!r} is not a valid namespace name: {problem}",
                 location,
                 "use a namespace name such as the package's (widget-operator); `olmv1 manifests --namespace N` "
                 "chooses another",
                 bundle,
+                severity=severity,
             )
         ]
     if _system_namespace(namespace):
         return [
             finding(
                 "RK-OLMV1-009",
-                system_severity,
                 f"{what} {namespace!r} is a namespace Kubernetes or OpenShift keeps for itself: the operator "
                 "and an installer allowed to create Deployments, Roles and RoleBindings there would sit beside "
                 "the control plane's own accounts and secrets",
                 location,
                 "install into the operator's own namespace (openshift-<operator> or <operator>-system)",
                 bundle,
+                severity=system_severity,
             )
         ]
     return []

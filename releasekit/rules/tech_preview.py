@@ -29,7 +29,7 @@ from typing import Final
 
 from releasekit.model import jsontext
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.stream import Release, Stream
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
@@ -47,14 +47,13 @@ STREAM_RULES: Final = ("RK-STREAM-053",)
 def check_stream_blocking(streams: Iterable[Stream]) -> tuple[Finding, ...]:
     """RK-STREAM-053: an experimental (not stable) stream with releases that does not block upgrades."""
     return tuple(
-        Finding(
-            rule="RK-STREAM-053",
-            severity=Severity.ERROR,
-            message=f"experimental (Tech Preview) stream {stream.name!r} does not block cluster upgrades: "
+        make_finding(
+            "RK-STREAM-053",
+            f"experimental (Tech Preview) stream {stream.name!r} does not block cluster upgrades: "
             f"its releases would carry no {PROP_MAX_OPENSHIFT}",
-            location=stream.origin.at(""),
-            hint="set blockClusterUpgrades: true (each release then blocks upgrades past its newest catalog)",
-            subject=(f"stream {stream.name!r}",),
+            stream.origin.at(""),
+            "set blockClusterUpgrades: true (each release then blocks upgrades past its newest catalog)",
+            (f"stream {stream.name!r}",),
         )
         for stream in streams
         if not is_stable(stream) and stream.releases and not stream.block_cluster_upgrades
@@ -145,13 +144,8 @@ def check_catalog_blocking(
         for rule, severity, message, hint in _judge(stream, release, values, CATALOG_RULES, shown):
             location = stream.origin.at("") if rule != "RK-POLICY-011" else release.origin.at(".catalogs")
             findings.append(
-                Finding(
-                    rule=rule,
-                    severity=severity,
-                    message=message,
-                    location=location,
-                    hint=hint,
-                    subject=(f"stream {stream.name!r}", f'bundle "{name}"'),
+                make_finding(
+                    rule, message, location, hint, (f"stream {stream.name!r}", f'bundle "{name}"'), severity
                 )
             )
     return tuple(findings)
@@ -177,13 +171,8 @@ def check_csv_blocking(
     """RK-BUNDLE-110…112 for one release's CSV (``location``: its ``olm.properties`` or annotations)."""
     values = csv_max_openshift(annotations)
     return tuple(
-        Finding(
-            rule=rule,
-            severity=severity,
-            message=message,
-            location=location,
-            hint=hint,
-            subject=(f'bundle "{release.csv_name(stream.package)}"',),
+        make_finding(
+            rule, message, location, hint, (f'bundle "{release.csv_name(stream.package)}"',), severity
         )
         for rule, severity, message, hint in _judge(stream, release, values, CSV_RULES, "its CSV")
     )

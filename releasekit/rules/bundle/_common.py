@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 
 _UNSET = object()
 
@@ -33,21 +33,14 @@ def csv_message(detail: str, csv_name: str) -> str:
 
 def finding(
     rule: str,
-    severity: Severity,
     message: str,
     location: Location,
     hint: str,
     bundle: Bundle | None = None,
+    severity: Severity = Severity.ERROR,
 ) -> Finding:
     """Build a finding with the bundle as subject."""
-    return Finding(
-        rule=rule,
-        severity=severity,
-        message=message,
-        location=location,
-        hint=hint,
-        subject=bundle.subject if bundle is not None else (),
-    )
+    return make_finding(rule, message, location, hint, bundle.subject if bundle is not None else (), severity)
 
 
 def as_map(value: object) -> Mapping[str, Any]:

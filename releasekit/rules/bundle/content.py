@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, BundleLayout, Manifest
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding
 from releasekit.rules.bundle._common import api_message, finding
 from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.registry import SUPPORTED_KINDS
@@ -35,7 +35,6 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.CONTENT_UNSUPPORTED_KIND,
-                    Severity.ERROR,
                     api_message("unsupported media type registry+v1 for bundle object", value=go_gvk(obj)),
                     obj.loc("$.kind"),
                     "OLM installs only these kinds from a registry+v1 bundle: "
@@ -50,7 +49,6 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.CONTENT_OBJECT_METADATA,
-                    Severity.ERROR,
                     api_message(
                         f"error validating object: {aggregate([message for _, message in problems])}",
                         value=obj.name,

@@ -485,7 +485,6 @@ def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[F
     return [
         finding(
             ids.CRD_INVALID,
-            Severity.ERROR,
             api_message(message, field=path, value=crd.name),
             crd.loc(_json_path(path)),
             "fix the CustomResourceDefinition; the API server would reject it as it is",
@@ -507,12 +506,12 @@ def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[F
     return [
         finding(
             ids.CRD_NO_SERVED_VERSION,
-            Severity.WARNING,
             f'CRD "{crd.name}" serves none of its versions ({", ".join(crd_versions(crd))}): the API server '
             "accepts it, but no client can read or write its objects",
             crd.loc("$.spec.versions"),
             "set served: true on the version(s) clients use",
             bundle,
+            severity=Severity.WARNING,
         )
     ]
 

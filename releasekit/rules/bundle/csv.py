@@ -111,22 +111,22 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         return [
             finding(
                 ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
                 csv_message("annotations not found", name),
                 csv.loc("$.metadata"),
                 "add metadata.annotations with an alm-examples list of example custom resources",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     if "alm-examples" not in annotations and "olm.examples" not in annotations:
         return [
             finding(
                 ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
                 csv_message("example annotations not found", name),
                 csv.loc("$.metadata.annotations"),
                 "add an alm-examples annotation with one example per owned API",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
@@ -134,13 +134,13 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         out.append(
             finding(
                 ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
                 csv_message(
                     "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
                 ),
                 csv.loc("$.metadata.annotations['olm.examples']"),
                 "keep only alm-examples",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     path = f"$.metadata.annotations[{key!r}]"
@@ -152,7 +152,6 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_EXAMPLES_INVALID,
-                    Severity.ERROR,
                     api_message("invalid example", value=problem),
                     csv.loc(path),
                     f"make {key} a valid JSON list of custom resources",
@@ -165,7 +164,6 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_EXAMPLES_INVALID,
-                    Severity.ERROR,
                     api_message("error decoding example CustomResource", value=decode_error),
                     csv.loc(path),
                     f"make {key} a JSON list of custom resources, each with apiVersion and kind",
@@ -190,7 +188,6 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_OWNED_CRD_NAME,
-                    Severity.ERROR,
                     f"couldn't parse plural.group from crd name: {crd_name}",
                     csv.loc(f"{owned_path}.name"),
                     "name an owned CRD <plural>.<group>, as its metadata.name",
@@ -208,7 +205,6 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_EXAMPLE_NOT_PROVIDED,
-                    Severity.ERROR,
                     api_message("example must have a provided API", value=gvk_string(*gvk)),
                     csv.loc(path),
                     "drop the example or add the API to spec.customresourcedefinitions.owned",
@@ -220,11 +216,11 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_API_WITHOUT_EXAMPLE,
-                    Severity.WARNING,
                     api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
                     csv.loc(owned_path),
                     f"add an example {gvk[2]} to the {key} annotation",
                     bundle,
+                    severity=Severity.WARNING,
                 )
             )
     return out
@@ -239,7 +235,6 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         return [
             finding(
                 ids.CSV_INSTALL_MODES,
-                Severity.ERROR,
                 csv_message("install modes not found", name),
                 csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
                 hint,
@@ -257,7 +252,6 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.CSV_INSTALL_MODES,
-                    Severity.ERROR,
                     csv_message(
                         "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
                     ),
@@ -270,7 +264,6 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         out.append(
             finding(
                 ids.CSV_INSTALL_MODES,
-                Severity.ERROR,
                 csv_message("none of InstallModeTypes are supported", name),
                 csv.loc("$.spec.installModes"),
                 "mark at least one install mode supported: true",
@@ -286,18 +279,17 @@ def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         return [
             finding(
                 ids.CSV_MIN_KUBE_VERSION,
-                Severity.WARNING,
                 csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
                 csv.loc("$.spec"),
                 "set spec.minKubeVersion, e.g. 1.28.0",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     if parse_semver(value) is None:
         return [
             finding(
                 ids.CSV_MIN_KUBE_VERSION,
-                Severity.ERROR,
                 csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
                 csv.loc("$.spec.minKubeVersion"),
                 "write spec.minKubeVersion as full semver, e.g. 1.28.0",
@@ -343,7 +335,6 @@ def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     return [
         finding(
             ids.CSV_REQUIRED_FIELD,
-            Severity.ERROR,
             api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2]),
             csv.loc(path),
             f"set {yaml_path}",
@@ -363,7 +354,6 @@ def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> l
                 out.append(
                     finding(
                         ids.ANNOTATION_CASE,
-                        Severity.ERROR,
                         api_message(
                             f"provided annotation {key_text} uses wrong case and should be {want} instead",
                             value=manifest.name,
@@ -385,7 +375,6 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
         out.append(
             finding(
                 ids.CSV_NAME,
-                Severity.ERROR,
                 csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
                 csv.loc("$.metadata.name"),
                 "name the CSV <package>.v<version>, lower case, at most 63 characters",
@@ -399,7 +388,6 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
             out.append(
                 finding(
                     ids.CSV_NAME,
-                    Severity.ERROR,
                     csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
                     csv.loc("$.spec.replaces"),
                     "spec.replaces must name an existing CSV (<package>.v<version>)",
@@ -415,7 +403,6 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
         out.append(
             finding(
                 ids.CSV_OLM_PROPERTIES,
-                Severity.WARNING,
                 api_message(
                     "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
                     value=name,
@@ -423,6 +410,7 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
                 csv.loc("$.metadata.annotations['olm.properties']"),
                 "move the properties to metadata/properties.yaml",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     for key in ("apiVersion", "kind"):
@@ -430,7 +418,6 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
             out.append(
                 finding(
                     ids.CSV_TYPE_META,
-                    Severity.ERROR,
                     csv_message(f"'{key}' is missing", name),
                     csv.loc("$"),
                     f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",

@@ -50,7 +50,6 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.GP_NO_DEPLOYMENT,
-                Severity.ERROR,
                 api_message("unable to find a deployment to install in the CSV", value=name),
                 csv.loc("$.spec.install"),
                 "add spec.install.spec.deployments",
@@ -66,11 +65,11 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
                 out.append(
                     finding(
                         ids.GP_RESOURCE_REQUESTS,
-                        Severity.WARNING,
                         api_message(_REQUESTS_DETAIL.format(name=as_str(container.get("name"))), value=name),
                         csv.loc(f"{pod_path}.containers[{c_index}].resources"),
                         "set resources.requests.cpu and resources.requests.memory on the container",
                         bundle,
+                        severity=Severity.WARNING,
                     )
                 )
     descriptions = as_map(csv.spec.get("customresourcedefinitions"))
@@ -81,13 +80,13 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
                 out.append(
                     finding(
                         ids.GP_CRD_DESCRIPTION,
-                        Severity.WARNING,
                         api_message(
                             f'{field} CRD "{as_str(desc.get("name"))}" has an empty description', value=name
                         ),
                         csv.loc(f"$.spec.customresourcedefinitions.{field}[{index}]"),
                         "describe the API in a sentence; the console shows it",
                         bundle,
+                        severity=Severity.WARNING,
                     )
                 )
     bad_channels = [c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES)]
@@ -96,7 +95,6 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.GP_CHANNEL_NAMING,
-                Severity.WARNING,
                 api_message(
                     f"channel(s) {_go_quoted(sorted(bad_channels))} are not following the recommended naming "
                     "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
@@ -105,6 +103,7 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
                 annotations.loc("$.annotations") if annotations is not None else csv.loc(),
                 "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     crd_rule = _crd_create_rule(install_spec)
@@ -112,11 +111,11 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.GP_CRD_PERMISSION,
-                Severity.WARNING,
                 api_message(_CRD_PERMISSION_DETAIL, value=name),
                 csv.loc(crd_rule),
                 "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     version_match = _NAME_VERSION.search(name)
@@ -124,7 +123,6 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.GP_CSV_NAME,
-                Severity.WARNING,
                 api_message(
                     f"csv.metadata.Name {name} is not following the versioning convention "
                     "(MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
@@ -133,13 +131,13 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
                 csv.loc("$.metadata.name"),
                 "end the CSV name with .vMAJOR.MINOR.PATCH",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     if len(name.split(".v")) != 2:
         out.append(
             finding(
                 ids.GP_CSV_NAME,
-                Severity.WARNING,
                 api_message(
                     f"csv.metadata.Name {name} is not following the recommended naming convention: "
                     "<operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
@@ -148,6 +146,7 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
                 csv.loc("$.metadata.name"),
                 "name the CSV <operator-name>.v<semver>",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     return out

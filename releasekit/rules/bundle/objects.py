@@ -35,7 +35,6 @@ def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
         out.append(
             finding(
                 ids.OBJ_PDB,
-                Severity.ERROR,
                 api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name),
                 obj.loc("$.spec.maxUnavailable"),
                 "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades",
@@ -46,7 +45,6 @@ def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
         out.append(
             finding(
                 ids.OBJ_PDB,
-                Severity.ERROR,
                 api_message("minAvailable field cannot be set to 100%", value=obj.name),
                 obj.loc("$.spec.minAvailable"),
                 "require fewer than all pods, or nodes can never be drained",
@@ -73,7 +71,6 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.OBJ_RBAC_PDB,
-                    Severity.WARNING,
                     api_message(
                         "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
                         "stability",
@@ -82,6 +79,7 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
                     obj.loc(path),
                     "avoid granting write access to PodDisruptionBudgets",
                     bundle,
+                    severity=Severity.WARNING,
                 )
             )
         if (
@@ -93,7 +91,6 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             out.append(
                 finding(
                     ids.OBJ_RBAC_SCC,
-                    Severity.ERROR,
                     api_message(
                         "RBAC includes permission to modify default securitycontextconstraints, which could impact "
                         "cluster stability",
@@ -115,7 +112,6 @@ def validate_object_manifest(obj: Manifest, bundle: Bundle | None = None) -> lis
         return [
             finding(
                 ids.OBJ_PRIORITY_CLASS,
-                Severity.ERROR,
                 api_message("globalDefault field cannot be set to true", value=obj.name),
                 obj.loc("$.globalDefault"),
                 "a bundle must not change the cluster's default priority; set globalDefault: false",

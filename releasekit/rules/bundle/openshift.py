@@ -91,23 +91,23 @@ def check_openshift_versions(
             out.append(
                 finding(
                     ids.RK_OCP_VERSIONS_FORM,
-                    form_severity,
                     f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
                     location,
                     f"write it as {forms}",
                     bundle,
+                    severity=form_severity,
                 )
             )
         elif current.legacy:
             out.append(
                 finding(
                     ids.RK_OCP_VERSIONS_FORM,
-                    Severity.WARNING,
                     f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
                     f'"v{current.low[0]}.{current.low[1]}" and later',
                     location,
                     f"write it as {forms}",
                     bundle,
+                    severity=Severity.WARNING,
                 )
             )
         if parsed is None:
@@ -116,12 +116,12 @@ def check_openshift_versions(
         out.append(
             finding(
                 ids.RK_OCP_VERSIONS_FORM,
-                Severity.WARNING,
                 f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
                 "metadata/annotations.yaml (the annotations file wins)",
                 sources[1][1],
                 "make the LABEL and the annotation equal",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     if parsed is None or not catalogs:
@@ -150,12 +150,12 @@ def check_openshift_versions(
         out.append(
             finding(
                 ids.RK_OCP_VERSIONS_CATALOGS,
-                Severity.WARNING,
                 f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
                 f"({show(wanted)}): " + "; ".join(parts),
                 sources[0][1],
                 "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
     return out
@@ -278,7 +278,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out = [
         finding(
             ids.COMMUNITY_MAX_OCP,
-            Severity.ERROR,
             csv_message(text, csv.name),
             location,
             "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs",
@@ -289,11 +288,11 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out += [
         finding(
             ids.COMMUNITY_MAX_OCP,
-            Severity.WARNING,
             csv_message(text, csv.name),
             location,
             "write major.minor",
             bundle,
+            severity=Severity.WARNING,
         )
         for text in warnings
     ]
@@ -303,7 +302,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
         out.append(
             finding(
                 ids.COMMUNITY_OCP_LABEL,
-                Severity.WARNING,
                 csv_message(
                     "please, inform the path of its index image file via the the optional key values and the key "
                     f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
@@ -313,6 +311,7 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
                 Location(file=bundle.root),
                 "pass the bundle Dockerfile as index-path",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
         return out
@@ -321,7 +320,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out += [
         finding(
             ids.COMMUNITY_OCP_LABEL,
-            Severity.ERROR,
             csv_message(text, csv.name),
             label_location,
             f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8",

@@ -107,7 +107,9 @@ def _hub_checks(bundle: Bundle) -> list[Finding]:
         *_min_kube_problems(spec),
     ]
     return [
-        finding(ids.HUB_METADATA, severity, csv_message(detail, csv.name), csv.loc(path), hint, bundle)
+        finding(
+            ids.HUB_METADATA, csv_message(detail, csv.name), csv.loc(path), hint, bundle, severity=severity
+        )
         for detail, path, hint, severity in problems
     ]
 
@@ -264,7 +266,6 @@ def validate_capabilities(bundle: Bundle) -> list[Finding]:
     return [
         finding(
             ids.HUB_CAPABILITIES,
-            Severity.ERROR,
             csv_message(
                 f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
             ),
@@ -288,7 +289,6 @@ def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Find
             out.append(
                 finding(
                     ids.HUB_CATEGORIES,
-                    Severity.ERROR,
                     csv_message(
                         f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
                         csv.name,
@@ -307,12 +307,12 @@ def validate_operatorhub(bundle: Bundle, options: ValidationOptions) -> list[Fin
     out.append(
         finding(
             ids.HUB_DEPRECATED_VALIDATOR,
-            Severity.WARNING,
             'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
             '"standardcapabilities" and "standardcategories" validators',
             Location(file=bundle.root),
             "select operatorhubv2,capabilities,categories instead",
             bundle,
+            severity=Severity.WARNING,
         )
     )
     return out

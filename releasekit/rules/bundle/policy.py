@@ -39,13 +39,13 @@ def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Findin
             out.append(
                 finding(
                     ids.RK_ALPHA_CRD_IN_STABLE,
-                    policy_severity(policy),
                     f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
                     f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
                     crd.loc("$.spec.versions"),
                     "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
                     "or list the kind in the stream's apiMaturity.alphaApis",
                     bundle,
+                    severity=policy_severity(policy),
                 )
             )
     return out
@@ -98,7 +98,6 @@ def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) 
             out.append(
                 finding(
                     ids.RK_IMAGE_NOT_PINNED,
-                    Severity.ERROR,
                     f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
                     "a released bundle must reference images by @sha256 digest",
                     csv.loc(path),
@@ -110,7 +109,6 @@ def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) 
             out.append(
                 finding(
                     ids.RK_IMAGE_REGISTRY,
-                    Severity.ERROR,
                     f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
                     csv.loc(path),
                     "reference the image from the registry it is released to",

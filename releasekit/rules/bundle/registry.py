@@ -90,16 +90,7 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
     out: list[Finding] = []
 
     def add(index: int, detail: str, hint: str) -> None:
-        out.append(
-            finding(
-                ids.FORMAT_DEPENDENCY,
-                Severity.ERROR,
-                detail,
-                deps.loc(f"$.dependencies[{index}]"),
-                hint,
-                bundle,
-            )
-        )
+        out.append(finding(ids.FORMAT_DEPENDENCY, detail, deps.loc(f"$.dependencies[{index}]"), hint, bundle))
 
     for index, raw in enumerate(as_list(deps.data.get("dependencies"))):
         item = as_map(raw)
@@ -156,7 +147,6 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
         return [
             finding(
                 ids.FORMAT_NO_ANNOTATIONS,
-                Severity.ERROR,
                 "Could not find annotations file",
                 Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
                 "add metadata/annotations.yaml with a top-level annotations map",
@@ -180,7 +170,6 @@ def _layout_findings(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.FORMAT_LAYOUT,
-                Severity.ERROR,
                 "Unable to locate manifests directory",
                 root,
                 "put the manifests in a manifests/ folder",
@@ -191,7 +180,6 @@ def _layout_findings(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.FORMAT_LAYOUT,
-                Severity.ERROR,
                 "Unable to locate metadata directory",
                 root,
                 "add metadata/annotations.yaml",
@@ -211,7 +199,6 @@ def _missing_annotation_findings(bundle: Bundle, annotations: Manifest) -> list[
     return [
         finding(
             ids.FORMAT_MISSING_ANNOTATION,
-            Severity.ERROR,
             f'Missing annotation "{key}"',
             _annotation_loc(bundle, annotations, key),
             f"add {key} to metadata/annotations.yaml",
@@ -233,7 +220,6 @@ def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
     return [
         finding(
             ids.FORMAT_MEDIATYPE,
-            Severity.ERROR,
             f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
             _annotation_loc(bundle, annotations, ANNOTATION_MEDIATYPE),
             f"set {ANNOTATION_MEDIATYPE}: {detected}",
@@ -253,7 +239,6 @@ def _channel_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.FORMAT_EMPTY_CHANNELS,
-                    Severity.ERROR,
                     f'Expecting annotation "{key}" to have non-empty value',
                     _annotation_loc(bundle, annotations, key),
                     "name the channel(s), comma separated",
@@ -272,11 +257,11 @@ def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.FORMAT_DIR_VALUES,
-                    Severity.WARNING,
                     f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
                     _annotation_loc(bundle, annotations, key),
                     f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
                     bundle,
+                    severity=Severity.WARNING,
                 )
             )
     return out
@@ -353,7 +338,6 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_OWNED_CRD_MISSING,
-                    Severity.ERROR,
                     f'owned CRD {name}/{version} not found in bundle "{csv.name}"',
                     csv.loc(path),
                     "add the CustomResourceDefinition to the bundle or drop it from the owned list",
@@ -366,11 +350,11 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_CRD_NOT_OWNED,
-                    Severity.WARNING,
                     f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV',
                     crd.loc("$.metadata.name"),
                     "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
                     bundle,
+                    severity=Severity.WARNING,
                 )
             )
     return out
@@ -384,7 +368,6 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.CONTENT_UNSUPPORTED_KIND,
-                    Severity.ERROR,
                     f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}",
                     obj.loc("$.kind"),
                     "ship only kinds OLM can install from a registry+v1 bundle: "
@@ -397,7 +380,6 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.CONTENT_OBJECT_METADATA,
-                    Severity.ERROR,
                     f"error validating object metadata: {problem}",
                     obj.loc(path),
                     "metadata fields must have the types Kubernetes expects (strings, string maps)",

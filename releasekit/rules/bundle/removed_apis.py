@@ -145,7 +145,6 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
             out.append(
                 finding(
                     ids.REMOVED_API_VERSION_INPUT,
-                    Severity.ERROR,
                     api_message(
                         f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
                     ),
@@ -162,7 +161,6 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
             out.append(
                 finding(
                     ids.REMOVED_API_VERSION_INPUT,
-                    Severity.ERROR,
                     api_message(
                         "unable to use csv.Spec.MinKubeVersion to verify the CRD/Webhook apis because it has an "
                         f"invalid value: {min_kube_text}",
@@ -184,11 +182,11 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
         out.append(
             finding(
                 ids.REMOVED_API,
-                severity,
                 api_message(removed_api_message(minor, found), value=name),
                 first.loc("$.apiVersion"),
                 hint,
                 bundle,
+                severity=severity,
             )
         )
 

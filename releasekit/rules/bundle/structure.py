@@ -41,7 +41,6 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.STRAY_DIRECTORY,
-                    Severity.ERROR,
                     f"bundle manifests dir contains directory: {stray.path}",
                     Location(file=stray.path),
                     "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
@@ -52,7 +51,6 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.STRAY_HIDDEN_FILE,
-                    Severity.ERROR,
                     f"bundle manifests dir has hidden file: {stray.path}",
                     Location(file=stray.path),
                     "delete the hidden file from the manifests folder",
@@ -66,7 +64,6 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.CSV_COUNT,
-                Severity.ERROR,
                 f"unable to find a csv in bundle directory {manifests_dir}",
                 Location(file=bundle.root),
                 "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
@@ -77,7 +74,6 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
         out.append(
             finding(
                 ids.CSV_COUNT,
-                Severity.ERROR,
                 "invalid bundle: contains multiple CSVs",
                 extra.loc(),
                 "keep one ClusterServiceVersion per bundle",
@@ -89,7 +85,6 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.CRD_API_VERSION,
-                    Severity.ERROR,
                     f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
                     crd.loc("$.apiVersion"),
                     "use apiextensions.k8s.io/v1",
@@ -162,7 +157,6 @@ def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_SERVICE_ACCOUNT,
-                    Severity.ERROR,
                     api_message(
                         f"invalid service account found in bundle. This service account {obj.name} in your bundle "
                         "is not valid, because a service account with the same name was already specified in your "
@@ -186,22 +180,22 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
         return [
             finding(
                 ids.BUNDLE_SIZE,
-                Severity.WARNING,
                 api_message("unable to check the bundle compressed size", value=csv.name),
                 location,
                 hint,
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     if bundle.size == 0:
         return [
             finding(
                 ids.BUNDLE_SIZE,
-                Severity.WARNING,
                 api_message("unable to check the bundle size", value=csv.name),
                 location,
                 hint,
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     text = (
@@ -210,21 +204,17 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
     )
     if bundle.compressed_size > MAX_COMPRESSED_SIZE:
         message = f"maximum bundle compressed size with gzip size exceeded: {text}"
-        return [
-            finding(
-                ids.BUNDLE_SIZE, Severity.ERROR, api_message(message, value=csv.name), location, hint, bundle
-            )
-        ]
+        return [finding(ids.BUNDLE_SIZE, api_message(message, value=csv.name), location, hint, bundle)]
     if bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
         message = f"nearing maximum bundle compressed size with gzip: {text}"
         return [
             finding(
                 ids.BUNDLE_SIZE,
-                Severity.WARNING,
                 api_message(message, value=csv.name),
                 location,
                 hint,
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     return []
@@ -240,7 +230,6 @@ def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
     return [
         finding(
             ids.BUNDLE_RELEASE_NAME,
-            Severity.ERROR,
             api_message(
                 f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"',
                 value=csv.name,
@@ -261,7 +250,6 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_RELATED_IMAGE,
-                    Severity.ERROR,
                     api_message(
                         f"relatedImages[{index}] has an empty image field",
                         value=f"spec.relatedImages[{index}].image",
@@ -277,7 +265,6 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_RELATED_IMAGE,
-                    Severity.ERROR,
                     api_message(
                         f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
                         value=f"spec.relatedImages[{index}].image",
@@ -304,7 +291,6 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
                 out.append(
                     finding(
                         ids.BUNDLE_DUPLICATE_CRD,
-                        Severity.ERROR,
                         api_message(
                             f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
                         ),
@@ -328,7 +314,6 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_OWNED_CRD_MISSING,
-                    Severity.ERROR,
                     api_message(
                         f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
                     ),
@@ -343,7 +328,6 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
             out.append(
                 finding(
                     ids.BUNDLE_CRD_NOT_OWNED,
-                    Severity.ERROR,
                     api_message(
                         f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
                         value=gvk_string(*key),
