@@ -98,11 +98,6 @@ def checks_by_rule_and_subject(report: Report) -> dict[tuple[str, str], list[Fin
     return dict(sorted(groups.items()))
 
 
-def clean_rules(report: Report) -> tuple[str, ...]:
-    """Rules that ran and found nothing at all."""
-    return report.clean_rules
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 

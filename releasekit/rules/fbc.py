@@ -278,8 +278,7 @@ RULES: Final[Mapping[str, RuleInfo]] = _rules(
 # ------------------------------------------------------------------------------------ small helpers
 
 
-def _q(text: str) -> str:
-    return go_quote(text)
+_q = go_quote
 
 
 # A subject is kept as (kind, raw name) pairs and quoted only when a finding is made: most objects have
@@ -655,11 +654,9 @@ class _PackageState:
         return self._entry_names
 
 
-def _entry_index(channel: Channel, name: str) -> int:
-    for i, entry in enumerate(channel.entry_list):
-        if entry.name == name:
-            return i
-    return 0
+def entry_index(channel: Channel, name: str) -> int:
+    """Index of the first entry named ``name`` in ``channel`` (0 when absent)."""
+    return next((i for i, e in enumerate(channel.entry_list) if e.name == name), 0)
 
 
 def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
@@ -929,7 +926,7 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
             missing = sorted({e.name for e in ch.entry_list} - set(state.bundles))
             if not missing:
                 continue
-            first = _entry_index(ch, missing[0])
+            first = entry_index(ch, missing[0])
             out.add(
                 "RK-FBC-028",
                 f"no olm.bundle blobs found in package {_q(name)} for olm.channel entries [{' '.join(missing)}]",
@@ -1102,7 +1099,7 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         return
     problem = check_channel_graph(entries)
     if problem is not None:
-        index = _entry_index(ch, problem.names[0]) if problem.names else 0
+        index = entry_index(ch, problem.names[0]) if problem.names else 0
         path = (
             f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
         )

@@ -83,7 +83,7 @@ from releasekit.model.version import (
     parse_range,
     parse_version,
 )
-from releasekit.rules.fbc import channel_heads
+from releasekit.rules.fbc import channel_heads, entry_index
 
 # ------------------------------------------------------------------------------------------ rules
 
@@ -203,8 +203,7 @@ DEFAULT_POLICY: Final = GraphPolicy()
 # ---------------------------------------------------------------------------------------- helpers
 
 
-def _q(text: str) -> str:
-    return go_quote(text)
+_q = go_quote
 
 
 def _subject(package: str, channel: str = "", bundle: str = "") -> tuple[str, ...]:
@@ -584,7 +583,7 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
         location = (
             _where(bundle.location, file, "$.name")
             if bundle is not None and bundle.location.file
-            else _where(channel.location, file, f"$.entries[{_entry_index(channel, row.bundle)}]")
+            else _where(channel.location, file, f"$.entries[{entry_index(channel, row.bundle)}]")
         )
         findings.append(
             _finding(
@@ -595,11 +594,6 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
             )
         )
     return findings
-
-
-def _entry_index(channel: Channel, name: str) -> int:
-    """Index of the first entry named ``name`` in ``channel`` (0 when absent)."""
-    return next((i for i, e in enumerate(channel.entry_list) if e.name == name), 0)
 
 
 def check_graph(

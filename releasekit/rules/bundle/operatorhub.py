@@ -7,7 +7,7 @@ Pure. Rules RK-BUNDLE-050 … 053 (api ``internal/operatorhub*.go``, ``standardc
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
@@ -100,8 +100,8 @@ def _hub_checks(bundle: Bundle) -> list[Finding]:
     spec = csv.spec
     problems = [
         *_provider_problems(spec),
-        *_maintainer_problems(spec),
-        *_link_problems(spec),
+        *_named_items(spec, "maintainers", "email", _mail_error),
+        *_named_items(spec, "links", "url", _url_error),
         *_version_problems(spec),
         *_icon_problems(spec),
         *_min_kube_problems(spec),
@@ -128,58 +128,31 @@ def _provider_problems(spec: Mapping[str, Any]) -> list[_Problem]:
     return []
 
 
-def _maintainer_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """Every maintainer has a name and a parseable e-mail address."""
+def _named_items(
+    spec: Mapping[str, Any], key: str, field: str, error: Callable[[str], str | None]
+) -> list[_Problem]:
+    """Every ``spec.<key>`` item (maintainers, links) has a name and a valid ``field`` (email, url)."""
     out: list[_Problem] = []
-    for index, raw in enumerate(as_list(spec.get("maintainers"))):
+    go, what = key.capitalize(), key[:-1]
+    for index, raw in enumerate(as_list(spec.get(key))):
         item = as_map(raw)
-        email = as_str(item.get("email"))
-        path = f"$.spec.maintainers[{index}]"
-        if not as_str(item.get("name")) or not email:
+        value = as_str(item.get(field))
+        path = f"$.spec.{key}[{index}]"
+        if not as_str(item.get("name")) or not value:
+            hint = f"give each {what} a name and {'an' if field == 'email' else 'a'} {field}"
             out.append(
-                (
-                    "csv.Spec.Maintainers elements should contain both name and email",
-                    path,
-                    "give each maintainer a name and an email",
-                    Severity.ERROR,
-                )
+                (f"csv.Spec.{go} elements should contain both name and {field}", path, hint, Severity.ERROR)
             )
-        problem = _mail_error(email) if email else None
+        problem = error(value) if value else None
         if problem is not None:
-            out.append(
-                (
-                    f"csv.Spec.Maintainers email {email} is invalid: {problem}",
-                    f"{path}.email",
-                    "write a valid e-mail address",
-                    Severity.ERROR,
-                )
+            hint = (
+                "write a valid e-mail address" if field == "email" else "write an absolute URL (https://...)"
             )
-    return out
-
-
-def _link_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """Every link has a name and a URL Go's ``url.ParseRequestURI`` accepts."""
-    out: list[_Problem] = []
-    for index, raw in enumerate(as_list(spec.get("links"))):
-        item = as_map(raw)
-        url = as_str(item.get("url"))
-        path = f"$.spec.links[{index}]"
-        if not as_str(item.get("name")) or not url:
             out.append(
                 (
-                    "csv.Spec.Links elements should contain both name and url",
-                    path,
-                    "give each link a name and a url",
-                    Severity.ERROR,
-                )
-            )
-        problem = _url_error(url) if url else None
-        if problem is not None:
-            out.append(
-                (
-                    f"csv.Spec.Links url {url} is invalid: {problem}",
-                    f"{path}.url",
-                    "write an absolute URL (https://...)",
+                    f"csv.Spec.{go} {field} {value} is invalid: {problem}",
+                    f"{path}.{field}",
+                    hint,
                     Severity.ERROR,
                 )
             )
