@@ -1,9 +1,5 @@
 """Pull-request rules: what changed between a base and a head revision, and what must not change.
 
-Pure core: the caller (:mod:`releasekit.jobs.check`) loads both revisions and hands over, for every
-OpenShift version and package the change touches, the package's catalog at base and at head
-(:class:`PackageCatalog`), and the streams of both revisions. Nothing here reads files or git.
-
 Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
 
 =========== ========= ==========================================================================

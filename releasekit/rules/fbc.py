@@ -1,7 +1,6 @@
 """``opm validate``, rule for rule, reporting every finding instead of the first.
 
-Pure core: takes a loaded :class:`~releasekit.model.fbc.DeclarativeConfig` and returns findings; no I/O,
-no click. opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
+opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
 ``model.Validate`` (phase B, an error tree). Both are implemented here, but every check runs on every
 object it applies to, so one run lists everything opm would make you fix one ``opm validate`` at a time.
 Each message CONTAINS opm's own wording for the check (the leaf line of opm's error tree), so people who
@@ -62,10 +61,6 @@ RK-FBC-051  skipRange does not parse (``invalid skipRange "R": ...``)
 RK-FBC-052  neither image nor bundle objects (``bundle image must be set``)
 RK-FBC-053  build metadata together with a release (``cannot use build metadata in version with a release version``)
 =========== ========================================================================================
-
-Public API: :func:`validate_config`, :data:`RULES` (id → :class:`RuleInfo`), the graph helpers
-:func:`channel_heads` and :func:`check_channel_graph` (§3.3 of the FBC spec, usable on any entries),
-:func:`image_pull_spec_error` (distribution reference grammar) and :func:`dns1123_label_errors`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """Upgrade-graph analysis: what ``opm validate`` misses about who can upgrade to what.
 
-Pure core: takes loaded or planned :class:`~releasekit.model.fbc.DeclarativeConfig` values and returns
-data and findings; no I/O, no click. opm's own per-channel checks (one head, no ``replaces`` cycle,
-nothing stranded) live in :mod:`releasekit.rules.fbc` and are not repeated here.
-
 **Edges.** An upgrade edge goes from an installed bundle (the *source*) to a channel entry (the
 *target*): the entry's ``replaces``, each of its ``skips``, and -- unlike opm's graph checks -- its
 ``skipRange``, which makes every bundle of the package whose version is in the range a source. Edges

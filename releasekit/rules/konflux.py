@@ -1,8 +1,5 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
-Pure core: the caller describes each fragment (:class:`FragmentFacts`: its folder, Containerfile text,
-FBC root and loaded packages); the rules return findings.
-
 =============== ==================================================================================
 RK-KONFLUX-001  a fragment folder is not named after an OpenShift version (``v4.18``)
 RK-KONFLUX-002  no Containerfile beside the catalog

@@ -1,9 +1,5 @@
 """Release policy: API maturity of what releasekit generates, and what an upgrade edge may join.
 
-Pure core: takes the loaded streams, the upstream inventories and the catalogs (as
-``(openshift, config)`` pairs) and returns findings; no I/O, no click. Every finding points at the
-line in ``streams/`` that decides it (the release, the stream's ``ownedApi`` or ``apiMaturity``).
-
 The feature-gate policy of a release is :mod:`releasekit.rules.stream`'s (RK-STREAM-014 gate missing in
 that Kueue, 015 stage not allowed -- stable switches on Alpha gates only through the release's opt-in
 allow-list --, 016 LockToDefault changed, 017 Deprecated gate set, 018 opt-in entry not Alpha); it is

@@ -1,9 +1,5 @@
 """Cross-checks of release streams against each other and against upstream inventories.
 
-Pure core: takes loaded :class:`~releasekit.model.stream.Stream` and
-:class:`~releasekit.model.inventory.Inventory` values and returns findings; no I/O, no click.
-``releasekit streams validate`` and ``releasekit build`` run :func:`check_streams`.
-
 Rule ids are stable (``RK-STREAM-NNN``, never renumbered); :data:`RULES` describes each one.
 """
 
