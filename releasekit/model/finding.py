@@ -84,6 +84,22 @@ def make_finding(
     return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
 
 
+class Findings(list[Finding]):
+    """The findings a rule collects, each added in one call."""
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        where: Location,
+        hint: str,
+        subject: tuple[str, ...] = (),
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        """Append :func:`make_finding` of the same arguments."""
+        self.append(make_finding(rule, message, where, hint, subject, severity))
+
+
 def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """Return findings in the one order every reporter uses."""
     return tuple(sorted(findings, key=Finding.sort_key))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from releasekit.model.stream import OpenShiftVersion
@@ -49,11 +49,6 @@ def default_edges(
         if older.major == newer.major and newer.minor > older.minor + 1:
             edges.append(UpgradeEdge(source=older, target=newer, kind=EdgeKind.EUS))
     return tuple(sorted(edges, key=UpgradeEdge.sort_key))
-
-
-def consecutive_edges(order: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """``(older, newer)`` for consecutive items of ``order`` (the fallback when no lifecycle is known)."""
-    return tuple(zip(order, order[1:], strict=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

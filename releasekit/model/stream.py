@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -512,11 +511,6 @@ class Stream:
 
 def _version_key(release: Release) -> semver.Version:
     return release.version
-
-
-def sort_releases(releases: Iterable[Release]) -> tuple[Release, ...]:
-    """Releases in semver order."""
-    return tuple(sorted(releases, key=_version_key))
 
 
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:

@@ -27,6 +27,19 @@ class RangeError(ValueError):
     """A range that blang ``ParseRange`` rejects; ``str()`` is blang's message."""
 
 
+_GO_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\v": "\\v",
+}
+
+
 def go_quote(text: str) -> str:
     """Quote ``text`` as Go's ``%q`` / ``strconv.Quote`` does (printable Unicode kept as is)."""
     if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
@@ -34,22 +47,8 @@ def go_quote(text: str) -> str:
     out = ['"']
     for ch in text:
         code = ord(ch)
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\a":
-            out.append("\\a")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\v":
-            out.append("\\v")
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
         elif 0xD800 <= code <= 0xDFFF:
             out.append("\\ufffd")  # Go never holds lone surrogates; invalid UTF-8 prints as U+FFFD
         elif ch.isprintable() or ch == " ":
@@ -427,6 +426,17 @@ def _flat_wildcard(text: str) -> str:
     return flat
 
 
+# comparator -> (a comparison added before, the comparison it becomes, whether its version is incremented)
+_WILDCARD_OPS = {
+    ">": ("", ">=", True),
+    ">=": ("", ">=", False),
+    "<": ("", "<", False),
+    "<=": ("", "<", True),
+    **dict.fromkeys(("", "=", "=="), (">=", "<", True)),
+    **dict.fromkeys(("!=", "!"), ("<", ">=", True)),
+}
+
+
 def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
     expanded: list[list[str]] = []
     for group in groups:
@@ -437,31 +447,13 @@ def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
                 pieces = version.split(".")
                 wildcard = {2: "minor", 3: "patch"}.get(len(pieces)) if pieces[-1] == "x" else None
                 flat = _flat_wildcard(version)
-                result_op = ""
-                increment = False
-                if op == ">":
-                    result_op, increment = ">=", True
-                elif op == ">=":
-                    result_op = ">="
-                elif op == "<":
-                    result_op = "<"
-                elif op == "<=":
-                    result_op, increment = "<", True
-                elif op in ("", "=", "=="):
-                    new_parts.append(">=" + flat)
-                    result_op, increment = "<", True
-                elif op in ("!=", "!"):
-                    new_parts.append("<" + flat)
-                    result_op, increment = ">=", True
-                if increment:
-                    if wildcard == "patch":
-                        result_version = _increment(flat, 1)
-                    elif wildcard == "minor":
-                        result_version = _increment(flat, 0)
-                    else:
-                        result_version = ""
-                else:
+                before, result_op, increment = _WILDCARD_OPS.get(op, ("", "", False))
+                if before:
+                    new_parts.append(before + flat)
+                if not increment:
                     result_version = flat
+                else:
+                    result_version = _increment(flat, 1 if wildcard == "patch" else 0) if wildcard else ""
                 part = result_op + result_version
             new_parts.append(part)
         expanded.append(new_parts)

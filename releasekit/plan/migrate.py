@@ -51,8 +51,6 @@ def prepare_for_render(config: DeclarativeConfig) -> DeclarativeConfig:
 
 # ------------------------------------------------------------------------------- Go struct marshalling
 
-_Field = tuple[str, str, bool]  # (json name, kind, omitempty)
-
 
 def _str(v: Any) -> str:
     return v if isinstance(v, str) else ""

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from releasekit.model.finding import Finding, Severity, make_finding
+from releasekit.model.finding import Finding, Findings, Severity, make_finding
 from releasekit.model.operator import OperatorRecord
 from releasekit.model.stream import Release, ReleaseStatus, Stream
 from releasekit.model.tech_preview import (
@@ -70,7 +70,7 @@ def _import_hint(version: str) -> str:
 
 
 def _mismatches(stream: Stream, release: Release, record: OperatorRecord) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     images = record.images()
     wanted = [
         ("images.operator", release.images.operator),
@@ -79,27 +79,23 @@ def _mismatches(stream: Stream, release: Release, record: OperatorRecord) -> lis
     ]
     for key, image in wanted:
         if image and image not in images:
-            out.append(
-                make_finding(
-                    RULE_MISMATCH,
-                    f"release {release.version} of stream {stream.name}: {key} {image} is not in the CSV of "
-                    f"its operator record {record.file} (commit {record.commit[:12]})",
-                    release.origin.at(f".{key}"),
-                    "fix the image in the stream, or re-import the record at the commit that was shipped",
-                    (stream.name, str(release.version)),
-                )
+            out.add(
+                RULE_MISMATCH,
+                f"release {release.version} of stream {stream.name}: {key} {image} is not in the CSV of "
+                f"its operator record {record.file} (commit {record.commit[:12]})",
+                release.origin.at(f".{key}"),
+                "fix the image in the stream, or re-import the record at the commit that was shipped",
+                (stream.name, str(release.version)),
             )
     created = ((record.csv.get("metadata") or {}).get("annotations") or {}).get("createdAt")
     if release.created_at and created and str(created) != release.created_at:
-        out.append(
-            make_finding(
-                RULE_MISMATCH,
-                f"release {release.version} of stream {stream.name}: createdAt {release.created_at} differs from "
-                f"{created} in its operator record {record.file}",
-                release.origin.at(".createdAt"),
-                "the CSV's createdAt is the published one; make the stream agree",
-                (stream.name, str(release.version)),
-            )
+        out.add(
+            RULE_MISMATCH,
+            f"release {release.version} of stream {stream.name}: createdAt {release.created_at} differs from "
+            f"{created} in its operator record {record.file}",
+            release.origin.at(".createdAt"),
+            "the CSV's createdAt is the published one; make the stream agree",
+            (stream.name, str(release.version)),
         )
     return out
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.graph import Edge, PackageGraph
 from releasekit.model.stream import Release, Stream, openshift_order
@@ -304,7 +304,7 @@ def check_pruning(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
-    out: list[Finding] = []
+    out = Findings()
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
@@ -316,30 +316,26 @@ def check_pruning(
             after = new_channels.get(channel.name)
             if after is None:
                 members = ", ".join(e.name for e in channel.entry_list) or "no entries"
-                out.append(
-                    _f(
-                        RULE_CHANNEL_REMOVED,
-                        f"published channel {channel.name!r} of {old.package} was removed from the "
-                        f"{old.openshift} catalog (it held {members})",
-                        _where(new, old, channel.location.line),
-                        _PRUNING_HINT,
-                        (old.openshift, old.package, channel.name),
-                    )
+                out.add(
+                    RULE_CHANNEL_REMOVED,
+                    f"published channel {channel.name!r} of {old.package} was removed from the "
+                    f"{old.openshift} catalog (it held {members})",
+                    _where(new, old, channel.location.line),
+                    _PRUNING_HINT,
+                    (old.openshift, old.package, channel.name),
                 )
             kept = {e.name for e in after.entry_list} if after else set()
             for entry in channel.entry_list:
                 if entry.name not in kept:
                     lost.setdefault(entry.name, []).append(channel.name)
         for bundle, channels in sorted(lost.items()):
-            out.append(
-                _f(
-                    RULE_BUNDLE_REMOVED,
-                    f"published bundle {bundle} was removed from the {old.openshift} catalog of "
-                    f"{old.package} (channel {', '.join(channels)})",
-                    _where(new, old),
-                    _PRUNING_HINT,
-                    (old.openshift, old.package, bundle),
-                )
+            out.add(
+                RULE_BUNDLE_REMOVED,
+                f"published bundle {bundle} was removed from the {old.openshift} catalog of "
+                f"{old.package} (channel {', '.join(channels)})",
+                _where(new, old),
+                _PRUNING_HINT,
+                (old.openshift, old.package, bundle),
             )
     return tuple(out)
 
@@ -385,7 +381,7 @@ def check_bundle_content(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
-    out: list[Finding] = []
+    out = Findings()
     for key in sorted(set(base) & set(head), key=lambda k: (openshift_order(k[0]), k[1])):
         old = {b.name: b for b in base[key].config.bundles}
         for bundle in head[key].config.bundles:
@@ -396,14 +392,12 @@ def check_bundle_content(
             if not fields:
                 continue
             shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
-            out.append(
-                _f(
-                    RULE_BUNDLE_CONTENT,
-                    f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
-                    Location(file=head[key].file, line=bundle.location.line),
-                    "a published bundle is immutable: revert the change, or cut a new z-stream release",
-                    (key[0], key[1], bundle.name),
-                )
+            out.add(
+                RULE_BUNDLE_CONTENT,
+                f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
+                Location(file=head[key].file, line=bundle.location.line),
+                "a published bundle is immutable: revert the change, or cut a new z-stream release",
+                (key[0], key[1], bundle.name),
             )
     return tuple(out)
 
@@ -467,7 +461,7 @@ def _fact_location(release: Release, field: str) -> Location:
 
 def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tuple[Finding, ...]:
     """RK-DIFF-006: every published release at base keeps its facts at head (names the field)."""
-    out: list[Finding] = []
+    out = Findings()
     head_streams = {s.name: s for s in head}
     head_by_version = {str(r.version): (s, r) for s in head for r in s.releases}
     for stream in base:
@@ -480,52 +474,44 @@ def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tupl
             if current is None:
                 moved = head_by_version.get(str(release.version))
                 where = moved[1].origin.at("") if moved else Location(file=stream.origin.file)
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"released version {release.version} ({label}) is no longer in stream "
-                        f"{stream.name!r}" + (f" (it moved to {moved[0].name!r})" if moved else ""),
-                        where,
-                        "a published release stays in its stream for good; mark it deprecated or withdrawn",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"released version {release.version} ({label}) is no longer in stream "
+                    f"{stream.name!r}" + (f" (it moved to {moved[0].name!r})" if moved else ""),
+                    where,
+                    "a published release stays in its stream for good; mark it deprecated or withdrawn",
+                    (stream.name, label),
                 )
                 continue
             if current.status.value == "candidate":
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"released version {release.version} ({label}) went back to status candidate",
-                        current.origin.at(".status"),
-                        "a published release cannot become a candidate again",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"released version {release.version} ({label}) went back to status candidate",
+                    current.origin.at(".status"),
+                    "a published release cannot become a candidate again",
+                    (stream.name, label),
                 )
             before, after = release_facts(release), release_facts(current)
             for field in sorted(set(before) | set(after)):
                 old, new = before.get(field, "(absent)"), after.get(field, "(absent)")
                 if old == new:
                     continue
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"{field} of released version {release.version} ({label}) changed: {old} -> {new}",
-                        _fact_location(current, field),
-                        "recorded facts of a published release never change; revert the edit, or cut a "
-                        "new release with the new value",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"{field} of released version {release.version} ({label}) changed: {old} -> {new}",
+                    _fact_location(current, field),
+                    "recorded facts of a published release never change; revert the edit, or cut a "
+                    "new release with the new value",
+                    (stream.name, label),
                 )
             lost = sorted(set(map(str, release.catalogs)) - set(map(str, current.catalogs)))
             if lost:
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"catalogs of released version {release.version} ({label}) lost {', '.join(lost)}",
-                        current.origin.at(".catalogs"),
-                        "a published release stays in every catalog it was published to",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"catalogs of released version {release.version} ({label}) lost {', '.join(lost)}",
+                    current.origin.at(".catalogs"),
+                    "a published release stays in every catalog it was published to",
+                    (stream.name, label),
                 )
     return tuple(out)
 
@@ -537,7 +523,7 @@ def check_stranded(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-007: every bundle that reached a channel head at base still does at head."""
-    out: list[Finding] = []
+    out = Findings()
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
@@ -558,15 +544,13 @@ def check_stranded(
                 why = "it left every channel and no entry replaces, skips or skipRanges it"
             else:
                 why = "no upgrade path leads from it to a channel head any more"
-            out.append(
-                _f(
-                    RULE_STRANDED,
-                    f"users of {node.name} on OpenShift {key[0]} are stranded: {why}",
-                    _where(new, old),
-                    "keep the bundle in its channel with a path to the head, or give a head a "
-                    "replaces/skips/skipRange that covers it",
-                    (key[0], key[1], node.name),
-                )
+            out.add(
+                RULE_STRANDED,
+                f"users of {node.name} on OpenShift {key[0]} are stranded: {why}",
+                _where(new, old),
+                "keep the bundle in its channel with a path to the head, or give a head a "
+                "replaces/skips/skipRange that covers it",
+                (key[0], key[1], node.name),
             )
     return tuple(out)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from releasekit.model.finding import Finding, Location, Severity, make_finding
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
 from releasekit.model.stream import Stream
 
@@ -29,7 +29,7 @@ RULES: Final = {
 
 def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = ()) -> tuple[Finding, ...]:
     """RK-STREAM-051 and 052 (see the module docstring)."""
-    findings: list[Finding] = []
+    findings = Findings()
     for edge in lifecycle.edges:
         if not edge.line:
             continue  # derived edges are right by construction
@@ -57,14 +57,12 @@ def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = (
     for stream in streams:
         for version in stream.openshift:
             if version not in listed:
-                findings.append(
-                    make_finding(
-                        "RK-STREAM-052",
-                        f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
-                        "does not list: no cluster upgrade into or out of it is checked",
-                        stream.origin.at(".openshift"),
-                        f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
-                        (f"stream {stream.name!r}",),
-                    )
+                findings.add(
+                    "RK-STREAM-052",
+                    f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
+                    "does not list: no cluster upgrade into or out of it is checked",
+                    stream.origin.at(".openshift"),
+                    f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
+                    (f"stream {stream.name!r}",),
                 )
     return tuple(findings)

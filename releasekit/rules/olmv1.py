@@ -51,7 +51,7 @@ from typing import Final
 from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
 
 RULES: Final = {
     "RK-OLMV1-001": "AllNamespaces install mode not supported",
@@ -107,7 +107,7 @@ def _properties(items: object) -> list[tuple[int, str]]:
 
 
 def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     text = csv.annotations.get("olm.properties")
     if isinstance(text, str):
         try:
@@ -115,42 +115,33 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
         except ValueError:
             items = []
         for _, kind in _properties(items):
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
-                    csv.loc("$.metadata.annotations['olm.properties']"),
-                    f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
-                    bundle,
-                    severity=severity,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
+                csv.loc("$.metadata.annotations['olm.properties']"),
+                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
+                severity,
             )
     if bundle.properties is not None:
         for index, kind in _properties(bundle.properties.data.get("properties")):
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
-                    bundle.properties.loc(f"$.properties[{index}]"),
-                    f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
-                    bundle,
-                    severity=severity,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
+                bundle.properties.loc(f"$.properties[{index}]"),
+                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
+                severity,
             )
     for section in ("customresourcedefinitions", "apiservicedefinitions"):
         required = as_list(as_map(csv.spec.get(section)).get("required"))
         for index, item in enumerate(required):
             name = as_str(as_map(item).get("name")) or as_str(as_map(item).get("kind"))
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    f"CSV {csv.name} requires API {name} (spec.{section}.required, an olm.gvk.required "
-                    f"dependency): {_WHY}",
-                    csv.loc(f"$.spec.{section}.required[{index}]"),
-                    "drop the required API; install its provider separately and document it",
-                    bundle,
-                    severity=severity,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"CSV {csv.name} requires API {name} (spec.{section}.required, an olm.gvk.required "
+                f"dependency): {_WHY}",
+                csv.loc(f"$.spec.{section}.required[{index}]"),
+                "drop the required API; install its provider separately and document it",
+                severity,
             )
     return out
 
@@ -185,19 +176,16 @@ def _rule_mentions_conditions(rule: object) -> bool:
 
 
 def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     install = as_map(as_map(csv.spec.get("install")).get("spec"))
 
     def add(location: Location, what: str) -> None:
-        out.append(
-            finding(
-                "RK-OLMV1-004",
-                f"{what}: OLM v1 does not support the OperatorConditions API",
-                location,
-                "stop relying on OperatorConditions (report upgrade readiness another way)",
-                bundle,
-                severity=severity,
-            )
+        out.flag(
+            "RK-OLMV1-004",
+            f"{what}: OLM v1 does not support the OperatorConditions API",
+            location,
+            "stop relying on OperatorConditions (report upgrade readiness another way)",
+            severity,
         )
 
     for section in ("permissions", "clusterPermissions"):
@@ -373,7 +361,7 @@ def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
 
 
 def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for manifest in bundle.objects:
         if manifest.kind not in ("ClusterRole", "Role") or manifest.group != _RBAC:
             continue
@@ -381,16 +369,13 @@ def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
         problem = _undecodable(rules, "$.rules")
         if problem is not None:
             path, what = problem
-            out.append(
-                finding(
-                    "RK-OLMV1-010",
-                    f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
-                    "the installer's role the rule would be dropped or widened",
-                    manifest.loc(path),
-                    "write every rule field as a list of strings (resourceNames: [one-secret])",
-                    bundle,
-                    severity=severity,
-                )
+            out.flag(
+                "RK-OLMV1-010",
+                f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
+                "the installer's role the rule would be dropped or widened",
+                manifest.loc(path),
+                "write every rule field as a list of strings (resourceNames: [one-secret])",
+                severity,
             )
             continue
         for index, rule in enumerate(as_list(rules)):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
@@ -116,7 +116,7 @@ def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tu
     """RK-POLICY-001 for every release of ``stream`` (nothing for a stream that is not stable)."""
     if not is_stable(stream):
         return ()
-    out: list[Finding] = []
+    out = Findings()
     for release in stream.releases:
         inventory = inventories.get(release.upstream.inventory)
         label = release.csv_name(stream.package)
@@ -125,20 +125,18 @@ def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tu
             alpha = api.alpha_versions
             if not alpha:
                 continue
-            out.append(
-                _f(
-                    RULE_ALPHA_API,
-                    f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
-                    f"which has the alpha version {', '.join(alpha)}"
-                    + (" (published before releasekit; kept as history)" if history else ""),
-                    _alpha_location(stream, release, api),
-                    "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
-                    "or ship it in the experimental stream"
-                    if not api.owned
-                    else "own a beta or GA version of the operator's API in a stable release",
-                    (stream.name, label),
-                    Severity.WARNING if history else Severity.ERROR,
-                )
+            out.add(
+                RULE_ALPHA_API,
+                f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
+                f"which has the alpha version {', '.join(alpha)}"
+                + (" (published before releasekit; kept as history)" if history else ""),
+                _alpha_location(stream, release, api),
+                "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
+                "or ship it in the experimental stream"
+                if not api.owned
+                else "own a beta or GA version of the operator's API in a stable release",
+                (stream.name, label),
+                Severity.WARNING if history else Severity.ERROR,
             )
     return tuple(out)
 
@@ -211,7 +209,7 @@ def check_edges(
         r.csv_name(s.package): (s, r) for s in streams for r in s.releases
     }
     packages = dict(package_of_bundle or {})
-    out: list[Finding] = []
+    out = Findings()
     for edge in edges:
         target = owner.get(edge.target)
         source = owner.get(edge.source)
@@ -226,15 +224,13 @@ def check_edges(
                 if source is not None and target is not None and source[0].name != target[0].name
                 else f"package {source_package} and package {edge.package}"
             )
-            out.append(
-                _f(
-                    RULE_CROSS_EDGE,
-                    f"upgrade edge {_in(edge)} joins {names}",
-                    where,
-                    "each stream is its own package; nothing upgrades from one stream or package into "
-                    "another. Remove the edge",
-                    subject,
-                )
+            out.add(
+                RULE_CROSS_EDGE,
+                f"upgrade edge {_in(edge)} joins {names}",
+                where,
+                "each stream is its own package; nothing upgrades from one stream or package into "
+                "another. Remove the edge",
+                subject,
             )
             continue
         if source is None or target is None:
@@ -280,7 +276,7 @@ def _storage(
     if old_inv is None or new_inv is None:
         return []
     before = {c.name: c for c in operand_crds(stream, old_inv)}
-    out: list[Finding] = []
+    out = Findings()
     migrated: list[str] = []
     for crd in operand_crds(stream, new_inv):
         previous = before.get(crd.name)
@@ -292,28 +288,24 @@ def _storage(
         if was in crd.served_versions:
             migrated.append(f"{crd.name} {was} -> {now}")
             continue
-        out.append(
-            _f(
-                RULE_STORAGE,
-                f"upgrade edge {_in(edge)}: {crd.name} moves its storage version from {was} "
-                f"({old_inv.name}) to {now} ({new_inv.name}), but {new.version} no longer serves {was}",
-                where,
-                "objects stored as the old version must stay readable: keep serving it for at least one "
-                "release, or remove the edge",
-                subject,
-            )
+        out.add(
+            RULE_STORAGE,
+            f"upgrade edge {_in(edge)}: {crd.name} moves its storage version from {was} "
+            f"({old_inv.name}) to {now} ({new_inv.name}), but {new.version} no longer serves {was}",
+            where,
+            "objects stored as the old version must stay readable: keep serving it for at least one "
+            "release, or remove the edge",
+            subject,
         )
     if migrated:
-        out.append(
-            _f(
-                RULE_STORAGE,
-                f"upgrade edge {_in(edge)} moves the storage version of {len(migrated)} CRD(s), the old "
-                f"versions still served ({old_inv.name} -> {new_inv.name}): {', '.join(migrated)}",
-                where,
-                "a storage migration happens on this upgrade; the operator must migrate stored objects",
-                subject,
-                Severity.INFO,
-            )
+        out.add(
+            RULE_STORAGE,
+            f"upgrade edge {_in(edge)} moves the storage version of {len(migrated)} CRD(s), the old "
+            f"versions still served ({old_inv.name} -> {new_inv.name}): {', '.join(migrated)}",
+            where,
+            "a storage migration happens on this upgrade; the operator must migrate stored objects",
+            subject,
+            Severity.INFO,
         )
     return out
 

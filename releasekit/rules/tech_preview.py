@@ -26,7 +26,7 @@ from typing import Final
 
 from releasekit.model import jsontext
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity, make_finding
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.stream import Release, Stream
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
@@ -55,9 +55,6 @@ def check_stream_blocking(streams: Iterable[Stream]) -> tuple[Finding, ...]:
         for stream in streams
         if not is_stable(stream) and stream.releases and not stream.block_cluster_upgrades
     )
-
-
-_MISSING = object()
 
 
 def _judge(
@@ -131,7 +128,7 @@ def check_catalog_blocking(
                 if prop.value not in values:
                     values.append(prop.value)
             where.setdefault(key, []).append(openshift)
-    findings: list[Finding] = []
+    findings = Findings()
     for (package, name), values in sorted(seen.items()):
         stream = by_package[package]
         release = next((r for r in stream.releases if r.csv_name(package) == name), None)
@@ -140,10 +137,8 @@ def check_catalog_blocking(
         shown = f"the {', '.join(where[(package, name)])} catalog entries"
         for rule, severity, message, hint in _judge(stream, release, values, CATALOG_RULES, shown):
             location = stream.origin.at("") if rule != "RK-POLICY-011" else release.origin.at(".catalogs")
-            findings.append(
-                make_finding(
-                    rule, message, location, hint, (f"stream {stream.name!r}", f'bundle "{name}"'), severity
-                )
+            findings.add(
+                rule, message, location, hint, (f"stream {stream.name!r}", f'bundle "{name}"'), severity
             )
     return tuple(findings)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle
-from releasekit.model.finding import Finding, Location, Severity, make_finding
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 
 _UNSET = object()
 
@@ -41,6 +41,20 @@ def finding(
 ) -> Finding:
     """Build a finding with the bundle as subject."""
     return make_finding(rule, message, location, hint, bundle.subject if bundle is not None else (), severity)
+
+
+class BundleFindings(Findings):
+    """Findings about one bundle (or about files validated alone, when ``bundle`` is None)."""
+
+    def __init__(self, bundle: Bundle | None) -> None:
+        super().__init__()
+        self.subject = bundle.subject if bundle is not None else ()
+
+    def flag(
+        self, rule: str, message: str, location: Location, hint: str, severity: Severity = Severity.ERROR
+    ) -> None:
+        """Add a finding with the bundle as subject."""
+        self.add(rule, message, location, hint, self.subject, severity)
 
 
 def as_map(value: object) -> Mapping[str, Any]:

@@ -22,7 +22,7 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import as_str, csv_message, finding, parse_tolerant
+from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, finding, parse_tolerant
 from releasekit.rules.bundle.removed_apis import removed_apis_1_22
 
 _K8S_DEPRECATED_INFO = (
@@ -75,7 +75,7 @@ def check_openshift_versions(
     bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
 ) -> list[Finding]:
     """RK-BUNDLE-093/094: the OpenShift versions value is right."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
     if value is not None and bundle.annotations is not None:
@@ -88,41 +88,32 @@ def check_openshift_versions(
     for text, location in sources:
         current = parse_openshift_versions(text)
         if current is None:
-            out.append(
-                finding(
-                    ids.RK_OCP_VERSIONS_FORM,
-                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
-                    location,
-                    f"write it as {forms}",
-                    bundle,
-                    severity=form_severity,
-                )
+            out.flag(
+                ids.RK_OCP_VERSIONS_FORM,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
+                location,
+                f"write it as {forms}",
+                form_severity,
             )
         elif current.legacy:
-            out.append(
-                finding(
-                    ids.RK_OCP_VERSIONS_FORM,
-                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
-                    f'"v{current.low[0]}.{current.low[1]}" and later',
-                    location,
-                    f"write it as {forms}",
-                    bundle,
-                    severity=Severity.WARNING,
-                )
+            out.flag(
+                ids.RK_OCP_VERSIONS_FORM,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
+                f'"v{current.low[0]}.{current.low[1]}" and later',
+                location,
+                f"write it as {forms}",
+                Severity.WARNING,
             )
         if parsed is None:
             parsed = current
     if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
-        out.append(
-            finding(
-                ids.RK_OCP_VERSIONS_FORM,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
-                "metadata/annotations.yaml (the annotations file wins)",
-                sources[1][1],
-                "make the LABEL and the annotation equal",
-                bundle,
-                severity=Severity.WARNING,
-            )
+        out.flag(
+            ids.RK_OCP_VERSIONS_FORM,
+            f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
+            "metadata/annotations.yaml (the annotations file wins)",
+            sources[1][1],
+            "make the LABEL and the annotation equal",
+            Severity.WARNING,
         )
     if parsed is None or not catalogs:
         return out
@@ -147,16 +138,13 @@ def check_openshift_versions(
             parts.append(f"the release is in catalog(s) {show(outside)} outside the range")
         if missing:
             parts.append(f"the range includes {show(missing)} where the release is in no catalog")
-        out.append(
-            finding(
-                ids.RK_OCP_VERSIONS_CATALOGS,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
-                f"({show(wanted)}): " + "; ".join(parts),
-                sources[0][1],
-                "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
-                bundle,
-                severity=Severity.WARNING,
-            )
+        out.flag(
+            ids.RK_OCP_VERSIONS_CATALOGS,
+            f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
+            f"({show(wanted)}): " + "; ".join(parts),
+            sources[0][1],
+            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
+            Severity.WARNING,
         )
     return out
 

@@ -14,6 +14,7 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import (
+    BundleFindings,
     as_list,
     as_map,
     as_str,
@@ -256,20 +257,17 @@ def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Find
         return []
     allowed = options.custom_categories if options.custom_categories is not None else STANDARD_CATEGORIES
     label = "custom" if options.custom_categories is not None else "standard"
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for item in as_str(csv.annotations.get("categories")).split(","):
         if item.strip() not in allowed:
-            out.append(
-                finding(
-                    ids.HUB_CATEGORIES,
-                    csv_message(
-                        f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
-                        csv.name,
-                    ),
-                    csv.loc("$.metadata.annotations.categories"),
-                    "use categories from: " + ", ".join(sorted(allowed)),
-                    bundle,
-                )
+            out.flag(
+                ids.HUB_CATEGORIES,
+                csv_message(
+                    f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
+                    csv.name,
+                ),
+                csv.loc("$.metadata.annotations.categories"),
+                "use categories from: " + ", ".join(sorted(allowed)),
             )
     return out
 
