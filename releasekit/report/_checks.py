@@ -98,15 +98,15 @@ def checks_by_rule_and_subject(report: Report) -> dict[tuple[str, str], list[Fin
     return dict(sorted(groups.items()))
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def numbers_phrase(report: Report) -> str:
     """``3 errors, 13 warnings, 2 notes; 87 checks run, 80 clean; 1 new, 17 unchanged, 0 fixed``."""
     n = report.numbers
-    parts = [_plural(n.errors, "error"), _plural(n.warnings, "warning"), _plural(n.info, "note")]
-    text = f"{', '.join(parts)}; {_plural(n.checks, 'check')} run, {n.clean} clean"
+    parts = [plural(n.errors, "error"), plural(n.warnings, "warning"), plural(n.info, "note")]
+    text = f"{', '.join(parts)}; {plural(n.checks, 'check')} run, {n.clean} clean"
     if n.new is not None:
         text += f"; {n.new} new, {n.unchanged} unchanged, {n.fixed} fixed"
     if n.acknowledged:

@@ -6,15 +6,11 @@ from dataclasses import dataclass, field
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
-from releasekit.report._checks import numbers_phrase, printable_report
+from releasekit.report._checks import numbers_phrase, plural, printable_report
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def summary_line(report: Report) -> str:
@@ -81,18 +77,10 @@ class TextReporter:
         )  # the base had them: shown with -v
         acked = set(report.acknowledged) if self.verbosity <= 1 else set()  # listed with -v
         folded -= acked
-        hidden = [
-            f
-            for f in report.findings
-            if f.severity not in shown_levels and f not in told and f not in folded and f not in acked
-        ]
-        for finding in report.sorted_findings:
-            if (
-                finding.severity not in shown_levels
-                or finding in told
-                or finding in folded
-                or finding in acked
-            ):
+        kept = [f for f in report.sorted_findings if f not in told and f not in folded and f not in acked]
+        hidden = [f for f in kept if f.severity not in shown_levels]
+        for finding in kept:
+            if finding.severity not in shown_levels:
                 continue
             node = root
             for label in finding.subject:
@@ -107,15 +95,15 @@ class TextReporter:
         if hidden:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
-            out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
+            out.append(f"({plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
         if acked:
-            out.append(f"({_plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
+            out.append(f"({plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
         if folded:
             out.append(
-                f"({_plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
+                f"({plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
             )
         if report.fixed:
-            out.append(f"fixed by this change: {_plural(len(report.fixed), 'finding')} of the base")
+            out.append(f"fixed by this change: {plural(len(report.fixed), 'finding')} of the base")
             out.extend(f"  {f.rule}: {f.message}" for f in report.fixed)
         out.append(self._paint(summary_line(report), _BOLD))
         return "\n".join(out) + "\n"
