@@ -98,6 +98,14 @@ def checks_by_rule_and_subject(report: Report) -> dict[tuple[str, str], list[Fin
     return dict(sorted(groups.items()))
 
 
+def marks(finding: Finding, report: Report) -> str:
+    """`` (new, acknowledged)``: the finding's baseline state and acknowledgement, or ''."""
+    state = report.state(finding)
+    parts = [state.value] if state is not None else []
+    parts += ["acknowledged"] if report.acknowledgement(finding) is not None else []
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 

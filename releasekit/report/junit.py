@@ -6,18 +6,14 @@ from xml.etree import ElementTree as ET
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import checks_by_rule_and_subject, printable_report
+from releasekit.report._checks import checks_by_rule_and_subject, marks, printable_report
 
 
 def _text(findings: list[Finding], report: Report) -> str:
     lines = []
     for f in findings:
         where = str(f.location)
-        state = report.state(f)
-        marks = [state.value] if state is not None else []
-        marks += ["acknowledged"] if report.acknowledgement(f) is not None else []
-        mark = f" ({', '.join(marks)})" if marks else ""
-        lines.append(f"{f.severity.value}{mark}: {where + ': ' if where else ''}{f.message}")
+        lines.append(f"{f.severity.value}{marks(f, report)}: {where + ': ' if where else ''}{f.message}")
         if f.hint:
             lines.append(f"  hint: {f.hint}")
     return "\n".join(lines)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
-from releasekit.report._checks import numbers_phrase, plural, printable_report
+from releasekit.report._checks import marks, numbers_phrase, plural, printable_report
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -49,12 +49,10 @@ class TextReporter:
     def _finding_lines(self, finding: Finding, report: Report) -> list[str]:
         sev = self._paint(finding.severity.value, _COLOURS[finding.severity])
         where = str(finding.location)
-        state = report.state(finding)
         ack = report.acknowledgement(finding)
-        marks = [state.value] if state is not None else []
-        marks += ["acknowledged"] if ack is not None else []
-        mark = f" ({', '.join(marks)})" if marks else ""
-        head = f"{sev}{mark} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
+        head = (
+            f"{sev}{marks(finding, report)} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
+        )
         lines = head.split("\n")
         if ack is not None:
             lines.append(f"  acknowledged: {ack.reason} ({ack.location})")
