@@ -164,50 +164,24 @@ def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
-    location = Location(file=bundle.root)
-    if bundle.compressed_size == 0:
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                api_message("unable to check the bundle compressed size", value=csv.name),
-                location,
-                hint,
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
-    if bundle.size == 0:
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                api_message("unable to check the bundle size", value=csv.name),
-                location,
-                hint,
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
     text = (
         f"size=~{format_size(bundle.compressed_size)} , max={format_size(MAX_COMPRESSED_SIZE)}. "
         f"Bundle uncompressed size is {format_size(bundle.size)}"
     )
-    if bundle.compressed_size > MAX_COMPRESSED_SIZE:
-        message = f"maximum bundle compressed size with gzip size exceeded: {text}"
-        return [finding(ids.BUNDLE_SIZE, api_message(message, value=csv.name), location, hint, bundle)]
-    if bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
+    severity = Severity.WARNING
+    if bundle.compressed_size == 0:
+        message = "unable to check the bundle compressed size"
+    elif bundle.size == 0:
+        message = "unable to check the bundle size"
+    elif bundle.compressed_size > MAX_COMPRESSED_SIZE:
+        message, severity = f"maximum bundle compressed size with gzip size exceeded: {text}", Severity.ERROR
+    elif bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
         message = f"nearing maximum bundle compressed size with gzip: {text}"
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                api_message(message, value=csv.name),
-                location,
-                hint,
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
-    return []
+    else:
+        return []
+    hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
+    message = api_message(message, value=csv.name)
+    return [finding(ids.BUNDLE_SIZE, message, Location(file=bundle.root), hint, bundle, severity)]
 
 
 def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
