@@ -25,19 +25,24 @@ Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~release
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
+from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.graph import Edge, PackageGraph
 from releasekit.model.stream import Release, Stream, openshift_order
-from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
-from releasekit.rules.graph import analyze_package
+from releasekit.model.version import Version
+from releasekit.rules.graph import (
+    analyze_package,
+    bundle_version,
+    entry_sources,
+    shortest_paths,
+    upgrade_adjacency,
+)
 
 RULE_DRIFT = "RK-DIFF-001"
 RULE_CHANGES = "RK-DIFF-002"
@@ -83,21 +88,9 @@ CatalogKey = tuple[str, str]
 # ---------------------------------------------------------------------------------- graph helpers
 
 
-def _graph(config: DeclarativeConfig, package: str) -> PackageGraph | None:
-    return analyze_package(config, package)
-
-
 def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
     """Bundle name -> version from each bundle's ``olm.package`` property (unparseable ones left out)."""
-    out: dict[str, Version] = {}
-    for bundle in config.bundles:
-        for prop in bundle.properties_of(PROP_PACKAGE):
-            value = prop.value
-            if isinstance(value, Mapping) and isinstance(value.get("version"), str):
-                with contextlib.suppress(VersionError):
-                    out[bundle.name] = parse_version(value["version"])
-                break
-    return out
+    return {b.name: v for b in config.bundles if (v := bundle_version(b)) is not None}
 
 
 def _top_heads(graph: PackageGraph) -> dict[str, str]:
@@ -119,41 +112,20 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
 
 def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
     """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel."""
-    graph = _graph(config, package)
+    graph = analyze_package(config, package)
     if graph is None:
         return False
     tops = _top_heads(graph)
     node = graph.node(bundle)
     goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
-    adjacency: dict[str, set[str]] = {}
-    for edge in graph.edges:
-        adjacency.setdefault(edge.source, set()).add(edge.target)
+    adjacency = upgrade_adjacency(graph.edges)
     if node is None:
-        for channel in config.channels:
-            if channel.package != package:
-                continue
-            for entry in channel.entry_list:
-                covered = False
-                if entry.skip_range and version is not None:
-                    with contextlib.suppress(RangeError):
-                        covered = parse_range(entry.skip_range).contains(version)
-                if entry.replaces == bundle or bundle in entry.skips or covered:
-                    adjacency.setdefault(bundle, set()).add(entry.name)
-    seen = {bundle}
-    todo = [bundle]
-    while todo:
-        current = todo.pop()
-        if current in goals:
-            return True
-        for nxt in sorted(adjacency.get(current, ())):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return False
+        adjacency[bundle] = entry_sources(config, package, bundle, version)
+    return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
 def _edges(config: DeclarativeConfig | None, package: str) -> set[Edge]:
-    graph = _graph(config, package) if config is not None else None
+    graph = analyze_package(config, package) if config is not None else None
     return set(graph.edges) if graph is not None else set()
 
 
@@ -528,10 +500,10 @@ def check_stranded(
         old = base[key]
         new = head.get(key)
         versions = bundle_versions(old.config)
-        graph = _graph(old.config, key[1])
+        graph = analyze_package(old.config, key[1])
         if graph is None:
             continue
-        new_graph = _graph(new.config, key[1]) if new is not None else None
+        new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
             version = versions.get(node.name)
             if not reaches_head(old.config, key[1], node.name, version):

@@ -240,7 +240,8 @@ def _finding(
     )
 
 
-def _bundle_version(bundle: Bundle) -> Version | None:
+def bundle_version(bundle: Bundle) -> Version | None:
+    """The version of a bundle's first ``olm.package`` property with one, None when it does not parse."""
     for prop in bundle.properties_of(PROP_PACKAGE):
         value = prop.value
         if isinstance(value, Mapping) and isinstance(value.get("version"), str):
@@ -324,7 +325,7 @@ def _nodes(pkg: _Package, policy: GraphPolicy) -> dict[str, Node]:
         bundle = pkg.bundles.get(name)
         nodes[name] = Node(
             name=name,
-            version=_bundle_version(bundle) if bundle is not None else None,
+            version=bundle_version(bundle) if bundle is not None else None,
             channels=tuple(sorted(channels)),
             api_groups=_api_groups(name, bundle, policy),
         )
@@ -622,6 +623,26 @@ def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
                 except RangeError:
                     continue
     return named, ranges
+
+
+def entry_sources(config: DeclarativeConfig, package: str, name: str, version: Version | None) -> list[str]:
+    """Entries of ``package`` that upgrade from bundle ``name``: they replace or skip it, or skipRange its version."""
+    found: set[str] = set()
+    for channel in config.channels:
+        if channel.package != package:
+            continue
+        for entry in channel.entry_list:
+            if not entry.name:
+                continue
+            if entry.replaces == name or name in entry.skips:
+                found.add(entry.name)
+            elif entry.skip_range and version is not None:
+                try:
+                    if parse_range(entry.skip_range).contains(version):
+                        found.add(entry.name)
+                except RangeError:
+                    continue
+    return sorted(found)
 
 
 def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:

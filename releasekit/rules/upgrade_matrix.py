@@ -26,10 +26,11 @@ from releasekit.model.graph import PackageGraph
 from releasekit.model.lifecycle import UpgradeEdge
 from releasekit.model.upgrade_matrix import MatrixRow
 from releasekit.model.upgrade_matrix import MatrixUpgrade as MatrixUpgrade
-from releasekit.model.version import RangeError, Version, parse_range
+from releasekit.model.version import Version
 from releasekit.rules.graph import (
     analyze_config,
     blocks_upgrade,
+    entry_sources,
     shortest_paths,
     upgrade_adjacency,
 )
@@ -38,28 +39,6 @@ from releasekit.rules.graph import (
 def _version_text(graph: PackageGraph, name: str) -> str:
     node = graph.node(name)
     return str(node.version) if node is not None and node.version is not None else name
-
-
-def _entry_sources(
-    target: PackageGraph, config: DeclarativeConfig, name: str, version: Version | None
-) -> list[str]:
-    """Entries of ``target``'s package that upgrade from a bundle ``name`` that ``target`` lacks."""
-    found: set[str] = set()
-    for channel in config.channels:
-        if channel.package != target.package:
-            continue
-        for entry in channel.entry_list:
-            if not entry.name:
-                continue
-            if entry.replaces == name or name in entry.skips:
-                found.add(entry.name)
-            elif entry.skip_range and version is not None:
-                try:
-                    if parse_range(entry.skip_range).contains(version):
-                        found.add(entry.name)
-                except RangeError:
-                    continue
-    return sorted(found)
 
 
 def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str, tuple[str, ...]]:
@@ -110,9 +89,7 @@ def upgrade_matrix(
                     rows.append(MatrixRow(version=version, bundle=node.name, stranded=True, why=why))
                     continue
                 present = target_graph.node(node.name) is not None
-                first = (
-                    [] if present else _entry_sources(target_graph, catalogs[target], node.name, node.version)
-                )
+                first = [] if present else entry_sources(catalogs[target], package, node.name, node.version)
                 if not present and not first:
                     why = (
                         f"not in the {target} catalog, and no bundle there replaces or skips it or has a "
