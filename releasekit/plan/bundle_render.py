@@ -141,36 +141,21 @@ def render_bundle_manifests(
     required = _required_gvks(csv)
     package_prop: dict[str, Any] | None = None
     others: list[Property] = []
-    for prop in properties:
-        if not isinstance(prop, Mapping):
-            continue
-        type_, value = prop.get("type") or "", prop.get("value")
-        if type_ == "olm.gvk" and isinstance(value, Mapping):
-            provided.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
-        elif type_ == "olm.package" and isinstance(value, Mapping):
-            package_prop = {
-                "packageName": value.get("packageName") or "",
-                "version": value.get("version") or "",
-            }
-        else:
-            others.append(Property(type=type_, value=value))
     package_required: list[Property] = []
-    for dep in dependencies:
-        if not isinstance(dep, Mapping):
+    for item, is_dependency in [(p, False) for p in properties] + [(d, True) for d in dependencies]:
+        if not isinstance(item, Mapping):
             continue
-        type_, value = dep.get("type") or "", dep.get("value")
+        type_, value = item.get("type") or "", item.get("value")
         if type_ == "olm.gvk" and isinstance(value, Mapping):
-            required.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
+            gvk = (value.get("group") or "", value.get("kind") or "", value.get("version") or "")
+            (required if is_dependency else provided).add(gvk)
         elif type_ == "olm.package" and isinstance(value, Mapping):
-            package_required.append(
-                Property(
-                    type="olm.package.required",
-                    value={
-                        "packageName": value.get("packageName") or "",
-                        "versionRange": value.get("version") or "",
-                    },
-                )
-            )
+            name_and_version = {"packageName": value.get("packageName") or ""}
+            if is_dependency:
+                name_and_version["versionRange"] = value.get("version") or ""
+                package_required.append(Property(type="olm.package.required", value=name_and_version))
+            else:
+                package_prop = {**name_and_version, "version": value.get("version") or ""}
         else:
             others.append(Property(type=type_, value=value))
 
