@@ -18,19 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from releasekit.model.finding import Finding, Location, Severity
-
-__all__ = [
-    "ACKNOWLEDGEMENTS_FILE",
-    "RULES",
-    "RULE_ACK_ERROR",
-    "RULE_ACK_SCHEMA",
-    "RULE_ACK_STALE",
-    "Acknowledgement",
-    "Identity",
-    "acknowledge",
-    "identity_of",
-]
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 
 ACKNOWLEDGEMENTS_FILE = "releasekit-acknowledgements.yaml"
 RULE_ACK_STALE = "RK-POLICY-020"
@@ -48,15 +36,7 @@ Identity = tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Acknowledgement:
-    """One entry of the acknowledgements file.
-
-    Attributes:
-        rule: the finding's rule id.
-        subject: the finding's subject, outermost first (as the JSON report's ``subject``).
-        facts: the finding's identifying facts (``(("from", "v4.18"), ("to", "v4.20"))``), sorted by key.
-        reason: why this finding stays (published history, a decision).
-        location: the entry in the file.
-    """
+    """One entry of the acknowledgements file."""
 
     rule: str
     subject: tuple[str, ...] = ()
@@ -87,17 +67,7 @@ def acknowledge(
     *,
     complete: bool = True,
 ) -> tuple[dict[Finding, Acknowledgement], tuple[Finding, ...]]:
-    """Match ``acknowledgements`` to ``findings``.
-
-    ``complete`` says that ``findings`` are every finding of the repository (``build``); a check of part
-    of it (``check`` judges the catalogs a change touches) passes False, and then an entry that matches
-    nothing is not reported, since what it names may simply not have been looked at.
-
-    Returns:
-        the acknowledged findings with their entry, and the findings about the entries themselves
-        (RK-POLICY-020 for an entry that matches nothing or repeats another, RK-POLICY-021 for one that
-        names an error).
-    """
+    """Match ``acknowledgements`` to ``findings``."""
     by_identity: dict[Identity, Acknowledgement] = {}
     problems: list[Finding] = []
     for ack in acknowledgements:
@@ -152,11 +122,4 @@ def acknowledge(
 
 
 def _problem(rule: str, message: str, ack: Acknowledgement, hint: str) -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.WARNING,
-        message=message,
-        location=ack.location,
-        hint=hint,
-        subject=(ACKNOWLEDGEMENTS_FILE,),
-    )
+    return make_finding(rule, message, ack.location, hint, (ACKNOWLEDGEMENTS_FILE,), Severity.WARNING)

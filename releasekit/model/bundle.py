@@ -1,9 +1,4 @@
-"""Registry+v1 bundles as the validators see them: manifests with file and line, metadata, options.
-
-Pure core: no I/O, no click, no git. :mod:`releasekit.io.bundle_load` builds these values from disk;
-:mod:`releasekit.rules.bundle` judges them. A :class:`Manifest` keeps the parsed document together
-with the line of every JSON path, so each finding can name ``file:line``.
-"""
+"""Registry+v1 bundles as the validators see them: manifests with file and line, metadata, options."""
 
 from __future__ import annotations
 
@@ -13,24 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releasekit.model.finding import Finding, Location, nearest_line
-
-__all__ = [
-    "ANNOTATION_CHANNELS",
-    "ANNOTATION_DEFAULT_CHANNEL",
-    "ANNOTATION_MANIFESTS",
-    "ANNOTATION_MEDIATYPE",
-    "ANNOTATION_METADATA",
-    "ANNOTATION_OPENSHIFT_VERSIONS",
-    "ANNOTATION_PACKAGE",
-    "Bundle",
-    "BundleLayout",
-    "Dockerfile",
-    "DockerfileLabel",
-    "Manifest",
-    "StrayEntry",
-    "StreamPolicy",
-    "ValidationOptions",
-]
 
 ANNOTATION_MEDIATYPE = "operators.operatorframework.io.bundle.mediatype.v1"
 ANNOTATION_MANIFESTS = "operators.operatorframework.io.bundle.manifests.v1"
@@ -52,15 +29,7 @@ class BundleLayout(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Manifest:
-    """One YAML/JSON document from one file, with the line of each JSON path in it.
-
-    Attributes:
-        file: the file as it is reported (relative to the validated root where possible).
-        data: the parsed document (a mapping for every loaded manifest).
-        line: the line the document starts on.
-        lines: JSON path (``$.spec.version``) -> 1-based line.
-        size: the file's size in bytes.
-    """
+    """One YAML/JSON document from one file, with the line of each JSON path in it."""
 
     file: str
     data: Mapping[str, Any]
@@ -152,25 +121,7 @@ class Dockerfile:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """Everything loaded from one bundle (or one file validated alone).
-
-    Attributes:
-        root: the validated path as reported.
-        layout: how it was laid out.
-        csv: the ClusterServiceVersion, when there is one.
-        crds: CustomResourceDefinitions.
-        objects: every other manifest (ServiceAccounts, Roles, PDBs ...).
-        extra_csvs: further CSVs beyond the first (an error of its own).
-        annotations: the metadata file with a top-level ``annotations`` map, if found.
-        dependencies: the metadata file with a ``dependencies`` list, if found.
-        dockerfile: ``bundle.Dockerfile`` beside the bundle root, if present.
-        has_manifests_dir / has_metadata_dir: for bundle roots, whether the two folders exist.
-        metadata_files: every file looked at in ``metadata/`` (for the "no annotations file" message).
-        stray_entries: sub-folders and hidden files inside the manifests folder.
-        size: sum of the raw sizes of the bundle's files, in bytes.
-        compressed_size: sum of the gzip+base64 sizes of the bundle's files, in bytes.
-        load_findings: problems found while loading (unparsable YAML and the like).
-    """
+    """Everything loaded from one bundle (or one file validated alone)."""
 
     root: str
     layout: BundleLayout
@@ -250,16 +201,7 @@ DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StreamPolicy:
-    """The releasekit stream a bundle belongs to, as far as the bundle rules need it.
-
-    Only bundles of one of our streams get stream policy (RK-BUNDLE-090, and RK-BUNDLE-093 as an error);
-    any other operator's bundle is judged by operator-sdk's rules alone.
-
-    Attributes:
-        stream: the stream's name (``stable``).
-        alpha_kinds: kinds the stream ships although they are alpha; empty = the stream excludes alpha APIs.
-        released: the bundle's version is a published release of the stream: history, so policy warns.
-    """
+    """The releasekit stream a bundle belongs to, as far as the bundle rules need it."""
 
     stream: str
     alpha_kinds: tuple[str, ...] = ()
@@ -268,18 +210,7 @@ class StreamPolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ValidationOptions:
-    """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours).
-
-    Attributes:
-        validators: validator names to run (see :data:`releasekit.rules.bundle.VALIDATORS`).
-        k8s_version: the ``k8s-version`` optional value (as given, validated by the rule).
-        index_dockerfile: the ``index-path`` Dockerfile for the community validator; None = not given.
-        custom_categories: replaces the standard OperatorHub categories (``OPERATOR_BUNDLE_CATEGORIES``).
-        release_checks: judge the bundle as a released version (image pinning and registries).
-        allowed_registries: image reference prefixes allowed when ``release_checks`` is on.
-        stream: the releasekit stream the bundle belongs to; None = another operator's bundle (no policy).
-        openshift_catalogs: OpenShift catalogs (``v4.18``) the release appears in; empty = unknown.
-    """
+    """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours)."""
 
     validators: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle")
     k8s_version: str | None = None

@@ -1,7 +1,4 @@
-"""Rule ids of the bundle rules (the table with meanings is in :mod:`releasekit.rules.bundle`).
-
-Pure constants, importable by the loader without pulling in the validators. Never renumber.
-"""
+"""Rule ids of the bundle rules (the table with meanings is in :mod:`releasekit.rules.bundle`)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them.
-
-Pure core. These mirror the file format one to one (``olm.package``, ``olm.channel``, ``olm.bundle``,
-``olm.deprecations`` and opaque blobs of any other schema); every object remembers where it was read
-(:class:`~releasekit.model.finding.Location`). Property values and unknown blobs are kept as parsed JSON
-values (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``) so they can be re-emitted exactly.
-
-The upgrade-graph model built on top of these lives in the rules; these types carry no behaviour
-beyond small accessors.
-"""
+"""File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them."""
 
 from __future__ import annotations
 
@@ -16,33 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from releasekit.model.finding import Location
-
-__all__ = [
-    "MISSING",
-    "OrderedValue",
-    "PROP_BUNDLE_OBJECT",
-    "PROP_CSV_METADATA",
-    "PROP_GVK",
-    "PROP_PACKAGE",
-    "PROPERTY_SHAPES",
-    "SCHEMA_BUNDLE",
-    "SCHEMA_CHANNEL",
-    "SCHEMA_DEPRECATIONS",
-    "SCHEMA_PACKAGE",
-    "Bundle",
-    "Channel",
-    "ChannelEntry",
-    "DeclarativeConfig",
-    "Deprecation",
-    "DeprecationEntry",
-    "Icon",
-    "Meta",
-    "Package",
-    "Property",
-    "RelatedImage",
-    "JSON_KINDS",
-    "json_kind",
-]
 
 SCHEMA_PACKAGE = "olm.package"
 SCHEMA_CHANNEL = "olm.channel"
@@ -119,10 +83,7 @@ def json_kind(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Meta:
-    """One decoded blob before typing: its schema/package/name (matched case-insensitively) and data.
-
-    ``data`` is the whole object as parsed; ``location`` is the file and the line the object starts on.
-    """
+    """One decoded blob before typing: its schema/package/name (matched case-insensitively) and data."""
 
     schema: str
     package: str = ""
@@ -153,16 +114,7 @@ _UNREAD: Any = object()
 
 
 class Property:
-    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
-
-    Immutable like the dataclasses here (``type`` and ``value`` are read-only), but hand-written so that
-    the loader can make tens of thousands cheaply and hand values over unparsed (:meth:`deferred`): such a
-    value is parsed the first time ``value`` is read, so checks that never read a large value (a bundle's
-    ``olm.csv.metadata``) never pay for it. ``shape_verified`` is true when whoever built the property
-    already checked the value against :data:`PROPERTY_SHAPES` (the loader does, for values it keeps
-    unparsed), so that check need not parse it again. A value of a type the table does not list has no
-    shape to keep: it is verified as soon as it is there at all (not :data:`MISSING`).
-    """
+    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`."""
 
     __slots__ = ("_type", "_value", "_source", "_load", "_verified")
     __match_args__ = ("type", "value")
@@ -282,11 +234,7 @@ class RelatedImage:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """An ``olm.bundle`` blob, with the manifests decoded from its ``olm.bundle.object`` properties.
-
-    ``objects`` are the decoded manifests (JSON values) in property order; ``csv`` is the first of them
-    whose kind is ``ClusterServiceVersion``.
-    """
+    """An ``olm.bundle`` blob, with the manifests decoded from its ``olm.bundle.object`` properties."""
 
     name: str
     package: str

@@ -1,8 +1,4 @@
-"""Findings: what every rule returns (rule id, severity, message, location, hint).
-
-Pure core: no I/O. A finding's ``subject`` names what it is about, outermost first
-(package, channel, bundle), which reporters use to group output.
-"""
+"""Findings: what every rule returns (rule id, severity, message, location, hint)."""
 
 from __future__ import annotations
 
@@ -10,24 +6,9 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = [
-    "Finding",
-    "Location",
-    "Severity",
-    "count_by_severity",
-    "has_errors",
-    "make_finding",
-    "nearest_line",
-    "sort_findings",
-]
-
 
 def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
-    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``.
-
-    The ancestors of ``$.a[0].b`` are ``$.a[0]``, ``$.a`` and ``$``, in that order; a relative path ends
-    at ``""``.
-    """
+    """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``."""
     while True:
         line = lines.get(path)
         if line is not None or not path:
@@ -68,12 +49,7 @@ class Location:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
-    """One result of one rule about one subject.
-
-    ``facts`` are what tells apart two findings of one rule about one subject where the subject alone
-    does not (an OpenShift upgrade's ``from`` and ``to``); with ``rule`` and ``subject`` they are the
-    finding's identity, which an acknowledgement names (:mod:`releasekit.model.acknowledgement`).
-    """
+    """One result of one rule about one subject."""
 
     rule: str
     severity: Severity
@@ -106,6 +82,22 @@ def make_finding(
 ) -> Finding:
     """A finding from positional parts, the short form rule modules use."""
     return Finding(rule=rule, severity=severity, message=message, location=where, hint=hint, subject=subject)
+
+
+class Findings(list[Finding]):
+    """The findings a rule collects, each added in one call."""
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        where: Location,
+        hint: str,
+        subject: tuple[str, ...] = (),
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        """Append :func:`make_finding` of the same arguments."""
+        self.append(make_finding(rule, message, where, hint, subject, severity))
 
 
 def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:

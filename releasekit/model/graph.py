@@ -1,8 +1,4 @@
-"""The upgrade graph of one package, as data: nodes, edges, channels, heads and reachability.
-
-Pure core: no I/O. :mod:`releasekit.rules.graph` builds these values from a catalog and judges them;
-:mod:`releasekit.plan.graph_render` draws them; :mod:`releasekit.rules.diff` compares two of them.
-"""
+"""The upgrade graph of one package, as data: nodes, edges, channels, heads and reachability."""
 
 from __future__ import annotations
 
@@ -11,17 +7,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.version import Version
-
-__all__ = [
-    "KIND_ORDER",
-    "ChannelView",
-    "Edge",
-    "EdgeKind",
-    "Node",
-    "PackageGraph",
-    "Reachability",
-    "Stranding",
-]
 
 
 class EdgeKind(enum.StrEnum):
@@ -66,14 +51,7 @@ class ChannelView:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reachability:
-    """One row of the reachability table.
-
-    Attributes:
-        bundle: the bundle; version: its version text ("" when unknown).
-        reachable: whether it reaches the default channel's head.
-        path: the shortest upgrade path, bundle first and head last (empty when unreachable).
-        reason: the rule id that explains why not (None when reachable or when there is no single head).
-    """
+    """One row of the reachability table."""
 
     bundle: str
     version: str
@@ -84,10 +62,7 @@ class Reachability:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PackageGraph:
-    """The upgrade graph of one package: nodes (by version), edges (sorted), channels, heads, reachability.
-
-    ``default_head`` is None unless the default channel has exactly one head.
-    """
+    """The upgrade graph of one package: nodes (by version), edges (sorted), channels, heads, reachability."""
 
     package: str
     default_channel: str

@@ -1,36 +1,10 @@
-"""Upstream Kueue inventories: the CRDs and feature gates of one Kueue release, as facts.
-
-Pure core: no I/O, no click, no git. An inventory is written by ``releasekit upstream import``
-(``source: exact``, with the ref, the commit and a sha256 per CRD file) or transcribed by hand from
-a nearby tag (``source: transcribed``, no hashes). It lives in ``streams/upstream/kueue-<line>.yaml``
-and is referred to by releases as ``kueue-<line>`` (its :attr:`Inventory.name`).
-
-Maturity rules (as the real operator decides):
-
-- a CRD *version* is ``alpha`` when its name contains ``alpha`` (``v1alpha1``), ``beta`` when it
-  contains ``beta``, and ``ga`` otherwise (``v1``);
-- a *CRD* counts as alpha when ANY of its versions is alpha (the operator skips such CRDs; the
-  v0.11.0–v0.11.2 Topology CRD served v1alpha1 and v1beta1 and is still alpha).
-"""
+"""Upstream Kueue inventories: the CRDs and feature gates of one Kueue release, as facts."""
 
 from __future__ import annotations
 
 import enum
 import re
 from dataclasses import dataclass
-
-__all__ = [
-    "Crd",
-    "CrdVersion",
-    "FeatureGate",
-    "GateStage",
-    "Inventory",
-    "InventorySource",
-    "Maturity",
-    "inventory_name",
-    "line_of_version",
-    "version_maturity",
-]
 
 
 class Maturity(enum.StrEnum):
@@ -151,20 +125,7 @@ class FeatureGate:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Inventory:
-    """The CRDs and feature gates of one Kueue release line, with where the facts came from.
-
-    Attributes:
-        line: the Kueue release line, ``"0.11"``.
-        source: exact (read from git at ``ref``) or transcribed (from the facts of ``tag``).
-        ref: the ref the facts describe (a tag, or a commit for a main-branch pin).
-        commit: the full commit id of ``ref``.
-        tag: the tag, when the ref is or is nearest to one.
-        describe: ``git describe --tags`` of the commit, when known.
-        features_file: the file the gates were read from.
-        crds: CRDs sorted by name.
-        gates: feature gates sorted by name.
-        file: where the inventory was loaded from (for findings); empty when built in memory.
-    """
+    """The CRDs and feature gates of one Kueue release line, with where the facts came from."""
 
     line: str
     source: InventorySource
@@ -179,11 +140,7 @@ class Inventory:
 
     @property
     def pin(self) -> str | None:
-        """The upstream pin an exact inventory describes; None for a transcribed inventory.
-
-        The pin is the inventory's ref (a tag or describe pin), or, for a bare commit id, its
-        ``describe``. A transcribed inventory describes a line, not a pin.
-        """
+        """The upstream pin an exact inventory describes; None for a transcribed inventory."""
         if self.source is not InventorySource.EXACT:
             return None
         if _HEX_COMMIT.fullmatch(self.ref):
@@ -192,12 +149,7 @@ class Inventory:
 
     @property
     def name(self) -> str:
-        """The name releases refer to: ``kueue-<pin>`` for an exact inventory, ``kueue-<line>`` otherwise.
-
-        An exact inventory is named once per pin (``kueue-v0.12.9``, ``kueue-v0.14.4-1-ga073ed4c``), so
-        importing another tag never rewrites it; a transcribed one is named after its line
-        (``kueue-0.11``, the unpinned facts of 0.1.0–1.0.1).
-        """
+        """The name releases refer to: ``kueue-<pin>`` for an exact inventory, ``kueue-<line>`` otherwise."""
         return inventory_name(self.pin or self.line)
 
     def gate(self, name: str) -> FeatureGate | None:

@@ -1,18 +1,8 @@
-"""JSON text held inside documents, read within the nesting limit every input keeps.
-
-Such text sits in CSV annotations (``alm-examples``, ``olm.properties``) and in ``related_images.json``.
-
-Pure core: no I/O. The files themselves are bounded before a parser sees them (:mod:`releasekit.io.inputs`);
-a string inside them is a second JSON document that the json module would read recursively, so
-:func:`loads` refuses one nested deeper than :data:`MAX_DEPTH` with :class:`NestedTooDeep`, a
-``ValueError`` as every other refusal of the json module, so callers that report bad JSON report it too.
-"""
+"""JSON text held inside documents, read within the nesting limit every input keeps."""
 
 from __future__ import annotations
 
 from typing import Any
-
-__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds", "too_deep_at"]
 
 MAX_DEPTH = 256
 """Deepest nesting of mappings and sequences accepted in any YAML or JSON input (files and embedded text)."""
@@ -23,14 +13,7 @@ class NestedTooDeep(ValueError):
 
 
 def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit``, else ``None``.
-
-    Brackets are counted outside strings; text that is not JSON may be counted loosely, and its parser
-    then refuses it anyway.
-
-    One forward pass, linear in the text: a regular expression for the strings would retry from every
-    quote of an unclosed string, which is quadratic.
-    """
+    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit``, else ``None``."""
     if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
         return None
     depth = 0
@@ -60,12 +43,7 @@ def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
 
 
 def loads(text: str) -> Any:
-    """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`.
-
-    Raises:
-        NestedTooDeep: the text nests too deep (a ``ValueError``).
-        json.JSONDecodeError: the text is not JSON.
-    """
+    """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`."""
     import json  # here: importing this module (for MAX_DEPTH) must not cost the json module's import
 
     if nesting_exceeds(text):

@@ -1,19 +1,10 @@
-"""Where the catalogs live in a repository: the output layout ``releasekit.yaml`` configures. Pure core.
-
-The default is this repository's own layout, ``catalog/v<X.Y>/configs/<package>/catalog.json`` beside
-``catalog/v<X.Y>/Containerfile``; releasekit then owns the whole ``catalog/`` tree. The ``kueue-fbc``
-layout is openshift/kueue-fbc's: ``v<X.Y>/catalog/<package>/catalog.json`` beside
-``v<X.Y>/Containerfile.catalog`` at the repository root; releasekit then writes file by file and owns
-only each ``catalog.json`` and its Containerfile (templates, scripts, READMEs stay as they are).
-"""
+"""Where the catalogs live in a repository: the output layout ``releasekit.yaml`` configures. Pure core."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-
-__all__ = ["DEFAULT_LAYOUT", "KUEUE_FBC_LAYOUT", "LAYOUTS", "CatalogLayout", "is_fragment"]
 
 _FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
 
@@ -25,17 +16,7 @@ def is_fragment(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogLayout:
-    """Paths of the catalog tree.
-
-    Attributes:
-        name: the preset this came from (``releasekit``, ``kueue-fbc``) or ``custom``.
-        root: the folder (relative to the repository root, POSIX) that holds the ``v<X.Y>`` fragments.
-        fbc_dir: the FBC root inside each fragment (copied to ``/configs`` in the image).
-        containerfile: the catalog image's Containerfile name inside each fragment.
-        owns_tree: True to write the tree under ``root`` as one atomic swap (files releasekit wrote and
-            no longer generates are removed); False to write file by file and remove nothing. Either
-            way only files the marker ``.releasekit-generated`` lists are ever replaced or removed.
-    """
+    """Paths of the catalog tree."""
 
     name: str = "releasekit"
     root: str = "catalog"
@@ -59,10 +40,7 @@ class CatalogLayout:
         return None
 
     def owns(self, rel: PurePosixPath) -> bool:
-        """True for a fragment folder, or for a catalog.json or a Containerfile releasekit writes in one.
-
-        What it may replace or remove is only what its marker lists.
-        """
+        """True for a fragment folder, or for a catalog.json or a Containerfile releasekit writes in one."""
         parts = rel.parts
         if len(parts) == 1:
             return is_fragment(parts[0])

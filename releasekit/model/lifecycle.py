@@ -1,27 +1,12 @@
-"""The OpenShift lifecycle as data: which versions exist, which are EUS, which cluster upgrades exist.
-
-Pure model (frozen dataclasses, no I/O). ``streams/openshift/lifecycle.yaml`` is read into an
-:class:`OpenShiftLifecycle` by :mod:`releasekit.io.lifecycle`. The upgrade edges are:
-
-- ``minor``: each version to the next minor of the same major (``v4.18 -> v4.19``), by default;
-- ``eus``: each EUS version to the next EUS version of the same major (``v4.18 -> v4.20``), by default:
-  clusters go EUS to EUS with the operators left as they were on the way;
-- ``major``: edges into a new major (``v4.22 -> v5.0``), never derived: the file names them.
-
-An edge the file writes explicitly keeps its written kind; an explicit edge repeating a default one is
-not doubled. :meth:`OpenShiftLifecycle.edges_among` keeps the edges whose two ends are both in a set of
-catalogs (the OpenShift versions a package is published to).
-"""
+"""The OpenShift lifecycle as data: which versions exist, which are EUS, which cluster upgrades exist."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from releasekit.model.stream import OpenShiftVersion
-
-__all__ = ["EdgeKind", "OpenShiftLifecycle", "UpgradeEdge", "consecutive_edges", "default_edges"]
 
 
 class EdgeKind(enum.StrEnum):
@@ -64,11 +49,6 @@ def default_edges(
         if older.major == newer.major and newer.minor > older.minor + 1:
             edges.append(UpgradeEdge(source=older, target=newer, kind=EdgeKind.EUS))
     return tuple(sorted(edges, key=UpgradeEdge.sort_key))
-
-
-def consecutive_edges(order: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """``(older, newer)`` for consecutive items of ``order`` (the fallback when no lifecycle is known)."""
-    return tuple(zip(order, order[1:], strict=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,8 +1,4 @@
-"""One release's operator facts, as recorded by ``releasekit operator import`` (``streams/operator/<version>.yaml``).
-
-Pure model. The documents are kept as plain data (the CSV without prose, the other manifests, the
-bundle annotations and Dockerfile LABELs); :mod:`releasekit.plan.operator_bundle` turns them into a bundle.
-"""
+"""One release's operator facts, as ``releasekit operator import`` records them (``streams/operator/``)."""
 
 from __future__ import annotations
 
@@ -10,25 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OperatorRecord"]
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OperatorRecord:
-    """The operator facts of release ``version`` read at ``commit``.
-
-    Attributes:
-        version: the operator release.
-        commit: the operator repository commit the facts were read at.
-        file: the record file as shown in findings.
-        csv_file: the CSV's file name in ``bundle/manifests/``.
-        csv: the ClusterServiceVersion without prose (treat as read-only).
-        manifests: every other manifest, ``(file name, object)``.
-        annotations: ``metadata/annotations.yaml``.
-        labels: the ``bundle.Dockerfile`` LABELs but the prose ones, in order (None: the commit had no Dockerfile).
-        csv_version: the CSV's own ``spec.version`` when it is not :attr:`version` (a record imported with
-            ``--as-version``: the bundle is the CSV re-aimed at the release, as a carried record is).
-    """
+    """The operator facts of release ``version`` read at ``commit``."""
 
     version: str
     commit: str

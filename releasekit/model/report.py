@@ -1,11 +1,4 @@
-"""The result of a judging command, as reporters receive it. Pure core.
-
-A pull-request check also carries its *baseline*: each finding marked ``new`` (the change brought it)
-or ``unchanged`` (the base revision had it too: same rule id, severity, file and subject, never the
-line), the base's findings the change fixed, and what the change does to each catalog
-(:class:`CatalogChangeNote`).
-Every reporter prints the same numbers (:class:`Numbers`).
-"""
+"""The result of a judging command, as reporters receive it. Pure core."""
 
 from __future__ import annotations
 
@@ -16,17 +9,6 @@ from dataclasses import dataclass, field
 
 from releasekit.model.acknowledgement import Acknowledgement
 from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
-
-__all__ = [
-    "BaselineState",
-    "CatalogChangeNote",
-    "FailOn",
-    "Numbers",
-    "Report",
-    "baseline_key",
-    "match_baseline",
-    "told_by_changes",
-]
 
 CHANGES_RULE = "RK-DIFF-002"
 """The rule whose notes say what :attr:`Report.changes` says (reporters that show the changes skip them)."""
@@ -54,13 +36,7 @@ class FailOn(enum.StrEnum):
 
 
 def baseline_key(finding: Finding) -> tuple[str, ...]:
-    """What a finding is matched on across revisions: its rule, file and subject (lines move; subjects do not).
-
-    The file tells apart one subject's findings in two catalogs (an upgrade-graph finding names the
-    package and bundle, the file the OpenShift version); a finding without a subject is matched on its
-    message instead. The severity is part of the key: a warning the base had that the change turns into
-    an error is a new error.
-    """
+    """What a finding is matched on across revisions: rule, file and subject (lines move; subjects do not)."""
     where = (finding.rule, finding.severity.value, finding.location.file)
     return (*where, *finding.subject) if finding.subject else (*where, finding.message)
 
@@ -68,10 +44,7 @@ def baseline_key(finding: Finding) -> tuple[str, ...]:
 def match_baseline(
     head: Iterable[Finding], base: Iterable[Finding]
 ) -> tuple[dict[Finding, BaselineState], tuple[Finding, ...]]:
-    """Mark each head finding new or unchanged, and return the base findings the change fixed.
-
-    Matching counts: two head findings with one key and one base finding give one unchanged, one new.
-    """
+    """Mark each head finding new or unchanged, and return the base findings the change fixed."""
     available = Counter(baseline_key(f) for f in base)
     states: dict[Finding, BaselineState] = {}
     used: Counter[tuple[str, ...]] = Counter()
@@ -95,13 +68,7 @@ def match_baseline(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogChangeNote:
-    """What a change does to one package in one OpenShift catalog, as lines a reader scans.
-
-    Attributes:
-        openshift: the OpenShift version (``v4.18``).
-        package: the package.
-        lines: ``bundles added: …``, ``default channel: a → b``, ``edges removed: …``.
-    """
+    """What a change does to one package in one OpenShift catalog, as lines a reader scans."""
 
     openshift: str
     package: str
@@ -110,12 +77,7 @@ class CatalogChangeNote:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Numbers:
-    """The one set of numbers every format reports.
-
-    ``checks`` is the number of rules that ran, ``clean`` those that found nothing; ``new``,
-    ``unchanged`` and ``fixed`` are ``None`` when there was no baseline. ``errors``, ``warnings``,
-    ``info`` and the baseline counts leave out the acknowledged findings, counted in ``acknowledged``.
-    """
+    """The one set of numbers every format reports."""
 
     checks: int
     clean: int
@@ -131,21 +93,7 @@ class Numbers:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
-    """Findings of one command run plus what was checked.
-
-    Attributes:
-        command: the command that produced it, e.g. ``"catalog validate"``.
-        findings: every finding, in any order (``sorted_findings`` gives the reporting order).
-        checked: the subjects that were checked (files, packages, bundles).
-        rules: the rule ids that ran (the checks counted in :class:`Numbers`).
-        extras: Markdown blocks a reporter may append (e.g. Mermaid graphs), keyed by title.
-        baseline: each finding's state against the base revision; ``None`` when there was no base.
-        fixed: the base revision's findings the change no longer has.
-        changes: what the change does to each catalog (``check`` only).
-        fail_on: which errors make the command fail (``new``: only those the change brought).
-        acknowledged: the findings the repository's acknowledgements file accepts, with their entry
-            (never an error); still findings, counted apart.
-    """
+    """Findings of one command run plus what was checked."""
 
     command: str
     findings: tuple[Finding, ...] = ()

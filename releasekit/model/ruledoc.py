@@ -6,21 +6,10 @@ from dataclasses import dataclass
 
 from releasekit.model.finding import Severity
 
-__all__ = ["RuleDoc", "rule_anchor"]
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleDoc:
-    """One rule id explained.
-
-    Attributes:
-        id: ``RK-DIFF-003``.
-        severity: its severity where the table gives one (some rules' severity is set by the caller).
-        title: what it checks, in one line.
-        why: why it matters.
-        example: an input that makes it fire.
-        fix: what to do.
-    """
+    """One rule id explained."""
 
     id: str
     severity: Severity | None

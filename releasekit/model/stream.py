@@ -1,27 +1,9 @@
-"""Release streams and releases: the product's own release definitions (``streams/*.yaml``).
-
-Pure core: no I/O, no click, no git, no jinja2. The loader (:mod:`releasekit.io.streams`) builds
-these values from YAML validated by the shipped JSON Schemas; rules (:mod:`releasekit.rules.stream`)
-cross-check them; the planners (bundles, catalogs, upgrade graph) read them.
-
-A :class:`Stream` is one OLM package with its policies: channel naming and the default channel, the
-OpenShift versions it ships to (in cluster-upgrade order), where the operand CRDs go, the API-maturity
-and feature-gate policies, the upgrade policy, the registries allowed for released images, and its
-releases.
-
-A :class:`Release` records facts: the operator version, the upstream Kueue it ships, the OpenShift
-catalogs it appears in, the bundle and related images, ``createdAt``, the published
-``com.redhat.openshift.versions`` label, its status and, for releases made before releasekit, the
-recorded CSV metadata (:class:`RecordedRelease`) the catalogs must carry again.
-
-Every value keeps an :class:`Origin` (file, JSON path, lines) so findings can point at file:line.
-"""
+"""Release streams and releases: the product's own release definitions (``streams/*.yaml``)."""
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,39 +11,6 @@ import semver
 
 from releasekit.model.finding import Location, nearest_line
 from releasekit.model.inventory import Crd, GateStage, Inventory
-
-__all__ = [
-    "ApiMaturityPolicy",
-    "ApiServiceRef",
-    "ChannelPolicy",
-    "ConditionalGate",
-    "CrdPlacement",
-    "CrossMinor",
-    "CsvMetadataFacts",
-    "DEFAULT_NEWEST_MINOR",
-    "FeatureGatePolicy",
-    "GateSetting",
-    "Gvk",
-    "InstallMode",
-    "OpenShiftVersion",
-    "Origin",
-    "OwnedCrdRef",
-    "RecordedRelease",
-    "RelatedImage",
-    "Release",
-    "ReleaseImages",
-    "ReleaseStatus",
-    "Stream",
-    "UpgradePolicy",
-    "Upstream",
-    "image_has_digest",
-    "image_repository",
-    "openshift_order",
-    "openshift_versions_label_form",
-    "operand_crds",
-    "sort_releases",
-    "OlmV1Readiness",
-]
 
 DEFAULT_NEWEST_MINOR = "newest-minor"
 """``channels.default`` value meaning: the channel of the newest released (or deprecated) minor."""
@@ -72,11 +21,7 @@ DEFAULT_NEWEST_MINOR = "newest-minor"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Origin:
-    """Where a value was loaded from: file, the JSON path of the object and the lines below it.
-
-    ``lines`` maps JSON paths *relative to* ``path`` (``""``, ``".bundle"``, ``".images.operand"``)
-    to 1-based lines. Origins never take part in equality.
-    """
+    """Where a value was loaded from: file, the JSON path of the object and the lines below it."""
 
     file: str = ""
     path: str = ""
@@ -115,11 +60,7 @@ class OpenShiftVersion:
 
     @classmethod
     def parse(cls, text: str) -> OpenShiftVersion:
-        """Parse ``vX.Y``; raises ValueError for anything else.
-
-        Refused, for instance: ``4.18``, ``v4.18.1``, ``v4.018``, a trailing newline, a number of more
-        than :data:`OPENSHIFT_NUMBER_DIGITS` digits.
-        """
+        """Parse ``vX.Y``; raises ValueError for anything else."""
         match = _OPENSHIFT_VERSION.match(text)
         if not match:
             raise ValueError(f"{_shown(text)} is not an OpenShift version of the form vX.Y (e.g. v4.18)")
@@ -149,11 +90,7 @@ _LABEL_RANGE = re.compile(r"v([0-9]{1,9})\.([0-9]{1,9})-v([0-9]{1,9})\.([0-9]{1,
 
 
 def openshift_versions_label_form(value: str) -> str | None:
-    """Which documented form a ``com.redhat.openshift.versions`` value has, or None.
-
-    Documented forms: ``vX.Y`` (this and later), ``=vX.Y`` (exactly this), ``vA.B-vC.D`` (a range,
-    low to high). Kueue's ``v4.18-v4.19-v4.20-v4.21-v4.22`` is none of them.
-    """
+    """Which documented form a ``com.redhat.openshift.versions`` value has, or None."""
     if _LABEL_SINGLE.match(value):
         return "exact" if value.startswith("=") else "minimum"
     match = _LABEL_RANGE.match(value)
@@ -186,12 +123,7 @@ def image_repository(image: str) -> str:
 
 
 class CrdPlacement(enum.StrEnum):
-    """Where operand CRDs go.
-
-    ``bundle``: owned by the CSV and shipped in the bundle. ``operator-assets``: embedded in the
-    operator image and applied at runtime (the real operator); the bundle then owns only the
-    operator's own CRD (``kueues.kueue.openshift.io``).
-    """
+    """Where operand CRDs go."""
 
     BUNDLE = "bundle"
     OPERATOR_ASSETS = "operator-assets"
@@ -227,10 +159,7 @@ class ReleaseStatus(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChannelPolicy:
-    """Channel naming: a pattern with ``{major}`` / ``{minor}`` placeholders, and the default-channel rule.
-
-    ``default`` is :data:`DEFAULT_NEWEST_MINOR` or a literal channel name.
-    """
+    """Channel naming: a pattern with ``{major}`` / ``{minor}`` placeholders, and the default-channel rule."""
 
     pattern: str
     default: str = DEFAULT_NEWEST_MINOR
@@ -255,11 +184,7 @@ class Gvk:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ApiMaturityPolicy:
-    """Which alpha APIs a stream may ship.
-
-    A CRD with any alpha version counts as alpha. ``alpha_apis`` lists the kinds a stream ships although
-    they are alpha; empty means the stream ships no alpha CRD at all (stable).
-    """
+    """Which alpha APIs a stream may ship."""
 
     alpha_apis: tuple[str, ...] = ()
     origin: Origin = _origin_field()
@@ -291,12 +216,7 @@ class ConditionalGate:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FeatureGatePolicy:
-    """Stream-wide gate policy: stages that explicit settings may switch on, and settings for every release.
-
-    Settings that switch a gate *on* must name a gate whose stage is in ``allowed_stages``; an alpha gate
-    outside that set may switch on only through a release's opt-in allow-list
-    (:attr:`Release.opt_in_gates`).
-    """
+    """Stream-wide gate policy: stages explicit settings may switch on, and settings for every release."""
 
     allowed_stages: tuple[GateStage, ...] = (GateStage.BETA, GateStage.GA)
     settings: tuple[GateSetting, ...] = ()
@@ -305,13 +225,7 @@ class FeatureGatePolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpgradePolicy:
-    """How releases upgrade to one another.
-
-    Inside one minor the newest z-stream skips the earlier ones (always). Across minors: ``none`` or
-    ``replace-previous-minor`` (the head of minor N replaces the head of minor N-1). Edges never cross
-    a major, a stream, or a change of the owned API group (:meth:`may_cross`). ``skip_range`` is an
-    optional template of an ``olm.skipRange`` with ``{version}``, ``{major}``, ``{minor}`` placeholders.
-    """
+    """How releases upgrade to one another."""
 
     cross_minor: CrossMinor = CrossMinor.NONE
     skip_range: str | None = None
@@ -339,15 +253,7 @@ class UpgradePolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Upstream:
-    """The upstream Kueue a release ships, as precisely as it is known.
-
-    Attributes:
-        line: the nominal Kueue line (``"0.18"``), always known.
-        describe: the ``git describe`` pin, where known (``v0.14.4-1-ga073ed4c``).
-        tag: a tag, where the pin is one.
-        commit: an abbreviated or full commit id, where known.
-        inventory: the inventory that describes it (``kueue-0.19`` for 1.4.0's main-branch pin).
-    """
+    """The upstream Kueue a release ships, as precisely as it is known."""
 
     line: str
     inventory: str
@@ -411,24 +317,7 @@ class ApiServiceRef:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CsvMetadataFacts:
-    """The facts of a published ``olm.csv.metadata`` property, without prose and branding.
-
-    Not recorded (written by ``bundle-templates/``): ``description``, ``displayName``, ``icon``,
-    ``keywords``, ``links``, ``maintainers``, ``provider``, the annotations ``description`` and
-    ``alm-examples``, and everything in ``crdDescriptions`` but each owned CRD's name, version, kind.
-    The ``createdAt`` annotation is not repeated here: it is :attr:`Release.created_at`.
-
-    Attributes:
-        annotations: the remaining annotations, sorted by key.
-        labels: CSV labels sorted by key (``operatorframework.io/arch.*``); empty when there were none.
-        has_labels: whether the published metadata had a ``labels`` key at all.
-        install_modes: in published order.
-        owned_crds: ``crdDescriptions.owned`` facts in published order.
-        required_crds: ``crdDescriptions.required`` facts in published order.
-        api_services_owned / api_services_required: ``apiServiceDefinitions`` entries.
-        maturity: the CSV ``maturity`` (``alpha``, ``stable``).
-        min_kube_version: ``minKubeVersion``.
-    """
+    """The facts of a published ``olm.csv.metadata`` property, without prose and branding."""
 
     annotations: tuple[tuple[str, str], ...]
     labels: tuple[tuple[str, str], ...] = ()
@@ -446,12 +335,7 @@ class CsvMetadataFacts:
         return dict(self.annotations).get(key)
 
     def to_wire(self, *, created_at: str | None) -> dict[str, Any]:
-        """The fact part of ``olm.csv.metadata`` as opm writes it (keys sorted; prose keys absent).
-
-        A catalog builder merges the prose from ``bundle-templates/`` into this dict: the top-level
-        prose keys, the ``description``/``alm-examples`` annotations, and the prose fields of each
-        ``crdDescriptions.owned`` entry.
-        """
+        """The fact part of ``olm.csv.metadata`` as opm writes it (keys sorted; prose keys absent)."""
         annotations = dict(self.annotations)
         if created_at is not None:
             annotations["createdAt"] = created_at
@@ -488,15 +372,7 @@ def _api_service_wire(ref: ApiServiceRef) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RecordedRelease:
-    """What the catalogs need to rebuild a release made before releasekit, exactly as published.
-
-    Attributes:
-        package / version: identify the release (checked against the stream).
-        gvks: the ``olm.gvk`` properties, in published order.
-        related_images: the bundle's ``relatedImages`` as published (names may be empty), in order.
-        csv_metadata: the fact part of ``olm.csv.metadata``.
-        source: where the facts were extracted from (free text).
-    """
+    """What the catalogs need to rebuild a release made before releasekit, exactly as published."""
 
     package: str
     version: str
@@ -509,28 +385,7 @@ class RecordedRelease:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Release:
-    """One operator release of a stream (facts; see the module docstring).
-
-    Attributes:
-        version: the operator version (strict semver).
-        status: released, candidate, deprecated or withdrawn.
-        deprecation_message: the message shown for a deprecated or withdrawn release.
-        upstream: the Kueue it ships.
-        catalogs: the OpenShift catalogs it appears in (or, for a candidate, will appear in), sorted.
-        bundle_image: the bundle image (a digest when published).
-        images: operator, operand and (where it existed) must-gather images.
-        created_at: the CSV ``createdAt`` annotation, a full timestamp (``2025-05-01T20:58:29Z``).
-        openshift_versions_label: the published ``com.redhat.openshift.versions`` value, where known.
-        owned_api_override: the owned API when it differs from the stream's (0.1.0 owned
-            ``operator.openshift.io/v1alpha1``); use :attr:`owned_api`.
-        gate_settings: explicit gate values set by this release (on top of the stream's).
-        opt_in_gates: alpha gates switched on only when a user opts in (per-release allow-list).
-        declares_gates: False when the release has no ``featureGates`` key: it then keeps the gates of
-            the newest earlier release of its minor that has one (:meth:`Stream.gates_source`);
-            ``featureGates: {}`` declares none.
-        recorded: the recorded CSV metadata and catalog facts of a release made before releasekit.
-        stream_owned_api: the stream's owned API, filled in by the stream.
-    """
+    """One operator release of a stream (facts; see the module docstring)."""
 
     version: semver.Version
     status: ReleaseStatus
@@ -566,23 +421,7 @@ class Release:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stream:
-    """One release stream: an OLM package, its policies and its releases (in file order).
-
-    Attributes:
-        name: the stream's name (the file stem: ``stable``, ``experimental``).
-        package: the OLM package.
-        description: one line for people.
-        channels: channel naming and the default-channel rule.
-        openshift: the OpenShift versions it ships to, in cluster-upgrade order.
-        crd_placement: where operand CRDs go.
-        owned_api: the operator's own API the bundle owns.
-        api_maturity: which alpha APIs may ship.
-        feature_gates: the stream-wide gate policy.
-        upgrades: the upgrade policy.
-        released_registries: registry prefixes allowed for released images.
-        development_registries: registry prefixes a candidate may also use (tags allowed there).
-        releases: the releases, in file order.
-    """
+    """One release stream: an OLM package, its policies and its releases (in file order)."""
 
     name: str
     package: str
@@ -634,12 +473,7 @@ class Stream:
         return next((r for r in self.releases if r.version == wanted), None)
 
     def gates_source(self, release: Release) -> Release | None:
-        """The release whose ``featureGates`` are in force for ``release``.
-
-        The release itself when it has the key; else the newest earlier release of its minor that has
-        it (a patch release keeps its minor's gates); else None (the first release of a minor without
-        the key has none of its own).
-        """
+        """The release whose ``featureGates`` are in force for ``release``."""
         if release.sets_gates:
             return release
         minor = (release.version.major, release.version.minor)
@@ -679,15 +513,6 @@ def _version_key(release: Release) -> semver.Version:
     return release.version
 
 
-def sort_releases(releases: Iterable[Release]) -> tuple[Release, ...]:
-    """Releases in semver order."""
-    return tuple(sorted(releases, key=_version_key))
-
-
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
-    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name.
-
-    A CRD with any alpha version counts as alpha, as the real operator decides; it ships only where the
-    stream's API-maturity policy allows it (stable allows none, experimental names the ones it wants).
-    """
+    """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name."""
     return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))

@@ -1,8 +1,4 @@
-"""Rule ids of the stream rules (the table with meanings is :data:`releasekit.rules.stream.RULES`).
-
-Pure constants, so the streams loader (:mod:`releasekit.io.streams`) can name the findings it reports
-without importing the rules. Never renumber.
-"""
+"""Rule ids of the stream rules (the table with meanings is :data:`releasekit.rules.stream.RULES`)."""
 
 from __future__ import annotations
 

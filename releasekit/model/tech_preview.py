@@ -1,13 +1,4 @@
-"""Tech Preview blocks cluster upgrades: the ``olm.maxOpenShiftVersion`` property releasekit writes.
-
-Pure model. While an operator whose CSV declares ``olm.maxOpenShiftVersion`` X.Y is installed, OpenShift
-reports Upgradeable=False at X.Y: the cluster cannot leave that minor. A stream with
-``blockClusterUpgrades: true`` (the experimental one) gives each release the highest OpenShift minor among
-its catalogs: installable everywhere it is listed, and no cluster upgrade past the last one.
-
-The CSV carries it in the ``olm.properties`` annotation (JSON, ``[{"type": ..., "value": ...}]``), which
-``opm render`` turns into a bundle property; the catalog's ``olm.bundle`` carries the same property.
-"""
+"""Tech Preview blocks cluster upgrades: the ``olm.maxOpenShiftVersion`` property releasekit writes."""
 
 from __future__ import annotations
 
@@ -15,15 +6,6 @@ import json
 from typing import Final
 
 from releasekit.model.stream import OPENSHIFT_NUMBER_DIGITS, OpenShiftVersion, Release, Stream
-
-__all__ = [
-    "ANNOTATION_OLM_PROPERTIES",
-    "PROP_MAX_OPENSHIFT",
-    "max_openshift_value",
-    "olm_properties_annotation",
-    "parse_max_openshift",
-    "written_max_openshift",
-]
 
 PROP_MAX_OPENSHIFT: Final = "olm.maxOpenShiftVersion"
 ANNOTATION_OLM_PROPERTIES: Final = "olm.properties"
@@ -48,11 +30,7 @@ def olm_properties_annotation(value: str) -> str:
 
 
 def _number(text: str) -> bool:
-    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them.
-
-    ``str.isdigit`` alone takes ``²`` and ``٤``, which int() refuses or reads, and int() refuses over
-    4,300 digits.
-    """
+    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them."""
     return text.isascii() and text.isdigit() and len(text) <= OPENSHIFT_NUMBER_DIGITS
 
 

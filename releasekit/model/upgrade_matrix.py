@@ -1,15 +1,9 @@
-"""The OpenShift upgrade matrix as data: one row per installed version and cluster upgrade.
-
-Pure model. :mod:`releasekit.rules.upgrade_matrix` computes it; :mod:`releasekit.plan.matrix_render`
-renders it; :func:`changed_rows` compares two of them (what a pull request alters).
-"""
+"""The OpenShift upgrade matrix as data: one row per installed version and cluster upgrade."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

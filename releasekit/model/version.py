@@ -1,25 +1,4 @@
-"""Semantic versions, release suffixes and version ranges exactly as opm reads them.
-
-Pure core: no I/O, no third-party imports. opm parses bundle versions with blang/semver v4
-(``semver.Parse``: strict ``MAJOR.MINOR.PATCH[-pre][+build]``), skipRanges with ``semver.ParseRange``
-and the optional ``release`` of an ``olm.package`` property with ``model.NewRelease``. This module
-reproduces all three, error texts included, so that releasekit rejects exactly what opm rejects and
-says it in the same words.
-
-Public API:
-
-- :class:`Version` / :func:`parse_version` -- strict semver; ``str()`` round-trips; ``compare`` and the
-  ``<``/``<=``/``>``/``>=`` operators follow semver precedence (build metadata ignored), while ``==`` is
-  plain field equality (``1.0.0+a != 1.0.0+b`` although neither precedes the other).
-- :func:`parse_prerelease_identifier` -- one pre-release identifier (blang ``NewPRVersion``).
-- :class:`Release` / :func:`parse_release` -- opm's release suffix (dot-separated pre-release identifiers,
-  at most 20 bytes); :class:`VersionRelease` orders version, then no release < any release.
-- :class:`Range` / :func:`parse_range` -- blang ``ParseRange`` with all its quirks (``x`` wildcards,
-  ``||``, the dropped one-character words that make the spaced hyphen form ``1.0.0 - 2.0.0`` parse);
-  :meth:`Range.contains` tests a version.
-- :class:`VersionError` / :class:`RangeError` -- ``ValueError`` subclasses whose ``str()`` is blang's text.
-- :func:`go_quote` -- Go's ``%q`` quoting, used to build opm-identical messages.
-"""
+"""Semantic versions, release suffixes and version ranges exactly as opm reads them."""
 
 from __future__ import annotations
 
@@ -27,24 +6,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-
-__all__ = [
-    "RELEASE_MAX_LENGTH",
-    "Comparison",
-    "PrereleaseId",
-    "Range",
-    "RangeError",
-    "Release",
-    "Version",
-    "VersionError",
-    "VersionRelease",
-    "compare_prerelease",
-    "go_quote",
-    "parse_prerelease_identifier",
-    "parse_range",
-    "parse_release",
-    "parse_version",
-]
 
 RELEASE_MAX_LENGTH = 20
 """Longest release string opm accepts (bytes), from the CSV CRD constraint."""
@@ -66,6 +27,19 @@ class RangeError(ValueError):
     """A range that blang ``ParseRange`` rejects; ``str()`` is blang's message."""
 
 
+_GO_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\v": "\\v",
+}
+
+
 def go_quote(text: str) -> str:
     """Quote ``text`` as Go's ``%q`` / ``strconv.Quote`` does (printable Unicode kept as is)."""
     if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
@@ -73,22 +47,8 @@ def go_quote(text: str) -> str:
     out = ['"']
     for ch in text:
         code = ord(ch)
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\a":
-            out.append("\\a")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\v":
-            out.append("\\v")
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
         elif 0xD800 <= code <= 0xDFFF:
             out.append("\\ufffd")  # Go never holds lone surrogates; invalid UTF-8 prints as U+FFFD
         elif ch.isprintable() or ch == " ":
@@ -134,11 +94,7 @@ def _parse_uint(text: str) -> int:
 
 
 def parse_prerelease_identifier(text: str) -> PrereleaseId:
-    """Parse one pre-release identifier as blang ``NewPRVersion`` does.
-
-    Raises:
-        VersionError: empty, leading zero in a numeric identifier, or a character outside ``[0-9A-Za-z-]``.
-    """
+    """Parse one pre-release identifier as blang ``NewPRVersion`` does."""
     if not text:
         raise VersionError("Prerelease is empty")
     if _only_digits(text):
@@ -182,13 +138,7 @@ def _pre_text(pre: Iterable[PrereleaseId]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Version:
-    """A strict semantic version (blang/semver v4 ``Version``).
-
-    Attributes:
-        major, minor, patch: the numbers (unsigned 64-bit).
-        pre: pre-release identifiers (``int`` for numeric ones).
-        build: build-metadata identifiers; they never affect ordering.
-    """
+    """A strict semantic version (blang/semver v4 ``Version``)."""
 
     major: int
     minor: int
@@ -236,13 +186,7 @@ _PLAIN_VERSION = re.compile(r"(0|[1-9][0-9]{0,18})\.(0|[1-9][0-9]{0,18})\.(0|[1-
 
 
 def parse_version(text: str) -> Version:
-    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions).
-
-    Raises:
-        VersionError: with blang's exact message, e.g. ``Version string empty``,
-            ``No Major.Minor.Patch elements found``, ``Invalid character(s) found in patch number "0.1"``,
-            ``Minor number must not contain leading zeroes "00"``.
-    """
+    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions)."""
     plain = _PLAIN_VERSION.match(text)
     if plain is not None:  # the common case, MAJOR.MINOR.PATCH alone: nothing to report
         return Version(int(plain[1]), int(plain[2]), int(plain[3]))
@@ -307,12 +251,7 @@ class Release:
 
 
 def parse_release(text: str) -> Release | None:
-    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``).
-
-    Raises:
-        VersionError: ``invalid release "R": exceeds maximum length of 20 characters`` or
-            ``invalid release "R": segment N: <blang message>`` (one line per bad segment).
-    """
+    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``)."""
     if text == "":
         return None
     if len(text.encode("utf-8", "surrogatepass")) > RELEASE_MAX_LENGTH:
@@ -394,12 +333,7 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True)
 class Range:
-    """A parsed blang range: OR of AND-groups of comparisons (after ``x`` wildcard expansion).
-
-    Attributes:
-        text: the string that was parsed.
-        alternatives: the ``||`` groups; a version matches when every term of some group matches.
-    """
+    """A parsed blang range: OR of AND-groups of comparisons (after ``x`` wildcard expansion)."""
 
     text: str
     alternatives: tuple[tuple[Comparison, ...], ...] = field(default=())
@@ -473,10 +407,7 @@ def _go_atoi(text: str) -> int | None:
 
 
 def _increment(text: str, index: int) -> str:
-    """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``.
-
-    Errors give ``""``, as blang ignores them.
-    """
+    """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``."""
     parts = text.split(".")
     if len(parts) <= index:
         return ""
@@ -495,6 +426,17 @@ def _flat_wildcard(text: str) -> str:
     return flat
 
 
+# comparator -> (a comparison added before, the comparison it becomes, whether its version is incremented)
+_WILDCARD_OPS = {
+    ">": ("", ">=", True),
+    ">=": ("", ">=", False),
+    "<": ("", "<", False),
+    "<=": ("", "<", True),
+    **dict.fromkeys(("", "=", "=="), (">=", "<", True)),
+    **dict.fromkeys(("!=", "!"), ("<", ">=", True)),
+}
+
+
 def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
     expanded: list[list[str]] = []
     for group in groups:
@@ -505,31 +447,13 @@ def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
                 pieces = version.split(".")
                 wildcard = {2: "minor", 3: "patch"}.get(len(pieces)) if pieces[-1] == "x" else None
                 flat = _flat_wildcard(version)
-                result_op = ""
-                increment = False
-                if op == ">":
-                    result_op, increment = ">=", True
-                elif op == ">=":
-                    result_op = ">="
-                elif op == "<":
-                    result_op = "<"
-                elif op == "<=":
-                    result_op, increment = "<", True
-                elif op in ("", "=", "=="):
-                    new_parts.append(">=" + flat)
-                    result_op, increment = "<", True
-                elif op in ("!=", "!"):
-                    new_parts.append("<" + flat)
-                    result_op, increment = ">=", True
-                if increment:
-                    if wildcard == "patch":
-                        result_version = _increment(flat, 1)
-                    elif wildcard == "minor":
-                        result_version = _increment(flat, 0)
-                    else:
-                        result_version = ""
-                else:
+                before, result_op, increment = _WILDCARD_OPS.get(op, ("", "", False))
+                if before:
+                    new_parts.append(before + flat)
+                if not increment:
                     result_version = flat
+                else:
+                    result_version = _increment(flat, 1 if wildcard == "patch" else 0) if wildcard else ""
                 part = result_op + result_version
             new_parts.append(part)
         expanded.append(new_parts)
@@ -537,16 +461,7 @@ def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
 
 
 def parse_range(text: str) -> Range:
-    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange).
-
-    Space-separated terms are ANDed, ``||`` separates alternatives; a term is an optional comparator
-    (``=``, ``==``, ``!``, ``!=``, ``>``, ``>=``, ``<``, ``<=``) and a strict version, with ``x`` wildcards
-    expanded (``1.x`` → ``>=1.0.0 <2.0.0``).
-
-    Raises:
-        RangeError: with blang's text, e.g. ``Could not parse Range ">v0.1.0": Could not parse comparator
-            ">v" in ">v0.1.0"``, ``Could not get version from string: "x"``, ``Last element in range is '||'``.
-    """
+    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange)."""
     parts = _split_and_trim(text)
     groups = _expand_wildcards(_split_or_parts(parts))
     alternatives: list[tuple[Comparison, ...]] = []

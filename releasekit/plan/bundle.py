@@ -1,35 +1,4 @@
-"""What one release's registry+v1 bundle contains: files, names, CRD placement and the checks that stop a build.
-
-Pure core: no I/O, no git, no jinja2. The adapter (:mod:`releasekit.jobs.bundle_build`) reads the operand
-CRDs from the upstream Kueue repository, hands their facts here, renders the templates with
-:func:`template_context` and writes the files :func:`plan_bundle` names.
-
-Output layout of one bundle, relative to the build output folder (``bundles/`` by default)::
-
-    <stream>/<version>/bundle.Dockerfile
-    <stream>/<version>/manifests/<package>.v<version>.clusterserviceversion.yaml
-    <stream>/<version>/manifests/kueue.openshift.io_kueues.yaml          the operator's own CRD
-    <stream>/<version>/manifests/<upstream file name>                    operand CRDs, placement ``bundle``
-    <stream>/<version>/metadata/annotations.yaml
-    <stream>/<version>/operator-assets/crds/<upstream file name>         operand CRDs, placement ``operator-assets``
-    <stream>/<version>/upstream-crds.yaml                                 which upstream CRD files were used (name, sha256)
-
-Operand CRD files keep their upstream names (``kueue.x-k8s.io_cohorts.yaml``) and bytes. Which CRDs ship is
-decided from the files actually read at the ref (not from what an inventory says): a CRD with any alpha
-version ships only where the stream's API-maturity policy names its kind (stable names none, so Kueue 0.11's
-Cohort and Topology stay out; experimental keeps them).
-
-Which upstream ref is read (:func:`upstream_ref`), first that is known: the release's ``upstream.tag``, its
-``upstream.commit``, its ``upstream.describe`` pin (the ``g<hex>`` commit of ``v0.19.0-devel-19-g982b8b02``,
-else the describe string itself), and last the ref of the inventory that describes the release.
-
-Checks that stop a build (:class:`~releasekit.errors.UpstreamError`, exit 2):
-
-- the release's inventory is transcribed (no sha256 per CRD) and ``--allow-unpinned`` was not given
-  (:func:`require_pinned`): the message names the ``releasekit upstream import`` command that pins it;
-- an exact inventory disagrees with the files read: a sha256 differs, a file it lists is missing at the
-  ref, or the ref has a CRD file it does not list (:func:`check_hashes`).
-"""
+"""One release's registry+v1 bundle: files, names, CRD placement and the checks that stop a build."""
 
 from __future__ import annotations
 
@@ -50,27 +19,6 @@ from releasekit.model.stream import (
 )
 from releasekit.plan.csv import csv_context, openshift_versions_value, operand_crds, with_prose
 
-__all__ = [
-    "ANNOTATIONS_FILE",
-    "ASSETS_DIR",
-    "DOCKERFILE",
-    "MANIFEST_FILE",
-    "MANIFEST_SCHEMA",
-    "OPERATOR_CRD_FILE",
-    "BundlePlan",
-    "PlannedCrd",
-    "UpstreamPin",
-    "bundle_annotations",
-    "check_hashes",
-    "import_hint",
-    "manifest_document",
-    "plan_bundle",
-    "require_pinned",
-    "select_releases",
-    "template_context",
-    "upstream_ref",
-]
-
 MANIFESTS_DIR = PurePosixPath("manifests")
 METADATA_DIR = PurePosixPath("metadata")
 ASSETS_DIR = PurePosixPath("operator-assets") / "crds"
@@ -89,10 +37,7 @@ _DESCRIBE_COMMIT = re.compile(r"-g([0-9a-f]{7,40})$")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpstreamPin:
-    """The upstream ref a release's CRDs are read at, and which fact it came from.
-
-    ``source`` is ``tag``, ``commit``, ``describe`` or ``inventory`` (the release records no pin of its own).
-    """
+    """The upstream ref a release's CRDs are read at, and which fact it came from."""
 
     ref: str
     source: str
@@ -110,19 +55,7 @@ class PlannedCrd:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BundlePlan:
-    """Everything one bundle is made of, before rendering.
-
-    Attributes:
-        stream / release: what is built.
-        root: ``<stream>/<version>``, relative to the output folder.
-        csv_path, operator_crd_path, annotations_path, dockerfile_path, manifest_path: file paths
-            relative to ``root``.
-        crds: every upstream CRD file read, with its placement (``bundle``, ``operator-assets``, ``excluded``).
-        shipped: the operand CRDs that ship (bundle or operator assets), sorted by name.
-        annotations: the registry+v1 annotations (``metadata/annotations.yaml`` and the Dockerfile LABELs).
-        pin: the ref read; commit: the commit it resolved to.
-        inventory: the inventory describing the release; pinned: whether hashes were checked against it.
-    """
+    """Everything one bundle is made of, before rendering."""
 
     stream: Stream
     release: Release
@@ -167,11 +100,7 @@ class BundlePlan:
 def select_releases(
     streams: Sequence[Stream], *, stream: str | None = None, version: str | None = None, every: bool = False
 ) -> tuple[tuple[Stream, Release], ...]:
-    """The releases to build: ``version`` (in ``stream`` or wherever it is), every release, or the candidates.
-
-    Raises:
-        UsageError: an unknown stream or version, or ``version`` together with ``every``.
-    """
+    """The releases to build: ``version`` (in ``stream`` or anywhere), every release, or the candidates."""
     if version is not None and every:
         raise UsageError("give either --version or --all, not both")
     chosen = list(streams)
@@ -198,11 +127,7 @@ def select_releases(
 
 
 def upstream_ref(release: Release, inventory: Inventory | None) -> UpstreamPin:
-    """The ref to read the release's CRDs at: tag, else commit, else describe pin, else the inventory's ref.
-
-    Raises:
-        UpstreamError: the release names no pin and there is no inventory to fall back on.
-    """
+    """The ref to read the release's CRDs at: tag, else commit, else describe pin, else the inventory's."""
     up = release.upstream
     if up.tag:
         return UpstreamPin(ref=up.tag, source="tag")
@@ -225,11 +150,7 @@ def import_hint(repo: str, ref: str) -> str:
 
 
 def require_pinned(inventory: Inventory, *, repo: str, ref: str, allow_unpinned: bool) -> None:
-    """Stop unless ``inventory`` records a sha256 per CRD file (or ``allow_unpinned``).
-
-    Raises:
-        UpstreamError: the inventory is transcribed (or lacks hashes) and unpinned builds are not allowed.
-    """
+    """Stop unless ``inventory`` records a sha256 per CRD file (or ``allow_unpinned``)."""
     if allow_unpinned:
         return
     unpinned = inventory.source is not InventorySource.EXACT or any(c.sha256 is None for c in inventory.crds)
@@ -243,14 +164,7 @@ def require_pinned(inventory: Inventory, *, repo: str, ref: str, allow_unpinned:
 
 
 def check_hashes(inventory: Inventory, read: Sequence[Crd], *, ref: str, repo: str) -> None:
-    """Stop when an exact inventory disagrees with the CRD files read at ``ref``.
-
-    Every disagreement is listed: a file whose sha256 differs, a file the inventory lists that the ref lacks,
-    and a CRD file at the ref the inventory does not list. Transcribed inventories are not checked here.
-
-    Raises:
-        UpstreamError: at least one disagreement.
-    """
+    """Stop when an exact inventory disagrees with the CRD files read at ``ref``."""
     if inventory.source is not InventorySource.EXACT:
         return
     recorded = {c.file: c for c in inventory.crds}
@@ -282,14 +196,7 @@ def _component(text: str, what: str) -> str:
 
 
 def bundle_annotations(stream: Stream, release: Release) -> dict[str, str]:
-    """The registry+v1 annotations of a release's bundle, in the conventional order.
-
-    The channel is the release's channel. The default channel is the stream's literal default; for
-    ``newest-minor`` it is the release's own channel (a bundle's default must be one of its channels; the
-    catalog planner decides the package's real default). ``com.redhat.openshift.versions`` is the published
-    value for a past release, else the range over the release's catalogs
-    (:func:`~releasekit.plan.csv.openshift_versions_value`).
-    """
+    """The registry+v1 annotations of a release's bundle, in the conventional order."""
     channel = stream.channel_of(release)
     default = channel if stream.channels.default == DEFAULT_NEWEST_MINOR else stream.channels.default
     annotations = {
@@ -325,13 +232,7 @@ def plan_bundle(
     repo: str,
     allow_unpinned: bool = False,
 ) -> BundlePlan:
-    """Plan the bundle of ``release`` from the CRD files ``read`` at ``pin`` (facts with file and sha256).
-
-    Raises:
-        UpstreamError: see :func:`require_pinned` and :func:`check_hashes`.
-        SafetyLimitError: a stream name, version or CRD file name unfit for a path, or two CRD files that
-            would land on the same path.
-    """
+    """Plan the bundle of ``release`` from the CRD files ``read`` at ``pin`` (facts with file and sha256)."""
     cited = stream.crd_placement is CrdPlacement.OPERATOR_ASSETS
     if not cited:
         require_pinned(inventory, repo=repo, ref=pin.ref, allow_unpinned=allow_unpinned)
@@ -382,13 +283,7 @@ def plan_bundle(
 def template_context(
     plan: BundlePlan, *, defaults: Mapping[str, Any] | None, prose: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The context every bundle template receives.
-
-    :func:`~releasekit.plan.csv.csv_context` with this project's prose (``with_prose``) plus
-    ``bundle_annotations``. The owned CRDs follow the placement: with ``bundle`` placement the CSV owns
-    every operand CRD the bundle ships. (``csv_context`` puts the stream's ``olm.skipRange``, if any,
-    into the CSV annotations.)
-    """
+    """The context every bundle template receives."""
     context = csv_context(plan.stream, plan.release, crds=plan.shipped, defaults=defaults)
     full = with_prose(context, prose)
     full["bundle_annotations"] = dict(plan.annotations)
@@ -414,11 +309,7 @@ def _crd_entry(planned: PlannedCrd) -> dict[str, Any]:
 
 
 def manifest_document(plan: BundlePlan) -> dict[str, Any]:
-    """``upstream-crds.yaml``: the upstream CRD files a bundle was built from, by name and sha256.
-
-    ``upstream.pinned`` tells whether the hashes were checked against an exact inventory (false for a
-    build with ``--allow-unpinned`` from a transcribed one).
-    """
+    """``upstream-crds.yaml``: the upstream CRD files a bundle was built from, by name and sha256."""
     return {
         "schema": MANIFEST_SCHEMA,
         "stream": plan.stream.name,

@@ -1,18 +1,4 @@
-"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
-
-Pure core: the caller reads the files. Follows operator-registry ``alpha/action/render.go``
-(``bundleToDeclcfg``, ``getRelatedImages``) and ``pkg/registry`` (``ObjectsAndPropertiesFromBundle``):
-
-- name = the CSV's ``metadata.name``; package = the ``operators.operatorframework.io.bundle.package.v1``
-  annotation; version = the CSV's ``spec.version``;
-- properties: ``olm.package``; ``olm.gvk`` for every version of every CRD in the manifests and every owned
-  API service; ``olm.gvk.required`` for required CRDs/API services and ``olm.gvk`` dependencies;
-  ``olm.package.required`` for ``olm.package`` dependencies; ``metadata/properties.yaml`` entries; and
-  per manifest an ``olm.bundle.object`` — or, when the bundle image is known (rendering an image), a
-  single ``olm.csv.metadata`` from the CSV instead. All sorted by type, then by value JSON text;
-- relatedImages: the CSV's ``spec.relatedImages``, the bundle image (when known) and every container image
-  of the install strategy's deployments, each image once.
-"""
+"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does."""
 
 from __future__ import annotations
 
@@ -24,8 +10,6 @@ from typing import Any
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, Bundle, Property, RelatedImage
 from releasekit.plan.migrate import build_csv_metadata
-
-__all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
 
 PACKAGE_ANNOTATION = "operators.operatorframework.io.bundle.package.v1"
 
@@ -141,11 +125,7 @@ def render_bundle_manifests(
     properties: Sequence[Any] = (),
     image: str = "",
 ) -> Bundle:
-    """The ``olm.bundle`` opm renders from these manifests and metadata.
-
-    Raises:
-        BundleRenderError: no CSV among the manifests, or no package annotation.
-    """
+    """The ``olm.bundle`` opm renders from these manifests and metadata."""
     csv = next(
         (o for o in objects if isinstance(o, Mapping) and o.get("kind") == "ClusterServiceVersion"), None
     )
@@ -161,36 +141,21 @@ def render_bundle_manifests(
     required = _required_gvks(csv)
     package_prop: dict[str, Any] | None = None
     others: list[Property] = []
-    for prop in properties:
-        if not isinstance(prop, Mapping):
-            continue
-        type_, value = prop.get("type") or "", prop.get("value")
-        if type_ == "olm.gvk" and isinstance(value, Mapping):
-            provided.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
-        elif type_ == "olm.package" and isinstance(value, Mapping):
-            package_prop = {
-                "packageName": value.get("packageName") or "",
-                "version": value.get("version") or "",
-            }
-        else:
-            others.append(Property(type=type_, value=value))
     package_required: list[Property] = []
-    for dep in dependencies:
-        if not isinstance(dep, Mapping):
+    for item, is_dependency in [(p, False) for p in properties] + [(d, True) for d in dependencies]:
+        if not isinstance(item, Mapping):
             continue
-        type_, value = dep.get("type") or "", dep.get("value")
+        type_, value = item.get("type") or "", item.get("value")
         if type_ == "olm.gvk" and isinstance(value, Mapping):
-            required.add((value.get("group") or "", value.get("kind") or "", value.get("version") or ""))
+            gvk = (value.get("group") or "", value.get("kind") or "", value.get("version") or "")
+            (required if is_dependency else provided).add(gvk)
         elif type_ == "olm.package" and isinstance(value, Mapping):
-            package_required.append(
-                Property(
-                    type="olm.package.required",
-                    value={
-                        "packageName": value.get("packageName") or "",
-                        "versionRange": value.get("version") or "",
-                    },
-                )
-            )
+            name_and_version = {"packageName": value.get("packageName") or ""}
+            if is_dependency:
+                name_and_version["versionRange"] = value.get("version") or ""
+                package_required.append(Property(type="olm.package.required", value=name_and_version))
+            else:
+                package_prop = {**name_and_version, "version": value.get("version") or ""}
         else:
             others.append(Property(type=type_, value=value))
 

@@ -1,12 +1,4 @@
-"""Carried, not regenerated: which published bundle blobs a new catalog keeps byte for byte. Pure core.
-
-Published means immutable. When the committed catalog (``catalog/`` at git HEAD, or at the base revision
-for ``check``) already holds the bundle of a release that went out (``released``, ``deprecated`` or
-``withdrawn``) in a catalog the release still lists, that blob is kept exactly as it stands -- name,
-package, image, every property (``olm.csv.metadata`` and ``olm.bundle.object`` included) and
-``relatedImages`` -- and only the package, channels, edges and deprecations are planned around it.
-A blob is generated only the first time a release ships in a catalog, and for candidates.
-"""
+"""Carried, not regenerated: which published bundle blobs a new catalog keeps byte for byte. Pure core."""
 
 from __future__ import annotations
 
@@ -15,17 +7,11 @@ from collections.abc import Mapping, Sequence
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 
-__all__ = ["carried_blobs"]
-
 
 def carried_blobs(
     streams: Sequence[Stream], published: Mapping[PublishedKey, PublishedBlob]
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs of ``published`` that the new catalogs carry, keyed as ``published`` is.
-
-    A blob is carried when its bundle is the bundle name of a published release of the stream that owns
-    its package, and that release still lists the catalog's OpenShift version.
-    """
+    """The blobs of ``published`` that the new catalogs carry, keyed as ``published`` is."""
     wanted: dict[PublishedKey, None] = {}
     for stream in streams:
         for release in stream.releases:

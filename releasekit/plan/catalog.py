@@ -46,16 +46,6 @@ from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, written_max_opensh
 from releasekit.plan.channels import catalog_releases, plan_channels
 from releasekit.plan.migrate import build_csv_metadata
 
-__all__ = [
-    "CSV_METADATA_SINCE",
-    "CatalogFragment",
-    "ReleaseManifests",
-    "base_image",
-    "containerfile",
-    "plan_catalogs",
-    "plan_package",
-]
-
 CSV_METADATA_SINCE = OpenShiftVersion(major=4, minor=17)
 """From this OpenShift version on, bundles carry ``olm.csv.metadata`` instead of ``olm.bundle.object``."""
 
@@ -156,11 +146,7 @@ def plan_package(
     cross_minor: CrossMinor | None = None,
     carried: Mapping[str, Bundle] | None = None,
 ) -> DeclarativeConfig | None:
-    """The package of ``stream`` in the catalog of ``openshift``, or None when no release is in it.
-
-    ``manifests`` maps each release's version string to its rendered CSV and objects; ``carried`` maps
-    bundle names to the published bundles this catalog keeps as they are.
-    """
+    """The package of ``stream`` in the catalog of ``openshift``, or None when no release is in it."""
     carried = carried or {}
     releases = catalog_releases(stream, str(openshift), candidates=candidates)
     withdrawn = tuple(
@@ -211,11 +197,7 @@ def plan_catalogs(
     cross_minor: CrossMinor | None = None,
     carried: Mapping[tuple[str, str, str], Bundle] | None = None,
 ) -> tuple[CatalogFragment, ...]:
-    """Every OpenShift version's fragment, sorted by version; packages sorted by name.
-
-    ``manifests`` maps ``(stream name, version)`` to what the caller rendered for that release;
-    ``carried`` maps ``(OpenShift version, package, bundle name)`` to a published bundle kept as it is.
-    """
+    """Every OpenShift version's fragment, sorted by version; packages sorted by name."""
     versions = sorted({v for s in streams for v in s.openshift})
     fragments = []
     for openshift in versions:

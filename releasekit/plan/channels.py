@@ -1,20 +1,4 @@
-"""Channels and upgrade edges of one stream in one catalog, computed from the stream's upgrade policy.
-
-Pure core. Never copied from a published catalog. The rules:
-
-- one channel per operator minor, named by the stream's pattern (``stable-v1.4``); entries ascending;
-- inside a minor the newest release (the channel head) skips every earlier release of that minor;
-- ``cross-minor: none``: nothing more; every minor channel is an island (what was published);
-- ``cross-minor: replace-previous-minor``: as current opm's semver template, each minor's head replaces
-  the newest release of the previous minor and its ``skips`` accumulate every earlier release of the
-  same major except the replaced one;
-- beyond opm, no edge (``replaces`` or ``skips``) ever joins releases across a major, across streams
-  (each stream is planned alone) or across a change of the owned API group
-  (:meth:`~releasekit.model.stream.UpgradePolicy.may_cross`): 0.1.0 owned ``operator.openshift.io``
-  Kueue, 0.2.x owns ``kueue.openshift.io``, so 0.2.1 neither replaces nor skips 0.1.0;
-- a ``skipRange`` is written on each channel head when the policy asks for one;
-- the default channel follows the policy: the newest minor's channel, or a named channel.
-"""
+"""Channels and upgrade edges of one stream in one catalog, computed from the stream's upgrade policy."""
 
 from __future__ import annotations
 
@@ -23,8 +7,6 @@ from dataclasses import dataclass
 
 from releasekit.model.fbc import ChannelEntry
 from releasekit.model.stream import DEFAULT_NEWEST_MINOR, CrossMinor, Release, ReleaseStatus, Stream
-
-__all__ = ["PlannedChannel", "PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,11 +27,7 @@ class PlannedChannels:
 
 
 def catalog_releases(stream: Stream, catalog: str, *, candidates: bool = False) -> tuple[Release, ...]:
-    """The releases of ``stream`` that go into the catalog of OpenShift ``catalog`` (``v4.18``), ascending.
-
-    Released and deprecated releases are in; withdrawn ones leave the channels (they become deprecation
-    entries); candidates only when ``candidates`` is true (preview catalogs).
-    """
+    """The releases of ``stream`` that go into the catalog of OpenShift ``catalog`` (``v4.18``), ascending."""
     wanted = {ReleaseStatus.RELEASED, ReleaseStatus.DEPRECATED}
     if candidates:
         wanted.add(ReleaseStatus.CANDIDATE)
@@ -92,10 +70,7 @@ def _edges(
 def plan_channels(
     stream: Stream, releases: Iterable[Release], *, cross_minor: CrossMinor | None = None
 ) -> PlannedChannels:
-    """Channels, entries and edges for ``releases`` of ``stream`` (one catalog's worth).
-
-    ``cross_minor`` overrides the stream's policy (tests flip it to compare the two behaviours).
-    """
+    """Channels, entries and edges for ``releases`` of ``stream`` (one catalog's worth)."""
     ordered = sorted(releases, key=lambda r: r.version)
     mode = cross_minor if cross_minor is not None else stream.upgrades.cross_minor
     edges = _edges(stream, ordered, mode)
@@ -119,11 +94,7 @@ def plan_channels(
 
 
 def csv_edges(stream: Stream, release: Release) -> ChannelEntry:
-    """The ``replaces``/``skips``/``skipRange`` a release's own CSV records: its edges as of its release.
-
-    Computed over the stream's published releases up to and including ``release`` (candidates count
-    only for themselves), in every catalog together.
-    """
+    """The ``replaces``/``skips``/``skipRange`` a release's own CSV records: its edges as of its release."""
     upto = [
         r
         for r in stream.releases

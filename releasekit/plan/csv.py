@@ -1,21 +1,4 @@
-"""What goes into a release's ClusterServiceVersion: the facts the CSV template receives.
-
-Pure core. :func:`csv_context` gathers every fact of one release (name, version, edges, createdAt,
-images, owned CRDs, annotations, install modes ...) into a plain dict for ``bundle-templates/``;
-prose and branding are the templates' own. :func:`releasekit.model.stream.operand_crds` decides which upstream CRDs a stream
-ships (stable: no CRD with any alpha version). The ``olm.csv.metadata`` property is extracted from a
-rendered CSV by :func:`releasekit.plan.migrate.build_csv_metadata`, as opm's migration does.
-
-Template context (the contract with ``bundle-templates/``):
-
-``csv``: ``name``, ``version``, ``replaces``, ``skips``, ``skip_range``, ``created_at``, ``annotations``
-(fact annotations, sorted), ``labels``, ``install_modes``, ``owned_crds`` (name/version/kind),
-``required_crds``, ``api_services`` (``{owned, required}``), ``maturity``, ``min_kube_version``,
-``related_images`` (name/image, ``spec.relatedImages``);
-``images``: ``operator``, ``operand``, ``must_gather``; ``env``: the ``RELATED_IMAGE_*`` name/value pairs;
-``stream``: ``name``, ``package``; ``owned_api``: group/version/kind; ``release``: ``version``, ``status``;
-``openshift_versions``: the ``com.redhat.openshift.versions`` value.
-"""
+"""What goes into a release's ClusterServiceVersion: the facts the CSV template receives."""
 
 from __future__ import annotations
 
@@ -23,7 +6,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from releasekit.model.inventory import Crd
-from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream, operand_crds
+from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
+from releasekit.model.stream import operand_crds as operand_crds
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
     olm_properties_annotation,
@@ -31,23 +15,12 @@ from releasekit.model.tech_preview import (
 )
 from releasekit.plan.channels import csv_edges
 
-__all__ = [
-    "with_prose",
-    "OPERATOR_CRD",
-    "csv_context",
-    "openshift_versions_value",
-    "operand_crds",
-]
-
 OPERATOR_CRD = "kueues.kueue.openshift.io"
 """The operator's own CRD, always owned by the CSV."""
 
 
 def openshift_versions_value(stream: Stream, release: Release) -> str:
-    """``com.redhat.openshift.versions``: the published value for a past release, else ``vMIN-vMAX``.
-
-    The derived form is the documented range form over the release's catalogs (the stream's order).
-    """
+    """``com.redhat.openshift.versions``: the published value for a past release, else ``vMIN-vMAX``."""
     if release.openshift_versions_label:
         return release.openshift_versions_label
     catalogs = [str(c) for c in stream.openshift if c in release.catalogs] or [
@@ -86,12 +59,7 @@ def csv_context(
     crds: Iterable[Crd] = (),
     defaults: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every fact the CSV template needs for ``release`` (see the module docstring for the keys).
-
-    ``crds`` are the operand CRDs the stream ships (from :func:`operand_crds`); ``defaults`` are the CSV
-    facts a new release starts from (``bundle-templates/csv-facts.yaml``). A release made before
-    releasekit uses its recorded facts instead, so its catalog entry carries them again.
-    """
+    """Every fact the CSV template needs for ``release`` (see the module docstring for the keys)."""
     defaults = dict(defaults or {})
     defaults.update(dict(dict(defaults.pop("streams", None) or {}).get(stream.name) or {}))
     edges = csv_edges(stream, release)
@@ -164,12 +132,7 @@ def csv_context(
 
 
 def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Add this project's prose (``bundle-templates/prose.yaml``) to a :func:`csv_context`.
-
-    Adds ``prose`` (the stream's entry over ``default``), ``description`` (with the stream's prefix),
-    ``annotations`` (the facts plus the prose annotations ``description`` and ``alm-examples``) and
-    ``owned_crds`` (the facts plus each kind's display name and description).
-    """
+    """Add this project's prose (``bundle-templates/prose.yaml``) to a :func:`csv_context`."""
     import json
 
     stream_name = str(context["stream"]["name"])

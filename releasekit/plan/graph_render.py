@@ -1,19 +1,4 @@
-"""Pictures of upgrade graphs: Mermaid for one package, DOT for larger pictures, JSON for tools.
-
-Pure core: takes :class:`~releasekit.model.graph.PackageGraph` values and returns text; no I/O, no click.
-Output is deterministic: channels sorted by name, entries in channel order, edges in the graph's sorted
-order, and every text ends with a newline.
-
-- :func:`render_mermaid` -- one package as a ``flowchart LR``: one subgraph per channel (the default one
-  titled ``(default)``), one node per channel entry (a bundle in two channels appears in both), heads
-  labelled ``(head)`` with a thick border, edges labelled ``replaces``, ``skips`` or ``skipRange``. An
-  edge from a bundle of another channel starts at that bundle's node in its first channel (by name).
-  Small enough for a pull-request comment (about one line per entry and per edge).
-- :func:`render_dot` -- Graphviz for any number of packages: a cluster per package holding a cluster per
-  channel; heads drawn with a double border; ``replaces`` solid, ``skips`` dashed, ``skipRange`` dotted.
-- :func:`render_json` / :func:`graph_to_json` -- nodes, edges, channels, heads and the reachability
-  table (``releasekit/graph/v1``).
-"""
+"""Pictures of upgrade graphs: Mermaid for one package, DOT for larger pictures, JSON for tools."""
 
 from __future__ import annotations
 
@@ -22,8 +7,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from releasekit.model.graph import EdgeKind, PackageGraph
-
-__all__ = ["GRAPH_SCHEMA", "graph_to_json", "render_dot", "render_json", "render_mermaid"]
 
 GRAPH_SCHEMA: Final = "releasekit/graph/v1"
 

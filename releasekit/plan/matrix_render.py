@@ -1,10 +1,4 @@
-"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters.
-
-Pure core: takes :class:`~releasekit.model.upgrade_matrix.MatrixUpgrade` values and returns text; no I/O.
-JSON (``releasekit/upgrade-matrix/v1``): ``{"schema", "upgrades": [{"package", "from", "to", "kind",
-"versions": [{"version", "reaches", "path"} | {"version", "stranded": true, "why"} |
-{"version", "blocked": true, "why"}]}]}``, one entry per upgrade and package, one row per version.
-"""
+"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters."""
 
 from __future__ import annotations
 
@@ -13,15 +7,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
-
-__all__ = [
-    "MATRIX_SCHEMA",
-    "matrix_to_json",
-    "render_changed_markdown",
-    "render_json",
-    "render_markdown",
-    "render_text",
-]
 
 MATRIX_SCHEMA: Final = "releasekit/upgrade-matrix/v1"
 

@@ -1,17 +1,4 @@
-"""What ``opm render`` does to a catalog after loading it: property order, relatedImages order, migrations.
-
-Pure core: no click, no files. Follows operator-registry ``alpha/action/render.go`` and
-``alpha/action/migrations``:
-
-- :func:`prepare_for_render` moves ``olm.bundle.object``/``olm.csv.metadata`` properties to the end of
-  each bundle's list (the others keep their order) and sorts relatedImages by image;
-- :func:`migrate` runs the migrations up to a level. Levels, in order: ``none``,
-  ``bundle-object-to-csv-metadata``. The one migration replaces a bundle's ``olm.bundle.object``
-  properties by one ``olm.csv.metadata`` built from its CSV (skipped when the bundle has no image, no
-  CSV, or already has ``olm.csv.metadata``). The property value is built as Go marshals
-  ``property.CSVMetadata`` (struct field order, ``omitempty``), so it is a
-  :class:`~releasekit.io.fbc_write.GoOrdered`-compatible ordered dict.
-"""
+"""What ``opm render`` does to a catalog after loading it: property order, relatedImages order, migrations."""
 
 from __future__ import annotations
 
@@ -28,16 +15,6 @@ from releasekit.model.fbc import (
     Property,
 )
 
-__all__ = [
-    "LEVELS",
-    "MigrationError",
-    "OrderedValue",
-    "build_csv_metadata",
-    "migrate",
-    "prepare_for_render",
-    "stages_for_level",
-]
-
 LEVELS: tuple[str, ...] = ("none", "bundle-object-to-csv-metadata")
 """Migration levels, in the order they run (``--migrate-level``)."""
 
@@ -47,11 +24,7 @@ class MigrationError(ValueError):
 
 
 def stages_for_level(level: str | None) -> int:
-    """How many migrations ``--migrate-level LEVEL`` runs (``None`` → none).
-
-    Raises:
-        MigrationError: ``unknown migration level "X"``.
-    """
+    """How many migrations ``--migrate-level LEVEL`` runs (``None`` → none)."""
     if level is None:
         return 0
     if level not in LEVELS:
@@ -77,8 +50,6 @@ def prepare_for_render(config: DeclarativeConfig) -> DeclarativeConfig:
 
 
 # ------------------------------------------------------------------------------- Go struct marshalling
-
-_Field = tuple[str, str, bool]  # (json name, kind, omitempty)
 
 
 def _str(v: Any) -> str:
@@ -273,11 +244,7 @@ _MIGRATIONS: tuple[Callable[[Bundle], Bundle], ...] = (_to_csv_metadata,)
 
 
 def migrate(config: DeclarativeConfig, level: str | None) -> DeclarativeConfig:
-    """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing).
-
-    Raises:
-        MigrationError: an unknown level.
-    """
+    """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing)."""
     stages = stages_for_level(level)
     bundles = config.bundles
     for step in _MIGRATIONS[:stages]:

@@ -1,27 +1,4 @@
-"""OLM v1 install manifests derived from a registry+v1 bundle: a least-privilege installer and a ClusterExtension.
-
-Pure core: takes a loaded :class:`~releasekit.model.bundle.Bundle` (its CSV, CRDs and other manifests)
-and returns plain Kubernetes objects (dicts) in a fixed order; no I/O.
-
-OLM v1 installs an extension with a ServiceAccount the user provides; that account must be able to
-create everything the bundle installs and to grant every permission the operator gets (Kubernetes
-refuses to create a Role granting what the creator does not hold). Derived from the bundle:
-
-- ``Namespace`` (the install namespace) and the installer ``ServiceAccount`` in it;
-- ``ClusterRole`` ``<name>-installer-clusterrole`` (bound by a ``ClusterRoleBinding``):
-  ``update`` on ``clusterextensions/finalizers`` of this extension (OpenShift's
-  OwnerReferencesPermissionEnforcement); the bundle's CRDs (``create``/``list``/``watch``, and
-  ``get``/``update``/``patch``/``delete`` by resourceNames); ClusterRoles and ClusterRoleBindings (OLM v1
-  generates their names, so they cannot be listed); each other cluster-scoped bundled kind (by name);
-  and every rule of the CSV's ``clusterPermissions``, of its ``permissions`` (OLM v1 installs in
-  AllNamespaces mode, where it grants them cluster-wide with ClusterRoles) and of bundled ClusterRoles,
-  so it can grant them;
-- ``Role`` ``<name>-installer-role`` in the install namespace (bound by a ``RoleBinding``): the
-  controller's Deployment(s) and ServiceAccount(s) by name, Roles and RoleBindings, each namespaced
-  bundled kind (by name), and every rule of bundled Roles;
-- the ``ClusterExtension`` (``olm.operatorframework.io/v1``): package, version (or channel), namespace
-  and service account.
-"""
+"""OLM v1 install manifests from a registry+v1 bundle: a least-privilege installer and a ClusterExtension."""
 
 from __future__ import annotations
 
@@ -30,8 +7,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from releasekit.model.bundle import Bundle, Manifest
-
-__all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "UnreadableRule", "installer_manifests", "plural"]
 
 CLUSTER_SCOPED_KINDS: Final = frozenset(
     {
@@ -113,12 +88,7 @@ _RULE_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceUR
 
 
 def _copy_rules(rules: object, where: str) -> list[dict[str, Any]]:
-    """Policy rules as written (keys in Kubernetes' order).
-
-    Raises:
-        UnreadableRule: ``rules`` is not a list of mappings whose fields are lists of strings; the loader
-            refuses such a CSV and the rules refuse such a bundled role first, so this is a last guard.
-    """
+    """Policy rules as written (keys in Kubernetes' order)."""
     if rules is None:
         return []
     if not isinstance(rules, list):
@@ -176,11 +146,7 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
 
 
 def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
-    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order).
-
-    Every rule is copied exactly or not at all: a rule it cannot read raises :class:`UnreadableRule`.
-    Judging the rules (broad grants, RK-OLMV1-005 …) is :func:`releasekit.rules.olmv1.check_install_safety`'s.
-    """
+    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order)."""
     spec = _install_spec(bundle.csv)
     ext, ns = request.extension, request.namespace
     installer = f"{ext}-installer"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding, Findings, Severity, make_finding
 from releasekit.model.operator import OperatorRecord
 from releasekit.model.stream import Release, ReleaseStatus, Stream
 from releasekit.model.tech_preview import (
@@ -39,18 +39,6 @@ from releasekit.model.tech_preview import (
 )
 from releasekit.plan.channels import csv_edges
 from releasekit.plan.csv import openshift_versions_value, with_prose
-
-__all__ = [
-    "CHANNEL_KEYS",
-    "RULE_CARRIED",
-    "RULE_MISMATCH",
-    "RULE_NO_RECORD",
-    "OperatorFacts",
-    "choose_operator_facts",
-    "recorded_csv",
-    "record_findings",
-    "recorded_files",
-]
 
 RULE_CARRIED = "RK-BUNDLE-100"
 RULE_NO_RECORD = "RK-BUNDLE-101"
@@ -82,7 +70,7 @@ def _import_hint(version: str) -> str:
 
 
 def _mismatches(stream: Stream, release: Release, record: OperatorRecord) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     images = record.images()
     wanted = [
         ("images.operator", release.images.operator),
@@ -91,33 +79,23 @@ def _mismatches(stream: Stream, release: Release, record: OperatorRecord) -> lis
     ]
     for key, image in wanted:
         if image and image not in images:
-            out.append(
-                Finding(
-                    rule=RULE_MISMATCH,
-                    severity=Severity.ERROR,
-                    message=(
-                        f"release {release.version} of stream {stream.name}: {key} {image} is not in the CSV of "
-                        f"its operator record {record.file} (commit {record.commit[:12]})"
-                    ),
-                    location=release.origin.at(f".{key}"),
-                    hint="fix the image in the stream, or re-import the record at the commit that was shipped",
-                    subject=(stream.name, str(release.version)),
-                )
+            out.add(
+                RULE_MISMATCH,
+                f"release {release.version} of stream {stream.name}: {key} {image} is not in the CSV of "
+                f"its operator record {record.file} (commit {record.commit[:12]})",
+                release.origin.at(f".{key}"),
+                "fix the image in the stream, or re-import the record at the commit that was shipped",
+                (stream.name, str(release.version)),
             )
     created = ((record.csv.get("metadata") or {}).get("annotations") or {}).get("createdAt")
     if release.created_at and created and str(created) != release.created_at:
-        out.append(
-            Finding(
-                rule=RULE_MISMATCH,
-                severity=Severity.ERROR,
-                message=(
-                    f"release {release.version} of stream {stream.name}: createdAt {release.created_at} differs from "
-                    f"{created} in its operator record {record.file}"
-                ),
-                location=release.origin.at(".createdAt"),
-                hint="the CSV's createdAt is the published one; make the stream agree",
-                subject=(stream.name, str(release.version)),
-            )
+        out.add(
+            RULE_MISMATCH,
+            f"release {release.version} of stream {stream.name}: createdAt {release.created_at} differs from "
+            f"{created} in its operator record {record.file}",
+            release.origin.at(".createdAt"),
+            "the CSV's createdAt is the published one; make the stream agree",
+            (stream.name, str(release.version)),
         )
     return out
 
@@ -135,75 +113,59 @@ def choose_operator_facts(
     if source is not None:
         record = records[str(source.version)]
         which = "its minor's" if source.version.minor == release.version.minor else "its stream's"
-        note = Finding(
-            rule=RULE_CARRIED,
-            severity=Severity.INFO,
-            message=(
-                f"{release.status.value} {release.version} of stream {stream.name} has no operator record; its "
-                f"bundle carries {source.version}'s operator facts ({which} newest earlier record: {record.file}, "
-                f"commit {record.commit[:12]}) with its own name, version, images, createdAt and upgrade edges"
-            ),
-            location=release.origin.at(),
-            hint=_import_hint(str(release.version)),
-            subject=(stream.name, str(release.version)),
+        note = make_finding(
+            RULE_CARRIED,
+            f"{release.status.value} {release.version} of stream {stream.name} has no operator record; its "
+            f"bundle carries {source.version}'s operator facts ({which} newest earlier record: {record.file}, "
+            f"commit {record.commit[:12]}) with its own name, version, images, createdAt and upgrade edges",
+            release.origin.at(),
+            _import_hint(str(release.version)),
+            (stream.name, str(release.version)),
+            Severity.INFO,
         )
         return OperatorFacts(record=record, carried_from=source, findings=(note,))
     candidate = release.status is ReleaseStatus.CANDIDATE
-    warning = Finding(
-        rule=RULE_NO_RECORD,
-        severity=Severity.INFO if candidate else Severity.WARNING,  # a candidate is a preview until it ships
-        message=(
-            f"{release.status.value} {release.version} of stream {stream.name} has no operator record, and no "
-            f"earlier release of its stream has one to carry; its bundle keeps the template's deployment, RBAC "
-            "and annotations, which are not what the operator repository ships"
-        ),
-        location=release.origin.at(),
-        hint=_import_hint(str(release.version)),
-        subject=(stream.name, str(release.version)),
+    warning = make_finding(
+        RULE_NO_RECORD,
+        f"{release.status.value} {release.version} of stream {stream.name} has no operator record, and no "
+        f"earlier release of its stream has one to carry; its bundle keeps the template's deployment, RBAC "
+        "and annotations, which are not what the operator repository ships",
+        release.origin.at(),
+        _import_hint(str(release.version)),
+        (stream.name, str(release.version)),
+        Severity.INFO if candidate else Severity.WARNING,
     )
     return OperatorFacts(record=None, carried_from=None, findings=(warning,))
 
 
 def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
-    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``.
-
-    It is re-aimed at ``release`` as a carried record is (name, version, images, createdAt, edges).
-    """
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``."""
     source = stream.release(record.csv_version) if record.csv_version else None
     if source is None:
-        problem = Finding(
-            rule=RULE_MISMATCH,
-            severity=Severity.ERROR,
-            message=(
-                f"release {release.version} of stream {stream.name}: its record {record.file} holds the CSV of "
-                f"{record.csv_version}, which stream {stream.name} does not list"
-            ),
-            location=release.origin.at(),
-            hint="import the commit that bumps the CSV to this release, without --as-version",
-            subject=(stream.name, str(release.version)),
+        problem = make_finding(
+            RULE_MISMATCH,
+            f"release {release.version} of stream {stream.name}: its record {record.file} holds the CSV of "
+            f"{record.csv_version}, which stream {stream.name} does not list",
+            release.origin.at(),
+            "import the commit that bumps the CSV to this release, without --as-version",
+            (stream.name, str(release.version)),
         )
         return OperatorFacts(record=None, carried_from=None, findings=(problem,))
-    note = Finding(
-        rule=RULE_CARRIED,
-        severity=Severity.INFO,
-        message=(
-            f"{release.status.value} {release.version} of stream {stream.name} was recorded with --as-version "
-            f"from the CSV of {source.version} ({record.file}, commit {record.commit[:12]}); its bundle re-aims "
-            "it at its own name, version, images, createdAt and upgrade edges"
-        ),
-        location=release.origin.at(),
-        hint=_import_hint(str(release.version)).replace("record the", "when the CSV is bumped, record the"),
-        subject=(stream.name, str(release.version)),
+    note = make_finding(
+        RULE_CARRIED,
+        f"{release.status.value} {release.version} of stream {stream.name} was recorded with --as-version "
+        f"from the CSV of {source.version} ({record.file}, commit {record.commit[:12]}); its bundle re-aims "
+        "it at its own name, version, images, createdAt and upgrade edges",
+        release.origin.at(),
+        _import_hint(str(release.version)).replace("record the", "when the CSV is bumped, record the"),
+        (stream.name, str(release.version)),
+        Severity.INFO,
     )
     return OperatorFacts(record=record, carried_from=source, findings=(note,))
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
-    """The release whose record ``release`` carries; None when no earlier release has one.
-
-    That is the newest earlier release of its minor with a record (released or not), else the newest
-    earlier one of its stream.
-    """
+    """The release whose record ``release`` carries; None when no earlier release has one."""
     earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
     same_minor = [
         r
@@ -217,11 +179,7 @@ def _record_source(stream: Stream, release: Release, records: Mapping[str, Opera
 def record_findings(
     streams: tuple[Stream, ...] | list[Stream], records: Mapping[str, OperatorRecord]
 ) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release: the record its bundle is built from, and its agreement.
-
-    The findings say which record each bundle is built from and whether the record agrees with the
-    stream. ``build`` and ``check`` report them as ``bundle build`` does.
-    """
+    """RK-BUNDLE-100…102 for every release: the record its bundle is built from, and its agreement."""
     return [f for s in streams for r in s.releases for f in choose_operator_facts(s, r, records).findings]
 
 
@@ -364,11 +322,7 @@ def recorded_files(
     bundle_annotations: Mapping[str, str],
     prose_doc: Mapping[str, Any],
 ) -> dict[PurePosixPath, Any]:
-    """The files of a bundle built from a record, by path.
-
-    ``manifests/*`` and ``metadata/annotations.yaml`` as documents (the caller writes them as YAML),
-    ``bundle.Dockerfile`` as text.
-    """
+    """The files of a bundle built from a record, by path."""
     record = facts.record
     assert record is not None  # noqa: S101 - callers pass a record
     carried = facts.carried_from is not None

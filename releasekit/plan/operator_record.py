@@ -1,21 +1,4 @@
-"""A release's operator facts, as ``releasekit operator import`` records them in ``streams/operator/<version>.yaml``.
-
-Pure core: text and parsed documents in, the record document (and its deterministic YAML text) out.
-The record (rendered by :func:`releasekit.io.operator_records.render_record`) keeps every fact of the operator repository's bundle sources and leaves out the prose list,
-which ``bundle-templates/`` supplies:
-
-- the CSV (``csv``) without ``spec.description``, ``displayName``, ``icon``, ``keywords``, ``links``,
-  ``maintainers``, ``provider``, the annotations ``description`` and ``alm-examples``, and with only
-  ``name``, ``version``, ``kind`` of each owned CRD;
-- every other manifest (``manifests``: the operator's own CRD, the ClusterRoles ...) as data, with the
-  ``description`` texts inside CRD schemas left out;
-- ``metadata/annotations.yaml`` (``annotations``) and the ``bundle.Dockerfile`` LABELs of its last stage
-  (``dockerfileLabels``) but the prose labels.
-
-From 1.2.0 on the repository keeps ``:latest`` placeholders in the CSV and ``bundle.Dockerfile`` replaces
-them from ``related_images.json`` with ``sed`` at image build time; :func:`substitute_related_images` does
-the same, so the record holds the images as published.
-"""
+"""A release's operator facts, as ``releasekit operator import`` records them in ``streams/operator/``."""
 
 from __future__ import annotations
 
@@ -24,19 +7,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from releasekit.model import jsontext
-
-__all__ = [
-    "CSV_PROSE_ANNOTATIONS",
-    "CSV_PROSE_SPEC",
-    "DOCKERFILE_PROSE_LABELS",
-    "MAX_SUBSTITUTION_STEPS",
-    "RECORD_SCHEMA",
-    "dockerfile_labels",
-    "make_record",
-    "strip_crd_descriptions",
-    "strip_csv_prose",
-    "substitute_related_images",
-]
 
 RECORD_SCHEMA = "releasekit/operator-record/v1"
 CSV_PROSE_SPEC = ("description", "displayName", "icon", "keywords", "links", "maintainers", "provider")
@@ -92,11 +62,7 @@ def _trailing_identifier(text: str) -> str:
 
 
 def _step(var: str, after: str) -> tuple[str, str] | None:
-    """``(name, ORIG)`` when ``after`` goes on as an image substitution step does, else None.
-
-    ``after`` is the text after ``VAR=$(jq -r '.[] | select(.name == "``; the step goes on
-    ``N") | .image' FILE) && sed -i "s|${ORIG}.*|${VAR}|g"``.
-    """
+    """``(name, ORIG)`` when ``after`` goes on as an image substitution step does, else None."""
     quote = after.find('"')
     if quote <= 0 or not after.startswith(_STEP_IMAGE, quote):
         return None
@@ -117,11 +83,7 @@ def _step(var: str, after: str) -> tuple[str, str] | None:
 
 
 def _substitution_steps(dockerfile: str) -> list[tuple[str, str]]:
-    """The ``(name, ORIG)`` of every image substitution step of ``dockerfile``, in file order.
-
-    A step is ``VAR=$(jq ... select(.name == "N") ...) && sed -i "s|${ORIG}.*|${VAR}|g"``, each read
-    within the text between one step start and the next.
-    """
+    """The ``(name, ORIG)`` of every image substitution step of ``dockerfile``, in file order."""
     pieces = dockerfile.split(_STEP_START)
     steps = []
     for before, after in zip(pieces, pieces[1:], strict=False):
@@ -147,13 +109,7 @@ def _arg_default(line: str) -> tuple[str, str] | None:
 
 
 def _replace_rest_of_lines(text: str, original: str, image: str, max_chars: int | None) -> str:
-    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally.
-
-    On every line holding it, the first occurrence and the rest of the line become ``image``.
-
-    Raises:
-        ValueError: the result would be longer than ``max_chars``.
-    """
+    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally."""
     out: list[str] = []
     size = -1
     for line in text.split("\n"):
@@ -182,18 +138,7 @@ def _related_images(text: str) -> dict[str, str]:
 def substitute_related_images(
     csv_text: str, dockerfile: str | None, related_images: str | None, *, max_chars: int | None = None
 ) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The CSV text as the image build leaves it, and the (placeholder, image) pairs applied.
-
-    Follows the ``RUN X=$(jq -r '.[] | select(.name == "N") | .image' FILE) && sed -i "s|${ORIG}.*|${X}|g"``
-    lines of ``bundle.Dockerfile``: every occurrence of the ``ARG ORIG=`` value, and the rest of its line, becomes
-    the image named ``N`` in ``related_images.json``. Without such lines (or without the JSON file) nothing
-    changes. Linear in the size of the three texts (times the number of steps, at most
-    :data:`MAX_SUBSTITUTION_STEPS`).
-
-    Raises:
-        ValueError: ``related_images.json`` is not a JSON list of ``{name, image}``, or lacks a name the
-            Dockerfile selects; too many steps; the CSV would grow past ``max_chars``.
-    """
+    """The CSV text as the image build leaves it, and the (placeholder, image) pairs applied."""
     if not dockerfile or related_images is None:
         return csv_text, ()
     steps = _substitution_steps(dockerfile)
@@ -219,14 +164,7 @@ def substitute_related_images(
 
 
 def _shell_words(text: str) -> list[str]:
-    r"""``text`` split into words as a POSIX shell (and ``shlex.split``) does.
-
-    Blanks separate words, single quotes keep everything, double quotes keep everything but ``\"`` and
-    ``\\``, a backslash outside quotes keeps the next character.
-
-    Raises:
-        ValueError: an unclosed quote, or a backslash at the end.
-    """
+    r"""``text`` split into words as a POSIX shell (and ``shlex.split``) does."""
     words: list[str] = []
     word: list[str] = []
     started = False
@@ -298,13 +236,7 @@ def _logical_lines(text: str) -> list[str]:
 
 
 def dockerfile_labels(text: str) -> list[tuple[str, str]]:
-    """The LABEL key/value pairs of the Dockerfile's last stage, in file order (continuation lines joined).
-
-    Linear in the length of ``text``.
-
-    Raises:
-        ValueError: a LABEL line that cannot be split into ``key=value`` pairs.
-    """
+    """The LABEL key/value pairs of the Dockerfile's last stage, in file order (continuation lines joined)."""
     labels: list[tuple[str, str]] = []
     for line in _logical_lines(text):
         stripped = line.strip()
@@ -342,10 +274,7 @@ def _strip_schema(node: Any) -> Any:
 
 
 def strip_crd_descriptions(crd: Mapping[str, Any]) -> dict[str, Any]:
-    """A CRD without the ``description`` texts of its schemas (a property named ``description`` stays).
-
-    Any shape is taken: what is not where a CRD keeps its schemas is kept as it is.
-    """
+    """A CRD without the ``description`` texts of its schemas (a property named ``description`` stays)."""
     out = copy.deepcopy(dict(crd))
     spec = out.get("spec")
     if not isinstance(spec, dict):
@@ -392,10 +321,7 @@ def make_record(
     substituted: Iterable[tuple[str, str]],
     csv_version: str | None = None,
 ) -> dict[str, Any]:
-    """The record document (``releasekit/schemas/operator-record.schema.json``).
-
-    ``csv_version`` is set when the CSV's own version is not ``version`` (``operator import --as-version``).
-    """
+    """The record document (``releasekit/schemas/operator-record.schema.json``)."""
     others = []
     for file, obj in manifests:
         data = strip_crd_descriptions(obj) if obj.get("kind") == "CustomResourceDefinition" else dict(obj)

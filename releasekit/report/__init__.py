@@ -1,19 +1,11 @@
-"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads.
-
-A reporter is any object with ``render(report) -> str`` (see :class:`Reporter`). ``REPORTERS`` maps the
-``--format`` names to factories and drives the click choice; adding a format is one class and one entry.
-Reporters never print: the CLI writes what they return.
-"""
+"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:  # the format names are needed by every command's --help; the model only by reporters
     from releasekit.model.report import Report
-
-__all__ = ["REPORTERS", "Reporter", "get_reporter", "source_epoch"]
 
 
 class Reporter(Protocol):
@@ -22,42 +14,6 @@ class Reporter(Protocol):
     def render(self, report: Report) -> str:
         """Return the whole output for ``report`` (ending with a newline when not empty)."""
         ...
-
-
-def _text(color: bool, verbosity: int = 2) -> Reporter:
-    from releasekit.report.text import TextReporter
-
-    return TextReporter(color=color, verbosity=verbosity)
-
-
-def _json(_color: bool) -> Reporter:
-    from releasekit.report.json import JsonReporter
-
-    return JsonReporter()
-
-
-def _junit(_color: bool) -> Reporter:
-    from releasekit.report.junit import JunitReporter
-
-    return JunitReporter()
-
-
-def _sarif(_color: bool) -> Reporter:
-    from releasekit.report.sarif import SarifReporter
-
-    return SarifReporter()
-
-
-def _github(_color: bool) -> Reporter:
-    from releasekit.report.github import GithubReporter
-
-    return GithubReporter()
-
-
-def _markdown(_color: bool) -> Reporter:
-    from releasekit.report.markdown import MarkdownReporter
-
-    return MarkdownReporter()
 
 
 def source_epoch() -> float:
@@ -74,25 +30,24 @@ def source_epoch() -> float:
     return time.time()
 
 
-def _konflux(_color: bool) -> Reporter:
-    from releasekit.report.konflux import KonfluxReporter
-
-    return KonfluxReporter(epoch=source_epoch())
-
-
-REPORTERS: dict[str, Callable[[bool], Reporter]] = {
-    "text": _text,
-    "json": _json,
-    "junit": _junit,
-    "sarif": _sarif,
-    "github": _github,
-    "markdown": _markdown,
-    "konflux": _konflux,
+REPORTERS: dict[str, str] = {
+    "text": "text.TextReporter",
+    "json": "json.JsonReporter",
+    "junit": "junit.JunitReporter",
+    "sarif": "sarif.SarifReporter",
+    "github": "github.GithubReporter",
+    "markdown": "markdown.MarkdownReporter",
+    "konflux": "konflux.KonfluxReporter",
 }
+"""Format name -> ``module.Class`` below :mod:`releasekit.report`, imported when asked for."""
 
 
 def get_reporter(name: str, *, color: bool = False, verbosity: int = 2) -> Reporter:
     """Build the reporter registered under ``name`` (``verbosity`` matters to the text reporter only)."""
+    import importlib
+
+    module, cls = REPORTERS[name].split(".")
+    reporter: Any = getattr(importlib.import_module(f"releasekit.report.{module}"), cls)
     if name == "text":
-        return _text(color, verbosity)
-    return REPORTERS[name](color)
+        return cast(Reporter, reporter(color=color, verbosity=verbosity))
+    return cast(Reporter, reporter(epoch=source_epoch()) if name == "konflux" else reporter())

@@ -9,8 +9,6 @@ from releasekit.errors import printable
 from releasekit.model.finding import Finding, Location
 from releasekit.model.report import CatalogChangeNote, Report
 
-__all__ = ["checks_by_rule_and_subject", "clean_rules", "numbers_phrase", "printable_report", "subject_text"]
-
 
 def _printable_finding(f: Finding) -> Finding:
     loc = f.location
@@ -51,13 +49,7 @@ def _nothing_to_escape(report: Report) -> bool:
 
 
 def printable_report(report: Report) -> Report:
-    """``report`` with every string from input made safe to print and to encode (every reporter's first step).
-
-    File names, subjects, messages and the change summary may carry terminal escape codes or bytes that
-    are not UTF-8 (a hostile file name); :func:`releasekit.errors.printable` escapes them, so a text or
-    GitHub log cannot be rewritten by an input, XML stays XML 1.0 and every format encodes as UTF-8.
-    Messages and hints keep their line breaks; names lose theirs.
-    """
+    """``report`` with every string from input safe to print and to encode (every reporter's first step)."""
     if _nothing_to_escape(report):
         return report  # nearly always
     findings = {f: _printable_finding(f) for f in (*report.findings, *report.fixed)}
@@ -106,20 +98,23 @@ def checks_by_rule_and_subject(report: Report) -> dict[tuple[str, str], list[Fin
     return dict(sorted(groups.items()))
 
 
-def clean_rules(report: Report) -> tuple[str, ...]:
-    """Rules that ran and found nothing at all."""
-    return report.clean_rules
+def marks(finding: Finding, report: Report) -> str:
+    """`` (new, acknowledged)``: the finding's baseline state and acknowledgement, or ''."""
+    state = report.state(finding)
+    parts = [state.value] if state is not None else []
+    parts += ["acknowledged"] if report.acknowledgement(finding) is not None else []
+    return f" ({', '.join(parts)})" if parts else ""
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def numbers_phrase(report: Report) -> str:
     """``3 errors, 13 warnings, 2 notes; 87 checks run, 80 clean; 1 new, 17 unchanged, 0 fixed``."""
     n = report.numbers
-    parts = [_plural(n.errors, "error"), _plural(n.warnings, "warning"), _plural(n.info, "note")]
-    text = f"{', '.join(parts)}; {_plural(n.checks, 'check')} run, {n.clean} clean"
+    parts = [plural(n.errors, "error"), plural(n.warnings, "warning"), plural(n.info, "note")]
+    text = f"{', '.join(parts)}; {plural(n.checks, 'check')} run, {n.clean} clean"
     if n.new is not None:
         text += f"; {n.new} new, {n.unchanged} unchanged, {n.fixed} fixed"
     if n.acknowledged:

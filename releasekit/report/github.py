@@ -1,19 +1,10 @@
-"""GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``.
-
-GitHub shows at most 10 annotations of each kind per step, so at most 10 are written per kind and a
-closing notice says how many more there were. With a baseline (``check``) only the findings the change
-brought are annotated; the unchanged ones are counted in the closing line and listed in the step
-summary. The Markdown step summary is the CLI's job (it appends the Markdown report to
-``$GITHUB_STEP_SUMMARY`` when that is set).
-"""
+"""GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``."""
 
 from __future__ import annotations
 
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
 from releasekit.report._checks import numbers_phrase, printable_report
-
-__all__ = ["MAX_PER_KIND", "GithubReporter", "escape_data", "escape_property"]
 
 MAX_PER_KIND = 10
 _KIND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

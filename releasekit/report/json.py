@@ -10,19 +10,13 @@ from releasekit.model.finding import Finding
 from releasekit.model.report import Report
 from releasekit.report._checks import printable_report
 
-__all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_json"]
-
 REPORT_SCHEMA_ID = "releasekit/report/v1"
 
 
 def finding_to_json(
     finding: Finding, baseline: str | None = None, acknowledged: Acknowledgement | None = None
 ) -> dict[str, Any]:
-    """One finding as the report contract spells it.
-
-    ``baseline`` is ``new`` or ``unchanged``, when known; ``acknowledged`` is the acknowledgements
-    file's entry that accepts it.
-    """
+    """One finding as the report contract spells it."""
     location: dict[str, Any] = {"file": finding.location.file, "line": finding.location.line}
     if finding.location.path:
         location["path"] = finding.location.path

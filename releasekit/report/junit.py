@@ -1,10 +1,4 @@
-"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name.
-
-A check is a rule: every (rule, subject) with findings is a testcase -- a ``<failure>`` when it holds an
-error, else passing with its warnings and notes in ``<system-out>`` -- and a rule that found nothing is
-one passing testcase. A rule with findings gets no extra passing testcase. The suite's properties carry
-the numbers every format reports (checks, findings by severity, new / unchanged / fixed).
-"""
+"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name."""
 
 from __future__ import annotations
 
@@ -12,20 +6,14 @@ from xml.etree import ElementTree as ET
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import checks_by_rule_and_subject, printable_report
-
-__all__ = ["JunitReporter"]
+from releasekit.report._checks import checks_by_rule_and_subject, marks, printable_report
 
 
 def _text(findings: list[Finding], report: Report) -> str:
     lines = []
     for f in findings:
         where = str(f.location)
-        state = report.state(f)
-        marks = [state.value] if state is not None else []
-        marks += ["acknowledged"] if report.acknowledgement(f) is not None else []
-        mark = f" ({', '.join(marks)})" if marks else ""
-        lines.append(f"{f.severity.value}{mark}: {where + ': ' if where else ''}{f.message}")
+        lines.append(f"{f.severity.value}{marks(f, report)}: {where + ': ' if where else ''}{f.message}")
         if f.hint:
             lines.append(f"  hint: {f.hint}")
     return "\n".join(lines)

@@ -1,14 +1,4 @@
-"""Konflux's TEST_OUTPUT object: ``{result, timestamp, note, namespace, successes, failures, warnings}``.
-
-``result`` is FAILURE when an error fails the check (any error; with ``--fail-on new`` a new one),
-WARNING with warnings or errors that do not fail it, SUCCESS otherwise, and SKIPPED when nothing was
-checked. With ``--fail-on new`` the result looks at the new findings only: a pull request that brings
-no new finding is SUCCESS, whatever the base already held (the counts still report every finding) (the CLI writes ERROR itself when input could not be read). The counts are the numbers every
-format reports: ``successes`` the checks (rules) that found nothing, ``failures`` the error findings,
-``warnings`` the warning findings. The timestamp is RFC 3339 (``2026-01-01T00:00:00+00:00``) and honours
-``SOURCE_DATE_EPOCH`` so tests and reproducible builds get fixed bytes; it is passed in by the factory,
-never read here.
-"""
+"""Konflux's TEST_OUTPUT object: ``{result, timestamp, note, namespace, successes, failures, warnings}``."""
 
 from __future__ import annotations
 
@@ -20,8 +10,6 @@ from typing import Any
 from releasekit.model.finding import Severity
 from releasekit.model.report import FailOn, Report
 from releasekit.report._checks import numbers_phrase, printable_report
-
-__all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
 
 NAMESPACE = "releasekit"
 _NOTE_RULES = 5  # rule ids named in the note; the rest are in the full report

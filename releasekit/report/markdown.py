@@ -1,11 +1,4 @@
-"""Markdown for pull-request comments and GitHub step summaries.
-
-For ``check`` it opens with **What this change does**, per OpenShift catalog (bundles and channels added
-or removed, default-channel moves, edges added or removed, and the before/after upgrade graphs the
-command attached), then the findings the change brought, then the ones the base already had folded in
-``<details>``, then the base's findings the change fixed. Other commands: the numbers, the findings, and
-any extra blocks.
-"""
+"""Markdown for pull-request comments and GitHub step summaries."""
 
 from __future__ import annotations
 
@@ -14,8 +7,6 @@ from collections.abc import Iterable
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
 from releasekit.report._checks import printable_report
-
-__all__ = ["MarkdownReporter"]
 
 _ICON = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
 

@@ -1,11 +1,4 @@
-"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion.
-
-Each rule that ran or fired is a ``reportingDescriptor`` with ``shortDescription``, ``fullDescription``,
-``help`` and a ``helpUri`` into ``docs/rules.md`` (relative to ``rules_url``) when the caller hands the
-rule documentation in. The default base is the repository-relative ``docs/rules.md``; code-scanning
-services that want absolute links get them from ``--rules-url https://…/docs/rules.md``. With a baseline each result carries ``baselineState`` (``new``/``unchanged``)
-and the run's properties count the fixed findings.
-"""
+"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion."""
 
 from __future__ import annotations
 
@@ -19,8 +12,6 @@ from releasekit.model.finding import Severity
 from releasekit.model.report import Report
 from releasekit.model.ruledoc import RuleDoc, rule_anchor
 from releasekit.report._checks import printable_report
-
-__all__ = ["DEFAULT_RULES_URL", "SarifReporter"]
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -1,9 +1,4 @@
-"""Human-readable findings for a terminal or a CI log.
-
-Findings are grouped by subject as a ``├──`` tree (package → channel → bundle, as opm prints its
-errors); each line gives severity, rule id, location and message, with the hint below it. Colour is
-used only when asked for (the CLI asks when stdout is a terminal).
-"""
+"""Human-readable findings for a terminal or a CI log."""
 
 from __future__ import annotations
 
@@ -11,17 +6,11 @@ from dataclasses import dataclass, field
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
-from releasekit.report._checks import numbers_phrase, printable_report
-
-__all__ = ["TextReporter", "change_lines", "summary_line"]
+from releasekit.report._checks import marks, numbers_phrase, plural, printable_report
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def summary_line(report: Report) -> str:
@@ -49,13 +38,7 @@ class _Node:
 
 @dataclass(frozen=True)
 class TextReporter:
-    """Groups findings by subject and prints them as a tree.
-
-    ``verbosity`` (``1 + verbose - quiet`` on the command line): 0 (``-q``) shows the errors and the
-    closing line only, 1 errors and warnings, 2 and more also the notes. With a baseline, what the change
-    does comes first (from verbosity 1), then its new findings; below 2 the findings the base already had
-    are only counted. From verbosity 1, what is hidden is counted in the closing lines.
-    """
+    """Groups findings by subject and prints them as a tree."""
 
     color: bool = False
     verbosity: int = 2
@@ -66,12 +49,10 @@ class TextReporter:
     def _finding_lines(self, finding: Finding, report: Report) -> list[str]:
         sev = self._paint(finding.severity.value, _COLOURS[finding.severity])
         where = str(finding.location)
-        state = report.state(finding)
         ack = report.acknowledgement(finding)
-        marks = [state.value] if state is not None else []
-        marks += ["acknowledged"] if ack is not None else []
-        mark = f" ({', '.join(marks)})" if marks else ""
-        head = f"{sev}{mark} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
+        head = (
+            f"{sev}{marks(finding, report)} {finding.rule}: {where + ': ' if where else ''}{finding.message}"
+        )
         lines = head.split("\n")
         if ack is not None:
             lines.append(f"  acknowledged: {ack.reason} ({ack.location})")
@@ -94,18 +75,10 @@ class TextReporter:
         )  # the base had them: shown with -v
         acked = set(report.acknowledged) if self.verbosity <= 1 else set()  # listed with -v
         folded -= acked
-        hidden = [
-            f
-            for f in report.findings
-            if f.severity not in shown_levels and f not in told and f not in folded and f not in acked
-        ]
-        for finding in report.sorted_findings:
-            if (
-                finding.severity not in shown_levels
-                or finding in told
-                or finding in folded
-                or finding in acked
-            ):
+        kept = [f for f in report.sorted_findings if f not in told and f not in folded and f not in acked]
+        hidden = [f for f in kept if f.severity not in shown_levels]
+        for finding in kept:
+            if finding.severity not in shown_levels:
                 continue
             node = root
             for label in finding.subject:
@@ -120,15 +93,15 @@ class TextReporter:
         if hidden:
             rules = sorted({f.rule for f in hidden})
             more = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
-            out.append(f"({_plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
+            out.append(f"({plural(len(hidden), 'finding')} not shown ({more}); -v shows them)")
         if acked:
-            out.append(f"({_plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
+            out.append(f"({plural(len(acked), 'acknowledged finding')} not shown; -v lists them)")
         if folded:
             out.append(
-                f"({_plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
+                f"({plural(len(folded), 'finding')} the base revision already had not shown; -v shows them)"
             )
         if report.fixed:
-            out.append(f"fixed by this change: {_plural(len(report.fixed), 'finding')} of the base")
+            out.append(f"fixed by this change: {plural(len(report.fixed), 'finding')} of the base")
             out.extend(f"  {f.rule}: {f.message}" for f in report.fixed)
         out.append(self._paint(summary_line(report), _BOLD))
         return "\n".join(out) + "\n"

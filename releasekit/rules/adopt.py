@@ -19,16 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.stream import Stream
-
-__all__ = [
-    "RULES",
-    "RULE_NOT_IMPORTED",
-    "AdoptedCatalog",
-    "check_adopted",
-    "not_imported",
-]
 
 RULE_UNKNOWN_PACKAGE = "RK-DIFF-012"
 RULE_UNKNOWN_OPENSHIFT = "RK-DIFF-013"
@@ -56,12 +48,6 @@ class AdoptedCatalog:
     json_stream: bool = True
 
 
-def _error(rule: str, message: str, where: Location, hint: str, subject: tuple[str, ...]) -> Finding:
-    return Finding(
-        rule=rule, severity=Severity.ERROR, message=message, location=where, hint=hint, subject=subject
-    )
-
-
 def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog]) -> tuple[Finding, ...]:
     """RK-DIFF-012/013/014 for every catalog of ``catalogs``."""
     by_package = {s.package: s for s in streams}
@@ -73,65 +59,57 @@ def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog])
         if r.status.is_published
         for o in r.catalogs
     }
-    out: list[Finding] = []
+    out = Findings()
     for cat in catalogs:
         where = Location(file=cat.file)
         if not cat.json_stream:
-            out.append(
-                _error(
-                    RULE_NOT_JSON,
-                    f"{cat.file} is not a JSON stream of objects, so its bundle blobs cannot be carried byte for byte",
-                    where,
-                    "render it as JSON first (`releasekit catalog render DIR > catalog.json`, as opm render does)",
-                    (cat.openshift, cat.package),
-                )
+            out.add(
+                RULE_NOT_JSON,
+                f"{cat.file} is not a JSON stream of objects, so its bundle blobs cannot be carried byte for byte",
+                where,
+                "render it as JSON first (`releasekit catalog render DIR > catalog.json`, as opm render does)",
+                (cat.openshift, cat.package),
             )
         if cat.openshift not in openshifts:
-            out.append(
-                _error(
-                    RULE_UNKNOWN_OPENSHIFT,
-                    f"{cat.file} is for OpenShift {cat.openshift}, which no stream ships to",
-                    where,
-                    f"add {cat.openshift} to the stream's openshift list (streams/README.md), or leave it out",
-                    (cat.openshift,),
-                )
+            out.add(
+                RULE_UNKNOWN_OPENSHIFT,
+                f"{cat.file} is for OpenShift {cat.openshift}, which no stream ships to",
+                where,
+                f"add {cat.openshift} to the stream's openshift list (streams/README.md), or leave it out",
+                (cat.openshift,),
             )
         stream = by_package.get(cat.package)
         if stream is None:
-            out.append(
-                _error(
-                    RULE_UNKNOWN_PACKAGE,
-                    f"{cat.file} holds package {cat.package!r}, which no stream owns",
-                    where,
-                    "add a stream for the package to streams/, or leave it out of the import",
-                    (cat.openshift, cat.package),
-                )
+            out.add(
+                RULE_UNKNOWN_PACKAGE,
+                f"{cat.file} holds package {cat.package!r}, which no stream owns",
+                where,
+                "add a stream for the package to streams/, or leave it out of the import",
+                (cat.openshift, cat.package),
             )
             continue
         for bundle in cat.config.bundles:
             if (cat.openshift, cat.package, bundle.name) in published:
                 continue
-            out.append(
-                _error(
-                    RULE_UNKNOWN_BUNDLE,
-                    f'bundle "{bundle.name}" in {cat.file} is no published release of stream '
-                    f"{stream.name!r} listed for {cat.openshift}",
-                    Location(file=cat.file, line=bundle.location.line),
-                    f"record the release in {stream.origin.file or 'streams/'} (status: released, catalogs "
-                    f"including {cat.openshift}), or leave the bundle out of the import",
-                    (cat.openshift, cat.package, f'bundle "{bundle.name}"'),
-                )
+            out.add(
+                RULE_UNKNOWN_BUNDLE,
+                f'bundle "{bundle.name}" in {cat.file} is no published release of stream '
+                f"{stream.name!r} listed for {cat.openshift}",
+                Location(file=cat.file, line=bundle.location.line),
+                f"record the release in {stream.origin.file or 'streams/'} (status: released, catalogs "
+                f"including {cat.openshift}), or leave the bundle out of the import",
+                (cat.openshift, cat.package, f'bundle "{bundle.name}"'),
             )
     return tuple(out)
 
 
 def not_imported(file: str, layout: str) -> Finding:
     """RK-DIFF-015: ``file`` is not a package catalog of ``layout``."""
-    return Finding(
-        rule=RULE_NOT_IMPORTED,
-        severity=Severity.INFO,
-        message=f"{file} is not a package catalog of the {layout} layout; not imported",
-        location=Location(file=file),
-        hint="releasekit writes the catalogs and Containerfiles; keep what else you need by hand",
-        subject=("not imported",),
+    return make_finding(
+        RULE_NOT_IMPORTED,
+        f"{file} is not a package catalog of the {layout} layout; not imported",
+        Location(file=file),
+        "releasekit writes the catalogs and Containerfiles; keep what else you need by hand",
+        ("not imported",),
+        Severity.INFO,
     )

@@ -17,18 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.published import PublishedBlob, PublishedKey
-
-__all__ = [
-    "RULES",
-    "RULE_CARRIED_EDITED",
-    "RULE_CARRIED_FACTS",
-    "RULE_NOTHING_COMPARED",
-    "check_carried_edits",
-    "check_carried_facts",
-    "nothing_compared",
-]
 
 RULE_CARRIED_EDITED = "RK-DIFF-010"
 RULE_CARRIED_FACTS = "RK-DIFF-011"
@@ -76,33 +66,22 @@ def _listed(values: frozenset[str]) -> str:
 def check_carried_facts(
     pairs: Iterable[tuple[PublishedKey, PublishedBlob, Bundle, Location]],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree.
-
-    ``pairs`` gives, per carried blob, the bundle generated from ``streams/`` for the same release and
-    where that release is defined. Set-valued facts name only what differs.
-    """
-    out: list[Finding] = []
+    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree."""
+    out = Findings()
     for key, blob, generated, release_at in pairs:
         for fact, read in _FACTS:
             published, recorded = read(blob.bundle), read(generated)
             if published == recorded:
                 continue
-            out.append(
-                Finding(
-                    rule=RULE_CARRIED_FACTS,
-                    severity=Severity.ERROR,
-                    message=(
-                        f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
-                        f"{_listed(published - recorded)} where the release at {release_at} gives "
-                        f"{_listed(recorded - published)}"
-                    ),
-                    location=blob.location,
-                    hint=(
-                        f"a published bundle is carried as it is: correct the release at {release_at} "
-                        "to what was published"
-                    ),
-                    subject=(key[0], key[1], f'bundle "{key[2]}"'),
-                )
+            out.add(
+                RULE_CARRIED_FACTS,
+                f'published bundle "{key[2]}" ({blob.revision}) has {fact} '
+                f"{_listed(published - recorded)} where the release at {release_at} gives "
+                f"{_listed(recorded - published)}",
+                blob.location,
+                f"a published bundle is carried as it is: correct the release at {release_at} "
+                "to what was published",
+                (key[0], key[1], f'bundle "{key[2]}"'),
             )
     return tuple(out)
 
@@ -112,14 +91,9 @@ def check_carried_edits(
     working: Mapping[PublishedKey, PublishedBlob],
     working_files: Iterable[str],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one.
-
-    ``working`` holds the blobs read from the working tree, ``working_files`` the catalog files that
-    exist there (shown as in the committed blobs' locations): a blob missing from an existing file was
-    removed by hand; a file that is gone altogether is simply written again.
-    """
+    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one."""
     present = set(working_files)
-    out: list[Finding] = []
+    out = Findings()
     for key, blob in sorted(carried.items()):
         if blob.location.file not in present:
             continue
@@ -128,22 +102,15 @@ def check_carried_edits(
             continue
         where = now.location if now is not None else Location(file=blob.location.file)
         change = "was removed from" if now is None else "differs in"
-        out.append(
-            Finding(
-                rule=RULE_CARRIED_EDITED,
-                severity=Severity.ERROR,
-                message=(
-                    f'published bundle "{key[2]}" {change} the working tree of {blob.location.file}; '
-                    f"{blob.revision} has it at line {blob.location.line}"
-                ),
-                location=where,
-                hint=(
-                    "published bundles are immutable: restore the file with `git checkout -- "
-                    f"{blob.location.file}` (a new release ships as a new bundle); after "
-                    "`releasekit catalog adopt`, commit the import before building"
-                ),
-                subject=(key[0], key[1], f'bundle "{key[2]}"'),
-            )
+        out.add(
+            RULE_CARRIED_EDITED,
+            f'published bundle "{key[2]}" {change} the working tree of {blob.location.file}; '
+            f"{blob.revision} has it at line {blob.location.line}",
+            where,
+            "published bundles are immutable: restore the file with `git checkout -- "
+            f"{blob.location.file}` (a new release ships as a new bundle); after "
+            "`releasekit catalog adopt`, commit the import before building",
+            (key[0], key[1], f'bundle "{key[2]}"'),
         )
     return tuple(out)
 

@@ -1,9 +1,5 @@
 """Pull-request rules: what changed between a base and a head revision, and what must not change.
 
-Pure core: the caller (:mod:`releasekit.jobs.check`) loads both revisions and hands over, for every
-OpenShift version and package the change touches, the package's catalog at base and at head
-(:class:`PackageCatalog`), and the streams of both revisions. Nothing here reads files or git.
-
 Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
 
 =========== ========= ==========================================================================
@@ -29,45 +25,24 @@ Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~release
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from releasekit.model.fbc import PROP_PACKAGE, Bundle, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.fbc import Bundle, DeclarativeConfig
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.graph import Edge, PackageGraph
 from releasekit.model.stream import Release, Stream, openshift_order
-from releasekit.model.version import RangeError, Version, VersionError, parse_range, parse_version
-from releasekit.rules.graph import analyze_package
-
-__all__ = [
-    "EXEMPT_CHANNEL_WORDS",
-    "RULES",
-    "RULE_BUNDLE_CONTENT",
-    "RULE_BUNDLE_REMOVED",
-    "RULE_CHANGES",
-    "RULE_CHANNEL_REMOVED",
-    "RULE_DRIFT",
-    "RULE_RECORDED_FACTS",
-    "RULE_STRANDED",
-    "CatalogChange",
-    "PackageCatalog",
-    "bundle_field_changes",
-    "bundle_versions",
-    "check_bundle_content",
-    "check_changes",
-    "check_diff",
-    "check_pruning",
-    "check_recorded_facts",
-    "check_stranded",
-    "is_exempt_channel",
-    "reaches_head",
-    "release_facts",
-    "summarize_changes",
-]
+from releasekit.model.version import Version
+from releasekit.rules.graph import (
+    analyze_package,
+    bundle_version,
+    entry_sources,
+    shortest_paths,
+    upgrade_adjacency,
+)
 
 RULE_DRIFT = "RK-DIFF-001"
 RULE_CHANGES = "RK-DIFF-002"
@@ -98,14 +73,7 @@ _PRUNING_HINT = (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PackageCatalog:
-    """One package's catalog in one OpenShift version, at one revision.
-
-    Attributes:
-        openshift: the OpenShift version (``v4.18``), as the fragment folder is named.
-        package: the package name.
-        config: the package's file-based catalog.
-        file: the file it was read from, as findings show it.
-    """
+    """One package's catalog in one OpenShift version, at one revision."""
 
     openshift: str
     package: str
@@ -120,21 +88,9 @@ CatalogKey = tuple[str, str]
 # ---------------------------------------------------------------------------------- graph helpers
 
 
-def _graph(config: DeclarativeConfig, package: str) -> PackageGraph | None:
-    return analyze_package(config, package)
-
-
 def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
     """Bundle name -> version from each bundle's ``olm.package`` property (unparseable ones left out)."""
-    out: dict[str, Version] = {}
-    for bundle in config.bundles:
-        for prop in bundle.properties_of(PROP_PACKAGE):
-            value = prop.value
-            if isinstance(value, Mapping) and isinstance(value.get("version"), str):
-                with contextlib.suppress(VersionError):
-                    out[bundle.name] = parse_version(value["version"])
-                break
-    return out
+    return {b.name: v for b in config.bundles if (v := bundle_version(b)) is not None}
 
 
 def _top_heads(graph: PackageGraph) -> dict[str, str]:
@@ -155,48 +111,21 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
 
 
 def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
-    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
-
-    Edges are :mod:`releasekit.rules.graph`'s (every channel's, by bundle name). The goal is the newest
-    head of each channel that lists ``bundle`` (a bundle that lost its edge and became a second head of
-    its channel does not count as arrived). ``bundle`` may be gone from ``config``: then any channel's
-    head will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
-    """
-    graph = _graph(config, package)
+    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel."""
+    graph = analyze_package(config, package)
     if graph is None:
         return False
     tops = _top_heads(graph)
     node = graph.node(bundle)
     goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
-    adjacency: dict[str, set[str]] = {}
-    for edge in graph.edges:
-        adjacency.setdefault(edge.source, set()).add(edge.target)
+    adjacency = upgrade_adjacency(graph.edges)
     if node is None:
-        for channel in config.channels:
-            if channel.package != package:
-                continue
-            for entry in channel.entry_list:
-                covered = False
-                if entry.skip_range and version is not None:
-                    with contextlib.suppress(RangeError):
-                        covered = parse_range(entry.skip_range).contains(version)
-                if entry.replaces == bundle or bundle in entry.skips or covered:
-                    adjacency.setdefault(bundle, set()).add(entry.name)
-    seen = {bundle}
-    todo = [bundle]
-    while todo:
-        current = todo.pop()
-        if current in goals:
-            return True
-        for nxt in sorted(adjacency.get(current, ())):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return False
+        adjacency[bundle] = entry_sources(config, package, bundle, version)
+    return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
 def _edges(config: DeclarativeConfig | None, package: str) -> set[Edge]:
-    graph = _graph(config, package) if config is not None else None
+    graph = analyze_package(config, package) if config is not None else None
     return set(graph.edges) if graph is not None else set()
 
 
@@ -347,7 +276,7 @@ def check_pruning(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
-    out: list[Finding] = []
+    out = Findings()
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
@@ -359,30 +288,26 @@ def check_pruning(
             after = new_channels.get(channel.name)
             if after is None:
                 members = ", ".join(e.name for e in channel.entry_list) or "no entries"
-                out.append(
-                    _f(
-                        RULE_CHANNEL_REMOVED,
-                        f"published channel {channel.name!r} of {old.package} was removed from the "
-                        f"{old.openshift} catalog (it held {members})",
-                        _where(new, old, channel.location.line),
-                        _PRUNING_HINT,
-                        (old.openshift, old.package, channel.name),
-                    )
+                out.add(
+                    RULE_CHANNEL_REMOVED,
+                    f"published channel {channel.name!r} of {old.package} was removed from the "
+                    f"{old.openshift} catalog (it held {members})",
+                    _where(new, old, channel.location.line),
+                    _PRUNING_HINT,
+                    (old.openshift, old.package, channel.name),
                 )
             kept = {e.name for e in after.entry_list} if after else set()
             for entry in channel.entry_list:
                 if entry.name not in kept:
                     lost.setdefault(entry.name, []).append(channel.name)
         for bundle, channels in sorted(lost.items()):
-            out.append(
-                _f(
-                    RULE_BUNDLE_REMOVED,
-                    f"published bundle {bundle} was removed from the {old.openshift} catalog of "
-                    f"{old.package} (channel {', '.join(channels)})",
-                    _where(new, old),
-                    _PRUNING_HINT,
-                    (old.openshift, old.package, bundle),
-                )
+            out.add(
+                RULE_BUNDLE_REMOVED,
+                f"published bundle {bundle} was removed from the {old.openshift} catalog of "
+                f"{old.package} (channel {', '.join(channels)})",
+                _where(new, old),
+                _PRUNING_HINT,
+                (old.openshift, old.package, bundle),
             )
     return tuple(out)
 
@@ -428,7 +353,7 @@ def check_bundle_content(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
-    out: list[Finding] = []
+    out = Findings()
     for key in sorted(set(base) & set(head), key=lambda k: (openshift_order(k[0]), k[1])):
         old = {b.name: b for b in base[key].config.bundles}
         for bundle in head[key].config.bundles:
@@ -439,14 +364,12 @@ def check_bundle_content(
             if not fields:
                 continue
             shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
-            out.append(
-                _f(
-                    RULE_BUNDLE_CONTENT,
-                    f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
-                    Location(file=head[key].file, line=bundle.location.line),
-                    "a published bundle is immutable: revert the change, or cut a new z-stream release",
-                    (key[0], key[1], bundle.name),
-                )
+            out.add(
+                RULE_BUNDLE_CONTENT,
+                f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
+                Location(file=head[key].file, line=bundle.location.line),
+                "a published bundle is immutable: revert the change, or cut a new z-stream release",
+                (key[0], key[1], bundle.name),
             )
     return tuple(out)
 
@@ -455,11 +378,7 @@ def check_bundle_content(
 
 
 def release_facts(release: Release) -> dict[str, str]:
-    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them.
-
-    Status and deprecation message are left out (a release may be deprecated or withdrawn later), and
-    so are its catalogs (adding an OpenShift version is fine; removing one is RK-DIFF-003's).
-    """
+    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them."""
     facts: dict[str, str] = {"bundle": release.bundle_image}
     for name, image in release.images.items():
         facts[f"images.{name}"] = image
@@ -514,7 +433,7 @@ def _fact_location(release: Release, field: str) -> Location:
 
 def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tuple[Finding, ...]:
     """RK-DIFF-006: every published release at base keeps its facts at head (names the field)."""
-    out: list[Finding] = []
+    out = Findings()
     head_streams = {s.name: s for s in head}
     head_by_version = {str(r.version): (s, r) for s in head for r in s.releases}
     for stream in base:
@@ -527,52 +446,44 @@ def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tupl
             if current is None:
                 moved = head_by_version.get(str(release.version))
                 where = moved[1].origin.at("") if moved else Location(file=stream.origin.file)
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"released version {release.version} ({label}) is no longer in stream "
-                        f"{stream.name!r}" + (f" (it moved to {moved[0].name!r})" if moved else ""),
-                        where,
-                        "a published release stays in its stream for good; mark it deprecated or withdrawn",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"released version {release.version} ({label}) is no longer in stream "
+                    f"{stream.name!r}" + (f" (it moved to {moved[0].name!r})" if moved else ""),
+                    where,
+                    "a published release stays in its stream for good; mark it deprecated or withdrawn",
+                    (stream.name, label),
                 )
                 continue
             if current.status.value == "candidate":
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"released version {release.version} ({label}) went back to status candidate",
-                        current.origin.at(".status"),
-                        "a published release cannot become a candidate again",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"released version {release.version} ({label}) went back to status candidate",
+                    current.origin.at(".status"),
+                    "a published release cannot become a candidate again",
+                    (stream.name, label),
                 )
             before, after = release_facts(release), release_facts(current)
             for field in sorted(set(before) | set(after)):
                 old, new = before.get(field, "(absent)"), after.get(field, "(absent)")
                 if old == new:
                     continue
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"{field} of released version {release.version} ({label}) changed: {old} -> {new}",
-                        _fact_location(current, field),
-                        "recorded facts of a published release never change; revert the edit, or cut a "
-                        "new release with the new value",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"{field} of released version {release.version} ({label}) changed: {old} -> {new}",
+                    _fact_location(current, field),
+                    "recorded facts of a published release never change; revert the edit, or cut a "
+                    "new release with the new value",
+                    (stream.name, label),
                 )
             lost = sorted(set(map(str, release.catalogs)) - set(map(str, current.catalogs)))
             if lost:
-                out.append(
-                    _f(
-                        RULE_RECORDED_FACTS,
-                        f"catalogs of released version {release.version} ({label}) lost {', '.join(lost)}",
-                        current.origin.at(".catalogs"),
-                        "a published release stays in every catalog it was published to",
-                        (stream.name, label),
-                    )
+                out.add(
+                    RULE_RECORDED_FACTS,
+                    f"catalogs of released version {release.version} ({label}) lost {', '.join(lost)}",
+                    current.origin.at(".catalogs"),
+                    "a published release stays in every catalog it was published to",
+                    (stream.name, label),
                 )
     return tuple(out)
 
@@ -583,19 +494,16 @@ def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tupl
 def check_stranded(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-007: every bundle that reached a channel head at base still does at head.
-
-    Bundles that reached none at base are left alone (that is published history, not this change).
-    """
-    out: list[Finding] = []
+    """RK-DIFF-007: every bundle that reached a channel head at base still does at head."""
+    out = Findings()
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]
         new = head.get(key)
         versions = bundle_versions(old.config)
-        graph = _graph(old.config, key[1])
+        graph = analyze_package(old.config, key[1])
         if graph is None:
             continue
-        new_graph = _graph(new.config, key[1]) if new is not None else None
+        new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
             version = versions.get(node.name)
             if not reaches_head(old.config, key[1], node.name, version):
@@ -608,15 +516,13 @@ def check_stranded(
                 why = "it left every channel and no entry replaces, skips or skipRanges it"
             else:
                 why = "no upgrade path leads from it to a channel head any more"
-            out.append(
-                _f(
-                    RULE_STRANDED,
-                    f"users of {node.name} on OpenShift {key[0]} are stranded: {why}",
-                    _where(new, old),
-                    "keep the bundle in its channel with a path to the head, or give a head a "
-                    "replaces/skips/skipRange that covers it",
-                    (key[0], key[1], node.name),
-                )
+            out.add(
+                RULE_STRANDED,
+                f"users of {node.name} on OpenShift {key[0]} are stranded: {why}",
+                _where(new, old),
+                "keep the bundle in its channel with a path to the head, or give a head a "
+                "replaces/skips/skipRange that covers it",
+                (key[0], key[1], node.name),
             )
     return tuple(out)
 

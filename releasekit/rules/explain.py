@@ -1,16 +1,8 @@
-"""Per rule id: an input that makes it fire and, where the rule's own table has no hint, the fix. Pure data.
-
-``docs/rules.md`` and SARIF's rule help are generated from the rule tables
-(:mod:`releasekit.jobs.rule_docs`); this table adds what the tables do not carry. A rule missing here
-falls back to its family's example and fix, so a new rule never breaks the reference -- but give it
-its own line when you add it.
-"""
+"""Per rule id: an input that makes it fire and, where the rule's table has no hint, the fix. Pure data."""
 
 from __future__ import annotations
 
 from typing import Final
-
-__all__ = ["EXAMPLES"]
 
 EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     # ------------------------------------------------------------------ loading a catalog (io.fbc_load)

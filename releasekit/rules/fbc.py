@@ -1,7 +1,6 @@
 """``opm validate``, rule for rule, reporting every finding instead of the first.
 
-Pure core: takes a loaded :class:`~releasekit.model.fbc.DeclarativeConfig` and returns findings; no I/O,
-no click. opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
+opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
 ``model.Validate`` (phase B, an error tree). Both are implemented here, but every check runs on every
 object it applies to, so one run lists everything opm would make you fix one ``opm validate`` at a time.
 Each message CONTAINS opm's own wording for the check (the leaf line of opm's error tree), so people who
@@ -62,10 +61,6 @@ RK-FBC-051  skipRange does not parse (``invalid skipRange "R": ...``)
 RK-FBC-052  neither image nor bundle objects (``bundle image must be set``)
 RK-FBC-053  build metadata together with a release (``cannot use build metadata in version with a release version``)
 =========== ========================================================================================
-
-Public API: :func:`validate_config`, :data:`RULES` (id → :class:`RuleInfo`), the graph helpers
-:func:`channel_heads` and :func:`check_channel_graph` (§3.3 of the FBC spec, usable on any entries),
-:func:`image_pull_spec_error` (distribution reference grammar) and :func:`dns1123_label_errors`.
 """
 
 from __future__ import annotations
@@ -88,7 +83,7 @@ from releasekit.model.fbc import (
     Package,
     json_kind,
 )
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.version import (
     RangeError,
     Release,
@@ -100,17 +95,6 @@ from releasekit.model.version import (
     parse_release,
     parse_version,
 )
-
-__all__ = [
-    "RULES",
-    "GraphProblem",
-    "RuleInfo",
-    "channel_heads",
-    "check_channel_graph",
-    "dns1123_label_errors",
-    "image_pull_spec_error",
-    "validate_config",
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +273,7 @@ RULES: Final[Mapping[str, RuleInfo]] = _rules(
 # ------------------------------------------------------------------------------------ small helpers
 
 
-def _q(text: str) -> str:
-    return go_quote(text)
+_q = go_quote
 
 
 # A subject is kept as (kind, raw name) pairs and quoted only when a finding is made: most objects have
@@ -334,13 +317,13 @@ class _Collector:
     ) -> None:
         info = RULES[rule]
         self.findings.append(
-            Finding(
-                rule=rule,
-                severity=info.severity,
-                message=message,
-                location=Location(file=location.file, line=location.line, path=path or location.path),
-                hint=info.hint.format_map(_HintArgs(hint_args)),
-                subject=tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
+            make_finding(
+                rule,
+                message,
+                Location(file=location.file, line=location.line, path=path or location.path),
+                info.hint.format_map(_HintArgs(hint_args)),
+                tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
+                info.severity,
             )
         )
 
@@ -447,11 +430,7 @@ def _digest_error(digest: str) -> str | None:
 
 
 def image_pull_spec_error(ref: str) -> str | None:
-    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is.
-
-    Texts are the Go library's, e.g. ``unsupported digest algorithm``, ``invalid checksum digest length``,
-    ``invalid reference format: repository name must be lowercase``, ``invalid reference format``.
-    """
+    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is."""
     if len(ref) <= _PLAIN_PULL_SPEC_MAX and _PLAIN_PULL_SPEC.match(ref):
         return None
     if _IDENTIFIER.match(ref):
@@ -577,13 +556,7 @@ def _string_items_error(items: Iterable[Any], where: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class GraphProblem:
-    """What is wrong with one channel's upgrade graph (at most one, as opm reports).
-
-    Attributes:
-        rule: ``RK-FBC-043`` (no head), ``-044`` (several heads), ``-045`` (cycle) or ``-046`` (stranded).
-        message: opm's exact text.
-        names: the bundles concerned (heads, the cycle path, or the stranded bundles).
-    """
+    """What is wrong with one channel's upgrade graph (at most one, as opm reports)."""
 
     rule: str
     message: str
@@ -591,10 +564,7 @@ class GraphProblem:
 
 
 def channel_heads(entries: Iterable[ChannelEntry]) -> tuple[str, ...]:
-    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted.
-
-    The first entry of a repeated name wins, as the model keeps one bundle per name.
-    """
+    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted."""
     unique = _unique_entries(entries)
     incoming: set[str] = set()
     for entry in unique.values():
@@ -612,14 +582,7 @@ def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
 
 
 def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
-    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
-
-    1. exactly one head (no incoming replaces/skips edge); ``skipRange`` makes no edge;
-    2. walking ``replaces`` from the head must not revisit a name; the walk stops at a name that is
-       absent from the channel or that some entry skips;
-    3. every entry is on that walk or skipped by some entry, else it is stranded.
-    An empty channel has no graph problem (it is RK-FBC-041).
-    """
+    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound."""
     unique = _unique_entries(entries)
     if not unique:
         return None
@@ -686,19 +649,13 @@ class _PackageState:
         return self._entry_names
 
 
-def _entry_index(channel: Channel, name: str) -> int:
-    for i, entry in enumerate(channel.entry_list):
-        if entry.name == name:
-            return i
-    return 0
+def entry_index(channel: Channel, name: str) -> int:
+    """Index of the first entry named ``name`` in ``channel`` (0 when absent)."""
+    return next((i for i, e in enumerate(channel.entry_list) if e.name == name), 0)
 
 
 def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
-    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings.
-
-    Findings come in a stable order: packages, channels, bundles, deprecations (load order), then the
-    model checks per package. The verdict agrees with opm: no error finding exactly when opm passes.
-    """
+    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings."""
     out = _Collector()
     packages = _check_packages(config.packages, out)
     _check_channels(config.channels, packages, out)
@@ -855,11 +812,7 @@ def _check_bundle_blob(
 def _check_properties(
     b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> tuple[list[tuple[int, Any, bool]], bool]:
-    """Report each property value of the wrong shape (RK-FBC-020).
-
-    Returns the ``olm.package`` properties as (index, value, shape verified by the loader), and whether
-    all of them parsed (a broken one stops opm before it counts them).
-    """
+    """Report each property value of the wrong shape (RK-FBC-020)."""
     package_props: list[tuple[int, Any, bool]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
@@ -968,7 +921,7 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
             missing = sorted({e.name for e in ch.entry_list} - set(state.bundles))
             if not missing:
                 continue
-            first = _entry_index(ch, missing[0])
+            first = entry_index(ch, missing[0])
             out.add(
                 "RK-FBC-028",
                 f"no olm.bundle blobs found in package {_q(name)} for olm.channel entries [{' '.join(missing)}]",
@@ -1141,7 +1094,7 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         return
     problem = check_channel_graph(entries)
     if problem is not None:
-        index = _entry_index(ch, problem.names[0]) if problem.names else 0
+        index = entry_index(ch, problem.names[0]) if problem.names else 0
         path = (
             f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
         )

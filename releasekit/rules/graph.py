@@ -1,9 +1,5 @@
 """Upgrade-graph analysis: what ``opm validate`` misses about who can upgrade to what.
 
-Pure core: takes loaded or planned :class:`~releasekit.model.fbc.DeclarativeConfig` values and returns
-data and findings; no I/O, no click. opm's own per-channel checks (one head, no ``replaces`` cycle,
-nothing stranded) live in :mod:`releasekit.rules.fbc` and are not repeated here.
-
 **Edges.** An upgrade edge goes from an installed bundle (the *source*) to a channel entry (the
 *target*): the entry's ``replaces``, each of its ``skips``, and -- unlike opm's graph checks -- its
 ``skipRange``, which makes every bundle of the package whose version is in the range a source. Edges
@@ -68,7 +64,9 @@ from releasekit.model.graph import (
     Node,
     PackageGraph,
     Reachability,
-    Stranding,
+)
+from releasekit.model.graph import (
+    Stranding as Stranding,
 )
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Stream
 from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, parse_max_openshift
@@ -81,30 +79,7 @@ from releasekit.model.version import (
     parse_range,
     parse_version,
 )
-from releasekit.rules.fbc import channel_heads
-
-__all__ = [
-    "DEFAULT_POLICY",
-    "RULES",
-    "ChannelView",
-    "Edge",
-    "EdgeKind",
-    "GraphPolicy",
-    "GraphRule",
-    "Node",
-    "PackageGraph",
-    "Reachability",
-    "Stranding",
-    "analyze_config",
-    "analyze_package",
-    "blocks_upgrade",
-    "check_graph",
-    "check_openshift_upgrades",
-    "find_strandings",
-    "published_pairs",
-    "published_severity",
-]
-
+from releasekit.rules.fbc import channel_heads, entry_index
 
 # ------------------------------------------------------------------------------------------ rules
 
@@ -194,18 +169,7 @@ RULES: Final[Mapping[str, GraphRule]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GraphPolicy:
-    """What the release policy says about the graph, so that the rules work on any catalog.
-
-    Attributes:
-        islands_declared: minor channels are islands by design (``cross-minor: none``): a bundle that
-            cannot leave its channel is RK-GRAPH-005 (info) instead of RK-GRAPH-006 (warning).
-        api_group_of: bundle name → owned API group; bundles not in it (or all, when None) use the
-            groups of their ``olm.gvk`` properties.
-        stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of
-            another stream than the head's is RK-GRAPH-008. None: one stream.
-        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
-            policy), so such a bundle is RK-GRAPH-007 (info).
-    """
+    """What the release policy says about the graph, so that the rules work on any catalog."""
 
     islands_declared: bool = False
     api_group_of: Mapping[str, str] | None = None
@@ -235,8 +199,7 @@ DEFAULT_POLICY: Final = GraphPolicy()
 # ---------------------------------------------------------------------------------------- helpers
 
 
-def _q(text: str) -> str:
-    return go_quote(text)
+_q = go_quote
 
 
 def _subject(package: str, channel: str = "", bundle: str = "") -> tuple[str, ...]:
@@ -277,7 +240,8 @@ def _finding(
     )
 
 
-def _bundle_version(bundle: Bundle) -> Version | None:
+def bundle_version(bundle: Bundle) -> Version | None:
+    """The version of a bundle's first ``olm.package`` property with one, None when it does not parse."""
     for prop in bundle.properties_of(PROP_PACKAGE):
         value = prop.value
         if isinstance(value, Mapping) and isinstance(value.get("version"), str):
@@ -361,7 +325,7 @@ def _nodes(pkg: _Package, policy: GraphPolicy) -> dict[str, Node]:
         bundle = pkg.bundles.get(name)
         nodes[name] = Node(
             name=name,
-            version=_bundle_version(bundle) if bundle is not None else None,
+            version=bundle_version(bundle) if bundle is not None else None,
             channels=tuple(sorted(channels)),
             api_groups=_api_groups(name, bundle, policy),
         )
@@ -616,7 +580,7 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
         location = (
             _where(bundle.location, file, "$.name")
             if bundle is not None and bundle.location.file
-            else _where(channel.location, file, f"$.entries[{_entry_index(channel, row.bundle)}]")
+            else _where(channel.location, file, f"$.entries[{entry_index(channel, row.bundle)}]")
         )
         findings.append(
             _finding(
@@ -629,18 +593,10 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
     return findings
 
 
-def _entry_index(channel: Channel, name: str) -> int:
-    """Index of the first entry named ``name`` in ``channel`` (0 when absent)."""
-    return next((i for i, e in enumerate(channel.entry_list) if e.name == name), 0)
-
-
 def check_graph(
     config: DeclarativeConfig, policy: GraphPolicy = DEFAULT_POLICY, *, file: str = ""
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-001 … 009 for every package of ``config``.
-
-    ``file`` is the catalog path to point at when objects carry no location (generated configs).
-    """
+    """RK-GRAPH-001 … 009 for every package of ``config``."""
     findings: list[Finding] = []
     for _, pkg in sorted(_packages(config).items()):
         graph, located = _analyze(pkg, policy)
@@ -669,12 +625,28 @@ def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
     return named, ranges
 
 
-def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
-    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None.
+def entry_sources(config: DeclarativeConfig, package: str, name: str, version: Version | None) -> list[str]:
+    """Entries of ``package`` that upgrade from bundle ``name``: they replace or skip it, or skipRange its version."""
+    found: set[str] = set()
+    for channel in config.channels:
+        if channel.package != package:
+            continue
+        for entry in channel.entry_list:
+            if not entry.name:
+                continue
+            if entry.replaces == name or name in entry.skips:
+                found.add(entry.name)
+            elif entry.skip_range and version is not None:
+                try:
+                    if parse_range(entry.skip_range).contains(version):
+                        found.add(entry.name)
+                except RangeError:
+                    continue
+    return sorted(found)
 
-    While such a bundle is installed the cluster reports Upgradeable=False: it never reaches ``target``
-    with it, so the upgrade cannot strand it.
-    """
+
+def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
+    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None."""
     if bundle is None:
         return None
     try:
@@ -691,14 +663,7 @@ def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
 def find_strandings(
     catalogs: Sequence[tuple[str, DeclarativeConfig]], edges: Sequence[tuple[str, str]] | None = None
 ) -> tuple[Stranding, ...]:
-    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge.
-
-    ``catalogs`` is ``(openshift, config)`` in cluster-upgrade order (the stream's ``openshift`` list).
-    ``edges`` are the cluster upgrades ``(from, to)`` to check (the OpenShift lifecycle's, including EUS
-    to EUS and into a new major); None: each catalog to the next one of ``catalogs``. A bundle of N is
-    fine when M has it (in a channel entry of the same package) or some entry of the package in M
-    replaces it, skips it, or has a skipRange that contains its version.
-    """
+    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge."""
     out: list[Stranding] = []
     by_name = dict(catalogs)
     pairs = (
@@ -750,13 +715,7 @@ def published_severity(
     known: Severity = Severity.WARNING,
     new: Severity = Severity.ERROR,
 ) -> Callable[[Stranding], Severity]:
-    """A severity callback: a stranding that is already published is ``known``, any other is ``new``.
-
-    ``published`` holds ``(bundle, openshift)`` pairs of the published catalogs. A stranding is already
-    published when the bundle was published on the older OpenShift version, the newer one's catalog is
-    published too (some pair names it), and the bundle was never published there -- so a new catalog
-    that drops a bundle, or removing a published bundle from a catalog, is new.
-    """
+    """A severity callback: a stranding that is already published is ``known``, any other is ``new``."""
     pairs = frozenset(published)
     catalogs = {openshift for _, openshift in pairs}
 
@@ -776,11 +735,7 @@ def check_openshift_upgrades(
     files: Mapping[str, str] | None = None,
     edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there).
-
-    ``severity`` is fixed or decided per stranding (:func:`published_severity`); ``files`` maps an
-    OpenShift version to its catalog path, used when the bundle blobs carry no location.
-    """
+    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there)."""
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
     findings = []
     for s in find_strandings(catalogs, edges):

@@ -1,8 +1,5 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
-Pure core: the caller describes each fragment (:class:`FragmentFacts`: its folder, Containerfile text,
-FBC root and loaded packages); the rules return findings.
-
 =============== ==================================================================================
 RK-KONFLUX-001  a fragment folder is not named after an OpenShift version (``v4.18``)
 RK-KONFLUX-002  no Containerfile beside the catalog
@@ -23,10 +20,8 @@ import re
 from collections.abc import Iterable
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, make_finding
 from releasekit.model.fragment import FragmentFacts
-
-__all__ = ["RELEASE_REGISTRIES", "RULE_IDS", "FragmentFacts", "check_fragment", "parse_openshift_folder"]
 
 RELEASE_REGISTRIES = ("registry.redhat.io/", "registry.stage.redhat.io/")
 RULE_IDS = tuple(f"RK-KONFLUX-{n:03d}" for n in range(1, 11))
@@ -49,14 +44,7 @@ def parse_openshift_folder(name: str) -> tuple[int, int] | None:
 def _finding(
     rule: str, message: str, file: str, hint: str, line: int | None = None, *subject: str
 ) -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.ERROR,
-        message=message,
-        location=Location(file=file, line=line),
-        hint=hint,
-        subject=subject,
-    )
+    return make_finding(rule, message, Location(file=file, line=line), hint, subject)
 
 
 def _from_line(text: str) -> tuple[str, int] | None:

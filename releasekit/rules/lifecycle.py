@@ -1,8 +1,5 @@
 """The OpenShift lifecycle's own consistency, and the streams against it.
 
-Pure core: takes an :class:`~releasekit.model.lifecycle.OpenShiftLifecycle` and the loaded streams and
-returns findings.
-
 Rule ids (stable, never renumbered; the reader reports RK-STREAM-050 for a version the file's EUS list
 or upgrades name but its ``versions`` lacks):
 
@@ -19,11 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
 from releasekit.model.stream import Stream
-
-__all__ = ["RULES", "check_lifecycle"]
 
 RULES: Final = {
     "RK-STREAM-050": "a lifecycle entry names a version that is not listed",
@@ -34,7 +29,7 @@ RULES: Final = {
 
 def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = ()) -> tuple[Finding, ...]:
     """RK-STREAM-051 and 052 (see the module docstring)."""
-    findings: list[Finding] = []
+    findings = Findings()
     for edge in lifecycle.edges:
         if not edge.line:
             continue  # derived edges are right by construction
@@ -62,15 +57,12 @@ def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = (
     for stream in streams:
         for version in stream.openshift:
             if version not in listed:
-                findings.append(
-                    Finding(
-                        rule="RK-STREAM-052",
-                        severity=Severity.ERROR,
-                        message=f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
-                        "does not list: no cluster upgrade into or out of it is checked",
-                        location=stream.origin.at(".openshift"),
-                        hint=f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
-                        subject=(f"stream {stream.name!r}",),
-                    )
+                findings.add(
+                    "RK-STREAM-052",
+                    f"stream {stream.name!r} ships to {version}, which {lifecycle.file or 'the lifecycle'} "
+                    "does not list: no cluster upgrade into or out of it is checked",
+                    stream.origin.at(".openshift"),
+                    f"add {version} to versions in {lifecycle.file or 'streams/openshift/lifecycle.yaml'}",
+                    (f"stream {stream.name!r}",),
                 )
     return tuple(findings)

@@ -51,18 +51,7 @@ from typing import Final
 from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
-
-__all__ = [
-    "BROAD_RBAC_RULES",
-    "DEPENDENCY_PROPERTIES",
-    "RBAC_FIELDS",
-    "RULES",
-    "check_install_namespace",
-    "check_install_safety",
-    "check_olmv1",
-    "namespace_name_problem",
-]
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
 
 RULES: Final = {
     "RK-OLMV1-001": "AllNamespaces install mode not supported",
@@ -99,12 +88,12 @@ def _install_modes(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Fi
     return [
         finding(
             "RK-OLMV1-001",
-            severity,
             f"CSV {csv.name} does not support the AllNamespaces install mode: OLM v1 installs registry+v1 "
             "bundles only in AllNamespaces mode",
             csv.loc("$.spec.installModes"),
             "support AllNamespaces (type: AllNamespaces, supported: true) to be installable by OLM v1",
             bundle,
+            severity=severity,
         )
     ]
 
@@ -118,7 +107,7 @@ def _properties(items: object) -> list[tuple[int, str]]:
 
 
 def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     text = csv.annotations.get("olm.properties")
     if isinstance(text, str):
         try:
@@ -126,42 +115,33 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
         except ValueError:
             items = []
         for _, kind in _properties(items):
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    severity,
-                    f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
-                    csv.loc("$.metadata.annotations['olm.properties']"),
-                    f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
-                    bundle,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
+                csv.loc("$.metadata.annotations['olm.properties']"),
+                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
+                severity,
             )
     if bundle.properties is not None:
         for index, kind in _properties(bundle.properties.data.get("properties")):
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    severity,
-                    f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
-                    bundle.properties.loc(f"$.properties[{index}]"),
-                    f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
-                    bundle,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
+                bundle.properties.loc(f"$.properties[{index}]"),
+                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
+                severity,
             )
     for section in ("customresourcedefinitions", "apiservicedefinitions"):
         required = as_list(as_map(csv.spec.get(section)).get("required"))
         for index, item in enumerate(required):
             name = as_str(as_map(item).get("name")) or as_str(as_map(item).get("kind"))
-            out.append(
-                finding(
-                    "RK-OLMV1-002",
-                    severity,
-                    f"CSV {csv.name} requires API {name} (spec.{section}.required, an olm.gvk.required "
-                    f"dependency): {_WHY}",
-                    csv.loc(f"$.spec.{section}.required[{index}]"),
-                    "drop the required API; install its provider separately and document it",
-                    bundle,
-                )
+            out.flag(
+                "RK-OLMV1-002",
+                f"CSV {csv.name} requires API {name} (spec.{section}.required, an olm.gvk.required "
+                f"dependency): {_WHY}",
+                csv.loc(f"$.spec.{section}.required[{index}]"),
+                "drop the required API; install its provider separately and document it",
+                severity,
             )
     return out
 
@@ -176,11 +156,11 @@ def _dependencies_file(bundle: Bundle, severity: Severity) -> list[Finding]:
         out.append(
             finding(
                 "RK-OLMV1-003",
-                severity,
                 f"metadata/dependencies.yaml declares a dependency of type {kind}: {_WHY}",
                 deps.loc(f"$.dependencies[{index}]"),
                 "remove the entry (and dependencies.yaml when it is empty); document the prerequisite instead",
                 bundle,
+                severity=severity,
             )
         )
     return out
@@ -196,19 +176,16 @@ def _rule_mentions_conditions(rule: object) -> bool:
 
 
 def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     install = as_map(as_map(csv.spec.get("install")).get("spec"))
 
     def add(location: Location, what: str) -> None:
-        out.append(
-            finding(
-                "RK-OLMV1-004",
-                severity,
-                f"{what}: OLM v1 does not support the OperatorConditions API",
-                location,
-                "stop relying on OperatorConditions (report upgrade readiness another way)",
-                bundle,
-            )
+        out.flag(
+            "RK-OLMV1-004",
+            f"{what}: OLM v1 does not support the OperatorConditions API",
+            location,
+            "stop relying on OperatorConditions (report upgrade readiness another way)",
+            severity,
         )
 
     for section in ("permissions", "clusterPermissions"):
@@ -252,12 +229,12 @@ def check_olmv1(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Fin
             for f in [
                 finding(
                     "RK-OLMV1-004",
-                    severity,
                     f"the bundle ships an OperatorCondition ({m.name}): OLM v1 does not support the "
                     "OperatorConditions API",
                     m.loc("$"),
                     "stop relying on OperatorConditions",
                     bundle,
+                    severity=severity,
                 )
             ]
         ]
@@ -352,12 +329,12 @@ def _rule_findings(
     return [
         finding(
             rid,
-            severity,
             f"{where} grants {what}: {_CONSEQUENCES[rid]}, {_INSTALLER}",
             location,
             f"{_HINTS[rid]}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
             "accepts an installer that can do anything",
             bundle,
+            severity=severity,
         )
         for rid, what in _broad_grants(as_map(rule))
     ]
@@ -384,7 +361,7 @@ def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
 
 
 def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for manifest in bundle.objects:
         if manifest.kind not in ("ClusterRole", "Role") or manifest.group != _RBAC:
             continue
@@ -392,16 +369,13 @@ def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
         problem = _undecodable(rules, "$.rules")
         if problem is not None:
             path, what = problem
-            out.append(
-                finding(
-                    "RK-OLMV1-010",
-                    severity,
-                    f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
-                    "the installer's role the rule would be dropped or widened",
-                    manifest.loc(path),
-                    "write every rule field as a list of strings (resourceNames: [one-secret])",
-                    bundle,
-                )
+            out.flag(
+                "RK-OLMV1-010",
+                f"{manifest.kind} {manifest.name}: {what}, which Kubernetes cannot decode; copied into "
+                "the installer's role the rule would be dropped or widened",
+                manifest.loc(path),
+                "write every rule field as a list of strings (resourceNames: [one-secret])",
+                severity,
             )
             continue
         for index, rule in enumerate(as_list(rules)):
@@ -431,46 +405,38 @@ def check_install_namespace(
     severity: Severity,
     system_severity: Severity = Severity.WARNING,
 ) -> list[Finding]:
-    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace.
-
-    ``what`` says where the namespace comes from (``the suggested namespace``, ``--namespace``).
-    ``openshift-*`` is allowed: Red Hat's operators install into ``openshift-<operator>`` by convention.
-    """
+    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace."""
     problem = namespace_name_problem(namespace)
     if problem is not None:
         return [
             finding(
                 "RK-OLMV1-008",
-                severity,
                 f"{what} {namespace!r} is not a valid namespace name: {problem}",
                 location,
                 "use a namespace name such as the package's (widget-operator); `olmv1 manifests --namespace N` "
                 "chooses another",
                 bundle,
+                severity=severity,
             )
         ]
     if _system_namespace(namespace):
         return [
             finding(
                 "RK-OLMV1-009",
-                system_severity,
                 f"{what} {namespace!r} is a namespace Kubernetes or OpenShift keeps for itself: the operator "
                 "and an installer allowed to create Deployments, Roles and RoleBindings there would sit beside "
                 "the control plane's own accounts and secrets",
                 location,
                 "install into the operator's own namespace (openshift-<operator> or <operator>-system)",
                 bundle,
+                severity=system_severity,
             )
         ]
     return []
 
 
 def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
-    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace.
-
-    005 … 008 and 010 come at ``severity``; 009 (a system namespace suggested) is always a warning here:
-    the bundle only suggests it, ``olmv1 manifests`` refuses to install there.
-    """
+    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace."""
     out: list[Finding] = []
     csv = bundle.csv
     if csv is not None:

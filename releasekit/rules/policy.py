@@ -1,9 +1,5 @@
 """Release policy: API maturity of what releasekit generates, and what an upgrade edge may join.
 
-Pure core: takes the loaded streams, the upstream inventories and the catalogs (as
-``(openshift, config)`` pairs) and returns findings; no I/O, no click. Every finding points at the
-line in ``streams/`` that decides it (the release, the stream's ``ownedApi`` or ``apiMaturity``).
-
 The feature-gate policy of a release is :mod:`releasekit.rules.stream`'s (RK-STREAM-014 gate missing in
 that Kueue, 015 stage not allowed -- stable switches on Alpha gates only through the release's opt-in
 allow-list --, 016 LockToDefault changed, 017 Deprecated gate set, 018 opt-in entry not Alpha); it is
@@ -37,27 +33,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
 from releasekit.rules.graph import analyze_config
-
-__all__ = [
-    "RULES",
-    "RULE_ALPHA_API",
-    "RULE_API_CHANGE",
-    "RULE_CROSS_EDGE",
-    "RULE_STORAGE",
-    "ShippedApi",
-    "UpgradeEdge",
-    "check_alpha_apis",
-    "check_edges",
-    "check_policy",
-    "is_stable",
-    "shipped_apis",
-    "upgrade_edges",
-]
 
 RULE_ALPHA_API = "RK-POLICY-001"
 RULE_STORAGE = "RK-POLICY-002"
@@ -136,7 +116,7 @@ def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tu
     """RK-POLICY-001 for every release of ``stream`` (nothing for a stream that is not stable)."""
     if not is_stable(stream):
         return ()
-    out: list[Finding] = []
+    out = Findings()
     for release in stream.releases:
         inventory = inventories.get(release.upstream.inventory)
         label = release.csv_name(stream.package)
@@ -145,20 +125,18 @@ def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tu
             alpha = api.alpha_versions
             if not alpha:
                 continue
-            out.append(
-                _f(
-                    RULE_ALPHA_API,
-                    f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
-                    f"which has the alpha version {', '.join(alpha)}"
-                    + (" (published before releasekit; kept as history)" if history else ""),
-                    _alpha_location(stream, release, api),
-                    "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
-                    "or ship it in the experimental stream"
-                    if not api.owned
-                    else "own a beta or GA version of the operator's API in a stable release",
-                    (stream.name, label),
-                    Severity.WARNING if history else Severity.ERROR,
-                )
+            out.add(
+                RULE_ALPHA_API,
+                f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
+                f"which has the alpha version {', '.join(alpha)}"
+                + (" (published before releasekit; kept as history)" if history else ""),
+                _alpha_location(stream, release, api),
+                "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
+                "or ship it in the experimental stream"
+                if not api.owned
+                else "own a beta or GA version of the operator's API in a stable release",
+                (stream.name, label),
+                Severity.WARNING if history else Severity.ERROR,
             )
     return tuple(out)
 
@@ -179,11 +157,7 @@ class UpgradeEdge:
 
 
 def upgrade_edges(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> tuple[UpgradeEdge, ...]:
-    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions.
-
-    ``replaces`` and ``skips`` are taken as written, whatever bundle they name (so an edge from another
-    package's bundle is seen); skipRange edges come from :mod:`releasekit.rules.graph`.
-    """
+    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions."""
     found: dict[tuple[str, str, str], tuple[str, set[str], Location]] = {}
 
     def add(package: str, source: str, target: str, kind: str, openshift: str, where: Location) -> None:
@@ -230,16 +204,12 @@ def check_edges(
     *,
     package_of_bundle: Mapping[str, str] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-POLICY-002, 003 and 004 for each edge.
-
-    ``package_of_bundle`` maps the bundles of the catalogs to their packages (an edge whose source is
-    another package's bundle is RK-POLICY-004 even when no stream knows that bundle).
-    """
+    """RK-POLICY-002, 003 and 004 for each edge."""
     owner: dict[str, tuple[Stream, Release]] = {
         r.csv_name(s.package): (s, r) for s in streams for r in s.releases
     }
     packages = dict(package_of_bundle or {})
-    out: list[Finding] = []
+    out = Findings()
     for edge in edges:
         target = owner.get(edge.target)
         source = owner.get(edge.source)
@@ -254,15 +224,13 @@ def check_edges(
                 if source is not None and target is not None and source[0].name != target[0].name
                 else f"package {source_package} and package {edge.package}"
             )
-            out.append(
-                _f(
-                    RULE_CROSS_EDGE,
-                    f"upgrade edge {_in(edge)} joins {names}",
-                    where,
-                    "each stream is its own package; nothing upgrades from one stream or package into "
-                    "another. Remove the edge",
-                    subject,
-                )
+            out.add(
+                RULE_CROSS_EDGE,
+                f"upgrade edge {_in(edge)} joins {names}",
+                where,
+                "each stream is its own package; nothing upgrades from one stream or package into "
+                "another. Remove the edge",
+                subject,
             )
             continue
         if source is None or target is None:
@@ -308,7 +276,7 @@ def _storage(
     if old_inv is None or new_inv is None:
         return []
     before = {c.name: c for c in operand_crds(stream, old_inv)}
-    out: list[Finding] = []
+    out = Findings()
     migrated: list[str] = []
     for crd in operand_crds(stream, new_inv):
         previous = before.get(crd.name)
@@ -320,28 +288,24 @@ def _storage(
         if was in crd.served_versions:
             migrated.append(f"{crd.name} {was} -> {now}")
             continue
-        out.append(
-            _f(
-                RULE_STORAGE,
-                f"upgrade edge {_in(edge)}: {crd.name} moves its storage version from {was} "
-                f"({old_inv.name}) to {now} ({new_inv.name}), but {new.version} no longer serves {was}",
-                where,
-                "objects stored as the old version must stay readable: keep serving it for at least one "
-                "release, or remove the edge",
-                subject,
-            )
+        out.add(
+            RULE_STORAGE,
+            f"upgrade edge {_in(edge)}: {crd.name} moves its storage version from {was} "
+            f"({old_inv.name}) to {now} ({new_inv.name}), but {new.version} no longer serves {was}",
+            where,
+            "objects stored as the old version must stay readable: keep serving it for at least one "
+            "release, or remove the edge",
+            subject,
         )
     if migrated:
-        out.append(
-            _f(
-                RULE_STORAGE,
-                f"upgrade edge {_in(edge)} moves the storage version of {len(migrated)} CRD(s), the old "
-                f"versions still served ({old_inv.name} -> {new_inv.name}): {', '.join(migrated)}",
-                where,
-                "a storage migration happens on this upgrade; the operator must migrate stored objects",
-                subject,
-                Severity.INFO,
-            )
+        out.add(
+            RULE_STORAGE,
+            f"upgrade edge {_in(edge)} moves the storage version of {len(migrated)} CRD(s), the old "
+            f"versions still served ({old_inv.name} -> {new_inv.name}): {', '.join(migrated)}",
+            where,
+            "a storage migration happens on this upgrade; the operator must migrate stored objects",
+            subject,
+            Severity.INFO,
         )
     return out
 

@@ -1,9 +1,5 @@
 """Cross-checks of release streams against each other and against upstream inventories.
 
-Pure core: takes loaded :class:`~releasekit.model.stream.Stream` and
-:class:`~releasekit.model.inventory.Inventory` values and returns findings; no I/O, no click.
-``releasekit streams validate`` and ``releasekit build`` run :func:`check_streams`.
-
 Rule ids are stable (``RK-STREAM-NNN``, never renumbered); :data:`RULES` describes each one.
 """
 
@@ -14,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding, Findings, Severity
 from releasekit.model.finding import Location as _Location
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import GateStage, Inventory, InventorySource, inventory_name, line_of_version
@@ -46,7 +42,6 @@ from releasekit.model.stream_ids import (
     RULE_GATE_UNKNOWN,
     RULE_GATES_INHERITED,
     RULE_INVENTORY,
-    RULE_INVENTORY_CHANGED,
     RULE_INVENTORY_LINE,
     RULE_INVENTORY_PIN,
     RULE_LABEL,
@@ -59,40 +54,9 @@ from releasekit.model.stream_ids import (
     RULE_SEMVER,
     RULE_WITHDRAWN_HEAD,
 )
-
-__all__ = [
-    "RULES",
-    "RULE_API",
-    "RULE_CATALOG",
-    "RULE_CHANNEL",
-    "RULE_CREATED_AT",
-    "RULE_CROSS_STREAM",
-    "RULE_DEPRECATION",
-    "RULE_DIGEST",
-    "RULE_DUPLICATE_KEY",
-    "RULE_DUPLICATE_VERSION",
-    "RULE_EMPTY",
-    "RULE_FILE",
-    "RULE_GATE_DEPRECATED",
-    "RULE_GATE_LOCKED",
-    "RULE_GATE_OPT_IN",
-    "RULE_GATE_STAGE",
-    "RULE_GATE_UNKNOWN",
-    "RULE_INVENTORY",
-    "RULE_INVENTORY_LINE",
-    "RULE_INVENTORY_CHANGED",
-    "RULE_INVENTORY_PIN",
-    "RULE_LABEL",
-    "RULE_OPENSHIFT",
-    "RULE_ORDER",
-    "RULE_PACKAGE",
-    "RULE_RECORDED",
-    "RULE_REGISTRY",
-    "RULE_SCHEMA",
-    "RULE_SEMVER",
-    "check_inventory_changes",
-    "check_streams",
-]
+from releasekit.model.stream_ids import (
+    RULE_INVENTORY_CHANGED as RULE_INVENTORY_CHANGED,
+)
 
 RULES: dict[str, str] = {
     RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
@@ -146,15 +110,8 @@ def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Invento
 
 
 def _check_minors(stream: Stream) -> list[Finding]:
-    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change.
-
-    A withdrawn release keeps its bundle and channel entry (opm refuses a deprecation of a bundle the
-    package lacks, and Konflux refuses removing a published bundle); it leaves the upgrade path only when
-    a newer release of its minor skips it. The newest release of a minor is the channel head, which is
-    also why an owned-API change inside a minor cannot be planned: no edge may join the two APIs, so
-    the channel would get two heads.
-    """
-    out: list[Finding] = []
+    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change."""
+    out = Findings()
     subject = (stream.package,)
     published = [r for r in stream.releases if r.status.is_published]
     for openshift in stream.openshift:
@@ -165,16 +122,14 @@ def _check_minors(stream: Stream) -> list[Finding]:
         for members in by_minor.values():
             newest = members[-1]
             if newest.status is ReleaseStatus.WITHDRAWN:
-                out.append(
-                    _f(
-                        RULE_WITHDRAWN_HEAD,
-                        f"release {newest.version} is withdrawn but is the newest {newest.version.major}."
-                        f"{newest.version.minor} release in catalog {openshift}, so it would stay the channel head",
-                        newest.origin.at(".status"),
-                        "release a fix of the same minor in the same change (its channel entry skips the "
-                        "withdrawn one), or keep the release as deprecated",
-                        (*subject, str(newest.version)),
-                    )
+                out.add(
+                    RULE_WITHDRAWN_HEAD,
+                    f"release {newest.version} is withdrawn but is the newest {newest.version.major}."
+                    f"{newest.version.minor} release in catalog {openshift}, so it would stay the channel head",
+                    newest.origin.at(".status"),
+                    "release a fix of the same minor in the same change (its channel entry skips the "
+                    "withdrawn one), or keep the release as deprecated",
+                    (*subject, str(newest.version)),
                 )
     for release in published:
         same_minor = [
@@ -189,15 +144,13 @@ def _check_minors(stream: Stream) -> list[Finding]:
                 and release.owned_api is not None
                 and older.owned_api != release.owned_api
             ):
-                out.append(
-                    _f(
-                        RULE_API_IN_MINOR,
-                        f"release {release.version} owns {release.owned_api} but {older.version} of the same minor "
-                        f"owns {older.owned_api}; no upgrade edge may join them, so the channel would get two heads",
-                        release.origin.at(".ownedApi"),
-                        "change the owned API only with a new minor (or major) version",
-                        (*subject, str(release.version)),
-                    )
+                out.add(
+                    RULE_API_IN_MINOR,
+                    f"release {release.version} owns {release.owned_api} but {older.version} of the same minor "
+                    f"owns {older.owned_api}; no upgrade edge may join them, so the channel would get two heads",
+                    release.origin.at(".ownedApi"),
+                    "change the owned API only with a new minor (or major) version",
+                    (*subject, str(release.version)),
                 )
                 break
     return sorted(set(out), key=lambda f: (f.location.line or 0, f.message))
@@ -207,66 +160,56 @@ def _check_minors(stream: Stream) -> list[Finding]:
 
 
 def _check_stream(stream: Stream) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     subject = (stream.package,)
     where = stream.origin
     for index in range(1, len(stream.openshift)):
         if stream.openshift[index] <= stream.openshift[index - 1]:
-            out.append(
-                _f(
-                    RULE_OPENSHIFT,
-                    f"OpenShift version {stream.openshift[index]} follows "
-                    f"{stream.openshift[index - 1]}; the list must be in cluster-upgrade order",
-                    where.at(f".openshift[{index}]"),
-                    "sort the list oldest first and list each version once",
-                    subject,
-                )
+            out.add(
+                RULE_OPENSHIFT,
+                f"OpenShift version {stream.openshift[index]} follows "
+                f"{stream.openshift[index - 1]}; the list must be in cluster-upgrade order",
+                where.at(f".openshift[{index}]"),
+                "sort the list oldest first and list each version once",
+                subject,
             )
     probe = stream.channels.pattern.format(major=1, minor=2, patch=3)
     if not _CHANNEL_RE.match(probe):
-        out.append(
-            _f(
-                RULE_CHANNEL,
-                f"channel pattern {stream.channels.pattern!r} gives {probe!r}, not a valid channel name",
-                stream.channels.origin.at(".pattern"),
-                "use lower-case letters, digits, '-' and '.', with {major}/{minor} placeholders",
-                subject,
-            )
+        out.add(
+            RULE_CHANNEL,
+            f"channel pattern {stream.channels.pattern!r} gives {probe!r}, not a valid channel name",
+            stream.channels.origin.at(".pattern"),
+            "use lower-case letters, digits, '-' and '.', with {major}/{minor} placeholders",
+            subject,
         )
     default = stream.channels.default
     if default != DEFAULT_NEWEST_MINOR and stream.channel_names and default not in stream.channel_names:
-        out.append(
-            _f(
-                RULE_CHANNEL,
-                f"default channel {default!r} is not a channel of any published release",
-                stream.channels.origin.at(".default"),
-                f"use {DEFAULT_NEWEST_MINOR!r} or one of: {', '.join(sorted(stream.channel_names))}",
-                subject,
-            )
+        out.add(
+            RULE_CHANNEL,
+            f"default channel {default!r} is not a channel of any published release",
+            stream.channels.origin.at(".default"),
+            f"use {DEFAULT_NEWEST_MINOR!r} or one of: {', '.join(sorted(stream.channel_names))}",
+            subject,
         )
     seen: dict[str, int] = {}
     previous: Release | None = None
     for index, release in enumerate(stream.releases):
         version = str(release.version)
         if version in seen:
-            out.append(
-                _f(
-                    RULE_DUPLICATE_VERSION,
-                    f"version {version!r} is listed twice in stream {stream.name!r}",
-                    release.origin.at(".version"),
-                    "each release appears once; remove or renumber the duplicate",
-                    (*subject, version),
-                )
+            out.add(
+                RULE_DUPLICATE_VERSION,
+                f"version {version!r} is listed twice in stream {stream.name!r}",
+                release.origin.at(".version"),
+                "each release appears once; remove or renumber the duplicate",
+                (*subject, version),
             )
         elif previous is not None and release.version <= previous.version:
-            out.append(
-                _f(
-                    RULE_ORDER,
-                    f"version {version!r} follows {str(previous.version)!r}; versions must increase",
-                    release.origin.at(".version"),
-                    "list releases oldest first",
-                    (*subject, version),
-                )
+            out.add(
+                RULE_ORDER,
+                f"version {version!r} follows {str(previous.version)!r}; versions must increase",
+                release.origin.at(".version"),
+                "list releases oldest first",
+                (*subject, version),
             )
         seen.setdefault(version, index)
         previous = release if previous is None or release.version > previous.version else previous
@@ -275,7 +218,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
 
 def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
     """A package and a version belong to one stream: report every occurrence, naming the others."""
-    out: list[Finding] = []
+    out = Findings()
     packages: dict[str, list[str]] = {}
     versions: dict[str, list[str]] = {}
     for stream in streams:
@@ -285,27 +228,23 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
     for stream in streams:
         others = [name for name in packages[stream.package] if name != stream.name]
         if others:
-            out.append(
-                _f(
-                    RULE_PACKAGE,
-                    f"package {stream.package!r} is also the package of stream {', '.join(map(repr, others))}",
-                    stream.origin.at(".package"),
-                    "give every stream its own OLM package, so no upgrade edge can join them",
-                    (stream.package,),
-                )
+            out.add(
+                RULE_PACKAGE,
+                f"package {stream.package!r} is also the package of stream {', '.join(map(repr, others))}",
+                stream.origin.at(".package"),
+                "give every stream its own OLM package, so no upgrade edge can join them",
+                (stream.package,),
             )
         for release in stream.releases:
             version = str(release.version)
             others = [name for name in versions[version] if name != stream.name]
             if others:
-                out.append(
-                    _f(
-                        RULE_CROSS_STREAM,
-                        f"version {version!r} is also a release of stream {', '.join(map(repr, others))}",
-                        release.origin.at(".version"),
-                        "a version belongs to one stream; pick another version",
-                        (stream.package, version),
-                    )
+                out.add(
+                    RULE_CROSS_STREAM,
+                    f"version {version!r} is also a release of stream {', '.join(map(repr, others))}",
+                    release.origin.at(".version"),
+                    "a version belongs to one stream; pick another version",
+                    (stream.package, version),
                 )
     return out
 
@@ -315,7 +254,7 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
 
 def _check_release(stream: Stream, release: Release, inventories: Mapping[str, Inventory]) -> list[Finding]:
     subject = (stream.package, str(release.version))
-    out: list[Finding] = []
+    out = Findings()
     out += _check_images(stream, release, subject)
     out += _check_catalogs(stream, release, subject)
     out += _check_dates_and_labels(release, subject)
@@ -323,16 +262,14 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
     inventory = inventories.get(release.upstream.inventory)
     if inventory is None:
         known = ", ".join(sorted(inventories)) or "none"
-        out.append(
-            _f(
-                RULE_INVENTORY,
-                f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
-                release.upstream.origin.at(".inventory"),
-                f"run `releasekit upstream import --repo KUEUE --ref "
-                f"{release.upstream.describe or release.upstream.tag or 'TAG'}` or add "
-                f"streams/upstream/{release.upstream.inventory}.yaml; known: {known}",
-                subject,
-            )
+        out.add(
+            RULE_INVENTORY,
+            f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
+            release.upstream.origin.at(".inventory"),
+            f"run `releasekit upstream import --repo KUEUE --ref "
+            f"{release.upstream.describe or release.upstream.tag or 'TAG'}` or add "
+            f"streams/upstream/{release.upstream.inventory}.yaml; known: {known}",
+            subject,
         )
         return out
     lines = {release.upstream.line}
@@ -341,15 +278,13 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
     if release.upstream.tag:
         lines.add(line_of_version(release.upstream.tag) or release.upstream.line)
     if inventory.line not in lines:
-        out.append(
-            _f(
-                RULE_INVENTORY_LINE,
-                f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
-                f"Kueue {' / '.join(sorted(lines))}",
-                release.upstream.origin.at(".inventory"),
-                f"refer to {_wanted_inventory(release)} or correct the upstream pin",
-                subject,
-            )
+        out.add(
+            RULE_INVENTORY_LINE,
+            f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
+            f"Kueue {' / '.join(sorted(lines))}",
+            release.upstream.origin.at(".inventory"),
+            f"refer to {_wanted_inventory(release)} or correct the upstream pin",
+            subject,
         )
     out += _check_pin(release, inventory, subject)
     out += _check_gates(stream, release, inventory, subject)
@@ -388,7 +323,7 @@ def _wanted_inventory(release: Release) -> str:
 
 
 def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     images = [("bundle", release.bundle_image, release.origin.at(".bundle"))]
     images += [(name, image, release.images.origin.at(f".{name}")) for name, image in release.images.items()]
     candidate = release.status is ReleaseStatus.CANDIDATE
@@ -398,116 +333,98 @@ def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) ->
         if candidate and dev_ok:
             continue  # a candidate may use development references, tags included
         if not image_has_digest(image):
-            out.append(
-                _f(
-                    RULE_DIGEST,
-                    f"{name} image {image!r} is not pinned by digest",
-                    where,
-                    "use the @sha256:<digest> the release pipeline published"
-                    if not candidate
-                    else "pin it by digest or use a development registry: "
-                    + ", ".join(stream.development_registries),
-                    subject,
-                )
+            out.add(
+                RULE_DIGEST,
+                f"{name} image {image!r} is not pinned by digest",
+                where,
+                "use the @sha256:<digest> the release pipeline published"
+                if not candidate
+                else "pin it by digest or use a development registry: "
+                + ", ".join(stream.development_registries),
+                subject,
             )
         if not released_ok:
             allowed = stream.released_registries + (stream.development_registries if candidate else ())
-            out.append(
-                _f(
-                    RULE_REGISTRY,
-                    f"{name} image {image!r} is not in an allowed registry",
-                    where,
-                    f"allowed for {release.status.value} releases: {', '.join(allowed)}",
-                    subject,
-                )
+            out.add(
+                RULE_REGISTRY,
+                f"{name} image {image!r} is not in an allowed registry",
+                where,
+                f"allowed for {release.status.value} releases: {', '.join(allowed)}",
+                subject,
             )
     return out
 
 
 def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     for index, catalog in enumerate(release.catalogs):
         if catalog not in stream.openshift:
-            out.append(
-                _f(
-                    RULE_CATALOG,
-                    f"catalog {catalog} is not an OpenShift version of stream {stream.name!r}",
-                    release.origin.at(f".catalogs[{index}]"),
-                    f"use one of: {', '.join(str(v) for v in stream.openshift)}, or add it to the stream",
-                    subject,
-                )
+            out.add(
+                RULE_CATALOG,
+                f"catalog {catalog} is not an OpenShift version of stream {stream.name!r}",
+                release.origin.at(f".catalogs[{index}]"),
+                f"use one of: {', '.join(str(v) for v in stream.openshift)}, or add it to the stream",
+                subject,
             )
         if index and catalog <= release.catalogs[index - 1]:
-            out.append(
-                _f(
-                    RULE_OPENSHIFT,
-                    f"catalog {catalog} follows {release.catalogs[index - 1]}; list catalogs in upgrade order",
-                    release.origin.at(f".catalogs[{index}]"),
-                    "sort the catalogs oldest first and list each once",
-                    subject,
-                )
+            out.add(
+                RULE_OPENSHIFT,
+                f"catalog {catalog} follows {release.catalogs[index - 1]}; list catalogs in upgrade order",
+                release.origin.at(f".catalogs[{index}]"),
+                "sort the catalogs oldest first and list each once",
+                subject,
             )
     return out
 
 
 def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     published = release.status.is_published
     if release.created_at is None:
         if published:
-            out.append(
-                _f(
-                    RULE_CREATED_AT,
-                    "a published release needs createdAt",
-                    release.origin.at(""),
-                    "copy the CSV createdAt annotation, e.g. 2025-05-01T20:58:29Z",
-                    subject,
-                )
-            )
-    elif not _valid_timestamp(release.created_at):
-        out.append(
-            _f(
+            out.add(
                 RULE_CREATED_AT,
-                f"createdAt {release.created_at!r} is not a full timestamp",
-                release.origin.at(".createdAt"),
-                "write it as published: YYYY-MM-DDTHH:MM:SSZ",
+                "a published release needs createdAt",
+                release.origin.at(""),
+                "copy the CSV createdAt annotation, e.g. 2025-05-01T20:58:29Z",
                 subject,
             )
+    elif not _valid_timestamp(release.created_at):
+        out.add(
+            RULE_CREATED_AT,
+            f"createdAt {release.created_at!r} is not a full timestamp",
+            release.origin.at(".createdAt"),
+            "write it as published: YYYY-MM-DDTHH:MM:SSZ",
+            subject,
         )
     label = release.openshift_versions_label
     if label is not None and openshift_versions_label_form(label) is None:
         past = release.status is not ReleaseStatus.CANDIDATE
-        out.append(
-            _f(
-                RULE_LABEL,
-                f"com.redhat.openshift.versions {label!r} is not a documented form",
-                release.origin.at(".openshiftVersionsLabel"),
-                "documented forms: vX.Y, =vX.Y, vA.B-vC.D"
-                + (" (recorded as published; new releases must use one)" if past else ""),
-                subject,
-                Severity.WARNING if past else Severity.ERROR,
-            )
+        out.add(
+            RULE_LABEL,
+            f"com.redhat.openshift.versions {label!r} is not a documented form",
+            release.origin.at(".openshiftVersionsLabel"),
+            "documented forms: vX.Y, =vX.Y, vA.B-vC.D"
+            + (" (recorded as published; new releases must use one)" if past else ""),
+            subject,
+            Severity.WARNING if past else Severity.ERROR,
         )
     deprecated = release.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
     if deprecated and not release.deprecation_message:
-        out.append(
-            _f(
-                RULE_DEPRECATION,
-                f"a {release.status.value} release needs a deprecationMessage",
-                release.origin.at(".status"),
-                "say why and what to install instead",
-                subject,
-            )
+        out.add(
+            RULE_DEPRECATION,
+            f"a {release.status.value} release needs a deprecationMessage",
+            release.origin.at(".status"),
+            "say why and what to install instead",
+            subject,
         )
     if not deprecated and release.deprecation_message:
-        out.append(
-            _f(
-                RULE_DEPRECATION,
-                f"deprecationMessage given for a {release.status.value} release",
-                release.origin.at(".deprecationMessage"),
-                "set status to deprecated or withdrawn, or drop the message",
-                subject,
-            )
+        out.add(
+            RULE_DEPRECATION,
+            f"deprecationMessage given for a {release.status.value} release",
+            release.origin.at(".deprecationMessage"),
+            "set status to deprecated or withdrawn, or drop the message",
+            subject,
         )
     return out
 
@@ -526,43 +443,37 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
     recorded = release.recorded
     if recorded is None:
         return []
-    out: list[Finding] = []
+    out = Findings()
     where = recorded.origin.at("")
     if recorded.package != stream.package or recorded.version != str(release.version):
-        out.append(
-            _f(
-                RULE_RECORDED,
-                f"recorded facts are for {recorded.package} {recorded.version}, "
-                f"not {stream.package} {release.version}",
-                where,
-                "point `recorded` at the file of this release",
-                subject,
-            )
+        out.add(
+            RULE_RECORDED,
+            f"recorded facts are for {recorded.package} {recorded.version}, "
+            f"not {stream.package} {release.version}",
+            where,
+            "point `recorded` at the file of this release",
+            subject,
         )
     published = {r.image for r in recorded.related_images}
     wanted = [("bundle", release.bundle_image), *release.images.items()]
     for name, image in wanted:
         if image not in published:
-            out.append(
-                _f(
-                    RULE_RECORDED,
-                    f"{name} image {image!r} is not among the recorded relatedImages",
-                    release.origin.at(".bundle" if name == "bundle" else f".images.{name}"),
-                    f"the published bundle lists: {', '.join(sorted(published))}",
-                    subject,
-                )
+            out.add(
+                RULE_RECORDED,
+                f"{name} image {image!r} is not among the recorded relatedImages",
+                release.origin.at(".bundle" if name == "bundle" else f".images.{name}"),
+                f"the published bundle lists: {', '.join(sorted(published))}",
+                subject,
             )
     owned = release.owned_api
     if owned is not None and recorded.gvks and owned not in recorded.gvks:
-        out.append(
-            _f(
-                RULE_RECORDED,
-                f"owned API {owned} is not among the recorded olm.gvk properties "
-                f"({', '.join(str(g) for g in recorded.gvks)})",
-                release.origin.at(".ownedApi"),
-                "set the release's ownedApi to what the bundle published",
-                subject,
-            )
+        out.add(
+            RULE_RECORDED,
+            f"owned API {owned} is not among the recorded olm.gvk properties "
+            f"({', '.join(str(g) for g in recorded.gvks)})",
+            release.origin.at(".ownedApi"),
+            "set the release's ownedApi to what the bundle published",
+            subject,
         )
     return out
 
@@ -573,11 +484,7 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 def _unknown_gate(
     release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
 ) -> Finding:
-    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define.
-
-    An error for a candidate; a warning for published history (0.1.0's operator forced the misspelled
-    ``HierarchialCohorts``).
-    """
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define."""
     published = release.status is not ReleaseStatus.CANDIDATE
     return _f(
         RULE_GATE_UNKNOWN,
@@ -593,7 +500,7 @@ def _unknown_gate(
 def _check_gates(
     stream: Stream, release: Release, inventory: Inventory, subject: tuple[str, ...]
 ) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     known = f"{inventory.name} ({inventory.ref})"
     for setting in stream.effective_gate_settings(release):
         where = setting.origin.at(".gate")
@@ -602,40 +509,34 @@ def _check_gates(
             out.append(_unknown_gate(release, setting.gate, known, where, inventory, subject))
             continue
         if gate.lock_to_default and setting.enabled != gate.default:
-            out.append(
-                _f(
-                    RULE_GATE_LOCKED,
-                    f"gate {gate.name!r} is locked to {str(gate.default).lower()} in Kueue {known}; "
-                    f"setting it to {str(setting.enabled).lower()} stops Kueue at start",
-                    where,
-                    "drop the setting",
-                    subject,
-                )
+            out.add(
+                RULE_GATE_LOCKED,
+                f"gate {gate.name!r} is locked to {str(gate.default).lower()} in Kueue {known}; "
+                f"setting it to {str(setting.enabled).lower()} stops Kueue at start",
+                where,
+                "drop the setting",
+                subject,
             )
         if gate.stage is GateStage.DEPRECATED:
-            out.append(
-                _f(
-                    RULE_GATE_DEPRECATED,
-                    f"gate {gate.name!r} is Deprecated in Kueue {known}",
-                    where,
-                    "plan to drop the setting; Kueue removes deprecated gates",
-                    subject,
-                    Severity.WARNING,
-                )
+            out.add(
+                RULE_GATE_DEPRECATED,
+                f"gate {gate.name!r} is Deprecated in Kueue {known}",
+                where,
+                "plan to drop the setting; Kueue removes deprecated gates",
+                subject,
+                Severity.WARNING,
             )
         stage_allowed = gate.stage in stream.feature_gates.allowed_stages
         if setting.enabled and not stage_allowed and gate.stage is not GateStage.DEPRECATED:
             allowed = ", ".join(s.value for s in stream.feature_gates.allowed_stages)
-            out.append(
-                _f(
-                    RULE_GATE_STAGE,
-                    f"gate {gate.name!r} is {gate.stage.value} in Kueue {known}; stream {stream.name!r} "
-                    f"switches on only {allowed} gates",
-                    where,
-                    "drop the setting, or list the gate in the release's featureGates.optIn "
-                    "with the config field that triggers it",
-                    subject,
-                )
+            out.add(
+                RULE_GATE_STAGE,
+                f"gate {gate.name!r} is {gate.stage.value} in Kueue {known}; stream {stream.name!r} "
+                f"switches on only {allowed} gates",
+                where,
+                "drop the setting, or list the gate in the release's featureGates.optIn "
+                "with the config field that triggers it",
+                subject,
             )
     source = stream.gates_source(release)
     if source is not None and source is not release:
@@ -646,16 +547,14 @@ def _check_gates(
         if gate is None:
             out.append(_unknown_gate(release, entry.gate, known, where, inventory, subject))
         elif gate.stage is not GateStage.ALPHA:
-            out.append(
-                _f(
-                    RULE_GATE_OPT_IN,
-                    f"opt-in gate {gate.name!r} is {gate.stage.value} (default "
-                    f"{str(gate.default).lower()}) in Kueue {known}, not Alpha",
-                    where,
-                    "the allow-list is for alpha gates; drop the entry if the inventory is right",
-                    subject,
-                    Severity.INFO,
-                )
+            out.add(
+                RULE_GATE_OPT_IN,
+                f"opt-in gate {gate.name!r} is {gate.stage.value} (default "
+                f"{str(gate.default).lower()}) in Kueue {known}, not Alpha",
+                where,
+                "the allow-list is for alpha gates; drop the entry if the inventory is right",
+                subject,
+                Severity.INFO,
             )
     return [replace(f, message=f"release {release.version}: {f.message}") for f in out]
 
@@ -690,31 +589,27 @@ def _gate_hint(name: str, inventory: Inventory) -> str:
 
 
 def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
-    out: list[Finding] = []
+    out = Findings()
     origin = stream.api_maturity.origin
     for index, kind in enumerate(stream.api_maturity.alpha_apis):
         crd = inventory.crd(kind)
         where = origin.at(f".alphaApis[{index}]")
         if crd is None:
-            out.append(
-                _f(
-                    RULE_API,
-                    f"API {kind!r} does not exist in Kueue {inventory.name} ({inventory.ref})",
-                    where,
-                    f"known kinds: {', '.join(sorted(c.kind for c in inventory.crds))}",
-                    subject,
-                )
+            out.add(
+                RULE_API,
+                f"API {kind!r} does not exist in Kueue {inventory.name} ({inventory.ref})",
+                where,
+                f"known kinds: {', '.join(sorted(c.kind for c in inventory.crds))}",
+                subject,
             )
         elif not crd.is_alpha:
-            out.append(
-                _f(
-                    RULE_API,
-                    f"API {kind!r} is {crd.maturity.value} in Kueue {inventory.name}; listing it as alpha has no effect",
-                    where,
-                    "drop it from apiMaturity.alphaApis",
-                    subject,
-                    Severity.INFO,
-                )
+            out.add(
+                RULE_API,
+                f"API {kind!r} is {crd.maturity.value} in Kueue {inventory.name}; listing it as alpha has no effect",
+                where,
+                "drop it from apiMaturity.alphaApis",
+                subject,
+                Severity.INFO,
             )
     return out
 
@@ -724,11 +619,8 @@ def check_inventory_changes(
     base_inventories: Mapping[str, Inventory],
     head_inventories: Mapping[str, Inventory],
 ) -> list[Finding]:
-    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts.
-
-    Its facts are what shipped; a new Kueue pin gets an inventory of its own.
-    """
-    out: list[Finding] = []
+    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts."""
+    out = Findings()
     users: dict[str, list[str]] = {}
     for stream in base_streams:
         for release in stream.releases:
@@ -742,14 +634,12 @@ def check_inventory_changes(
         if after is not None and replace(after, file=before.file) == before:
             continue
         what = "removes" if after is None else "changes"
-        out.append(
-            _f(
-                RULE_INVENTORY_CHANGED,
-                f"the change {what} inventory {name!r}, which published release(s) {', '.join(users[name])} use",
-                _Location(file=(after or before).file or f"streams/upstream/{name}.yaml", line=1),
-                "revert it: a published release's Kueue facts are what shipped; import a new pin with "
-                "`releasekit upstream import` for a new release",
-                ("inventory", name),
-            )
+        out.add(
+            RULE_INVENTORY_CHANGED,
+            f"the change {what} inventory {name!r}, which published release(s) {', '.join(users[name])} use",
+            _Location(file=(after or before).file or f"streams/upstream/{name}.yaml", line=1),
+            "revert it: a published release's Kueue facts are what shipped; import a new pin with "
+            "`releasekit upstream import` for a new release",
+            ("inventory", name),
         )
     return out

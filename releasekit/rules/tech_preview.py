@@ -1,8 +1,5 @@
 """Tech Preview blocks cluster upgrades: ``olm.maxOpenShiftVersion`` on each release that must carry it.
 
-Pure core: takes the loaded streams and either the catalogs (``(openshift, config)`` pairs) or one
-release's CSV annotations, and returns findings that point at the line in ``streams/`` to change.
-
 A stream is *experimental* (Tech Preview) when it is not stable (:func:`releasekit.rules.policy.is_stable`:
 named ``stable`` or with ``stable...`` channels). Its releases must block cluster upgrades past the
 newest OpenShift minor they are listed for (:mod:`releasekit.model.tech_preview`): the stream sets
@@ -29,7 +26,7 @@ from typing import Final
 
 from releasekit.model import jsontext
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.stream import Release, Stream
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
@@ -39,16 +36,6 @@ from releasekit.model.tech_preview import (
 )
 from releasekit.rules.policy import is_stable
 
-__all__ = [
-    "CATALOG_RULES",
-    "CSV_RULES",
-    "STREAM_RULES",
-    "check_catalog_blocking",
-    "check_csv_blocking",
-    "check_stream_blocking",
-    "csv_max_openshift",
-]
-
 CATALOG_RULES: Final = ("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012")
 CSV_RULES: Final = ("RK-BUNDLE-110", "RK-BUNDLE-111", "RK-BUNDLE-112")
 STREAM_RULES: Final = ("RK-STREAM-053",)
@@ -57,21 +44,17 @@ STREAM_RULES: Final = ("RK-STREAM-053",)
 def check_stream_blocking(streams: Iterable[Stream]) -> tuple[Finding, ...]:
     """RK-STREAM-053: an experimental (not stable) stream with releases that does not block upgrades."""
     return tuple(
-        Finding(
-            rule="RK-STREAM-053",
-            severity=Severity.ERROR,
-            message=f"experimental (Tech Preview) stream {stream.name!r} does not block cluster upgrades: "
+        make_finding(
+            "RK-STREAM-053",
+            f"experimental (Tech Preview) stream {stream.name!r} does not block cluster upgrades: "
             f"its releases would carry no {PROP_MAX_OPENSHIFT}",
-            location=stream.origin.at(""),
-            hint="set blockClusterUpgrades: true (each release then blocks upgrades past its newest catalog)",
-            subject=(f"stream {stream.name!r}",),
+            stream.origin.at(""),
+            "set blockClusterUpgrades: true (each release then blocks upgrades past its newest catalog)",
+            (f"stream {stream.name!r}",),
         )
         for stream in streams
         if not is_stable(stream) and stream.releases and not stream.block_cluster_upgrades
     )
-
-
-_MISSING = object()
 
 
 def _judge(
@@ -145,7 +128,7 @@ def check_catalog_blocking(
                 if prop.value not in values:
                     values.append(prop.value)
             where.setdefault(key, []).append(openshift)
-    findings: list[Finding] = []
+    findings = Findings()
     for (package, name), values in sorted(seen.items()):
         stream = by_package[package]
         release = next((r for r in stream.releases if r.csv_name(package) == name), None)
@@ -154,15 +137,8 @@ def check_catalog_blocking(
         shown = f"the {', '.join(where[(package, name)])} catalog entries"
         for rule, severity, message, hint in _judge(stream, release, values, CATALOG_RULES, shown):
             location = stream.origin.at("") if rule != "RK-POLICY-011" else release.origin.at(".catalogs")
-            findings.append(
-                Finding(
-                    rule=rule,
-                    severity=severity,
-                    message=message,
-                    location=location,
-                    hint=hint,
-                    subject=(f"stream {stream.name!r}", f'bundle "{name}"'),
-                )
+            findings.add(
+                rule, message, location, hint, (f"stream {stream.name!r}", f'bundle "{name}"'), severity
             )
     return tuple(findings)
 
@@ -187,13 +163,8 @@ def check_csv_blocking(
     """RK-BUNDLE-110…112 for one release's CSV (``location``: its ``olm.properties`` or annotations)."""
     values = csv_max_openshift(annotations)
     return tuple(
-        Finding(
-            rule=rule,
-            severity=severity,
-            message=message,
-            location=location,
-            hint=hint,
-            subject=(f'bundle "{release.csv_name(stream.package)}"',),
+        make_finding(
+            rule, message, location, hint, (f'bundle "{release.csv_name(stream.package)}"',), severity
         )
         for rule, severity, message, hint in _judge(stream, release, values, CSV_RULES, "its CSV")
     )

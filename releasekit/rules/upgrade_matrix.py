@@ -22,45 +22,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.graph import PackageGraph
 from releasekit.model.lifecycle import UpgradeEdge
-from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
-from releasekit.model.version import RangeError, Version, parse_range
+from releasekit.model.upgrade_matrix import MatrixRow
+from releasekit.model.upgrade_matrix import MatrixUpgrade as MatrixUpgrade
+from releasekit.model.version import Version
 from releasekit.rules.graph import (
-    PackageGraph,
     analyze_config,
     blocks_upgrade,
+    entry_sources,
     shortest_paths,
     upgrade_adjacency,
 )
-
-__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows", "follow", "upgrade_matrix"]
 
 
 def _version_text(graph: PackageGraph, name: str) -> str:
     node = graph.node(name)
     return str(node.version) if node is not None and node.version is not None else name
-
-
-def _entry_sources(
-    target: PackageGraph, config: DeclarativeConfig, name: str, version: Version | None
-) -> list[str]:
-    """Entries of ``target``'s package that upgrade from a bundle ``name`` that ``target`` lacks."""
-    found: set[str] = set()
-    for channel in config.channels:
-        if channel.package != target.package:
-            continue
-        for entry in channel.entry_list:
-            if not entry.name:
-                continue
-            if entry.replaces == name or name in entry.skips:
-                found.add(entry.name)
-            elif entry.skip_range and version is not None:
-                try:
-                    if parse_range(entry.skip_range).contains(version):
-                        found.add(entry.name)
-                except RangeError:
-                    continue
-    return sorted(found)
 
 
 def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str, tuple[str, ...]]:
@@ -80,10 +58,7 @@ def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str,
 def upgrade_matrix(
     catalogs: Mapping[str, DeclarativeConfig], edges: Iterable[UpgradeEdge | tuple[str, str, str]]
 ) -> tuple[MatrixUpgrade, ...]:
-    """One :class:`MatrixUpgrade` per edge (whose two catalogs are given) and package of the source catalog.
-
-    ``edges`` are lifecycle edges or ``(from, to, kind)`` triples; the order is kept, packages sorted.
-    """
+    """One :class:`MatrixUpgrade` per edge (both catalogs given) and package of the source catalog."""
     graphs: dict[str, dict[str, PackageGraph]] = {}
 
     def graphs_of(openshift: str) -> dict[str, PackageGraph]:
@@ -114,9 +89,7 @@ def upgrade_matrix(
                     rows.append(MatrixRow(version=version, bundle=node.name, stranded=True, why=why))
                     continue
                 present = target_graph.node(node.name) is not None
-                first = (
-                    [] if present else _entry_sources(target_graph, catalogs[target], node.name, node.version)
-                )
+                first = [] if present else entry_sources(catalogs[target], package, node.name, node.version)
                 if not present and not first:
                     why = (
                         f"not in the {target} catalog, and no bundle there replaces or skips it or has a "
@@ -144,10 +117,7 @@ def upgrade_matrix(
 def follow(
     matrix: Sequence[MatrixUpgrade], package: str, route: Sequence[str], version: str
 ) -> tuple[str | None, str]:
-    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading the operator to the head after each step.
-
-    Returns ``(version reached, "")`` or ``(None, why)`` for the first step that strands (or blocks) it.
-    """
+    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading to the head after each step."""
     by_step = {(u.package, u.source, u.target): u for u in matrix}
     current = version
     for source, target in zip(route, route[1:], strict=False):

@@ -115,17 +115,6 @@ from releasekit.rules.bundle.registry import validate_registry_content, validate
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
 
-__all__ = [
-    "DEFAULT_VALIDATORS",
-    "OPTIONAL_CHECKS",
-    "VALIDATORS",
-    "VALIDATOR_RULES",
-    "Validator",
-    "validate_bundle",
-    "rules_run",
-    "validate_releasekit_rules",
-]
-
 Validator = Callable[[Bundle, ValidationOptions], list[Finding]]
 
 
@@ -138,15 +127,7 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """The rules of releasekit's own, beyond operator-sdk's.
-
-    Stream policy (alpha CRDs), OpenShift versions, (release checks) images, and broad RBAC or a bad
-    suggested namespace as warnings (RK-OLMV1-005…010; errors with ``olmv1`` selected).
-
-    Stream policy applies only when ``options.stream`` names the releasekit stream the bundle belongs
-    to; a value of ``com.redhat.openshift.versions`` in no documented form is an error only for a
-    stream's unreleased version (a warning for history and for any other operator's bundle).
-    """
+    """The rules of releasekit's own, beyond operator-sdk's."""
     policy = options.stream
     out = check_alpha_crds(bundle, policy)
     form_severity = policy_severity(policy) if policy is not None else Severity.WARNING

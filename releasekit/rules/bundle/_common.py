@@ -1,9 +1,4 @@
-"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions.
-
-Pure: no I/O. Messages follow operator-framework/api's ``Error()`` rendering without the level
-prefix (the finding's severity carries it): ``[Field <f>, ][Value <v>: ]<detail>``; so a person who
-knows ``operator-sdk bundle validate`` output recognises every message.
-"""
+"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions."""
 
 from __future__ import annotations
 
@@ -12,20 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle
-from releasekit.model.finding import Finding, Location, Severity
-
-__all__ = [
-    "api_message",
-    "as_list",
-    "as_map",
-    "as_str",
-    "csv_message",
-    "finding",
-    "go_quote_list",
-    "gvk_string",
-    "parse_semver",
-    "parse_tolerant",
-]
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 
 _UNSET = object()
 
@@ -51,21 +33,28 @@ def csv_message(detail: str, csv_name: str) -> str:
 
 def finding(
     rule: str,
-    severity: Severity,
     message: str,
     location: Location,
     hint: str,
     bundle: Bundle | None = None,
+    severity: Severity = Severity.ERROR,
 ) -> Finding:
     """Build a finding with the bundle as subject."""
-    return Finding(
-        rule=rule,
-        severity=severity,
-        message=message,
-        location=location,
-        hint=hint,
-        subject=bundle.subject if bundle is not None else (),
-    )
+    return make_finding(rule, message, location, hint, bundle.subject if bundle is not None else (), severity)
+
+
+class BundleFindings(Findings):
+    """Findings about one bundle (or about files validated alone, when ``bundle`` is None)."""
+
+    def __init__(self, bundle: Bundle | None) -> None:
+        super().__init__()
+        self.subject = bundle.subject if bundle is not None else ()
+
+    def flag(
+        self, rule: str, message: str, location: Location, hint: str, severity: Severity = Severity.ERROR
+    ) -> None:
+        """Add a finding with the bundle as subject."""
+        self.add(rule, message, location, hint, self.subject, severity)
 
 
 def as_map(value: object) -> Mapping[str, Any]:

@@ -1,11 +1,4 @@
-"""Kubernetes object-metadata validation, as operator-sdk's content check and the CRD validator run it.
-
-Pure. A port of the rules (and the messages, ``field.Error`` rendering included) of
-``k8s.io/apimachinery`` v0.36 (the version operator-framework/api v0.45.0 builds with):
-``ValidateObjectMetaAccessor`` with a name function that accepts every name, ``ValidateLabels``,
-``ValidateAnnotations``, ``ValidateFinalizers``, ``ValidateOwnerReferences`` and the
-``IsLabelKey``/``IsLabelValue``/``IsDNS1123Subdomain``/``IsDNS1035Label`` content checks.
-"""
+"""Kubernetes object-metadata validation, as operator-sdk's content check and the CRD validator run it."""
 
 from __future__ import annotations
 
@@ -13,16 +6,6 @@ import json
 import re
 from collections.abc import Mapping
 from typing import Any
-
-__all__ = [
-    "aggregate",
-    "dns1035_label_errors",
-    "dns1123_subdomain_errors",
-    "field_error",
-    "label_key_errors",
-    "label_value_errors",
-    "object_meta_problems",
-]
 
 _LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_KEY = re.compile(f"^{_LABEL_KEY_FMT}$")
@@ -158,12 +141,7 @@ def _string_map(value: object) -> dict[str, str] | None:
 def object_meta_problems(
     metadata: object, *, namespaced: bool = False, name_errors: list[str] | None = None
 ) -> list[tuple[str, str]]:
-    """(JSON path, message) for every rule ``ValidateObjectMetaAccessor`` breaks on ``metadata``.
-
-    Read as ``unstructured`` reads it: a value of the wrong type counts as absent. ``namespaced`` is
-    false for operator-sdk's content check (a namespace is forbidden), ``name_errors`` what the
-    caller's name function says of a non-empty name (none for operator-sdk's content check).
-    """
+    """(JSON path, message) for every rule ``ValidateObjectMetaAccessor`` breaks on ``metadata``."""
     meta = metadata if isinstance(metadata, Mapping) else {}
     return [
         *_name_problems(meta, namespaced=namespaced, name_errors=name_errors),

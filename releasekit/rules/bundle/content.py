@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, BundleLayout, Manifest
-from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import api_message, finding
+from releasekit.model.finding import Finding
+from releasekit.rules.bundle._common import BundleFindings, api_message
 from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.registry import SUPPORTED_KINDS
-
-__all__ = ["go_gvk", "validate_sdk_content"]
 
 
 def go_gvk(obj: Manifest) -> str:
@@ -31,36 +29,28 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
     """Supported kinds and object metadata of every object besides the CSV and the CRDs."""
     if bundle.layout is BundleLayout.FILE or bundle.csv is None:
         return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind not in SUPPORTED_KINDS:
-            out.append(
-                finding(
-                    ids.CONTENT_UNSUPPORTED_KIND,
-                    Severity.ERROR,
-                    api_message("unsupported media type registry+v1 for bundle object", value=go_gvk(obj)),
-                    obj.loc("$.kind"),
-                    "OLM installs only these kinds from a registry+v1 bundle: "
-                    + ", ".join(sorted(SUPPORTED_KINDS))
-                    + "; let the operator create the object, or leave it out",
-                    bundle,
-                )
+            out.flag(
+                ids.CONTENT_UNSUPPORTED_KIND,
+                api_message("unsupported media type registry+v1 for bundle object", value=go_gvk(obj)),
+                obj.loc("$.kind"),
+                "OLM installs only these kinds from a registry+v1 bundle: "
+                + ", ".join(sorted(SUPPORTED_KINDS))
+                + "; let the operator create the object, or leave it out",
             )
             continue
         problems = object_meta_problems(obj.data.get("metadata"))
         if problems:
-            out.append(
-                finding(
-                    ids.CONTENT_OBJECT_METADATA,
-                    Severity.ERROR,
-                    api_message(
-                        f"error validating object: {aggregate([message for _, message in problems])}",
-                        value=obj.name,
-                    ),
-                    obj.loc(problems[0][0]),
-                    "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
-                    "operator's namespace), and label/annotation keys of the form [prefix/]name",
-                    bundle,
-                )
+            out.flag(
+                ids.CONTENT_OBJECT_METADATA,
+                api_message(
+                    f"error validating object: {aggregate([message for _, message in problems])}",
+                    value=obj.name,
+                ),
+                obj.loc(problems[0][0]),
+                "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
+                "operator's namespace), and label/annotation keys of the form [prefix/]name",
             )
     return out

@@ -24,17 +24,6 @@ from releasekit.rules.bundle._k8s import (
     object_meta_problems,
 )
 
-__all__ = [
-    "CRD_API_VERSIONS",
-    "PROTECTED_GROUP_SUFFIXES",
-    "crd_problems",
-    "crd_versions",
-    "check_served_versions",
-    "protected_group",
-    "validate_crd",
-    "validate_crd_manifest",
-]
-
 PROTECTED_GROUP_SUFFIXES = ("k8s.io", "kubernetes.io")
 """Groups (and their sub-domains) whose CRDs need the ``api-approved.kubernetes.io`` annotation."""
 _APPROVAL = "api-approved.kubernetes.io"
@@ -78,10 +67,7 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
 def _internal_places(
     spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
 ) -> list[tuple[str, Any]]:
-    """(internal path, value) of ``field`` as the internal CRD holds it.
-
-    v1 moves values identical in every version to the top level; v1beta1 keeps both places as written.
-    """
+    """(internal path, value) of ``field`` as the internal CRD holds it."""
     per_version = [v.get(field) for v in versions]
     if beta:
         return [(f"spec.{field}", spec.get(field))] + [
@@ -499,7 +485,6 @@ def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[F
     return [
         finding(
             ids.CRD_INVALID,
-            Severity.ERROR,
             api_message(message, field=path, value=crd.name),
             crd.loc(_json_path(path)),
             "fix the CustomResourceDefinition; the API server would reject it as it is",
@@ -510,10 +495,7 @@ def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[F
 
 
 def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
-    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served.
-
-    The API server (and so api's CRD validator) accepts such a CRD, but no client can use its API.
-    """
+    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served."""
     versions = _defaulted_versions(crd)
     if (
         crd.api_version not in CRD_API_VERSIONS
@@ -524,12 +506,12 @@ def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[F
     return [
         finding(
             ids.CRD_NO_SERVED_VERSION,
-            Severity.WARNING,
             f'CRD "{crd.name}" serves none of its versions ({", ".join(crd_versions(crd))}): the API server '
             "accepts it, but no client can read or write its objects",
             crd.loc("$.spec.versions"),
             "set served: true on the version(s) clients use",
             bundle,
+            severity=Severity.WARNING,
         )
     ]
 

@@ -15,6 +15,7 @@ from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import (
+    BundleFindings,
     api_message,
     as_list,
     as_map,
@@ -24,8 +25,6 @@ from releasekit.rules.bundle._common import (
     gvk_string,
     parse_semver,
 )
-
-__all__ = ["check_annotation_case", "validate_csv", "validate_csv_manifest"]
 
 _DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
@@ -71,11 +70,7 @@ def name_violations(name: str) -> list[str]:
 
 
 def _parse_json(text: str) -> tuple[Any, str | None]:
-    """The value of JSON ``text``, or operator-framework/api's ``validateJSON`` complaint.
-
-    The complaint is Go ``encoding/json``'s syntax error, at its offset; text nested past the limit is
-    refused too.
-    """
+    """The value of JSON ``text``, or operator-framework/api's ``validateJSON`` complaint."""
     try:
         return jsontext.loads(text), None
     except jsontext.NestedTooDeep as exc:
@@ -112,42 +107,39 @@ def _examples_decode_error(text: str, value: Any) -> str | None:
 def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     name = csv.name
     annotations = csv.annotations
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     if not annotations:
         return [
             finding(
                 ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
                 csv_message("annotations not found", name),
                 csv.loc("$.metadata"),
                 "add metadata.annotations with an alm-examples list of example custom resources",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     if "alm-examples" not in annotations and "olm.examples" not in annotations:
         return [
             finding(
                 ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
                 csv_message("example annotations not found", name),
                 csv.loc("$.metadata.annotations"),
                 "add an alm-examples annotation with one example per owned API",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
     if "alm-examples" in annotations and "olm.examples" in annotations:
-        out.append(
-            finding(
-                ids.CSV_EXAMPLES_MISSING,
-                Severity.WARNING,
-                csv_message(
-                    "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
-                ),
-                csv.loc("$.metadata.annotations['olm.examples']"),
-                "keep only alm-examples",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_EXAMPLES_MISSING,
+            csv_message(
+                "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
+            ),
+            csv.loc("$.metadata.annotations['olm.examples']"),
+            "keep only alm-examples",
+            Severity.WARNING,
         )
     path = f"$.metadata.annotations[{key!r}]"
     text = as_str(annotations.get(key))
@@ -155,28 +147,20 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     if text:
         value, problem = _parse_json(text)
         if problem is not None:
-            out.append(
-                finding(
-                    ids.CSV_EXAMPLES_INVALID,
-                    Severity.ERROR,
-                    api_message("invalid example", value=problem),
-                    csv.loc(path),
-                    f"make {key} a valid JSON list of custom resources",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_EXAMPLES_INVALID,
+                api_message("invalid example", value=problem),
+                csv.loc(path),
+                f"make {key} a valid JSON list of custom resources",
             )
             return out
         decode_error = _examples_decode_error(text, value)
         if decode_error is not None:
-            out.append(
-                finding(
-                    ids.CSV_EXAMPLES_INVALID,
-                    Severity.ERROR,
-                    api_message("error decoding example CustomResource", value=decode_error),
-                    csv.loc(path),
-                    f"make {key} a JSON list of custom resources, each with apiVersion and kind",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_EXAMPLES_INVALID,
+                api_message("error decoding example CustomResource", value=decode_error),
+                csv.loc(path),
+                f"make {key} a JSON list of custom resources, each with apiVersion and kind",
             )
             return out
         examples = value or []
@@ -193,15 +177,11 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         plural, dot, group = crd_name.partition(".")
         owned_path = f"$.spec.customresourcedefinitions.owned[{index}]"
         if not dot:
-            out.append(
-                finding(
-                    ids.CSV_OWNED_CRD_NAME,
-                    Severity.ERROR,
-                    f"couldn't parse plural.group from crd name: {crd_name}",
-                    csv.loc(f"{owned_path}.name"),
-                    "name an owned CRD <plural>.<group>, as its metadata.name",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_OWNED_CRD_NAME,
+                f"couldn't parse plural.group from crd name: {crd_name}",
+                csv.loc(f"{owned_path}.name"),
+                "name an owned CRD <plural>.<group>, as its metadata.name",
             )
             continue
         provided[(group, as_str(owned.get("version")), as_str(owned.get("kind")))] = owned_path
@@ -211,27 +191,20 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         provided[key3] = f"$.spec.apiservicedefinitions.owned[{index}]"
     for gvk in sorted(parsed):
         if gvk not in provided:
-            out.append(
-                finding(
-                    ids.CSV_EXAMPLE_NOT_PROVIDED,
-                    Severity.ERROR,
-                    api_message("example must have a provided API", value=gvk_string(*gvk)),
-                    csv.loc(path),
-                    "drop the example or add the API to spec.customresourcedefinitions.owned",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_EXAMPLE_NOT_PROVIDED,
+                api_message("example must have a provided API", value=gvk_string(*gvk)),
+                csv.loc(path),
+                "drop the example or add the API to spec.customresourcedefinitions.owned",
             )
     for gvk, owned_path in sorted(provided.items()):
         if gvk not in parsed:
-            out.append(
-                finding(
-                    ids.CSV_API_WITHOUT_EXAMPLE,
-                    Severity.WARNING,
-                    api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
-                    csv.loc(owned_path),
-                    f"add an example {gvk[2]} to the {key} annotation",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_API_WITHOUT_EXAMPLE,
+                api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
+                csv.loc(owned_path),
+                f"add an example {gvk[2]} to the {key} annotation",
+                Severity.WARNING,
             )
     return out
 
@@ -245,14 +218,13 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         return [
             finding(
                 ids.CSV_INSTALL_MODES,
-                Severity.ERROR,
                 csv_message("install modes not found", name),
                 csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
                 hint,
                 bundle,
             )
         ]
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     webhooks = as_list(spec.get("webhookdefinitions"))
     supported = {as_str(m.get("type")): m.get("supported") is True for m in modes}
     all_only = supported.get("AllNamespaces", False) and not any(
@@ -260,28 +232,20 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     )
     for index, webhook in enumerate(webhooks):
         if as_list(as_map(webhook).get("conversionCRDs")) and not all_only:
-            out.append(
-                finding(
-                    ids.CSV_INSTALL_MODES,
-                    Severity.ERROR,
-                    csv_message(
-                        "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
-                    ),
-                    csv.loc(f"$.spec.webhookdefinitions[{index}]"),
-                    "support only the AllNamespaces install mode, or drop the conversion webhook",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_INSTALL_MODES,
+                csv_message(
+                    "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
+                ),
+                csv.loc(f"$.spec.webhookdefinitions[{index}]"),
+                "support only the AllNamespaces install mode, or drop the conversion webhook",
             )
     if not any(supported.values()):
-        out.append(
-            finding(
-                ids.CSV_INSTALL_MODES,
-                Severity.ERROR,
-                csv_message("none of InstallModeTypes are supported", name),
-                csv.loc("$.spec.installModes"),
-                "mark at least one install mode supported: true",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_INSTALL_MODES,
+            csv_message("none of InstallModeTypes are supported", name),
+            csv.loc("$.spec.installModes"),
+            "mark at least one install mode supported: true",
         )
     return out
 
@@ -292,18 +256,17 @@ def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         return [
             finding(
                 ids.CSV_MIN_KUBE_VERSION,
-                Severity.WARNING,
                 csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
                 csv.loc("$.spec"),
                 "set spec.minKubeVersion, e.g. 1.28.0",
                 bundle,
+                severity=Severity.WARNING,
             )
         ]
     if parse_semver(value) is None:
         return [
             finding(
                 ids.CSV_MIN_KUBE_VERSION,
-                Severity.ERROR,
                 csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
                 csv.loc("$.spec.minKubeVersion"),
                 "write spec.minKubeVersion as full semver, e.g. 1.28.0",
@@ -349,7 +312,6 @@ def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     return [
         finding(
             ids.CSV_REQUIRED_FIELD,
-            Severity.ERROR,
             api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2]),
             csv.loc(path),
             f"set {yaml_path}",
@@ -361,23 +323,19 @@ def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
 
 def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """OLM annotations written in the wrong case (api ``annotations.go``); used for CSVs and OperatorGroups."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for key in manifest.annotations:
         key_text = str(key)
         for want in CASE_SENSITIVE_ANNOTATIONS:
             if key_text != want and key_text.lower() == want.lower():
-                out.append(
-                    finding(
-                        ids.ANNOTATION_CASE,
-                        Severity.ERROR,
-                        api_message(
-                            f"provided annotation {key_text} uses wrong case and should be {want} instead",
-                            value=manifest.name,
-                        ),
-                        manifest.loc(f"$.metadata.annotations[{key_text!r}]"),
-                        f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
-                        bundle,
-                    )
+                out.flag(
+                    ids.ANNOTATION_CASE,
+                    api_message(
+                        f"provided annotation {key_text} uses wrong case and should be {want} instead",
+                        value=manifest.name,
+                    ),
+                    manifest.loc(f"$.metadata.annotations[{key_text!r}]"),
+                    f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
                 )
     return out
 
@@ -385,32 +343,24 @@ def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> l
 def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """Every CSV-validator rule for one CSV."""
     name = csv.name
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     problems = name_violations(name)
     if problems:
-        out.append(
-            finding(
-                ids.CSV_NAME,
-                Severity.ERROR,
-                csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
-                csv.loc("$.metadata.name"),
-                "name the CSV <package>.v<version>, lower case, at most 63 characters",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_NAME,
+            csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
+            csv.loc("$.metadata.name"),
+            "name the CSV <package>.v<version>, lower case, at most 63 characters",
         )
     replaces = as_str(csv.spec.get("replaces"))
     if replaces:
         problems = name_violations(replaces)
         if problems:
-            out.append(
-                finding(
-                    ids.CSV_NAME,
-                    Severity.ERROR,
-                    csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
-                    csv.loc("$.spec.replaces"),
-                    "spec.replaces must name an existing CSV (<package>.v<version>)",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_NAME,
+                csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
+                csv.loc("$.spec.replaces"),
+                "spec.replaces must name an existing CSV (<package>.v<version>)",
             )
     out += _examples(csv, bundle)
     out += _install_modes(csv, bundle)
@@ -418,30 +368,23 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
     out += _min_kube(csv, bundle)
     out += check_annotation_case(csv, bundle)
     if "olm.properties" in csv.annotations:
-        out.append(
-            finding(
-                ids.CSV_OLM_PROPERTIES,
-                Severity.WARNING,
-                api_message(
-                    "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
-                    value=name,
-                ),
-                csv.loc("$.metadata.annotations['olm.properties']"),
-                "move the properties to metadata/properties.yaml",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_OLM_PROPERTIES,
+            api_message(
+                "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
+                value=name,
+            ),
+            csv.loc("$.metadata.annotations['olm.properties']"),
+            "move the properties to metadata/properties.yaml",
+            Severity.WARNING,
         )
     for key in ("apiVersion", "kind"):
         if not as_str(csv.data.get(key)):
-            out.append(
-                finding(
-                    ids.CSV_TYPE_META,
-                    Severity.ERROR,
-                    csv_message(f"'{key}' is missing", name),
-                    csv.loc("$"),
-                    f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",
-                    bundle,
-                )
+            out.flag(
+                ids.CSV_TYPE_META,
+                csv_message(f"'{key}' is missing", name),
+                csv.loc("$"),
+                f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",
             )
     return out
 

@@ -11,9 +11,14 @@ import re
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, parse_semver
-
-__all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
+from releasekit.rules.bundle._common import (
+    BundleFindings,
+    api_message,
+    as_list,
+    as_map,
+    as_str,
+    parse_semver,
+)
 
 CHANNEL_PREFIXES = ("candidate", "stable", "fast")
 
@@ -44,20 +49,16 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
     if csv is None:
         return []
     name = csv.name
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     install = as_map(csv.spec.get("install"))
     install_spec = as_map(install.get("spec"))
     deployments = install_spec.get("deployments")
     if deployments is None:
-        out.append(
-            finding(
-                ids.GP_NO_DEPLOYMENT,
-                Severity.ERROR,
-                api_message("unable to find a deployment to install in the CSV", value=name),
-                csv.loc("$.spec.install"),
-                "add spec.install.spec.deployments",
-                bundle,
-            )
+        out.flag(
+            ids.GP_NO_DEPLOYMENT,
+            api_message("unable to find a deployment to install in the CSV", value=name),
+            csv.loc("$.spec.install"),
+            "add spec.install.spec.deployments",
         )
     for d_index, deployment in enumerate(as_list(deployments)):
         pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
@@ -65,92 +66,74 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         for c_index, container in enumerate(as_list(pod.get("containers"))):
             container = as_map(container)
             if as_map(container.get("resources")).get("requests") is None:
-                out.append(
-                    finding(
-                        ids.GP_RESOURCE_REQUESTS,
-                        Severity.WARNING,
-                        api_message(_REQUESTS_DETAIL.format(name=as_str(container.get("name"))), value=name),
-                        csv.loc(f"{pod_path}.containers[{c_index}].resources"),
-                        "set resources.requests.cpu and resources.requests.memory on the container",
-                        bundle,
-                    )
+                out.flag(
+                    ids.GP_RESOURCE_REQUESTS,
+                    api_message(_REQUESTS_DETAIL.format(name=as_str(container.get("name"))), value=name),
+                    csv.loc(f"{pod_path}.containers[{c_index}].resources"),
+                    "set resources.requests.cpu and resources.requests.memory on the container",
+                    Severity.WARNING,
                 )
     descriptions = as_map(csv.spec.get("customresourcedefinitions"))
     for field in ("owned", "required"):
         for index, desc in enumerate(as_list(descriptions.get(field))):
             desc = as_map(desc)
             if not as_str(desc.get("description")):
-                out.append(
-                    finding(
-                        ids.GP_CRD_DESCRIPTION,
-                        Severity.WARNING,
-                        api_message(
-                            f'{field} CRD "{as_str(desc.get("name"))}" has an empty description', value=name
-                        ),
-                        csv.loc(f"$.spec.customresourcedefinitions.{field}[{index}]"),
-                        "describe the API in a sentence; the console shows it",
-                        bundle,
-                    )
+                out.flag(
+                    ids.GP_CRD_DESCRIPTION,
+                    api_message(
+                        f'{field} CRD "{as_str(desc.get("name"))}" has an empty description', value=name
+                    ),
+                    csv.loc(f"$.spec.customresourcedefinitions.{field}[{index}]"),
+                    "describe the API in a sentence; the console shows it",
+                    Severity.WARNING,
                 )
     bad_channels = [c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES)]
     if bad_channels:
         annotations = bundle.annotations
-        out.append(
-            finding(
-                ids.GP_CHANNEL_NAMING,
-                Severity.WARNING,
-                api_message(
-                    f"channel(s) {_go_quoted(sorted(bad_channels))} are not following the recommended naming "
-                    "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
-                    value=name,
-                ),
-                annotations.loc("$.annotations") if annotations is not None else csv.loc(),
-                "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
-                bundle,
-            )
+        out.flag(
+            ids.GP_CHANNEL_NAMING,
+            api_message(
+                f"channel(s) {_go_quoted(sorted(bad_channels))} are not following the recommended naming "
+                "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
+                value=name,
+            ),
+            annotations.loc("$.annotations") if annotations is not None else csv.loc(),
+            "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
+            Severity.WARNING,
         )
     crd_rule = _crd_create_rule(install_spec)
     if crd_rule is not None:
-        out.append(
-            finding(
-                ids.GP_CRD_PERMISSION,
-                Severity.WARNING,
-                api_message(_CRD_PERMISSION_DETAIL, value=name),
-                csv.loc(crd_rule),
-                "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
-                bundle,
-            )
+        out.flag(
+            ids.GP_CRD_PERMISSION,
+            api_message(_CRD_PERMISSION_DETAIL, value=name),
+            csv.loc(crd_rule),
+            "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
+            Severity.WARNING,
         )
     version_match = _NAME_VERSION.search(name)
     if version_match is None or parse_semver(version_match.group(1)) is None:
-        out.append(
-            finding(
-                ids.GP_CSV_NAME,
-                Severity.WARNING,
-                api_message(
-                    f"csv.metadata.Name {name} is not following the versioning convention "
-                    "(MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
-                    value=name,
-                ),
-                csv.loc("$.metadata.name"),
-                "end the CSV name with .vMAJOR.MINOR.PATCH",
-                bundle,
-            )
+        out.flag(
+            ids.GP_CSV_NAME,
+            api_message(
+                f"csv.metadata.Name {name} is not following the versioning convention "
+                "(MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
+                value=name,
+            ),
+            csv.loc("$.metadata.name"),
+            "end the CSV name with .vMAJOR.MINOR.PATCH",
+            Severity.WARNING,
         )
     if len(name.split(".v")) != 2:
-        out.append(
-            finding(
-                ids.GP_CSV_NAME,
-                Severity.WARNING,
-                api_message(
-                    f"csv.metadata.Name {name} is not following the recommended naming convention: "
-                    "<operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
-                    value=name,
-                ),
-                csv.loc("$.metadata.name"),
-                "name the CSV <operator-name>.v<semver>",
-                bundle,
-            )
+        out.flag(
+            ids.GP_CSV_NAME,
+            api_message(
+                f"csv.metadata.Name {name} is not following the recommended naming convention: "
+                "<operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
+                value=name,
+            ),
+            csv.loc("$.metadata.name"),
+            "name the CSV <operator-name>.v<semver>",
+            Severity.WARNING,
         )
     return out
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str, finding
 from releasekit.rules.bundle.csv import check_annotation_case
-
-__all__ = ["DEFAULT_SCCS", "validate_object_manifest", "validate_objects", "validate_operator_groups"]
 
 DEFAULT_SCCS = frozenset(
     {
@@ -30,36 +28,28 @@ DEFAULT_SCCS = frozenset(
 
 def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
     spec = obj.spec
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     max_unavailable = spec.get("maxUnavailable")
     # upstream reads IntVal, which is 0 for every string, so it also refuses "50%"; we refuse only zero
     if not isinstance(max_unavailable, bool | None) and str(max_unavailable).strip() in ("0", "0%"):
-        out.append(
-            finding(
-                ids.OBJ_PDB,
-                Severity.ERROR,
-                api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name),
-                obj.loc("$.spec.maxUnavailable"),
-                "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades",
-                bundle,
-            )
+        out.flag(
+            ids.OBJ_PDB,
+            api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name),
+            obj.loc("$.spec.maxUnavailable"),
+            "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades",
         )
     if as_str(spec.get("minAvailable")) == "100%":
-        out.append(
-            finding(
-                ids.OBJ_PDB,
-                Severity.ERROR,
-                api_message("minAvailable field cannot be set to 100%", value=obj.name),
-                obj.loc("$.spec.minAvailable"),
-                "require fewer than all pods, or nodes can never be drained",
-                bundle,
-            )
+        out.flag(
+            ids.OBJ_PDB,
+            api_message("minAvailable field cannot be set to 100%", value=obj.name),
+            obj.loc("$.spec.minAvailable"),
+            "require fewer than all pods, or nodes can never be drained",
         )
     return out
 
 
 def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for index, rule in enumerate(as_list(obj.data.get("rules"))):
         rule = as_map(rule)
         groups = {as_str(g) for g in as_list(rule.get("apiGroups"))}
@@ -72,19 +62,16 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             and "poddisruptionbudgets" in resources
             and verbs & {"*", "create", "update", "patch"}
         ):
-            out.append(
-                finding(
-                    ids.OBJ_RBAC_PDB,
-                    Severity.WARNING,
-                    api_message(
-                        "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
-                        "stability",
-                        value=obj.name,
-                    ),
-                    obj.loc(path),
-                    "avoid granting write access to PodDisruptionBudgets",
-                    bundle,
-                )
+            out.flag(
+                ids.OBJ_RBAC_PDB,
+                api_message(
+                    "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
+                    "stability",
+                    value=obj.name,
+                ),
+                obj.loc(path),
+                "avoid granting write access to PodDisruptionBudgets",
+                Severity.WARNING,
             )
         if (
             "security.openshift.io" in groups
@@ -92,19 +79,15 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             and verbs & {"*", "delete", "update", "patch"}
             and names & DEFAULT_SCCS
         ):
-            out.append(
-                finding(
-                    ids.OBJ_RBAC_SCC,
-                    Severity.ERROR,
-                    api_message(
-                        "RBAC includes permission to modify default securitycontextconstraints, which could impact "
-                        "cluster stability",
-                        value=obj.name,
-                    ),
-                    obj.loc(path),
-                    "never modify the default SCCs; create a dedicated SCC instead",
-                    bundle,
-                )
+            out.flag(
+                ids.OBJ_RBAC_SCC,
+                api_message(
+                    "RBAC includes permission to modify default securitycontextconstraints, which could impact "
+                    "cluster stability",
+                    value=obj.name,
+                ),
+                obj.loc(path),
+                "never modify the default SCCs; create a dedicated SCC instead",
             )
     return out
 
@@ -117,7 +100,6 @@ def validate_object_manifest(obj: Manifest, bundle: Bundle | None = None) -> lis
         return [
             finding(
                 ids.OBJ_PRIORITY_CLASS,
-                Severity.ERROR,
                 api_message("globalDefault field cannot be set to true", value=obj.name),
                 obj.loc("$.globalDefault"),
                 "a bundle must not change the cluster's default priority; set globalDefault: false",

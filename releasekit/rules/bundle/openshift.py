@@ -22,16 +22,8 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import as_str, csv_message, finding, parse_tolerant
+from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, finding, parse_tolerant
 from releasekit.rules.bundle.removed_apis import removed_apis_1_22
-
-__all__ = [
-    "OpenShiftRange",
-    "check_ocp_label",
-    "check_openshift_versions",
-    "parse_openshift_versions",
-    "validate_community",
-]
 
 _K8S_DEPRECATED_INFO = (
     "using APIs which were deprecated and removed in v1.22. More info: "
@@ -82,16 +74,8 @@ def _catalog_version(name: str) -> tuple[int, int] | None:
 def check_openshift_versions(
     bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
 ) -> list[Finding]:
-    """RK-BUNDLE-093/094: the OpenShift versions value is right.
-
-    It is in a documented form, Dockerfile and metadata agree, and the range matches the OpenShift
-    catalogs (``v4.18`` ...) the release is published to.
-
-    ``form_severity`` is the severity of a value in no documented form: an error for a stream's
-    candidate, a warning for released history and for other operators' bundles (operator-sdk does not
-    read the value).
-    """
-    out: list[Finding] = []
+    """RK-BUNDLE-093/094: the OpenShift versions value is right."""
+    out = BundleFindings(bundle)
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
     if value is not None and bundle.annotations is not None:
@@ -104,41 +88,32 @@ def check_openshift_versions(
     for text, location in sources:
         current = parse_openshift_versions(text)
         if current is None:
-            out.append(
-                finding(
-                    ids.RK_OCP_VERSIONS_FORM,
-                    form_severity,
-                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
-                    location,
-                    f"write it as {forms}",
-                    bundle,
-                )
+            out.flag(
+                ids.RK_OCP_VERSIONS_FORM,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
+                location,
+                f"write it as {forms}",
+                form_severity,
             )
         elif current.legacy:
-            out.append(
-                finding(
-                    ids.RK_OCP_VERSIONS_FORM,
-                    Severity.WARNING,
-                    f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
-                    f'"v{current.low[0]}.{current.low[1]}" and later',
-                    location,
-                    f"write it as {forms}",
-                    bundle,
-                )
+            out.flag(
+                ids.RK_OCP_VERSIONS_FORM,
+                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
+                f'"v{current.low[0]}.{current.low[1]}" and later',
+                location,
+                f"write it as {forms}",
+                Severity.WARNING,
             )
         if parsed is None:
             parsed = current
     if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
-        out.append(
-            finding(
-                ids.RK_OCP_VERSIONS_FORM,
-                Severity.WARNING,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
-                "metadata/annotations.yaml (the annotations file wins)",
-                sources[1][1],
-                "make the LABEL and the annotation equal",
-                bundle,
-            )
+        out.flag(
+            ids.RK_OCP_VERSIONS_FORM,
+            f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
+            "metadata/annotations.yaml (the annotations file wins)",
+            sources[1][1],
+            "make the LABEL and the annotation equal",
+            Severity.WARNING,
         )
     if parsed is None or not catalogs:
         return out
@@ -163,16 +138,13 @@ def check_openshift_versions(
             parts.append(f"the release is in catalog(s) {show(outside)} outside the range")
         if missing:
             parts.append(f"the range includes {show(missing)} where the release is in no catalog")
-        out.append(
-            finding(
-                ids.RK_OCP_VERSIONS_CATALOGS,
-                Severity.WARNING,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
-                f"({show(wanted)}): " + "; ".join(parts),
-                sources[0][1],
-                "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
-                bundle,
-            )
+        out.flag(
+            ids.RK_OCP_VERSIONS_CATALOGS,
+            f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
+            f"({show(wanted)}): " + "; ".join(parts),
+            sources[0][1],
+            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
+            Severity.WARNING,
         )
     return out
 
@@ -233,10 +205,7 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
 
 
 def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
-    """Operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details (empty = fine).
-
-    ``dockerfile`` None means no ``index-path`` was given (the caller turns that into a warning).
-    """
+    """operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details."""
     assert dockerfile is not None
     if not dockerfile.exists:
         return [
@@ -297,7 +266,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out = [
         finding(
             ids.COMMUNITY_MAX_OCP,
-            Severity.ERROR,
             csv_message(text, csv.name),
             location,
             "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs",
@@ -308,11 +276,11 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out += [
         finding(
             ids.COMMUNITY_MAX_OCP,
-            Severity.WARNING,
             csv_message(text, csv.name),
             location,
             "write major.minor",
             bundle,
+            severity=Severity.WARNING,
         )
         for text in warnings
     ]
@@ -322,7 +290,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
         out.append(
             finding(
                 ids.COMMUNITY_OCP_LABEL,
-                Severity.WARNING,
                 csv_message(
                     "please, inform the path of its index image file via the the optional key values and the key "
                     f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
@@ -332,6 +299,7 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
                 Location(file=bundle.root),
                 "pass the bundle Dockerfile as index-path",
                 bundle,
+                severity=Severity.WARNING,
             )
         )
         return out
@@ -340,7 +308,6 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     out += [
         finding(
             ids.COMMUNITY_OCP_LABEL,
-            Severity.ERROR,
             csv_message(text, csv.name),
             label_location,
             f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8",

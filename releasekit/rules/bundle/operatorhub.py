@@ -7,13 +7,14 @@ Pure. Rules RK-BUNDLE-050 … 053 (api ``internal/operatorhub*.go``, ``standardc
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import (
+    BundleFindings,
     as_list,
     as_map,
     as_str,
@@ -24,15 +25,6 @@ from releasekit.rules.bundle._common import (
 )
 from releasekit.rules.bundle.csv import MIN_KUBE_NOT_INFORMED
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
-
-__all__ = [
-    "STANDARD_CAPABILITIES",
-    "STANDARD_CATEGORIES",
-    "validate_capabilities",
-    "validate_categories",
-    "validate_operatorhub",
-    "validate_operatorhub_v2",
-]
 
 STANDARD_CAPABILITIES = (
     "Basic Install",
@@ -109,14 +101,16 @@ def _hub_checks(bundle: Bundle) -> list[Finding]:
     spec = csv.spec
     problems = [
         *_provider_problems(spec),
-        *_maintainer_problems(spec),
-        *_link_problems(spec),
+        *_named_items(spec, "maintainers", "email", _mail_error),
+        *_named_items(spec, "links", "url", _url_error),
         *_version_problems(spec),
         *_icon_problems(spec),
         *_min_kube_problems(spec),
     ]
     return [
-        finding(ids.HUB_METADATA, severity, csv_message(detail, csv.name), csv.loc(path), hint, bundle)
+        finding(
+            ids.HUB_METADATA, csv_message(detail, csv.name), csv.loc(path), hint, bundle, severity=severity
+        )
         for detail, path, hint, severity in problems
     ]
 
@@ -135,58 +129,31 @@ def _provider_problems(spec: Mapping[str, Any]) -> list[_Problem]:
     return []
 
 
-def _maintainer_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """Every maintainer has a name and a parseable e-mail address."""
+def _named_items(
+    spec: Mapping[str, Any], key: str, field: str, error: Callable[[str], str | None]
+) -> list[_Problem]:
+    """Every ``spec.<key>`` item (maintainers, links) has a name and a valid ``field`` (email, url)."""
     out: list[_Problem] = []
-    for index, raw in enumerate(as_list(spec.get("maintainers"))):
+    go, what = key.capitalize(), key[:-1]
+    for index, raw in enumerate(as_list(spec.get(key))):
         item = as_map(raw)
-        email = as_str(item.get("email"))
-        path = f"$.spec.maintainers[{index}]"
-        if not as_str(item.get("name")) or not email:
+        value = as_str(item.get(field))
+        path = f"$.spec.{key}[{index}]"
+        if not as_str(item.get("name")) or not value:
+            hint = f"give each {what} a name and {'an' if field == 'email' else 'a'} {field}"
             out.append(
-                (
-                    "csv.Spec.Maintainers elements should contain both name and email",
-                    path,
-                    "give each maintainer a name and an email",
-                    Severity.ERROR,
-                )
+                (f"csv.Spec.{go} elements should contain both name and {field}", path, hint, Severity.ERROR)
             )
-        problem = _mail_error(email) if email else None
+        problem = error(value) if value else None
         if problem is not None:
-            out.append(
-                (
-                    f"csv.Spec.Maintainers email {email} is invalid: {problem}",
-                    f"{path}.email",
-                    "write a valid e-mail address",
-                    Severity.ERROR,
-                )
+            hint = (
+                "write a valid e-mail address" if field == "email" else "write an absolute URL (https://...)"
             )
-    return out
-
-
-def _link_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """Every link has a name and a URL Go's ``url.ParseRequestURI`` accepts."""
-    out: list[_Problem] = []
-    for index, raw in enumerate(as_list(spec.get("links"))):
-        item = as_map(raw)
-        url = as_str(item.get("url"))
-        path = f"$.spec.links[{index}]"
-        if not as_str(item.get("name")) or not url:
             out.append(
                 (
-                    "csv.Spec.Links elements should contain both name and url",
-                    path,
-                    "give each link a name and a url",
-                    Severity.ERROR,
-                )
-            )
-        problem = _url_error(url) if url else None
-        if problem is not None:
-            out.append(
-                (
-                    f"csv.Spec.Links url {url} is invalid: {problem}",
-                    f"{path}.url",
-                    "write an absolute URL (https://...)",
+                    f"csv.Spec.{go} {field} {value} is invalid: {problem}",
+                    f"{path}.{field}",
+                    hint,
                     Severity.ERROR,
                 )
             )
@@ -273,7 +240,6 @@ def validate_capabilities(bundle: Bundle) -> list[Finding]:
     return [
         finding(
             ids.HUB_CAPABILITIES,
-            Severity.ERROR,
             csv_message(
                 f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
             ),
@@ -291,21 +257,17 @@ def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Find
         return []
     allowed = options.custom_categories if options.custom_categories is not None else STANDARD_CATEGORIES
     label = "custom" if options.custom_categories is not None else "standard"
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for item in as_str(csv.annotations.get("categories")).split(","):
         if item.strip() not in allowed:
-            out.append(
-                finding(
-                    ids.HUB_CATEGORIES,
-                    Severity.ERROR,
-                    csv_message(
-                        f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
-                        csv.name,
-                    ),
-                    csv.loc("$.metadata.annotations.categories"),
-                    "use categories from: " + ", ".join(sorted(allowed)),
-                    bundle,
-                )
+            out.flag(
+                ids.HUB_CATEGORIES,
+                csv_message(
+                    f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
+                    csv.name,
+                ),
+                csv.loc("$.metadata.annotations.categories"),
+                "use categories from: " + ", ".join(sorted(allowed)),
             )
     return out
 
@@ -316,12 +278,12 @@ def validate_operatorhub(bundle: Bundle, options: ValidationOptions) -> list[Fin
     out.append(
         finding(
             ids.HUB_DEPRECATED_VALIDATOR,
-            Severity.WARNING,
             'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
             '"standardcapabilities" and "standardcategories" validators',
             Location(file=bundle.root),
             "select operatorhubv2,capabilities,categories instead",
             bundle,
+            severity=Severity.WARNING,
         )
     )
     return out

@@ -14,16 +14,8 @@ from collections.abc import Iterator
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest, StreamPolicy
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
 from releasekit.rules.bundle.crd import crd_versions
-
-__all__ = [
-    "ALPHA_VERSION",
-    "bundle_images",
-    "check_alpha_crds",
-    "check_image_pinning",
-    "policy_severity",
-]
 
 ALPHA_VERSION = re.compile(r"^v\d+alpha\d*$")
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
@@ -35,30 +27,23 @@ def policy_severity(policy: StreamPolicy) -> Severity:
 
 
 def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Finding]:
-    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version.
-
-    A CRD counts as alpha when any of its versions is (the operator's rule); kinds the stream lists in
-    ``apiMaturity.alphaApis`` may ship. No policy (another operator's bundle): nothing to judge.
-    """
+    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version."""
     if policy is None:
         return []
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for crd in bundle.crds:
         alpha = sorted(v for v in crd_versions(crd) if ALPHA_VERSION.match(v))
         kind = as_str(as_map(crd.spec.get("names")).get("kind"))
         if alpha and kind not in policy.alpha_kinds:
             history = " (a released version: reported, not refused)" if policy.released else ""
-            out.append(
-                finding(
-                    ids.RK_ALPHA_CRD_IN_STABLE,
-                    policy_severity(policy),
-                    f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
-                    f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
-                    crd.loc("$.spec.versions"),
-                    "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
-                    "or list the kind in the stream's apiMaturity.alphaApis",
-                    bundle,
-                )
+            out.flag(
+                ids.RK_ALPHA_CRD_IN_STABLE,
+                f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
+                f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
+                crd.loc("$.spec.versions"),
+                "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
+                "or list the kind in the stream's apiMaturity.alphaApis",
+                policy_severity(policy),
             )
     return out
 
@@ -102,31 +87,23 @@ def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) 
     csv = bundle.csv
     if csv is None:
         return []
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for image, path, what in bundle_images(csv):
         if not _DIGEST.search(image):
             tag = image.rpartition(":")[2] if ":" in image.rpartition("/")[2] else ""
             detail = f'a tag (":{tag}")' if tag else "no digest"
-            out.append(
-                finding(
-                    ids.RK_IMAGE_NOT_PINNED,
-                    Severity.ERROR,
-                    f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
-                    "a released bundle must reference images by @sha256 digest",
-                    csv.loc(path),
-                    "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)",
-                    bundle,
-                )
+            out.flag(
+                ids.RK_IMAGE_NOT_PINNED,
+                f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
+                "a released bundle must reference images by @sha256 digest",
+                csv.loc(path),
+                "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)",
             )
         if allowed_registries and not image.startswith(allowed_registries):
-            out.append(
-                finding(
-                    ids.RK_IMAGE_REGISTRY,
-                    Severity.ERROR,
-                    f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
-                    csv.loc(path),
-                    "reference the image from the registry it is released to",
-                    bundle,
-                )
+            out.flag(
+                ids.RK_IMAGE_REGISTRY,
+                f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
+                csv.loc(path),
+                "reference the image from the registry it is released to",
             )
     return out

@@ -24,11 +24,9 @@ from releasekit.model.bundle import (
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest
-
-__all__ = ["SUPPORTED_KINDS", "semver_range_valid", "validate_registry_content", "validate_registry_format"]
 
 SUPPORTED_KINDS = frozenset(
     {
@@ -89,19 +87,10 @@ def semver_range_valid(text: str) -> bool:
 
 
 def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
 
     def add(index: int, detail: str, hint: str) -> None:
-        out.append(
-            finding(
-                ids.FORMAT_DEPENDENCY,
-                Severity.ERROR,
-                detail,
-                deps.loc(f"$.dependencies[{index}]"),
-                hint,
-                bundle,
-            )
-        )
+        out.flag(ids.FORMAT_DEPENDENCY, detail, deps.loc(f"$.dependencies[{index}]"), hint)
 
     for index, raw in enumerate(as_list(deps.data.get("dependencies"))):
         item = as_map(raw)
@@ -158,7 +147,6 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
         return [
             finding(
                 ids.FORMAT_NO_ANNOTATIONS,
-                Severity.ERROR,
                 "Could not find annotations file",
                 Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
                 "add metadata/annotations.yaml with a top-level annotations map",
@@ -177,28 +165,17 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
 def _layout_findings(bundle: Bundle) -> list[Finding]:
     """A bundle root holds a manifests and a metadata folder."""
     root = Location(file=bundle.root)
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     if not bundle.has_manifests_dir:
-        out.append(
-            finding(
-                ids.FORMAT_LAYOUT,
-                Severity.ERROR,
-                "Unable to locate manifests directory",
-                root,
-                "put the manifests in a manifests/ folder",
-                bundle,
-            )
+        out.flag(
+            ids.FORMAT_LAYOUT,
+            "Unable to locate manifests directory",
+            root,
+            "put the manifests in a manifests/ folder",
         )
     if not bundle.has_metadata_dir:
-        out.append(
-            finding(
-                ids.FORMAT_LAYOUT,
-                Severity.ERROR,
-                "Unable to locate metadata directory",
-                root,
-                "add metadata/annotations.yaml",
-                bundle,
-            )
+        out.flag(
+            ids.FORMAT_LAYOUT, "Unable to locate metadata directory", root, "add metadata/annotations.yaml"
         )
     return out
 
@@ -213,7 +190,6 @@ def _missing_annotation_findings(bundle: Bundle, annotations: Manifest) -> list[
     return [
         finding(
             ids.FORMAT_MISSING_ANNOTATION,
-            Severity.ERROR,
             f'Missing annotation "{key}"',
             _annotation_loc(bundle, annotations, key),
             f"add {key} to metadata/annotations.yaml",
@@ -235,7 +211,6 @@ def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
     return [
         finding(
             ids.FORMAT_MEDIATYPE,
-            Severity.ERROR,
             f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
             _annotation_loc(bundle, annotations, ANNOTATION_MEDIATYPE),
             f"set {ANNOTATION_MEDIATYPE}: {detected}",
@@ -246,40 +221,33 @@ def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
 
 def _channel_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
     """The channels (missing counts as empty) and a given default channel are not empty."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
         if value is None and key == ANNOTATION_CHANNELS:
             value = ""  # missing channels are also "empty" to reg
         if value == "":
-            out.append(
-                finding(
-                    ids.FORMAT_EMPTY_CHANNELS,
-                    Severity.ERROR,
-                    f'Expecting annotation "{key}" to have non-empty value',
-                    _annotation_loc(bundle, annotations, key),
-                    "name the channel(s), comma separated",
-                    bundle,
-                )
+            out.flag(
+                ids.FORMAT_EMPTY_CHANNELS,
+                f'Expecting annotation "{key}" to have non-empty value',
+                _annotation_loc(bundle, annotations, key),
+                "name the channel(s), comma separated",
             )
     return out
 
 
 def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
     """The manifests and metadata annotations name the bundle's folders (releasekit's own warning)."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for key, want in ((ANNOTATION_MANIFESTS, "manifests/"), (ANNOTATION_METADATA, "metadata/")):
         value = bundle.annotation(key)
         if value is not None and value.strip("/") != want.strip("/"):
-            out.append(
-                finding(
-                    ids.FORMAT_DIR_VALUES,
-                    Severity.WARNING,
-                    f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
-                    _annotation_loc(bundle, annotations, key),
-                    f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
-                    bundle,
-                )
+            out.flag(
+                ids.FORMAT_DIR_VALUES,
+                f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
+                _annotation_loc(bundle, annotations, key),
+                f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
+                Severity.WARNING,
             )
     return out
 
@@ -349,62 +317,47 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
         owned[(as_str(item.get("name")), as_str(item.get("version")))] = (
             f"$.spec.customresourcedefinitions.owned[{index}]"
         )
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for (name, version), path in owned.items():
         if (name, version) not in present:
-            out.append(
-                finding(
-                    ids.BUNDLE_OWNED_CRD_MISSING,
-                    Severity.ERROR,
-                    f'owned CRD {name}/{version} not found in bundle "{csv.name}"',
-                    csv.loc(path),
-                    "add the CustomResourceDefinition to the bundle or drop it from the owned list",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_OWNED_CRD_MISSING,
+                f'owned CRD {name}/{version} not found in bundle "{csv.name}"',
+                csv.loc(path),
+                "add the CustomResourceDefinition to the bundle or drop it from the owned list",
             )
     owned_names = {name for name, _ in owned}
     for (name, version), crd in present.items():
         if name not in owned_names:
-            out.append(
-                finding(
-                    ids.BUNDLE_CRD_NOT_OWNED,
-                    Severity.WARNING,
-                    f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV',
-                    crd.loc("$.metadata.name"),
-                    "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_CRD_NOT_OWNED,
+                f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV',
+                crd.loc("$.metadata.name"),
+                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
+                Severity.WARNING,
             )
     return out
 
 
 def validate_registry_content(bundle: Bundle) -> list[Finding]:
     """Operator-registry's ``ValidateBundleContent``: kinds, object metadata, owned CRDs, CSV, CRDs."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for obj in bundle.all_manifests:
         if obj.kind not in SUPPORTED_KINDS:
-            out.append(
-                finding(
-                    ids.CONTENT_UNSUPPORTED_KIND,
-                    Severity.ERROR,
-                    f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}",
-                    obj.loc("$.kind"),
-                    "ship only kinds OLM can install from a registry+v1 bundle: "
-                    + ", ".join(sorted(SUPPORTED_KINDS)),
-                    bundle,
-                )
+            out.flag(
+                ids.CONTENT_UNSUPPORTED_KIND,
+                f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}",
+                obj.loc("$.kind"),
+                "ship only kinds OLM can install from a registry+v1 bundle: "
+                + ", ".join(sorted(SUPPORTED_KINDS)),
             )
     for obj in bundle.objects:
         for path, problem in _metadata_problems(obj):
-            out.append(
-                finding(
-                    ids.CONTENT_OBJECT_METADATA,
-                    Severity.ERROR,
-                    f"error validating object metadata: {problem}",
-                    obj.loc(path),
-                    "metadata fields must have the types Kubernetes expects (strings, string maps)",
-                    bundle,
-                )
+            out.flag(
+                ids.CONTENT_OBJECT_METADATA,
+                f"error validating object metadata: {problem}",
+                obj.loc(path),
+                "metadata fields must have the types Kubernetes expects (strings, string maps)",
             )
     if bundle.csv is not None:
         out += _registry_owned(bundle, bundle.csv)

@@ -13,22 +13,14 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import (
+    BundleFindings,
     api_message,
     as_list,
     as_map,
     as_str,
-    finding,
     go_quote_list,
     parse_tolerant,
 )
-
-__all__ = [
-    "removed_api_message",
-    "removed_apis_1_22",
-    "removed_apis_1_25",
-    "removed_apis_1_26",
-    "validate_removed_apis",
-]
 
 _REMOVED_1_22: dict[str, frozenset[str]] = {
     "scheduling.k8s.io/v1beta1": frozenset({"PriorityClass"}),
@@ -145,41 +137,33 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
     if csv is None:
         return []
     name = csv.name
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     provided = None
     if options.k8s_version:
         provided = parse_tolerant(options.k8s_version)
         if provided is None:
-            out.append(
-                finding(
-                    ids.REMOVED_API_VERSION_INPUT,
-                    Severity.ERROR,
-                    api_message(
-                        f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
-                    ),
-                    Location(file=bundle.root),
-                    "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31",
-                    bundle,
-                )
+            out.flag(
+                ids.REMOVED_API_VERSION_INPUT,
+                api_message(
+                    f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
+                ),
+                Location(file=bundle.root),
+                "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31",
             )
     min_kube_text = as_str(csv.spec.get("minKubeVersion")).strip()
     min_kube = None
     if min_kube_text:
         min_kube = parse_tolerant(min_kube_text)
         if min_kube is None:
-            out.append(
-                finding(
-                    ids.REMOVED_API_VERSION_INPUT,
-                    Severity.ERROR,
-                    api_message(
-                        "unable to use csv.Spec.MinKubeVersion to verify the CRD/Webhook apis because it has an "
-                        f"invalid value: {min_kube_text}",
-                        value=name,
-                    ),
-                    csv.loc("$.spec.minKubeVersion"),
-                    "write spec.minKubeVersion as semver, e.g. 1.28.0",
-                    bundle,
-                )
+            out.flag(
+                ids.REMOVED_API_VERSION_INPUT,
+                api_message(
+                    "unable to use csv.Spec.MinKubeVersion to verify the CRD/Webhook apis because it has an "
+                    f"invalid value: {min_kube_text}",
+                    value=name,
+                ),
+                csv.loc("$.spec.minKubeVersion"),
+                "write spec.minKubeVersion as semver, e.g. 1.28.0",
             )
 
     def unsupported(minor: int) -> bool:
@@ -189,15 +173,12 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
 
     def emit(minor: int, found: Found, where: dict[str, Manifest], severity: Severity) -> None:
         first = where.get(sorted(found)[0], csv)
-        out.append(
-            finding(
-                ids.REMOVED_API,
-                severity,
-                api_message(removed_api_message(minor, found), value=name),
-                first.loc("$.apiVersion"),
-                hint,
-                bundle,
-            )
+        out.flag(
+            ids.REMOVED_API,
+            api_message(removed_api_message(minor, found), value=name),
+            first.loc("$.apiVersion"),
+            hint,
+            severity,
         )
 
     found, where = removed_apis_1_22(bundle)

@@ -12,17 +12,16 @@ import re
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding, gvk_string
+from releasekit.rules.bundle._common import (
+    BundleFindings,
+    api_message,
+    as_list,
+    as_map,
+    as_str,
+    finding,
+    gvk_string,
+)
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
-
-__all__ = [
-    "MAX_COMPRESSED_SIZE",
-    "crd_keys",
-    "format_size",
-    "pullspec_error",
-    "validate_bundle_structure",
-    "validate_loader",
-]
 
 MAX_COMPRESSED_SIZE = 1 << 20
 """OLM stages an unpacked bundle in one ConfigMap, so its gzip+base64 size must stay under 1 MiB."""
@@ -44,66 +43,46 @@ def format_size(size: float) -> str:
 
 def validate_loader(bundle: Bundle) -> list[Finding]:
     """What api's loader refuses: sub-folders and hidden files, CSV count, CRD apiVersions."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for stray in bundle.stray_entries:
         if stray.is_dir:
-            out.append(
-                finding(
-                    ids.STRAY_DIRECTORY,
-                    Severity.ERROR,
-                    f"bundle manifests dir contains directory: {stray.path}",
-                    Location(file=stray.path),
-                    "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
-                    bundle,
-                )
+            out.flag(
+                ids.STRAY_DIRECTORY,
+                f"bundle manifests dir contains directory: {stray.path}",
+                Location(file=stray.path),
+                "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
             )
         else:
-            out.append(
-                finding(
-                    ids.STRAY_HIDDEN_FILE,
-                    Severity.ERROR,
-                    f"bundle manifests dir has hidden file: {stray.path}",
-                    Location(file=stray.path),
-                    "delete the hidden file from the manifests folder",
-                    bundle,
-                )
+            out.flag(
+                ids.STRAY_HIDDEN_FILE,
+                f"bundle manifests dir has hidden file: {stray.path}",
+                Location(file=stray.path),
+                "delete the hidden file from the manifests folder",
             )
     manifests_dir = (
         f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
     )
     if bundle.csv is None and bundle.layout.value != "file":
-        out.append(
-            finding(
-                ids.CSV_COUNT,
-                Severity.ERROR,
-                f"unable to find a csv in bundle directory {manifests_dir}",
-                Location(file=bundle.root),
-                "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_COUNT,
+            f"unable to find a csv in bundle directory {manifests_dir}",
+            Location(file=bundle.root),
+            "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
         )
     for extra in bundle.extra_csvs:
-        out.append(
-            finding(
-                ids.CSV_COUNT,
-                Severity.ERROR,
-                "invalid bundle: contains multiple CSVs",
-                extra.loc(),
-                "keep one ClusterServiceVersion per bundle",
-                bundle,
-            )
+        out.flag(
+            ids.CSV_COUNT,
+            "invalid bundle: contains multiple CSVs",
+            extra.loc(),
+            "keep one ClusterServiceVersion per bundle",
         )
     for crd in bundle.crds:
         if crd.api_version not in CRD_API_VERSIONS:
-            out.append(
-                finding(
-                    ids.CRD_API_VERSION,
-                    Severity.ERROR,
-                    f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
-                    crd.loc("$.apiVersion"),
-                    "use apiextensions.k8s.io/v1",
-                    bundle,
-                )
+            out.flag(
+                ids.CRD_API_VERSION,
+                f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
+                crd.loc("$.apiVersion"),
+                "use apiextensions.k8s.io/v1",
             )
     return out
 
@@ -165,78 +144,44 @@ def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
         account = as_str(pod.get("serviceAccountName"))
         if account:
             used.add(account)
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
-            out.append(
-                finding(
-                    ids.BUNDLE_SERVICE_ACCOUNT,
-                    Severity.ERROR,
-                    api_message(
-                        f"invalid service account found in bundle. This service account {obj.name} in your bundle "
-                        "is not valid, because a service account with the same name was already specified in your "
-                        "CSV. If this was unintentional, please remove the service account manifest from your "
-                        "bundle. If it was intentional to specify a separate service account, please rename the SA "
-                        "in either the bundle manifest or the CSV.",
-                        value=obj.name,
-                    ),
-                    obj.loc("$.metadata.name"),
-                    "OLM creates the CSV's service accounts itself; drop this manifest or rename it",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_SERVICE_ACCOUNT,
+                api_message(
+                    f"invalid service account found in bundle. This service account {obj.name} in your bundle "
+                    "is not valid, because a service account with the same name was already specified in your "
+                    "CSV. If this was unintentional, please remove the service account manifest from your "
+                    "bundle. If it was intentional to specify a separate service account, please rename the SA "
+                    "in either the bundle manifest or the CSV.",
+                    value=obj.name,
+                ),
+                obj.loc("$.metadata.name"),
+                "OLM creates the CSV's service accounts itself; drop this manifest or rename it",
             )
     return out
 
 
 def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
-    location = Location(file=bundle.root)
-    if bundle.compressed_size == 0:
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                Severity.WARNING,
-                api_message("unable to check the bundle compressed size", value=csv.name),
-                location,
-                hint,
-                bundle,
-            )
-        ]
-    if bundle.size == 0:
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                Severity.WARNING,
-                api_message("unable to check the bundle size", value=csv.name),
-                location,
-                hint,
-                bundle,
-            )
-        ]
     text = (
         f"size=~{format_size(bundle.compressed_size)} , max={format_size(MAX_COMPRESSED_SIZE)}. "
         f"Bundle uncompressed size is {format_size(bundle.size)}"
     )
-    if bundle.compressed_size > MAX_COMPRESSED_SIZE:
-        message = f"maximum bundle compressed size with gzip size exceeded: {text}"
-        return [
-            finding(
-                ids.BUNDLE_SIZE, Severity.ERROR, api_message(message, value=csv.name), location, hint, bundle
-            )
-        ]
-    if bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
+    severity = Severity.WARNING
+    if bundle.compressed_size == 0:
+        message = "unable to check the bundle compressed size"
+    elif bundle.size == 0:
+        message = "unable to check the bundle size"
+    elif bundle.compressed_size > MAX_COMPRESSED_SIZE:
+        message, severity = f"maximum bundle compressed size with gzip size exceeded: {text}", Severity.ERROR
+    elif bundle.compressed_size > MAX_COMPRESSED_SIZE * 0.85:
         message = f"nearing maximum bundle compressed size with gzip: {text}"
-        return [
-            finding(
-                ids.BUNDLE_SIZE,
-                Severity.WARNING,
-                api_message(message, value=csv.name),
-                location,
-                hint,
-                bundle,
-            )
-        ]
-    return []
+    else:
+        return []
+    hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
+    message = api_message(message, value=csv.name)
+    return [finding(ids.BUNDLE_SIZE, message, Location(file=bundle.root), hint, bundle, severity)]
 
 
 def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
@@ -249,7 +194,6 @@ def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
     return [
         finding(
             ids.BUNDLE_RELEASE_NAME,
-            Severity.ERROR,
             api_message(
                 f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"',
                 value=csv.name,
@@ -262,68 +206,53 @@ def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 
 def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     for index, item in enumerate(as_list(csv.spec.get("relatedImages"))):
         image = as_str(as_map(item).get("image"))
         path = f"$.spec.relatedImages[{index}].image"
         if not image:
-            out.append(
-                finding(
-                    ids.BUNDLE_RELATED_IMAGE,
-                    Severity.ERROR,
-                    api_message(
-                        f"relatedImages[{index}] has an empty image field",
-                        value=f"spec.relatedImages[{index}].image",
-                    ),
-                    csv.loc(f"$.spec.relatedImages[{index}]"),
-                    "give every related image a pull spec, or remove the entry",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_RELATED_IMAGE,
+                api_message(
+                    f"relatedImages[{index}] has an empty image field",
+                    value=f"spec.relatedImages[{index}].image",
+                ),
+                csv.loc(f"$.spec.relatedImages[{index}]"),
+                "give every related image a pull spec, or remove the entry",
             )
             continue
         problem = pullspec_error(image)
         if problem is not None:
-            out.append(
-                finding(
-                    ids.BUNDLE_RELATED_IMAGE,
-                    Severity.ERROR,
-                    api_message(
-                        f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
-                        value=f"spec.relatedImages[{index}].image",
-                    ),
-                    csv.loc(path),
-                    "write the image as registry/repository[:tag][@sha256:<64 hex>]",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_RELATED_IMAGE,
+                api_message(
+                    f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
+                    value=f"spec.relatedImages[{index}].image",
+                ),
+                csv.loc(path),
+                "write the image as registry/repository[:tag][@sha256:<64 hex>]",
             )
     return out
 
 
 def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
-    """Operator-framework/api's bundle validator.
-
-    It checks owned CRDs, duplicates, shadowing ServiceAccounts, size, release name and images.
-    """
+    """Operator-framework/api's bundle validator."""
     csv = bundle.csv
     if csv is None:
         return []
     name = csv.name
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     keys: dict[tuple[str, str, str], Manifest] = {}
     for crd in bundle.crds:
         for key in crd_keys(crd):
             if key in keys:
-                out.append(
-                    finding(
-                        ids.BUNDLE_DUPLICATE_CRD,
-                        Severity.ERROR,
-                        api_message(
-                            f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
-                        ),
-                        crd.loc("$.spec"),
-                        f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
-                        bundle,
-                    )
+                out.flag(
+                    ids.BUNDLE_DUPLICATE_CRD,
+                    api_message(
+                        f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
+                    ),
+                    crd.loc("$.spec"),
+                    f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
                 )
             else:
                 keys[key] = crd
@@ -337,33 +266,25 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
         )
     for key, path in owned.items():
         if key not in keys:
-            out.append(
-                finding(
-                    ids.BUNDLE_OWNED_CRD_MISSING,
-                    Severity.ERROR,
-                    api_message(
-                        f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
-                    ),
-                    csv.loc(path),
-                    "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_OWNED_CRD_MISSING,
+                api_message(
+                    f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
+                ),
+                csv.loc(path),
+                "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
             )
     owned_group_kinds = {(g, k) for g, _, k in owned}
     for key, crd in keys.items():
         if key not in owned and (key[0], key[2]) not in owned_group_kinds:
-            out.append(
-                finding(
-                    ids.BUNDLE_CRD_NOT_OWNED,
-                    Severity.ERROR,
-                    api_message(
-                        f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
-                        value=gvk_string(*key),
-                    ),
-                    crd.loc("$.spec"),
-                    "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
-                    bundle,
-                )
+            out.flag(
+                ids.BUNDLE_CRD_NOT_OWNED,
+                api_message(
+                    f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
+                    value=gvk_string(*key),
+                ),
+                crd.loc("$.spec"),
+                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
             )
     out += _service_accounts(bundle, csv)
     out += _size(bundle, csv)
