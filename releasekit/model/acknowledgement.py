@@ -20,6 +20,18 @@ from dataclasses import dataclass
 
 from releasekit.model.finding import Finding, Location, Severity, make_finding
 
+__all__ = [
+    "ACKNOWLEDGEMENTS_FILE",
+    "RULES",
+    "RULE_ACK_ERROR",
+    "RULE_ACK_SCHEMA",
+    "RULE_ACK_STALE",
+    "Acknowledgement",
+    "Identity",
+    "acknowledge",
+    "identity_of",
+]
+
 ACKNOWLEDGEMENTS_FILE = "releasekit-acknowledgements.yaml"
 RULE_ACK_STALE = "RK-POLICY-020"
 RULE_ACK_ERROR = "RK-POLICY-021"

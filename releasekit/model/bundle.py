@@ -9,6 +9,24 @@ from typing import Any
 
 from releasekit.model.finding import Finding, Location, nearest_line
 
+__all__ = [
+    "ANNOTATION_CHANNELS",
+    "ANNOTATION_DEFAULT_CHANNEL",
+    "ANNOTATION_MANIFESTS",
+    "ANNOTATION_MEDIATYPE",
+    "ANNOTATION_METADATA",
+    "ANNOTATION_OPENSHIFT_VERSIONS",
+    "ANNOTATION_PACKAGE",
+    "Bundle",
+    "BundleLayout",
+    "Dockerfile",
+    "DockerfileLabel",
+    "Manifest",
+    "StrayEntry",
+    "StreamPolicy",
+    "ValidationOptions",
+]
+
 ANNOTATION_MEDIATYPE = "operators.operatorframework.io.bundle.mediatype.v1"
 ANNOTATION_MANIFESTS = "operators.operatorframework.io.bundle.manifests.v1"
 ANNOTATION_METADATA = "operators.operatorframework.io.bundle.metadata.v1"

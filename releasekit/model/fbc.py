@@ -8,6 +8,33 @@ from typing import Any
 
 from releasekit.model.finding import Location
 
+__all__ = [
+    "MISSING",
+    "OrderedValue",
+    "PROP_BUNDLE_OBJECT",
+    "PROP_CSV_METADATA",
+    "PROP_GVK",
+    "PROP_PACKAGE",
+    "PROPERTY_SHAPES",
+    "SCHEMA_BUNDLE",
+    "SCHEMA_CHANNEL",
+    "SCHEMA_DEPRECATIONS",
+    "SCHEMA_PACKAGE",
+    "Bundle",
+    "Channel",
+    "ChannelEntry",
+    "DeclarativeConfig",
+    "Deprecation",
+    "DeprecationEntry",
+    "Icon",
+    "Meta",
+    "Package",
+    "Property",
+    "RelatedImage",
+    "JSON_KINDS",
+    "json_kind",
+]
+
 SCHEMA_PACKAGE = "olm.package"
 SCHEMA_CHANNEL = "olm.channel"
 SCHEMA_BUNDLE = "olm.bundle"

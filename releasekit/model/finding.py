@@ -6,6 +6,17 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+__all__ = [
+    "Finding",
+    "Location",
+    "Severity",
+    "count_by_severity",
+    "has_errors",
+    "make_finding",
+    "nearest_line",
+    "sort_findings",
+]
+
 
 def nearest_line(lines: Mapping[str, int], path: str) -> int | None:
     """The line of JSON path ``path`` in ``lines``, or of its nearest recorded ancestor, or ``None``."""

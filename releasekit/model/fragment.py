@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from releasekit.model.fbc import DeclarativeConfig
 
+__all__ = ["FragmentFacts"]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FragmentFacts:

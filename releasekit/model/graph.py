@@ -8,6 +8,17 @@ from typing import Final
 
 from releasekit.model.version import Version
 
+__all__ = [
+    "KIND_ORDER",
+    "ChannelView",
+    "Edge",
+    "EdgeKind",
+    "Node",
+    "PackageGraph",
+    "Reachability",
+    "Stranding",
+]
+
 
 class EdgeKind(enum.StrEnum):
     """How a channel entry names its sources, spelled as in FBC."""

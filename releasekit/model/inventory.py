@@ -6,6 +6,19 @@ import enum
 import re
 from dataclasses import dataclass
 
+__all__ = [
+    "Crd",
+    "CrdVersion",
+    "FeatureGate",
+    "GateStage",
+    "Inventory",
+    "InventorySource",
+    "Maturity",
+    "inventory_name",
+    "line_of_version",
+    "version_maturity",
+]
+
 
 class Maturity(enum.StrEnum):
     """API maturity of a CRD version (or of a whole CRD)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds", "too_deep_at"]
+
 MAX_DEPTH = 256
 """Deepest nesting of mappings and sequences accepted in any YAML or JSON input (files and embedded text)."""
 

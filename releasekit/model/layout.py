@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+__all__ = ["DEFAULT_LAYOUT", "KUEUE_FBC_LAYOUT", "LAYOUTS", "CatalogLayout", "is_fragment"]
+
 _FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
 
 

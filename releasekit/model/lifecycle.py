@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from releasekit.model.stream import OpenShiftVersion
 
+__all__ = ["EdgeKind", "OpenShiftLifecycle", "UpgradeEdge", "consecutive_edges", "default_edges"]
+
 
 class EdgeKind(enum.StrEnum):
     """How a cluster upgrade goes: one minor, EUS to EUS, or into a new major."""

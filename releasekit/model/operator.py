@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = ["OperatorRecord"]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OperatorRecord:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Location
 
+__all__ = ["PublishedBlob", "PublishedKey"]
+
 PublishedKey = tuple[str, str, str]
 """``(OpenShift version, package, bundle name)``: one bundle in one catalog."""
 

@@ -10,6 +10,17 @@ from dataclasses import dataclass, field
 from releasekit.model.acknowledgement import Acknowledgement
 from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
 
+__all__ = [
+    "BaselineState",
+    "CatalogChangeNote",
+    "FailOn",
+    "Numbers",
+    "Report",
+    "baseline_key",
+    "match_baseline",
+    "told_by_changes",
+]
+
 CHANGES_RULE = "RK-DIFF-002"
 """The rule whose notes say what :attr:`Report.changes` says (reporters that show the changes skip them)."""
 

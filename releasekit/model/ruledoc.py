@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from releasekit.model.finding import Severity
 
+__all__ = ["RuleDoc", "rule_anchor"]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleDoc:

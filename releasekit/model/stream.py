@@ -12,6 +12,39 @@ import semver
 from releasekit.model.finding import Location, nearest_line
 from releasekit.model.inventory import Crd, GateStage, Inventory
 
+__all__ = [
+    "ApiMaturityPolicy",
+    "ApiServiceRef",
+    "ChannelPolicy",
+    "ConditionalGate",
+    "CrdPlacement",
+    "CrossMinor",
+    "CsvMetadataFacts",
+    "DEFAULT_NEWEST_MINOR",
+    "FeatureGatePolicy",
+    "GateSetting",
+    "Gvk",
+    "InstallMode",
+    "OpenShiftVersion",
+    "Origin",
+    "OwnedCrdRef",
+    "RecordedRelease",
+    "RelatedImage",
+    "Release",
+    "ReleaseImages",
+    "ReleaseStatus",
+    "Stream",
+    "UpgradePolicy",
+    "Upstream",
+    "image_has_digest",
+    "image_repository",
+    "openshift_order",
+    "openshift_versions_label_form",
+    "operand_crds",
+    "sort_releases",
+    "OlmV1Readiness",
+]
+
 DEFAULT_NEWEST_MINOR = "newest-minor"
 """``channels.default`` value meaning: the channel of the newest released (or deprecated) minor."""
 

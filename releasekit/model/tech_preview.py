@@ -7,6 +7,15 @@ from typing import Final
 
 from releasekit.model.stream import OPENSHIFT_NUMBER_DIGITS, OpenShiftVersion, Release, Stream
 
+__all__ = [
+    "ANNOTATION_OLM_PROPERTIES",
+    "PROP_MAX_OPENSHIFT",
+    "max_openshift_value",
+    "olm_properties_annotation",
+    "parse_max_openshift",
+    "written_max_openshift",
+]
+
 PROP_MAX_OPENSHIFT: Final = "olm.maxOpenShiftVersion"
 ANNOTATION_OLM_PROPERTIES: Final = "olm.properties"
 

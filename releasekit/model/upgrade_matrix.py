@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+__all__ = ["MatrixRow", "MatrixUpgrade", "changed_rows"]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatrixRow:

@@ -7,6 +7,24 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+__all__ = [
+    "RELEASE_MAX_LENGTH",
+    "Comparison",
+    "PrereleaseId",
+    "Range",
+    "RangeError",
+    "Release",
+    "Version",
+    "VersionError",
+    "VersionRelease",
+    "compare_prerelease",
+    "go_quote",
+    "parse_prerelease_identifier",
+    "parse_range",
+    "parse_release",
+    "parse_version",
+]
+
 RELEASE_MAX_LENGTH = 20
 """Longest release string opm accepts (bytes), from the CSV CRD constraint."""
 

@@ -19,6 +19,27 @@ from releasekit.model.stream import (
 )
 from releasekit.plan.csv import csv_context, openshift_versions_value, operand_crds, with_prose
 
+__all__ = [
+    "ANNOTATIONS_FILE",
+    "ASSETS_DIR",
+    "DOCKERFILE",
+    "MANIFEST_FILE",
+    "MANIFEST_SCHEMA",
+    "OPERATOR_CRD_FILE",
+    "BundlePlan",
+    "PlannedCrd",
+    "UpstreamPin",
+    "bundle_annotations",
+    "check_hashes",
+    "import_hint",
+    "manifest_document",
+    "plan_bundle",
+    "require_pinned",
+    "select_releases",
+    "template_context",
+    "upstream_ref",
+]
+
 MANIFESTS_DIR = PurePosixPath("manifests")
 METADATA_DIR = PurePosixPath("metadata")
 ASSETS_DIR = PurePosixPath("operator-assets") / "crds"

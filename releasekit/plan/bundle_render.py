@@ -11,6 +11,8 @@ from typing import Any
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, Bundle, Property, RelatedImage
 from releasekit.plan.migrate import build_csv_metadata
 
+__all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
+
 PACKAGE_ANNOTATION = "operators.operatorframework.io.bundle.package.v1"
 
 

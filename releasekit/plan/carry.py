@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 
+__all__ = ["carried_blobs"]
+
 
 def carried_blobs(
     streams: Sequence[Stream], published: Mapping[PublishedKey, PublishedBlob]

@@ -46,6 +46,16 @@ from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, written_max_opensh
 from releasekit.plan.channels import catalog_releases, plan_channels
 from releasekit.plan.migrate import build_csv_metadata
 
+__all__ = [
+    "CSV_METADATA_SINCE",
+    "CatalogFragment",
+    "ReleaseManifests",
+    "base_image",
+    "containerfile",
+    "plan_catalogs",
+    "plan_package",
+]
+
 CSV_METADATA_SINCE = OpenShiftVersion(major=4, minor=17)
 """From this OpenShift version on, bundles carry ``olm.csv.metadata`` instead of ``olm.bundle.object``."""
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from releasekit.model.fbc import ChannelEntry
 from releasekit.model.stream import DEFAULT_NEWEST_MINOR, CrossMinor, Release, ReleaseStatus, Stream
 
+__all__ = ["PlannedChannel", "PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlannedChannel:

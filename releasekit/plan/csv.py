@@ -6,14 +6,21 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from releasekit.model.inventory import Crd
-from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream
-from releasekit.model.stream import operand_crds as operand_crds
+from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream, operand_crds
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
     olm_properties_annotation,
     written_max_openshift,
 )
 from releasekit.plan.channels import csv_edges
+
+__all__ = [
+    "with_prose",
+    "OPERATOR_CRD",
+    "csv_context",
+    "openshift_versions_value",
+    "operand_crds",
+]
 
 OPERATOR_CRD = "kueues.kueue.openshift.io"
 """The operator's own CRD, always owned by the CSV."""

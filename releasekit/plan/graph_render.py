@@ -8,6 +8,8 @@ from typing import Any, Final
 
 from releasekit.model.graph import EdgeKind, PackageGraph
 
+__all__ = ["GRAPH_SCHEMA", "graph_to_json", "render_dot", "render_json", "render_mermaid"]
+
 GRAPH_SCHEMA: Final = "releasekit/graph/v1"
 
 _DOT_STYLE: Final = {EdgeKind.REPLACES: "solid", EdgeKind.SKIPS: "dashed", EdgeKind.SKIP_RANGE: "dotted"}

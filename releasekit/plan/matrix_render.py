@@ -8,6 +8,15 @@ from typing import Any, Final
 
 from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade, changed_rows
 
+__all__ = [
+    "MATRIX_SCHEMA",
+    "matrix_to_json",
+    "render_changed_markdown",
+    "render_json",
+    "render_markdown",
+    "render_text",
+]
+
 MATRIX_SCHEMA: Final = "releasekit/upgrade-matrix/v1"
 
 

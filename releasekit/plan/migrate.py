@@ -15,6 +15,16 @@ from releasekit.model.fbc import (
     Property,
 )
 
+__all__ = [
+    "LEVELS",
+    "MigrationError",
+    "OrderedValue",
+    "build_csv_metadata",
+    "migrate",
+    "prepare_for_render",
+    "stages_for_level",
+]
+
 LEVELS: tuple[str, ...] = ("none", "bundle-object-to-csv-metadata")
 """Migration levels, in the order they run (``--migrate-level``)."""
 

@@ -8,6 +8,8 @@ from typing import Any, Final
 
 from releasekit.model.bundle import Bundle, Manifest
 
+__all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "UnreadableRule", "installer_manifests", "plural"]
+
 CLUSTER_SCOPED_KINDS: Final = frozenset(
     {
         "APIService",

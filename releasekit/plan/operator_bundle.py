@@ -40,6 +40,18 @@ from releasekit.model.tech_preview import (
 from releasekit.plan.channels import csv_edges
 from releasekit.plan.csv import openshift_versions_value, with_prose
 
+__all__ = [
+    "CHANNEL_KEYS",
+    "RULE_CARRIED",
+    "RULE_MISMATCH",
+    "RULE_NO_RECORD",
+    "OperatorFacts",
+    "choose_operator_facts",
+    "recorded_csv",
+    "record_findings",
+    "recorded_files",
+]
+
 RULE_CARRIED = "RK-BUNDLE-100"
 RULE_NO_RECORD = "RK-BUNDLE-101"
 RULE_MISMATCH = "RK-BUNDLE-102"

@@ -8,6 +8,19 @@ from typing import Any
 
 from releasekit.model import jsontext
 
+__all__ = [
+    "CSV_PROSE_ANNOTATIONS",
+    "CSV_PROSE_SPEC",
+    "DOCKERFILE_PROSE_LABELS",
+    "MAX_SUBSTITUTION_STEPS",
+    "RECORD_SCHEMA",
+    "dockerfile_labels",
+    "make_record",
+    "strip_crd_descriptions",
+    "strip_csv_prose",
+    "substitute_related_images",
+]
+
 RECORD_SCHEMA = "releasekit/operator-record/v1"
 CSV_PROSE_SPEC = ("description", "displayName", "icon", "keywords", "links", "maintainers", "provider")
 CSV_PROSE_ANNOTATIONS = ("description", "alm-examples")

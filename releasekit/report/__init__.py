@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 if TYPE_CHECKING:  # the format names are needed by every command's --help; the model only by reporters
     from releasekit.model.report import Report
 
+__all__ = ["REPORTERS", "Reporter", "get_reporter", "source_epoch"]
+
 
 class Reporter(Protocol):
     """Something that renders a report as text."""

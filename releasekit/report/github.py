@@ -6,6 +6,8 @@ from releasekit.model.finding import Severity
 from releasekit.model.report import Report
 from releasekit.report._checks import numbers_phrase, printable_report
 
+__all__ = ["MAX_PER_KIND", "GithubReporter", "escape_data", "escape_property"]
+
 MAX_PER_KIND = 10
 _KIND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

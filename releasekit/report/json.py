@@ -10,6 +10,8 @@ from releasekit.model.finding import Finding
 from releasekit.model.report import Report
 from releasekit.report._checks import printable_report
 
+__all__ = ["REPORT_SCHEMA_ID", "JsonReporter", "finding_to_json", "report_to_json"]
+
 REPORT_SCHEMA_ID = "releasekit/report/v1"
 
 

@@ -8,6 +8,8 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.report._checks import checks_by_rule_and_subject, marks, printable_report
 
+__all__ = ["JunitReporter"]
+
 
 def _text(findings: list[Finding], report: Report) -> str:
     lines = []

@@ -11,6 +11,8 @@ from releasekit.model.finding import Severity
 from releasekit.model.report import FailOn, Report
 from releasekit.report._checks import numbers_phrase, printable_report
 
+__all__ = ["KonfluxReporter", "konflux_error", "konflux_timestamp"]
+
 NAMESPACE = "releasekit"
 _NOTE_RULES = 5  # rule ids named in the note; the rest are in the full report
 

@@ -8,6 +8,8 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
 from releasekit.report._checks import printable_report
 
+__all__ = ["MarkdownReporter"]
+
 _ICON = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
 
 

@@ -13,6 +13,8 @@ from releasekit.model.report import Report
 from releasekit.model.ruledoc import RuleDoc, rule_anchor
 from releasekit.report._checks import printable_report
 
+__all__ = ["DEFAULT_RULES_URL", "SarifReporter"]
+
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 DEFAULT_RULES_URL = "docs/rules.md"

@@ -8,6 +8,8 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report, told_by_changes
 from releasekit.report._checks import marks, numbers_phrase, plural, printable_report
 
+__all__ = ["TextReporter", "change_lines", "summary_line"]
+
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"

@@ -22,6 +22,14 @@ from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.stream import Stream
 
+__all__ = [
+    "RULES",
+    "RULE_NOT_IMPORTED",
+    "AdoptedCatalog",
+    "check_adopted",
+    "not_imported",
+]
+
 RULE_UNKNOWN_PACKAGE = "RK-DIFF-012"
 RULE_UNKNOWN_OPENSHIFT = "RK-DIFF-013"
 RULE_UNKNOWN_BUNDLE = "RK-DIFF-014"

@@ -20,6 +20,16 @@ from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.published import PublishedBlob, PublishedKey
 
+__all__ = [
+    "RULES",
+    "RULE_CARRIED_EDITED",
+    "RULE_CARRIED_FACTS",
+    "RULE_NOTHING_COMPARED",
+    "check_carried_edits",
+    "check_carried_facts",
+    "nothing_compared",
+]
+
 RULE_CARRIED_EDITED = "RK-DIFF-010"
 RULE_CARRIED_FACTS = "RK-DIFF-011"
 RULE_NOTHING_COMPARED = "RK-DIFF-017"

@@ -44,6 +44,32 @@ from releasekit.rules.graph import (
     upgrade_adjacency,
 )
 
+__all__ = [
+    "EXEMPT_CHANNEL_WORDS",
+    "RULES",
+    "RULE_BUNDLE_CONTENT",
+    "RULE_BUNDLE_REMOVED",
+    "RULE_CHANGES",
+    "RULE_CHANNEL_REMOVED",
+    "RULE_DRIFT",
+    "RULE_RECORDED_FACTS",
+    "RULE_STRANDED",
+    "CatalogChange",
+    "PackageCatalog",
+    "bundle_field_changes",
+    "bundle_versions",
+    "check_bundle_content",
+    "check_changes",
+    "check_diff",
+    "check_pruning",
+    "check_recorded_facts",
+    "check_stranded",
+    "is_exempt_channel",
+    "reaches_head",
+    "release_facts",
+    "summarize_changes",
+]
+
 RULE_DRIFT = "RK-DIFF-001"
 RULE_CHANGES = "RK-DIFF-002"
 RULE_BUNDLE_REMOVED = "RK-DIFF-003"

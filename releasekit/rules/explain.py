@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+__all__ = ["EXAMPLES"]
+
 EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     # ------------------------------------------------------------------ loading a catalog (io.fbc_load)
     "RK-FBC-001": ("a `catalog.yaml` with a tab in its indentation", "fix the syntax at the reported line"),

@@ -96,6 +96,17 @@ from releasekit.model.version import (
     parse_version,
 )
 
+__all__ = [
+    "RULES",
+    "GraphProblem",
+    "RuleInfo",
+    "channel_heads",
+    "check_channel_graph",
+    "dns1123_label_errors",
+    "image_pull_spec_error",
+    "validate_config",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class RuleInfo:

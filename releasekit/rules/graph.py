@@ -64,9 +64,7 @@ from releasekit.model.graph import (
     Node,
     PackageGraph,
     Reachability,
-)
-from releasekit.model.graph import (
-    Stranding as Stranding,
+    Stranding,
 )
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Stream
 from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, parse_max_openshift
@@ -80,6 +78,29 @@ from releasekit.model.version import (
     parse_version,
 )
 from releasekit.rules.fbc import channel_heads, entry_index
+
+__all__ = [
+    "DEFAULT_POLICY",
+    "RULES",
+    "ChannelView",
+    "Edge",
+    "EdgeKind",
+    "GraphPolicy",
+    "GraphRule",
+    "Node",
+    "PackageGraph",
+    "Reachability",
+    "Stranding",
+    "analyze_config",
+    "analyze_package",
+    "blocks_upgrade",
+    "check_graph",
+    "check_openshift_upgrades",
+    "find_strandings",
+    "published_pairs",
+    "published_severity",
+]
+
 
 # ------------------------------------------------------------------------------------------ rules
 

@@ -23,6 +23,8 @@ from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
 from releasekit.model.finding import Finding, Location, make_finding
 from releasekit.model.fragment import FragmentFacts
 
+__all__ = ["RELEASE_REGISTRIES", "RULE_IDS", "FragmentFacts", "check_fragment", "parse_openshift_folder"]
+
 RELEASE_REGISTRIES = ("registry.redhat.io/", "registry.stage.redhat.io/")
 RULE_IDS = tuple(f"RK-KONFLUX-{n:03d}" for n in range(1, 11))
 CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"

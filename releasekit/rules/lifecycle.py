@@ -20,6 +20,8 @@ from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
 from releasekit.model.stream import Stream
 
+__all__ = ["RULES", "check_lifecycle"]
+
 RULES: Final = {
     "RK-STREAM-050": "a lifecycle entry names a version that is not listed",
     "RK-STREAM-051": "a lifecycle upgrade edge does not go upwards or has the wrong kind",

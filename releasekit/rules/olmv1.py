@@ -53,6 +53,17 @@ from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
 
+__all__ = [
+    "BROAD_RBAC_RULES",
+    "DEPENDENCY_PROPERTIES",
+    "RBAC_FIELDS",
+    "RULES",
+    "check_install_namespace",
+    "check_install_safety",
+    "check_olmv1",
+    "namespace_name_problem",
+]
+
 RULES: Final = {
     "RK-OLMV1-001": "AllNamespaces install mode not supported",
     "RK-OLMV1-002": "dependency property or required API",

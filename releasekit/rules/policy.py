@@ -39,6 +39,22 @@ from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturit
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
 from releasekit.rules.graph import analyze_config
 
+__all__ = [
+    "RULES",
+    "RULE_ALPHA_API",
+    "RULE_API_CHANGE",
+    "RULE_CROSS_EDGE",
+    "RULE_STORAGE",
+    "ShippedApi",
+    "UpgradeEdge",
+    "check_alpha_apis",
+    "check_edges",
+    "check_policy",
+    "is_stable",
+    "shipped_apis",
+    "upgrade_edges",
+]
+
 RULE_ALPHA_API = "RK-POLICY-001"
 RULE_STORAGE = "RK-POLICY-002"
 RULE_API_CHANGE = "RK-POLICY-003"

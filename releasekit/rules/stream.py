@@ -42,6 +42,7 @@ from releasekit.model.stream_ids import (
     RULE_GATE_UNKNOWN,
     RULE_GATES_INHERITED,
     RULE_INVENTORY,
+    RULE_INVENTORY_CHANGED,
     RULE_INVENTORY_LINE,
     RULE_INVENTORY_PIN,
     RULE_LABEL,
@@ -54,9 +55,40 @@ from releasekit.model.stream_ids import (
     RULE_SEMVER,
     RULE_WITHDRAWN_HEAD,
 )
-from releasekit.model.stream_ids import (
-    RULE_INVENTORY_CHANGED as RULE_INVENTORY_CHANGED,
-)
+
+__all__ = [
+    "RULES",
+    "RULE_API",
+    "RULE_CATALOG",
+    "RULE_CHANNEL",
+    "RULE_CREATED_AT",
+    "RULE_CROSS_STREAM",
+    "RULE_DEPRECATION",
+    "RULE_DIGEST",
+    "RULE_DUPLICATE_KEY",
+    "RULE_DUPLICATE_VERSION",
+    "RULE_EMPTY",
+    "RULE_FILE",
+    "RULE_GATE_DEPRECATED",
+    "RULE_GATE_LOCKED",
+    "RULE_GATE_OPT_IN",
+    "RULE_GATE_STAGE",
+    "RULE_GATE_UNKNOWN",
+    "RULE_INVENTORY",
+    "RULE_INVENTORY_LINE",
+    "RULE_INVENTORY_CHANGED",
+    "RULE_INVENTORY_PIN",
+    "RULE_LABEL",
+    "RULE_OPENSHIFT",
+    "RULE_ORDER",
+    "RULE_PACKAGE",
+    "RULE_RECORDED",
+    "RULE_REGISTRY",
+    "RULE_SCHEMA",
+    "RULE_SEMVER",
+    "check_inventory_changes",
+    "check_streams",
+]
 
 RULES: dict[str, str] = {
     RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",

@@ -36,6 +36,16 @@ from releasekit.model.tech_preview import (
 )
 from releasekit.rules.policy import is_stable
 
+__all__ = [
+    "CATALOG_RULES",
+    "CSV_RULES",
+    "STREAM_RULES",
+    "check_catalog_blocking",
+    "check_csv_blocking",
+    "check_stream_blocking",
+    "csv_max_openshift",
+]
+
 CATALOG_RULES: Final = ("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012")
 CSV_RULES: Final = ("RK-BUNDLE-110", "RK-BUNDLE-111", "RK-BUNDLE-112")
 STREAM_RULES: Final = ("RK-STREAM-053",)

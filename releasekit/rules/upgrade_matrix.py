@@ -24,8 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.graph import PackageGraph
 from releasekit.model.lifecycle import UpgradeEdge
-from releasekit.model.upgrade_matrix import MatrixRow
-from releasekit.model.upgrade_matrix import MatrixUpgrade as MatrixUpgrade
+from releasekit.model.upgrade_matrix import MatrixRow, MatrixUpgrade
 from releasekit.model.version import Version
 from releasekit.rules.graph import (
     analyze_config,
@@ -34,6 +33,8 @@ from releasekit.rules.graph import (
     shortest_paths,
     upgrade_adjacency,
 )
+
+__all__ = ["MatrixRow", "MatrixUpgrade", "follow", "upgrade_matrix"]
 
 
 def _version_text(graph: PackageGraph, name: str) -> str:

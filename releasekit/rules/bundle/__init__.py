@@ -115,6 +115,17 @@ from releasekit.rules.bundle.registry import validate_registry_content, validate
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
 
+__all__ = [
+    "DEFAULT_VALIDATORS",
+    "OPTIONAL_CHECKS",
+    "VALIDATORS",
+    "VALIDATOR_RULES",
+    "Validator",
+    "validate_bundle",
+    "rules_run",
+    "validate_releasekit_rules",
+]
+
 Validator = Callable[[Bundle, ValidationOptions], list[Finding]]
 
 

@@ -9,6 +9,19 @@ from typing import Any
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 
+__all__ = [
+    "api_message",
+    "as_list",
+    "as_map",
+    "as_str",
+    "csv_message",
+    "finding",
+    "go_quote_list",
+    "gvk_string",
+    "parse_semver",
+    "parse_tolerant",
+]
+
 _UNSET = object()
 
 

@@ -7,6 +7,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+__all__ = [
+    "aggregate",
+    "dns1035_label_errors",
+    "dns1123_subdomain_errors",
+    "field_error",
+    "label_key_errors",
+    "label_value_errors",
+    "object_meta_problems",
+]
+
 _LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_KEY = re.compile(f"^{_LABEL_KEY_FMT}$")
 _LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"

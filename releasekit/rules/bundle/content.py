@@ -17,6 +17,8 @@ from releasekit.rules.bundle._common import BundleFindings, api_message
 from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.registry import SUPPORTED_KINDS
 
+__all__ = ["go_gvk", "validate_sdk_content"]
+
 
 def go_gvk(obj: Manifest) -> str:
     """Go's ``schema.GroupVersionKind.String()`` of an object: ``apps/v1, Kind=Deployment``, ``/v1, Kind=Pod``."""

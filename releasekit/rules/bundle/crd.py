@@ -24,6 +24,17 @@ from releasekit.rules.bundle._k8s import (
     object_meta_problems,
 )
 
+__all__ = [
+    "CRD_API_VERSIONS",
+    "PROTECTED_GROUP_SUFFIXES",
+    "crd_problems",
+    "crd_versions",
+    "check_served_versions",
+    "protected_group",
+    "validate_crd",
+    "validate_crd_manifest",
+]
+
 PROTECTED_GROUP_SUFFIXES = ("k8s.io", "kubernetes.io")
 """Groups (and their sub-domains) whose CRDs need the ``api-approved.kubernetes.io`` annotation."""
 _APPROVAL = "api-approved.kubernetes.io"

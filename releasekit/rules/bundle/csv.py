@@ -26,6 +26,8 @@ from releasekit.rules.bundle._common import (
     parse_semver,
 )
 
+__all__ = ["check_annotation_case", "validate_csv", "validate_csv_manifest"]
+
 _DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 

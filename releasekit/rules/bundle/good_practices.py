@@ -20,6 +20,8 @@ from releasekit.rules.bundle._common import (
     parse_semver,
 )
 
+__all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
+
 CHANNEL_PREFIXES = ("candidate", "stable", "fast")
 
 _REQUESTS_DETAIL = (

@@ -12,6 +12,8 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str, finding
 from releasekit.rules.bundle.csv import check_annotation_case
 
+__all__ = ["DEFAULT_SCCS", "validate_object_manifest", "validate_objects", "validate_operator_groups"]
+
 DEFAULT_SCCS = frozenset(
     {
         "privileged",

@@ -25,6 +25,14 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, finding, parse_tolerant
 from releasekit.rules.bundle.removed_apis import removed_apis_1_22
 
+__all__ = [
+    "OpenShiftRange",
+    "check_ocp_label",
+    "check_openshift_versions",
+    "parse_openshift_versions",
+    "validate_community",
+]
+
 _K8S_DEPRECATED_INFO = (
     "using APIs which were deprecated and removed in v1.22. More info: "
     "https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-22"

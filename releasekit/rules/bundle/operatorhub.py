@@ -26,6 +26,15 @@ from releasekit.rules.bundle._common import (
 from releasekit.rules.bundle.csv import MIN_KUBE_NOT_INFORMED
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 
+__all__ = [
+    "STANDARD_CAPABILITIES",
+    "STANDARD_CATEGORIES",
+    "validate_capabilities",
+    "validate_categories",
+    "validate_operatorhub",
+    "validate_operatorhub_v2",
+]
+
 STANDARD_CAPABILITIES = (
     "Basic Install",
     "Seamless Upgrades",

@@ -17,6 +17,14 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
 from releasekit.rules.bundle.crd import crd_versions
 
+__all__ = [
+    "ALPHA_VERSION",
+    "bundle_images",
+    "check_alpha_crds",
+    "check_image_pinning",
+    "policy_severity",
+]
+
 ALPHA_VERSION = re.compile(r"^v\d+alpha\d*$")
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 

@@ -28,6 +28,8 @@ from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest
 
+__all__ = ["SUPPORTED_KINDS", "semver_range_valid", "validate_registry_content", "validate_registry_format"]
+
 SUPPORTED_KINDS = frozenset(
     {
         "ClusterServiceVersion",

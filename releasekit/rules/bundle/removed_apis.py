@@ -22,6 +22,14 @@ from releasekit.rules.bundle._common import (
     parse_tolerant,
 )
 
+__all__ = [
+    "removed_api_message",
+    "removed_apis_1_22",
+    "removed_apis_1_25",
+    "removed_apis_1_26",
+    "validate_removed_apis",
+]
+
 _REMOVED_1_22: dict[str, frozenset[str]] = {
     "scheduling.k8s.io/v1beta1": frozenset({"PriorityClass"}),
     "rbac.authorization.k8s.io/v1beta1": frozenset(

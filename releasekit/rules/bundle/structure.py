@@ -23,6 +23,15 @@ from releasekit.rules.bundle._common import (
 )
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 
+__all__ = [
+    "MAX_COMPRESSED_SIZE",
+    "crd_keys",
+    "format_size",
+    "pullspec_error",
+    "validate_bundle_structure",
+    "validate_loader",
+]
+
 MAX_COMPRESSED_SIZE = 1 << 20
 """OLM stages an unpacked bundle in one ConfigMap, so its gzip+base64 size must stay under 1 MiB."""
 
