@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from releasekit.model.stream import OpenShiftVersion
 
-__all__ = ["EdgeKind", "OpenShiftLifecycle", "UpgradeEdge", "consecutive_edges", "default_edges"]
+__all__ = ["EdgeKind", "OpenShiftLifecycle", "UpgradeEdge", "default_edges"]
 
 
 class EdgeKind(enum.StrEnum):

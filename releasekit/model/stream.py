@@ -41,7 +41,6 @@ __all__ = [
     "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
-    "sort_releases",
     "OlmV1Readiness",
 ]
 
