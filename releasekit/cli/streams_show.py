@@ -12,7 +12,7 @@ from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
 from releasekit.model.stream import Release, Stream
 
-__all__ = ["command", "render_json", "render_text"]
+__all__ = ["command", "load_or_fail", "render_json", "render_text"]
 
 SHOW_SCHEMA = "releasekit/streams-show/v1"
 

@@ -105,6 +105,7 @@ __all__ = [
     "LOAD_RULES",
     "LoadLimits",
     "LoadResult",
+    "decode_metas",
     "iter_catalog_files",
     "load_and_check",
     "load_catalog",

@@ -39,7 +39,7 @@ from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
 
-__all__ = ["BuildRequest", "BuildResult", "build", "run_build"]
+__all__ = ["BuildRequest", "BuildResult", "RECORD_RULES", "build", "record_findings_of", "run_build"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

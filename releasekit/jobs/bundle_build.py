@@ -66,16 +66,17 @@ from releasekit.plan.operator_bundle import OperatorFacts, choose_operator_facts
 
 __all__ = [
     "ANNOTATIONS_TEMPLATE",
+    "BuiltBundle",
+    "BundleBuild",
     "CSV_TEMPLATE",
     "DEFAULT_UPSTREAM",
     "DOCKERFILE_TEMPLATE",
-    "BuiltBundle",
-    "BundleBuild",
     "UpstreamReader",
     "build_bundles",
     "drift_findings",
     "read_upstream_crds",
     "render_bundle",
+    "render_release_bundle",
     "validate_built",
 ]
 

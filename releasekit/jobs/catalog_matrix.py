@@ -18,7 +18,15 @@ from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.rules.upgrade_matrix import MatrixUpgrade, upgrade_matrix
 
-__all__ = ["MatrixRequest", "load_tree_configs", "matrix_edges", "run_matrix"]
+__all__ = [
+    "MatrixRequest",
+    "cross_openshift_findings",
+    "expand_tree",
+    "load_tree_configs",
+    "matrix_edges",
+    "openshift_of",
+    "run_matrix",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,7 +18,7 @@ from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.rules.stream import RULES, check_streams
 
-__all__ = ["StreamsCheck", "check_streams_folder", "validate_streams"]
+__all__ = ["StreamsCheck", "check_streams_folder", "read_streams", "validate_streams"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "Finding",
+    "Findings",
     "Location",
     "Severity",
     "count_by_severity",

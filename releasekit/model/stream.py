@@ -25,6 +25,8 @@ __all__ = [
     "GateSetting",
     "Gvk",
     "InstallMode",
+    "OPENSHIFT_NUMBER_DIGITS",
+    "OlmV1Readiness",
     "OpenShiftVersion",
     "Origin",
     "OwnedCrdRef",
@@ -41,7 +43,6 @@ __all__ = [
     "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
-    "OlmV1Readiness",
 ]
 
 DEFAULT_NEWEST_MINOR = "newest-minor"

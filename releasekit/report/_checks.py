@@ -9,7 +9,14 @@ from releasekit.errors import printable
 from releasekit.model.finding import Finding, Location
 from releasekit.model.report import CatalogChangeNote, Report
 
-__all__ = ["checks_by_rule_and_subject", "numbers_phrase", "printable_report", "subject_text"]
+__all__ = [
+    "checks_by_rule_and_subject",
+    "marks",
+    "numbers_phrase",
+    "plural",
+    "printable_report",
+    "subject_text",
+]
 
 
 def _printable_finding(f: Finding) -> Finding:

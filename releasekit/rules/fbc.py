@@ -97,12 +97,13 @@ from releasekit.model.version import (
 )
 
 __all__ = [
-    "RULES",
     "GraphProblem",
+    "RULES",
     "RuleInfo",
     "channel_heads",
     "check_channel_graph",
     "dns1123_label_errors",
+    "entry_index",
     "image_pull_spec_error",
     "validate_config",
 ]

@@ -80,25 +80,29 @@ from releasekit.model.version import (
 from releasekit.rules.fbc import channel_heads, entry_index
 
 __all__ = [
-    "DEFAULT_POLICY",
-    "RULES",
     "ChannelView",
+    "DEFAULT_POLICY",
     "Edge",
     "EdgeKind",
     "GraphPolicy",
     "GraphRule",
     "Node",
     "PackageGraph",
+    "RULES",
     "Reachability",
     "Stranding",
     "analyze_config",
     "analyze_package",
     "blocks_upgrade",
+    "bundle_version",
     "check_graph",
     "check_openshift_upgrades",
+    "entry_sources",
     "find_strandings",
     "published_pairs",
     "published_severity",
+    "shortest_paths",
+    "upgrade_adjacency",
 ]
 
 

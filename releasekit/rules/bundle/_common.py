@@ -10,6 +10,7 @@ from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 
 __all__ = [
+    "BundleFindings",
     "api_message",
     "as_list",
     "as_map",

@@ -26,7 +26,7 @@ from releasekit.rules.bundle._common import (
     parse_semver,
 )
 
-__all__ = ["check_annotation_case", "validate_csv", "validate_csv_manifest"]
+__all__ = ["MIN_KUBE_NOT_INFORMED", "check_annotation_case", "validate_csv", "validate_csv_manifest"]
 
 _DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
