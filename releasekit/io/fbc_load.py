@@ -448,6 +448,15 @@ _KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+_LONG_LINE = 2048
+# a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
+_SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
+_WHOLE_TOKEN = re.compile(_YAML11_TOKEN)
+# what may end a plain scalar or start another token on a line (a "#" starts a comment only after a
+# space), and the YAML 1.1 line breaks
+_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "\r", "\x85", "\u2028", "\u2029")
+
+
 @dataclass(frozen=True, slots=True)
 class _Readers:
     """Which lines of a YAML text decide how its documents are read (see :func:`_readers`)."""
@@ -470,9 +479,38 @@ class _Readers:
 
 
 def _readers(text: str) -> _Readers:
-    """One scan of YAML ``text``'s distinct lines (catalog lines repeat): which hold a construct above."""
-    joined = "\n" + "\n".join(set(text.split("\n")))
-    return _Readers(_lines_found(joined, _YAML11_SCANS), _lines_found(joined, _KEY_SCANS))
+    """One scan of YAML ``text``'s distinct lines (catalog lines repeat): which hold a construct above.
+
+    A line over ``_LONG_LINE`` characters (an ``olm.bundle.object``'s base64) is looked at in place by
+    :func:`_long_line_risky` instead of being copied and scanned.
+    """
+    if len(text) > _LONG_LINE // 8 * (text.count("\n") + 1):  # long lines: cut out only the short ones
+        short, pyyaml = _short_lines_and_risky_long_ones(text)
+    else:  # short lines, which repeat: cut them all, keep each once
+        short = set(text.split("\n"))
+        pyyaml = {line for line in short if len(line) > _LONG_LINE and _long_line_risky(line, 0, len(line))}
+    joined = "\n" + "\n".join(line for line in short if len(line) <= _LONG_LINE)
+    return _Readers(_lines_found(joined, _YAML11_SCANS) | pyyaml, _lines_found(joined, _KEY_SCANS))
+
+
+def _short_lines_and_risky_long_ones(text: str) -> tuple[set[str], set[str]]:
+    """The distinct lines of ``text`` up to ``_LONG_LINE`` characters, and its long lines that are risky.
+
+    A long line is looked at where it is, never copied unless it is risky.
+    """
+    short: set[str] = set()
+    risky: set[str] = set()
+    start, size = 0, len(text)
+    while start <= size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        if end - start <= _LONG_LINE:
+            short.add(text[start:end])
+        elif _long_line_risky(text, start, end):
+            risky.add(text[start:end])
+        start = end + 1
+    return short, risky
 
 
 def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) -> frozenset[str]:
@@ -491,6 +529,20 @@ def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) ->
             pos = len(joined) if end < 0 else end
             found.add(joined[joined.rfind("\n", 0, at) + 1 : pos])
     return frozenset(found)
+
+
+def _long_line_risky(text: str, start: int, end: int) -> bool:
+    """What the scans say of the long line ``text[start:end]``, by a shortcut for a key and one plain scalar."""
+    pair = _SIMPLE_PAIR.match(text, start, end)
+    if pair is None or any(text.find(mark, pair.end(), end) >= 0 for mark in _SPLITS_PLAIN):
+        line = "\n" + text[start:end]
+        return any(scan.search(line) for _, scan in (*_YAML11_SCANS, *_KEY_SCANS))
+    # one plain scalar after the key: the key and the scalar are the only tokens
+    head = "\n" + text[start : pair.end()]
+    return (
+        any(scan.search(head) for _, scan in _YAML11_SCANS)
+        or _WHOLE_TOKEN.match(text, pair.end(), end) is not None
+    )
 
 
 def _has_collection_key(value: Any) -> bool:
