@@ -48,7 +48,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -96,7 +96,6 @@ __all__ = [
     "LoadLimits",
     "LoadResult",
     "decode_metas",
-    "iter_catalog_files",
     "load_and_check",
     "load_catalog",
     "load_catalog_text",
@@ -160,15 +159,12 @@ def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_d
     return verdict
 
 
-def _check_regular(path: str, lst: os.stat_result, root_real: str) -> os.stat_result:
-    """Refuse anything but a file at ``path`` (``lst``: its lstat), following a symlink that stays inside."""
-    return check_regular(path, lst, root_real, what="the catalog")
+def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
+    """Every file opm would parse, in opm's lexical order (plain strings and ``os.scandir``: fast).
 
-
-def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]:
-    """``(path, path below the root, size)`` of every file opm would parse, in opm's lexical order.
-
-    Plain strings and ``os.scandir``: a catalog of a few hundred folders is walked in a few milliseconds.
+    Raises:
+        InputError: the root is missing or not a folder, or a file cannot be read.
+        SafetyLimitError: a symlink leaves the root, or a file is larger than the limit.
     """
     try:
         root_st = root.stat()
@@ -178,7 +174,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
         raise InputError(f"{root}: is not a directory")
     root_real = os.path.realpath(root)
     specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    found: list[tuple[str, str, int]] = []
+    found: list[str] = []
 
     def walk(prefix: str, rel_dir: str) -> None:
         # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
@@ -188,7 +184,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
             )
         try:
             with os.scandir(prefix or ".") as listing:
-                entries = sorted(listing, key=_entry_name)
+                entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as exc:
             raise InputError(
                 f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
@@ -211,34 +207,19 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
                 continue
             if _ignored(specs, rel, False):
                 continue
-            st = _check_regular(path, lst, root_real)
+            st = check_regular(path, lst, root_real, what="the catalog")
             if st.st_size > limits.max_file_bytes:
                 raise SafetyLimitError(
                     f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
                     "(raise it with --max-file-size)"
                 )
-            found.append((path, rel, st.st_size))
+            found.append(path)
         if specs and specs[-1][0] == rel_dir:
             specs.pop()
 
     top = str(root)
     walk("" if top == "." else top if top.endswith("/") else top + "/", "")
     return found
-
-
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    return entry.name
-
-
-def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterator[tuple[Path, PurePosixPath]]:
-    """Yield ``(path, path relative to root)`` for every file opm would parse, in opm's lexical order.
-
-    Raises:
-        InputError: the root is missing or not a folder, or a file cannot be read.
-        SafetyLimitError: a symlink leaves the root or a file is larger than the limit.
-    """
-    for path, rel, _size in _catalog_files(root, limits):
-        yield Path(path), PurePosixPath(rel)
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -1127,7 +1108,7 @@ def load_and_check(
     gc.disable()
     try:
         sink, parse_findings, files = _Sink(), [], []
-        for path, _rel, _size in _catalog_files(root, limits):
+        for path in _catalog_files(root, limits):
             try:
                 data = Path(path).read_bytes()
             except OSError as exc:
