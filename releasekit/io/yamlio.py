@@ -49,6 +49,7 @@ try:  # the C loader is much faster; fall back to the pure-Python one where liby
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _BaseLoader = yaml.SafeLoader
 
+
 class SafeLoader(_BaseLoader):  # type: ignore[misc]
     """PyYAML's safe loader (C where available) reading exponent numbers as floats (:data:`EXPONENT_FLOAT`)."""
 
