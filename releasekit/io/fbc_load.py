@@ -662,28 +662,17 @@ def _compact_json(value: Any) -> str:
 def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None:
     """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be."""
     value = doc.value
+
+    def refuse(rule: str, message: str, hint: str, path: str = "") -> Meta | None:
+        findings.append(_finding(rule, message, file, doc.line, hint, path))
+        return None
+
     if doc.raw_empty:
-        findings.append(
-            _finding(
-                "RK-FBC-005",
-                "object '' is missing root schema field",
-                file,
-                doc.line,
-                "remove the empty document (a blank or comment-only YAML document, or a stray '---')",
-            )
-        )
-        return None
+        hint = "remove the empty document (a blank or comment-only YAML document, or a stray '---')"
+        return refuse("RK-FBC-005", "object '' is missing root schema field", hint)
     if not isinstance(value, dict):
-        findings.append(
-            _finding(
-                "RK-FBC-002",
-                f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}",
-                file,
-                doc.line,
-                "each catalog document must be an object with a schema field",
-            )
-        )
-        return None
+        message = f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}"
+        return refuse("RK-FBC-002", message, "each catalog document must be an object with a schema field")
     if len({key.casefold() if type(key) is str else str(key).casefold() for key in value}) != len(value):
         _duplicate_folded_keys(value, file, doc.line, findings)
         return None
@@ -694,30 +683,13 @@ def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None
             continue
         field_value = value[key]
         if not isinstance(field_value, str):
-            findings.append(
-                _finding(
-                    "RK-FBC-004",
-                    f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}',
-                    file,
-                    doc.line,
-                    f'make "{wanted}" a string',
-                    path=f"$.{key}",
-                )
-            )
-            return None
+            message = f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}'
+            return refuse("RK-FBC-004", message, f'make "{wanted}" a string', path=f"$.{key}")
         picked[wanted] = field_value
     schema = picked.get("schema", "")
     if not schema:
-        findings.append(
-            _finding(
-                "RK-FBC-005",
-                f"object '{_compact_json(value)}' is missing root schema field",
-                file,
-                doc.line,
-                "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)",
-            )
-        )
-        return None
+        hint = "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)"
+        return refuse("RK-FBC-005", f"object '{_compact_json(value)}' is missing root schema field", hint)
     return Meta(
         schema=schema,
         package=picked.get("package", ""),
