@@ -768,14 +768,14 @@ def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
 
 
 def _struct_items(
-    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True
-) -> Iterator[dict[str, Any] | None]:
-    """The items of an array of Go structs: objects, and ``None`` for ``null`` where ``null`` is taken.
+    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True, kind: type = dict
+) -> Iterator[Any]:
+    """The items of a Go array: of ``kind``, and ``None`` for ``null`` where ``null`` is taken.
 
     Anything else is Go's unmarshal error, naming the struct ``field`` and its element type ``gotype``.
     """
     for item in raw or ():
-        if not isinstance(item, dict) and (item is not None or not null):
+        if not isinstance(item, kind) and (item is not None or not null):
             raise _TypeMismatch(
                 f"json: cannot unmarshal {json_kind(item)} into Go struct field {field} of type {gotype}"
             )
@@ -810,26 +810,10 @@ def _decode_package(meta: Meta) -> Package:
 def _decode_channel(meta: Meta) -> Channel:
     obj = meta.data
     raw_entries = _get(obj, "Channel", "entries", "array", "[]declcfg.ChannelEntry")
-    entries: list[ChannelEntry] = []
-    for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry"):
-        if item is None:
-            entries.append(ChannelEntry(name=""))
-            continue
-        skips = _get(item, "Channel.entries", "skips", "array", "[]string") or []
-        for skip in skips:
-            if skip is not None and not isinstance(skip, str):
-                raise _TypeMismatch(
-                    f"json: cannot unmarshal {json_kind(skip)} into Go struct field Channel.entries.skips "
-                    "of type string"
-                )
-        entries.append(
-            ChannelEntry(
-                name=_str(item, "Channel.entries", "name"),
-                replaces=_str(item, "Channel.entries", "replaces"),
-                skips=tuple(s or "" for s in skips),
-                skip_range=_str(item, "Channel.entries", "skipRange"),
-            )
-        )
+    entries = [
+        ChannelEntry(name="") if item is None else _entry(item)
+        for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry")
+    ]
     return Channel(
         name=_str(obj, "Channel", "name"),
         package=_str(obj, "Channel", "package"),
@@ -839,20 +823,28 @@ def _decode_channel(meta: Meta) -> Channel:
     )
 
 
+def _entry(item: dict[str, Any]) -> ChannelEntry:
+    skips = _get(item, "Channel.entries", "skips", "array", "[]string")
+    skips = tuple(s or "" for s in _struct_items(skips, "Channel.entries.skips", "string", kind=str))
+    return ChannelEntry(
+        name=_str(item, "Channel.entries", "name"),
+        replaces=_str(item, "Channel.entries", "replaces"),
+        skips=skips,
+        skip_range=_str(item, "Channel.entries", "skipRange"),
+    )
+
+
 def _decode_bundle(meta: Meta) -> Bundle:
     obj = meta.data
     raw_related = _get(obj, "Bundle", "relatedImages", "array", "[]declcfg.RelatedImage")
-    related: list[RelatedImage] = []
-    for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage"):
-        if item is None:
-            related.append(RelatedImage())
-            continue
-        related.append(
-            RelatedImage(
-                name=_str(item, "Bundle.relatedImages", "name"),
-                image=_str(item, "Bundle.relatedImages", "image"),
-            )
+    related = [
+        RelatedImage()
+        if item is None
+        else RelatedImage(
+            name=_str(item, "Bundle.relatedImages", "name"), image=_str(item, "Bundle.relatedImages", "image")
         )
+        for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage")
+    ]
     return Bundle(
         name=_str(obj, "Bundle", "name"),
         package=_str(obj, "Bundle", "package"),
@@ -866,21 +858,14 @@ def _decode_bundle(meta: Meta) -> Bundle:
 def _decode_deprecation(meta: Meta) -> Deprecation:
     obj = meta.data
     raw_entries = _get(obj, "Deprecation", "entries", "array", "[]declcfg.DeprecationEntry")
-    entries: list[DeprecationEntry] = []
+    entries = []
     for item in _struct_items(raw_entries, "Deprecation.entries", "declcfg.DeprecationEntry", null=False):
-        assert item is not None
         ref = _get(item, "Deprecation.entries", "reference", "object", "declcfg.PackageScopedReference") or {}
-        entries.append(
-            DeprecationEntry(
-                schema=_str(ref, "Deprecation.entries.reference", "schema"),
-                name=_str(ref, "Deprecation.entries.reference", "name"),
-                message=_str(item, "Deprecation.entries", "message"),
-            )
-        )
+        schema, name = (_str(ref, "Deprecation.entries.reference", key) for key in ("schema", "name"))
+        message = _str(item, "Deprecation.entries", "message")
+        entries.append(DeprecationEntry(schema=schema, name=name, message=message))
     return Deprecation(
-        package=_str(obj, "Deprecation", "package"),
-        entries=tuple(entries),
-        location=meta.location,
+        package=_str(obj, "Deprecation", "package"), entries=tuple(entries), location=meta.location
     )
 
 
