@@ -9,15 +9,14 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
 - ``schema``/``package``/``name`` are matched case-insensitively, and top-level keys that fold to the same
   value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
 
-How it is fast without changing any of that: JSON streams proven exact are decoded by
-:mod:`releasekit.io.fbc_json` (msgspec structs, property values parsed on first read); any other file takes
-the exact path below, and tests hold both to the same objects, lines and findings. A YAML file's
-documents are read by yaml-rs, except those in which one scan of the file's distinct lines, before any
-parsing, finds a spelling YAML 1.1 (opm's go-yaml, PyYAML) reads otherwise: PyYAML reads those (see
-:func:`_readers`).
+One loader per format, files read one at a time and let go once parsed. JSON: the standard library's
+decoder, refusing duplicate keys and numbers opm refuses; ``raw_decode`` gives each object's offset, so its
+line is a count of newlines. YAML: one scan of the file's distinct lines, before any parsing
+(:func:`_readers`), decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
+(:mod:`releasekit.io.yamlio`, the YAML 1.1 reading opm's go-yaml shares) must.
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
-… ``RK-FBC-009``) with file and line, and the other files are still read. What cannot be read at all, or
+… ``RK-FBC-008``) with file and line, and the other files are still read. What cannot be read at all, or
 is refused by a safety limit, raises :class:`~releasekit.errors.InputError` /
 :class:`~releasekit.errors.SafetyLimitError` (exit 2): a missing root, a dangling symlink, a FIFO or other
 special file (refused from ``lstat``/``stat`` alone, never opened), a symlink that leaves the catalog, a
@@ -42,31 +41,22 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import functools
 import gc
+import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import msgspec
+import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.fbc_json import (
-    Decoded,
-    Fallback,
-    decode_exact_stream,
-    exact_object,
-    is_exact,
-    object_spans,
-)
 from releasekit.io.inputs import (
     MAX_DEPTH,
     MAX_WALK_DEPTH,
-    UTF8_BOM,
     check_nesting,
     check_regular,
     nesting_depth,
@@ -96,8 +86,6 @@ from releasekit.model.fbc import (
 from releasekit.model.finding import Finding, Location, Severity
 
 if TYPE_CHECKING:
-    import json
-
     import pathspec
 
 __all__ = [
@@ -106,13 +94,11 @@ __all__ = [
     "LoadLimits",
     "LoadResult",
     "decode_metas",
-    "iter_catalog_files",
     "load_and_check",
     "load_catalog",
     "load_catalog_text",
 ]
 
-_LEADING_BLANKS = re.compile(rb"[ \t\r\n]*")
 _R = TypeVar("_R")
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -171,15 +157,12 @@ def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_d
     return verdict
 
 
-def _check_regular(path: str, lst: os.stat_result, root_real: str) -> os.stat_result:
-    """Refuse anything but a file at ``path`` (``lst``: its lstat), following a symlink that stays inside."""
-    return check_regular(path, lst, root_real, what="the catalog")
+def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
+    """Every file opm would parse, in opm's lexical order (plain strings and ``os.scandir``: fast).
 
-
-def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]:
-    """``(path, path below the root, size)`` of every file opm would parse, in opm's lexical order.
-
-    Plain strings and ``os.scandir``: a catalog of a few hundred folders is walked in a few milliseconds.
+    Raises:
+        InputError: the root is missing or not a folder, or a file cannot be read.
+        SafetyLimitError: a symlink leaves the root, or a file is larger than the limit.
     """
     try:
         root_st = root.stat()
@@ -189,7 +172,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
         raise InputError(f"{root}: is not a directory")
     root_real = os.path.realpath(root)
     specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    found: list[tuple[str, str, int]] = []
+    found: list[str] = []
 
     def walk(prefix: str, rel_dir: str) -> None:
         # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
@@ -199,7 +182,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
             )
         try:
             with os.scandir(prefix or ".") as listing:
-                entries = sorted(listing, key=_entry_name)
+                entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as exc:
             raise InputError(
                 f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
@@ -222,34 +205,19 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[tuple[str, str, int]]
                 continue
             if _ignored(specs, rel, False):
                 continue
-            st = _check_regular(path, lst, root_real)
+            st = check_regular(path, lst, root_real, what="the catalog")
             if st.st_size > limits.max_file_bytes:
                 raise SafetyLimitError(
                     f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
                     "(raise it with --max-file-size)"
                 )
-            found.append((path, rel, st.st_size))
+            found.append(path)
         if specs and specs[-1][0] == rel_dir:
             specs.pop()
 
     top = str(root)
     walk("" if top == "." else top if top.endswith("/") else top + "/", "")
     return found
-
-
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    return entry.name
-
-
-def iter_catalog_files(root: Path, limits: LoadLimits = LoadLimits()) -> Iterator[tuple[Path, PurePosixPath]]:
-    """Yield ``(path, path relative to root)`` for every file opm would parse, in opm's lexical order.
-
-    Raises:
-        InputError: the root is missing or not a folder, or a file cannot be read.
-        SafetyLimitError: a symlink leaves the root or a file is larger than the limit.
-    """
-    for path, rel, _size in _catalog_files(root, limits):
-        yield Path(path), PurePosixPath(rel)
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -275,10 +243,6 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
                 raise _DuplicateKeyError(f"duplicate key {key!r}")
             seen.add(key)
     return result
-
-
-# json and yaml_rs are imported where they are used: a catalog of exact JSON streams, the usual
-# big one, is read by fbc_json alone and never loads them.
 
 
 class _GoNumberError(ValueError):
@@ -308,81 +272,37 @@ def _go_int(text: str) -> int:
     return int(text)
 
 
-@functools.cache
-def _exact_json() -> json.JSONDecoder:
-    import json
-
-    return json.JSONDecoder(
-        object_pairs_hook=_pairs_no_duplicates,
-        parse_constant=_go_constant,
-        parse_float=_go_float,
-        parse_int=_go_int,
-    )
-
-
+_JSON = json.JSONDecoder(
+    object_pairs_hook=_pairs_no_duplicates,
+    parse_constant=_go_constant,
+    parse_float=_go_float,
+    parse_int=_go_int,
+)
 _WS = re.compile(r"[ \t\r\n]*")
 _YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
-_OBJECT_BORDER = re.compile(r"\}[ \t\r]*\n[ \t\r\n]*\{")  # as fbc_json.OBJECT_BORDER, on text
-
-
-def _fast_json_object(piece: str) -> Any:
-    """``piece`` parsed by msgspec when that is exactly what the json module gives, else ``None``.
-
-    No key is lost: see :func:`~releasekit.io.fbc_json.exact_object`.
-    """
-    return exact_object(piece.encode())
 
 
 def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
-    """The objects of a JSON stream, each with its first line; stops at the first error, as opm.
-
-    Each piece between two borders is tried with msgspec, and a piece it cannot take exactly (an error, a
-    duplicate key, NaN, several objects on one line) is read by the json module. (Files that
-    are exact as a whole take the faster :mod:`releasekit.io.fbc_json` path in :func:`load_catalog`.)
-    """
-    import json
-
-    index = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    """The objects of a JSON stream, each with its first line; stops at the first error, as opm."""
+    index = _WS.match(text).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, index) + 1
-    size = len(text)
-    borders = [(border.start() + 1, border.end() - 1) for border in _OBJECT_BORDER.finditer(text, index)]
-    ends = [end for end, _ in borders]
-    ends.append(size)
-    piece = 0
-    while index < size:
-        while ends[piece] <= index:
-            piece += 1
-        end = ends[piece]
-        value = _fast_json_object(text[index:end])
-        if value is None:
-            try:
-                value, end = _exact_json().raw_decode(text, index)
-            except _DuplicateKeyError as exc:
-                findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
-                return
-            except _GoNumberError as exc:
-                at = text.find(exc.text, index)
-                findings.append(
-                    _finding(
-                        "RK-FBC-001",
-                        f"invalid JSON: {exc}",
-                        file,
-                        text.count("\n", 0, at) + 1 if at >= 0 else line,
-                        "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number",
-                    )
-                )
-                return
-            except json.JSONDecodeError as exc:
-                findings.append(
-                    _finding(
-                        "RK-FBC-001",
-                        f"invalid JSON: {exc.msg} at offset {exc.pos}",
-                        file,
-                        text.count("\n", 0, exc.pos) + 1,
-                        "fix the JSON syntax; a catalog file is a stream of JSON objects or multi-document YAML",
-                    )
-                )
-                return
+    while index < len(text):
+        try:
+            value, end = _JSON.raw_decode(text, index)
+        except _DuplicateKeyError as exc:
+            findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
+            return
+        except _GoNumberError as exc:
+            at = text.find(exc.text, index)
+            hint = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
+            line = text.count("\n", 0, at) + 1 if at >= 0 else line
+            findings.append(_finding("RK-FBC-001", f"invalid JSON: {exc}", file, line, hint))
+            return
+        except json.JSONDecodeError as exc:
+            hint = "fix the JSON syntax; a catalog file is a stream of JSON objects or multi-document YAML"
+            message = f"invalid JSON: {exc.msg} at offset {exc.pos}"
+            findings.append(_finding("RK-FBC-001", message, file, text.count("\n", 0, exc.pos) + 1, hint))
+            return
         yield _Doc(value, line)
         next_index = _WS.match(text, end).end()  # type: ignore[union-attr]
         line += text.count("\n", index, next_index)
@@ -493,9 +413,9 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 # A mapping key that may be a collection (yaml-rs makes a tuple or frozenset of it; YAML 1.1 refuses it):
-# an explicit key, a flow collection before a colon, an alias before a colon. Such a document is read by
-# yaml-rs and its keys are looked at (:func:`_has_collection_key`): Markdown's ``[link]: url`` in
-# descriptions would otherwise send many documents to PyYAML.
+# an explicit key, a flow collection or an alias before a colon. Such a document is read by yaml-rs and
+# only if it has such a key is it refused, worded by PyYAML: Markdown's ``[link]: url`` in descriptions
+# would otherwise send many documents to PyYAML.
 _KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (first, re.compile(re.escape(first) + rest, re.MULTILINE))
     for first, rest in (
@@ -505,6 +425,8 @@ _KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("*", r"(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}*]+?[ \t]*:(?:[ \t\r]|$)"),
     )
 )
+
+
 _LONG_LINE = 2048
 # a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
 _SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
@@ -536,10 +458,10 @@ class _Readers:
 
 
 def _readers(text: str) -> _Readers:
-    """One scan of YAML ``text``'s distinct lines: which lines hold a construct yaml-rs may read otherwise.
+    """One scan of YAML ``text``'s distinct lines (catalog lines repeat): which hold a construct above.
 
-    Lines up to ``_LONG_LINE`` characters are joined (each once) and searched by the patterns above; a
-    longer one (an ``olm.bundle.object``'s base64) is looked at in place by :func:`_long_line_risky`.
+    A line over ``_LONG_LINE`` characters (an ``olm.bundle.object``'s base64) is looked at in place by
+    :func:`_long_line_risky` instead of being copied and scanned.
     """
     if len(text) > _LONG_LINE // 8 * (text.count("\n") + 1):  # long lines: cut out only the short ones
         short, pyyaml = _short_lines_and_risky_long_ones(text)
@@ -547,9 +469,7 @@ def _readers(text: str) -> _Readers:
         short = set(text.split("\n"))
         pyyaml = {line for line in short if len(line) > _LONG_LINE and _long_line_risky(line, 0, len(line))}
     joined = "\n" + "\n".join(line for line in short if len(line) <= _LONG_LINE)
-    pyyaml.update(_lines_found(joined, _YAML11_SCANS))
-    keys = _lines_found(joined, _KEY_SCANS)
-    return _Readers(frozenset(pyyaml), frozenset(keys))
+    return _Readers(_lines_found(joined, _YAML11_SCANS) | pyyaml, _lines_found(joined, _KEY_SCANS))
 
 
 def _short_lines_and_risky_long_ones(text: str) -> tuple[set[str], set[str]]:
@@ -572,11 +492,10 @@ def _short_lines_and_risky_long_ones(text: str) -> tuple[set[str], set[str]]:
     return short, risky
 
 
-def _lines_found(joined: str, scans: Iterable[tuple[str, re.Pattern[str]]]) -> set[str]:
-    """The lines of ``joined`` (lines after a newline each) in which one of ``scans`` finds something.
+def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) -> frozenset[str]:
+    """The lines of ``joined`` (each after a newline) in which one of ``scans`` finds something.
 
-    After a find, a scan goes on from the end of that line: each line is searched and cut out once per
-    scan, however many finds it holds.
+    After a find, a scan goes on from the end of that line: each line is searched once per scan.
     """
     found: set[str] = set()
     for first, scan in scans:
@@ -588,7 +507,7 @@ def _lines_found(joined: str, scans: Iterable[tuple[str, re.Pattern[str]]]) -> s
             end = joined.find("\n", at)
             pos = len(joined) if end < 0 else end
             found.add(joined[joined.rfind("\n", 0, at) + 1 : pos])
-    return found
+    return frozenset(found)
 
 
 def _long_line_risky(text: str, start: int, end: int) -> bool:
@@ -619,33 +538,79 @@ def _has_collection_key(value: Any) -> bool:
     return False
 
 
-def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """A document read by PyYAML (:mod:`releasekit.io.yamlio`); ``_ABSENT`` after a finding.
+def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
+    """The documents of YAML ``text`` as YAML 1.1 reads them, each parsed once by the reader chosen for it."""
+    readers = _readers(text)
+    any_doc = False
+    for chunk, line in _yaml_chunks(text):
+        any_doc = True
+        reader = readers.choose(chunk)
+        if reader == "pyyaml":
+            value = _merged_document(chunk, file, line, findings, limits)
+        else:
+            value = _yaml_rs_value(chunk, file, line, findings, limits)
+            if reader == "keys" and value is not _ABSENT and _has_collection_key(value):
+                # YAML 1.1 refuses a collection as a key: PyYAML's error says where
+                value = _merged_document(chunk, file, line, findings, limits)
+        if value is not _ABSENT:
+            yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
+    if not any_doc:
+        yield _Doc(None, 1, raw_empty=True)
 
-    That is the YAML 1.1 reading opm's go-yaml shares: merge keys, NEL/LS/PS line breaks, YAML 1.1
-    spellings.
+
+def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """yaml-rs's value of a document, or ``_ABSENT`` after a finding.
+
+    Raises:
+        SafetyLimitError: its aliases replay more than ``limits.max_alias_events`` events.
     """
+    try:
+        return yaml_rs.loads(
+            chunk,
+            parse_datetime=False,
+            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events),
+        )
+    except yaml_rs.YAMLDecodeError as exc:
+        message = str(exc)
+        if "alias" in message and "limit" in message:
+            raise SafetyLimitError(
+                f"{file}:{line}: YAML alias expansion over the limit ({message})"
+            ) from None
+        where = _YAML_ERROR_LINE.search(message)
+        err_line = line + int(where.group(1)) - 1 if where else line
+        detail = message.splitlines()[-1].strip() if "\n" in message else message
+        rule, hint = "RK-FBC-001", _HINT_YAML
+        if "duplicate" in message:
+            rule, hint, detail = "RK-FBC-003", _HINT_DUPLICATE, message.splitlines()[0]
+        findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
+        return _ABSENT
+
+
+def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
+    """PyYAML's value of a document (YAML 1.1: merge keys, NEL/LS/PS breaks), or ``_ABSENT`` after a finding.
+
+    A NaN or an infinity is a finding: opm turns YAML into JSON, which has none.
+    """
+    # PyYAML reads under 1 % of real catalogs' documents: it is imported (about 30 ms) only when needed
     from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 
     try:
         docs = load_yaml_documents(chunk, track_paths=False, max_nodes=limits.max_alias_events, source=file)
     except YamlContentError as exc:
-        duplicate = exc.message.startswith("duplicate key")
-        findings.append(
-            _finding(
-                "RK-FBC-003" if duplicate else "RK-FBC-001",
-                exc.message if duplicate else f"invalid YAML: {exc.message.removeprefix('invalid YAML: ')}",
-                file,
-                line + (exc.line or 1) - 1,
-                _HINT_DUPLICATE
-                if duplicate
-                else "fix the YAML syntax (documents are separated by '---' lines)",
-            )
-        )
+        err_line = line + (exc.line or 1) - 1
+        if exc.message.startswith("duplicate key"):
+            findings.append(_finding("RK-FBC-003", exc.message, file, err_line, _HINT_DUPLICATE))
+        else:
+            message = f"invalid YAML: {exc.message.removeprefix('invalid YAML: ')}"
+            findings.append(_finding("RK-FBC-001", message, file, err_line, _HINT_YAML))
         return _ABSENT
-    if len(docs) > 1:  # pragma: no cover - chunks are split at document markers
-        return docs[0].data
-    return docs[0].data if docs else None
+    value = docs[0].data if docs else None
+    if (bad := _non_finite(value)) is not None:
+        hint = "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
+        message = f"invalid YAML: json: unsupported value: {bad}"
+        findings.append(_finding("RK-FBC-001", message, file, _first_content_line(chunk, line), hint))
+        return _ABSENT
+    return value
 
 
 def _non_finite(value: Any) -> str | None:
@@ -664,88 +629,9 @@ def _non_finite(value: Any) -> str | None:
     return None
 
 
-def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
-    """The documents of YAML ``text`` as YAML 1.1 reads them.
-
-    One scan of the text (:func:`_readers`) decides for each document, before it is parsed, whether
-    yaml-rs may read it or PyYAML must (:mod:`releasekit.io.yamlio`, through :func:`_merged_document`);
-    each document is parsed once, by one of them.
-    """
-    readers = _readers(text)
-    any_doc = False
-    for chunk, line in _yaml_chunks(text):
-        any_doc = True
-        reader = readers.choose(chunk)
-        value = _ABSENT
-        if reader != "pyyaml":
-            value = _yaml_rs_value(chunk, file, line, findings, limits)
-            if reader == "keys" and value is not _ABSENT and _has_collection_key(value):
-                value = _ABSENT  # YAML 1.1 refuses such a key: PyYAML says where
-                reader = "pyyaml"
-            elif value is _ABSENT:
-                continue
-        if reader == "pyyaml":
-            value = _pyyaml_value(chunk, file, line, findings, limits)
-            if value is _ABSENT:
-                continue
-        yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
-    if not any_doc:
-        yield _Doc(None, 1, raw_empty=True)
-
-
-def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """yaml-rs's value of a document, or ``_ABSENT`` after a finding.
-
-    Raises:
-        SafetyLimitError: its aliases replay more than ``limits.max_alias_events`` events.
-    """
-    import yaml_rs
-
-    try:
-        return yaml_rs.loads(
-            chunk,
-            parse_datetime=False,
-            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events),
-        )
-    except yaml_rs.YAMLDecodeError as exc:
-        message = str(exc)
-        if "alias" in message and "limit" in message:
-            raise SafetyLimitError(
-                f"{file}:{line}: YAML alias expansion over the limit ({message})"
-            ) from None
-        findings.append(_yaml_rs_finding(message, file, line))
-        return _ABSENT
-
-
-def _pyyaml_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """PyYAML's value of a document, or ``_ABSENT`` after a finding (a NaN or infinity is one: JSON has none)."""
-    value = _merged_document(chunk, file, line, findings, limits)
-    if value is not _ABSENT and (bad := _non_finite(value)) is not None:
-        findings.append(
-            _finding(
-                "RK-FBC-001",
-                f"invalid YAML: json: unsupported value: {bad}",
-                file,
-                _first_content_line(chunk, line),
-                "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string",
-            )
-        )
-        return _ABSENT
-    return value
-
-
-def _yaml_rs_finding(message: str, file: str, line: int) -> Finding:
-    where = _YAML_ERROR_LINE.search(message)
-    err_line = line + int(where.group(1)) - 1 if where else line
-    detail = message.splitlines()[-1].strip() if "\n" in message else message
-    rule, hint = "RK-FBC-001", "fix the YAML syntax (documents are separated by '---' lines)"
-    if "duplicate" in message:
-        rule, hint = "RK-FBC-003", _HINT_DUPLICATE
-        detail = message.splitlines()[0]
-    return _finding(rule, f"invalid YAML: {detail}", file, err_line, hint)
-
-
 _HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
+_HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
+_ABSENT: Any = object()
 
 
 def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
@@ -756,11 +642,6 @@ def _finding(rule: str, message: str, file: str, line: int | None, hint: str, pa
         location=Location(file=file, line=line, path=path),
         hint=hint,
     )
-
-
-_GO_TYPES = JSON_KINDS  # exact-type fast path before json_kind's isinstance checks
-_ABSENT: Any = object()
-_go_type = json_kind
 
 
 def _go_value_text(value: Any) -> str:
@@ -776,36 +657,23 @@ def _go_value_text(value: Any) -> str:
 
 
 def _compact_json(value: Any) -> str:
-    import json
-
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None:
     """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be."""
     value = doc.value
+
+    def refuse(rule: str, message: str, hint: str, path: str = "") -> Meta | None:
+        findings.append(_finding(rule, message, file, doc.line, hint, path))
+        return None
+
     if doc.raw_empty:
-        findings.append(
-            _finding(
-                "RK-FBC-005",
-                "object '' is missing root schema field",
-                file,
-                doc.line,
-                "remove the empty document (a blank or comment-only YAML document, or a stray '---')",
-            )
-        )
-        return None
+        hint = "remove the empty document (a blank or comment-only YAML document, or a stray '---')"
+        return refuse("RK-FBC-005", "object '' is missing root schema field", hint)
     if not isinstance(value, dict):
-        findings.append(
-            _finding(
-                "RK-FBC-002",
-                f"json: cannot unmarshal {_go_type(value)} into Go value of type map[string]interface {{}}",
-                file,
-                doc.line,
-                "each catalog document must be an object with a schema field",
-            )
-        )
-        return None
+        message = f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}"
+        return refuse("RK-FBC-002", message, "each catalog document must be an object with a schema field")
     if len({key.casefold() if type(key) is str else str(key).casefold() for key in value}) != len(value):
         _duplicate_folded_keys(value, file, doc.line, findings)
         return None
@@ -816,30 +684,13 @@ def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None
             continue
         field_value = value[key]
         if not isinstance(field_value, str):
-            findings.append(
-                _finding(
-                    "RK-FBC-004",
-                    f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}',
-                    file,
-                    doc.line,
-                    f'make "{wanted}" a string',
-                    path=f"$.{key}",
-                )
-            )
-            return None
+            message = f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}'
+            return refuse("RK-FBC-004", message, f'make "{wanted}" a string', path=f"$.{key}")
         picked[wanted] = field_value
     schema = picked.get("schema", "")
     if not schema:
-        findings.append(
-            _finding(
-                "RK-FBC-005",
-                f"object '{_compact_json(value)}' is missing root schema field",
-                file,
-                doc.line,
-                "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)",
-            )
-        )
-        return None
+        hint = "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)"
+        return refuse("RK-FBC-005", f"object '{_compact_json(value)}' is missing root schema field", hint)
     return Meta(
         schema=schema,
         package=picked.get("package", ""),
@@ -886,9 +737,9 @@ def _get(obj: Mapping[str, Any], struct: str, name: str, kind: str, gotype: str)
         value = obj[key]
     if value is None:
         return None
-    if _GO_TYPES.get(type(value)) != kind and _go_type(value) != kind:
+    if JSON_KINDS.get(type(value)) != kind and json_kind(value) != kind:
         raise _TypeMismatch(
-            f"json: cannot unmarshal {_go_type(value)} into Go struct field {struct}.{name} of type {gotype}"
+            f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{name} of type {gotype}"
         )
     return value
 
@@ -907,7 +758,7 @@ def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
             continue
         if not isinstance(item, dict):
             raise _TypeMismatch(
-                f"json: cannot unmarshal {_go_type(item)} into Go struct field {struct}.properties "
+                f"json: cannot unmarshal {json_kind(item)} into Go struct field {struct}.properties "
                 "of type property.Property"
             )
         type_ = _get(item, f"{struct}.properties", "type", "string", "string") or ""
@@ -917,16 +768,16 @@ def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
 
 
 def _struct_items(
-    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True
-) -> Iterator[dict[str, Any] | None]:
-    """The items of an array of Go structs: objects, and ``None`` for ``null`` where ``null`` is taken.
+    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True, kind: type = dict
+) -> Iterator[Any]:
+    """The items of a Go array: of ``kind``, and ``None`` for ``null`` where ``null`` is taken.
 
     Anything else is Go's unmarshal error, naming the struct ``field`` and its element type ``gotype``.
     """
     for item in raw or ():
-        if not isinstance(item, dict) and (item is not None or not null):
+        if not isinstance(item, kind) and (item is not None or not null):
             raise _TypeMismatch(
-                f"json: cannot unmarshal {_go_type(item)} into Go struct field {field} of type {gotype}"
+                f"json: cannot unmarshal {json_kind(item)} into Go struct field {field} of type {gotype}"
             )
         yield item
 
@@ -959,26 +810,10 @@ def _decode_package(meta: Meta) -> Package:
 def _decode_channel(meta: Meta) -> Channel:
     obj = meta.data
     raw_entries = _get(obj, "Channel", "entries", "array", "[]declcfg.ChannelEntry")
-    entries: list[ChannelEntry] = []
-    for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry"):
-        if item is None:
-            entries.append(ChannelEntry(name=""))
-            continue
-        skips = _get(item, "Channel.entries", "skips", "array", "[]string") or []
-        for skip in skips:
-            if skip is not None and not isinstance(skip, str):
-                raise _TypeMismatch(
-                    f"json: cannot unmarshal {_go_type(skip)} into Go struct field Channel.entries.skips "
-                    "of type string"
-                )
-        entries.append(
-            ChannelEntry(
-                name=_str(item, "Channel.entries", "name"),
-                replaces=_str(item, "Channel.entries", "replaces"),
-                skips=tuple(s or "" for s in skips),
-                skip_range=_str(item, "Channel.entries", "skipRange"),
-            )
-        )
+    entries = [
+        ChannelEntry(name="") if item is None else _entry(item)
+        for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry")
+    ]
     return Channel(
         name=_str(obj, "Channel", "name"),
         package=_str(obj, "Channel", "package"),
@@ -988,20 +823,28 @@ def _decode_channel(meta: Meta) -> Channel:
     )
 
 
+def _entry(item: dict[str, Any]) -> ChannelEntry:
+    skips = _get(item, "Channel.entries", "skips", "array", "[]string")
+    skips = tuple(s or "" for s in _struct_items(skips, "Channel.entries.skips", "string", kind=str))
+    return ChannelEntry(
+        name=_str(item, "Channel.entries", "name"),
+        replaces=_str(item, "Channel.entries", "replaces"),
+        skips=skips,
+        skip_range=_str(item, "Channel.entries", "skipRange"),
+    )
+
+
 def _decode_bundle(meta: Meta) -> Bundle:
     obj = meta.data
     raw_related = _get(obj, "Bundle", "relatedImages", "array", "[]declcfg.RelatedImage")
-    related: list[RelatedImage] = []
-    for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage"):
-        if item is None:
-            related.append(RelatedImage())
-            continue
-        related.append(
-            RelatedImage(
-                name=_str(item, "Bundle.relatedImages", "name"),
-                image=_str(item, "Bundle.relatedImages", "image"),
-            )
+    related = [
+        RelatedImage()
+        if item is None
+        else RelatedImage(
+            name=_str(item, "Bundle.relatedImages", "name"), image=_str(item, "Bundle.relatedImages", "image")
         )
+        for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage")
+    ]
     return Bundle(
         name=_str(obj, "Bundle", "name"),
         package=_str(obj, "Bundle", "package"),
@@ -1015,21 +858,14 @@ def _decode_bundle(meta: Meta) -> Bundle:
 def _decode_deprecation(meta: Meta) -> Deprecation:
     obj = meta.data
     raw_entries = _get(obj, "Deprecation", "entries", "array", "[]declcfg.DeprecationEntry")
-    entries: list[DeprecationEntry] = []
+    entries = []
     for item in _struct_items(raw_entries, "Deprecation.entries", "declcfg.DeprecationEntry", null=False):
-        assert item is not None
         ref = _get(item, "Deprecation.entries", "reference", "object", "declcfg.PackageScopedReference") or {}
-        entries.append(
-            DeprecationEntry(
-                schema=_str(ref, "Deprecation.entries.reference", "schema"),
-                name=_str(ref, "Deprecation.entries.reference", "name"),
-                message=_str(item, "Deprecation.entries", "message"),
-            )
-        )
+        schema, name = (_str(ref, "Deprecation.entries.reference", key) for key in ("schema", "name"))
+        message = _str(item, "Deprecation.entries", "message")
+        entries.append(DeprecationEntry(schema=schema, name=name, message=message))
     return Deprecation(
-        package=_str(obj, "Deprecation", "package"),
-        entries=tuple(entries),
-        location=meta.location,
+        package=_str(obj, "Deprecation", "package"), entries=tuple(entries), location=meta.location
     )
 
 
@@ -1045,29 +881,17 @@ def _decode_object(data: str, where: str = "olm.bundle.object") -> Any:
         SafetyLimitError: the manifest nests deeper than :data:`MAX_DEPTH`, checked before any parser sees
             it (yaml-rs crashes on deep block nesting; the others recurse).
     """
-    import json
-
-    import yaml_rs
-
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     is_json = text.lstrip().startswith("{")
     if nesting_depth(raw, yaml=not is_json) is not None:
         raise SafetyLimitError(f"{where} is nested deeper than {MAX_DEPTH} levels; refusing to parse it")
     if is_json:
-        # msgspec is several times faster on these big manifests and gives what json.loads gives (the
-        # last of duplicate keys, integers of any size); anything it refuses goes to json.loads, whose
-        # value or error is the one opm's reading matches.
-        try:
-            return msgspec.json.decode(raw)
-        except msgspec.DecodeError:
-            return json.loads(text)
+        return json.loads(text)
     return yaml_rs.loads(text, parse_datetime=False)
 
 
 def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] | None]:
-    import yaml_rs
-
     objects: list[Any] = []
     csv: Mapping[str, Any] | None = None
     for index, prop in enumerate(bundle.properties):
@@ -1079,7 +903,7 @@ def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] 
         if not isinstance(data, str):
             raise _BundleObjectError(
                 f"{prefix}parse property at index {index} as bundle object: "
-                f"json: cannot unmarshal {_go_type(value)} into Go value of type property.BundleObject"
+                f"json: cannot unmarshal {json_kind(value)} into Go value of type property.BundleObject"
             )
         try:
             obj = _decode_object(
@@ -1121,41 +945,6 @@ class _Sink:
     deprecations: list[Deprecation] = field(default_factory=list)
     others: list[Meta] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    parse_findings: list[Finding] = field(default_factory=list)
-
-    def add(self, item: Package | Channel | Bundle | Deprecation) -> None:
-        """Keep a typed object (a bundle's ``olm.bundle.object`` payloads are decoded first, as opm)."""
-        if isinstance(item, Bundle):
-            self.add_bundle(item)
-        elif isinstance(item, Channel):
-            self.channels.append(item)
-        elif isinstance(item, Package):
-            self.packages.append(item)
-        else:
-            self.deprecations.append(item)
-
-    def add_bundle(self, bundle: Bundle) -> None:
-        """Keep a bundle, with its ``olm.bundle.object`` payloads decoded, or the finding saying why not."""
-        for prop in bundle.properties:
-            if prop.type == PROP_BUNDLE_OBJECT:
-                break
-        else:
-            self.bundles.append(bundle)
-            return
-        try:
-            objects, csv = _bundle_objects(bundle)
-        except _BundleObjectError as exc:
-            self.findings.append(
-                _finding(
-                    "RK-FBC-008",
-                    str(exc),
-                    bundle.location.file,
-                    bundle.location.line,
-                    "olm.bundle.object data must be base64 of a YAML or JSON manifest",
-                )
-            )
-            return
-        self.bundles.append(dataclasses.replace(bundle, objects=objects, csv=csv))
 
     def add_meta(self, meta: Meta) -> None:
         """Type one blob (opm's ``addMeta``); a blob that fails becomes a finding and is left out."""
@@ -1164,20 +953,28 @@ class _Sink:
             self.others.append(meta)
             return
         label, decode = decoder
+        file, line = meta.location.file, meta.location.line
         try:
             item = decode(meta)
+            if isinstance(item, Bundle) and any(p.type == PROP_BUNDLE_OBJECT for p in item.properties):
+                objects, csv = _bundle_objects(item)  # decoded as opm does
+                item = dataclasses.replace(item, objects=objects, csv=csv)
         except _TypeMismatch as exc:
-            self.findings.append(
-                _finding(
-                    "RK-FBC-007",
-                    f"parse {label}: {exc}",
-                    meta.location.file,
-                    meta.location.line,
-                    f"give each field of the {meta.schema} object the type opm expects",
-                )
-            )
+            hint = f"give each field of the {meta.schema} object the type opm expects"
+            self.findings.append(_finding("RK-FBC-007", f"parse {label}: {exc}", file, line, hint))
             return
-        self.add(item)
+        except _BundleObjectError as exc:
+            hint = "olm.bundle.object data must be base64 of a YAML or JSON manifest"
+            self.findings.append(_finding("RK-FBC-008", str(exc), file, line, hint))
+            return
+        if isinstance(item, Bundle):
+            self.bundles.append(item)
+        elif isinstance(item, Channel):
+            self.channels.append(item)
+        elif isinstance(item, Package):
+            self.packages.append(item)
+        else:
+            self.deprecations.append(item)
 
     def config(self) -> DeclarativeConfig:
         """Everything kept, as one catalog."""
@@ -1212,44 +1009,24 @@ def load_catalog_text(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        findings.append(
-            _finding(
-                "RK-FBC-006",
-                f"invalid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
-                file,
-                line,
-                "save the file as UTF-8",
-            )
-        )
+        message = f"invalid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        findings.append(_finding("RK-FBC-006", message, file, line, "save the file as UTF-8"))
         return [], findings
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    stripped = text.lstrip(" \t\r\n")
-    is_json = stripped.startswith("{")
-    if is_json:
+    text = text.removeprefix("\ufeff")
+    if text.lstrip(" \t\r\n").startswith("{"):
         check_nesting(data, file, yaml=False)
+        docs = _json_docs(text, file, findings)
     else:
-        screened = screen_yaml(data, file)
-        if screened.forbidden is not None:
-            _forbidden_finding(screened.forbidden, file, findings)
+        forbidden = screen_yaml(data, file).forbidden
+        if forbidden is not None:  # opm's reader stops there; yaml-rs would drop the rest
+            line, code = forbidden
+            message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
+            hint = "remove the character; YAML text may not hold NUL or other control characters"
+            findings.append(_finding("RK-FBC-001", message, file, line, hint))
             return [], findings
-    docs = _json_docs(text, file, findings) if is_json else _yaml_docs(text, file, findings, limits)
+        docs = _yaml_docs(text, file, findings, limits)
     metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
     return metas, findings
-
-
-def _forbidden_finding(bad: tuple[int, int], file: str, findings: list[Finding]) -> None:
-    """RK-FBC-001 for a character YAML forbids (opm's reader stops there; yaml-rs would drop the rest)."""
-    line, code = bad
-    findings.append(
-        _finding(
-            "RK-FBC-001",
-            f"invalid YAML: control characters are not allowed (U+{code:04X})",
-            file,
-            line,
-            "remove the character; YAML text may not hold NUL or other control characters",
-        )
-    )
 
 
 def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
@@ -1271,9 +1048,9 @@ def load_and_check(
 ) -> tuple[LoadResult, _R]:
     """:func:`load_catalog`, then ``check`` (such as the rules' ``validate_config``) on the catalog.
 
-    Python's cyclic garbage collector is paused meanwhile and then left as it was: loading makes millions
-    of objects and no cycles, and its passes over them cost more than a third of loading a big catalog
-    with bundle objects (certified v4.14).
+    Files are read one at a time and let go once parsed. Python's cyclic garbage collector is paused
+    meanwhile and then left as it was: loading makes millions of objects and no cycles, and its passes
+    over them cost more than a third of loading a big catalog.
 
     Raises:
         InputError: the root or a file cannot be read.
@@ -1282,70 +1059,21 @@ def load_and_check(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = _assemble(_read_files(root, limits), limits)
-        return result, check(result.config)
+        sink, parse_findings, files = _Sink(), [], []
+        for path in _catalog_files(root, limits):
+            try:
+                data = Path(path).read_bytes()
+            except OSError as exc:
+                raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+            metas, findings = load_catalog_text(data, path, limits)
+            del data
+            parse_findings.extend(findings)
+            for meta in metas:
+                sink.add_meta(meta)
+            files.append(path)
+        config = sink.config()
+        result = LoadResult(config=config, findings=(*parse_findings, *sink.findings), files=tuple(files))
+        return result, check(config)
     finally:
         if collecting:
             gc.enable()
-
-
-def _read_files(root: Path, limits: LoadLimits) -> list[tuple[str, bytes]]:
-    """Every catalog file under ``root`` (opm's walk and order) with its bytes."""
-    files: list[tuple[str, bytes]] = []
-    for path, _rel, _size in _catalog_files(root, limits):
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        if not _is_yaml(data) and data[:3] != UTF8_BOM:  # YAML is checked where it is parsed
-            check_nesting(data, path, yaml=False)
-        files.append((path, data))
-    return files
-
-
-def _is_yaml(data: bytes) -> bool:
-    """A non-empty file opm reads as YAML (its first non-blank byte is not ``{``; no BOM)."""
-    start = _LEADING_BLANKS.match(data).end()  # type: ignore[union-attr]
-    return start < len(data) and data[start] != 0x7B and data[:3] != UTF8_BOM
-
-
-def _decoded(data: bytes, display: str) -> list[Decoded] | None:
-    """A JSON stream's items from :mod:`releasekit.io.fbc_json` when it is proven exact, else ``None``.
-
-    A BOM makes a file YAML to opm.
-    """
-    spans = object_spans(data) if data[:3] != UTF8_BOM else None
-    if spans is None or not is_exact(data, spans):
-        return None
-    return decode_exact_stream(data, spans, display)
-
-
-def _assemble(files: list[tuple[str, bytes]], limits: LoadLimits) -> LoadResult:
-    """The catalog from every file in order: an exact JSON stream decoded, anything else the exact path.
-
-    A file read the exact way lets go of its bytes once parsed (``files`` keeps its name only); a decoded
-    stream's property values point into its bytes.
-    """
-    sink = _Sink()
-    for index, (display, data) in enumerate(files):
-        items = _decoded(data, display)
-        if items is None:
-            metas, file_findings = load_catalog_text(data, display, limits)
-            files[index] = (display, b"")
-            sink.parse_findings.extend(file_findings)
-            for meta in metas:
-                sink.add_meta(meta)
-            continue
-        for item in items:
-            if isinstance(item, Fallback):
-                doc = _Doc(item.value, item.line, raw_empty=item.empty)
-                fallback = _meta_from_doc(doc, display, sink.parse_findings)
-                if fallback is not None:
-                    sink.add_meta(fallback)
-            else:
-                sink.add(item)
-    return LoadResult(
-        config=sink.config(),
-        findings=(*sink.parse_findings, *sink.findings),
-        files=tuple(display for display, _ in files),
-    )

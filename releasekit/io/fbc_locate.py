@@ -1,161 +1,86 @@
-"""Finer lines for catalog findings: the line of the entry or property a finding points at.
+"""Finer lines for catalog findings: the line of the entry or property a finding's path points at.
 
-Adapter module (reads files). The loader records only the line each object starts on, which keeps
-loading fast. A finding whose :attr:`~releasekit.model.finding.Location.path` points inside an object
-(``$.entries[2].skipRange``, ``$.properties[1].value.version``) gets that element's line here, lazily:
-only files that have such findings are read again, and in them only the documents the findings are in,
-through :mod:`releasekit.io.yamlio` (a JSON object is YAML too). Files without findings are never
-touched. Anything that cannot be re-read keeps the object's line; this step never fails a run.
+Adapter module. The loader records the line each object starts on. A finding whose
+:attr:`~releasekit.model.finding.Location.path` points inside an object (``$.entries[2].skipRange``) gets
+that element's line here: only files with such findings are read again, and in them only the documents
+the findings are in, by :mod:`releasekit.io.yamlio` (a JSON object is YAML too). Anything that cannot be
+read again keeps the object's line; this step never fails a run.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from releasekit.errors import ReleasekitError
-from releasekit.io.yamlio import LocatedDocument, YamlContentError, load_yaml_documents
-from releasekit.model.finding import Finding, Location
+from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, _yaml_chunks
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.model.finding import Finding, Location, nearest_line
 
 __all__ = ["refine_locations"]
 
-_SEPARATOR = re.compile(r"^---(.*)$", re.MULTILINE)
-_MAX_REREAD_BYTES = 64 * 1024 * 1024
-_REMEMBER_CHARS = 4 * 1024 * 1024
-
 
 def refine_locations(findings: Iterable[Finding]) -> tuple[Finding, ...]:
-    """Return ``findings`` with ``location.line`` moved to the element their ``location.path`` names.
-
-    Only findings with a file, a line and a path below the object root (``$.x``) are refined.
-    """
+    """Return ``findings`` with ``location.line`` moved to the element their ``location.path`` names."""
     items = tuple(findings)
     wanted: dict[str, set[int]] = {}
     for f in items:
-        if _refinable(f.location):
-            assert f.location.line is not None
+        if f.location.file and f.location.line is not None and f.location.path.startswith(("$.", "$[")):
             wanted.setdefault(f.location.file, set()).add(f.location.line)
-    if not wanted:
-        return items
-    documents: dict[tuple[str, int], LocatedDocument | None] = {}
-    parsed = _Parsed()  # catalogs of several OpenShift versions share objects
-    for file, lines in wanted.items():
-        documents.update(_read_documents(file, lines, parsed))
-    out: list[Finding] = []
+    lines: dict[tuple[str, int], dict[str, int]] = {}
+    for file, starts in wanted.items():
+        lines.update(((file, start), found) for start, found in _element_lines(file, starts).items())
+    out = []
     for f in items:
         loc = f.location
-        if _refinable(loc):
-            assert loc.line is not None
-            doc = documents.get((loc.file, loc.line))
-            if doc is not None:
-                line = doc.line_of(loc.path)
-                if line != loc.line:
-                    f = replace(f, location=Location(file=loc.file, line=line, path=loc.path))
+        line = nearest_line(lines.get((loc.file, loc.line or 0), {}), loc.path)
+        if line is not None and line != loc.line:
+            f = replace(f, location=Location(file=loc.file, line=line, path=loc.path))
         out.append(f)
     return tuple(out)
 
 
-def _refinable(loc: Location) -> bool:
-    return bool(loc.file and loc.line is not None and loc.path.startswith("$") and len(loc.path) > 1)
-
-
-def _read_documents(
-    file: str, lines: set[int], parsed: _Parsed
-) -> dict[tuple[str, int], LocatedDocument | None]:
-    """Parse the documents of ``file`` that start on ``lines``; lines in the result are file lines.
-
-    ``parsed`` remembers chunks parsed before, in this file or another one.
-    """
-    result: dict[tuple[str, int], LocatedDocument | None] = {}
+def _element_lines(file: str, starts: set[int]) -> dict[int, dict[str, int]]:
+    """For each object of ``file`` starting on one of ``starts``: the file line of every path in it."""
     try:
         path = Path(file)
-        if path.stat().st_size > _MAX_REREAD_BYTES:
-            return result
-        text = path.read_text(encoding="utf-8")
+        if path.stat().st_size > DEFAULT_MAX_FILE_BYTES:
+            return {}
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
-        return result
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    starts = _line_starts(text)
-    is_json = text.lstrip(" \t\r\n").startswith("{")
-    for line in sorted(lines):
-        if line < 1 or line > len(starts):
+        return {}
+    if text.lstrip(" \t\r\n").startswith("{"):
+        chunks = _json_chunks(text, starts)
+    else:
+        chunks = ((chunk, line) for chunk, line in _yaml_chunks(text))
+    result: dict[int, dict[str, int]] = {}
+    for chunk, first in chunks:
+        last = first + chunk.count("\n")
+        start = next((s for s in starts if first <= s <= last), None)
+        if start is None:
             continue
-        chunk, first_line = (_json_chunk if is_json else _yaml_chunk)(text, starts, line)
-        if chunk is None:
-            continue
-        doc = parsed.first_document(chunk)
-        if doc is None:
-            continue
-        shift = first_line - 1
-        result[(file, line)] = LocatedDocument(
-            data=None, line=line, lines={k: v + shift for k, v in doc.lines.items()}
-        )
-    return result
-
-
-class _Parsed:
-    """The line map of each chunk's first document (None: not YAML, or empty), by the chunk's text.
-
-    The same text always parses the same way, and the catalogs of several OpenShift versions hold the same
-    objects. Only the first ``_REMEMBER_CHARS`` characters of chunks are remembered, so that a large catalog
-    with many findings keeps its memory.
-    """
-
-    def __init__(self) -> None:
-        self._documents: dict[str, LocatedDocument | None] = {}
-        self._room = _REMEMBER_CHARS
-
-    def first_document(self, chunk: str) -> LocatedDocument | None:
-        if chunk in self._documents:
-            return self._documents[chunk]
         try:
             docs = load_yaml_documents(chunk)
         except (YamlContentError, ReleasekitError, RecursionError):
-            docs = []
-        doc = LocatedDocument(data=None, line=docs[0].line, lines=docs[0].lines) if docs else None
-        if len(chunk) <= self._room:
-            self._room -= len(chunk)
-            self._documents[chunk] = doc
-        return doc
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts.extend(m.end() for m in re.finditer("\n", text))
-    return starts
-
-
-def _json_chunk(text: str, starts: list[int], line: int) -> tuple[str | None, int]:
-    """The JSON object that begins on ``line`` (the first ``{`` at or after the line start)."""
-    begin = text.find("{", starts[line - 1])
-    if begin == -1:
-        return None, line
-    try:
-        _, end = json.JSONDecoder().raw_decode(text, begin)
-    except ValueError:
-        return None, line
-    # keep the columns of the first line so multi-line JSON maps onto file lines one to one
-    return " " * (begin - starts[line - 1]) + text[begin:end], line
-
-
-def _yaml_chunk(text: str, starts: list[int], line: int) -> tuple[str | None, int]:
-    """The YAML document containing ``line``: from the ``---`` before it to the next one."""
-    offset = starts[line - 1]
-    begin = 0
-    end = len(text)
-    for match in _SEPARATOR.finditer(text):
-        rest = match.group(1).strip()
-        if rest and not rest.startswith("#"):
             continue
-        if match.start() < offset:
-            begin = match.end() + 1
-        else:
-            end = match.start()
-            break
-    begin = min(begin, len(text))
-    first_line = text.count("\n", 0, begin) + 1
-    return text[begin:end], first_line
+        if docs:
+            result[start] = {key: line + first - 1 for key, line in docs[0].lines.items()}
+    return result
+
+
+def _json_chunks(text: str, starts: set[int]) -> Iterable[tuple[str, int]]:
+    """The JSON objects that begin on ``starts``, each padded to keep its first line's columns."""
+    decoder = json.JSONDecoder()
+    line_starts = [0, *itertools.accumulate(len(part) + 1 for part in text.split("\n"))]
+    for line in sorted(starts):
+        if not 1 <= line <= len(line_starts):
+            continue
+        begin = text.find("{", line_starts[line - 1])
+        try:
+            _, end = decoder.raw_decode(text, begin)
+        except ValueError:
+            continue
+        yield " " * (begin - line_starts[line - 1]) + text[begin:end], line

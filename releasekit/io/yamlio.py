@@ -49,32 +49,9 @@ try:  # the C loader is much faster; fall back to the pure-Python one where liby
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _BaseLoader = yaml.SafeLoader
 
-_PLAIN_TAGS_MAX = 65_536
-_PLAIN_TEXT_MAX = 64
-
 
 class SafeLoader(_BaseLoader):  # type: ignore[misc]
-    """PyYAML's safe loader (C where available) that resolves each short plain scalar's text once.
-
-    The composer asks the resolver for the tag of every scalar, in Python, trying a regular expression per
-    candidate type; keys and small values repeat throughout a document, so the answer for a plain text
-    (which depends on the text alone: releasekit adds no path resolvers) is remembered, for up to
-    ``_PLAIN_TAGS_MAX`` short texts per process.
-    """
-
-    _plain_tags: dict[str, str] = {}
-
-    def resolve(self, kind: type, value: Any, implicit: Any) -> Any:
-        """PyYAML's tag for a node, remembered per short plain text (see the class)."""
-        if kind is yaml.ScalarNode and implicit[0] and len(value) <= _PLAIN_TEXT_MAX:
-            tags = SafeLoader._plain_tags
-            tag = tags.get(value)
-            if tag is None:
-                tag = super().resolve(kind, value, implicit)
-                if len(tags) < _PLAIN_TAGS_MAX:
-                    tags[value] = tag
-            return tag
-        return super().resolve(kind, value, implicit)
+    """PyYAML's safe loader (C where available) reading exponent numbers as floats (:data:`EXPONENT_FLOAT`)."""
 
 
 EXPONENT_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$")
@@ -89,8 +66,6 @@ def read_exponents_as_floats(cls: Any) -> None:
 
 
 read_exponents_as_floats(SafeLoader)
-
-_Loader: type = SafeLoader
 
 
 class YamlContentError(ValueError):
@@ -312,7 +287,7 @@ def iter_yaml_documents(
         SafetyLimitError: the documents expand past ``max_nodes``.
     """
     check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
-    loader = _Loader(text)
+    loader = SafeLoader(text)
     budget = max_nodes
     # without an anchor there is no alias, so no node is shared and the builder's own count is the size
     anchored = "&" in text

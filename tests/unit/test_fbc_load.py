@@ -1,7 +1,7 @@
 """The FBC loader's behaviour that its speed-ups must keep (opm's loading rules, semantics note §1).
 
 Each test pins what ``load_catalog``/``load_catalog_text`` return for one rule: objects, lines, rule ids
-and messages. The fast paths (msgspec, stream cutting, incremental line counts) must not change any of it.
+and messages. How the loader reads (json or yaml-rs, PyYAML where it must) must not change any of it.
 """
 
 from __future__ import annotations

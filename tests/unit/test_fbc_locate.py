@@ -1,7 +1,4 @@
-"""Finer finding lines: each finding gets the line of the element its JSON path names.
-
-Objects that several catalogs share are parsed once; the lines stay those of each file.
-"""
+"""Finer finding lines: each finding gets the line of the element its JSON path names, in its own file."""
 
 from __future__ import annotations
 
@@ -9,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from releasekit.io import fbc_locate
 from releasekit.io.fbc_locate import refine_locations
 from releasekit.model.finding import Finding, Location, Severity
 
@@ -49,11 +45,7 @@ def catalogs(tmp_path: Path) -> tuple[Path, Path]:
     return first, second
 
 
-@pytest.mark.parametrize("remember", [4 * 1024 * 1024, 0], ids=["remembered", "parsed-each-time"])
-def test_a_shared_object_gets_each_files_lines(
-    catalogs: tuple[Path, Path], remember: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(fbc_locate, "_REMEMBER_CHARS", remember)
+def test_a_shared_object_gets_each_files_lines(catalogs: tuple[Path, Path]) -> None:
     first, second = catalogs
     findings = [
         _finding(first, 1, "$.name"),
