@@ -1,4 +1,11 @@
-"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does."""
+"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
+
+Pure core: the caller reads the files. Follows operator-registry's ``render.go`` and
+``ObjectsAndPropertiesFromBundle``: name from the CSV, package from the bundle annotation, properties
+sorted by type then value JSON, and per manifest an ``olm.bundle.object`` -- or, when the bundle image is
+known, one ``olm.csv.metadata`` instead; relatedImages also take the bundle image and every container
+image of the install strategy's deployments, each image once.
+"""
 
 from __future__ import annotations
 
@@ -127,7 +134,11 @@ def render_bundle_manifests(
     properties: Sequence[Any] = (),
     image: str = "",
 ) -> Bundle:
-    """The ``olm.bundle`` opm renders from these manifests and metadata."""
+    """The ``olm.bundle`` opm renders from these manifests and metadata.
+
+    Raises:
+        BundleRenderError: no CSV among the manifests, or no package annotation.
+    """
     csv = next(
         (o for o in objects if isinstance(o, Mapping) and o.get("kind") == "ClusterServiceVersion"), None
     )

@@ -1,4 +1,13 @@
-"""OLM v1 install manifests from a registry+v1 bundle: a least-privilege installer and a ClusterExtension."""
+"""OLM v1 install manifests from a registry+v1 bundle: a least-privilege installer and a ClusterExtension.
+
+Pure core: Kubernetes objects (dicts) from a loaded bundle, no I/O. OLM v1 installs with a ServiceAccount
+the user provides, which must create everything the bundle installs and hold every permission the
+operator gets (Kubernetes refuses a Role granting what its creator lacks). So the installer's ClusterRole
+holds ``clusterextensions/finalizers`` of this extension, the bundle's CRDs and cluster-scoped kinds by
+name, ClusterRoles and bindings (OLM v1 names them), and every rule of the CSV's ``clusterPermissions``
+and ``permissions`` (granted cluster-wide in AllNamespaces mode) and of bundled ClusterRoles; its Role,
+in the install namespace, the Deployments and ServiceAccounts by name and the rules of bundled Roles.
+"""
 
 from __future__ import annotations
 
@@ -148,7 +157,14 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
 
 
 def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
-    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order)."""
+    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order).
+
+    Every rule is copied exactly or not at all; judging them is
+    :func:`releasekit.rules.olmv1.check_install_safety`'s.
+
+    Raises:
+        UnreadableRule: a rule that is not a list of mappings of string lists (a last guard).
+    """
     spec = _install_spec(bundle.csv)
     ext, ns = request.extension, request.namespace
     installer = f"{ext}-installer"

@@ -151,7 +151,10 @@ def choose_operator_facts(
 
 
 def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
-    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``."""
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``.
+
+    It is re-aimed at ``release`` as a carried record is (name, version, images, createdAt, edges).
+    """
     source = stream.release(record.csv_version) if record.csv_version else None
     if source is None:
         problem = make_finding(
@@ -177,7 +180,10 @@ def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> Op
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
-    """The release whose record ``release`` carries; None when no earlier release has one."""
+    """The release whose record ``release`` carries; None when no earlier release has one.
+
+    The newest earlier release of its minor with a record, else the newest earlier one of its stream.
+    """
     earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
     same_minor = [
         r
@@ -334,7 +340,11 @@ def recorded_files(
     bundle_annotations: Mapping[str, str],
     prose_doc: Mapping[str, Any],
 ) -> dict[PurePosixPath, Any]:
-    """The files of a bundle built from a record, by path."""
+    """The files of a bundle built from a record, by path.
+
+    Manifests and ``metadata/annotations.yaml`` as documents (the caller writes YAML), ``bundle.Dockerfile``
+    as text.
+    """
     record = facts.record
     assert record is not None  # noqa: S101 - callers pass a record
     carried = facts.carried_from is not None
