@@ -51,11 +51,7 @@ class BundleLayout(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Manifest:
-    """One YAML/JSON document from one file, with the line of each JSON path in it.
-
-    ``lines`` maps JSON paths (``$.spec.version``) to 1-based lines; ``line`` is where the document starts;
-    ``file`` is relative to the validated root where possible.
-    """
+    """One YAML/JSON document from one file, with the line of each JSON path in it."""
 
     file: str
     data: Mapping[str, Any]

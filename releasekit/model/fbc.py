@@ -270,10 +270,7 @@ class RelatedImage:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """An ``olm.bundle`` blob, with the manifests decoded from its ``olm.bundle.object`` properties.
-
-    ``objects`` are in property order; ``csv`` is the first of them whose kind is ``ClusterServiceVersion``.
-    """
+    """An ``olm.bundle`` blob, with the manifests decoded from its ``olm.bundle.object`` properties."""
 
     name: str
     package: str

@@ -158,10 +158,7 @@ class Inventory:
 
     @property
     def pin(self) -> str | None:
-        """The upstream pin an exact inventory describes; None for a transcribed inventory.
-
-        The ref (a tag or describe pin), or, for a bare commit id, its ``describe``.
-        """
+        """The upstream pin an exact inventory describes; None for a transcribed inventory."""
         if self.source is not InventorySource.EXACT:
             return None
         if _HEX_COMMIT.fullmatch(self.ref):

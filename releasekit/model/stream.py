@@ -310,11 +310,7 @@ class UpgradePolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Upstream:
-    """The upstream Kueue a release ships, as precisely as it is known.
-
-    ``line`` and ``inventory`` are always known (``kueue-0.19`` describes 1.4.0's main-branch pin);
-    ``describe``, ``tag`` and ``commit`` only where they are.
-    """
+    """The upstream Kueue a release ships, as precisely as it is known."""
 
     line: str
     inventory: str

@@ -1,11 +1,8 @@
 """One release's registry+v1 bundle: files, names, CRD placement and the checks that stop a build.
 
-Pure core: no I/O, no git, no jinja2. :mod:`releasekit.jobs.bundle_build` reads the upstream CRDs, renders
-the templates with :func:`template_context` and writes the files :func:`plan_bundle` names, under
-``<stream>/<version>/`` of the output folder: ``bundle.Dockerfile``, ``manifests/`` (CSV, the operator's
-own CRD and, with placement ``bundle``, the operand CRDs under their upstream names and bytes),
-``metadata/annotations.yaml`` and ``upstream-crds.yaml``. Which CRDs ship is decided from the files read
-at the ref, not from the inventory.
+Pure core: no I/O, no git, no jinja2. The job reads the upstream CRDs and writes the files
+:func:`plan_bundle` names under ``<stream>/<version>/``; operand CRDs keep their upstream names and bytes,
+and which ship is decided from the files read at the ref, not from the inventory.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
 
-Pure core: the caller reads the files. Follows operator-registry's ``render.go`` and
-``ObjectsAndPropertiesFromBundle``: name from the CSV, package from the bundle annotation, properties
-sorted by type then value JSON, and per manifest an ``olm.bundle.object`` -- or, when the bundle image is
-known, one ``olm.csv.metadata`` instead; relatedImages also take the bundle image and every container
-image of the install strategy's deployments, each image once.
+Pure core: the caller reads the files. Follows operator-registry's ``render.go``: one
+``olm.bundle.object`` per manifest, or one ``olm.csv.metadata`` when the bundle image is known;
+properties sorted by type, then value JSON.
 """
 
 from __future__ import annotations

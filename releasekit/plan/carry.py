@@ -1,9 +1,8 @@
 """Carried, not regenerated: which published bundle blobs a new catalog keeps byte for byte. Pure core.
 
-Published means immutable: the blob of a release that went out (released, deprecated or withdrawn) is
-kept exactly as the committed catalog holds it, and only the package, channels, edges and deprecations
-are planned around it. A blob is generated only the first time a release ships in a catalog, and for
-candidates.
+Published means immutable: a published release's blob is kept exactly as committed, and only the
+package, channels, edges and deprecations are planned around it. A blob is generated only the first time
+a release ships in a catalog, and for candidates.
 """
 
 from __future__ import annotations

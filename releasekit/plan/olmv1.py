@@ -3,10 +3,8 @@
 Pure core: Kubernetes objects (dicts) from a loaded bundle, no I/O. OLM v1 installs with a ServiceAccount
 the user provides, which must create everything the bundle installs and hold every permission the
 operator gets (Kubernetes refuses a Role granting what its creator lacks). So the installer's ClusterRole
-holds ``clusterextensions/finalizers`` of this extension, the bundle's CRDs and cluster-scoped kinds by
-name, ClusterRoles and bindings (OLM v1 names them), and every rule of the CSV's ``clusterPermissions``
-and ``permissions`` (granted cluster-wide in AllNamespaces mode) and of bundled ClusterRoles; its Role,
-in the install namespace, the Deployments and ServiceAccounts by name and the rules of bundled Roles.
+also copies the CSV's ``permissions`` (OLM v1 grants them cluster-wide, in AllNamespaces mode) and allows
+any ClusterRole and binding (OLM v1 generates their names).
 """
 
 from __future__ import annotations

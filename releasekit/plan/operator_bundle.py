@@ -151,10 +151,7 @@ def choose_operator_facts(
 
 
 def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> OperatorFacts:
-    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``.
-
-    It is re-aimed at ``release`` as a carried record is (name, version, images, createdAt, edges).
-    """
+    """A record imported with ``--as-version``: its CSV is of release ``record.csv_version``."""
     source = stream.release(record.csv_version) if record.csv_version else None
     if source is None:
         problem = make_finding(
@@ -340,11 +337,7 @@ def recorded_files(
     bundle_annotations: Mapping[str, str],
     prose_doc: Mapping[str, Any],
 ) -> dict[PurePosixPath, Any]:
-    """The files of a bundle built from a record, by path.
-
-    Manifests and ``metadata/annotations.yaml`` as documents (the caller writes YAML), ``bundle.Dockerfile``
-    as text.
-    """
+    """The files of a bundle built from a record, by path."""
     record = facts.record
     assert record is not None  # noqa: S101 - callers pass a record
     carried = facts.carried_from is not None

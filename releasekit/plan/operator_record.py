@@ -1,11 +1,9 @@
 """A release's operator facts, as ``releasekit operator import`` records them in ``streams/operator/``.
 
 Pure core: text and parsed documents in, the record document out. The record keeps every fact of the
-operator repository's bundle sources but the prose ``bundle-templates/`` supplies (CSV descriptions,
-display name, icon, keywords, links, maintainers, provider, ``alm-examples``, CRD schema descriptions,
-prose LABELs). From 1.2.0 on the repository keeps ``:latest`` placeholders that ``bundle.Dockerfile``
-replaces from ``related_images.json`` at image build time; :func:`substitute_related_images` does the
-same, so the record holds the images as published.
+operator repository's bundle sources but the prose ``bundle-templates/`` supplies. Where the repository
+keeps ``:latest`` placeholders that ``bundle.Dockerfile`` replaces at image build time (1.2.0 on),
+:func:`substitute_related_images` does the same, so the record holds the images as published.
 """
 
 from __future__ import annotations
@@ -363,10 +361,7 @@ def make_record(
     substituted: Iterable[tuple[str, str]],
     csv_version: str | None = None,
 ) -> dict[str, Any]:
-    """The record document (``releasekit/schemas/operator-record.schema.json``).
-
-    ``csv_version`` is set when the CSV's own version is not ``version`` (``operator import --as-version``).
-    """
+    """The record document (``releasekit/schemas/operator-record.schema.json``)."""
     others = []
     for file, obj in manifests:
         data = strip_crd_descriptions(obj) if obj.get("kind") == "CustomResourceDefinition" else dict(obj)
