@@ -79,7 +79,12 @@ def acknowledge(
     *,
     complete: bool = True,
 ) -> tuple[dict[Finding, Acknowledgement], tuple[Finding, ...]]:
-    """Match ``acknowledgements`` to ``findings``."""
+    """Match ``acknowledgements`` to ``findings``.
+
+    ``complete`` False (``check`` judges only the catalogs a change touches): an entry that matches nothing
+    is not reported, since what it names may not have been looked at. Returns the acknowledged findings with
+    their entry, and RK-POLICY-020 (matches nothing, or repeats another) or 021 (names an error) findings.
+    """
     by_identity: dict[Identity, Acknowledgement] = {}
     problems: list[Finding] = []
     for ack in acknowledgements:

@@ -1,4 +1,8 @@
-"""Registry+v1 bundles as the validators see them: manifests with file and line, metadata, options."""
+"""Registry+v1 bundles as the validators see them: manifests with file and line, metadata, options.
+
+Pure core: no I/O, no click, no git. :mod:`releasekit.io.bundle_load` builds these values;
+:mod:`releasekit.rules.bundle` judges them.
+"""
 
 from __future__ import annotations
 
@@ -139,7 +143,16 @@ class Dockerfile:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """Everything loaded from one bundle (or one file validated alone)."""
+    """Everything loaded from one bundle (or one file validated alone).
+
+    Attributes:
+        objects: every manifest but the CSV and the CRDs; ``extra_csvs``: CSVs beyond the first (an error).
+        annotations / dependencies / properties: the ``metadata/`` file holding that key, if found.
+        metadata_files: every file looked at in ``metadata/`` (for the "no annotations file" message).
+        stray_entries: sub-folders and hidden files inside the manifests folder.
+        size / compressed_size: sums of the raw / gzip+base64 sizes of the bundle's files, in bytes.
+        load_findings: problems found while loading (unparsable YAML and the like).
+    """
 
     root: str
     layout: BundleLayout
@@ -219,7 +232,12 @@ DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StreamPolicy:
-    """The releasekit stream a bundle belongs to, as far as the bundle rules need it."""
+    """The releasekit stream a bundle belongs to, as far as the bundle rules need it.
+
+    Only bundles of one of our streams get stream policy; another operator's bundle gets operator-sdk's
+    rules alone. ``alpha_kinds`` empty: the stream excludes alpha APIs. ``released``: the version is
+    published history, so policy warns instead of failing.
+    """
 
     stream: str
     alpha_kinds: tuple[str, ...] = ()
@@ -228,7 +246,15 @@ class StreamPolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ValidationOptions:
-    """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours)."""
+    """What to check and with which parameters (the ``--optional-values`` of operator-sdk and ours).
+
+    Attributes:
+        index_dockerfile: the ``index-path`` Dockerfile for the community validator; None: not given.
+        custom_categories: replaces the standard OperatorHub categories; None: the standard ones.
+        release_checks: judge the bundle as a released version (image pinning, ``allowed_registries``).
+        stream: the releasekit stream of the bundle; None: another operator's bundle (no policy).
+        openshift_catalogs: OpenShift catalogs (``v4.18``) the release appears in; empty: unknown.
+    """
 
     validators: tuple[str, ...] = ("loader", "registry-format", "csv", "crd", "bundle")
     k8s_version: str | None = None

@@ -1,4 +1,7 @@
-"""Rule ids of the bundle rules (the table with meanings is in :mod:`releasekit.rules.bundle`)."""
+"""Rule ids of the bundle rules (the table with meanings is in :mod:`releasekit.rules.bundle`).
+
+Pure constants, importable by the loader without pulling in the validators. Never renumber.
+"""
 
 from __future__ import annotations
 

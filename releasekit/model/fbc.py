@@ -1,4 +1,8 @@
-"""File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them."""
+"""File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them.
+
+Pure core: no I/O. Every object remembers where it was read; property values and blobs of other schemas
+stay parsed JSON values, so they can be re-emitted exactly.
+"""
 
 from __future__ import annotations
 
@@ -141,7 +145,12 @@ _UNREAD: Any = object()
 
 
 class Property:
-    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`."""
+    """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
+
+    Hand-written so the loader can make tens of thousands cheaply and hand values over unparsed
+    (:meth:`deferred`, parsed on first read of ``value``). ``shape_verified``: the builder already checked the
+    value against :data:`PROPERTY_SHAPES` (a type the table lacks is verified once the value is present).
+    """
 
     __slots__ = ("_type", "_value", "_source", "_load", "_verified")
     __match_args__ = ("type", "value")

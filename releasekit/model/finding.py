@@ -1,4 +1,7 @@
-"""Findings: what every rule returns (rule id, severity, message, location, hint)."""
+"""Findings: what every rule returns (rule id, severity, message, location, hint).
+
+Pure core: no I/O. ``subject`` names what a finding is about, outermost first (package, channel, bundle).
+"""
 
 from __future__ import annotations
 
@@ -61,7 +64,11 @@ class Location:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
-    """One result of one rule about one subject."""
+    """One result of one rule about one subject.
+
+    ``facts`` tell apart two findings of one rule about one subject (an OpenShift upgrade's ``from`` and
+    ``to``); with ``rule`` and ``subject`` they are the identity an acknowledgement names.
+    """
 
     rule: str
     severity: Severity

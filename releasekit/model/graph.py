@@ -1,4 +1,8 @@
-"""The upgrade graph of one package, as data: nodes, edges, channels, heads and reachability."""
+"""The upgrade graph of one package, as data: nodes, edges, channels, heads and reachability.
+
+Pure core: no I/O. :mod:`releasekit.rules.graph` builds it; plan draws it; :mod:`releasekit.rules.diff`
+compares two.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +66,11 @@ class ChannelView:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reachability:
-    """One row of the reachability table."""
+    """One row of the reachability table.
+
+    ``version`` is "" when unknown; ``path`` runs from the bundle to the default channel's head (empty when
+    unreachable); ``reason`` is the rule id that explains why not (None when reachable or no single head).
+    """
 
     bundle: str
     version: str
@@ -73,7 +81,10 @@ class Reachability:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PackageGraph:
-    """The upgrade graph of one package: nodes (by version), edges (sorted), channels, heads, reachability."""
+    """The upgrade graph of one package: nodes (by version), edges (sorted), channels, heads, reachability.
+
+    ``default_head`` is None unless the default channel has exactly one head.
+    """
 
     package: str
     default_channel: str

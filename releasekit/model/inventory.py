@@ -1,4 +1,9 @@
-"""Upstream Kueue inventories: the CRDs and feature gates of one Kueue release, as facts."""
+"""Upstream Kueue inventories: the CRDs and feature gates of one Kueue release, as facts.
+
+Pure core: no I/O. ``exact`` inventories are imported from git (with a sha256 per CRD file),
+``transcribed`` ones by hand from a nearby tag (no hashes). A CRD *version* is alpha or beta when its
+name says so, else GA; a *CRD* is alpha when ANY version is (as the real operator decides).
+"""
 
 from __future__ import annotations
 

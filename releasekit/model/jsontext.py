@@ -1,4 +1,8 @@
-"""JSON text held inside documents, read within the nesting limit every input keeps."""
+"""JSON text held inside documents, read within the nesting limit every input keeps.
+
+Pure core: no I/O. A string in a bounded file (CSV annotations, ``related_images.json``) is a second
+JSON document the json module reads recursively, so :func:`loads` refuses one nested too deep.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,10 @@ class NestedTooDeep(ValueError):
 
 
 def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit``, else ``None``."""
+    """``(line, depth)`` where JSON ``text`` first nests deeper than ``limit``, else ``None``.
+
+    One forward pass counting brackets outside strings: a regex for the strings would be quadratic.
+    """
     if text.count("[") + text.count("{") <= limit:  # the usual case: too few brackets to be that deep
         return None
     depth = 0
@@ -45,7 +52,12 @@ def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
 
 
 def loads(text: str) -> Any:
-    """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`."""
+    """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`.
+
+    Raises:
+        NestedTooDeep: the text nests too deep (a ``ValueError``, as the json module's refusals).
+        json.JSONDecodeError: the text is not JSON.
+    """
     import json  # here: importing this module (for MAX_DEPTH) must not cost the json module's import
 
     if nesting_exceeds(text):

@@ -1,4 +1,9 @@
-"""Where the catalogs live in a repository: the output layout ``releasekit.yaml`` configures. Pure core."""
+"""Where the catalogs live in a repository: the output layout ``releasekit.yaml`` configures. Pure core.
+
+Default: ``catalog/v<X.Y>/configs/<package>/catalog.json`` beside ``catalog/v<X.Y>/Containerfile``, the
+whole tree releasekit's. ``kueue-fbc``: ``v<X.Y>/catalog/<package>/catalog.json`` beside
+``v<X.Y>/Containerfile.catalog``; releasekit owns only those files there.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,12 @@ def is_fragment(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogLayout:
-    """Paths of the catalog tree."""
+    """Paths of the catalog tree.
+
+    ``owns_tree``: True writes the tree under ``root`` as one atomic swap (files releasekit no longer
+    generates are removed); False writes file by file and removes nothing. Either way only files the
+    marker ``.releasekit-generated`` lists are ever replaced or removed.
+    """
 
     name: str = "releasekit"
     root: str = "catalog"

@@ -1,4 +1,9 @@
-"""The OpenShift lifecycle as data: which versions exist, which are EUS, which cluster upgrades exist."""
+"""The OpenShift lifecycle as data: which versions exist, which are EUS, which cluster upgrades exist.
+
+Pure model. ``minor`` edges (to the next minor) and ``eus`` edges (EUS to the next EUS, operators left as
+they were on the way) are derived within a major; ``major`` edges are never derived: the file names them.
+An explicit edge keeps its written kind and is not doubled by a derived one.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""One release's operator facts, as ``releasekit operator import`` records them (``streams/operator/``)."""
+"""One release's operator facts, as ``releasekit operator import`` records them (``streams/operator/``).
+
+Pure model; :mod:`releasekit.plan.operator_bundle` turns it into a bundle.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,12 @@ __all__ = ["OperatorRecord"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OperatorRecord:
-    """The operator facts of release ``version`` read at ``commit``."""
+    """The operator facts of release ``version`` read at ``commit``.
+
+    ``csv`` is without prose (treat as read-only); ``labels`` is None when the commit had no Dockerfile;
+    ``csv_version`` is the CSV's own version when it is not ``version`` (``--as-version``: the CSV is
+    re-aimed at the release, as a carried record is).
+    """
 
     version: str
     commit: str

@@ -1,4 +1,8 @@
-"""A bundle blob as it was published: its decoded form, its exact text and where it was read. Pure core."""
+"""A bundle blob as it was published: its decoded form, its exact text and where it was read. Pure core.
+
+Read from ``catalog/`` at HEAD (or the base revision, for ``check``); :mod:`releasekit.plan.carry` keeps
+a published release's blob byte for byte.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,10 @@ PublishedKey = tuple[str, str, str]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PublishedBlob:
-    """One ``olm.bundle`` blob of a committed catalog."""
+    """One ``olm.bundle`` blob of a committed catalog.
+
+    ``text`` is the blob's exact text, ``{`` to ``}``; ``revision`` what it was read from (``HEAD``).
+    """
 
     bundle: Bundle
     text: str

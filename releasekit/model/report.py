@@ -1,4 +1,8 @@
-"""The result of a judging command, as reporters receive it. Pure core."""
+"""The result of a judging command, as reporters receive it. Pure core.
+
+A pull-request check adds a *baseline*: each finding ``new`` or ``unchanged`` (:func:`baseline_key`),
+the base's findings the change fixed, and what it does to each catalog.
+"""
 
 from __future__ import annotations
 
@@ -47,7 +51,10 @@ class FailOn(enum.StrEnum):
 
 
 def baseline_key(finding: Finding) -> tuple[str, ...]:
-    """What a finding is matched on across revisions: rule, file and subject (lines move; subjects do not)."""
+    """What a finding is matched on across revisions: rule, file and subject (lines move; subjects do not).
+
+    Without a subject, the message. The severity is part of the key: a base warning turned error is new.
+    """
     where = (finding.rule, finding.severity.value, finding.location.file)
     return (*where, *finding.subject) if finding.subject else (*where, finding.message)
 
@@ -55,7 +62,10 @@ def baseline_key(finding: Finding) -> tuple[str, ...]:
 def match_baseline(
     head: Iterable[Finding], base: Iterable[Finding]
 ) -> tuple[dict[Finding, BaselineState], tuple[Finding, ...]]:
-    """Mark each head finding new or unchanged, and return the base findings the change fixed."""
+    """Mark each head finding new or unchanged, and return the base findings the change fixed.
+
+    Matching counts: two head findings with one key and one base finding give one unchanged, one new.
+    """
     available = Counter(baseline_key(f) for f in base)
     states: dict[Finding, BaselineState] = {}
     used: Counter[tuple[str, ...]] = Counter()
@@ -88,7 +98,11 @@ class CatalogChangeNote:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Numbers:
-    """The one set of numbers every format reports."""
+    """The one set of numbers every format reports.
+
+    ``checks``: rules that ran; ``clean``: those that found nothing. Baseline counts are None without a
+    baseline. Severity and baseline counts leave out the acknowledged findings (``acknowledged``).
+    """
 
     checks: int
     clean: int
@@ -104,7 +118,16 @@ class Numbers:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
-    """Findings of one command run plus what was checked."""
+    """Findings of one command run plus what was checked.
+
+    Attributes:
+        rules: the rule ids that ran (the checks counted in :class:`Numbers`).
+        extras: Markdown blocks a reporter may append (e.g. Mermaid graphs), keyed by title.
+        baseline: each finding's state against the base revision; None when there was no base.
+        fixed: the base's findings the change no longer has; ``changes``: its catalog changes.
+        fail_on: which errors make the command fail (``new``: only those the change brought).
+        acknowledged: findings the acknowledgements file accepts (never errors), counted apart.
+    """
 
     command: str
     findings: tuple[Finding, ...] = ()

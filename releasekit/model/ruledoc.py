@@ -11,7 +11,10 @@ __all__ = ["RuleDoc", "rule_anchor"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleDoc:
-    """One rule id explained."""
+    """One rule id explained.
+
+    ``severity`` is None where the rule's table gives none (the caller sets it).
+    """
 
     id: str
     severity: Severity | None

@@ -1,4 +1,7 @@
-"""Release streams and releases: the product's own release definitions (``streams/*.yaml``)."""
+"""Release streams and releases: the product's own release definitions (``streams/*.yaml``).
+
+Pure core: no I/O, no click, no git, no jinja2. Every value keeps an :class:`Origin` for file:line.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +57,10 @@ DEFAULT_NEWEST_MINOR = "newest-minor"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Origin:
-    """Where a value was loaded from: file, the JSON path of the object and the lines below it."""
+    """Where a value was loaded from: file, the JSON path of the object and the lines below it.
+
+    ``lines`` keys are JSON paths relative to ``path`` (``""``, ``".bundle"``). Never part of equality.
+    """
 
     file: str = ""
     path: str = ""
@@ -123,7 +129,10 @@ _LABEL_RANGE = re.compile(r"v([0-9]{1,9})\.([0-9]{1,9})-v([0-9]{1,9})\.([0-9]{1,
 
 
 def openshift_versions_label_form(value: str) -> str | None:
-    """Which documented form a ``com.redhat.openshift.versions`` value has, or None."""
+    """Which documented form a ``com.redhat.openshift.versions`` value has, or None.
+
+    ``vX.Y`` (this and later), ``=vX.Y`` (exactly this), ``vA.B-vC.D`` (a range, low to high).
+    """
     if _LABEL_SINGLE.match(value):
         return "exact" if value.startswith("=") else "minimum"
     match = _LABEL_RANGE.match(value)
@@ -156,7 +165,11 @@ def image_repository(image: str) -> str:
 
 
 class CrdPlacement(enum.StrEnum):
-    """Where operand CRDs go."""
+    """Where operand CRDs go.
+
+    ``bundle``: owned by the CSV and shipped in the bundle. ``operator-assets``: in the operator image,
+    applied at runtime (the real operator); the bundle then owns only ``kueues.kueue.openshift.io``.
+    """
 
     BUNDLE = "bundle"
     OPERATOR_ASSETS = "operator-assets"
@@ -217,7 +230,10 @@ class Gvk:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ApiMaturityPolicy:
-    """Which alpha APIs a stream may ship."""
+    """Which alpha APIs a stream may ship.
+
+    A CRD with any alpha version is alpha; ``alpha_apis`` lists the kinds shipped anyway (empty: none).
+    """
 
     alpha_apis: tuple[str, ...] = ()
     origin: Origin = _origin_field()
@@ -249,7 +265,10 @@ class ConditionalGate:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FeatureGatePolicy:
-    """Stream-wide gate policy: stages explicit settings may switch on, and settings for every release."""
+    """Stream-wide gate policy: stages explicit settings may switch on, and settings for every release.
+
+    An alpha gate outside ``allowed_stages`` switches on only through a release's ``opt_in_gates``.
+    """
 
     allowed_stages: tuple[GateStage, ...] = (GateStage.BETA, GateStage.GA)
     settings: tuple[GateSetting, ...] = ()
@@ -258,7 +277,12 @@ class FeatureGatePolicy:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpgradePolicy:
-    """How releases upgrade to one another."""
+    """How releases upgrade to one another.
+
+    Inside a minor the newest z-stream skips the earlier ones. Across minors: ``none`` or
+    ``replace-previous-minor`` (the head of minor N replaces the head of N-1). No edge crosses a major, a
+    stream or an owned API group change (:meth:`may_cross`). ``skip_range``: an ``olm.skipRange`` template.
+    """
 
     cross_minor: CrossMinor = CrossMinor.NONE
     skip_range: str | None = None
@@ -350,7 +374,12 @@ class ApiServiceRef:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CsvMetadataFacts:
-    """The facts of a published ``olm.csv.metadata`` property, without prose and branding."""
+    """The facts of a published ``olm.csv.metadata`` property, without prose and branding.
+
+    Prose (``description``, ``displayName``, ``icon``, ``keywords``, ``links``, ``maintainers``,
+    ``provider``, the ``description``/``alm-examples`` annotations, owned CRDs' descriptions) is
+    ``bundle-templates/``'s; ``createdAt`` is :attr:`Release.created_at`.
+    """
 
     annotations: tuple[tuple[str, str], ...]
     labels: tuple[tuple[str, str], ...] = ()
@@ -418,7 +447,18 @@ class RecordedRelease:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Release:
-    """One operator release of a stream (facts; see the module docstring)."""
+    """One operator release of a stream: the facts ``streams/`` records for it.
+
+    Attributes:
+        catalogs: the OpenShift catalogs it appears in (or, for a candidate, will), sorted.
+        openshift_versions_label: the published ``com.redhat.openshift.versions`` value, where known.
+        owned_api_override: the owned API where it differs from the stream's; read :attr:`owned_api`.
+        stream_owned_api: the stream's owned API, filled in by the stream.
+        opt_in_gates: alpha gates switched on only when a user opts in (per-release allow-list).
+        declares_gates: False without a ``featureGates`` key: the release then keeps its minor's gates
+            (:meth:`Stream.gates_source`); ``featureGates: {}`` declares none.
+        recorded: the published catalog facts of a release made before releasekit.
+    """
 
     version: semver.Version
     status: ReleaseStatus
@@ -454,7 +494,11 @@ class Release:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stream:
-    """One release stream: an OLM package, its policies and its releases (in file order)."""
+    """One release stream: an OLM package, its policies and its releases (in file order).
+
+    ``name`` is the file stem; ``openshift`` is in cluster-upgrade order; ``development_registries`` are
+    the registry prefixes a candidate may also use (tags allowed there).
+    """
 
     name: str
     package: str
@@ -506,7 +550,10 @@ class Stream:
         return next((r for r in self.releases if r.version == wanted), None)
 
     def gates_source(self, release: Release) -> Release | None:
-        """The release whose ``featureGates`` are in force for ``release``."""
+        """The release whose ``featureGates`` are in force for ``release``.
+
+        Itself when it has gates; else the newest earlier release of its minor with gates; else None.
+        """
         if release.sets_gates:
             return release
         minor = (release.version.major, release.version.minor)

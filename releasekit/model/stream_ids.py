@@ -1,4 +1,7 @@
-"""Rule ids of the stream rules (the table with meanings is :data:`releasekit.rules.stream.RULES`)."""
+"""Rule ids of the stream rules (the table with meanings is :data:`releasekit.rules.stream.RULES`).
+
+Pure constants, so the streams loader can name findings without importing the rules. Never renumber.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Tech Preview blocks cluster upgrades: the ``olm.maxOpenShiftVersion`` property releasekit writes."""
+"""Tech Preview blocks cluster upgrades: the ``olm.maxOpenShiftVersion`` property releasekit writes.
+
+Pure model. While an operator declaring ``olm.maxOpenShiftVersion`` X.Y is installed, OpenShift reports
+Upgradeable=False at X.Y. A stream with ``blockClusterUpgrades: true`` gives each release the highest
+minor among its catalogs, in the CSV's ``olm.properties`` annotation and the bundle's properties.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +44,10 @@ def olm_properties_annotation(value: str) -> str:
 
 
 def _number(text: str) -> bool:
-    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them."""
+    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them.
+
+    ``str.isdigit`` alone takes ``²`` and ``٤``, and int() refuses over 4,300 digits.
+    """
     return text.isascii() and text.isdigit() and len(text) <= OPENSHIFT_NUMBER_DIGITS
 
 

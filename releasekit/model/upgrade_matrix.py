@@ -1,4 +1,7 @@
-"""The OpenShift upgrade matrix as data: one row per installed version and cluster upgrade."""
+"""The OpenShift upgrade matrix as data: one row per installed version and cluster upgrade.
+
+Pure model: :mod:`releasekit.rules.upgrade_matrix` computes it, :mod:`releasekit.plan.matrix_render` renders it.
+"""
 
 from __future__ import annotations
 

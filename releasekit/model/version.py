@@ -1,4 +1,8 @@
-"""Semantic versions, release suffixes and version ranges exactly as opm reads them."""
+"""Semantic versions, release suffixes and version ranges exactly as opm reads them.
+
+Pure core, no third-party imports. Reproduces blang/semver's ``Parse`` and ``ParseRange`` and opm's
+``model.NewRelease``, error texts included, so releasekit rejects exactly what opm rejects, in its words.
+"""
 
 from __future__ import annotations
 
@@ -112,7 +116,11 @@ def _parse_uint(text: str) -> int:
 
 
 def parse_prerelease_identifier(text: str) -> PrereleaseId:
-    """Parse one pre-release identifier as blang ``NewPRVersion`` does."""
+    """Parse one pre-release identifier as blang ``NewPRVersion`` does.
+
+    Raises:
+        VersionError: empty, a leading zero in a numeric identifier, or a character outside ``[0-9A-Za-z-]``.
+    """
     if not text:
         raise VersionError("Prerelease is empty")
     if _only_digits(text):
@@ -156,7 +164,11 @@ def _pre_text(pre: Iterable[PrereleaseId]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Version:
-    """A strict semantic version (blang/semver v4 ``Version``)."""
+    """A strict semantic version (blang/semver v4 ``Version``).
+
+    ``<``/``>``/``compare`` follow semver precedence (build metadata ignored); ``==`` is field equality
+    (``1.0.0+a != 1.0.0+b`` although neither precedes the other).
+    """
 
     major: int
     minor: int
@@ -204,7 +216,11 @@ _PLAIN_VERSION = re.compile(r"(0|[1-9][0-9]{0,18})\.(0|[1-9][0-9]{0,18})\.(0|[1-
 
 
 def parse_version(text: str) -> Version:
-    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions)."""
+    """Parse ``text`` as blang ``semver.Parse`` does (what opm requires of ``olm.package`` versions).
+
+    Raises:
+        VersionError: with blang's exact message, e.g. ``No Major.Minor.Patch elements found``.
+    """
     plain = _PLAIN_VERSION.match(text)
     if plain is not None:  # the common case, MAJOR.MINOR.PATCH alone: nothing to report
         return Version(int(plain[1]), int(plain[2]), int(plain[3]))
@@ -269,7 +285,11 @@ class Release:
 
 
 def parse_release(text: str) -> Release | None:
-    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``)."""
+    """Parse a release string as opm ``model.NewRelease`` does; ``""`` means no release (``None``).
+
+    Raises:
+        VersionError: longer than 20 characters, or a bad segment (one line per segment, blang's text).
+    """
     if text == "":
         return None
     if len(text.encode("utf-8", "surrogatepass")) > RELEASE_MAX_LENGTH:
@@ -479,7 +499,11 @@ def _expand_wildcards(groups: list[list[str]]) -> list[list[str]]:
 
 
 def parse_range(text: str) -> Range:
-    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange)."""
+    """Parse a version range exactly as blang ``semver.ParseRange`` (what opm applies to skipRange).
+
+    Raises:
+        RangeError: with blang's text, e.g. ``Could not get version from string: "x"``.
+    """
     parts = _split_and_trim(text)
     groups = _expand_wildcards(_split_or_parts(parts))
     alternatives: list[tuple[Comparison, ...]] = []

@@ -1,4 +1,9 @@
-"""One release's registry+v1 bundle: files, names, CRD placement and the checks that stop a build."""
+"""One release's registry+v1 bundle: files, names, CRD placement and the checks that stop a build.
+
+Pure core: no I/O, no git, no jinja2. The job reads the upstream CRDs and writes the files
+:func:`plan_bundle` names under ``<stream>/<version>/``; operand CRDs keep their upstream names and bytes,
+and which ship is decided from the files read at the ref, not from the inventory.
+"""
 
 from __future__ import annotations
 
@@ -58,7 +63,10 @@ _DESCRIBE_COMMIT = re.compile(r"-g([0-9a-f]{7,40})$")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpstreamPin:
-    """The upstream ref a release's CRDs are read at, and which fact it came from."""
+    """The upstream ref a release's CRDs are read at, and which fact it came from.
+
+    ``source`` is ``tag``, ``commit``, ``describe`` or ``inventory`` (the release records no pin of its own).
+    """
 
     ref: str
     source: str
@@ -76,7 +84,12 @@ class PlannedCrd:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BundlePlan:
-    """Everything one bundle is made of, before rendering."""
+    """Everything one bundle is made of, before rendering.
+
+    Paths are relative to ``root`` (``<stream>/<version>``). ``crds`` are every upstream CRD file read, with
+    its placement (``bundle``, ``operator-assets``, ``excluded``); ``shipped`` the operand CRDs that ship.
+    ``pinned``: the hashes were checked against an exact inventory.
+    """
 
     stream: Stream
     release: Release
@@ -121,7 +134,11 @@ class BundlePlan:
 def select_releases(
     streams: Sequence[Stream], *, stream: str | None = None, version: str | None = None, every: bool = False
 ) -> tuple[tuple[Stream, Release], ...]:
-    """The releases to build: ``version`` (in ``stream`` or anywhere), every release, or the candidates."""
+    """The releases to build: ``version`` (in ``stream`` or anywhere), every release, or the candidates.
+
+    Raises:
+        UsageError: an unknown stream or version, or ``version`` together with ``every``.
+    """
     if version is not None and every:
         raise UsageError("give either --version or --all, not both")
     chosen = list(streams)
@@ -148,7 +165,13 @@ def select_releases(
 
 
 def upstream_ref(release: Release, inventory: Inventory | None) -> UpstreamPin:
-    """The ref to read the release's CRDs at: tag, else commit, else describe pin, else the inventory's."""
+    """The ref to read the release's CRDs at: tag, else commit, else describe pin, else the inventory's.
+
+    A describe pin gives its ``g<hex>`` commit (``v0.19.0-devel-19-g982b8b02``), else the string itself.
+
+    Raises:
+        UpstreamError: the release names no pin and there is no inventory to fall back on.
+    """
     up = release.upstream
     if up.tag:
         return UpstreamPin(ref=up.tag, source="tag")
@@ -171,7 +194,11 @@ def import_hint(repo: str, ref: str) -> str:
 
 
 def require_pinned(inventory: Inventory, *, repo: str, ref: str, allow_unpinned: bool) -> None:
-    """Stop unless ``inventory`` records a sha256 per CRD file (or ``allow_unpinned``)."""
+    """Stop unless ``inventory`` records a sha256 per CRD file (or ``allow_unpinned``).
+
+    Raises:
+        UpstreamError: the inventory is transcribed or lacks hashes; the message names the import command.
+    """
     if allow_unpinned:
         return
     unpinned = inventory.source is not InventorySource.EXACT or any(c.sha256 is None for c in inventory.crds)
@@ -185,7 +212,13 @@ def require_pinned(inventory: Inventory, *, repo: str, ref: str, allow_unpinned:
 
 
 def check_hashes(inventory: Inventory, read: Sequence[Crd], *, ref: str, repo: str) -> None:
-    """Stop when an exact inventory disagrees with the CRD files read at ``ref``."""
+    """Stop when an exact inventory disagrees with the CRD files read at ``ref``.
+
+    Transcribed inventories are not checked here.
+
+    Raises:
+        UpstreamError: listing every file whose sha256 differs, that the ref lacks, or that is not listed.
+    """
     if inventory.source is not InventorySource.EXACT:
         return
     recorded = {c.file: c for c in inventory.crds}
@@ -217,7 +250,11 @@ def _component(text: str, what: str) -> str:
 
 
 def bundle_annotations(stream: Stream, release: Release) -> dict[str, str]:
-    """The registry+v1 annotations of a release's bundle, in the conventional order."""
+    """The registry+v1 annotations of a release's bundle, in the conventional order.
+
+    The default channel is the stream's literal default, or for ``newest-minor`` the release's own channel
+    (a bundle's default must be one of its channels; the catalog planner decides the package's real one).
+    """
     channel = stream.channel_of(release)
     default = channel if stream.channels.default == DEFAULT_NEWEST_MINOR else stream.channels.default
     annotations = {
@@ -253,7 +290,16 @@ def plan_bundle(
     repo: str,
     allow_unpinned: bool = False,
 ) -> BundlePlan:
-    """Plan the bundle of ``release`` from the CRD files ``read`` at ``pin`` (facts with file and sha256)."""
+    """Plan the bundle of ``release`` from the CRD files ``read`` at ``pin`` (facts with file and sha256).
+
+    With placement ``operator-assets`` the CRDs are in the operator image: the inventory is cited, not
+    hash-checked.
+
+    Raises:
+        UpstreamError: see :func:`require_pinned` and :func:`check_hashes`.
+        SafetyLimitError: a stream name, version or CRD file name unfit for a path, or two CRD files that
+            would land on the same path.
+    """
     cited = stream.crd_placement is CrdPlacement.OPERATOR_ASSETS
     if not cited:
         require_pinned(inventory, repo=repo, ref=pin.ref, allow_unpinned=allow_unpinned)

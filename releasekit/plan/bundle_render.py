@@ -1,4 +1,9 @@
-"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does."""
+"""Turn a registry+v1 bundle (manifests + metadata, already parsed) into an ``olm.bundle``, as opm does.
+
+Pure core: the caller reads the files. Follows operator-registry's ``render.go``: one
+``olm.bundle.object`` per manifest, or one ``olm.csv.metadata`` when the bundle image is known;
+properties sorted by type, then value JSON.
+"""
 
 from __future__ import annotations
 
@@ -127,7 +132,11 @@ def render_bundle_manifests(
     properties: Sequence[Any] = (),
     image: str = "",
 ) -> Bundle:
-    """The ``olm.bundle`` opm renders from these manifests and metadata."""
+    """The ``olm.bundle`` opm renders from these manifests and metadata.
+
+    Raises:
+        BundleRenderError: no CSV among the manifests, or no package annotation.
+    """
     csv = next(
         (o for o in objects if isinstance(o, Mapping) and o.get("kind") == "ClusterServiceVersion"), None
     )

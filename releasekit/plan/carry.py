@@ -1,4 +1,9 @@
-"""Carried, not regenerated: which published bundle blobs a new catalog keeps byte for byte. Pure core."""
+"""Carried, not regenerated: which published bundle blobs a new catalog keeps byte for byte. Pure core.
+
+Published means immutable: a published release's blob is kept exactly as committed, and only the
+package, channels, edges and deprecations are planned around it. A blob is generated only the first time
+a release ships in a catalog, and for candidates.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,11 @@ __all__ = ["carried_blobs"]
 def carried_blobs(
     streams: Sequence[Stream], published: Mapping[PublishedKey, PublishedBlob]
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs of ``published`` that the new catalogs carry, keyed as ``published`` is."""
+    """The blobs of ``published`` that the new catalogs carry, keyed as ``published`` is.
+
+    A blob is carried when it is the bundle of a published release of the stream that owns its package,
+    and that release still lists the catalog's OpenShift version.
+    """
     wanted: dict[PublishedKey, None] = {}
     for stream in streams:
         for release in stream.releases:

@@ -156,7 +156,11 @@ def plan_package(
     cross_minor: CrossMinor | None = None,
     carried: Mapping[str, Bundle] | None = None,
 ) -> DeclarativeConfig | None:
-    """The package of ``stream`` in the catalog of ``openshift``, or None when no release is in it."""
+    """The package of ``stream`` in the catalog of ``openshift``, or None when no release is in it.
+
+    ``manifests`` maps each release's version string to its rendered CSV and objects; ``carried`` maps
+    bundle names to the published bundles this catalog keeps as they are.
+    """
     carried = carried or {}
     releases = catalog_releases(stream, str(openshift), candidates=candidates)
     withdrawn = tuple(
@@ -207,7 +211,11 @@ def plan_catalogs(
     cross_minor: CrossMinor | None = None,
     carried: Mapping[tuple[str, str, str], Bundle] | None = None,
 ) -> tuple[CatalogFragment, ...]:
-    """Every OpenShift version's fragment, sorted by version; packages sorted by name."""
+    """Every OpenShift version's fragment, sorted by version; packages sorted by name.
+
+    ``manifests`` is keyed by ``(stream name, version)``; ``carried`` by ``(OpenShift version, package,
+    bundle name)``.
+    """
     versions = sorted({v for s in streams for v in s.openshift})
     fragments = []
     for openshift in versions:

@@ -1,4 +1,11 @@
-"""Channels and upgrade edges of one stream in one catalog, computed from the stream's upgrade policy."""
+"""Channels and upgrade edges of one stream in one catalog, computed from the stream's upgrade policy.
+
+Pure core; never copied from a published catalog. One channel per operator minor, entries ascending;
+inside a minor the head skips every earlier release. ``cross-minor: none`` leaves each minor an island;
+``replace-previous-minor`` (as opm's semver template) makes each minor's head replace the previous
+minor's newest release and skip every earlier one of the major. Beyond opm, no edge joins releases
+across a major, a stream or an owned API group change (0.2.1 neither replaces nor skips 0.1.0).
+"""
 
 from __future__ import annotations
 
@@ -29,7 +36,11 @@ class PlannedChannels:
 
 
 def catalog_releases(stream: Stream, catalog: str, *, candidates: bool = False) -> tuple[Release, ...]:
-    """The releases of ``stream`` that go into the catalog of OpenShift ``catalog`` (``v4.18``), ascending."""
+    """The releases of ``stream`` that go into the catalog of OpenShift ``catalog`` (``v4.18``), ascending.
+
+    Released and deprecated ones; withdrawn ones leave the channels (they become deprecation entries);
+    candidates only with ``candidates`` (preview catalogs).
+    """
     wanted = {ReleaseStatus.RELEASED, ReleaseStatus.DEPRECATED}
     if candidates:
         wanted.add(ReleaseStatus.CANDIDATE)
@@ -72,7 +83,10 @@ def _edges(
 def plan_channels(
     stream: Stream, releases: Iterable[Release], *, cross_minor: CrossMinor | None = None
 ) -> PlannedChannels:
-    """Channels, entries and edges for ``releases`` of ``stream`` (one catalog's worth)."""
+    """Channels, entries and edges for ``releases`` of ``stream`` (one catalog's worth).
+
+    ``cross_minor`` overrides the stream's policy (tests flip it to compare the two behaviours).
+    """
     ordered = sorted(releases, key=lambda r: r.version)
     mode = cross_minor if cross_minor is not None else stream.upgrades.cross_minor
     edges = _edges(stream, ordered, mode)
@@ -96,7 +110,11 @@ def plan_channels(
 
 
 def csv_edges(stream: Stream, release: Release) -> ChannelEntry:
-    """The ``replaces``/``skips``/``skipRange`` a release's own CSV records: its edges as of its release."""
+    """The ``replaces``/``skips``/``skipRange`` a release's own CSV records: its edges as of its release.
+
+    Computed over the stream's published releases up to ``release`` (a candidate counts only for itself),
+    in every catalog together.
+    """
     upto = [
         r
         for r in stream.releases

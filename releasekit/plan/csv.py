@@ -1,4 +1,10 @@
-"""What goes into a release's ClusterServiceVersion: the facts the CSV template receives."""
+"""What goes into a release's ClusterServiceVersion: the facts the CSV template receives.
+
+Pure core. :func:`csv_context` is the contract with ``bundle-templates/``: keys ``csv`` (name, version,
+edges, ``created_at``, fact annotations, labels, install modes, owned/required CRDs, API services,
+maturity, ``min_kube_version``, related images), ``images``, ``env`` (``RELATED_IMAGE_*``), ``stream``,
+``owned_api``, ``release`` and ``openshift_versions``. Prose and branding are the templates' own.
+"""
 
 from __future__ import annotations
 
@@ -66,7 +72,11 @@ def csv_context(
     crds: Iterable[Crd] = (),
     defaults: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every fact the CSV template needs for ``release`` (see the module docstring for the keys)."""
+    """Every fact the CSV template needs for ``release`` (see the module docstring for the keys).
+
+    ``crds`` are the operand CRDs the stream ships; ``defaults`` the CSV facts a new release starts from
+    (``bundle-templates/csv-facts.yaml``). A release made before releasekit uses its recorded facts instead.
+    """
     defaults = dict(defaults or {})
     defaults.update(dict(dict(defaults.pop("streams", None) or {}).get(stream.name) or {}))
     edges = csv_edges(stream, release)
@@ -139,7 +149,11 @@ def csv_context(
 
 
 def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Add this project's prose (``bundle-templates/prose.yaml``) to a :func:`csv_context`."""
+    """Add this project's prose (``bundle-templates/prose.yaml``) to a :func:`csv_context`.
+
+    Adds ``prose`` (the stream's entry over ``default``) and ``description``, and the prose annotations
+    (``description``, ``alm-examples``) and owned CRDs' display names and descriptions to the facts.
+    """
     import json
 
     stream_name = str(context["stream"]["name"])

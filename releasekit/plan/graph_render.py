@@ -1,4 +1,10 @@
-"""Pictures of upgrade graphs: Mermaid for one package, DOT for larger pictures, JSON for tools."""
+"""Pictures of upgrade graphs: Mermaid for one package, DOT for larger pictures, JSON for tools.
+
+Pure core: no I/O. Deterministic: channels sorted, entries in channel order, edges sorted, a newline at
+the end. A node is a channel entry (a bundle in two channels appears in both); an edge from another
+channel starts at the bundle's node in its first channel. Heads: ``(head)`` and a thick border in
+Mermaid, a double border in DOT, where ``replaces`` is solid, ``skips`` dashed, ``skipRange`` dotted.
+"""
 
 from __future__ import annotations
 

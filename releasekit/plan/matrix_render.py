@@ -1,4 +1,9 @@
-"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters."""
+"""The OpenShift upgrade matrix as text, JSON or Markdown, and the rows a change alters.
+
+Pure core: no I/O. JSON (``releasekit/upgrade-matrix/v1``): one entry per upgrade and package, one row
+per version: ``{version, reaches, path}``, ``{version, stranded: true, why}`` or ``{version, blocked:
+true, why}``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""What ``opm render`` does to a catalog after loading it: property order, relatedImages order, migrations."""
+"""What ``opm render`` does to a catalog after loading it: property order, relatedImages order, migrations.
+
+Pure core, after operator-registry's ``render.go`` and ``migrations``. Levels, in order: ``none``,
+``bundle-object-to-csv-metadata`` (a bundle's ``olm.bundle.object`` properties become one
+``olm.csv.metadata``, built as Go marshals ``property.CSVMetadata``; skipped without image or CSV).
+"""
 
 from __future__ import annotations
 
@@ -34,7 +39,11 @@ class MigrationError(ValueError):
 
 
 def stages_for_level(level: str | None) -> int:
-    """How many migrations ``--migrate-level LEVEL`` runs (``None`` → none)."""
+    """How many migrations ``--migrate-level LEVEL`` runs (``None`` → none).
+
+    Raises:
+        MigrationError: ``unknown migration level "X"``.
+    """
     if level is None:
         return 0
     if level not in LEVELS:
@@ -254,7 +263,11 @@ _MIGRATIONS: tuple[Callable[[Bundle], Bundle], ...] = (_to_csv_metadata,)
 
 
 def migrate(config: DeclarativeConfig, level: str | None) -> DeclarativeConfig:
-    """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing)."""
+    """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing).
+
+    Raises:
+        MigrationError: an unknown level.
+    """
     stages = stages_for_level(level)
     bundles = config.bundles
     for step in _MIGRATIONS[:stages]:

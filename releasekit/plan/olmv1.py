@@ -1,4 +1,11 @@
-"""OLM v1 install manifests from a registry+v1 bundle: a least-privilege installer and a ClusterExtension."""
+"""OLM v1 install manifests from a registry+v1 bundle: a least-privilege installer and a ClusterExtension.
+
+Pure core: Kubernetes objects (dicts) from a loaded bundle, no I/O. OLM v1 installs with a ServiceAccount
+the user provides, which must create everything the bundle installs and hold every permission the
+operator gets (Kubernetes refuses a Role granting what its creator lacks). So the installer's ClusterRole
+also copies the CSV's ``permissions`` (OLM v1 grants them cluster-wide, in AllNamespaces mode) and allows
+any ClusterRole and binding (OLM v1 generates their names).
+"""
 
 from __future__ import annotations
 
@@ -148,7 +155,14 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
 
 
 def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
-    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order)."""
+    """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order).
+
+    Every rule is copied exactly or not at all; judging them is
+    :func:`releasekit.rules.olmv1.check_install_safety`'s.
+
+    Raises:
+        UnreadableRule: a rule that is not a list of mappings of string lists (a last guard).
+    """
     spec = _install_spec(bundle.csv)
     ext, ns = request.extension, request.namespace
     installer = f"{ext}-installer"

@@ -177,7 +177,10 @@ def _recorded_as(stream: Stream, release: Release, record: OperatorRecord) -> Op
 
 
 def _record_source(stream: Stream, release: Release, records: Mapping[str, OperatorRecord]) -> Release | None:
-    """The release whose record ``release`` carries; None when no earlier release has one."""
+    """The release whose record ``release`` carries; None when no earlier release has one.
+
+    The newest earlier release of its minor with a record, else the newest earlier one of its stream.
+    """
     earlier = [r for r in stream.releases if r.version < release.version and str(r.version) in records]
     same_minor = [
         r

@@ -1,4 +1,10 @@
-"""A release's operator facts, as ``releasekit operator import`` records them in ``streams/operator/``."""
+"""A release's operator facts, as ``releasekit operator import`` records them in ``streams/operator/``.
+
+Pure core: text and parsed documents in, the record document out. The record keeps every fact of the
+operator repository's bundle sources but the prose ``bundle-templates/`` supplies. Where the repository
+keeps ``:latest`` placeholders that ``bundle.Dockerfile`` replaces at image build time (1.2.0 on),
+:func:`substitute_related_images` does the same, so the record holds the images as published.
+"""
 
 from __future__ import annotations
 
@@ -122,7 +128,11 @@ def _arg_default(line: str) -> tuple[str, str] | None:
 
 
 def _replace_rest_of_lines(text: str, original: str, image: str, max_chars: int | None) -> str:
-    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally."""
+    """``sed "s|ORIGINAL.*|IMAGE|g"`` with ``original`` taken literally.
+
+    Raises:
+        ValueError: the result would be longer than ``max_chars``.
+    """
     out: list[str] = []
     size = -1
     for line in text.split("\n"):
@@ -151,7 +161,16 @@ def _related_images(text: str) -> dict[str, str]:
 def substitute_related_images(
     csv_text: str, dockerfile: str | None, related_images: str | None, *, max_chars: int | None = None
 ) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The CSV text as the image build leaves it, and the (placeholder, image) pairs applied."""
+    """The CSV text as the image build leaves it, and the (placeholder, image) pairs applied.
+
+    Follows the ``RUN X=$(jq -r '.[] | select(.name == "N") | .image' FILE) && sed -i "s|${ORIG}.*|${X}|g"``
+    lines of ``bundle.Dockerfile``: each ``ARG ORIG=`` value and the rest of its line become image ``N`` of
+    ``related_images.json``. Without such lines or the JSON file nothing changes.
+
+    Raises:
+        ValueError: ``related_images.json`` is not a list of ``{name, image}`` or lacks a selected name; too
+            many steps; the CSV would grow past ``max_chars``.
+    """
     if not dockerfile or related_images is None:
         return csv_text, ()
     steps = _substitution_steps(dockerfile)
@@ -177,7 +196,11 @@ def substitute_related_images(
 
 
 def _shell_words(text: str) -> list[str]:
-    r"""``text`` split into words as a POSIX shell (and ``shlex.split``) does."""
+    r"""``text`` split into words as a POSIX shell (and ``shlex.split``) does.
+
+    Raises:
+        ValueError: an unclosed quote, or a backslash at the end.
+    """
     words: list[str] = []
     word: list[str] = []
     started = False
@@ -249,7 +272,11 @@ def _logical_lines(text: str) -> list[str]:
 
 
 def dockerfile_labels(text: str) -> list[tuple[str, str]]:
-    """The LABEL key/value pairs of the Dockerfile's last stage, in file order (continuation lines joined)."""
+    """The LABEL key/value pairs of the Dockerfile's last stage, in file order (continuation lines joined).
+
+    Raises:
+        ValueError: a LABEL line that cannot be split into ``key=value`` pairs.
+    """
     labels: list[tuple[str, str]] = []
     for line in _logical_lines(text):
         stripped = line.strip()

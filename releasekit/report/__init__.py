@@ -1,4 +1,9 @@
-"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads."""
+"""Reporters: turn a :class:`~releasekit.model.report.Report` into the text a person or a pipeline reads.
+
+A reporter is any object with ``render(report) -> str``; :data:`REPORTERS` maps the ``--format`` names to
+them (one class and one entry per format). Reporters import only :mod:`releasekit.model` and never print:
+the CLI writes what they return.
+"""
 
 from __future__ import annotations
 

@@ -58,7 +58,12 @@ def _nothing_to_escape(report: Report) -> bool:
 
 
 def printable_report(report: Report) -> Report:
-    """``report`` with every string from input safe to print and to encode (every reporter's first step)."""
+    """``report`` with every string from input safe to print and to encode (every reporter's first step).
+
+    File names, subjects and messages may carry terminal escapes or bytes that are not UTF-8 (a hostile file
+    name); escaped with :func:`releasekit.errors.printable`, they cannot rewrite a text or GitHub log, XML
+    stays XML 1.0 and every format encodes as UTF-8. Messages and hints keep their line breaks.
+    """
     if _nothing_to_escape(report):
         return report  # nearly always
     findings = {f: _printable_finding(f) for f in (*report.findings, *report.fixed)}

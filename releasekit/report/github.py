@@ -1,4 +1,9 @@
-"""GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``."""
+"""GitHub Actions workflow commands: ``::error file=…,line=…,title=…::message``.
+
+GitHub shows at most 10 annotations of each kind per step, so at most :data:`MAX_PER_KIND` are written per
+kind and a closing notice counts the rest. With a baseline only the findings the change brought are
+annotated. The Markdown step summary is the CLI's job (``$GITHUB_STEP_SUMMARY``).
+"""
 
 from __future__ import annotations
 

@@ -18,7 +18,11 @@ REPORT_SCHEMA_ID = "releasekit/report/v1"
 def finding_to_json(
     finding: Finding, baseline: str | None = None, acknowledged: Acknowledgement | None = None
 ) -> dict[str, Any]:
-    """One finding as the report contract spells it."""
+    """One finding as the report contract spells it.
+
+    ``baseline`` is ``new`` or ``unchanged``, when known; ``acknowledged`` the acknowledgements file's entry
+    that accepts it.
+    """
     location: dict[str, Any] = {"file": finding.location.file, "line": finding.location.line}
     if finding.location.path:
         location["path"] = finding.location.path

@@ -1,4 +1,9 @@
-"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name."""
+"""JUnit XML: one testcase per check and subject, so CI test tabs list each problem by name.
+
+Every (rule, subject) with findings is a testcase, a ``<failure>`` when it holds an error, else passing
+with its findings in ``<system-out>``; a rule that found nothing is one passing testcase. The suite's
+properties carry the numbers every format reports.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""Konflux's TEST_OUTPUT object: ``{result, timestamp, note, namespace, successes, failures, warnings}``."""
+"""Konflux's TEST_OUTPUT object: ``{result, timestamp, note, namespace, successes, failures, warnings}``.
+
+``result`` is FAILURE when an error fails the check, WARNING with warnings or errors that do not fail it,
+SKIPPED when nothing was checked, else SUCCESS; with ``--fail-on new`` only new findings count (the
+counts still report every finding). ERROR, for unreadable input, is :func:`konflux_error`'s. The counts:
+``successes`` the rules that found nothing, ``failures`` errors, ``warnings`` warnings. The timestamp is
+passed in (``SOURCE_DATE_EPOCH`` honoured by the factory), never read here.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Markdown for pull-request comments and GitHub step summaries."""
+"""Markdown for pull-request comments and GitHub step summaries.
+
+For ``check``: **What this change does** per OpenShift catalog (bundles, channels, default channel and
+edges added or removed, the attached before/after graphs), then the findings the change brought, those
+the base already had folded in ``<details>``, and the base's findings it fixed.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion."""
+"""SARIF 2.1.0, for GitHub code scanning upload and Konflux's SARIF conversion.
+
+Each rule is a ``reportingDescriptor`` with descriptions, help and a ``helpUri`` into ``docs/rules.md``
+(repository-relative unless ``--rules-url`` gives an absolute base). With a baseline each result carries
+``baselineState`` and the run's properties count the fixed findings.
+"""
 
 from __future__ import annotations
 

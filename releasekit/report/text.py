@@ -40,7 +40,13 @@ class _Node:
 
 @dataclass(frozen=True)
 class TextReporter:
-    """Groups findings by subject and prints them as a tree."""
+    """Groups findings by subject and prints them as a tree.
+
+    Subjects form a ``├──`` tree (package → channel → bundle, as opm prints its errors). ``verbosity``
+    (``1 + verbose - quiet``): 0 shows the errors and the closing line only, 1 errors and warnings, 2 also
+    the notes. With a baseline, what the change does comes first; below 2 the findings the base already had
+    and the acknowledged ones are only counted.
+    """
 
     color: bool = False
     verbosity: int = 2

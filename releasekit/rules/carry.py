@@ -76,7 +76,11 @@ def _listed(values: frozenset[str]) -> str:
 def check_carried_facts(
     pairs: Iterable[tuple[PublishedKey, PublishedBlob, Bundle, Location]],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree."""
+    """RK-DIFF-011 for each fact where a carried blob and the generated bundle disagree.
+
+    ``pairs`` gives, per carried blob, the bundle generated from ``streams/`` for the same release and where
+    that release is defined. Set-valued facts name only what differs.
+    """
     out = Findings()
     for key, blob, generated, release_at in pairs:
         for fact, read in _FACTS:
@@ -101,7 +105,11 @@ def check_carried_edits(
     working: Mapping[PublishedKey, PublishedBlob],
     working_files: Iterable[str],
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one."""
+    """RK-DIFF-010 for each carried blob whose working-tree copy differs from the committed one.
+
+    ``working_files`` are the catalog files that exist in the working tree: a blob missing from an existing
+    file was removed by hand; a file that is gone altogether is simply written again.
+    """
     present = set(working_files)
     out = Findings()
     for key, blob in sorted(carried.items()):

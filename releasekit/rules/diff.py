@@ -1,5 +1,9 @@
 """Pull-request rules: what changed between a base and a head revision, and what must not change.
 
+Pure core: the caller (:mod:`releasekit.jobs.check`) loads both revisions and hands over each touched
+package's catalog at base and head (:class:`PackageCatalog`) and the streams of both; nothing here reads
+files or git.
+
 Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
 
 =========== ========= ==========================================================================
@@ -137,7 +141,12 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
 
 
 def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
-    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel."""
+    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
+
+    The goal is the newest head of each channel that lists ``bundle`` (a bundle that lost its edge and
+    became a second head has not arrived). ``bundle`` may be gone from ``config``: then any channel's head
+    will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
+    """
     graph = analyze_package(config, package)
     if graph is None:
         return False
@@ -404,7 +413,11 @@ def check_bundle_content(
 
 
 def release_facts(release: Release) -> dict[str, str]:
-    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them."""
+    """The facts of a release that never change once it is published, keyed as ``streams/`` spells them.
+
+    Status and deprecation message are left out (a release may be deprecated or withdrawn later), and so
+    are its catalogs (adding an OpenShift version is fine; removing one is RK-DIFF-003's).
+    """
     facts: dict[str, str] = {"bundle": release.bundle_image}
     for name, image in release.images.items():
         facts[f"images.{name}"] = image
@@ -520,7 +533,10 @@ def check_recorded_facts(base: Sequence[Stream], head: Sequence[Stream]) -> tupl
 def check_stranded(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-007: every bundle that reached a channel head at base still does at head."""
+    """RK-DIFF-007: every bundle that reached a channel head at base still does at head.
+
+    Bundles that reached none at base are left alone (published history, not this change).
+    """
     out = Findings()
     for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
         old = base[key]

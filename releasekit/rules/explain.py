@@ -1,4 +1,8 @@
-"""Per rule id: an input that makes it fire and, where the rule's table has no hint, the fix. Pure data."""
+"""Per rule id: an input that makes it fire and, where the rule's table has no hint, the fix. Pure data.
+
+A rule missing here falls back to its family's example and fix (:mod:`releasekit.jobs.rule_docs`), so a
+new rule never breaks the reference -- but give it its own line.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """``opm validate``, rule for rule, reporting every finding instead of the first.
 
+Pure core: takes a loaded :class:`~releasekit.model.fbc.DeclarativeConfig` and returns findings; no I/O.
+
 opm's ``declcfg.ConvertToModel`` has two phases -- fail-fast structural checks (phase A) and
 ``model.Validate`` (phase B, an error tree). Both are implemented here, but every check runs on every
 object it applies to, so one run lists everything opm would make you fix one ``opm validate`` at a time.
@@ -442,7 +444,10 @@ def _digest_error(digest: str) -> str | None:
 
 
 def image_pull_spec_error(ref: str) -> str | None:
-    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is."""
+    """Why ``ref`` is not a valid image pull spec (``ParseNormalizedNamed``), or ``None`` when it is.
+
+    The texts are the Go library's (``invalid reference format: repository name must be lowercase``).
+    """
     if len(ref) <= _PLAIN_PULL_SPEC_MAX and _PLAIN_PULL_SPEC.match(ref):
         return None
     if _IDENTIFIER.match(ref):
@@ -568,7 +573,11 @@ def _string_items_error(items: Iterable[Any], where: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class GraphProblem:
-    """What is wrong with one channel's upgrade graph (at most one, as opm reports)."""
+    """What is wrong with one channel's upgrade graph (at most one, as opm reports).
+
+    ``rule`` is RK-FBC-043 (no head), 044 (several heads), 045 (cycle) or 046 (stranded); ``message`` opm's
+    exact text; ``names`` the heads, the cycle path or the stranded bundles.
+    """
 
     rule: str
     message: str
@@ -576,7 +585,10 @@ class GraphProblem:
 
 
 def channel_heads(entries: Iterable[ChannelEntry]) -> tuple[str, ...]:
-    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted."""
+    """Names with no incoming ``replaces``/``skips`` edge from the channel's entries, sorted.
+
+    The first entry of a repeated name wins, as opm's model keeps one bundle per name.
+    """
     unique = _unique_entries(entries)
     incoming: set[str] = set()
     for entry in unique.values():
@@ -594,7 +606,12 @@ def _unique_entries(entries: Iterable[ChannelEntry]) -> dict[str, ChannelEntry]:
 
 
 def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
-    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound."""
+    """Opm's ``validateReplacesChain`` for one channel (FBC spec §3.3), or ``None`` when it is sound.
+
+    Exactly one head (``skipRange`` makes no edge); walking ``replaces`` from it revisits no name (the walk
+    stops at a name absent from the channel or skipped by some entry); every entry is on that walk or
+    skipped, else it is stranded. An empty channel has no graph problem (it is RK-FBC-041).
+    """
     unique = _unique_entries(entries)
     if not unique:
         return None
@@ -667,7 +684,10 @@ def entry_index(channel: Channel, name: str) -> int:
 
 
 def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
-    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings."""
+    """Run every ``opm validate`` check (both phases) over ``config`` and return all findings.
+
+    The verdict agrees with opm: no error finding exactly when opm passes.
+    """
     out = _Collector()
     packages = _check_packages(config.packages, out)
     _check_channels(config.channels, packages, out)
@@ -824,7 +844,11 @@ def _check_bundle_blob(
 def _check_properties(
     b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> tuple[list[tuple[int, Any, bool]], bool]:
-    """Report each property value of the wrong shape (RK-FBC-020)."""
+    """Report each property value of the wrong shape (RK-FBC-020).
+
+    Returns the ``olm.package`` properties as (index, value, shape verified by the loader), and whether all
+    of them parsed (a broken one stops opm before it counts them).
+    """
     package_props: list[tuple[int, Any, bool]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):

@@ -1,5 +1,8 @@
 """Upgrade-graph analysis: what ``opm validate`` misses about who can upgrade to what.
 
+Pure core: takes loaded or planned catalogs and returns data and findings; no I/O. opm's own per-channel
+checks (one head, no ``replaces`` cycle, nothing stranded) are :mod:`releasekit.rules.fbc`'s.
+
 **Edges.** An upgrade edge goes from an installed bundle (the *source*) to a channel entry (the
 *target*): the entry's ``replaces``, each of its ``skips``, and -- unlike opm's graph checks -- its
 ``skipRange``, which makes every bundle of the package whose version is in the range a source. Edges
@@ -194,7 +197,18 @@ RULES: Final[Mapping[str, GraphRule]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GraphPolicy:
-    """What the release policy says about the graph, so that the rules work on any catalog."""
+    """What the release policy says about the graph, so that the rules work on any catalog.
+
+    Attributes:
+        islands_declared: minor channels are islands by design (``cross-minor: none``): a bundle that
+            cannot leave its channel is RK-GRAPH-005 (info) instead of RK-GRAPH-006 (warning).
+        api_group_of: bundle name → owned API group; bundles not in it (or all, when None) use the groups
+            of their ``olm.gvk`` properties.
+        stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of another
+            stream than the head's is RK-GRAPH-008. None: one stream.
+        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
+            policy), so such a bundle is RK-GRAPH-007 (info).
+    """
 
     islands_declared: bool = False
     api_group_of: Mapping[str, str] | None = None
@@ -621,7 +635,10 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
 def check_graph(
     config: DeclarativeConfig, policy: GraphPolicy = DEFAULT_POLICY, *, file: str = ""
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-001 … 009 for every package of ``config``."""
+    """RK-GRAPH-001 … 009 for every package of ``config``.
+
+    ``file`` is the catalog path to point at when objects carry no location (generated configs).
+    """
     findings: list[Finding] = []
     for _, pkg in sorted(_packages(config).items()):
         graph, located = _analyze(pkg, policy)
@@ -671,7 +688,11 @@ def entry_sources(config: DeclarativeConfig, package: str, name: str, version: V
 
 
 def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
-    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None."""
+    """The bundle's ``olm.maxOpenShiftVersion`` when it is below ``target`` (vX.Y), else None.
+
+    While it is installed the cluster reports Upgradeable=False and never reaches ``target`` with it, so
+    the upgrade cannot strand it.
+    """
     if bundle is None:
         return None
     try:
@@ -688,7 +709,14 @@ def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
 def find_strandings(
     catalogs: Sequence[tuple[str, DeclarativeConfig]], edges: Sequence[tuple[str, str]] | None = None
 ) -> tuple[Stranding, ...]:
-    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge."""
+    """Bundles that a cluster upgrade from one catalog to another strands, along each upgrade edge.
+
+    ``catalogs`` are ``(openshift, config)`` in cluster-upgrade order; ``edges`` the cluster upgrades
+    ``(from, to)`` to check (the OpenShift lifecycle's, EUS to EUS and into a new major included); None:
+    each catalog to the next. A bundle of N is not stranded when M has it (in a channel entry of the same
+    package), when some entry of the package in M replaces or skips it or has a skipRange that contains
+    its version, or when it blocks the upgrade (:func:`blocks_upgrade`).
+    """
     out: list[Stranding] = []
     by_name = dict(catalogs)
     pairs = (
@@ -740,7 +768,13 @@ def published_severity(
     known: Severity = Severity.WARNING,
     new: Severity = Severity.ERROR,
 ) -> Callable[[Stranding], Severity]:
-    """A severity callback: a stranding that is already published is ``known``, any other is ``new``."""
+    """A severity callback: a stranding that is already published is ``known``, any other is ``new``.
+
+    ``published`` holds ``(bundle, openshift)`` pairs of the published catalogs. A stranding is already
+    published when the bundle was published on the older version, the newer version's catalog is published
+    too, and the bundle was never published there: so a new catalog that drops a bundle, or removing a
+    published bundle from a catalog, is new.
+    """
     pairs = frozenset(published)
     catalogs = {openshift for _, openshift in pairs}
 
@@ -760,7 +794,11 @@ def check_openshift_upgrades(
     files: Mapping[str, str] | None = None,
     edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there)."""
+    """RK-GRAPH-010: one finding per stranding (see :func:`find_strandings`; ``edges`` as there).
+
+    ``severity`` is fixed or decided per stranding (:func:`published_severity`); ``files`` maps an
+    OpenShift version to its catalog path, for bundle blobs without a location.
+    """
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
     findings = []
     for s in find_strandings(catalogs, edges):

@@ -1,5 +1,8 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
+Pure core: the caller describes each fragment (:class:`~releasekit.model.fragment.FragmentFacts`); the
+rules return findings.
+
 =============== ==================================================================================
 RK-KONFLUX-001  a fragment folder is not named after an OpenShift version (``v4.18``)
 RK-KONFLUX-002  no Containerfile beside the catalog

@@ -1,5 +1,8 @@
 """The OpenShift lifecycle's own consistency, and the streams against it.
 
+Pure core: takes an :class:`~releasekit.model.lifecycle.OpenShiftLifecycle` and the loaded streams and
+returns findings.
+
 Rule ids (stable, never renumbered; the reader reports RK-STREAM-050 for a version the file's EUS list
 or upgrades name but its ``versions`` lacks):
 

@@ -416,7 +416,11 @@ def check_install_namespace(
     severity: Severity,
     system_severity: Severity = Severity.WARNING,
 ) -> list[Finding]:
-    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace."""
+    """RK-OLMV1-008 (at ``severity``) or 009 (at ``system_severity``) for an install namespace.
+
+    ``what`` says where the namespace comes from (``the suggested namespace``, ``--namespace``).
+    ``openshift-*`` is allowed: Red Hat's operators install into ``openshift-<operator>`` by convention.
+    """
     problem = namespace_name_problem(namespace)
     if problem is not None:
         return [
@@ -447,7 +451,11 @@ def check_install_namespace(
 
 
 def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
-    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace."""
+    """RK-OLMV1-005 … 010 over ``bundle``: broad RBAC, undecodable bundled roles, the suggested namespace.
+
+    All at ``severity`` but 009 (a system namespace suggested), always a warning: the bundle only suggests
+    it, and ``olmv1 manifests`` refuses to install there.
+    """
     out: list[Finding] = []
     csv = bundle.csv
     if csv is not None:

@@ -1,5 +1,8 @@
 """Release policy: API maturity of what releasekit generates, and what an upgrade edge may join.
 
+Pure core: takes the loaded streams, the upstream inventories and the catalogs (``(openshift, config)``
+pairs) and returns findings; each points at the line in ``streams/`` that decides it.
+
 The feature-gate policy of a release is :mod:`releasekit.rules.stream`'s (RK-STREAM-014 gate missing in
 that Kueue, 015 stage not allowed -- stable switches on Alpha gates only through the release's opt-in
 allow-list --, 016 LockToDefault changed, 017 Deprecated gate set, 018 opt-in entry not Alpha); it is
@@ -173,7 +176,11 @@ class UpgradeEdge:
 
 
 def upgrade_edges(catalogs: Iterable[tuple[str, DeclarativeConfig]]) -> tuple[UpgradeEdge, ...]:
-    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions."""
+    """Every edge of every catalog, once per (package, source, target), with the OpenShift versions.
+
+    ``replaces`` and ``skips`` are taken as written, whatever bundle they name (so an edge from another
+    package's bundle is seen); skipRange edges come from :mod:`releasekit.rules.graph`.
+    """
     found: dict[tuple[str, str, str], tuple[str, set[str], Location]] = {}
 
     def add(package: str, source: str, target: str, kind: str, openshift: str, where: Location) -> None:
@@ -220,7 +227,11 @@ def check_edges(
     *,
     package_of_bundle: Mapping[str, str] | None = None,
 ) -> tuple[Finding, ...]:
-    """RK-POLICY-002, 003 and 004 for each edge."""
+    """RK-POLICY-002, 003 and 004 for each edge.
+
+    ``package_of_bundle`` maps the catalogs' bundles to their packages: an edge from another package's
+    bundle is RK-POLICY-004 even when no stream knows that bundle.
+    """
     owner: dict[str, tuple[Stream, Release]] = {
         r.csv_name(s.package): (s, r) for s in streams for r in s.releases
     }

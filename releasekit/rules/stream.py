@@ -1,5 +1,8 @@
 """Cross-checks of release streams against each other and against upstream inventories.
 
+Pure core: takes loaded streams and inventories and returns findings; ``releasekit streams validate``,
+``build`` and ``check`` run :func:`check_streams`.
+
 Rule ids are stable (``RK-STREAM-NNN``, never renumbered); :data:`RULES` describes each one.
 """
 
@@ -142,7 +145,13 @@ def check_streams(streams: tuple[Stream, ...], inventories: Mapping[str, Invento
 
 
 def _check_minors(stream: Stream) -> list[Finding]:
-    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change."""
+    """Per minor: a withdrawn release must not be the newest one, and the owned API must not change.
+
+    A withdrawn release keeps its bundle and channel entry (opm refuses a deprecation of a bundle the
+    package lacks, Konflux refuses removing a published one); it leaves the upgrade path only when a newer
+    release of its minor skips it. The newest release of a minor is the channel head, and no edge may join
+    two owned APIs, so an owned-API change inside a minor would give the channel two heads.
+    """
     out = Findings()
     subject = (stream.package,)
     published = [r for r in stream.releases if r.status.is_published]
@@ -516,7 +525,11 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
 def _unknown_gate(
     release: Release, name: str, known: str, where: _Location, inventory: Inventory, subject: tuple[str, ...]
 ) -> Finding:
-    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define."""
+    """RK-STREAM-014: Kueue refuses to start on a gate name it does not define.
+
+    An error for a candidate; a warning for published history (0.1.0's operator forced the misspelled
+    ``HierarchialCohorts``).
+    """
     published = release.status is not ReleaseStatus.CANDIDATE
     return _f(
         RULE_GATE_UNKNOWN,
@@ -651,7 +664,10 @@ def check_inventory_changes(
     base_inventories: Mapping[str, Inventory],
     head_inventories: Mapping[str, Inventory],
 ) -> list[Finding]:
-    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts."""
+    """RK-STREAM-031 (``check``): an inventory a published release of the base names keeps its facts.
+
+    Its facts are what shipped; a new Kueue pin gets an inventory of its own.
+    """
     out = Findings()
     users: dict[str, list[str]] = {}
     for stream in base_streams:

@@ -1,5 +1,8 @@
 """Tech Preview blocks cluster upgrades: ``olm.maxOpenShiftVersion`` on each release that must carry it.
 
+Pure core: takes the loaded streams and either the catalogs or one release's CSV annotations, and
+returns findings that point at the line in ``streams/`` to change.
+
 A stream is *experimental* (Tech Preview) when it is not stable (:func:`releasekit.rules.policy.is_stable`:
 named ``stable`` or with ``stable...`` channels). Its releases must block cluster upgrades past the
 newest OpenShift minor they are listed for (:mod:`releasekit.model.tech_preview`): the stream sets

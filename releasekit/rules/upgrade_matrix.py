@@ -59,7 +59,10 @@ def _reach(target: PackageGraph, start: str, first: Sequence[str]) -> tuple[str,
 def upgrade_matrix(
     catalogs: Mapping[str, DeclarativeConfig], edges: Iterable[UpgradeEdge | tuple[str, str, str]]
 ) -> tuple[MatrixUpgrade, ...]:
-    """One :class:`MatrixUpgrade` per edge (both catalogs given) and package of the source catalog."""
+    """One :class:`MatrixUpgrade` per edge (both catalogs given) and package of the source catalog.
+
+    ``edges`` are lifecycle edges or ``(from, to, kind)`` triples; their order is kept, packages sorted.
+    """
     graphs: dict[str, dict[str, PackageGraph]] = {}
 
     def graphs_of(openshift: str) -> dict[str, PackageGraph]:
@@ -118,7 +121,10 @@ def upgrade_matrix(
 def follow(
     matrix: Sequence[MatrixUpgrade], package: str, route: Sequence[str], version: str
 ) -> tuple[str | None, str]:
-    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading to the head after each step."""
+    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading to the head after each step.
+
+    Returns ``(version reached, "")``, or ``(None, why)`` for the first step that strands or blocks it.
+    """
     by_step = {(u.package, u.source, u.target): u for u in matrix}
     current = version
     for source, target in zip(route, route[1:], strict=False):

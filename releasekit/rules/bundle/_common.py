@@ -1,4 +1,9 @@
-"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions."""
+"""Helpers shared by the bundle rules: api-style message rendering, safe field access, versions.
+
+Pure: no I/O. Messages follow operator-framework/api's ``Error()`` rendering without the level prefix
+(the severity carries it), ``[Field <f>, ][Value <v>: ]<detail>``, as ``operator-sdk bundle validate``
+prints them.
+"""
 
 from __future__ import annotations
 

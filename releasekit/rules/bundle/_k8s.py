@@ -1,4 +1,9 @@
-"""Kubernetes object-metadata validation, as operator-sdk's content check and the CRD validator run it."""
+"""Kubernetes object-metadata validation, as operator-sdk's content check and the CRD validator run it.
+
+Pure. A port of ``k8s.io/apimachinery`` v0.36's rules and messages (the version operator-framework/api
+v0.45.0 builds with): ``ValidateObjectMetaAccessor`` and the label, annotation, finalizer,
+owner-reference and DNS name checks.
+"""
 
 from __future__ import annotations
 
@@ -151,7 +156,12 @@ def _string_map(value: object) -> dict[str, str] | None:
 def object_meta_problems(
     metadata: object, *, namespaced: bool = False, name_errors: list[str] | None = None
 ) -> list[tuple[str, str]]:
-    """(JSON path, message) for every rule ``ValidateObjectMetaAccessor`` breaks on ``metadata``."""
+    """(JSON path, message) for every rule ``ValidateObjectMetaAccessor`` breaks on ``metadata``.
+
+    Read as ``unstructured`` reads it: a value of the wrong type counts as absent. ``namespaced`` is false
+    for operator-sdk's content check (a namespace is forbidden); ``name_errors`` is what the caller's name
+    function says of a non-empty name.
+    """
     meta = metadata if isinstance(metadata, Mapping) else {}
     return [
         *_name_problems(meta, namespaced=namespaced, name_errors=name_errors),

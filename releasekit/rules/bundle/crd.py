@@ -78,7 +78,10 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
 def _internal_places(
     spec: Any, versions: list[dict[str, Any]], beta: bool, field: str
 ) -> list[tuple[str, Any]]:
-    """(internal path, value) of ``field`` as the internal CRD holds it."""
+    """(internal path, value) of ``field`` as the internal CRD holds it.
+
+    v1 moves values identical in every version to the top level; v1beta1 keeps both places as written.
+    """
     per_version = [v.get(field) for v in versions]
     if beta:
         return [(f"spec.{field}", spec.get(field))] + [
@@ -506,7 +509,10 @@ def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[F
 
 
 def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
-    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served."""
+    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served.
+
+    The API server (and api's CRD validator) accepts such a CRD, but no client can use its API.
+    """
     versions = _defaulted_versions(crd)
     if (
         crd.api_version not in CRD_API_VERSIONS

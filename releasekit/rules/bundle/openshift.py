@@ -82,7 +82,12 @@ def _catalog_version(name: str) -> tuple[int, int] | None:
 def check_openshift_versions(
     bundle: Bundle, catalogs: tuple[str, ...] = (), *, form_severity: Severity = Severity.ERROR
 ) -> list[Finding]:
-    """RK-BUNDLE-093/094: the OpenShift versions value is right."""
+    """RK-BUNDLE-093/094: the OpenShift versions value is right.
+
+    It is in a documented form, Dockerfile and metadata agree, and the range matches the OpenShift catalogs
+    the release is published to. ``form_severity`` is the severity of a value in no documented form (an
+    error for a stream's candidate, a warning for released history and other operators' bundles).
+    """
     out = BundleFindings(bundle)
     sources: list[tuple[str, Location]] = []
     value = bundle.annotation(ANNOTATION_OPENSHIFT_VERSIONS)
@@ -213,7 +218,10 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
 
 
 def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
-    """operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details."""
+    """operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details.
+
+    Empty when fine. ``dockerfile`` must be given: without ``index-path`` the caller warns instead.
+    """
     assert dockerfile is not None
     if not dockerfile.exists:
         return [

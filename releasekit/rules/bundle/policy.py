@@ -35,7 +35,11 @@ def policy_severity(policy: StreamPolicy) -> Severity:
 
 
 def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Finding]:
-    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version."""
+    """RK-BUNDLE-090: a bundle of a stream that excludes alpha APIs ships no CRD with any alpha version.
+
+    Kinds the stream lists in ``apiMaturity.alphaApis`` may ship. No policy (another operator's bundle):
+    nothing to judge.
+    """
     if policy is None:
         return []
     out = BundleFindings(bundle)
