@@ -12,11 +12,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from releasekit.jobs.check import CheckRequest
 from releasekit.jobs.fbc_repo_check import run_repo_check
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import BaselineState, Report
-from tests.scenarios.test_fbc_repo_check import git
+from tests.scenarios.test_fbc_repo_check import LAYOUTS, git
 
 PKG = "demo-operator"
 RULE = "RK-DIFF-027"
@@ -328,3 +330,46 @@ def test_a_bundle_image_edited_by_hand_in_one_catalog(tmp_path: Path) -> None:
         f"v4.18/catalog/{PKG}/catalog.json",
         line_of(path, f'"image": "{image("rebuilt")}"') - 4,  # that bundle's blob
     )
+
+
+TEMPLATE_FOLDER = {  # where each layout keeps a root's template: beside the root, or in it
+    "kueue-fbc": "v{v}",
+    "by-version": "catalog/v{v}",
+    "named": "catalog/demo-v{v}",
+    "split": "catalog-{dashed}",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_template_drift_in_every_layout(tmp_path: Path, layout: str) -> None:
+    """Each layout's root with an honest basic template passes; a template changed alone is drift."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    cats = {v: basic_catalog() for v in ("4.14", "4.15")}
+    LAYOUTS[layout](repo, cats)
+    templates = {}
+    for v in cats:
+        path = (
+            repo / TEMPLATE_FOLDER[layout].format(v=v, dashed=v.replace(".", "-")) / "catalog-template.yaml"
+        )
+        path.write_text(BASIC.format(one=image("1.0.0"), two=image("1.1.0")))
+        templates[v] = path
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    for path in templates.values():  # every root touched, so every template is judged: all honest
+        path.write_text(path.read_text() + "\n")
+    assert not drift(check(repo, "touch"))
+    # the pull request edits the v4.15 template (a skipRange) and does not regenerate its catalog
+    templates["4.15"].write_text(
+        templates["4.15"]
+        .read_text()
+        .replace(
+            "replaces: demo-operator.v1.0.0", "replaces: demo-operator.v1.0.0\n        skipRange: <1.1.0"
+        )
+    )
+    report = check(repo)
+    [found] = drift(report)
+    assert found.severity is Severity.ERROR and report.state(found) is BaselineState.NEW
+    assert found.subject[0] == "v4.15", found.subject
+    assert "skipRange '<1.1.0' rendered" in found.message and "opm alpha render-template basic" in found.hint
