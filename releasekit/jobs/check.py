@@ -31,7 +31,7 @@ from releasekit.jobs.build import RECORD_RULES, record_findings_of
 from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
 from releasekit.jobs.compare import load_package_catalog
-from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
+from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, acknowledge
@@ -446,10 +446,7 @@ def _judge_revision(
     findings.extend(
         judge_catalogs(
             [c.config for _, c in sorted(cats.items())],
-            [
-                PackageToJudge(openshift=o, package=p, config=c.config, file=c.file)
-                for (o, p), c in sorted(cats.items())
-            ],
+            [c for _, c in sorted(cats.items())],
             _touched_fragments(catalog, touched_files, cats),
             policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
             upgrade_order=order,
