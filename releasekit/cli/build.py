@@ -13,7 +13,7 @@ __all__ = ["command"]
 
 @click.command(name="build")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when generated files would change.")
-@streams_dir_option
+@streams_dir_option()
 @templates_dir_option
 @click.option(
     "--catalog-dir",
@@ -43,9 +43,7 @@ __all__ = ["command"]
     "--allow-unpinned", is_flag=True, help="With --bundles: build releases whose inventory has no CRD hashes."
 )
 @format_options
-@click.pass_context
 def command(
-    ctx: click.Context,
     check: bool,
     streams_dir: Path,
     templates_dir: Path,
@@ -56,7 +54,7 @@ def command(
     allow_unpinned: bool,
     fmt: str,
     output: Path | None,
-) -> None:
+) -> int:
     """Validate streams/, write catalog/ from it, and run every check on the result.
 
     Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
@@ -82,7 +80,4 @@ def command(
         allow_unpinned=allow_unpinned,
     )
     result = build(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    return emit_report(result.report, fmt, output, result.unchanged)

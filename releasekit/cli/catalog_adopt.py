@@ -26,18 +26,16 @@ __all__ = ["command"]
     default=None,
     help="Where to import [default: catalog, or what releasekit.yaml configures].",
 )
-@streams_dir_option
+@streams_dir_option()
 @format_options
-@click.pass_context
 def command(
-    ctx: click.Context,
     source: Path,
     layout: str,
     catalog_dir: Path | None,
     streams_dir: Path,
     fmt: str,
     output: Path | None,
-) -> None:
+) -> int:
     """Import the published package catalogs of DIR into catalog/, byte for byte.
 
     A one-time start from what is published: commit the result, then `releasekit build` carries every
@@ -49,7 +47,4 @@ def command(
 
     request = AdoptRequest(source=source, layout=layout, streams_dir=streams_dir, catalog_dir=catalog_dir)
     result = adopt(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    return emit_report(result.report, fmt, output, result.unchanged)

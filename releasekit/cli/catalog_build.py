@@ -35,12 +35,10 @@ __all__ = ["command"]
     help="A Kueue clone (or URL) to read the CRDs a bundle ships, for preview catalogs before OpenShift 4.17 "
     "(olm.bundle.object); needs --candidates --catalog-dir, never the committed catalog/.",
 )
-@streams_dir_option
+@streams_dir_option()
 @templates_dir_option
 @format_options
-@click.pass_context
 def command(
-    ctx: click.Context,
     check: bool,
     candidates: bool,
     out: Path | None,
@@ -49,7 +47,7 @@ def command(
     templates_dir: Path,
     fmt: str,
     output: Path | None,
-) -> None:
+) -> int:
     """Generate one FBC fragment per OpenShift version from streams/ and check it.
 
     Writes catalog/v<X.Y>/configs/<package>/catalog.json and catalog/v<X.Y>/Containerfile. Published
@@ -79,7 +77,4 @@ def command(
         upstream=upstream,
     )
     result = build(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    return emit_report(result.report, fmt, output, result.unchanged)

@@ -43,9 +43,7 @@ __all__ = ["command"]
     "repeatable. Without it everything in the base counts as published (catalog repositories).",
 )
 @format_options
-@click.pass_context
 def command(
-    ctx: click.Context,
     base: str,
     head: str | None,
     repo: Path,
@@ -53,7 +51,7 @@ def command(
     published: tuple[str, ...],
     fmt: str,
     output: Path | None,
-) -> None:
+) -> int:
     """Check a change of streams/ or catalog/ against --base, as a pull-request gate.
 
     Runs what `releasekit build --check` runs on the head (streams validated, catalog/ in sync with
@@ -71,4 +69,4 @@ def command(
 
     request = CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on), published=published)
     result = run_check(request)
-    ctx.exit(emit_report(result.report, fmt, output))
+    return emit_report(result.report, fmt, output)

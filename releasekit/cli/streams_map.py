@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import streams_dir_option, write_output
+from releasekit.cli._common import output_option, streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
 from releasekit.cli.streams_show import load_or_fail
 from releasekit.model.stream import ReleaseStatus, Stream
@@ -100,7 +100,7 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
 
 
 @click.command(name="map")
-@streams_dir_option
+@streams_dir_option()
 @click.option(
     "--format",
     "fmt",
@@ -109,12 +109,7 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
     show_default=True,
     help="Output format (markdown: the support matrix for release notes).",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
+@output_option
 @click.option(
     "--released-only",
     is_flag=True,

@@ -149,7 +149,7 @@ def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
 
 
 @click.command(name="show")
-@streams_dir_option
+@streams_dir_option()
 @click.option(
     "--format",
     "fmt",

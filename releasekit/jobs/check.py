@@ -85,19 +85,14 @@ class CheckResult:
 def _catalog_key(rel: PurePosixPath) -> Key | None:
     """``(openshift, package)`` of ``v4.18/configs/<package>/<file>``; None for other files."""
     parts = rel.parts
-    if len(parts) == 4 and parts[1] in ("configs", "catalog"):
-        return (parts[0], parts[2])
-    return None
+    return (parts[0], parts[2]) if len(parts) == 4 and parts[1] in ("configs", "catalog") else None
 
 
 def _changed(
     base: Mapping[PurePosixPath, FileRef], head: Mapping[PurePosixPath, FileRef]
 ) -> set[PurePosixPath]:
     return {
-        p
-        for p in set(base) | set(head)
-        if (base.get(p) is None) != (head.get(p) is None)
-        or (p in base and p in head and base[p].sha != head[p].sha)
+        p for p in base.keys() | head.keys() if p not in base or p not in head or base[p].sha != head[p].sha
     }
 
 
@@ -208,7 +203,8 @@ def _touched_fragments(
         for cat in packages:
             config = config.merged(cat.config)
         if not packages:  # only the Containerfile changed: the fragment's packages are untouched
-            config = DeclarativeConfig(packages=tuple(_placeholder_packages(head, folder)))
+            names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
+            config = DeclarativeConfig(packages=tuple(Package(name=n) for n in names))
         fragments.append(
             FragmentFacts(
                 folder=folder,
@@ -220,17 +216,6 @@ def _touched_fragments(
             )
         )
     return fragments
-
-
-def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) -> list[Package]:
-    names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
-    return [Package(name=n) for n in names]
-
-
-def _default_layout(repo: Path) -> bool:
-    """True when the repository lays its catalogs out as releasekit does (``catalog/v<X.Y>/configs/``)."""
-    layout, _ = load_layout(repo)
-    return layout == DEFAULT_LAYOUT
 
 
 def _releasekit_revision(commit: Any) -> bool:
@@ -292,28 +277,22 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
-    if not _releasekit_revision(base_commit) or not _default_layout(request.repo):
+    if not _releasekit_revision(base_commit) or load_layout(request.repo)[0] != DEFAULT_LAYOUT:
         return _catalog_repository_check(request, head_commit, limits)
     if published:
         raise UsageError("--published: in a releasekit repository streams/ say what is released")
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
-        base = snapshot_commit(
-            base_commit,
-            Path(tmp) / "base",
-            label=f"base {request.base}",
-            rev=request.base,
-            max_file_bytes=limits.max_file_bytes,
+
+        def snapshot(commit: Any, side: str, rev: str) -> Snapshot:
+            folder, label = Path(tmp) / side, f"{side} {rev}"
+            return snapshot_commit(commit, folder, label=label, rev=rev, max_file_bytes=limits.max_file_bytes)
+
+        base = snapshot(base_commit, "base", request.base)
+        head = (
+            snapshot_worktree(request.repo)
+            if request.head is None
+            else snapshot(head_commit, "head", request.head)
         )
-        if head_commit is not None:
-            head = snapshot_commit(
-                head_commit,
-                Path(tmp) / "head",
-                label=f"head {request.head}",
-                rev=request.head or "",
-                max_file_bytes=limits.max_file_bytes,
-            )
-        else:
-            head = snapshot_worktree(request.repo)
         base_loaded = _base_streams(base)
         result = _check(request, base, head, limits, base_loaded)
         acknowledgements, ack_findings = load_acknowledgements(head.root)
