@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import output_option, streams_dir_option, write_output
-from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
 from releasekit.cli.streams_show import load_or_fail
 from releasekit.model.stream import ReleaseStatus, Stream
 
@@ -41,11 +41,7 @@ def render_text(streams: tuple[Stream, ...]) -> str:
     out: list[str] = []
     for stream in streams:
         out.append(f"{stream.name} ({stream.package})")
-        rows = [("OPERATOR", "CHANNEL", "KUEUE", "OPENSHIFT", "STATUS"), *_rows(stream)]
-        widths = [max(len(row[i]) for row in rows) for i in range(5)]
-        for row in rows:
-            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-        out.append("")
+        out += [*table([("OPERATOR", "CHANNEL", "KUEUE", "OPENSHIFT", "STATUS"), *_rows(stream)]), ""]
     return "\n".join(out)
 
 

@@ -444,12 +444,7 @@ def _judge_revision(
 
 def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
     catalog = base.under(CATALOG)
-    out = {}
-    for key in sorted(keys):
-        cat, _, _ = _load_package(catalog, key, limits)
-        if cat is not None:
-            out[key] = cat
-    return out
+    return {key: cat for key in sorted(keys) if (cat := _load_package(catalog, key, limits)[0]) is not None}
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -526,11 +521,7 @@ def _touched_packages(
 ) -> set[str]:
     """The packages of the catalog files a change changes; every stream's when its sources changed."""
     sources_changed = any(
-        p.parts[0] in ("streams", "bundle-templates")
-        for p in _changed(
-            {p: r for p, r in base.files.items() if p.parts[0] != CATALOG},
-            {p: r for p, r in head.files.items() if p.parts[0] != CATALOG},
-        )
+        p.parts[0] in ("streams", "bundle-templates") for p in _changed(base.files, head.files)
     )
     touched = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
     return touched | stream_packages if sources_changed else touched
