@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from releasekit import __version__
@@ -68,7 +70,16 @@ cli = click.version_option(__version__, "--version", prog_name="releasekit", mes
 
 
 def main() -> None:
-    """Console-script entry point."""
-    from releasekit.cli._main import run_main
+    """Console-script entry point: click's refusals exit 2 (bad usage), never a traceback.
 
-    run_main(cli)
+    A releasekit error or a nesting too deep for Python is one line and exit 2 already (:class:`LazyGroup`).
+    """
+    try:
+        rc = cli.main(prog_name="releasekit", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if exc.exit_code != 0 else 0)
+    sys.exit(rc if isinstance(rc, int) else 0)

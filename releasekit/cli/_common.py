@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.cli._main import run_main
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
 
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ __all__ = [
     "streams_dir_option",
     "templates_dir_option",
     "progress",
-    "run_main",
     "write_konflux_error",
     "write_output",
 ]
