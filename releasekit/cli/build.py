@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,18 +44,7 @@ __all__ = ["command"]
     "--allow-unpinned", is_flag=True, help="With --bundles: build releases whose inventory has no CRD hashes."
 )
 @format_options
-def command(
-    check: bool,
-    streams_dir: Path,
-    templates_dir: Path,
-    catalog_dir: Path | None,
-    bundles: bool,
-    upstream: str | None,
-    bundles_dir: Path,
-    allow_unpinned: bool,
-    fmt: str,
-    output: Path | None,
-) -> int:
+def command(fmt: str, output: Path | None, **options: Any) -> int:
     """Validate streams/, write catalog/ from it, and run every check on the result.
 
     Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
@@ -67,17 +57,7 @@ def command(
     """
     from releasekit.jobs.build import BuildRequest, build
 
-    if upstream is not None and not bundles:
+    if options["upstream"] is not None and not options["bundles"]:
         raise click.UsageError("--upstream is only used with --bundles")
-    request = BuildRequest(
-        streams_dir=streams_dir,
-        templates_dir=templates_dir,
-        catalog_dir=catalog_dir,
-        check=check,
-        bundles=bundles,
-        upstream=upstream,
-        bundles_dir=bundles_dir,
-        allow_unpinned=allow_unpinned,
-    )
-    result = build(request)
+    result = build(BuildRequest(**options))
     return emit_report(result.report, fmt, output, result.unchanged)

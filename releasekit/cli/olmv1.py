@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,18 +62,7 @@ def group() -> None:
 )
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @output_option
-def manifests(
-    version: str,
-    stream: str | None,
-    namespace: str | None,
-    channel: str | None,
-    bundle: Path | None,
-    streams_dir: Path,
-    templates_dir: Path,
-    allow_broad_rbac: bool,
-    fmt: str,
-    output: Path | None,
-) -> None:
+def manifests(output: Path | None, **options: Any) -> None:
     """Namespace, least-privilege installer ServiceAccount (ClusterRole, Role, bindings) and ClusterExtension.
 
     The installer's rules are derived from the bundle: its CRDs by name, each bundled kind, the controller's
@@ -85,18 +75,7 @@ def manifests(
     from releasekit.model.report import Report
     from releasekit.report import get_reporter
 
-    request = ManifestsRequest(
-        version=version,
-        stream=stream,
-        namespace=namespace,
-        channel=channel,
-        bundle=bundle,
-        streams_dir=streams_dir,
-        templates_dir=templates_dir,
-        fmt=fmt,
-        allow_broad_rbac=allow_broad_rbac,
-    )
-    result = run_manifests(request)
+    result = run_manifests(ManifestsRequest(**options))
     if result.findings:
         report = Report(
             command="olmv1 manifests",
