@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -52,17 +53,13 @@ __all__ = ["command"]
 @templates_dir_option
 @format_options
 def command(
-    stream: str | None,
-    version: str | None,
-    every: bool,
-    upstream: str | None,
-    out: Path,
-    check: bool,
-    allow_unpinned: bool,
     streams_dir: Path,
     templates_dir: Path,
+    out: Path,
+    upstream: str | None,
     fmt: str,
     output: Path | None,
+    **options: Any,
 ) -> int:
     """Generate registry+v1 bundles (default: the candidate releases) and validate them."""
     from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
@@ -74,12 +71,8 @@ def command(
             templates_dir,
             out,
             upstream=upstream or DEFAULT_UPSTREAM,
-            stream=stream,
-            version=version,
-            every=every,
-            check=check,
-            allow_unpinned=allow_unpinned,
             progress=lambda line: click.echo(line, err=True),
+            **options,
         )
     except ReleasekitError as exc:
         if fmt == "konflux":
@@ -88,7 +81,7 @@ def command(
     if not build.bundles:
         click.echo("no release selected (no candidate releases; use --version V or --all)", err=True)
     report = Report(
-        command="bundle build --check" if check else "bundle build",
+        command="bundle build --check" if options["check"] else "bundle build",
         findings=build.findings,
         checked=build.checked,
         rules=tuple(sorted({f.rule for f in build.findings})),

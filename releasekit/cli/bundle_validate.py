@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -79,29 +80,21 @@ def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[st
 def command(
     bundle_dir: Path,
     optional_checks: str | None,
-    k8s_version: str | None,
-    release_checks: bool,
     openshift_catalogs: str | None,
-    stream: str | None,
-    streams_dir: Path,
     fmt: str,
     output: Path | None,
+    **options: Any,
 ) -> int:
     """Validate the registry+v1 bundle in DIR (a bundle root, or one manifest file)."""
     from releasekit.jobs.bundle_validate import BundleValidateRequest, run
 
-    optional = parse_optional_checks(optional_checks, k8s_version)
-    catalogs = tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip())
     categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
     request = BundleValidateRequest(
         path=bundle_dir,
-        optional=optional,
-        k8s_version=k8s_version,
-        release_checks=release_checks,
-        openshift_catalogs=catalogs,
-        streams_dir=streams_dir,
-        stream=stream,
+        optional=parse_optional_checks(optional_checks, options["k8s_version"]),
+        openshift_catalogs=tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip()),
         categories_file=Path(categories_file) if categories_file else None,
+        **options,
     )
     try:
         result = run(request)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,9 +33,7 @@ __all__ = ["command"]
     help="In a catalog tree (catalog/v<X.Y>/configs), which OpenShift version to draw [default: newest].",
 )
 @output_option
-def command(
-    directory: Path, package: str | None, fmt: str, openshift: str | None, output: Path | None
-) -> None:
+def command(directory: Path, output: Path | None, **options: Any) -> None:
     """Draw the upgrade graph of a file-based catalog: channels, heads and replaces/skips/skipRange edges.
 
     DIR is an FBC root, one OpenShift folder (catalog/v4.18) or a catalog tree (default: catalog, drawing
@@ -42,4 +41,4 @@ def command(
     """
     from releasekit.jobs.catalog_graph import draw_graph
 
-    write_output(draw_graph(directory, package=package, fmt=fmt, openshift=openshift), output)
+    write_output(draw_graph(directory, **options), output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,7 +18,7 @@ __all__ = ["command"]
 @format_options
 @click.option(
     "--max-file-size",
-    "max_file_size",
+    "max_file_bytes",
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_FILE_BYTES,
     show_default=True,
@@ -39,14 +40,7 @@ __all__ = ["command"]
     help="With --graph: the OpenShift lifecycle whose cluster upgrades are checked [default: "
     "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
 )
-def command(
-    dirs: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    max_file_size: int,
-    graph: bool,
-    lifecycle: Path | None,
-) -> int:
+def command(dirs: tuple[Path, ...], fmt: str, output: Path | None, **options: Any) -> int:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
@@ -56,10 +50,6 @@ def command(
     from releasekit.jobs.catalog_validate import validate_dirs
 
     report = validate_dirs(
-        dirs,
-        max_file_bytes=max_file_size,
-        graph=graph,
-        lifecycle=lifecycle,
-        progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
+        dirs, progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"), **options
     )
     return emit_report(report, fmt, output)

@@ -58,6 +58,7 @@ from releasekit.rules.upgrade_matrix import upgrade_matrix
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
+_CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
 Key = tuple[str, str]
 
 
@@ -179,14 +180,7 @@ def _touched_fragments(
     fragments: list[FragmentFacts] = []
     folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=openshift_order)
     for folder in folders:
-        cfile = next(
-            (
-                f"{folder}/{n}"
-                for n in ("Containerfile", "Containerfile.catalog", "Dockerfile")
-                if PurePosixPath(folder, n) in head
-            ),
-            None,
-        )
+        cfile = next((f"{folder}/{n}" for n in _CONTAINERFILES if PurePosixPath(folder, n) in head), None)
         text = head[PurePosixPath(cfile)].read().decode("utf-8", "replace") if cfile else None
         packages = [c for (o, _), c in sorted(configs.items()) if o == folder]
         if not packages and not any(p.parts[0] == folder for p in head):
@@ -238,9 +232,9 @@ def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: L
     report = result.report
     acknowledged, problems = acknowledge(report.findings, acknowledgements, complete=False)
     extra = (*ack_findings, *problems)
-    states = dict(report.baseline) if report.baseline is not None else None
-    if states is not None:
-        states.update({f: BaselineState.NEW for f in extra})
+    states = (
+        None if report.baseline is None else {**report.baseline, **dict.fromkeys(extra, BaselineState.NEW)}
+    )
     return replace(
         result,
         report=replace(

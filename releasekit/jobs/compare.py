@@ -74,7 +74,7 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
             target = root.joinpath(*rel.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(ref.read())
-        if not (root / "stable.yaml").exists() and not any(root.glob("*.yaml")):
+        if not any(root.glob("*.yaml")):
             return LoadedStreams(streams=(), inventories={}, findings=(), files=())
         return load_streams(root, display_root="streams")
 

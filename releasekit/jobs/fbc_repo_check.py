@@ -60,18 +60,14 @@ def run_repo_check(request: CheckRequest, *, limits: LoadLimits | None = None) -
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
-    base = list_revision(
-        base_commit, rev=request.base, label=f"base {request.base}", max_file_bytes=limits.max_file_bytes
-    )
-    if head_commit is not None:
-        head = list_revision(
-            head_commit,
-            rev=request.head or "",
-            label=f"head {request.head}",
-            max_file_bytes=limits.max_file_bytes,
-        )
+    size = limits.max_file_bytes
+    base = list_revision(base_commit, rev=request.base, label=f"base {request.base}", max_file_bytes=size)
+    if head_commit is None:
+        head = list_worktree(request.repo, max_file_bytes=size)
     else:
-        head = list_worktree(request.repo, max_file_bytes=limits.max_file_bytes)
+        head = list_revision(
+            head_commit, rev=request.head or "", label=f"head {request.head}", max_file_bytes=size
+        )
     published = published_loader(request.repo, parse_published(request.published), limits)
     return check_trees(
         base, head, limits=limits, command=request.command, fail_on=request.fail_on, published=published
@@ -236,10 +232,9 @@ def _openshift_upgrades(
     head: Mapping[Key, PackageCatalog],
     packages: Iterable[str],
 ) -> tuple[list[Finding], list[Finding]]:
-    """RK-GRAPH-010 at head (new strandings errors, the base's warnings) and the base's own, per package.
+    """RK-GRAPH-010 at head (new strandings errors) and the base's own, per package, each version to the next.
 
-    Only catalogs whose label is their OpenShift version take part (a version two roots share, or none,
-    has no place in the matrix); the cluster upgrades are each version found to the next one found.
+    Only catalogs whose label is their OpenShift version take part.
     """
     head_findings: list[Finding] = []
     base_findings: list[Finding] = []

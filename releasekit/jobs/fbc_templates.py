@@ -156,12 +156,4 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
     except (ValueError, TypeError) as exc:  # TemplateRenderError, or content no renderer expects
         message = f"template {file} cannot be rendered: {exc}"
         return [template_finding(message, first.location, fix, label)]
-    return list(
-        check_template(
-            renderings,
-            committed,
-            label=label,
-            template=file,
-            hint=regenerate(),
-        )
-    )
+    return list(check_template(renderings, committed, label=label, template=file, hint=regenerate()))

@@ -61,8 +61,6 @@ def published_loader(
     """What loads, for the given packages, the bundles ``specs`` say were released (None without specs).
 
     A source that exists as a path is a rendered index file; anything else is a revision of ``repo``.
-    The loader raises InputError or SafetyLimitError (a file that cannot be read or is not a rendered
-    catalog), or UsageError (neither a file nor a revision).
     """
     if not specs:
         return None
