@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
+from releasekit.report import REPORTERS, get_reporter, source_epoch  # light: the format names --help shows
 
 if TYPE_CHECKING:
     from releasekit.model.report import Report
@@ -47,12 +48,6 @@ EXIT_INPUT = 2
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
-
-
-def _format_names() -> list[str]:
-    from releasekit.report import REPORTERS
-
-    return list(REPORTERS)
 
 
 def streams_dir_option(
@@ -156,7 +151,7 @@ def format_options(func: F) -> F:
     func = click.option(
         "--format",
         "fmt",
-        type=click.Choice(_format_names()),
+        type=click.Choice(list(REPORTERS)),
         default="text",
         show_default=True,
         help="Report format.",
@@ -213,7 +208,6 @@ def _write_refusal(message: str, output: Path | None) -> None:
     """The JSON report of a refused input: one RK-FBC-054 error naming the file and line the message names."""
     from releasekit.model.finding import Finding, Location, Severity
     from releasekit.model.report import Report
-    from releasekit.report import get_reporter
 
     match = _WHERE.match(message)
     location = (
@@ -236,7 +230,6 @@ def _write_refusal(message: str, output: Path | None) -> None:
 
 def write_konflux_error(message: str, output: Path | None) -> None:
     """Konflux still gets its TEST_OUTPUT object (``result: ERROR``) when the command exits 2."""
-    from releasekit.report import source_epoch
     from releasekit.report.konflux import konflux_error
 
     write_output(konflux_error(message, source_epoch()), output)
@@ -254,8 +247,6 @@ def write_output(text: str, output: Path | None) -> None:
 
 def emit_report(report: Report, fmt: str, output: Path | None, unchanged: str = "") -> int:
     """Render ``report`` in ``fmt``, write it, then the line ``unchanged`` on stderr; return the exit code."""
-    from releasekit.report import get_reporter
-
     color = fmt == "text" and output is None and sys.stdout.isatty()
     context = click.get_current_context(silent=True)
     verbosity = context.meta.get(_VERBOSITY, 1) if context is not None else 1
