@@ -324,9 +324,7 @@ def _base_streams(base: Snapshot) -> LoadedStreams:
 
 def _same_files(base: Snapshot, head: Snapshot) -> bool:
     """True when both revisions hold the same files, byte for byte (by git blob id)."""
-    return base.files.keys() == head.files.keys() and all(
-        ref.sha == head.files[path].sha for path, ref in base.files.items()
-    )
+    return not _changed(base.files, head.files)
 
 
 def _baseline(
@@ -351,8 +349,10 @@ def _baseline(
         cats = _base_catalogs(base, keys, limits)
         published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
         stream_packages = {s.package for s in base_loaded.streams}
-        judged = _judge_revision(base, base, streams_check, keys, set(), stream_packages, published, limits)
-        return list(dict.fromkeys(_without_history_notes(judged.findings, cats, cats)))
+        findings = _judge_revision(
+            base, base, streams_check, keys, set(), stream_packages, published, limits
+        )[0]
+        return list(dict.fromkeys(_without_history_notes(findings, cats, cats)))
     except ReleasekitError:
         return []
 
@@ -374,16 +374,6 @@ def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
 
-@dataclass(slots=True)
-class _Judged:
-    """What judging one revision found: findings, files read, rules run, and its package catalogs."""
-
-    findings: list[Finding]
-    checked: list[str]
-    rules: set[str]
-    cats: dict[Key, PackageCatalog]
-
-
 def _judge_revision(
     rev: Snapshot,
     base: Snapshot,
@@ -393,8 +383,11 @@ def _judge_revision(
     stream_packages: set[str],
     published: frozenset[tuple[str, str]],
     limits: LoadLimits,
-) -> _Judged:
-    """Everything that judges one revision on its own (the head of a check, or its base for the baseline)."""
+) -> tuple[list[Finding], list[str], set[str], dict[Key, PackageCatalog]]:
+    """Everything that judges one revision on its own (the head of a check, or its base for the baseline).
+
+    Returns the findings, the files read, the rules run and the revision's package catalogs.
+    """
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
     checked: list[str] = [*report.checked]
@@ -433,7 +426,7 @@ def _judge_revision(
     findings.extend(check_catalog_blocking(loaded.streams, configs))
     rules.update(policy_rules.RULES)
     rules.update(CATALOG_RULES)
-    return _Judged(findings=findings, checked=checked, rules=rules, cats=cats)
+    return findings, checked, rules, cats
 
 
 def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
@@ -470,12 +463,9 @@ def _check(
     keys = _keys(base, head, touched_packages)
     base_cats = _base_catalogs(base, keys, limits)
     published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
-    judged = _judge_revision(
+    findings, checked, rules, head_cats = _judge_revision(
         head, base, streams_check, keys, changed_catalog, stream_packages, published, limits
     )
-    head_cats = judged.cats
-    findings = judged.findings
-    rules = judged.rules
 
     # the comparison with the base (the rules that need one)
     findings.extend(
@@ -502,7 +492,7 @@ def _check(
     report = Report(
         command=request.command,
         findings=tuple(dict.fromkeys(findings)),
-        checked=tuple(sorted(set(judged.checked))),
+        checked=tuple(sorted(set(checked))),
         rules=tuple(sorted(rules)),
         extras=tuple(extras),
         changes=changes,
