@@ -103,11 +103,7 @@ def templates_dir_option(func: F) -> F:
 
 
 def format_options(func: F) -> F:
-    """Add ``--format`` and ``--output`` to a judging command.
-
-    With ``--format konflux``, input that cannot be read still produces a TEST_OUTPUT object
-    (``result: ERROR``) before the command exits 2.
-    """
+    """Add ``--format``, ``--output``, ``-v``/``-q`` and ``--rules-url``; exit with the code the command returns."""
     command = func
 
     @functools.wraps(command)
@@ -160,11 +156,7 @@ def format_options(func: F) -> F:
 
 
 def check_output(output: Path | None) -> None:
-    """Refuse an ``--output`` that cannot be written before the command runs: one line, exit 2.
-
-    A folder, a path through a file, or a file or folder this user may not write is refused; missing
-    folders on the way are created when the report is written.
-    """
+    """Refuse an ``--output`` that cannot be written before the command runs (missing folders are made later)."""
     if output is None:
         return
     shown = printable(str(output))

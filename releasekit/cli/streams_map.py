@@ -17,11 +17,6 @@ __all__ = ["command", "render_json", "render_markdown", "render_text"]
 MAP_SCHEMA = "releasekit/streams-map/v1"
 
 
-def _stable_first(streams: tuple[Stream, ...]) -> tuple[Stream, ...]:
-    """The stable stream first (what most readers look for), then the others by name."""
-    return tuple(sorted(streams, key=lambda s: (s.name != "stable", s.name)))
-
-
 def _rows(stream: Stream, *, released_only: bool = False) -> list[tuple[str, str, str, str, str]]:
     return [
         (
@@ -46,14 +41,13 @@ def render_text(streams: tuple[Stream, ...]) -> str:
 
 
 def render_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
-    """The support matrix people paste into release notes, stable first.
-
-    ``released_only`` leaves out candidates and deprecated or withdrawn releases.
-    """
+    """The support matrix people paste into release notes (``released_only``: released versions only)."""
     from releasekit.jobs.release_notes import markdown_text as md  # every cell escaped: | and newlines too
 
     out: list[str] = []
-    for stream in _stable_first(streams):
+    for stream in sorted(
+        streams, key=lambda s: (s.name != "stable", s.name)
+    ):  # stable first: most look for it
         out += [
             f"### {md(stream.package)} ({md(stream.name)})",
             "",

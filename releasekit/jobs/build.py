@@ -142,10 +142,7 @@ def record_findings_of(
 
 
 def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
-    """The staged tree's findings less those about a release whose stream entry holds an error.
-
-    Such a release is reported once, at its line in ``streams/``; its catalog is never written.
-    """
+    """The staged tree's findings less those about a release reported at its line in ``streams/`` already."""
     broken = {
         f'bundle "{f.subject[0]}.v{f.subject[1]}"'
         for f in stream_findings

@@ -136,10 +136,8 @@ def _generated_files(
 
 def _openshift_order(stream: Stream | None, keys: Iterable[str]) -> list[str]:
     present = set(keys)
-    if stream is not None:
-        order = [str(v) for v in stream.openshift if str(v) in present]
-        return order + sorted(present - set(order), key=openshift_order)
-    return sorted(present, key=openshift_order)
+    order = [str(v) for v in stream.openshift if str(v) in present] if stream is not None else []
+    return order + sorted(present - set(order), key=openshift_order)
 
 
 def _graphs_block(

@@ -133,11 +133,7 @@ def check_trees(
     fail_on: FailOn = FailOn.ERROR,
     published: Callable[[set[str]], Published] | None = None,
 ) -> CheckResult:
-    """The check of ``head`` against ``base`` (see the module docstring); nothing is printed.
-
-    Raises:
-        InputError, SafetyLimitError: input that cannot be read or a safety limit.
-    """
+    """The check of ``head`` against ``base`` (see the module docstring); nothing is printed."""
     cache = ParseCache(limits=limits or LoadLimits())
     config = read_repo_config(head)
     base_found = find_catalog_roots(base, cache=cache, config=config)

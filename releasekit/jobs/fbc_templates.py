@@ -90,10 +90,7 @@ class _Unresolved(TemplateRenderError):
 
 
 def _resolver(rev: Revision, root: CatalogRoot, own: DeclarativeConfig) -> Callable[[str], Sequence[Bundle]]:
-    """Each image to a blob with that image: the root's own, else the other roots' (loaded lazily).
-
-    In its own root, a blob of the same digest counts too: a registry rewritten after rendering.
-    """
+    """Each image to a blob with that image (in its own root, one of the same digest), else the other roots'."""
     index = {key: b for b in reversed(own.bundles) for key in (b.image, b.image.partition("@")[2]) if key}
     others = (rev.root(r)[0] for r in rev.found.roots if r.path != root.path)
 

@@ -43,12 +43,10 @@ def judge_catalogs(
     upgrade_edges: Sequence[tuple[str, str]] | None,
     stranding_severity: Severity | Callable[[graph_rules.Stranding], Severity] = Severity.WARNING,
 ) -> list[Finding]:
-    """Every finding about ``catalogs``, ``packages`` and ``fragments``.
+    """Every finding: opm's rules, the graph rules (per stream policy), Konflux's, and the strandings.
 
-    Each catalog (what opm would load as one: a fragment, or one package's files) gets opm's rules; each
-    package catalog the upgrade-graph rules under its stream's policy (others: the default policy); each
-    fragment Konflux's layout rules; and the catalogs of each package, in ``upgrade_order``, the
-    OpenShift-upgrade strandings along ``upgrade_edges``.
+    opm's rules per catalog, the graph rules per package catalog, Konflux's per fragment, and each
+    package's OpenShift-upgrade strandings along ``upgrade_edges``.
     """
     findings: list[Finding] = []
     for config in catalogs:
