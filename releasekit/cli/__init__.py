@@ -1,11 +1,8 @@
-"""The ``releasekit`` command line: a thin click layer.
-
-Each noun lives in its own module and is imported only when used, so start-up stays fast.
-Commands parse options, call the core, hand the report to a reporter and return the exit code
-of the contract: 0 no error findings, 1 error findings, 2 unreadable input or bad usage.
-"""
+"""The ``releasekit`` command line: a thin click layer; each command's module is imported only when used."""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
@@ -14,16 +11,52 @@ from releasekit.cli._lazy import LazyGroup
 
 __all__ = ["cli", "main"]
 
+
+def _noun(name: str, text: str, **commands: str) -> LazyGroup:
+    """A noun whose subcommand ``x`` is ``releasekit.cli.<module>:command``, as ``x="module"`` says."""
+    spec = {sub.rstrip("_"): f"releasekit.cli.{module}:command" for sub, module in commands.items()}
+    return LazyGroup(name=name, help=text, commands_spec=spec)
+
+
 cli = LazyGroup(
     name="releasekit",
     help="Cut OLM releases of the Kueue operator: streams, bundles, file-based catalogs and their checks.",
     commands_spec={
         "build": "releasekit.cli.build:command",
-        "streams": "releasekit.cli.streams:group",
-        "upstream": "releasekit.cli.upstream:group",
-        "operator": "releasekit.cli.operator:group",
-        "bundle": "releasekit.cli.bundle:group",
-        "catalog": "releasekit.cli.catalog:group",
+        "streams": _noun(
+            "streams",
+            "Show and check the release streams (streams/).",
+            show="streams_show",
+            map="streams_map",
+            validate="streams_validate",
+        ),
+        "upstream": _noun(
+            "upstream",
+            "Record upstream Kueue releases (CRDs and feature gates) from git.",
+            import_="upstream_import",
+        ),
+        "operator": _noun(
+            "operator",
+            "Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
+            import_="operator_import",
+        ),
+        "bundle": _noun(
+            "bundle",
+            "Generate and validate registry+v1 bundles.",
+            build="bundle_build",
+            validate="bundle_validate",
+        ),
+        "catalog": _noun(
+            "catalog",
+            "Adopt, build, validate, render and graph file-based catalogs.",
+            adopt="catalog_adopt",
+            build="catalog_build",
+            validate="catalog_validate",
+            render="catalog_render",
+            template="catalog_template",
+            graph="catalog_graph",
+            matrix="catalog_matrix",
+        ),
         "check": "releasekit.cli.check:command",
         "olmv1": "releasekit.cli.olmv1:group",
         "release": "releasekit.cli.release:group",
@@ -37,7 +70,16 @@ cli = click.version_option(__version__, "--version", prog_name="releasekit", mes
 
 
 def main() -> None:
-    """Console-script entry point."""
-    from releasekit.cli._main import run_main
+    """Console-script entry point: click's refusals exit 2 (bad usage), never a traceback.
 
-    run_main(cli)
+    A releasekit error or a nesting too deep for Python is one line and exit 2 already (:class:`LazyGroup`).
+    """
+    try:
+        rc = cli.main(prog_name="releasekit", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if exc.exit_code != 0 else 0)
+    sys.exit(rc if isinstance(rc, int) else 0)

@@ -1,8 +1,6 @@
-"""What every command shares: the --format/--output options, emitting a report, and exit codes.
+"""What every command shares: options, emitting a report, refusals and the exit codes of the contract.
 
-Exit codes (contract): 0 no error findings; 1 error findings; 2 input that cannot be read, bad usage,
-or input refused by a safety limit. ``--format konflux`` exits 0 unless the input could not be read.
-A :class:`~releasekit.errors.ReleasekitError` becomes one line on stderr and exit 2, never a traceback.
+0 no error findings; 1 error findings; 2 input that cannot be read, bad usage, or a safety limit (one line).
 """
 
 from __future__ import annotations
@@ -18,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.cli._main import run_main
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
+from releasekit.report import REPORTERS, get_reporter, source_epoch  # light: the format names --help shows
 
 if TYPE_CHECKING:
     from releasekit.model.report import Report
@@ -28,13 +26,16 @@ __all__ = [
     "EXIT_ERRORS",
     "EXIT_INPUT",
     "EXIT_OK",
+    "Failure",
+    "Stopped",
     "check_output",
     "emit_report",
     "format_options",
+    "output_option",
     "streams_dir_option",
     "templates_dir_option",
     "progress",
-    "run_main",
+    "write_konflux_error",
     "write_output",
 ]
 
@@ -49,22 +50,44 @@ F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
 
-def _format_names() -> list[str]:
-    from releasekit.report import REPORTERS
-
-    return list(REPORTERS)
-
-
-def streams_dir_option(func: F) -> F:
-    """Add ``--streams-dir`` (default ``streams``)."""
+def streams_dir_option(
+    text: str = "The streams/ folder to read.", *, folder: bool = True
+) -> Callable[[F], F]:
+    """``--streams-dir`` (default ``streams``); ``folder``: a file there is refused."""
     return click.option(
         "--streams-dir",
         "streams_dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=click.Path(file_okay=not folder, path_type=Path),
         default=Path("streams"),
         show_default=True,
-        help="The streams/ folder to read.",
+        help=text,
+    )
+
+
+def output_option(func: F) -> F:
+    """Add ``--output`` for a command that writes a document, not a report."""
+    return click.option(
+        "--output",
+        "output",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="Write to this file instead of standard output.",
     )(func)
+
+
+class Stopped(click.ClickException):
+    """The command could not run: click's one ``Error:`` line on stderr, exit 2."""
+
+    exit_code = EXIT_INPUT
+
+
+class Failure(click.ClickException):
+    """One line ``releasekit: error: <message>`` on stderr, exit 2 (the input cannot be read)."""
+
+    exit_code = EXIT_INPUT
+
+    def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
+        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 
 def templates_dir_option(func: F) -> F:
@@ -80,11 +103,7 @@ def templates_dir_option(func: F) -> F:
 
 
 def format_options(func: F) -> F:
-    """Add ``--format`` and ``--output`` to a judging command.
-
-    With ``--format konflux``, input that cannot be read still produces a TEST_OUTPUT object
-    (``result: ERROR``) before the command exits 2.
-    """
+    """Add ``--format``, ``--output``, ``-v``/``-q`` and ``--rules-url``; exit with the code the command returns."""
     command = func
 
     @functools.wraps(command)
@@ -95,18 +114,16 @@ def format_options(func: F) -> F:
         meta[_RULES_URL] = kwargs.pop("rules_url", None)
         check_output(kwargs.get("output"))
         try:
-            return command(*args, **kwargs)
+            code = command(*args, **kwargs)
         except ReleasekitError as exc:
             if kwargs.get("fmt") == "konflux":
-                from releasekit.report import source_epoch
-                from releasekit.report.konflux import konflux_error
-
-                write_output(konflux_error(one_line(exc), source_epoch()), kwargs.get("output"))
+                write_konflux_error(one_line(exc), kwargs.get("output"))
             elif kwargs.get("fmt") == "json":
                 _write_refusal(one_line(exc), kwargs.get("output"))
             raise
         except RecursionError:  # a last guard: input nested past every limit checked before parsing
             raise SafetyLimitError("input nested too deeply for releasekit to read; refusing it") from None
+        click.get_current_context().exit(code)
 
     func = wrapper  # type: ignore[assignment]
     func = click.option(
@@ -130,7 +147,7 @@ def format_options(func: F) -> F:
     func = click.option(
         "--format",
         "fmt",
-        type=click.Choice(_format_names()),
+        type=click.Choice(list(REPORTERS)),
         default="text",
         show_default=True,
         help="Report format.",
@@ -139,11 +156,7 @@ def format_options(func: F) -> F:
 
 
 def check_output(output: Path | None) -> None:
-    """Refuse an ``--output`` that cannot be written before the command runs: one line, exit 2.
-
-    A folder, a path through a file, or a file or folder this user may not write is refused; missing
-    folders on the way are created when the report is written.
-    """
+    """Refuse an ``--output`` that cannot be written before the command runs (missing folders are made later)."""
     if output is None:
         return
     shown = printable(str(output))
@@ -187,7 +200,6 @@ def _write_refusal(message: str, output: Path | None) -> None:
     """The JSON report of a refused input: one RK-FBC-054 error naming the file and line the message names."""
     from releasekit.model.finding import Finding, Location, Severity
     from releasekit.model.report import Report
-    from releasekit.report import get_reporter
 
     match = _WHERE.match(message)
     location = (
@@ -208,6 +220,13 @@ def _write_refusal(message: str, output: Path | None) -> None:
     write_output(get_reporter("json").render(report), output)
 
 
+def write_konflux_error(message: str, output: Path | None) -> None:
+    """Konflux still gets its TEST_OUTPUT object (``result: ERROR``) when the command exits 2."""
+    from releasekit.report.konflux import konflux_error
+
+    write_output(konflux_error(message, source_epoch()), output)
+
+
 def write_output(text: str, output: Path | None) -> None:
     """Write ``text`` to ``output`` (a FIFO or device is written into, a regular file atomically), or stdout."""
     if output is None:
@@ -218,10 +237,8 @@ def write_output(text: str, output: Path | None) -> None:
     write_file(output, text.encode("utf-8", "backslashreplace"))  # a name that is not UTF-8 never stops it
 
 
-def emit_report(report: Report, fmt: str, output: Path | None) -> int:
-    """Render ``report`` in ``fmt``, write it, and return the exit code the contract gives."""
-    from releasekit.report import get_reporter
-
+def emit_report(report: Report, fmt: str, output: Path | None, unchanged: str = "") -> int:
+    """Render ``report`` in ``fmt``, write it, then the line ``unchanged`` on stderr; return the exit code."""
     color = fmt == "text" and output is None and sys.stdout.isatty()
     context = click.get_current_context(silent=True)
     verbosity = context.meta.get(_VERBOSITY, 1) if context is not None else 1
@@ -237,6 +254,8 @@ def emit_report(report: Report, fmt: str, output: Path | None) -> int:
     if fmt == "github" and summary:
         with Path(summary).open("a", encoding="utf-8") as handle:  # appended, as GitHub expects
             handle.write(get_reporter("markdown").render(report))
+    if unchanged:
+        click.echo(unchanged, err=True)
     if fmt == "konflux":
         return EXIT_OK
     return EXIT_OK if report.passed else EXIT_ERRORS

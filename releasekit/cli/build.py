@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,7 +14,7 @@ __all__ = ["command"]
 
 @click.command(name="build")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when generated files would change.")
-@streams_dir_option
+@streams_dir_option()
 @templates_dir_option
 @click.option(
     "--catalog-dir",
@@ -43,20 +44,7 @@ __all__ = ["command"]
     "--allow-unpinned", is_flag=True, help="With --bundles: build releases whose inventory has no CRD hashes."
 )
 @format_options
-@click.pass_context
-def command(
-    ctx: click.Context,
-    check: bool,
-    streams_dir: Path,
-    templates_dir: Path,
-    catalog_dir: Path | None,
-    bundles: bool,
-    upstream: str | None,
-    bundles_dir: Path,
-    allow_unpinned: bool,
-    fmt: str,
-    output: Path | None,
-) -> None:
+def command(fmt: str, output: Path | None, **options: Any) -> int:
     """Validate streams/, write catalog/ from it, and run every check on the result.
 
     Runs without any network. With --bundles it also generates every release's bundle into --bundles-dir,
@@ -69,20 +57,7 @@ def command(
     """
     from releasekit.jobs.build import BuildRequest, build
 
-    if upstream is not None and not bundles:
+    if options["upstream"] is not None and not options["bundles"]:
         raise click.UsageError("--upstream is only used with --bundles")
-    request = BuildRequest(
-        streams_dir=streams_dir,
-        templates_dir=templates_dir,
-        catalog_dir=catalog_dir,
-        check=check,
-        bundles=bundles,
-        upstream=upstream,
-        bundles_dir=bundles_dir,
-        allow_unpinned=allow_unpinned,
-    )
-    result = build(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    result = build(BuildRequest(**options))
+    return emit_report(result.report, fmt, output, result.unchanged)

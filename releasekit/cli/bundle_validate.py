@@ -1,29 +1,23 @@
-"""``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules.
-
-Thin click layer: parse options into a :class:`~releasekit.jobs.bundle_validate.BundleValidateRequest`,
-run the use case (:mod:`releasekit.jobs.bundle_validate`), hand the report to a reporter. Exit 0
-without error findings, 1 with, 2 when the input cannot be read, the folder is not a bundle operator-sdk
-could load (one line on stderr; ``--format json``/``konflux`` also write the refusal as a report), or the
-command line is wrong.
-"""
+"""``releasekit bundle validate DIR``: operator-sdk's bundle validation plus releasekit's own bundle rules."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
-from releasekit.cli._common import EXIT_INPUT, emit_report, format_options, streams_dir_option
+from releasekit.cli._common import (
+    Stopped,
+    emit_report,
+    format_options,
+    streams_dir_option,
+    write_konflux_error,
+)
 from releasekit.errors import ReleasekitError
 
 __all__ = ["command", "parse_optional_checks"]
-
-
-class _InputFailure(click.ClickException):
-    """Unreadable input or a bad option value: one line on stderr, exit 2."""
-
-    exit_code = EXIT_INPUT
 
 
 def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[str, ...]:
@@ -81,54 +75,37 @@ def parse_optional_checks(text: str | None, k8s_version: str | None) -> tuple[st
     metavar="S",
     help="Judge the bundle as a bundle of stream S (default: the stream whose package is the bundle's, if any).",
 )
-@streams_dir_option
+@streams_dir_option()
 @format_options
 def command(
     bundle_dir: Path,
     optional_checks: str | None,
-    k8s_version: str | None,
-    release_checks: bool,
     openshift_catalogs: str | None,
-    stream: str | None,
-    streams_dir: Path,
     fmt: str,
     output: Path | None,
-) -> None:
+    **options: Any,
+) -> int:
     """Validate the registry+v1 bundle in DIR (a bundle root, or one manifest file)."""
     from releasekit.jobs.bundle_validate import BundleValidateRequest, run
 
-    optional = parse_optional_checks(optional_checks, k8s_version)
-    catalogs = tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip())
     categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")
     request = BundleValidateRequest(
         path=bundle_dir,
-        optional=optional,
-        k8s_version=k8s_version,
-        release_checks=release_checks,
-        openshift_catalogs=catalogs,
-        streams_dir=streams_dir,
-        stream=stream,
+        optional=parse_optional_checks(optional_checks, options["k8s_version"]),
+        openshift_catalogs=tuple(c.strip() for c in (openshift_catalogs or "").split(",") if c.strip()),
         categories_file=Path(categories_file) if categories_file else None,
+        **options,
     )
     try:
         result = run(request)
     except ReleasekitError as exc:
-        _konflux_error(fmt, str(exc), output)
-        raise _InputFailure(str(exc)) from None
-    if result.refusal is not None:
-        if fmt == "json":
-            emit_report(result.report, fmt, output)
-        _konflux_error(fmt, result.refusal, output)
-        raise _InputFailure(result.refusal)
-    click.get_current_context().exit(emit_report(result.report, fmt, output))
-
-
-def _konflux_error(fmt: str, note: str, output: Path | None) -> None:
-    """Konflux still gets its TEST_OUTPUT object (result ERROR) before exit 2."""
-    if fmt != "konflux":
-        return
-    from releasekit.cli._common import write_output
-    from releasekit.report import source_epoch
-    from releasekit.report.konflux import konflux_error
-
-    write_output(konflux_error(note, source_epoch()), output)
+        if fmt == "konflux":
+            write_konflux_error(str(exc), output)
+        raise Stopped(str(exc)) from None
+    if result.refusal is None:
+        return emit_report(result.report, fmt, output)
+    if fmt == "json":
+        emit_report(result.report, fmt, output)
+    if fmt == "konflux":
+        write_konflux_error(result.refusal, output)
+    raise Stopped(result.refusal)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -26,18 +27,9 @@ __all__ = ["command"]
     default=None,
     help="Where to import [default: catalog, or what releasekit.yaml configures].",
 )
-@streams_dir_option
+@streams_dir_option()
 @format_options
-@click.pass_context
-def command(
-    ctx: click.Context,
-    source: Path,
-    layout: str,
-    catalog_dir: Path | None,
-    streams_dir: Path,
-    fmt: str,
-    output: Path | None,
-) -> None:
+def command(fmt: str, output: Path | None, **options: Any) -> int:
     """Import the published package catalogs of DIR into catalog/, byte for byte.
 
     A one-time start from what is published: commit the result, then `releasekit build` carries every
@@ -47,9 +39,5 @@ def command(
     """
     from releasekit.jobs.catalog_adopt import AdoptRequest, adopt
 
-    request = AdoptRequest(source=source, layout=layout, streams_dir=streams_dir, catalog_dir=catalog_dir)
-    result = adopt(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    result = adopt(AdoptRequest(**options))
+    return emit_report(result.report, fmt, output, result.unchanged)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -21,7 +22,7 @@ __all__ = ["command"]
 @click.option(
     "--catalog-dir",
     "--out",
-    "out",
+    "catalog_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="Catalog tree to write or check [default: catalog, or what releasekit.yaml configures]; "
@@ -35,21 +36,10 @@ __all__ = ["command"]
     help="A Kueue clone (or URL) to read the CRDs a bundle ships, for preview catalogs before OpenShift 4.17 "
     "(olm.bundle.object); needs --candidates --catalog-dir, never the committed catalog/.",
 )
-@streams_dir_option
+@streams_dir_option()
 @templates_dir_option
 @format_options
-@click.pass_context
-def command(
-    ctx: click.Context,
-    check: bool,
-    candidates: bool,
-    out: Path | None,
-    upstream: str | None,
-    streams_dir: Path,
-    templates_dir: Path,
-    fmt: str,
-    output: Path | None,
-) -> None:
+def command(fmt: str, output: Path | None, **options: Any) -> int:
     """Generate one FBC fragment per OpenShift version from streams/ and check it.
 
     Writes catalog/v<X.Y>/configs/<package>/catalog.json and catalog/v<X.Y>/Containerfile. Published
@@ -61,25 +51,13 @@ def command(
     """
     from releasekit.jobs.build import BuildRequest, build
 
-    if candidates and out is None:
+    if options["candidates"] and options["catalog_dir"] is None:
         raise click.UsageError(
             "--candidates renders a preview catalog: give --catalog-dir DIR (never catalog/)"
         )
-    if upstream is not None and not candidates:
+    if options["upstream"] is not None and not options["candidates"]:
         raise click.UsageError(
             "--upstream puts Kueue's CRDs in a preview catalog: give --candidates --catalog-dir DIR"
         )
-    request = BuildRequest(
-        streams_dir=streams_dir,
-        templates_dir=templates_dir,
-        catalog_dir=out,
-        check=check,
-        candidates=candidates,
-        command="catalog build",
-        upstream=upstream,
-    )
-    result = build(request)
-    code = emit_report(result.report, fmt, output)
-    if result.unchanged:
-        click.echo(result.unchanged, err=True)
-    ctx.exit(code)
+    result = build(BuildRequest(command="catalog build", **options))
+    return emit_report(result.report, fmt, output, result.unchanged)

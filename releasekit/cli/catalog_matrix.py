@@ -1,14 +1,12 @@
-"""``releasekit catalog matrix [DIR]``: every cluster upgrade, and where each installed version ends up.
-
-Thin click layer over :mod:`releasekit.jobs.catalog_matrix`. Exit codes as ``catalog graph``: 0 drawn;
-2 a tree or lifecycle that cannot be read, a catalog with load errors, or bad usage (one line).
-"""
+"""``releasekit catalog matrix [DIR]``: every cluster upgrade, and where each installed version ends up."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
+
+from releasekit.cli._common import output_option, write_output
 
 __all__ = ["command"]
 
@@ -33,13 +31,7 @@ __all__ = ["command"]
     help="The OpenShift lifecycle file [default: streams/openshift/lifecycle.yaml when present; "
     "else each minor to the next].",
 )
-@click.option(
-    "--output",
-    "output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
+@output_option
 def command(directory: Path, fmt: str, lifecycle: Path | None, output: Path | None) -> None:
     """The OpenShift upgrade matrix of a catalog tree (default: catalog).
 
@@ -47,7 +39,6 @@ def command(directory: Path, fmt: str, lifecycle: Path | None, output: Path | No
     version installable on the source catalog: the head it reaches on the target and the path, or
     stranded with the reason.
     """
-    from releasekit.cli._common import write_output
     from releasekit.jobs.catalog_matrix import MatrixRequest, run_matrix
 
     write_output(run_matrix(MatrixRequest(tree=directory, lifecycle=lifecycle, fmt=fmt)), output)

@@ -1,14 +1,6 @@
 """``releasekit catalog template [basic|semver] FILE``: render a catalog template as current opm does.
 
-Thin click layer over :mod:`releasekit.jobs.catalog_template`.
-Bundle images are resolved from ``--bundles DIR`` (registry+v1 bundle directories, or ``olm.bundle``
-objects in FBC files; see :mod:`releasekit.io.bundle_source`) instead of being pulled; each resolved
-bundle gets opm's render post-processing and ``--migrate-level``.
-
-Exit codes: 0 rendered; 1 the template's content is rejected (opm's own error text: wrong schema,
-unknown field, bundle versions that cannot be ordered, ...); 2 the input cannot be read — the file,
-``--bundles``, or a bundle image that nothing under ``--bundles`` provides (the image is named) — or the
-command line is wrong.
+Exit 1: opm rejects the template's content; 2: the file, ``--bundles`` or a bundle image cannot be read.
 """
 
 from __future__ import annotations
@@ -17,26 +9,16 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, EXIT_INPUT
-from releasekit.errors import ReleasekitError, one_line
+from releasekit.cli._common import EXIT_ERRORS, Failure
+from releasekit.errors import ReleasekitError
 
-__all__ = ["TemplateFailure", "TemplateInputFailure", "command"]
+__all__ = ["command"]
 
 
-class TemplateFailure(click.ClickException):
-    """The template's content is rejected: one line on stderr, exit 1."""
+class _Rejected(Failure):
+    """The template's content is rejected (opm's own words): exit 1."""
 
     exit_code = EXIT_ERRORS
-
-    def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
-        """Print ``releasekit: error: <message>`` on one line of stderr, not click's ``Error:`` line."""
-        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
-
-
-class TemplateInputFailure(TemplateFailure):
-    """The input cannot be read (file, --bundles, an unresolvable image) or is not supported: exit 2."""
-
-    exit_code = EXIT_INPUT
 
 
 @click.command("template")
@@ -75,7 +57,7 @@ def command(
     try:
         text = render_template(Path(args[-1]), kind, bundles_dir, migrate_level, output_format)
     except TemplateContentError as exc:
-        raise TemplateFailure(str(exc)) from None
+        raise _Rejected(str(exc)) from None
     except ReleasekitError as exc:
-        raise TemplateInputFailure(str(exc)) from None
+        raise Failure(str(exc)) from None
     click.echo(text, nl=False)

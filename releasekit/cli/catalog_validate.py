@@ -1,19 +1,13 @@
-"""``releasekit catalog validate DIR...``: ``opm validate`` rule for rule, every finding reported.
-
-Thin click layer over :func:`releasekit.jobs.catalog_validate.validate_dirs`, which loads each folder,
-runs opm's model checks (and with ``--graph`` the upgrade-graph rules) and refines lines; the report goes
-to the reporter. Exit codes (contract): 0 no error
-finding, 1 error findings, 2 a folder that cannot be read, bad usage, or input refused by a safety
-limit (one line on stderr, never a traceback).
-"""
+"""``releasekit catalog validate DIR...``: ``opm validate`` rule for rule, every finding reported."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from releasekit.cli._common import format_options
+from releasekit.cli._common import emit_report, format_options, progress
 from releasekit.jobs.catalog_validate import DEFAULT_MAX_FILE_BYTES
 
 __all__ = ["command"]
@@ -24,7 +18,7 @@ __all__ = ["command"]
 @format_options
 @click.option(
     "--max-file-size",
-    "max_file_size",
+    "max_file_bytes",
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_FILE_BYTES,
     show_default=True,
@@ -46,30 +40,16 @@ __all__ = ["command"]
     help="With --graph: the OpenShift lifecycle whose cluster upgrades are checked [default: "
     "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
 )
-@click.pass_context
-def command(
-    ctx: click.Context,
-    dirs: tuple[Path, ...],
-    fmt: str,
-    output: Path | None,
-    max_file_size: int,
-    graph: bool,
-    lifecycle: Path | None,
-) -> None:
+def command(dirs: tuple[Path, ...], fmt: str, output: Path | None, **options: Any) -> int:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
     Each DIR is one catalog (a folder of FBC JSON/YAML files, e.g. catalog/v4.18/configs). Findings are
     grouped by package, channel and bundle; every check opm has uses opm's own wording. By default the
     verdict is opm's; --graph adds releasekit's upgrade-graph rules (which `releasekit build` always runs).
     """
-    from releasekit.cli._common import emit_report, progress
     from releasekit.jobs.catalog_validate import validate_dirs
 
     report = validate_dirs(
-        dirs,
-        max_file_bytes=max_file_size,
-        graph=graph,
-        lifecycle=lifecycle,
-        progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"),
+        dirs, progress=lambda items: progress(items, "validating catalogs", enabled=fmt == "text"), **options
     )
-    ctx.exit(emit_report(report, fmt, output))
+    return emit_report(report, fmt, output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,17 +44,7 @@ __all__ = ["command"]
     "repeatable. Without it everything in the base counts as published (catalog repositories).",
 )
 @format_options
-@click.pass_context
-def command(
-    ctx: click.Context,
-    base: str,
-    head: str | None,
-    repo: Path,
-    fail_on: str,
-    published: tuple[str, ...],
-    fmt: str,
-    output: Path | None,
-) -> None:
+def command(fail_on: str, fmt: str, output: Path | None, **options: Any) -> int:
     """Check a change of streams/ or catalog/ against --base, as a pull-request gate.
 
     Runs what `releasekit build --check` runs on the head (streams validated, catalog/ in sync with
@@ -69,6 +60,5 @@ def command(
     from releasekit.jobs.check import CheckRequest, run_check
     from releasekit.model.report import FailOn
 
-    request = CheckRequest(base=base, head=head, repo=repo, fail_on=FailOn(fail_on), published=published)
-    result = run_check(request)
-    ctx.exit(emit_report(result.report, fmt, output))
+    result = run_check(CheckRequest(fail_on=FailOn(fail_on), **options))
+    return emit_report(result.report, fmt, output)

@@ -1,18 +1,19 @@
-"""``releasekit olmv1``: install a release with OLM v1 (ClusterExtension).
-
-Thin click layer over :mod:`releasekit.jobs.olmv1_manifests`. Exit codes: 0 written (warnings, such as
-broad RBAC accepted with ``--allow-broad-rbac``, on stderr); 1 the bundle is refused (its findings on
-stderr, nothing written); 2 streams or a bundle that cannot be read, an unknown stream or release, an
-invalid ``--namespace``, or bad usage (one line, never a traceback).
-"""
+"""``releasekit olmv1``: install a release with OLM v1 (ClusterExtension)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from releasekit.cli._common import templates_dir_option
+from releasekit.cli._common import (
+    EXIT_ERRORS,
+    output_option,
+    streams_dir_option,
+    templates_dir_option,
+    write_output,
+)
 
 __all__ = ["group"]
 
@@ -50,14 +51,7 @@ def group() -> None:
     "one, the bundle is planned in memory from the release's recorded facts].",
 )
 @templates_dir_option
-@click.option(
-    "--streams-dir",
-    "streams_dir",
-    type=click.Path(path_type=Path),
-    default=Path("streams"),
-    show_default=True,
-    help="The streams folder.",
-)
+@streams_dir_option("The streams folder.", folder=False)
 @click.option(
     "--allow-broad-rbac",
     "allow_broad_rbac",
@@ -67,25 +61,8 @@ def group() -> None:
     "non-resource URL (the installer then holds it too: cluster-admin in effect).",
 )
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-@click.option(
-    "--output",
-    "output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
-def manifests(
-    version: str,
-    stream: str | None,
-    namespace: str | None,
-    channel: str | None,
-    bundle: Path | None,
-    streams_dir: Path,
-    templates_dir: Path,
-    allow_broad_rbac: bool,
-    fmt: str,
-    output: Path | None,
-) -> None:
+@output_option
+def manifests(output: Path | None, **options: Any) -> None:
     """Namespace, least-privilege installer ServiceAccount (ClusterRole, Role, bindings) and ClusterExtension.
 
     The installer's rules are derived from the bundle: its CRDs by name, each bundled kind, the controller's
@@ -94,23 +71,11 @@ def manifests(
     A bundle granting '*' on '*', escalate, bind, impersonate or every non-resource URL is refused
     (exit 1) unless --allow-broad-rbac is given; so is an install into default, kube-* or openshift.
     """
-    from releasekit.cli._common import EXIT_ERRORS, write_output
     from releasekit.jobs.olmv1_manifests import ManifestsRequest, run_manifests
     from releasekit.model.report import Report
     from releasekit.report import get_reporter
 
-    request = ManifestsRequest(
-        version=version,
-        stream=stream,
-        namespace=namespace,
-        channel=channel,
-        bundle=bundle,
-        streams_dir=streams_dir,
-        templates_dir=templates_dir,
-        fmt=fmt,
-        allow_broad_rbac=allow_broad_rbac,
-    )
-    result = run_manifests(request)
+    result = run_manifests(ManifestsRequest(**options))
     if result.findings:
         report = Report(
             command="olmv1 manifests",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from releasekit.cli._common import streams_dir_option
+
 __all__ = ["command"]
 
 
@@ -18,14 +20,9 @@ __all__ = ["command"]
 )
 @click.option("--ref", "ref", required=True, help="The tag or commit of the release.")
 @click.option("--version", "version", required=True, help="The operator release the ref is (X.Y.Z).")
-@click.option(
-    "--streams-dir",
-    "streams_dir",
-    type=click.Path(path_type=Path),  # what it is, is checked (one line, exit 2) before git is asked
-    default=Path("streams"),
-    show_default=True,
-    help="Write streams/operator/<version>.yaml under this folder.",
-)
+@streams_dir_option(
+    "Write streams/operator/<version>.yaml under this folder.", folder=False
+)  # checked by the job
 @click.option(
     "--as-version",
     "as_version",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
+from releasekit.cli._common import EXIT_ERRORS, output_option, streams_dir_option, write_output
 
 __all__ = ["group", "notes"]
 
@@ -19,7 +19,7 @@ def group() -> None:
 @group.command(name="notes")
 @click.argument("version")
 @click.option("--stream", "stream", default=None, help="The stream the release is in (when several have it).")
-@streams_dir_option
+@streams_dir_option()
 @click.option(
     "--format",
     "fmt",
@@ -28,12 +28,7 @@ def group() -> None:
     show_default=True,
     help="Output format.",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
+@output_option
 def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades.
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from releasekit.model.stream import OpenShiftVersion, Release, Stream
 
-__all__ = ["kueue_text", "openshift_range", "release_rows"]
+__all__ = ["kueue_text", "openshift_range", "release_rows", "table"]
 
 
 def openshift_range(versions: Sequence[OpenShiftVersion], order: Sequence[OpenShiftVersion]) -> str:
@@ -27,6 +27,12 @@ def kueue_text(release: Release) -> str:
     """``0.18 (v0.18.4-40-ge4ce3bcc)``: the line and, where known, the pin."""
     pin = release.upstream.describe or release.upstream.tag
     return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
+
+
+def table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """``rows`` as columns aligned by two spaces, each line indented by two."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
 
 
 def release_rows(stream: Stream, *, newest_first: bool = False) -> list[Release]:

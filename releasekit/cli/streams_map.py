@@ -7,19 +7,14 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import streams_dir_option, write_output
-from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
+from releasekit.cli._common import output_option, streams_dir_option, write_output
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
 from releasekit.cli.streams_show import load_or_fail
 from releasekit.model.stream import ReleaseStatus, Stream
 
 __all__ = ["command", "render_json", "render_markdown", "render_text"]
 
 MAP_SCHEMA = "releasekit/streams-map/v1"
-
-
-def _stable_first(streams: tuple[Stream, ...]) -> tuple[Stream, ...]:
-    """The stable stream first (what most readers look for), then the others by name."""
-    return tuple(sorted(streams, key=lambda s: (s.name != "stable", s.name)))
 
 
 def _rows(stream: Stream, *, released_only: bool = False) -> list[tuple[str, str, str, str, str]]:
@@ -41,23 +36,18 @@ def render_text(streams: tuple[Stream, ...]) -> str:
     out: list[str] = []
     for stream in streams:
         out.append(f"{stream.name} ({stream.package})")
-        rows = [("OPERATOR", "CHANNEL", "KUEUE", "OPENSHIFT", "STATUS"), *_rows(stream)]
-        widths = [max(len(row[i]) for row in rows) for i in range(5)]
-        for row in rows:
-            out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-        out.append("")
+        out += [*table([("OPERATOR", "CHANNEL", "KUEUE", "OPENSHIFT", "STATUS"), *_rows(stream)]), ""]
     return "\n".join(out)
 
 
 def render_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
-    """The support matrix people paste into release notes, stable first.
-
-    ``released_only`` leaves out candidates and deprecated or withdrawn releases.
-    """
+    """The support matrix people paste into release notes (``released_only``: released versions only)."""
     from releasekit.jobs.release_notes import markdown_text as md  # every cell escaped: | and newlines too
 
     out: list[str] = []
-    for stream in _stable_first(streams):
+    for stream in sorted(
+        streams, key=lambda s: (s.name != "stable", s.name)
+    ):  # stable first: most look for it
         out += [
             f"### {md(stream.package)} ({md(stream.name)})",
             "",
@@ -100,7 +90,7 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
 
 
 @click.command(name="map")
-@streams_dir_option
+@streams_dir_option()
 @click.option(
     "--format",
     "fmt",
@@ -109,12 +99,7 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
     show_default=True,
     help="Output format (markdown: the support matrix for release notes).",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write to this file instead of standard output.",
-)
+@output_option
 @click.option(
     "--released-only",
     is_flag=True,

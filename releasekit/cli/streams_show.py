@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
-from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows
+from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
 from releasekit.model.stream import Release, Stream
 
 __all__ = ["command", "load_or_fail", "render_json", "render_text"]
@@ -117,22 +117,12 @@ def render_text(streams: tuple[Stream, ...]) -> str:
             ),
         ]
         out = [line for line in out if line]
-        rows = [("VERSION", "STATUS", "CHANNEL", "KUEUE", "INVENTORY", "OPENSHIFT")]
-        for release in release_rows(stream):
-            rows.append(
-                (
-                    str(release.version),
-                    release.status.value,
-                    stream.channel_of(release),
-                    kueue_text(release),
-                    release.upstream.inventory,
-                    openshift_range(release.catalogs, stream.openshift),
-                )
-            )
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        for row in rows:
-            out.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-        out.append("")
+        rows = [
+            (str(r.version), r.status.value, stream.channel_of(r), kueue_text(r), r.upstream.inventory)
+            + (openshift_range(r.catalogs, stream.openshift),)
+            for r in release_rows(stream)
+        ]
+        out += [*table([("VERSION", "STATUS", "CHANNEL", "KUEUE", "INVENTORY", "OPENSHIFT"), *rows]), ""]
     return "\n".join(out)
 
 
@@ -149,7 +139,7 @@ def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
 
 
 @click.command(name="show")
-@streams_dir_option
+@streams_dir_option()
 @click.option(
     "--format",
     "fmt",

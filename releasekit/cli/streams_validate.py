@@ -12,12 +12,11 @@ __all__ = ["command"]
 
 
 @click.command(name="validate")
-@streams_dir_option
+@streams_dir_option()
 @format_options
-@click.pass_context
-def command(ctx: click.Context, streams_dir: Path, fmt: str, output: Path | None) -> None:
+def command(streams_dir: Path, fmt: str, output: Path | None) -> int:
     """Check streams/: schemas, versions, images, OpenShift versions, inventories and gate policies."""
     from releasekit.jobs.streams_validate import validate_streams
 
     _, report = validate_streams(streams_dir, display_root=str(streams_dir))
-    ctx.exit(emit_report(report, fmt, output))
+    return emit_report(report, fmt, output)

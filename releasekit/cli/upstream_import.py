@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from releasekit.cli._common import streams_dir_option
+
 __all__ = ["command"]
 
 
@@ -14,14 +16,7 @@ __all__ = ["command"]
     "--repo", "repo", required=True, help="A local Kueue clone, or a URL (cloned once into the cache)."
 )
 @click.option("--ref", "ref", required=True, help="The tag or commit to read.")
-@click.option(
-    "--streams-dir",
-    "streams_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("streams"),
-    show_default=True,
-    help="Write streams/upstream/kueue-<pin>.yaml under this folder.",
-)
+@streams_dir_option("Write streams/upstream/kueue-<pin>.yaml under this folder.")
 @click.option("--line", "line", default=None, help="The Kueue line (X.Y) when the ref has no tag to tell it.")
 def command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:
     """Read CRDs and feature gates at REF (no work tree) and write the exact inventory."""

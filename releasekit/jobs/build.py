@@ -1,43 +1,62 @@
 """The release job: streams → catalogs → every check, as ``releasekit build`` and ``catalog build`` run it.
 
-Job module (it reads and writes the repository through the adapters); the decisions are the pure core's. Steps:
-
-1. load and validate ``streams/`` (schemas, cross-checks, feature-gate policy);
-2. carry every published bundle blob the catalog tree holds at git HEAD (:mod:`releasekit.jobs.carry`)
-   and plan and render every catalog fragment around them (:mod:`releasekit.jobs.catalog_build`);
-3. check the result: carried blobs against their releases (RK-DIFF-010/011), the operator records
-   (RK-BUNDLE-100…102), the release policy (RK-POLICY), the comparison with git HEAD (RK-DIFF-002…007,
-   RK-STREAM-031) and the catalog tree -- opm's rules, Konflux's layout rules, the upgrade graph. With
-   ``check`` the tree on disk is checked and compared file by file (RK-DIFF-001); otherwise the new
-   tree is checked in a temporary folder before anything is written;
-4. all or nothing: only when no finding is an error is ``catalog/`` written (atomically); otherwise it
-   is left as it was and the result says so in one line;
-5. with ``bundles``, generate every release's bundle from upstream Kueue (the only step that needs it)
-   and validate them.
-
-One verdict: ``build`` is ``check --base HEAD``. Every rule ``check`` runs runs here too, with the same
-severity, the comparisons with a base revision included (:mod:`releasekit.jobs.compare`, with git HEAD as
-the base: a published bundle removed, a published blob changed, users stranded, the strandings the change
-brings); tests/scenarios/test_one_verdict.py holds the two to the same findings.
+All or nothing: ``catalog/`` is written only when no check reports an error. ``build`` is ``check --base
+HEAD`` (:mod:`releasekit.jobs.compare`); tests/scenarios/test_one_verdict.py holds the two to the same findings.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from releasekit.errors import InputError, SafetyLimitError
+from releasekit.io.acknowledgements import load_acknowledgements
+from releasekit.io.atomic import (
+    check_output_target,
+    output_lock,
+    read_generated,
+    target_stat,
+    write_files,
+    write_tree_atomic,
+)
+from releasekit.io.config import RULES as CONFIG_RULES
+from releasekit.io.config import load_layout
+from releasekit.io.fbc_write import blobs_in_render_order
+from releasekit.io.gitrev import committed_files
+from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams
+from releasekit.io.yamlio import dump_yaml_block
+from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
+from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
-from releasekit.jobs.compare import Comparison
+from releasekit.jobs.compare import (
+    COMPARISON_RULES,
+    Comparison,
+    compare_with_head,
+    published_by_streams,
+    streams_at_head,
+)
 from releasekit.jobs.streams_validate import check_streams_folder
+from releasekit.model.acknowledgement import RULES as ACK_RULES
+from releasekit.model.acknowledgement import acknowledge
+from releasekit.model.fbc import SCHEMA_BUNDLE, DeclarativeConfig
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
-from releasekit.model.stream import CrossMinor, ReleaseStatus, Stream
+from releasekit.model.stream import ReleaseStatus, Stream
+from releasekit.plan.operator_bundle import record_findings
+from releasekit.plan.template_basic import BASIC_SCHEMA
+from releasekit.rules import policy as policy_rules
+from releasekit.rules.carry import RULES as CARRY_RULES
+from releasekit.rules.carry import nothing_compared
+from releasekit.rules.graph import GraphPolicy
+from releasekit.rules.tech_preview import check_catalog_blocking
 
 __all__ = ["BuildRequest", "BuildResult", "RECORD_RULES", "build", "record_findings_of", "run_build"]
 
@@ -46,9 +65,7 @@ __all__ = ["BuildRequest", "BuildResult", "RECORD_RULES", "build", "record_findi
 class BuildRequest:
     """What to build and where (paths as the user gave them, shown in findings).
 
-    ``layout`` None reads ``releasekit.yaml`` beside ``streams_dir`` (the repository root); ``catalog_dir``
-    None is the layout's root there. ``published_dir`` is the committed catalog tree whose HEAD blobs are
-    carried (default: the layout's root, so a preview written elsewhere still carries them).
+    ``catalog_dir`` None is the root ``releasekit.yaml`` beside ``streams_dir`` configures (default ``catalog``).
     """
 
     streams_dir: Path = Path("streams")
@@ -56,27 +73,18 @@ class BuildRequest:
     catalog_dir: Path | None = None
     check: bool = False
     candidates: bool = False
-    cross_minor: CrossMinor | None = None
     command: str = "build"
-    extra_rules: tuple[str, ...] = field(default=())
     bundles: bool = False
     upstream: str | None = None
     bundles_dir: Path = Path("bundles")
     allow_unpinned: bool = False
-    layout: CatalogLayout | None = None
-    published_dir: Path | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuildResult:
-    """The report, and whether the catalog tree was written.
-
-    ``unchanged`` is the one line a failed build ends with (``catalog/ left unchanged: 3 errors``), or
-    empty when the tree was written or only checked.
-    """
+    """The report, and the line a failed build ends with (``catalog/ left unchanged: 3 errors``) or ""."""
 
     report: Report
-    written: bool
     unchanged: str = ""
 
 
@@ -119,34 +127,22 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
 
 
 _UNLOADABLE = frozenset({"RK-STREAM-001", "RK-STREAM-002", "RK-STREAM-003", "RK-STREAM-004"})
-"""Stream errors that leave a release out of what was loaded (schema, duplicate key, version, duplicate
-version): the comparison with HEAD would report the release removed, a finding derived from them."""
+"""Stream errors that leave a release out of what was loaded: compared with HEAD it would look removed."""
 
 RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
-"""The operator-record rules ``build`` runs as ``bundle build`` does (which record a bundle is built from)."""
+"""The operator-record rules ``build`` and ``check`` run as ``bundle build`` does."""
 
 
 def record_findings_of(
     streams_dir: Path, streams: Sequence[Stream], *, display_root: str | None = None
 ) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``.
-
-    ``build`` and ``check`` report them as ``bundle build`` does.
-    """
-    from releasekit.io.operator_records import load_operator_records
-    from releasekit.plan.operator_bundle import record_findings
-
+    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``."""
     records, unreadable = load_operator_records(streams_dir, display_root=display_root)
     return [*unreadable, *record_findings(list(streams), records)]
 
 
 def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
-    """The staged tree's findings less those about a release whose stream entry holds an error.
-
-    A release with an error in ``streams/`` (a short digest, say) is reported once, at its line; the
-    catalog built from it is never written (an error stops the build), so what the catalog rules find in
-    its blobs would point at lines of a file that does not exist.
-    """
+    """The staged tree's findings less those about a release reported at its line in ``streams/`` already."""
     broken = {
         f'bundle "{f.subject[0]}.v{f.subject[1]}"'
         for f in stream_findings
@@ -155,40 +151,8 @@ def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Fin
     return [f for f in tree_findings if not broken.intersection(f.subject)] if broken else tree_findings
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _owned(layout: CatalogLayout) -> Callable[[PurePosixPath], bool]:
-    """Which top-level entry of a folder without a marker shows it is laid out as ``layout``.
-
-    That is a ``v<X.Y>`` fragment: :func:`write_tree_atomic` refuses a folder without one. What releasekit
-    replaces or removes is only ever what its marker lists.
-    """
-    return layout.owns
-
-
-def _write(
-    target_dir: Path, layout: CatalogLayout, files: Mapping[PurePosixPath, bytes], inputs: tuple[Path, ...]
-) -> None:
-    from releasekit.io.atomic import write_files, write_tree_atomic  # a write needs tempfile, shutil
-
-    if layout.owns_tree:
-        write_tree_atomic(target_dir, files, owned=_owned(layout), inputs=inputs)
-    else:
-        write_files(target_dir, files)  # file by file: every other file there is left alone
-
-
 def _check_root(repo_root: Path, catalog_dir: Path) -> None:
-    """Refuse a configured catalog root that is a symbolic link or leaves the repository.
-
-    Raises:
-        SafetyLimitError: naming the root.
-    """
-    import os
-
-    from releasekit.errors import SafetyLimitError
-
+    """Refuse a configured catalog root that is a symbolic link or leaves the repository."""
     if catalog_dir.is_symlink():
         raise SafetyLimitError(
             f"{catalog_dir}: the catalog root is a symbolic link; refusing to write through it"
@@ -212,11 +176,8 @@ def _compare_with_head(
 ) -> Comparison:
     """``check --base HEAD``'s comparisons over what this build generates (none for a preview catalog).
 
-    Without a committed catalog (outside git, or a first build) what ``streams/`` marks released is what
-    counts as published: a stranding of a released bundle is history, any other is new.
+    Without a committed catalog what ``streams/`` marks released is what counts as published.
     """
-    from releasekit.jobs.compare import compare_with_head, published_by_streams, streams_at_head
-
     if request.candidates:
         return Comparison()
     if committed is None or not committed_bytes:
@@ -231,47 +192,11 @@ def _compare_with_head(
     )
 
 
-def _check_targets(catalog_dir: Path, files: Mapping[PurePosixPath, bytes]) -> None:
-    """Refuse, before the working tree is read, a generated path that is not a plain file of the tree.
-
-    That is a path through a symbolic link or a file, or a FIFO, device or folder (whether the file is
-    releasekit's to replace is checked when it is written, after the checks: an error finding says more
-    than a refusal).
-
-    Raises:
-        SafetyLimitError, InputError: naming the path (see :func:`releasekit.io.atomic.target_stat`).
-    """
-    from releasekit.io.atomic import target_stat
-
-    if catalog_dir.is_dir():
-        for rel in files:
-            target_stat(catalog_dir, rel)
-
-
-def _tech_preview_findings(streams: tuple[Stream, ...], built: CatalogBuild) -> list[Finding]:
-    """RK-POLICY-010…012 over the catalogs just planned (what ``catalog/`` holds when in sync)."""
-    from releasekit.rules.tech_preview import check_catalog_blocking
-
-    configs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
-    return list(check_catalog_blocking(streams, configs))
-
-
 TEMPLATE = "catalog-template.yaml"
 
 
 def _basic_templates(built: CatalogBuild) -> dict[PurePosixPath, bytes]:
-    """Each fragment's ``olm.template.basic`` template, which opm renders to the fragment's catalog.
-
-    Its entries are the catalog's blobs with every bundle given by its image alone (a semver template
-    cannot express the edges releasekit plans).
-    """
-    import json
-
-    from releasekit.io.fbc_write import blobs_in_render_order
-    from releasekit.io.yamlio import dump_yaml_block
-    from releasekit.model.fbc import SCHEMA_BUNDLE, DeclarativeConfig
-    from releasekit.plan.template_basic import BASIC_SCHEMA
-
+    """Each fragment's ``olm.template.basic`` template: its blobs, every bundle given by its image alone."""
     out = {}
     for fragment in built.fragments:
         config = DeclarativeConfig()
@@ -294,26 +219,20 @@ def build(request: BuildRequest) -> BuildResult:
     Raises:
         InputError, TemplateError, SafetyLimitError: input that cannot be read (exit 2).
     """
-    from releasekit.io.config import load_layout
-
     repo_root = request.streams_dir.parent
-    layout, config_findings = (request.layout, []) if request.layout else load_layout(repo_root)
+    layout, config_findings = load_layout(repo_root)
     catalog_dir = request.catalog_dir or repo_root / layout.root
     if request.catalog_dir is None:
         _check_root(repo_root, catalog_dir)
     if request.check:
         return _build(request, layout, config_findings, catalog_dir)
-    from releasekit.io.atomic import check_output_target, output_lock
-
     if not layout.owns_tree:  # file by file: the lock is inside the root (which may be the repository's)
         if catalog_dir.exists() and not catalog_dir.is_dir():
-            from releasekit.errors import InputError
-
             raise InputError(f"{catalog_dir}: the catalog root is not a folder")
         with output_lock(catalog_dir, inside=True):
             return _build(request, layout, config_findings, catalog_dir)
     inputs = (request.streams_dir, request.templates_dir)
-    check_output_target(catalog_dir, owned=_owned(layout), inputs=inputs)  # before any work
+    check_output_target(catalog_dir, owned=layout.owns, inputs=inputs)  # before any work
     with output_lock(catalog_dir):  # a second build of this checkout stops here at once
         return _build(request, layout, config_findings, catalog_dir)
 
@@ -321,20 +240,9 @@ def build(request: BuildRequest) -> BuildResult:
 def _build(
     request: BuildRequest, layout: CatalogLayout, config_findings: list[Finding], catalog_dir: Path
 ) -> BuildResult:
-    from releasekit.io.acknowledgements import load_acknowledgements
-    from releasekit.io.config import RULES as CONFIG_RULES
-    from releasekit.io.gitrev import committed_files
-    from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
-    from releasekit.jobs.compare import COMPARISON_RULES
-    from releasekit.model.acknowledgement import RULES as ACK_RULES
-    from releasekit.rules import policy as policy_rules
-    from releasekit.rules.carry import RULES as CARRY_RULES
-    from releasekit.rules.carry import nothing_compared
-    from releasekit.rules.graph import GraphPolicy
-
     repo_root = request.streams_dir.parent
     acknowledgements, ack_findings = load_acknowledgements(repo_root)  # unreadable: exit 2 before any work
-    published_dir = request.published_dir or repo_root / layout.root
+    published_dir = repo_root / layout.root
     streams_check = check_streams_folder(request.streams_dir, display_root=str(request.streams_dir))
     loaded, streams_report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*config_findings, *ack_findings, *streams_report.findings]
@@ -351,7 +259,6 @@ def _build(
         request.streams_dir,
         request.templates_dir,
         candidates=request.candidates,
-        cross_minor=request.cross_minor,
         loaded=loaded,
         carried=carried,
         layout=layout,
@@ -368,7 +275,9 @@ def _build(
             display=str(published_dir),
         )
     )
-    _check_targets(catalog_dir, built.files)  # before the working tree is read
+    if catalog_dir.is_dir():  # refuse a path through a link or a file before the working tree is read
+        for rel in built.files:
+            target_stat(catalog_dir, rel)
     if published_dir == catalog_dir:
         findings.extend(
             working_findings(
@@ -396,7 +305,7 @@ def _build(
     )
     findings.extend(comparison.findings)
     rules.extend(COMPARISON_RULES)
-    findings.extend(_tech_preview_findings(loaded.streams, built))
+    findings.extend(check_catalog_blocking(loaded.streams, catalogs))
     rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
 
     policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
@@ -416,14 +325,11 @@ def _build(
         checked.extend(tree_checked)
         rules.extend(tree_rules)
 
-    written = False
     unchanged = ""
     if request.check:
         if layout.owns_tree:
             findings.extend(drift(catalog_dir, built.files, str(catalog_dir)))
         else:
-            from releasekit.io.atomic import read_generated
-
             on_disk = {rel: read_generated(catalog_dir, rel) for rel in built.files}
             existing = {
                 rel: functools.partial(bytes, data) for rel, data in on_disk.items() if data is not None
@@ -434,8 +340,6 @@ def _build(
     else:
         with tempfile.TemporaryDirectory(prefix="releasekit-build-") as tmp:
             staged = Path(tmp) / (catalog_dir.absolute().name or "catalog")
-            from releasekit.io.atomic import write_tree_atomic
-
             write_tree_atomic(staged, built.files, marker=False, lock=False)
             before = len(findings)
             check_tree(staged)
@@ -445,13 +349,14 @@ def _build(
             checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         if errors:
-            unchanged = f"{str(catalog_dir).rstrip('/')}/ left unchanged: {_count(errors, 'error')}"
+            noun = "error" if errors == 1 else "errors"
+            unchanged = f"{str(catalog_dir).rstrip('/')}/ left unchanged: {errors} {noun}"
+        elif layout.owns_tree:
+            inputs = (request.streams_dir, request.templates_dir)
+            write_tree_atomic(catalog_dir, built.files, owned=layout.owns, inputs=inputs)
         else:
-            _write(catalog_dir, layout, built.files, (request.streams_dir, request.templates_dir))
-            written = True
+            write_files(catalog_dir, built.files)  # file by file: every other file there is left alone
     if request.bundles and not unchanged:
-        from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
-
         bundles = build_bundles(
             request.streams_dir,
             request.templates_dir,
@@ -464,18 +369,16 @@ def _build(
         findings.extend(bundles.findings)
         checked.extend(bundles.checked)
         rules.extend(f.rule for f in bundles.findings)
-    from releasekit.model.acknowledgement import acknowledge
-
     acknowledged, ack_problems = acknowledge(findings, acknowledgements)
     report = Report(
         command=request.command,
         findings=(*findings, *ack_problems),
         checked=tuple(checked),
-        rules=tuple(sorted(set(rules) | set(request.extra_rules))),
+        rules=tuple(sorted(set(rules))),
         acknowledged=acknowledged,
         changes=comparison.changes,  # what the build writes (or would) into each catalog, against HEAD
     )
-    return BuildResult(report=report, written=written, unchanged=unchanged)
+    return BuildResult(report=report, unchanged=unchanged)
 
 
 def run_build(request: BuildRequest) -> Report:

@@ -1,28 +1,8 @@
 """``releasekit check``: a pull request's catalog and stream changes, judged against a base revision.
 
-Job (git and files through io/); the decisions are the pure rules'. Steps:
-
-1. read the base revision and the head (a revision, or the working tree) with :mod:`releasekit.io.gitrev`;
-2. on head, what ``build --check`` runs: ``streams/`` validated (schema, cross-checks, feature-gate
-   policy RK-STREAM-014…018), every catalog regenerated from ``streams/`` and compared byte for byte
-   with ``catalog/`` (RK-DIFF-001);
-3. the *touched* package catalogs -- files whose git blob differs between base and head, plus every
-   package of a stream when ``streams/`` or ``bundle-templates/`` changed -- are loaded at base and head
-   and checked in full: opm's rules (RK-FBC), Konflux's (RK-KONFLUX), the upgrade graph (RK-GRAPH,
-   with OpenShift strandings new at head as errors and published ones as warnings), the release
-   policy (RK-POLICY) and the diff rules (RK-DIFF-002…007). Untouched files are the base's bytes,
-   which the base's own check judged, so they are neither read nor checked again;
-4. the report carries what the change does to each package catalog (bundles, channels, edges, default
-   channel) and, for the Markdown reporter, a before/after Mermaid graph of each changed package and
-   the rows of the OpenShift upgrade matrix (``catalog matrix``) the change alters;
-5. the baseline: the base is checked the same way over the same packages, as if it were its own head,
-   and each head finding is marked ``new`` or ``unchanged`` (same rule id, severity, file and subject;
-   lines may move); the base's findings the head no longer has are the ones the change *fixed*.
-   ``--fail-on new`` makes only new errors fail the check.
-
-A file under ``catalog/`` that ``streams/`` does not generate is reported stale when the change
-touches it or when its package belongs to a stream; a stale file of an unknown package that the change
-does not touch was already in the base and is not reported again.
+The head is judged as ``build --check`` judges (only the package catalogs the change touches are loaded),
+then compared with the base; the base judged the same way is the baseline that marks findings new or
+unchanged. A catalog repository without ``streams/`` is :mod:`releasekit.jobs.fbc_repo_check`'s.
 """
 
 from __future__ import annotations
@@ -35,6 +15,7 @@ from typing import Any
 
 from releasekit.errors import ReleasekitError, UsageError
 from releasekit.io.acknowledgements import load_acknowledgements
+from releasekit.io.config import load_layout
 from releasekit.io.fbc_load import LoadLimits
 from releasekit.io.gitrev import (
     FileRef,
@@ -46,39 +27,44 @@ from releasekit.io.gitrev import (
     snapshot_worktree,
 )
 from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.jobs.build import RECORD_RULES, record_findings_of
+from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
 from releasekit.jobs.compare import load_package_catalog
-from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
+from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
+from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
+from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, acknowledge
 from releasekit.model.acknowledgement import RULES as ACK_RULES
-from releasekit.model.acknowledgement import acknowledge
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.fragment import FragmentFacts
+from releasekit.model.layout import DEFAULT_LAYOUT
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import Stream, openshift_order
+from releasekit.model.stream_ids import RULE_EMPTY
+from releasekit.plan.graph_render import render_mermaid
+from releasekit.plan.matrix_render import render_changed_markdown
 from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
 from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
+from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
+from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
+_CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
 Key = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckRequest:
-    """What to compare: the repository, the base ref and the head ref (None: the working tree).
-
-    ``fail_on``: ``error`` (any error finding fails) or ``new`` (only the errors the change brought).
-    ``published``: ``OCP=FILE|REV`` values saying what each OpenShift catalog released
-    (:mod:`releasekit.jobs.published`; a file-based catalog repository's check only).
-    """
+    """What to compare: the base ref and the head ref (None: the working tree); ``--fail-on``, ``--published``."""
 
     base: str
     head: str | None = None
@@ -100,19 +86,14 @@ class CheckResult:
 def _catalog_key(rel: PurePosixPath) -> Key | None:
     """``(openshift, package)`` of ``v4.18/configs/<package>/<file>``; None for other files."""
     parts = rel.parts
-    if len(parts) == 4 and parts[1] in ("configs", "catalog"):
-        return (parts[0], parts[2])
-    return None
+    return (parts[0], parts[2]) if len(parts) == 4 and parts[1] in ("configs", "catalog") else None
 
 
 def _changed(
     base: Mapping[PurePosixPath, FileRef], head: Mapping[PurePosixPath, FileRef]
 ) -> set[PurePosixPath]:
     return {
-        p
-        for p in set(base) | set(head)
-        if (base.get(p) is None) != (head.get(p) is None)
-        or (p in base and p in head and base[p].sha != head[p].sha)
+        p for p in base.keys() | head.keys() if p not in base or p not in head or base[p].sha != head[p].sha
     }
 
 
@@ -145,9 +126,6 @@ def _generated_files(
     head: Snapshot, base: Snapshot, loaded: LoadedStreams
 ) -> tuple[dict[PurePosixPath, bytes], list[Finding]]:
     """What ``streams/`` generates at head, carrying the blobs published at base (and RK-DIFF-011)."""
-    from releasekit.jobs.carry import carried_at, carry_findings
-    from releasekit.model.layout import DEFAULT_LAYOUT
-
     files = {rel: ref.read for rel, ref in base.under(CATALOG).items()}
     carried = carried_at(files, loaded.streams, DEFAULT_LAYOUT, display=CATALOG, revision=base.label)
     built = build_catalogs(
@@ -156,16 +134,10 @@ def _generated_files(
     return dict(built.files), carry_findings(built.carried, built.regenerated, loaded.streams)
 
 
-def _stream_of(streams: Iterable[Stream]) -> dict[str, Stream]:
-    return {s.package: s for s in streams}
-
-
 def _openshift_order(stream: Stream | None, keys: Iterable[str]) -> list[str]:
     present = set(keys)
-    if stream is not None:
-        order = [str(v) for v in stream.openshift if str(v) in present]
-        return order + sorted(present - set(order), key=openshift_order)
-    return sorted(present, key=openshift_order)
+    order = [str(v) for v in stream.openshift if str(v) in present] if stream is not None else []
+    return order + sorted(present - set(order), key=openshift_order)
 
 
 def _graphs_block(
@@ -176,7 +148,6 @@ def _graphs_block(
     stream: Stream | None,
 ) -> list[tuple[str, str]]:
     """Before/after Mermaid pictures of ``package``, one per group of OpenShift versions that look alike."""
-    from releasekit.plan.graph_render import render_mermaid
 
     def picture(cat: PackageCatalog | None) -> str:
         if cat is None:
@@ -207,14 +178,7 @@ def _touched_fragments(
     fragments: list[FragmentFacts] = []
     folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=openshift_order)
     for folder in folders:
-        cfile = next(
-            (
-                f"{folder}/{n}"
-                for n in ("Containerfile", "Containerfile.catalog", "Dockerfile")
-                if PurePosixPath(folder, n) in head
-            ),
-            None,
-        )
+        cfile = next((f"{folder}/{n}" for n in _CONTAINERFILES if PurePosixPath(folder, n) in head), None)
         text = head[PurePosixPath(cfile)].read().decode("utf-8", "replace") if cfile else None
         packages = [c for (o, _), c in sorted(configs.items()) if o == folder]
         if not packages and not any(p.parts[0] == folder for p in head):
@@ -231,7 +195,8 @@ def _touched_fragments(
         for cat in packages:
             config = config.merged(cat.config)
         if not packages:  # only the Containerfile changed: the fragment's packages are untouched
-            config = DeclarativeConfig(packages=tuple(_placeholder_packages(head, folder)))
+            names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
+            config = DeclarativeConfig(packages=tuple(Package(name=n) for n in names))
         fragments.append(
             FragmentFacts(
                 folder=folder,
@@ -245,26 +210,8 @@ def _touched_fragments(
     return fragments
 
 
-def _placeholder_packages(head: Mapping[PurePosixPath, FileRef], folder: str) -> list[Package]:
-    names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
-    return [Package(name=n) for n in names]
-
-
-def _default_layout(repo: Path) -> bool:
-    """True when the repository lays its catalogs out as releasekit does (``catalog/v<X.Y>/configs/``)."""
-    from releasekit.io.config import load_layout
-    from releasekit.model.layout import DEFAULT_LAYOUT
-
-    layout, _ = load_layout(repo)
-    return layout == DEFAULT_LAYOUT
-
-
 def _releasekit_revision(commit: Any) -> bool:
-    """True when the revision is a releasekit repository's (it has a ``streams/`` folder).
-
-    The mode is chosen from the base revision, so a pull request that deletes ``streams/`` is still judged
-    as the releasekit repository it changes.
-    """
+    """True when the revision (the base: deleting ``streams/`` changes no mode) has a ``streams/`` folder."""
     try:
         commit.tree / "streams"
     except KeyError:
@@ -273,12 +220,8 @@ def _releasekit_revision(commit: Any) -> bool:
 
 
 def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: LoadLimits) -> CheckResult:
-    """The check of a file-based catalog repository without ``streams/`` (or laid out otherwise).
-
-    Its catalog roots are found, paired and judged (:mod:`releasekit.jobs.fbc_repo_check`), and the head's
-    acknowledgements apply as in a releasekit repository.
-    """
-    from releasekit.jobs.fbc_repo_check import run_repo_check
+    """The check of a catalog repository without ``streams/`` (or laid out otherwise), acknowledgements applied."""
+    from releasekit.jobs.fbc_repo_check import run_repo_check  # which imports this module
 
     result = run_repo_check(request, limits=limits)
     with tempfile.TemporaryDirectory(prefix="releasekit-check-acks-") as tmp:
@@ -287,9 +230,9 @@ def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: L
     report = result.report
     acknowledged, problems = acknowledge(report.findings, acknowledgements, complete=False)
     extra = (*ack_findings, *problems)
-    states = dict(report.baseline) if report.baseline is not None else None
-    if states is not None:
-        states.update({f: BaselineState.NEW for f in extra})
+    states = (
+        None if report.baseline is None else {**report.baseline, **dict.fromkeys(extra, BaselineState.NEW)}
+    )
     return replace(
         result,
         report=replace(
@@ -304,8 +247,6 @@ def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: L
 
 def _root_files(commit: Any, folder: Path) -> Path:
     """Write the revision's root files check reads (the acknowledgements) into ``folder``; return it."""
-    from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
-
     try:
         blob = commit.tree / ACKNOWLEDGEMENTS_FILE
     except KeyError:
@@ -316,44 +257,36 @@ def _root_files(commit: Any, folder: Path) -> Path:
 
 
 def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
-    """Compare head with base and run every check (see the module docstring). Nothing is printed.
+    """Compare head with base and run every check; nothing is printed.
 
     Raises:
         UsageError: a ref that is unsafe or names no commit.
         InputError, SafetyLimitError, TemplateError: input that cannot be read.
     """
-    from releasekit.jobs.published import parse_published
-
     limits = limits or LoadLimits()
     published = parse_published(request.published)  # bad syntax: exit 2 before any work
     repo = open_repo(request.repo)
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
-    if not _releasekit_revision(base_commit) or not _default_layout(request.repo):
+    if not _releasekit_revision(base_commit) or load_layout(request.repo)[0] != DEFAULT_LAYOUT:
         return _catalog_repository_check(request, head_commit, limits)
     if published:
         raise UsageError("--published: in a releasekit repository streams/ say what is released")
     with tempfile.TemporaryDirectory(prefix="releasekit-check-") as tmp:
-        base = snapshot_commit(
-            base_commit,
-            Path(tmp) / "base",
-            label=f"base {request.base}",
-            rev=request.base,
-            max_file_bytes=limits.max_file_bytes,
+
+        def snapshot(commit: Any, side: str, rev: str) -> Snapshot:
+            folder, label = Path(tmp) / side, f"{side} {rev}"
+            return snapshot_commit(commit, folder, label=label, rev=rev, max_file_bytes=limits.max_file_bytes)
+
+        base = snapshot(base_commit, "base", request.base)
+        head = (
+            snapshot_worktree(request.repo)
+            if request.head is None
+            else snapshot(head_commit, "head", request.head)
         )
-        if head_commit is not None:
-            head = snapshot_commit(
-                head_commit,
-                Path(tmp) / "head",
-                label=f"head {request.head}",
-                rev=request.head or "",
-                max_file_bytes=limits.max_file_bytes,
-            )
-        else:
-            head = snapshot_worktree(request.repo)
         base_loaded = _base_streams(base)
-        result = _check(request, base, head, limits, base_loaded=base_loaded)
+        result = _check(request, base, head, limits, base_loaded)
         acknowledgements, ack_findings = load_acknowledgements(head.root)
         baseline = _baseline(
             base,
@@ -389,9 +322,7 @@ def _base_streams(base: Snapshot) -> LoadedStreams:
 
 def _same_files(base: Snapshot, head: Snapshot) -> bool:
     """True when both revisions hold the same files, byte for byte (by git blob id)."""
-    return base.files.keys() == head.files.keys() and all(
-        ref.sha == head.files[path].sha for path, ref in base.files.items()
-    )
+    return not _changed(base.files, head.files)
 
 
 def _baseline(
@@ -403,12 +334,7 @@ def _baseline(
     head: Snapshot | None = None,
     head_findings: Iterable[Finding] = (),
 ) -> list[Finding]:
-    """The base revision's own findings, over the same package catalogs the head was checked on.
-
-    The base is judged on its own, as the head is (:func:`_judge_revision`), and compared with nothing:
-    what it finds is what the base already held. A base releasekit cannot read (no ``streams/`` yet, a
-    file its loaders refuse) has no findings to compare with: then every head finding is new.
-    """
+    """The base's own findings over the packages the head was checked on; none when it cannot be read."""
     if not (base.root / "streams").is_dir():
         return []
     if head is not None and _same_files(base, head):
@@ -421,19 +347,16 @@ def _baseline(
         cats = _base_catalogs(base, keys, limits)
         published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
         stream_packages = {s.package for s in base_loaded.streams}
-        judged = _judge_revision(base, base, streams_check, keys, set(), stream_packages, published, limits)
-        return _dedupe(_without_history_notes(judged.findings, cats, cats))
+        findings = _judge_revision(
+            base, base, streams_check, keys, set(), stream_packages, published, limits
+        )[0]
+        return list(dict.fromkeys(_without_history_notes(findings, cats, cats)))
     except ReleasekitError:
         return []
 
 
 def _streams_deleted() -> StreamsCheck:
-    """The head of a releasekit repository without ``streams/``: one error says so (RK-STREAM-028).
-
-    Every release the base defines is then judged gone (the comparison rules report what that removes).
-    """
-    from releasekit.model.stream_ids import RULE_EMPTY
-
+    """The head of a releasekit repository without ``streams/``: one error says so (RK-STREAM-028)."""
     finding = Finding(
         rule=RULE_EMPTY,
         severity=Severity.ERROR,
@@ -449,16 +372,6 @@ def _empty_streams() -> LoadedStreams:
     return LoadedStreams(streams=(), inventories={}, findings=(), files=())
 
 
-@dataclass(slots=True)
-class _Judged:
-    """What judging one revision found: findings, files read, rules run, and its package catalogs."""
-
-    findings: list[Finding]
-    checked: list[str]
-    rules: set[str]
-    cats: dict[Key, PackageCatalog]
-
-
 def _judge_revision(
     rev: Snapshot,
     base: Snapshot,
@@ -468,17 +381,11 @@ def _judge_revision(
     stream_packages: set[str],
     published: frozenset[tuple[str, str]],
     limits: LoadLimits,
-) -> _Judged:
-    """Everything that judges one revision on its own: the head of a check, or its base for the baseline.
+) -> tuple[list[Finding], list[str], set[str], dict[Key, PackageCatalog]]:
+    """Everything that judges one revision on its own (the head of a check, or its base for the baseline).
 
-    ``streams/`` (its check, the operator records), ``catalog/`` in sync with what it generates (blobs
-    published at ``base`` carried), and the package catalogs ``keys`` judged as every catalog tree is
-    (:mod:`releasekit.jobs.judge`), strandings of what ``published`` holds being warnings, then the
-    release policy. Nothing here compares two revisions.
+    Returns the findings, the files read, the rules run and the revision's package catalogs.
     """
-    from releasekit.jobs.build import RECORD_RULES, record_findings_of
-    from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
-
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
     checked: list[str] = [*report.checked]
@@ -503,10 +410,7 @@ def _judge_revision(
     findings.extend(
         judge_catalogs(
             [c.config for _, c in sorted(cats.items())],
-            [
-                PackageToJudge(openshift=o, package=p, config=c.config, file=c.file)
-                for (o, p), c in sorted(cats.items())
-            ],
+            [c for _, c in sorted(cats.items())],
             _touched_fragments(catalog, touched_files, cats),
             policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
             upgrade_order=order,
@@ -520,17 +424,12 @@ def _judge_revision(
     findings.extend(check_catalog_blocking(loaded.streams, configs))
     rules.update(policy_rules.RULES)
     rules.update(CATALOG_RULES)
-    return _Judged(findings=findings, checked=checked, rules=rules, cats=cats)
+    return findings, checked, rules, cats
 
 
 def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
     catalog = base.under(CATALOG)
-    out = {}
-    for key in sorted(keys):
-        cat, _, _ = _load_package(catalog, key, limits)
-        if cat is not None:
-            out[key] = cat
-    return out
+    return {key: cat for key in sorted(keys) if (cat := _load_package(catalog, key, limits)[0]) is not None}
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -546,12 +445,9 @@ def _check(
     base: Snapshot,
     head: Snapshot,
     limits: LoadLimits,
-    *,
-    base_loaded: LoadedStreams | None = None,
+    base_loaded: LoadedStreams,
 ) -> CheckResult:
     """The check of ``head`` against ``base``: ``head`` judged on its own, then compared with ``base``."""
-    if base_loaded is None:
-        base_loaded = _base_streams(base)
     streams_check = (
         check_streams_folder(head.root / "streams", display_root="streams")
         if (head.root / "streams").is_dir()
@@ -565,12 +461,9 @@ def _check(
     keys = _keys(base, head, touched_packages)
     base_cats = _base_catalogs(base, keys, limits)
     published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
-    judged = _judge_revision(
+    findings, checked, rules, head_cats = _judge_revision(
         head, base, streams_check, keys, changed_catalog, stream_packages, published, limits
     )
-    head_cats = judged.cats
-    findings = judged.findings
-    rules = judged.rules
 
     # the comparison with the base (the rules that need one)
     findings.extend(
@@ -587,7 +480,7 @@ def _check(
 
     extras: list[tuple[str, str]] = []
     changed_keys = {k for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
-    streams_by_package = _stream_of(loaded.streams)
+    streams_by_package = {s.package: s for s in loaded.streams}
     for package in sorted({k[1] for k in changed_keys}):
         extras.extend(
             _graphs_block(package, base_cats, head_cats, changed_keys, streams_by_package.get(package))
@@ -596,8 +489,8 @@ def _check(
 
     report = Report(
         command=request.command,
-        findings=tuple(_dedupe(findings)),
-        checked=tuple(sorted(set(judged.checked))),
+        findings=tuple(dict.fromkeys(findings)),
+        checked=tuple(sorted(set(checked))),
         rules=tuple(sorted(rules)),
         extras=tuple(extras),
         changes=changes,
@@ -608,17 +501,9 @@ def _check(
 def _touched_packages(
     base: Snapshot, head: Snapshot, changed_catalog: set[PurePosixPath], stream_packages: set[str]
 ) -> set[str]:
-    """The packages a change touches.
-
-    Those of the catalog files it changes, and every stream's when ``streams/`` or ``bundle-templates/``
-    changed.
-    """
+    """The packages of the catalog files a change changes; every stream's when its sources changed."""
     sources_changed = any(
-        p.parts[0] in ("streams", "bundle-templates")
-        for p in _changed(
-            {p: r for p, r in base.files.items() if p.parts[0] != CATALOG},
-            {p: r for p, r in head.files.items() if p.parts[0] != CATALOG},
-        )
+        p.parts[0] in ("streams", "bundle-templates") for p in _changed(base.files, head.files)
     )
     touched = {k[1] for rel in changed_catalog if (k := _catalog_key(rel)) is not None}
     return touched | stream_packages if sources_changed else touched
@@ -631,9 +516,6 @@ def _matrix_block(
     lifecycle: OpenShiftLifecycle | None,
 ) -> list[tuple[str, str]]:
     """The upgrade-matrix rows the change alters, for the Markdown report (nothing when none change)."""
-    from releasekit.plan.matrix_render import render_changed_markdown
-    from releasekit.rules.upgrade_matrix import upgrade_matrix
-
     blocks = []
     for package in sorted({k[1] for k in changed}):
         old = {o: c.config for (o, p), c in base.items() if p == package}
@@ -652,11 +534,7 @@ def _matrix_block(
 def _without_history_notes(
     findings: list[Finding], base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> list[Finding]:
-    """Drop the upgrade graph's notes about bundles the base already had in that catalog.
-
-    RK-GRAPH-005/007/008/009 explain, as notes, why published bundles cannot reach the default head
-    (island channels, major versions); a pull request only needs them for the bundles it adds.
-    """
+    """Drop the upgrade graph's notes (RK-GRAPH INFO) about bundles the base already had in that catalog."""
     had = {
         (cat.file, f'bundle "{b.name}"')
         for key, cat in head.items()
@@ -673,13 +551,3 @@ def _without_history_notes(
             and (f.location.file, f.subject[-1]) in had
         )
     ]
-
-
-def _dedupe(findings: Iterable[Finding]) -> list[Finding]:
-    seen: set[Finding] = set()
-    out: list[Finding] = []
-    for f in findings:
-        if f not in seen:
-            seen.add(f)
-            out.append(f)
-    return out

@@ -1,16 +1,7 @@
 """Comparisons with a base revision: the rules that need one, run the same way by ``build`` and ``check``.
 
-Job module. ``check`` compares a pull request with its branch point; ``build`` compares what it generates
-with git HEAD (the last commit), so the verdict of ``build`` is the verdict of ``check --base HEAD``: a
-published bundle removed (RK-DIFF-003), a published channel removed (004), a released bundle's content
-changed (005), recorded facts rewritten (006), users left with no way forward (007), an inventory a
-published release uses rewritten (RK-STREAM-031), and the OpenShift-upgrade strandings the change brings
-as errors (RK-GRAPH-010; the ones HEAD already publishes stay warnings). RK-DIFF-002 says what the change
-does to each package catalog.
-
-Only the package catalogs whose bytes differ are loaded and compared (identical bytes hold identical
-catalogs, so the comparison would find nothing), and HEAD's ``streams/`` is read only when it differs
-from the working tree's: a clean build pays nothing.
+``check`` compares with its branch point, ``build`` with git HEAD, so ``build`` is ``check --base HEAD``.
+Only the package catalogs whose bytes differ are loaded and compared.
 """
 
 from __future__ import annotations
@@ -83,7 +74,7 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
             target = root.joinpath(*rel.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(ref.read())
-        if not (root / "stable.yaml").exists() and not any(root.glob("*.yaml")):
+        if not any(root.glob("*.yaml")):
             return LoadedStreams(streams=(), inventories={}, findings=(), files=())
         return load_streams(root, display_root="streams")
 
@@ -91,10 +82,7 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
 def load_package_catalog(
     files: Sequence[tuple[str, bytes]], key: Key, limits: LoadLimits
 ) -> tuple[PackageCatalog | None, list[Finding]]:
-    """One package's catalog from its files (``(shown name, bytes)``), as opm loads them, and what loading found.
-
-    None when there is no file. ``check`` and the comparison with HEAD both load package catalogs so.
-    """
+    """One package's catalog from its ``(shown name, bytes)`` files (None: no file), and what loading found."""
     metas = []
     findings: list[Finding] = []
     for shown, data in files:
@@ -127,7 +115,7 @@ def _package_catalogs(
 
 
 def compare_with_head(
-    base_files: Mapping[PurePosixPath, bytes] | None,
+    base_files: Mapping[PurePosixPath, bytes],
     head_files: Mapping[PurePosixPath, bytes],
     layout: CatalogLayout,
     *,
@@ -135,13 +123,7 @@ def compare_with_head(
     base_streams: LoadedStreams | None,
     head_streams: LoadedStreams,
 ) -> Comparison:
-    """The comparison rules over the package catalogs that differ between ``base_files`` and ``head_files``.
-
-    ``base_files`` None means no base (outside git, or no commit yet): nothing is compared, and only
-    what ``streams/`` marks released counts as published (the graph rules judge the rest as new).
-    """
-    if base_files is None:
-        return Comparison()
+    """The comparison rules over the package catalogs that differ between ``base_files`` and ``head_files``."""
     catalog_files = {rel for rel in (*base_files, *head_files) if layout.catalog_key(rel) is not None}
     differ = {rel for rel in catalog_files if base_files.get(rel) != head_files.get(rel)}
     keys = {key for rel in differ if (key := layout.catalog_key(rel)) is not None}
@@ -175,11 +157,7 @@ def compare_with_head(
 
 
 def published_by_streams(streams: Sequence[Stream]) -> Severity_:
-    """How strandings are judged with no committed catalog.
-
-    What ``streams/`` marks released (released, deprecated, withdrawn) in a catalog counts as published
-    there; any other stranding is new (an error).
-    """
+    """How strandings are judged with no committed catalog: what ``streams/`` marks released is published."""
     pairs = {
         (release.csv_name(stream.package), str(openshift))
         for stream in streams

@@ -1,33 +1,14 @@
 """``releasekit check --base REF`` in a file-based catalog repository that has no ``streams/``.
 
-Job (git and files through io/; the decisions are the pure rules'). Steps:
-
-1. list both revisions' files (:mod:`releasekit.io.gitrev`; the head may be the working tree) and
-   read ``releasekit.yaml``'s ``catalogRepository`` at the head (it applies to both);
-2. find each revision's catalog roots (:mod:`releasekit.io.catalog_roots`) and pair them by OpenShift
-   version and package, falling back to the path (:func:`releasekit.model.catalog_root.pair_roots`), so
-   a moved folder is a move (RK-DIFF-022), and a catalog added or dropped is said so (RK-DIFF-021/020);
-3. a package is *touched* when the files of one of its roots differ (by git blob id) between base and
-   head, or a root of it came or went. For each touched root at head: every load problem and every
-   ``opm validate`` rule, with file and line (RK-FBC); a catalog opm cannot load is a finding;
-4. per touched package: the comparison with the base, where everything in the base is published unless
-   ``--published`` says what is (:mod:`releasekit.jobs.published`) --
-   the change summary (RK-DIFF-002), published bundles and channels removed (RK-DIFF-003/004, fixed by
-   ``olm.deprecations``), users stranded inside a catalog (RK-DIFF-007), a published blob changed
-   (RK-DIFF-023, a warning naming both digests), heads (024), narrowed skipRanges (025), new bundles'
-   images not pinned by digest (026) -- and bundles stranded along the repository's OpenShift upgrade
-   matrix (RK-GRAPH-010; the minor upgrades between consecutive versions found; new strandings are
-   errors, those the base already had warnings);
-5. the baseline: the base's own load and ``opm validate`` findings over the same roots and its own
-   strandings, so each head finding is ``new`` or ``unchanged``.
-
-Unreadable input and safety limits raise :class:`~releasekit.errors.ReleasekitError` (exit 2, one line).
+Both revisions' catalog roots are found and paired (a moved folder is a move); the roots a change touches
+are judged by opm's rules and compared with the base, where everything is published unless ``--published``
+says what is (:mod:`releasekit.jobs.published`). The base's own findings are the baseline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from releasekit.io.catalog_roots import (
@@ -62,19 +43,9 @@ from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.fbc import RULES as FBC_RULES
 from releasekit.rules.fbc import validate_config
 
-__all__ = ["RepoCheck", "check_trees", "run_repo_check"]
+__all__ = ["check_trees", "run_repo_check"]
 
 Key = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RepoCheck:
-    """What :func:`check_trees` found besides the report: the roots of both revisions and their pairing."""
-
-    result: CheckResult
-    base_roots: tuple[CatalogRoot, ...]
-    head_roots: tuple[CatalogRoot, ...]
-    pairing: RootPairing
 
 
 def run_repo_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> CheckResult:
@@ -89,22 +60,18 @@ def run_repo_check(request: CheckRequest, *, limits: LoadLimits | None = None) -
     base_commit = resolve_commit(repo, request.base, "--base")
     head_commit = resolve_commit(repo, request.head, "--head") if request.head is not None else None
     base_commit = branch_point(repo, base_commit, head_commit)
-    base = list_revision(
-        base_commit, rev=request.base, label=f"base {request.base}", max_file_bytes=limits.max_file_bytes
-    )
-    if head_commit is not None:
-        head = list_revision(
-            head_commit,
-            rev=request.head or "",
-            label=f"head {request.head}",
-            max_file_bytes=limits.max_file_bytes,
-        )
+    size = limits.max_file_bytes
+    base = list_revision(base_commit, rev=request.base, label=f"base {request.base}", max_file_bytes=size)
+    if head_commit is None:
+        head = list_worktree(request.repo, max_file_bytes=size)
     else:
-        head = list_worktree(request.repo, max_file_bytes=limits.max_file_bytes)
+        head = list_revision(
+            head_commit, rev=request.head or "", label=f"head {request.head}", max_file_bytes=size
+        )
     published = published_loader(request.repo, parse_published(request.published), limits)
     return check_trees(
         base, head, limits=limits, command=request.command, fail_on=request.fail_on, published=published
-    ).result
+    )
 
 
 def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], ...]:
@@ -165,12 +132,8 @@ def check_trees(
     command: str = "check",
     fail_on: FailOn = FailOn.ERROR,
     published: Callable[[set[str]], Published] | None = None,
-) -> RepoCheck:
-    """The check of ``head`` against ``base`` (see the module docstring); nothing is printed.
-
-    Raises:
-        InputError, SafetyLimitError: input that cannot be read or a safety limit.
-    """
+) -> CheckResult:
+    """The check of ``head`` against ``base`` (see the module docstring); nothing is printed."""
     cache = ParseCache(limits=limits or LoadLimits())
     config = read_repo_config(head)
     base_found = find_catalog_roots(base, cache=cache, config=config)
@@ -193,11 +156,15 @@ def check_trees(
     checked: list[str] = []
 
     # the touched roots at head (and at base, for the baseline): load problems and opm's rules
-    for root in sorted({p.head.path: p.head for p in touched if p.head is not None}.values(), key=_by_path):
+    for root in sorted(
+        {p.head.path: p.head for p in touched if p.head is not None}.values(), key=lambda r: r.path
+    ):
         _config, root_findings, files = new.root(root)
         findings.extend(root_findings)
         checked.extend(files)
-    for root in sorted({p.base.path: p.base for p in touched if p.base is not None}.values(), key=_by_path):
+    for root in sorted(
+        {p.base.path: p.base for p in touched if p.base is not None}.values(), key=lambda r: r.path
+    ):
         baseline.extend(old.root(root)[1])
 
     base_cats: dict[Key, PackageCatalog] = {}
@@ -228,7 +195,7 @@ def check_trees(
 
     report = Report(
         command=command,
-        findings=tuple(_dedupe(findings)),
+        findings=tuple(dict.fromkeys(findings)),
         checked=tuple(sorted(set(checked))),
         rules=tuple(
             sorted(
@@ -252,16 +219,7 @@ def check_trees(
     states, fixed = match_baseline(report.findings, baseline)
     report = replace(report, baseline=states, fixed=fixed, fail_on=fail_on)
     keys = tuple(sorted((p.label, p.package) for p in touched))
-    return RepoCheck(
-        result=CheckResult(report=report, touched=keys, packages=packages),
-        base_roots=base_found.roots,
-        head_roots=head_found.roots,
-        pairing=pairing,
-    )
-
-
-def _by_path(root: CatalogRoot) -> str:
-    return root.path
+    return CheckResult(report=report, touched=keys, packages=packages)
 
 
 def _openshift_upgrades(
@@ -270,10 +228,9 @@ def _openshift_upgrades(
     head: Mapping[Key, PackageCatalog],
     packages: Iterable[str],
 ) -> tuple[list[Finding], list[Finding]]:
-    """RK-GRAPH-010 at head (new strandings errors, the base's warnings) and the base's own, per package.
+    """RK-GRAPH-010 at head (new strandings errors) and the base's own, per package, each version to the next.
 
-    Only catalogs whose label is their OpenShift version take part (a version two roots share, or none,
-    has no place in the matrix); the cluster upgrades are each version found to the next one found.
+    Only catalogs whose label is their OpenShift version take part.
     """
     head_findings: list[Finding] = []
     base_findings: list[Finding] = []
@@ -301,13 +258,3 @@ def _openshift_upgrades(
             )
         )
     return head_findings, base_findings
-
-
-def _dedupe(findings: Iterable[Finding]) -> list[Finding]:
-    seen: set[Finding] = set()
-    out: list[Finding] = []
-    for f in findings:
-        if f not in seen:
-            seen.add(f)
-            out.append(f)
-    return out

@@ -1,14 +1,7 @@
-"""Templates kept honest in ``check --base`` of a file-based catalog repository.
+"""RK-DIFF-027 in ``check --base`` of a catalog repository: each root's opm template still renders its catalog.
 
-Job, called by :mod:`releasekit.jobs.fbc_repo_check`. A catalog root's ``opm`` template is its folder's
-``catalog-template.json|yaml|yml``, or its parent's when no other root is there (openshift/kueue-fbc:
-``v4.18/catalog-template.yaml`` beside ``v4.18/catalog/<package>/catalog.json``). It is rendered offline
-(:mod:`releasekit.plan.template_semver`, :mod:`releasekit.plan.template_basic`, a legacy basic template
-too), each bundle image resolved to the blob with that same image in the revision's catalogs (its own
-root first), and compared with the committed catalog by :mod:`releasekit.rules.fbc_template` (RK-DIFF-027):
-an image in no catalog, a template that cannot be read or rendered, or a catalog that differs. A root is
-judged when the change touched it or its template; the base's findings are the baseline: drift the base
-already had is ``unchanged`` and a warning (it does not block an unrelated change), new drift an error.
+A root's template is ``catalog-template.json|yaml|yml`` in its folder, or in its parent when no other root
+is there (openshift/kueue-fbc). Drift the base already had is a warning, new drift an error.
 """
 
 from __future__ import annotations
@@ -97,10 +90,7 @@ class _Unresolved(TemplateRenderError):
 
 
 def _resolver(rev: Revision, root: CatalogRoot, own: DeclarativeConfig) -> Callable[[str], Sequence[Bundle]]:
-    """Each image to a blob with that image: the root's own, else the other roots' (loaded lazily).
-
-    In its own root, a blob of the same digest counts too: a registry rewritten after rendering.
-    """
+    """Each image to a blob with that image (in its own root, one of the same digest), else the other roots'."""
     index = {key: b for b in reversed(own.bundles) for key in (b.image, b.image.partition("@")[2]) if key}
     others = (rev.root(r)[0] for r in rev.found.roots if r.path != root.path)
 
@@ -163,12 +153,4 @@ def _judge(rev: Revision, root: CatalogRoot, path: PurePosixPath, label: str) ->
     except (ValueError, TypeError) as exc:  # TemplateRenderError, or content no renderer expects
         message = f"template {file} cannot be rendered: {exc}"
         return [template_finding(message, first.location, fix, label)]
-    return list(
-        check_template(
-            renderings,
-            committed,
-            label=label,
-            template=file,
-            hint=regenerate(),
-        )
-    )
+    return list(check_template(renderings, committed, label=label, template=file, hint=regenerate()))

@@ -1,22 +1,18 @@
 """The one way a catalog tree is judged: opm's rules, Konflux's, the upgrade graph within and across catalogs.
 
-Job module, shared by ``catalog validate`` (a tree on disk, :func:`releasekit.jobs.catalog_validate.
-validate_tree`, which ``build`` runs over what it generates) and ``check`` (the package catalogs a change
-touches, read from git). The callers load; this judges what they loaded, the same way, and says which
-rules ran. How strandings across an OpenShift upgrade are judged (warning or error) is the caller's,
-from what is published (:mod:`releasekit.jobs.compare`).
+Shared by ``catalog validate`` (and so ``build``) and ``check``: the callers load, this judges.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from releasekit.io.fbc_load import LOAD_RULES
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.rules import graph as graph_rules
+from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.fbc import RULES as FBC_RULES
 from releasekit.rules.fbc import validate_config
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
@@ -33,14 +29,8 @@ JUDGED_RULES: tuple[str, ...] = (
 """The rules :func:`judge_catalogs` runs (with the loaders' own)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PackageToJudge:
-    """One package's catalog in one OpenShift catalog, and the file it is shown as."""
-
-    openshift: str
-    package: str
-    config: DeclarativeConfig
-    file: str
+PackageToJudge = PackageCatalog
+"""One package's catalog in one OpenShift catalog, and the file it is shown as."""
 
 
 def judge_catalogs(
@@ -53,12 +43,10 @@ def judge_catalogs(
     upgrade_edges: Sequence[tuple[str, str]] | None,
     stranding_severity: Severity | Callable[[graph_rules.Stranding], Severity] = Severity.WARNING,
 ) -> list[Finding]:
-    """Every finding about ``catalogs``, ``packages`` and ``fragments``.
+    """Every finding: opm's rules, the graph rules (per stream policy), Konflux's, and the strandings.
 
-    Each catalog (what opm would load as one: a fragment, or one package's files) gets opm's rules; each
-    package catalog the upgrade-graph rules under its stream's policy (others: the default policy); each
-    fragment Konflux's layout rules; and the catalogs of each package, in ``upgrade_order``, the
-    OpenShift-upgrade strandings along ``upgrade_edges``.
+    opm's rules per catalog, the graph rules per package catalog, Konflux's per fragment, and each
+    package's OpenShift-upgrade strandings along ``upgrade_edges``.
     """
     findings: list[Finding] = []
     for config in catalogs:

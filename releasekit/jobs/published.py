@@ -1,11 +1,6 @@
 """``check --published OCP=FILE|REV``: which bundles each OpenShift catalog has released.
 
-Job module. Without it, everything in the base revision counts as published. With it, for each OpenShift
-version it names, only the bundles of the repository's packages that the rendered index ``FILE``
-(``opm render <index> -o json|yaml``: streamed in pieces, never held whole, past the per-file size limit)
-or the revision ``REV`` (its catalog for that version) holds are: a changed blob of one is an error
-(RK-DIFF-023), of another a warning (a candidate may be rebuilt), and removing a bundle never released is
-a note, not an error (RK-DIFF-003).
+``FILE`` is a rendered index (``opm render``, read in pieces); ``REV`` a revision whose catalog says it.
 """
 
 from __future__ import annotations
@@ -66,8 +61,6 @@ def published_loader(
     """What loads, for the given packages, the bundles ``specs`` say were released (None without specs).
 
     A source that exists as a path is a rendered index file; anything else is a revision of ``repo``.
-    The loader raises InputError or SafetyLimitError (a file that cannot be read or is not a rendered
-    catalog), or UsageError (neither a file nor a revision).
     """
     if not specs:
         return None
