@@ -10,15 +10,9 @@ from pathlib import Path
 import click
 
 from releasekit.cli._common import EXIT_ERRORS, Failure
-from releasekit.errors import ReleasekitError
+from releasekit.errors import ReleasekitError, one_line
 
 __all__ = ["command"]
-
-
-class _Rejected(Failure):
-    """The template's content is rejected (opm's own words): exit 1."""
-
-    exit_code = EXIT_ERRORS
 
 
 @click.command("template")
@@ -56,8 +50,9 @@ def command(
         raise click.UsageError(f'unknown template type "{kind}"; valid types are basic, semver')
     try:
         text = render_template(Path(args[-1]), kind, bundles_dir, migrate_level, output_format)
-    except TemplateContentError as exc:
-        raise _Rejected(str(exc)) from None
+    except TemplateContentError as exc:  # opm's own words; a content verdict, so exit 1 like a finding
+        click.echo(f"releasekit: error: {one_line(str(exc))}", err=True)
+        click.get_current_context().exit(EXIT_ERRORS)
     except ReleasekitError as exc:
         raise Failure(str(exc)) from None
     click.echo(text, nl=False)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,6 +168,20 @@ def test_template_content_error_exits_1(tmp_path: Path, run_line) -> None:
     result = run_line(["catalog", "template", "semver", template])
     assert result.exit_code == 1
     assert 'json: unknown field "bogus"' in result.stderr
+
+
+def test_template_content_error_exits_1_from_the_console_script(tmp_path: Path) -> None:
+    """The installed entry point keeps the content verdict's exit 1 (it used to turn it into 2)."""
+    template = tmp_path / "t.yaml"
+    template.write_text("schema: olm.semver\nbogus: 1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "releasekit", "catalog", "template", "semver", str(template)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert 'json: unknown field "bogus"' in done.stderr and "Traceback" not in done.stderr
 
 
 def test_template_bad_usage(tmp_path: Path, run_line) -> None:
