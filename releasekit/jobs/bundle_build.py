@@ -1,32 +1,6 @@
 """``releasekit bundle build``: generate registry+v1 bundles from ``streams/``, the templates and upstream Kueue.
 
-Job (git through gitpython, templates through :mod:`releasekit.io.templates`, files). For each chosen
-release:
-
-1. its operator facts are chosen (:func:`releasekit.plan.operator_bundle.choose_operator_facts`): its own
-   record under ``streams/operator/``, a candidate's minor's previous release's (RK-BUNDLE-100), or the
-   templates' (RK-BUNDLE-101);
-2. the upstream ref is chosen (:func:`releasekit.plan.bundle.upstream_ref`: tag, else commit, else
-   describe pin, else the inventory's ref). A stream whose Kueue CRDs are in the operator image
-   (``crdPlacement: operator-assets``) reads no git at all: the inventory is cited, not hash-checked, and
-   the bundle holds no Kueue file. Otherwise a transcribed inventory stops the build here, before any git
-   work, unless ``--allow-unpinned``; the repository is opened once (a local path, or a URL cloned once
-   into the cache by :func:`releasekit.io.upstream.open_repository`), the ref is resolved and every CRD
-   file under ``config/components/crd/bases/`` (and ``config/components/crd/alpha/bases/`` where present)
-   is read from git blobs, without a work tree;
-3. :func:`releasekit.plan.bundle.plan_bundle` checks hashes and places the CRDs; with a record, the CSV,
-   the operator's other manifests, the annotations and the Dockerfile come from it plus the templates'
-   prose (:func:`releasekit.plan.operator_bundle.recorded_files`), else from ``bundle-templates/``; the
-   upstream CRD files are copied byte for byte; ``upstream-crds.yaml`` records them by name and sha256;
-4. the bundle is written to a temporary folder, loaded back and validated: operator-sdk's default
-   validators plus releasekit's own rules, judged with what the stream knows (its stream policy, released
-   or candidate, the release's catalogs and registries); a published fact the rules refuse for a new
-   release (0.1.0's v1alpha1 operator CRD, a chained OpenShift versions label) is a warning;
-5. with no error finding anywhere in the run (``streams/`` and the operator records included), every
-   bundle is written atomically to ``<out>/<stream>/<version>/`` (with ``--check``, compared with what is
-   there instead); with one, nothing is written.
-
-Nothing here writes under ``streams/``.
+Every bundle is rendered and validated before anything is written; an error finding writes nothing.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""The ``bundle validate`` use case: judge one bundle as operator-sdk does, plus releasekit's own rules.
+"""``releasekit bundle validate``: judge one bundle as operator-sdk does, plus releasekit's own rules.
 
-Story: load the path (:mod:`releasekit.io.bundle_load`); on a folder, decide first whether operator-sdk
-could load it at all: what its loader refuses (no metadata, no manifest files, a hidden file or
-sub-folder in ``manifests/``, no CSV or two, an undecodable manifest, a CRD of an unsupported
-apiVersion, a CSV whose version is not semver) makes the folder *not a loadable bundle*, which the CLI
-reports as unreadable input (exit 2, one line) and, for machine formats, as a report of those findings.
-Otherwise resolve the releasekit stream the bundle belongs to (its package is a stream's package in
-``streams/``, or ``--stream S``): only such bundles get stream policy. Then run operator-sdk's default
-validators, the optional ones asked for, and releasekit's rules.
+A folder operator-sdk's loader refuses is not a loadable bundle (exit 2, one line).
 """
 
 from __future__ import annotations

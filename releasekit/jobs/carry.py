@@ -1,10 +1,4 @@
-"""Published bundles carried byte for byte: read them from git, choose them, and judge them.
-
-Job module (git and files through :mod:`releasekit.io`; the decision is :mod:`releasekit.plan.carry`'s,
-the judgement :mod:`releasekit.rules.carry`'s). ``build`` and ``catalog build`` carry what the catalog
-tree holds at git HEAD; ``check`` carries what it holds at the base revision. A tree that is in no git
-repository (or one with no commit yet) carries nothing: every blob is generated.
-"""
+"""Published bundles carried byte for byte: read them from git, choose them, and judge them."""
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
 """``releasekit catalog adopt DIR``: a one-time import of an existing catalog repository into ``catalog/``.
 
-Job module. A team that already publishes catalogs (openshift/kueue-fbc's ``v<X.Y>/catalog/<package>/
-catalog.json``, or releasekit's own ``v<X.Y>/configs/<package>/catalog.json``) starts from what is
-published: each package catalog of DIR is copied byte for byte to where the output layout puts it, so
-the next ``releasekit build`` (after the import is committed) carries every published bundle blob as it
-stands and plans only the channels, edges and deprecations around them.
-
-Nothing in DIR is dropped silently: what the streams do not know -- a package no stream owns, an
-OpenShift version no stream ships to, a bundle that is no published release of its stream (or whose
-release does not list that catalog) -- is reported as an error, and then nothing is written
-(all or nothing, as ``build``: every target is checked before the first write, see :func:`_write`).
-DIR is read under the input policy (:mod:`releasekit.io.inputs`). Files of DIR that are not package catalogs (templates, Containerfiles,
-scripts) are not imported; they are listed in the report as notes.
+Package catalogs are copied byte for byte; what the streams do not know is an error and nothing is written.
 """
 
 from __future__ import annotations

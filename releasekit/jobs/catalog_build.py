@@ -1,14 +1,4 @@
-"""Build the committed catalogs from ``streams/`` and ``bundle-templates/``, offline.
-
-Adapter module: loads the streams, renders each release's CSV with the templates (no upstream content
-is needed: a catalog carries CSV metadata, not CRDs), asks :mod:`releasekit.plan.catalog` for the
-fragments, serialises them as ``opm render`` would, and writes or compares the tree.
-
-Layout (architecture note): ``catalog/v<X.Y>/configs/<package>/catalog.json`` (the FBC root that goes
-to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it, or what ``releasekit.yaml``
-configures (:class:`releasekit.model.layout.CatalogLayout`). Published bundle blobs handed in as
-``carried`` are planned in as they are and written back byte for byte.
-"""
+"""Build the committed catalogs from ``streams/`` and ``bundle-templates/``, offline."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``releasekit catalog graph [DIR]``: a catalog's upgrade graph as Mermaid, DOT or JSON.
-
-Job: finds the FBC root (:func:`resolve_root`), loads it with :func:`releasekit.io.fbc_load.load_catalog`,
-builds each package's graph with :func:`releasekit.rules.graph.analyze_config` (default policy) and draws
-it with :mod:`releasekit.plan.graph_render`. Which folder is drawn is described in
-:mod:`releasekit.cli.catalog_graph`.
-"""
+"""``releasekit catalog graph [DIR]``: a catalog's upgrade graph as Mermaid, DOT or JSON."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``releasekit catalog matrix``: the OpenShift upgrade matrix of a catalog tree.
-
-Use case: read every ``v<X.Y>`` fragment of the tree (:mod:`releasekit.io.catalog_tree`) and the OpenShift
-lifecycle (``streams/openshift/lifecycle.yaml``, or ``--lifecycle FILE``; without one, each minor to the
-next of the versions present), compute the matrix (:mod:`releasekit.rules.upgrade_matrix`) and render it
-(:mod:`releasekit.plan.matrix_render`). Nothing is written here.
-"""
+"""``releasekit catalog matrix``: the OpenShift upgrade matrix of a catalog tree."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""``releasekit catalog render DIR...``: what ``opm render`` writes for FBC and bundle directories.
-
-Job: each reference is read with the adapters (a registry+v1 bundle directory through
-:mod:`releasekit.io.bundle_source`, an FBC directory through :mod:`releasekit.io.fbc_load`), rendered with
-the pure core (:mod:`releasekit.plan.bundle_render`, :mod:`releasekit.plan.migrate`) and written as text
-by :mod:`releasekit.io.fbc_write`. Render does no validation: a catalog that loads is rendered as it is.
-Anything that stops loading raises :class:`releasekit.errors.InputError` with one line.
-"""
+"""``releasekit catalog render DIR...``: what ``opm render`` writes for FBC and bundle directories."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""``releasekit catalog template [basic|semver] FILE``: render a catalog template as current opm does.
-
-Job: reads the template and the ``--bundles`` stand-ins with :mod:`releasekit.io.bundle_source`, renders
-with :mod:`releasekit.plan.template_basic` / :mod:`releasekit.plan.template_semver` (each resolved bundle
-gets opm's render post-processing and ``--migrate-level``), and writes the text with
-:mod:`releasekit.io.fbc_write`.
-
-Raises :class:`TemplateContentError` when the template's content is rejected (opm's own error text:
-exit 1) and :class:`releasekit.errors.InputError` when the input cannot be read or is not supported
-(exit 2).
-"""
+"""``releasekit catalog template [basic|semver] FILE``: render a catalog template as current opm does."""
 
 from __future__ import annotations
 

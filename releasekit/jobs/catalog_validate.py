@@ -1,11 +1,4 @@
-"""``releasekit catalog validate``: opm's rules on catalog folders, and the whole-tree checks.
-
-Job: loads each folder with the adapters (:mod:`releasekit.io.fbc_load`, :mod:`releasekit.io.catalog_tree`),
-judges with the pure rules (:mod:`releasekit.rules.fbc`, :mod:`releasekit.rules.graph`,
-:mod:`releasekit.rules.konflux`), refines lines for findings inside objects
-(:mod:`releasekit.io.fbc_locate`) and returns one report. ``build`` and ``check`` validate their catalog
-trees with :func:`validate_tree`.
-"""
+"""``releasekit catalog validate``: opm's rules on catalog folders, and the whole-tree checks."""
 
 from __future__ import annotations
 

@@ -1,18 +1,6 @@
 """``releasekit olmv1 manifests``: what a cluster admin applies to install a release with OLM v1.
 
-Use case: find the release (``--version``, in ``--stream`` or the one stream that has it), read its bundle
-(``--bundle DIR``, else the one ``bundle build`` wrote to ``bundles/<stream>/<version>``, else the bundle
-planned in memory from the release's recorded facts, as ``bundle build`` would write it), derive the
-Namespace, the least-privilege installer ServiceAccount with its ClusterRole/Role and bindings, and the
-ClusterExtension (:mod:`releasekit.plan.olmv1`), and render them as YAML documents or a JSON ``List``.
-Nothing is written here; the bundle's CRDs appear only by name.
-
-No silent privilege: the bundle's RBAC and the install namespace are judged first
-(:func:`releasekit.rules.olmv1.check_install_safety`). A rule granting ``*`` on ``*``, escalate, bind,
-impersonate or every non-resource URL (RK-OLMV1-005 … 007) refuses the bundle unless
-``allow_broad_rbac`` accepts it (then it is a warning); a bundled role Kubernetes cannot decode (010), a
-suggested namespace that is no namespace name (008) and a system namespace (009) always refuse it. An
-invalid ``--namespace`` is bad usage.
+The bundle's RBAC and the install namespace are judged first (RK-OLMV1-005 … 010); nothing is written.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """``releasekit operator import``: record one release's operator facts from the operator repository.
 
-Reads ``bundle/manifests/*``, ``bundle/metadata/annotations.yaml``, ``bundle.Dockerfile`` and
-``related_images.json`` at a ref (:mod:`releasekit.io.operator_repo`, no work tree, within its size
-limits), applies the ``related_images.json`` substitution the bundle image build does, leaves out the prose
-(:mod:`releasekit.plan.operator_record`) and writes ``streams/operator/<version>.yaml`` atomically.
-Unreadable input (no such ref, no bundle, a file that is not YAML, a CSV of another version or whose
-``metadata`` or ``spec`` is not a mapping, an output folder that is not a folder) stops with one line
-(exit 2); so does a record that would break ``operator-record.schema.json`` (a manifest file name the
-schema refuses, an annotation that is not text): the record is checked as ``streams validate`` reads it,
-before it is written, and the message names the field. Nothing is written then.
+The record is checked as ``streams validate`` reads it before it is written; any problem writes nothing.
 """
 
 from __future__ import annotations

@@ -1,24 +1,6 @@
-"""``releasekit release notes VERSION``: the release notes of one operator release, from ``streams/``.
+"""``releasekit release notes VERSION``: one release's notes from ``streams/`` (Kueue, APIs, gates, images).
 
-The story: load ``streams/`` (:func:`releasekit.io.streams.load_streams`), find the release (in
-``--stream`` or the one stream that has it) and the release before it in that stream, and tell:
-
-- the Kueue each ships (line and pin) -- this release's and the previous one's;
-- API changes between their Kueue inventories: CRDs and versions added or removed, storage-version
-  changes, and (stable) the alpha versions kept out of the stream;
-- feature gates added, removed, promoted (stage) or flipped (default), and the operator's own settings
-  (stream-wide, per release, opt-in allow-list);
-- the images, with digests; the OpenShift catalogs; the versions that upgrade into it (its own
-  ``replaces``/``skips``/``skipRange`` as of its release); deprecations.
-
-:func:`build_notes` is pure (streams and inventories in, :class:`ReleaseNotes` out); inventories are
-looked up only through :func:`inventory_for`, the one place that knows how a release names its Kueue
-inventory. :func:`render_markdown` / :func:`render_json` write them.
-
-Hostile input: :func:`release_notes` refuses ``streams/`` with loading errors (schema, duplicate keys,
-versions that do not parse) as ``streams show`` and ``streams map`` do: the findings, and exit 1. Every
-value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`): it cannot open a
-block, a link, an image, HTML, a table cell or a code span, and control characters are shown as escapes.
+Every value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`).
 """
 
 from __future__ import annotations

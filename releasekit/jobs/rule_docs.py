@@ -1,16 +1,6 @@
-"""Every rule id explained, from the rule tables: SARIF's rule metadata and the generated ``docs/rules.md``.
+"""Every rule id explained, from the rule tables: SARIF's rule metadata and ``docs/rules.md``.
 
-The tables are the rule modules' own: :data:`releasekit.rules.fbc.RULES` and
-:data:`releasekit.rules.graph.RULES` (title, severity, fix), every ``RULES = {id: title}`` dict under
-:mod:`releasekit.rules` (title), and the id tables in the docstrings of every module under
-:mod:`releasekit.rules` and of :mod:`releasekit.io.fbc_load` (title, severity) -- so a new rule module
-is picked up without being named here. Each family adds why its rules matter, an example
-and the usual fix; :data:`releasekit.rules.explain.EXAMPLES` gives each rule its own example (and its fix
-where its table has no hint), and :data:`DETAILS` its own why as well.
-
-Regenerate the reference after adding or changing a rule (a test fails until you do)::
-
-    python -m releasekit.jobs.rule_docs          # writes docs/rules.md
+Regenerate the reference after adding or changing a rule: ``python -m releasekit.jobs.rule_docs``.
 """
 
 from __future__ import annotations

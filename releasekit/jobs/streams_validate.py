@@ -1,11 +1,4 @@
-"""``releasekit streams validate``: load ``streams/`` and run every stream check.
-
-Job: reads with :func:`releasekit.io.streams.load_streams`, judges with
-:func:`releasekit.rules.stream.check_streams`, returns the loaded streams and a report. ``build`` and
-``check`` start with the same story. ``streams validate`` also checks the operator records under
-``streams/operator/`` against their schema as ``bundle build`` reads them
-(:func:`releasekit.io.operator_records.load_operator_records`: RK-STREAM-001/002 at file:line).
-"""
+"""``releasekit streams validate``: load ``streams/`` and the operator records, and run every stream check."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``releasekit upstream import``: record a Kueue pin's CRDs and feature gates from git.
-
-Job: checks the ref, opens the repository (a path, or a URL cloned once into the cache) and reads the
-tree at the ref with :mod:`releasekit.io.upstream` (no work tree), then writes the inventory under
-``streams/upstream/kueue-<pin>.yaml``. One inventory per pin: an inventory a published release names is
-never rewritten with other facts (what shipped stays recorded; a new pin gets a file of its own).
-"""
+"""``releasekit upstream import``: record a Kueue pin's CRDs and feature gates from git."""
 
 from __future__ import annotations
 
