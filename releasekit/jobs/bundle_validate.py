@@ -104,14 +104,7 @@ def _csv_version(bundle: Bundle) -> str:
 
 
 def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
-    """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's.
-
-    Without ``name``, a streams folder that cannot be read means no stream: the bundle is judged as any
-    operator's (``streams validate`` is where a broken folder is reported).
-
-    Raises:
-        InputError: ``name`` is given and ``streams_dir`` or the stream cannot be read or found.
-    """
+    """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's."""
     if name is None and (streams_dir is None or not streams_dir.is_dir()):
         return None
     if streams_dir is None:

@@ -49,15 +49,7 @@ def carried_at_head(
     display: str,
     committed_bytes: dict[PurePosixPath, bytes] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs a build carries from the catalog tree as committed at HEAD.
-
-    ``committed`` is what :func:`releasekit.io.gitrev.committed_files` read (None outside git, and
-    nothing is carried).
-
-    ``committed_bytes``, when given, receives the bytes of every HEAD package catalog file, so
-    :func:`working_findings` need not decode a working-tree file that is still the committed one, and the
-    comparison with HEAD (:mod:`releasekit.jobs.compare`) has HEAD's catalogs.
-    """
+    """The blobs a build carries from the catalog tree as committed at HEAD."""
     if committed is None:
         return {}
     files, label = committed
@@ -99,11 +91,7 @@ def working_findings(
     display: str,
     committed_bytes: Mapping[PurePosixPath, bytes] | None = None,
 ) -> list[Finding]:
-    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``.
-
-    A file whose bytes are ``committed_bytes``' (HEAD's) holds the carried blobs as they are, so only the
-    files that changed are decoded.
-    """
+    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``."""
     if not carried or not catalog_dir.is_dir():
         return []
     shown = _shown(display)
@@ -141,13 +129,7 @@ def history_hints(
     *,
     display: str,
 ) -> list[Finding]:
-    """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing.
-
-    A carried blob that contradicts ``streams/`` is usually a release entry to correct. But when the blob
-    was edited after it was first committed (a hand edit that was committed), the streams are right and
-    the blob is wrong: the hint then names the commit that first published it and the one that changed
-    it, and says how to undo the change. Git history is read only for such findings.
-    """
+    """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing."""
     from dataclasses import replace
 
     shown = _shown(display)

@@ -25,10 +25,7 @@ __all__ = ["AdoptRequest", "AdoptResult", "adopt"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdoptRequest:
-    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``).
-
-    ``target`` None is what ``releasekit.yaml`` beside ``streams_dir`` configures, ``catalog_dir`` None its root.
-    """
+    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``)."""
 
     source: Path
     layout: str = "kueue-fbc"
@@ -47,11 +44,7 @@ class AdoptResult:
 
 
 def _files(source: Path) -> list[PurePosixPath]:
-    """Every file of ``source`` under the input policy; hidden entries (``.git``) are skipped.
-
-    Regular files only (a FIFO, device or socket is refused before it is opened), no symbolic link,
-    folders at most 64 deep.
-    """
+    """Every file of ``source`` under the input policy; hidden entries (``.git``) are skipped."""
     if not source.is_dir():
         raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
     found = walk_files(source, links=False, what="the adopted repository", skip_hidden=True)
@@ -65,12 +58,7 @@ def _write(
     imports: dict[PurePosixPath, bytes],
     request: AdoptRequest,
 ) -> None:
-    """Write the imported catalogs all or nothing, as ``build`` writes.
-
-    Every target is checked before the first write (no symbolic link on the way, nothing releasekit did
-    not write replaced), then the tree is swapped in at once (``writes: tree``) or written file by file;
-    the marker lists the imported files.
-    """
+    """Write the imported catalogs all or nothing, as ``build`` writes."""
     from releasekit.io.atomic import write_files, write_tree_atomic
 
     if request.catalog_dir is None and (
@@ -90,12 +78,7 @@ def _write(
 
 
 def adopt(request: AdoptRequest) -> AdoptResult:
-    """Import ``request.source`` (see the module docstring); nothing is printed.
-
-    Raises:
-        UsageError: an unknown layout name.
-        InputError, SafetyLimitError: the streams or DIR cannot be read.
-    """
+    """Import ``request.source`` into the catalog tree; nothing is printed."""
     from releasekit.errors import UsageError
 
     layout = LAYOUTS.get(request.layout)

@@ -44,11 +44,7 @@ OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogBuild:
-    """Everything one catalog build produced: the loaded streams, the fragments and their files.
-
-    ``carried`` holds the published blobs the fragments kept as they are, and ``regenerated`` the bundle
-    releasekit would have generated for each of them instead (to check the two agree on the facts).
-    """
+    """One catalog build: fragments, files, the blobs carried and the bundles generated in their place."""
 
     loaded: LoadedStreams
     fragments: tuple[CatalogFragment, ...]
@@ -71,24 +67,14 @@ def render_csv(
     return csv
 
 
-def render_operator_crd(
-    templates: TemplateSet, release: Release, cache: dict[Any, dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """The operator's own CRD for the API ``release`` owns (a bundle object in 4.16-and-older catalogs).
-
-    With ``cache``, releases that own the same API share one rendered (and parsed) CRD, which nothing
-    mutates: it only depends on the owned API.
-    """
+def render_operator_crd(templates: TemplateSet, release: Release, cache: dict[Any, Any]) -> dict[str, Any]:
+    """The operator's own CRD for the API ``release`` owns, rendered once per API (``cache``)."""
     api = release.owned_api
     owned = {"group": api.group, "version": api.version, "kind": api.kind} if api else None
     key = tuple(owned.items()) if owned else None
-    if cache is not None and key in cache:
-        return cache[key]
-    crd = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
-    if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
-        raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
-    if cache is not None:
-        cache[key] = crd
+    if key not in cache:
+        cache[key] = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
+    crd: dict[str, Any] = cache[key]
     return crd
 
 
@@ -125,21 +111,7 @@ def build_catalogs(
     layout: CatalogLayout = DEFAULT_LAYOUT,
     upstream: str | None = None,
 ) -> CatalogBuild:
-    """Plan and render every catalog fragment from ``streams_dir`` (nothing is written).
-
-    ``carried`` are the published blobs to keep (already chosen by :func:`releasekit.plan.carry.carried_blobs`).
-
-    Catalogs before OpenShift 4.17 carry every object a bundle ships as ``olm.bundle.object``: the CSV, the
-    operator's manifests (from the release's operator record, else the template's CRD) and, where the stream
-    places Kueue's CRDs in the bundle, those CRDs, read from ``upstream`` at the release's pin and checked
-    against its inventory. Without ``upstream`` such a catalog cannot be built (Kueue's files are never
-    committed), and the build stops saying why.
-
-    Raises:
-        InputError, TemplateError: the streams or templates cannot be read or rendered.
-        UsageError: an olm.bundle.object catalog needs Kueue's CRDs and no ``upstream`` was given.
-        UpstreamError: Kueue's CRDs cannot be read or do not match the inventory.
-    """
+    """Plan and render every catalog fragment from ``streams_dir``, keeping ``carried`` (writes nothing)."""
     if loaded is None:
         loaded = load_streams(streams_dir, display_root=str(streams_dir))
     templates = TemplateSet(templates_dir)
@@ -262,10 +234,7 @@ def compare_files(
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
     foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-001 for every file that is missing, stale (kept where ``report_stale`` says) or different.
-
-    ``existing`` maps each file found to a reader of its bytes, so only files present on both sides are read.
-    """
+    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different."""
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
         if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
@@ -299,11 +268,7 @@ _FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
 
 
 def catalog_layout(rel: PurePosixPath) -> bool:
-    """Whether ``rel`` (below ``catalog/``) is releasekit's own.
-
-    A ``v<X.Y>`` fragment folder, its ``Containerfile`` or a ``configs/<package>/catalog.json`` is;
-    anything else there is kept by a build.
-    """
+    """Whether ``rel`` (below ``catalog/``) is releasekit's: a ``v<X.Y>`` folder, Containerfile or catalog."""
     parts = rel.parts
     if not parts or not _FRAGMENT.fullmatch(parts[0]):
         return False
@@ -315,12 +280,7 @@ def catalog_layout(rel: PurePosixPath) -> bool:
 
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
-    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra.
-
-    An extra file the marker does not list (releasekit did not write it) is reported too, since it may
-    land in the image, but with the hint to remove it by hand: a build keeps it. Folders are walked
-    without following a link, and a generated file is read as a write would go (never through a link).
-    """
+    """Findings for every file under ``target`` that differs from ``files``, is missing or is extra."""
     import os
 
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}

@@ -8,12 +8,7 @@ __all__ = ["draw_graph", "resolve_root"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:
-    """The FBC root to draw for ``directory`` and ``--openshift`` (see the module docstring).
-
-    Raises:
-        InputError: ``directory`` does not exist or is not a folder.
-        UsageError: ``--openshift`` names no folder of a catalog tree, or is given for a plain FBC root.
-    """
+    """The FBC root to draw for ``directory`` and ``--openshift`` (as :mod:`releasekit.cli.catalog_graph` describes)."""
     from releasekit.errors import InputError, UsageError
     from releasekit.model.stream import OpenShiftVersion
 
@@ -48,12 +43,7 @@ def resolve_root(directory: Path, openshift: str | None) -> Path:
 
 
 def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str | None) -> str:
-    """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``).
-
-    Raises:
-        InputError: the folder cannot be read, has load errors, or holds no package.
-        UsageError: an unknown package or OpenShift version, or Mermaid asked for several packages.
-    """
+    """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``)."""
     from releasekit.errors import InputError, UsageError
     from releasekit.io.fbc_load import load_catalog
     from releasekit.model.finding import Severity

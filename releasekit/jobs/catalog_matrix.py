@@ -26,11 +26,7 @@ class MatrixRequest:
 
 
 def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
-    """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped).
-
-    Raises:
-        InputError: the tree cannot be read, or a catalog has load errors.
-    """
+    """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped)."""
     from releasekit.io.catalog_tree import find_fragments, read_fragment
 
     configs: dict[str, DeclarativeConfig] = {}
@@ -62,12 +58,7 @@ def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tu
 
 
 def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
-    """The lifecycle the request names, judged as ``build`` judges it.
-
-    The checks are the schema, RK-STREAM-012/050 and :func:`releasekit.rules.lifecycle.check_lifecycle`'s
-    RK-STREAM-051 (no edge that does not go upwards, so no self-edge and no cycle); any error is an
-    InputError (exit 2) naming its file and line.
-    """
+    """The lifecycle the request names, judged as ``build`` judges it."""
     from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
     from releasekit.rules.lifecycle import check_lifecycle
 
@@ -100,12 +91,7 @@ def compute_matrix(request: MatrixRequest) -> tuple[MatrixUpgrade, ...]:
 
 
 def run_matrix(request: MatrixRequest) -> str:
-    """The rendered matrix.
-
-    Raises:
-        InputError: an unreadable tree, catalog or lifecycle (exit 2).
-        UsageError: a lifecycle file that does not exist (exit 2).
-    """
+    """The rendered matrix."""
     from releasekit.plan.matrix_render import render_json, render_markdown, render_text
 
     matrix = compute_matrix(request)
@@ -127,11 +113,7 @@ def openshift_of(directory: Path) -> str | None:
 
 
 def expand_tree(directory: Path) -> list[Path]:
-    """The FBC roots ``directory`` stands for, in OpenShift order.
-
-    That is ``directory`` itself, or, for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of
-    its own), each fragment's FBC root.
-    """
+    """The FBC roots ``directory`` stands for, in OpenShift order."""
     if not directory.is_dir() or (directory / "configs").is_dir():
         return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
     roots: dict[OpenShiftVersion, Path] = {}
@@ -150,11 +132,7 @@ def expand_tree(directory: Path) -> list[Path]:
 def cross_openshift_findings(
     configs: dict[str, DeclarativeConfig], files: dict[str, str], lifecycle_file: Path | None = None
 ) -> list[Finding]:
-    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config).
-
-    The lifecycle is ``lifecycle_file``, else ``streams/openshift/lifecycle.yaml`` when present, else each
-    minor to the next of the versions given.
-    """
+    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config)."""
     from releasekit.rules.graph import check_openshift_upgrades
 
     if len(configs) < 2:

@@ -14,11 +14,7 @@ __all__ = ["load_reference", "render_bundle_files", "render_references"]
 
 
 def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
-    """The ``olm.bundle`` opm renders from a bundle directory (the renderer the adapters are given).
-
-    Raises:
-        InputError: the bundle cannot be rendered (no CSV, no package annotation).
-    """
+    """The ``olm.bundle`` opm renders from a bundle directory (the renderer the adapters are given)."""
     from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
 
     try:
@@ -34,11 +30,7 @@ def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
 
 
 def load_reference(ref: Path) -> DeclarativeConfig:
-    """Load one render argument as opm does (bundle directory or FBC directory).
-
-    Raises:
-        InputError: the reference cannot be read or does not load (the message names it).
-    """
+    """Load one render argument as opm does (bundle directory or FBC directory)."""
     from releasekit.io.bundle_source import is_bundle_dir, read_bundle_dir
     from releasekit.io.fbc_load import load_catalog
 
@@ -61,11 +53,7 @@ def load_reference(ref: Path) -> DeclarativeConfig:
 
 
 def render_references(refs: Sequence[Path], migrate_level: str | None, output_format: str) -> str:
-    """The text ``opm render REFS -o FORMAT [--migrate-level LEVEL]`` prints.
-
-    Raises:
-        InputError: a reference cannot be loaded, the level is unknown, or the result cannot be written.
-    """
+    """The text ``opm render REFS -o FORMAT [--migrate-level LEVEL]`` prints."""
     from releasekit.io.fbc_write import WriteError, render
     from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
 

@@ -47,14 +47,7 @@ def _resolver(bundles_dir: Path | None, migrate_level: str | None) -> Callable[[
 def render_template(
     path: Path, kind: str | None, bundles_dir: Path | None, migrate_level: str | None, output_format: str
 ) -> str:
-    """The text ``opm alpha render-template [KIND] PATH -o FORMAT`` prints.
-
-    ``kind`` is one of :data:`TEMPLATE_TYPES`, or None to detect it from the file's schema.
-
-    Raises:
-        TemplateContentError: the template's content is rejected.
-        InputError: the file, ``--bundles`` or a bundle image cannot be read, or the type is unsupported.
-    """
+    """The text ``opm alpha render-template [KIND] PATH -o FORMAT`` prints."""
     from releasekit.io.bundle_source import config_from_entries, read_first_document
     from releasekit.io.fbc_write import WriteError, render
     from releasekit.plan.migrate import MigrationError, stages_for_level

@@ -34,15 +34,7 @@ def validate_dirs(
     progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
     lifecycle: Path | None = None,
 ) -> Report:
-    """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
-
-    ``progress`` wraps the folder list (the CLI's progress bar). With ``graph``, a catalog tree stands for
-    its ``v<X.Y>`` fragments, and bundles a cluster upgrade between the given OpenShift catalogs strands are
-    RK-GRAPH-010 (along ``lifecycle``, else ``streams/openshift/lifecycle.yaml``, else minor by minor).
-
-    Raises:
-        InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
-    """
+    """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules."""
     from releasekit.io.fbc_load import load_and_check
     from releasekit.rules.fbc import RULES, validate_config
 
@@ -94,14 +86,7 @@ def validate_tree(
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
     upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
-    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
-
-    ``policies`` gives each package's graph policy (from its stream; others get the default policy,
-    where an island channel is a warning). ``upgrade_order`` lists OpenShift versions in cluster-upgrade
-    order: consecutive fragments are checked for users an OpenShift upgrade strands, at
-    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors).
-    Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
-    """
+    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
     from releasekit.io.fbc_locate import refine_locations
     from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 

@@ -172,10 +172,7 @@ def _judge(bundle: Bundle, request: ManifestsRequest) -> list[Finding]:
 
 
 def build_manifests(request: ManifestsRequest) -> tuple[list[dict[str, Any]] | None, list[Finding]]:
-    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`) and the findings.
-
-    The objects are None when an error finding refuses the bundle.
-    """
+    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`) and the findings."""
     stream = _stream(request)
     bundle = _bundle(request, stream)
     package = stream.package if stream is not None else bundle.package
@@ -210,16 +207,7 @@ def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
 
 
 def run_manifests(request: ManifestsRequest) -> ManifestsResult:
-    """The rendered manifests with the findings about the bundle's RBAC and namespace.
-
-    ``text`` is None (nothing to write) when a finding is an error: broad RBAC without
-    ``allow_broad_rbac``, a bundled role Kubernetes cannot decode, or an unusable install namespace.
-
-    Raises:
-        InputError: streams or bundle that cannot be read (exit 2).
-        UsageError: an unknown stream or release, a bundle of another version, an invalid ``--namespace``
-            (exit 2).
-    """
+    """The rendered manifests with the findings about the bundle's RBAC and namespace."""
     objects, findings = build_manifests(request)
     text = render_manifests(objects, request.fmt) if objects is not None else None
     return ManifestsResult(text=text, findings=tuple(findings))

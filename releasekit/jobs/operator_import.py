@@ -68,11 +68,7 @@ def _kind_of(mode: int) -> str:
 
 
 def _check_folder(path: Path, what: str) -> bool:
-    """Whether ``path`` exists as a folder (a link to one counts); False when absent.
-
-    Raises:
-        InputError: it exists and is not a folder (a file, a FIFO, a dangling link).
-    """
+    """Whether ``path`` exists as a folder (a link to one counts); False when absent."""
     try:
         lst = os.lstat(path)
     except FileNotFoundError:
@@ -89,14 +85,7 @@ def _check_folder(path: Path, what: str) -> bool:
 
 
 def _check_output(streams_dir: Path, path: Path) -> None:
-    """Refuse, before git is asked anything, an output that cannot be written.
-
-    That is a ``--streams-dir`` or its ``operator/`` that is not a folder, or a record path that is a
-    folder or a special file.
-
-    Raises:
-        InputError: as above.
-    """
+    """Refuse, before git is asked anything, an output that cannot be written."""
     if not _check_folder(streams_dir, "--streams-dir"):
         return
     if not _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder"):
@@ -183,11 +172,7 @@ def _read_manifests(snap: Any, ref: str, dockerfile: str | None, related: str | 
 
 
 def _refuse_invalid(text: str, path: Path, ref: str) -> None:
-    """Refuse a record that ``streams validate`` would refuse (naming the first field it breaks).
-
-    Raises:
-        InputError: the record breaks ``operator-record.schema.json`` or is not YAML.
-    """
+    """Refuse a record that ``streams validate`` would refuse (naming the first field it breaks)."""
     problems = record_findings(text, str(path))
     if not problems:
         return
@@ -201,15 +186,7 @@ def _refuse_invalid(text: str, path: Path, ref: str) -> None:
 
 
 def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, ref: str) -> None:
-    """Refuse a first record of a published release that would change the bundle it shipped with.
-
-    A release published before it had a record of its own shipped on a carried record (its minor's, or its
-    stream's): its published bundle is that one. A record imported later may only confirm it: the bundle it
-    gives must equal the one the release shipped with (name, version, images and edges re-aimed alike).
-
-    Raises:
-        InputError: the record would change the published bundle (naming what differs).
-    """
+    """Refuse a first record of a published release that would change the bundle it shipped with."""
     from releasekit.io.operator_records import load_operator_records, parse_record
     from releasekit.io.streams import load_streams
     from releasekit.model.stream import ReleaseStatus
@@ -275,15 +252,7 @@ def import_operator(
     cache: Path | None = None,
     as_version: bool = False,
 ) -> ImportedOperator:
-    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``.
-
-    Raises:
-        UsageError: an unsafe ref or repository, a version that is not semver, or a CSV whose
-            ``spec.version`` is another.
-        InputError, UpstreamError: the repository, ref or files cannot be read; the output folder is not a
-            folder; the record would break its schema.
-        SafetyLimitError: the sources or the record are over the size limits.
-    """
+    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``."""
     check_ref(ref)  # before anything touches git
     try:
         Version.parse(version)

@@ -59,10 +59,7 @@ class ApiChanges:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GateChanges:
-    """Feature-gate changes between two Kueue inventories, and the operator's own settings.
-
-    ``promoted`` and ``flipped`` pair a gate as the previous Kueue had it with the gate now.
-    """
+    """Feature-gate changes between two Kueue inventories (pairs: before, now), and operator settings."""
 
     added: tuple[FeatureGate, ...] = ()
     removed: tuple[FeatureGate, ...] = ()
@@ -253,25 +250,14 @@ def build_notes(
     version: str,
     stream_name: str | None = None,
 ) -> ReleaseNotes:
-    """The notes of ``version`` (pure).
-
-    Raises:
-        UsageError: a version that is not semver, not in the stream(s), or in more than one stream.
-    """
+    """The notes of ``version`` (pure); UsageError for a version not found in exactly one stream."""
     stream, release = _find(streams, version, stream_name)
     earlier = [r for r in stream.releases if r.version < release.version and r.status.is_published]
     previous = max(earlier, key=lambda r: r.version) if earlier else None
     new_inv = inventory_for(release, inventories)
     old_inv = inventory_for(previous, inventories) if previous is not None else None
-    missing = tuple(
-        sorted(
-            {
-                r.upstream.inventory
-                for r, inv in ((release, new_inv), (previous, old_inv))
-                if r is not None and inv is None
-            }
-        )
-    )
+    pairs = ((release, new_inv), (previous, old_inv))
+    missing = tuple(sorted({r.upstream.inventory for r, inv in pairs if r is not None and inv is None}))
     images = [("bundle", release.bundle_image), *release.images.items()]
     return ReleaseNotes(
         stream=stream.name,
@@ -315,33 +301,19 @@ _ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
 
 
 def visible(text: str) -> str:
-    r"""``text`` on one line, with nothing a terminal or renderer acts on.
-
-    Every character ``str.isprintable`` refuses (newlines, tabs, ESC, U+2028, ...) is written as its
-    Python escape (``\n``, ``\x1b``, ``\u2028``).
-    """
+    """``text`` on one line: every character ``str.isprintable`` refuses is written as its Python escape."""
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def markdown_text(text: str) -> str:
-    """``text`` as Markdown inline text that renders as itself (:func:`visible` first).
-
-    Backslash-escapes what could start emphasis, a link or image (``[``), a code span, a table cell, a
-    heading or strikethrough; ``<``, ``>`` and ``&`` become entities, so no HTML (``<script>``, ``<!--``) and
-    no autolink survives.
-    """
+    """``text`` as Markdown inline text that renders as itself: no emphasis, link, code, HTML or autolink."""
     return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_ESCAPES[m.group()], visible(text))
 
 
 def markdown_code(text: str) -> str:
-    """``text`` as one Markdown code span (:func:`visible` first).
-
-    It is fenced by one backtick more than the longest run inside, and padded with a space where the
-    text starts or ends with a backtick or a space (CommonMark strips one space from each end of such a
-    span; one of only spaces is kept as is).
-    """
+    """``text`` as one Markdown code span (fenced by one backtick more than the longest run inside)."""
     shown = visible(text)
     if not shown:
         return "` `"
@@ -361,7 +333,6 @@ def _item(line: str) -> str:
 
 
 def _section(title: str, items: Sequence[str], empty: str) -> list[str]:
-    """A section of Markdown list items (``items`` already Markdown)."""
     out = [f"### {title}", ""]
     out += [f"- {_item(item)}" for item in items] if items else [empty]
     return [*out, ""]
@@ -468,16 +439,7 @@ class NotesRun:
 
 
 def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
-    """Load ``streams_dir`` and build the notes of ``version``.
-
-    ``streams/`` with loading errors (a schema violation, a duplicate key, a version or OpenShift version
-    that does not parse, an inventory that is not valid) gives no notes but :attr:`NotesRun.refused`, a
-    report of those findings (exit 1), as ``streams show`` and ``streams map`` treat them: notes written
-    from a stream file the loader half read would be wrong, or name the release as missing.
-
-    Raises:
-        InputError: ``streams/`` cannot be read. UsageError: see :func:`build_notes`.
-    """
+    """Load ``streams_dir`` and build the notes of ``version``; loading errors refuse them (exit 1)."""
     from dataclasses import replace
 
     from releasekit.jobs.streams_validate import read_streams

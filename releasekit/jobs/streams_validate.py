@@ -16,11 +16,7 @@ __all__ = ["StreamsCheck", "check_streams_folder", "validate_streams"]
 
 @dataclass(frozen=True, slots=True)
 class StreamsCheck:
-    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle.
-
-    The lifecycle is None when ``openshift/lifecycle.yaml`` is absent or not valid; ``build`` and
-    ``check`` use it again for their cross-OpenShift checks instead of reading the file a second time.
-    """
+    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle."""
 
     loaded: LoadedStreams
     report: Report
@@ -30,13 +26,7 @@ class StreamsCheck:
 def check_streams_folder(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> StreamsCheck:
-    """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report.
-
-    ``loaded``, when given, is what was read from ``root`` already.
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`.
-    """
+    """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report."""
     if loaded is None:
         loaded = load_streams(root, display_root=display_root)
     findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
@@ -55,13 +45,7 @@ def check_streams_folder(
 def validate_streams(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> tuple[LoadedStreams, Report]:
-    """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle.
-
-    This is what ``streams validate`` reports; returns the loaded streams and the report.
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`, or a record that cannot be read.
-    """
+    """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle."""
     result = check_streams_folder(root, display_root=display_root, loaded=loaded)
     record_findings, record_files = _operator_records(root, display_root)
     report = replace(
@@ -109,14 +93,7 @@ def _lifecycle_and_tech_preview(
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
-    """Load ``root`` for a command that shows the streams.
-
-    Returns the loaded streams, and a report of the loading errors when there are any (``streams show``
-    and ``streams map`` stop on them).
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`.
-    """
+    """Load ``root`` for a command that shows the streams."""
     from releasekit.model.finding import has_errors
 
     loaded = load_streams(root, display_root=display_root)

@@ -37,13 +37,7 @@ def _released_users(streams_dir: Path, name: str) -> list[str]:
 def import_upstream(
     repo_spec: str, ref: str, streams_dir: Path, *, line: str | None = None, cache: Path | None = None
 ) -> tuple[Inventory, Path]:
-    """Check the ref, open the repo, read at the ref, write the inventory; returns it and its path.
-
-    Raises:
-        UsageError: the ref is unsafe, or ``line`` is not ``X.Y``.
-        UpstreamError: the repository or the ref cannot be read, or the facts would rewrite an inventory a
-            published release uses (a moved tag, another ref of the same name).
-    """
+    """Check the ref, open the repo, read at the ref, write the inventory; returns it and its path."""
     check_ref(ref)
     check_line(line)  # file names are made from it
     repo = open_repository(repo_spec, cache=cache)
