@@ -54,19 +54,7 @@ REFUSAL_RULES = LOADER_RULES | _OBJECT_REFUSALS
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BundleValidateRequest:
-    """What ``bundle validate`` was asked.
-
-    Attributes:
-        path: the bundle folder (or one manifest file) to validate.
-        optional: optional validators to run besides operator-sdk's defaults.
-        k8s_version: the ``k8s-version`` optional value.
-        release_checks: judge the bundle as a released version (image digests and registries).
-        openshift_catalogs: OpenShift catalogs the release appears in.
-        streams_dir: the ``streams/`` folder to find the bundle's stream in; a folder that does not exist
-            means no stream (the bundle is judged as any operator's).
-        stream: ``--stream S``: judge the bundle as a bundle of stream ``S`` whatever its package.
-        categories_file: ``OPERATOR_BUNDLE_CATEGORIES``, when set.
-    """
+    """What ``bundle validate`` was asked (``stream``: judge it as that stream's, whatever its package)."""
 
     path: Path
     optional: tuple[str, ...] = ()

@@ -61,9 +61,9 @@ def render_csv(
     inventory = loaded.inventories.get(release.upstream.inventory)
     crds = operand_crds(stream, inventory) if inventory is not None else ()
     context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
-    csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
-    if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
-        raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
+    csv: dict[str, Any] = templates.render_yaml(
+        CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml"))
+    )
     return csv
 
 

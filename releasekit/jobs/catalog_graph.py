@@ -8,7 +8,7 @@ __all__ = ["draw_graph", "resolve_root"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:
-    """The FBC root to draw for ``directory`` and ``--openshift`` (as :mod:`releasekit.cli.catalog_graph` describes)."""
+    """The FBC root to draw for ``directory`` and ``--openshift`` (:mod:`releasekit.cli.catalog_graph`)."""
     from releasekit.errors import InputError, UsageError
     from releasekit.model.stream import OpenShiftVersion
 
@@ -46,19 +46,15 @@ def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str
     """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``)."""
     from releasekit.errors import InputError, UsageError
     from releasekit.io.fbc_load import load_catalog
-    from releasekit.model.finding import Severity
+    from releasekit.jobs.catalog_render import load_error_line
     from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
     from releasekit.rules.graph import analyze_config
 
     root = resolve_root(directory, openshift)
     loaded = load_catalog(root)
-    errors = [f for f in loaded.findings if f.severity is Severity.ERROR]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-        raise InputError(
-            f"{first.location}: {first.message}{more}; `releasekit catalog validate` lists them all"
-        )
+    error = load_error_line(loaded.findings)
+    if error is not None:
+        raise InputError(f"{error}; `releasekit catalog validate` lists them all")
     graphs = analyze_config(loaded.config)
     if not graphs:
         raise InputError(f"{root}: no olm.package in this catalog")
@@ -70,9 +66,5 @@ def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str
     if fmt == "mermaid":
         if len(graphs) > 1:
             raise UsageError(f"mermaid draws one package; choose one with --package ({names})")
-        text = render_mermaid(graphs[0])
-    elif fmt == "dot":
-        text = render_dot(graphs)
-    else:
-        text = render_json(graphs)
-    return text
+        return render_mermaid(graphs[0])
+    return render_dot(graphs) if fmt == "dot" else render_json(graphs)

@@ -10,7 +10,7 @@ from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
-from releasekit.rules.upgrade_matrix import MatrixUpgrade, upgrade_matrix
+from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = ["MatrixRequest", "load_tree_configs", "matrix_edges", "run_matrix"]
 
@@ -28,6 +28,7 @@ class MatrixRequest:
 def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
     """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped)."""
     from releasekit.io.catalog_tree import find_fragments, read_fragment
+    from releasekit.jobs.catalog_render import load_error_line
 
     configs: dict[str, DeclarativeConfig] = {}
     for folder in find_fragments(tree):
@@ -38,12 +39,9 @@ def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
         fragment = read_fragment(folder)
         if fragment.loaded is None:
             continue
-        errors = [f for f in fragment.loaded.findings if f.severity is Severity.ERROR]
-        if errors:
-            more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-            raise InputError(
-                f"{errors[0].location}: {errors[0].message}{more}; `releasekit catalog validate` lists them all"
-            )
+        error = load_error_line(fragment.loaded.findings)
+        if error is not None:
+            raise InputError(f"{error}; `releasekit catalog validate` lists them all")
         configs[folder.name] = fragment.loaded.config
     if not configs:
         raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
@@ -83,23 +81,14 @@ def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
     return lifecycle
 
 
-def compute_matrix(request: MatrixRequest) -> tuple[MatrixUpgrade, ...]:
-    """The matrix of ``request.tree`` (raises InputError / UsageError as :func:`run_matrix`)."""
-    configs = load_tree_configs(request.tree)
-    edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
-    return upgrade_matrix(configs, edges)
-
-
 def run_matrix(request: MatrixRequest) -> str:
     """The rendered matrix."""
     from releasekit.plan.matrix_render import render_json, render_markdown, render_text
 
-    matrix = compute_matrix(request)
-    if request.fmt == "json":
-        return render_json(matrix)
-    if request.fmt == "markdown":
-        return render_markdown(matrix)
-    return render_text(matrix)
+    configs = load_tree_configs(request.tree)
+    edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
+    render = {"json": render_json, "markdown": render_markdown}.get(request.fmt, render_text)
+    return render(upgrade_matrix(configs, edges))
 
 
 def openshift_of(directory: Path) -> str | None:

@@ -8,9 +8,16 @@ from pathlib import Path
 from releasekit.errors import InputError, ReleasekitError
 from releasekit.io.bundle_source import BundleFiles
 from releasekit.model.fbc import Bundle, DeclarativeConfig
-from releasekit.model.finding import Severity
+from releasekit.model.finding import Finding, Severity
 
-__all__ = ["load_reference", "render_bundle_files", "render_references"]
+__all__ = ["load_error_line", "load_reference", "render_bundle_files", "render_references"]
+
+
+def load_error_line(findings: Sequence[Finding]) -> str | None:
+    """The first error finding on one line, with how many more there are; None without an error."""
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
+    return f"{errors[0].location}: {errors[0].message}{more}" if errors else None
 
 
 def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
@@ -44,11 +51,9 @@ def load_reference(ref: Path) -> DeclarativeConfig:
         result = load_catalog(ref)
     except ReleasekitError as exc:
         raise InputError(f'render reference "{ref}": {exc}') from None
-    errors = [f for f in result.findings if f.severity == Severity.ERROR]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-        raise InputError(f'render reference "{ref}": {first.location}: {first.message}{more}')
+    error = load_error_line(result.findings)
+    if error is not None:
+        raise InputError(f'render reference "{ref}": {error}')
     return result.config
 
 

@@ -87,14 +87,10 @@ def _stream(request: ManifestsRequest) -> Stream | None:
 def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
     """The release's bundle: ``--bundle DIR``, the one ``bundle build`` wrote, or planned in memory."""
     if request.bundle is not None:
-        path = request.bundle
-    elif stream is not None:
-        path = request.bundles_dir / stream.name / request.version
-        if not path.is_dir():
-            return _planned_bundle(request, stream)
-    else:  # pragma: no cover - _stream returns a stream unless --bundle is given
-        raise UsageError("--bundle DIR is needed")
-    return _loaded_bundle(path, request)
+        return _loaded_bundle(request.bundle, request)
+    assert stream is not None  # _stream returns a stream unless --bundle is given
+    path = request.bundles_dir / stream.name / request.version
+    return _loaded_bundle(path, request) if path.is_dir() else _planned_bundle(request, stream)
 
 
 def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
@@ -106,8 +102,7 @@ def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
     from releasekit.model.stream import CrdPlacement
 
     release = stream.release(request.version)
-    if release is None:  # pragma: no cover - _stream checked the version
-        raise UsageError(f"--version {request.version}: no such release in stream {stream.name}")
+    assert release is not None  # _stream checked the version
     if stream.crd_placement is not CrdPlacement.OPERATOR_ASSETS:
         raise InputError(
             f"{request.bundles_dir / stream.name / request.version}: no bundle, and stream {stream.name} "
