@@ -36,20 +36,7 @@ from releasekit.plan.bundle import (
 )
 from releasekit.plan.operator_bundle import OperatorFacts, choose_operator_facts, recorded_files
 
-__all__ = [
-    "ANNOTATIONS_TEMPLATE",
-    "CSV_TEMPLATE",
-    "DEFAULT_UPSTREAM",
-    "DOCKERFILE_TEMPLATE",
-    "BuiltBundle",
-    "BundleBuild",
-    "UpstreamReader",
-    "build_bundles",
-    "drift_findings",
-    "read_upstream_crds",
-    "render_bundle",
-    "validate_built",
-]
+__all__ = ["CSV_TEMPLATE", "DEFAULT_UPSTREAM", "UpstreamReader", "build_bundles", "validate_built"]
 
 DEFAULT_UPSTREAM = "https://github.com/kubernetes-sigs/kueue.git"
 """The public Kueue repository, cloned once into the cache when ``--upstream`` is not given."""

@@ -26,15 +26,7 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, rules_run, validate_bundle
 
-__all__ = [
-    "REFUSAL_RULES",
-    "BundleValidateRequest",
-    "BundleValidateResult",
-    "optional_checks",
-    "refusals",
-    "resolve_stream",
-    "run",
-]
+__all__ = ["BundleValidateRequest", "optional_checks", "refusals", "run"]
 
 _OBJECT_REFUSALS = frozenset(
     {

@@ -20,7 +20,7 @@ from releasekit.model.report import Report
 from releasekit.rules.adopt import RULES as ADOPT_RULES
 from releasekit.rules.adopt import AdoptedCatalog, check_adopted, not_imported
 
-__all__ = ["AdoptRequest", "AdoptResult", "adopt"]
+__all__ = ["AdoptRequest", "adopt"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -35,7 +35,6 @@ __all__ = [
     "catalog_layout",
     "compare_files",
     "drift",
-    "render_csv",
 ]
 
 CSV_TEMPLATE = "clusterserviceversion.yaml.j2"

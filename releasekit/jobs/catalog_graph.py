@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["draw_graph", "resolve_root"]
+__all__ = ["draw_graph"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:

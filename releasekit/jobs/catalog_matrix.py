@@ -12,7 +12,7 @@ from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.rules.upgrade_matrix import upgrade_matrix
 
-__all__ = ["MatrixRequest", "load_tree_configs", "matrix_edges", "run_matrix"]
+__all__ = ["MatrixRequest", "run_matrix"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,7 +10,7 @@ from releasekit.io.bundle_source import BundleFiles
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 
-__all__ = ["load_error_line", "load_reference", "render_bundle_files", "render_references"]
+__all__ = ["load_error_line", "render_bundle_files", "render_references"]
 
 
 def load_error_line(findings: Sequence[Finding]) -> str | None:

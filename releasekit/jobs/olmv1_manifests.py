@@ -25,7 +25,7 @@ from releasekit.rules.olmv1 import (
     namespace_name_problem,
 )
 
-__all__ = ["ManifestsRequest", "ManifestsResult", "render_manifests", "run_manifests"]
+__all__ = ["ManifestsRequest", "run_manifests"]
 
 SUGGESTED_NAMESPACE = "operatorframework.io/suggested-namespace"
 

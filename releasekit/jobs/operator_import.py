@@ -27,7 +27,7 @@ from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.version import Version
 from releasekit.plan.operator_record import dockerfile_labels, make_record, substitute_related_images
 
-__all__ = ["OPERATOR_DIR", "ImportedOperator", "import_operator", "record_path"]
+__all__ = ["OPERATOR_DIR", "import_operator"]
 
 OPERATOR_DIR = "operator"
 """Records live in ``streams/operator/`` (not top-level ``streams/*.yaml``, which are streams)."""

@@ -20,13 +20,7 @@ from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
 
 __all__ = [
-    "NOTES_SCHEMA",
-    "ApiChanges",
-    "GateChanges",
-    "NotesRun",
-    "ReleaseNotes",
     "build_notes",
-    "gate_lines",
     "inventory_for",
     "markdown_code",
     "markdown_text",

@@ -15,7 +15,7 @@ from releasekit.model.finding import Severity
 from releasekit.model.ruledoc import RuleDoc
 from releasekit.rules.explain import EXAMPLES
 
-__all__ = ["DETAILS", "FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
+__all__ = ["FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
 
 DOC_PATH = Path("docs") / "rules.md"
 
