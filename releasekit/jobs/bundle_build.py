@@ -15,16 +15,23 @@ from typing import Any
 
 from releasekit.errors import InputError, UpstreamError
 from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.bundle_load import load_bundle, load_manifests_dir
 from releasekit.io.inputs import contained
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet
 from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
 from releasekit.io.yamlio import dump_yaml_block
+from releasekit.model.bundle import StreamPolicy, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity, has_errors
 from releasekit.model.inventory import Crd
 from releasekit.model.operator import OperatorRecord
-from releasekit.model.stream import CrdPlacement, Release, ReleaseStatus, Stream
+from releasekit.model.stream import CrdPlacement, OlmV1Readiness, Release, ReleaseStatus, Stream
+from releasekit.model.tech_preview import (
+    ANNOTATION_OLM_PROPERTIES,
+    olm_properties_annotation,
+    written_max_openshift,
+)
 from releasekit.plan.bundle import (
     BundlePlan,
     manifest_document,
@@ -35,6 +42,10 @@ from releasekit.plan.bundle import (
     upstream_ref,
 )
 from releasekit.plan.operator_bundle import OperatorFacts, choose_operator_facts, recorded_files
+from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
+from releasekit.rules.bundle.policy import check_alpha_crds
+from releasekit.rules.olmv1 import check_olmv1
+from releasekit.rules.tech_preview import check_csv_blocking
 
 __all__ = ["CSV_TEMPLATE", "DEFAULT_UPSTREAM", "UpstreamReader", "build_bundles", "validate_built"]
 
@@ -230,12 +241,6 @@ def _own_properties_allowed(
     findings: list[Finding], bundle: Any, stream: Stream, release: Release
 ) -> list[Finding]:
     """Drop RK-BUNDLE-029 (olm.properties used) when the annotation is exactly what releasekit writes."""
-    from releasekit.model.tech_preview import (
-        ANNOTATION_OLM_PROPERTIES,
-        olm_properties_annotation,
-        written_max_openshift,
-    )
-
     value = written_max_openshift(stream, release)
     if value is None or bundle.csv is None:
         return findings
@@ -246,11 +251,6 @@ def _own_properties_allowed(
 
 def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
     """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules."""
-    from releasekit.io.bundle_load import load_bundle, load_manifests_dir
-    from releasekit.model.bundle import StreamPolicy, ValidationOptions
-    from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
-    from releasekit.rules.bundle.policy import check_alpha_crds
-
     policy = StreamPolicy(
         stream=stream.name,
         alpha_kinds=stream.api_maturity.alpha_apis,
@@ -268,14 +268,9 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
     findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
     if release.status is not ReleaseStatus.CANDIDATE:
         findings = [_as_history(f, release) for f in findings]
-    from releasekit.model.stream import OlmV1Readiness
-    from releasekit.rules.olmv1 import check_olmv1
-
     required = stream.olmv1 is OlmV1Readiness.REQUIRED
     findings += check_olmv1(bundle, Severity.ERROR if required else Severity.WARNING)
     if bundle.csv is not None:
-        from releasekit.rules.tech_preview import check_csv_blocking
-
         findings += check_csv_blocking(
             stream, release, bundle.csv.annotations, bundle.csv.loc("$.metadata.annotations")
         )

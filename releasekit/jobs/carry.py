@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_blobs import published_blobs
-from releasekit.io.gitrev import FileRef
+from releasekit.io.githistory import file_history
+from releasekit.io.gitrev import FileRef, is_shallow
 from releasekit.io.inputs import read_input
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location
@@ -130,8 +132,6 @@ def history_hints(
     display: str,
 ) -> list[Finding]:
     """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing."""
-    from dataclasses import replace
-
     shown = _shown(display)
     out: list[Finding] = []
     asked: dict[PublishedKey, str | None] = {}
@@ -162,9 +162,6 @@ def _changed_after_publishing(
     shown: str,
 ) -> str | None:
     """The hint for a blob committed at HEAD that differs from the one first published, else None."""
-    from releasekit.io.githistory import file_history
-    from releasekit.io.gitrev import is_shallow
-
     name = blob.location.file
     rel = PurePosixPath(name[len(shown) + 1 :] if shown != "." and name.startswith(shown + "/") else name)
     history = file_history(catalog_dir.joinpath(*rel.parts))

@@ -9,7 +9,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.errors import InputError, SafetyLimitError
+from releasekit.errors import InputError, SafetyLimitError, UsageError
+from releasekit.io.atomic import write_files, write_tree_atomic
+from releasekit.io.config import load_layout
 from releasekit.io.fbc_blobs import json_stream_blobs
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.inputs import inside, read_input, walk_files
@@ -59,8 +61,6 @@ def _write(
     request: AdoptRequest,
 ) -> None:
     """Write the imported catalogs all or nothing, as ``build`` writes."""
-    from releasekit.io.atomic import write_files, write_tree_atomic
-
     if request.catalog_dir is None and (
         catalog_dir.is_symlink() or not inside(os.path.realpath(catalog_dir), os.path.realpath(repo_root))
     ):
@@ -79,13 +79,9 @@ def _write(
 
 def adopt(request: AdoptRequest) -> AdoptResult:
     """Import ``request.source`` into the catalog tree; nothing is printed."""
-    from releasekit.errors import UsageError
-
     layout = LAYOUTS.get(request.layout)
     if layout is None:
         raise UsageError(f"--layout: {request.layout!r} is not one of {', '.join(sorted(LAYOUTS))}")
-    from releasekit.io.config import load_layout
-
     repo_root = request.streams_dir.parent
     target, config_findings = (request.target, []) if request.target else load_layout(repo_root)
     catalog_dir = request.catalog_dir or repo_root / target.root

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from releasekit.io.atomic import MARKER, written_files
+from releasekit.errors import UsageError
+from releasekit.io.atomic import MARKER, read_generated, written_files
 from releasekit.io.fbc_write import render_json
+from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.jobs.bundle_build import UpstreamReader
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
+from releasekit.plan.bundle import plan_bundle, upstream_ref
 from releasekit.plan.catalog import (
     CSV_METADATA_SINCE,
     CatalogFragment,
@@ -26,6 +31,7 @@ from releasekit.plan.catalog import (
     plan_catalogs,
 )
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
+from releasekit.plan.operator_bundle import choose_operator_facts
 
 __all__ = [
     "CSV_TEMPLATE",
@@ -167,11 +173,7 @@ class _BundleObjects:
     def __call__(
         self, stream: Stream, release: Release, old: list[OpenShiftVersion], operator_crd: dict[str, Any]
     ) -> tuple[Mapping[str, Any], ...]:
-        from releasekit.plan.operator_bundle import choose_operator_facts
-
         if self._records is None:
-            from releasekit.io.operator_records import load_operator_records
-
             self._records = load_operator_records(self.streams_dir)[0]
         record = choose_operator_facts(stream, release, self._records).record
         objects: list[Mapping[str, Any]] = (
@@ -184,10 +186,6 @@ class _BundleObjects:
     def _operand_crds(
         self, stream: Stream, release: Release, old: list[OpenShiftVersion]
     ) -> list[dict[str, Any]]:
-        from releasekit.errors import UsageError
-        from releasekit.jobs.bundle_build import UpstreamReader
-        from releasekit.plan.bundle import plan_bundle, upstream_ref
-
         where = f"catalog {old[0]} of stream {stream.name} (release {release.version})"
         if self.upstream is None:
             raise UsageError(
@@ -280,8 +278,6 @@ def catalog_layout(rel: PurePosixPath) -> bool:
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
     """Findings for every file under ``target`` that differs from ``files``, is missing or is extra."""
-    import os
-
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
     if target.is_dir():
         for folder, dirnames, filenames in os.walk(target):  # os.walk follows no symlinked folder
@@ -295,6 +291,4 @@ def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> t
 
 
 def _read_or_empty(target: Path, rel: PurePosixPath) -> bytes:
-    from releasekit.io.atomic import read_generated
-
     return read_generated(target, rel) or b""

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from releasekit.errors import InputError, UsageError
+from releasekit.io.fbc_load import load_catalog
+from releasekit.jobs.catalog_render import load_error_line
+from releasekit.model.stream import OpenShiftVersion
+from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
+from releasekit.rules.graph import analyze_config
+
 __all__ = ["draw_graph"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:
     """The FBC root to draw for ``directory`` and ``--openshift`` (:mod:`releasekit.cli.catalog_graph`)."""
-    from releasekit.errors import InputError, UsageError
-    from releasekit.model.stream import OpenShiftVersion
-
     if not directory.is_dir():
         raise InputError(f"{directory}: no such catalog folder")
     if (directory / "configs").is_dir():
@@ -44,12 +48,6 @@ def resolve_root(directory: Path, openshift: str | None) -> Path:
 
 def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str | None) -> str:
     """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``)."""
-    from releasekit.errors import InputError, UsageError
-    from releasekit.io.fbc_load import load_catalog
-    from releasekit.jobs.catalog_render import load_error_line
-    from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
-    from releasekit.rules.graph import analyze_config
-
     root = resolve_root(directory, openshift)
     loaded = load_catalog(root)
     error = load_error_line(loaded.findings)

@@ -6,10 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError, UsageError
+from releasekit.io.catalog_tree import find_fragments, read_fragment
+from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
+from releasekit.jobs.catalog_render import load_error_line
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
+from releasekit.plan.matrix_render import render_json, render_markdown, render_text
+from releasekit.rules.graph import check_openshift_upgrades
+from releasekit.rules.lifecycle import check_lifecycle
 from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = ["MatrixRequest", "run_matrix"]
@@ -27,9 +33,6 @@ class MatrixRequest:
 
 def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
     """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped)."""
-    from releasekit.io.catalog_tree import find_fragments, read_fragment
-    from releasekit.jobs.catalog_render import load_error_line
-
     configs: dict[str, DeclarativeConfig] = {}
     for folder in find_fragments(tree):
         try:
@@ -57,9 +60,6 @@ def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tu
 
 def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
     """The lifecycle the request names, judged as ``build`` judges it."""
-    from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
-    from releasekit.rules.lifecycle import check_lifecycle
-
     if request.lifecycle is None:
         if not request.streams_dir.is_dir():
             return None
@@ -83,8 +83,6 @@ def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
 
 def run_matrix(request: MatrixRequest) -> str:
     """The rendered matrix."""
-    from releasekit.plan.matrix_render import render_json, render_markdown, render_text
-
     configs = load_tree_configs(request.tree)
     edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
     render = {"json": render_json, "markdown": render_markdown}.get(request.fmt, render_text)
@@ -122,8 +120,6 @@ def cross_openshift_findings(
     configs: dict[str, DeclarativeConfig], files: dict[str, str], lifecycle_file: Path | None = None
 ) -> list[Finding]:
     """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config)."""
-    from releasekit.rules.graph import check_openshift_upgrades
-
     if len(configs) < 2:
         return []
     request = MatrixRequest(lifecycle=lifecycle_file)

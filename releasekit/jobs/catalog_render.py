@@ -6,9 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
-from releasekit.io.bundle_source import BundleFiles
+from releasekit.io.bundle_source import BundleFiles, is_bundle_dir, read_bundle_dir
+from releasekit.io.fbc_load import load_catalog
+from releasekit.io.fbc_write import WriteError, render
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
+from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
+from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
 
 __all__ = ["load_error_line", "render_bundle_files", "render_references"]
 
@@ -22,8 +26,6 @@ def load_error_line(findings: Sequence[Finding]) -> str | None:
 
 def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
     """The ``olm.bundle`` opm renders from a bundle directory (the renderer the adapters are given)."""
-    from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
-
     try:
         return render_bundle_manifests(
             files.objects,
@@ -38,9 +40,6 @@ def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
 
 def load_reference(ref: Path) -> DeclarativeConfig:
     """Load one render argument as opm does (bundle directory or FBC directory)."""
-    from releasekit.io.bundle_source import is_bundle_dir, read_bundle_dir
-    from releasekit.io.fbc_load import load_catalog
-
     if not ref.exists() and not ref.is_symlink():
         raise InputError(f'render reference "{ref}": no such file or directory')
     if not ref.is_dir():
@@ -59,9 +58,6 @@ def load_reference(ref: Path) -> DeclarativeConfig:
 
 def render_references(refs: Sequence[Path], migrate_level: str | None, output_format: str) -> str:
     """The text ``opm render REFS -o FORMAT [--migrate-level LEVEL]`` prints."""
-    from releasekit.io.fbc_write import WriteError, render
-    from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
-
     try:
         stages_for_level(migrate_level)
     except MigrationError as exc:

@@ -6,7 +6,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
+from releasekit.io.bundle_source import (
+    UnresolvedImageError,
+    config_from_entries,
+    load_bundle_source,
+    read_first_document,
+)
+from releasekit.io.fbc_write import WriteError, render
+from releasekit.jobs.catalog_render import render_bundle_files
 from releasekit.model.fbc import Bundle, DeclarativeConfig
+from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
+from releasekit.plan.template_basic import (
+    TemplateRenderError,
+    basic_entries,
+    detect_template_type,
+    render_basic,
+)
+from releasekit.plan.template_semver import parse_semver, render_semver
 
 __all__ = ["TEMPLATE_TYPES", "TemplateContentError", "render_template"]
 
@@ -18,8 +34,6 @@ class TemplateContentError(ReleasekitError, ValueError):
 
 
 def _no_bundles(image: str) -> list[Bundle]:
-    from releasekit.io.bundle_source import UnresolvedImageError
-
     raise UnresolvedImageError(
         f'cannot resolve bundle image "{image}": releasekit does not pull images; '
         "pass --bundles DIR with its bundle directory or olm.bundle object"
@@ -27,10 +41,6 @@ def _no_bundles(image: str) -> list[Bundle]:
 
 
 def _resolver(bundles_dir: Path | None, migrate_level: str | None) -> Callable[[str], Sequence[Bundle]]:
-    from releasekit.io.bundle_source import load_bundle_source
-    from releasekit.jobs.catalog_render import render_bundle_files
-    from releasekit.plan.migrate import migrate, prepare_for_render
-
     lookup = (
         load_bundle_source(bundles_dir, render_bundle_files).resolve
         if bundles_dir is not None
@@ -48,17 +58,6 @@ def render_template(
     path: Path, kind: str | None, bundles_dir: Path | None, migrate_level: str | None, output_format: str
 ) -> str:
     """The text ``opm alpha render-template [KIND] PATH -o FORMAT`` prints."""
-    from releasekit.io.bundle_source import config_from_entries, read_first_document
-    from releasekit.io.fbc_write import WriteError, render
-    from releasekit.plan.migrate import MigrationError, stages_for_level
-    from releasekit.plan.template_basic import (
-        TemplateRenderError,
-        basic_entries,
-        detect_template_type,
-        render_basic,
-    )
-    from releasekit.plan.template_semver import parse_semver, render_semver
-
     try:
         stages_for_level(migrate_level)
         doc = read_first_document(path)

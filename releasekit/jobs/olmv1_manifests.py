@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,13 @@ from typing import Any
 import yaml
 
 from releasekit.errors import InputError, UsageError
+from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.bundle_load import load_bundle
+from releasekit.io.streams import load_streams
+from releasekit.jobs.bundle_build import render_release_bundle
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.stream import Stream
+from releasekit.model.stream import CrdPlacement, Stream
 from releasekit.plan.olmv1 import InstallRequest, UnreadableRule, installer_manifests
 from releasekit.rules.olmv1 import (
     BROAD_RBAC_RULES,
@@ -60,8 +65,6 @@ def _stream(request: ManifestsRequest) -> Stream | None:
         if request.bundle is None or request.stream is not None:
             raise InputError(f"{request.streams_dir}: not a streams folder")
         return None
-    from releasekit.io.streams import load_streams
-
     streams = load_streams(request.streams_dir).streams
     if request.stream is not None:
         stream = next((s for s in streams if s.name == request.stream), None)
@@ -95,12 +98,6 @@ def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
 
 def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
     """The release's bundle planned in memory from its recorded facts, as ``bundle build`` would write it."""
-    import tempfile
-
-    from releasekit.io.atomic import write_tree_atomic
-    from releasekit.jobs.bundle_build import render_release_bundle
-    from releasekit.model.stream import CrdPlacement
-
     release = stream.release(request.version)
     assert release is not None  # _stream checked the version
     if stream.crd_placement is not CrdPlacement.OPERATOR_ASSETS:
@@ -117,8 +114,6 @@ def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
 
 
 def _loaded_bundle(path: Path, request: ManifestsRequest, *, shown: str | None = None) -> Bundle:
-    from releasekit.io.bundle_load import load_bundle
-
     bundle = load_bundle(path, shown=shown)
     errors = [f for f in bundle.load_findings if f.severity is Severity.ERROR]
     if errors:

@@ -14,7 +14,7 @@ from typing import Any
 from releasekit.errors import InputError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
 from releasekit.io.inputs import contained
-from releasekit.io.operator_records import record_findings, render_record
+from releasekit.io.operator_records import load_operator_records, parse_record, record_findings, render_record
 from releasekit.io.operator_repo import (
     ANNOTATIONS_PATH,
     DOCKERFILE_PATH,
@@ -22,9 +22,12 @@ from releasekit.io.operator_repo import (
     MAX_FILE_BYTES,
     read_operator_snapshot,
 )
+from releasekit.io.streams import load_streams
 from releasekit.io.upstream import check_ref
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.model.stream import ReleaseStatus
 from releasekit.model.version import Version
+from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
 from releasekit.plan.operator_record import dockerfile_labels, make_record, substitute_related_images
 
 __all__ = ["OPERATOR_DIR", "import_operator"]
@@ -187,11 +190,6 @@ def _refuse_invalid(text: str, path: Path, ref: str) -> None:
 
 def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, ref: str) -> None:
     """Refuse a first record of a published release that would change the bundle it shipped with."""
-    from releasekit.io.operator_records import load_operator_records, parse_record
-    from releasekit.io.streams import load_streams
-    from releasekit.model.stream import ReleaseStatus
-    from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
-
     if path.exists() or not any(streams_dir.glob("*.yaml")):
         return  # a re-import of an existing record, or no streams to say what shipped
     loaded = load_streams(streams_dir)

@@ -8,16 +8,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import semver
 
 from releasekit.errors import UsageError
+from releasekit.jobs.streams_validate import read_streams
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
 from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
+from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
+from releasekit.plan.channels import csv_edges
 
 __all__ = [
     "build_notes",
@@ -180,9 +183,6 @@ def _gate_json(gate: FeatureGate) -> dict[str, Any]:
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     """The published versions whose users can upgrade straight into ``release`` (as of its release)."""
-    from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
-    from releasekit.plan.channels import csv_edges
-
     entry = csv_edges(stream, release)
     names = {entry.replaces, *entry.skips} - {""}
     window = None
@@ -434,10 +434,6 @@ class NotesRun:
 
 def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
     """Load ``streams_dir`` and build the notes of ``version``; loading errors refuse them (exit 1)."""
-    from dataclasses import replace
-
-    from releasekit.jobs.streams_validate import read_streams
-
     loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
     if report is not None:
         return NotesRun(notes=None, refused=replace(report, command="release notes"))

@@ -5,14 +5,21 @@ Regenerate the reference after adding or changing a rule: ``python -m releasekit
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+import releasekit.rules
+from releasekit.io import fbc_load
+from releasekit.io.atomic import write_text_atomic
+from releasekit.model import acknowledgement
 from releasekit.model.finding import Severity
 from releasekit.model.ruledoc import RuleDoc
+from releasekit.rules import fbc, graph
 from releasekit.rules.explain import EXAMPLES
 
 __all__ = ["FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
@@ -269,14 +276,6 @@ def _family(rule_id: str) -> str:
 @cache
 def all_rule_docs() -> dict[str, RuleDoc]:
     """Every rule id releasekit has, explained (sorted by id)."""
-    import importlib
-    import pkgutil
-
-    import releasekit.rules
-    from releasekit.io import fbc_load
-    from releasekit.model import acknowledgement
-    from releasekit.rules import fbc, graph
-
     modules = [fbc_load, acknowledgement] + [
         importlib.import_module(info.name)
         for info in sorted(
@@ -355,8 +354,6 @@ def main(argv: list[str] | None = None) -> int:
     """Write ``docs/rules.md`` under the repository (the current folder, or the one given)."""
     args = sys.argv[1:] if argv is None else argv
     root = Path(args[0]) if args else Path()
-    from releasekit.io.atomic import write_text_atomic
-
     write_text_atomic(root / DOC_PATH, render_rules_markdown(all_rule_docs()))
     print(f"wrote {root / DOC_PATH}")
     return 0

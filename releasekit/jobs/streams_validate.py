@@ -5,11 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from releasekit.errors import printable
+from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
+from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.model.finding import Finding
+from releasekit.model.finding import Finding, has_errors
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
+from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
+from releasekit.rules.lifecycle import check_lifecycle
 from releasekit.rules.stream import RULES, check_streams
+from releasekit.rules.tech_preview import STREAM_RULES, check_stream_blocking
 
 __all__ = ["StreamsCheck", "check_streams_folder", "validate_streams"]
 
@@ -58,9 +64,6 @@ def validate_streams(
 
 def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
     """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
-    from releasekit.errors import printable
-    from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
-
     folder = root / OPERATOR_DIR
     if not folder.is_dir():
         return (), ()
@@ -76,11 +79,6 @@ def _lifecycle_and_tech_preview(
     root: Path, display_root: str | None, loaded: LoadedStreams
 ) -> tuple[OpenShiftLifecycle | None, tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
     """``openshift/lifecycle.yaml`` (RK-STREAM-050…052) and Tech Preview streams (RK-STREAM-053)."""
-    from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
-    from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
-    from releasekit.rules.lifecycle import check_lifecycle
-    from releasekit.rules.tech_preview import STREAM_RULES, check_stream_blocking
-
     lifecycle, findings = load_lifecycle(root, display_root=display_root)
     files: tuple[str, ...] = ()
     if (root / LIFECYCLE_FILE).is_file():
@@ -94,8 +92,6 @@ def _lifecycle_and_tech_preview(
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
     """Load ``root`` for a command that shows the streams."""
-    from releasekit.model.finding import has_errors
-
     loaded = load_streams(root, display_root=display_root)
     if has_errors(loaded.findings):
         return loaded, Report(command="streams", findings=loaded.findings, checked=loaded.files)
