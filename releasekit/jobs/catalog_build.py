@@ -122,18 +122,21 @@ def build_catalogs(
     templates = TemplateSet(templates_dir)
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
     crds: dict[Any, dict[str, Any]] = {}
-    objects_of = _BundleObjects(streams_dir, loaded, upstream)
+    records = functools.cache(lambda: load_operator_records(streams_dir)[0])  # read on first need
+    reader = UpstreamReader(upstream) if upstream is not None else None  # opens the repository on first use
     for stream in loaded.streams:
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
                 continue
             csv = render_csv(templates, stream, release, loaded)
             old = [c for c in release.catalogs if c < CSV_METADATA_SINCE]
-            objects = (
-                objects_of(stream, release, old, render_operator_crd(templates, release, crds))
-                if old
-                else (render_operator_crd(templates, release, crds),)
-            )
+            objects: tuple[Mapping[str, Any], ...] = (render_operator_crd(templates, release, crds),)
+            if old:  # the catalog carries every object the bundle ships (olm.bundle.object)
+                record = choose_operator_facts(stream, release, records()).record
+                if record is not None:
+                    objects = tuple(obj for _, obj in record.manifests)
+                if stream.crd_placement is CrdPlacement.BUNDLE:
+                    objects += _operand_crds(stream, release, old[0], loaded, reader)
             manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     regenerated: dict[PublishedKey, Bundle] = {}
@@ -160,56 +163,32 @@ def build_catalogs(
     )
 
 
-class _BundleObjects:
-    """The objects a release's bundle ships, for catalogs that carry them as ``olm.bundle.object``."""
-
-    def __init__(self, streams_dir: Path, loaded: LoadedStreams, upstream: str | None) -> None:
-        self.streams_dir = streams_dir
-        self.loaded = loaded
-        self.upstream = upstream
-        self._records: Mapping[str, Any] | None = None
-        self._reader: Any = None
-
-    def __call__(
-        self, stream: Stream, release: Release, old: list[OpenShiftVersion], operator_crd: dict[str, Any]
-    ) -> tuple[Mapping[str, Any], ...]:
-        if self._records is None:
-            self._records = load_operator_records(self.streams_dir)[0]
-        record = choose_operator_facts(stream, release, self._records).record
-        objects: list[Mapping[str, Any]] = (
-            [obj for _, obj in record.manifests] if record is not None else [operator_crd]
+def _operand_crds(
+    stream: Stream,
+    release: Release,
+    old: OpenShiftVersion,
+    loaded: LoadedStreams,
+    reader: UpstreamReader | None,
+) -> tuple[dict[str, Any], ...]:
+    """Kueue's CRDs ``release`` bundles, read at its pin, for a catalog that carries ``olm.bundle.object``."""
+    where = f"catalog {old} of stream {stream.name} (release {release.version})"
+    if reader is None:
+        raise UsageError(
+            f"{where} carries every bundled object as olm.bundle.object (OpenShift before 4.17), and the "
+            f"stream bundles Kueue's CRDs, which are never committed: render it as a preview with "
+            "`releasekit catalog build --candidates --out DIR --upstream KUEUE`"
         )
-        if stream.crd_placement is CrdPlacement.BUNDLE:
-            objects += self._operand_crds(stream, release, old)
-        return tuple(objects)
-
-    def _operand_crds(
-        self, stream: Stream, release: Release, old: list[OpenShiftVersion]
-    ) -> list[dict[str, Any]]:
-        where = f"catalog {old[0]} of stream {stream.name} (release {release.version})"
-        if self.upstream is None:
-            raise UsageError(
-                f"{where} carries every bundled object as olm.bundle.object (OpenShift before 4.17), and the "
-                f"stream bundles Kueue's CRDs, which are never committed: render it as a preview with "
-                "`releasekit catalog build --candidates --out DIR --upstream KUEUE`"
-            )
-        inventory = self.loaded.inventories.get(release.upstream.inventory)
-        if inventory is None:
-            raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
-        if self._reader is None:
-            self._reader = UpstreamReader(self.upstream)
-        pin = upstream_ref(release, inventory)
-        commit, read = self._reader.crds(pin.ref)
-        plan = plan_bundle(
-            stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=self.upstream
-        )
-        contents = {c.file: data for c, data in read}
-        out: list[dict[str, Any]] = []
-        for planned in plan.bundle_crds:
-            crd = load_yaml_text(contents[planned.crd.file].decode("utf-8"))
-            if isinstance(crd, dict):
-                out.append(crd)
-        return out
+    inventory = loaded.inventories.get(release.upstream.inventory)
+    if inventory is None:
+        raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
+    pin = upstream_ref(release, inventory)
+    commit, read = reader.crds(pin.ref)
+    plan = plan_bundle(
+        stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=reader.spec
+    )
+    contents = {c.file: data for c, data in read}
+    crds = (load_yaml_text(contents[planned.crd.file].decode("utf-8")) for planned in plan.bundle_crds)
+    return tuple(crd for crd in crds if isinstance(crd, dict))
 
 
 _DRIFT = {

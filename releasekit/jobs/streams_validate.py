@@ -9,7 +9,7 @@ from releasekit.errors import printable
 from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
 from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.model.finding import Finding, has_errors
+from releasekit.model.finding import has_errors
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
 from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
@@ -35,15 +35,20 @@ def check_streams_folder(
     """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report."""
     if loaded is None:
         loaded = load_streams(root, display_root=display_root)
-    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
-    lifecycle, extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(
-        root, display_root, loaded
-    )
+    lifecycle, lifecycle_findings = load_lifecycle(root, display_root=display_root)
+    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories) + lifecycle_findings
+    if lifecycle is not None:  # RK-STREAM-050…052
+        findings += check_lifecycle(lifecycle, loaded.streams)
+    findings += check_stream_blocking(loaded.streams)  # Tech Preview streams: RK-STREAM-053
+    checked = loaded.files
+    if (root / LIFECYCLE_FILE).is_file():
+        shown = str(root) if display_root is None else display_root
+        checked += (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
     report = Report(
         command="streams validate",
-        findings=findings + extra_findings,
-        checked=loaded.files + extra_files,
-        rules=tuple(sorted({*RULES, *extra_rules})),
+        findings=findings,
+        checked=checked,
+        rules=tuple(sorted({*RULES, *LIFECYCLE_RULES, *STREAM_RULES})),
     )
     return StreamsCheck(loaded=loaded, report=report, lifecycle=lifecycle)
 
@@ -53,41 +58,18 @@ def validate_streams(
 ) -> tuple[LoadedStreams, Report]:
     """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle."""
     result = check_streams_folder(root, display_root=display_root, loaded=loaded)
-    record_findings, record_files = _operator_records(root, display_root)
-    report = replace(
-        result.report,
-        findings=(*result.report.findings, *record_findings),
-        checked=(*result.report.checked, *record_files),
-    )
-    return result.loaded, report
-
-
-def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
-    """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
     folder = root / OPERATOR_DIR
     if not folder.is_dir():
-        return (), ()
+        return result.loaded, result.report
     shown = str(root) if display_root is None else display_root
     _, findings = load_operator_records(root, display_root=shown)
-    files = tuple(
-        f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))
+    files = [f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))]
+    report = replace(
+        result.report,
+        findings=(*result.report.findings, *findings),
+        checked=(*result.report.checked, *files),
     )
-    return tuple(findings), files
-
-
-def _lifecycle_and_tech_preview(
-    root: Path, display_root: str | None, loaded: LoadedStreams
-) -> tuple[OpenShiftLifecycle | None, tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
-    """``openshift/lifecycle.yaml`` (RK-STREAM-050…052) and Tech Preview streams (RK-STREAM-053)."""
-    lifecycle, findings = load_lifecycle(root, display_root=display_root)
-    files: tuple[str, ...] = ()
-    if (root / LIFECYCLE_FILE).is_file():
-        shown = str(root) if display_root is None else display_root
-        files = (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
-    if lifecycle is not None:
-        findings += check_lifecycle(lifecycle, loaded.streams)
-    findings += check_stream_blocking(loaded.streams)
-    return lifecycle, findings, (*LIFECYCLE_RULES, *STREAM_RULES), files
+    return result.loaded, report
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
