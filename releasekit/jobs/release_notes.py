@@ -275,20 +275,7 @@ def build_notes(
 # ------------------------------------------------------------------------------------------ rendering
 
 
-_MARKDOWN_ESCAPES = {
-    "\\": "\\\\",
-    "`": "\\`",
-    "*": "\\*",
-    "_": "\\_",
-    "[": "\\[",
-    "]": "\\]",
-    "|": "\\|",
-    "~": "\\~",
-    "#": "\\#",
-    "<": "&lt;",
-    ">": "&gt;",
-    "&": "&amp;",
-}
+_MARKDOWN_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~#"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 _MARKDOWN_SPECIAL = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
 _BACKTICKS = re.compile("`+")
 _ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
