@@ -151,18 +151,19 @@ def _namespace(request: ManifestsRequest, bundle: Bundle, package: str) -> tuple
 
 def _judge(bundle: Bundle, request: ManifestsRequest) -> list[Finding]:
     """The bundle's RBAC findings: errors that refuse it, warnings for what ``--allow-broad-rbac`` accepts."""
-    out = []
-    for item in check_install_safety(bundle, Severity.ERROR):
-        if item.rule in ("RK-OLMV1-008", "RK-OLMV1-009"):
-            continue  # judged on the namespace actually used (_namespace)
-        if item.rule in BROAD_RBAC_RULES and request.allow_broad_rbac:
-            item = dataclasses.replace(item, severity=Severity.WARNING)
-        out.append(item)
-    return out
+    accepted = BROAD_RBAC_RULES if request.allow_broad_rbac else ()
+    return [
+        dataclasses.replace(item, severity=Severity.WARNING) if item.rule in accepted else item
+        for item in check_install_safety(bundle, Severity.ERROR)
+        if item.rule not in ("RK-OLMV1-008", "RK-OLMV1-009")  # judged on the namespace used (_namespace)
+    ]
 
 
-def build_manifests(request: ManifestsRequest) -> tuple[list[dict[str, Any]] | None, list[Finding]]:
-    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`) and the findings."""
+def run_manifests(request: ManifestsRequest) -> ManifestsResult:
+    """The manifests to apply (:func:`releasekit.plan.olmv1.installer_manifests`) and the findings.
+
+    ``text`` is None when an error finding refuses the bundle.
+    """
     stream = _stream(request)
     bundle = _bundle(request, stream)
     package = stream.package if stream is not None else bundle.package
@@ -171,33 +172,18 @@ def build_manifests(request: ManifestsRequest) -> tuple[list[dict[str, Any]] | N
     namespace, findings = _namespace(request, bundle, package)
     findings = _judge(bundle, request) + findings
     if any(f.severity is Severity.ERROR for f in findings):
-        return None, findings
-    install = InstallRequest(
-        package=package,
-        namespace=namespace,
-        version=None if request.channel else request.version,
-        channel=request.channel,
-    )
+        return ManifestsResult(text=None, findings=tuple(findings))
+    version = None if request.channel else request.version
+    install = InstallRequest(package=package, namespace=namespace, version=version, channel=request.channel)
     try:
-        return installer_manifests(bundle, install), findings
+        objects = installer_manifests(bundle, install)
     except UnreadableRule as exc:  # pragma: no cover - the loader and RK-OLMV1-010 refuse these first
         raise InputError(f"{bundle.root}: {exc}") from None
-
-
-def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
-    """YAML documents (``---`` between them) or a JSON ``v1/List``; deterministic, newline at the end."""
-    if fmt == "json":
+    if request.fmt == "json":
         document = {"apiVersion": "v1", "kind": "List", "items": objects}
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # the C emitter: 20k rules in a second
-    return "".join(
-        "---\n" + yaml.dump(o, Dumper=dumper, sort_keys=False, default_flow_style=False, width=1000)
-        for o in objects
-    )
-
-
-def run_manifests(request: ManifestsRequest) -> ManifestsResult:
-    """The rendered manifests with the findings about the bundle's RBAC and namespace."""
-    objects, findings = build_manifests(request)
-    text = render_manifests(objects, request.fmt) if objects is not None else None
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    else:  # YAML documents, ``---`` before each; the C emitter: 20k rules in a second
+        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        options: dict[str, Any] = {"Dumper": dumper, "sort_keys": False, "default_flow_style": False}
+        text = "".join("---\n" + yaml.dump(o, width=1000, **options) for o in objects)
     return ManifestsResult(text=text, findings=tuple(findings))
