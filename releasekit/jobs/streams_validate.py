@@ -65,9 +65,7 @@ def validate_streams(
     _, findings = load_operator_records(root, display_root=shown)
     files = [f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))]
     report = replace(
-        result.report,
-        findings=(*result.report.findings, *findings),
-        checked=(*result.report.checked, *files),
+        result.report, findings=(*result.report.findings, *findings), checked=(*result.report.checked, *files)
     )
     return result.loaded, report
 
