@@ -230,17 +230,6 @@ def _is_version(text: str) -> bool:
     return True
 
 
-def _version_choice(ref: str, found: str, version: str) -> str:
-    """Why a CSV of another version is not recorded as ``version``, and the two ways on."""
-    shown = _shown(found) or "(none)"
-    return (
-        f"{ref}: the CSV there is version {shown}, not {version}; import the commit that bumps the CSV to "
-        f"{version} (on its release branch), or record nothing yet: until {version} has a record, its bundle "
-        f"carries the newest earlier record of its minor (RK-BUNDLE-100); to record this CSV as {version} "
-        "anyway (re-aimed at the release's name, version, images and edges), add --as-version"
-    )
-
-
 def import_operator(
     repo: str,
     ref: str,
@@ -252,10 +241,8 @@ def import_operator(
 ) -> ImportedOperator:
     """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``."""
     check_ref(ref)  # before anything touches git
-    try:
-        Version.parse(version)
-    except ValueError:
-        raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)") from None
+    if not _is_version(version):
+        raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)")
     path = contained(
         record_path(streams_dir, version), streams_dir / OPERATOR_DIR, "the record named after --version"
     )
@@ -268,7 +255,13 @@ def import_operator(
     csv_file, csv, others, substituted = _read_manifests(snap, ref, dockerfile, related)
     found = str(csv["spec"].get("version", ""))
     if found != version and not (as_version and _is_version(found)):
-        raise UsageError(_version_choice(ref, found, version))
+        raise UsageError(  # and the two ways on
+            f"{ref}: the CSV there is version {_shown(found) or '(none)'}, not {version}; import the "
+            f"commit that bumps the CSV to {version} (on its release branch), or record nothing yet: until "
+            f"{version} has a record, its bundle carries the newest earlier record of its minor "
+            f"(RK-BUNDLE-100); to record this CSV as {version} anyway (re-aimed at the release's name, "
+            "version, images and edges), add --as-version"
+        )
     annotations_doc = _one_document(
         _text(snap.annotations, f"{ref}:{ANNOTATIONS_PATH}"), f"{ref}:{ANNOTATIONS_PATH}"
     )

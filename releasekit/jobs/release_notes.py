@@ -5,6 +5,7 @@ Every value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -111,14 +112,9 @@ def _api_changes(stream: Stream, old: Inventory | None, new: Inventory | None) -
         versions_removed += [f"{name} {v}" for v in sorted(b - a)]
         if before[name].storage_version != after[name].storage_version:
             storage.append(f"{name}: {before[name].storage_version} → {after[name].storage_version}")
-    kept_out: list[str] = []
-    shipped: list[str] = []
-    for crd in new.crds:
-        alpha = [v.name for v in crd.versions if v.maturity is Maturity.ALPHA]
-        if not alpha:
-            continue
-        target = shipped if stream.api_maturity.allows(crd) else kept_out
-        target += [f"{crd.name} {v}" for v in alpha]
+    alpha = [(crd, v.name) for crd in new.crds for v in crd.versions if v.maturity is Maturity.ALPHA]
+    shipped = [f"{crd.name} {v}" for crd, v in alpha if stream.api_maturity.allows(crd)]
+    kept_out = [f"{crd.name} {v}" for crd, v in alpha if not stream.api_maturity.allows(crd)]
     return ApiChanges(
         crds_added=tuple(sorted(set(after) - set(before))) if old is not None else (),
         crds_removed=tuple(sorted(set(before) - set(after))),
@@ -186,11 +182,8 @@ def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     entry = csv_edges(stream, release)
     names = {entry.replaces, *entry.skips} - {""}
     window = None
-    if entry.skip_range:
-        try:
-            window = parse_range(entry.skip_range)
-        except RangeError:
-            window = None
+    with contextlib.suppress(RangeError):
+        window = parse_range(entry.skip_range) if entry.skip_range else None
     out = []
     for other in sorted(stream.releases, key=lambda r: r.version):
         if other.version >= release.version or not other.status.is_published:
