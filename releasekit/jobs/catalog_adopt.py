@@ -45,14 +45,6 @@ class AdoptResult:
     unchanged: str = ""
 
 
-def _files(source: Path) -> list[PurePosixPath]:
-    """Every file of ``source`` under the input policy; hidden entries (``.git``) are skipped."""
-    if not source.is_dir():
-        raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
-    found = walk_files(source, links=False, what="the adopted repository", skip_hidden=True)
-    return [PurePosixPath(path.relative_to(source).as_posix()) for path in found]
-
-
 def _write(
     repo_root: Path,
     catalog_dir: Path,
@@ -90,50 +82,39 @@ def adopt(request: AdoptRequest) -> AdoptResult:
     checked: list[str] = []
     imports: dict[PurePosixPath, bytes] = {}
     adopted: list[AdoptedCatalog] = []
-    shown_root = str(request.source).rstrip("/")
-    for rel in _files(request.source):
-        shown = f"{shown_root}/{rel}"
+    source = request.source
+    if not source.is_dir():
+        raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
+    for path in walk_files(source, links=False, what="the adopted repository", skip_hidden=True):
+        rel = PurePosixPath(path.relative_to(source).as_posix())
+        shown = f"{str(source).rstrip('/')}/{rel}"
         key = layout.catalog_key(rel)
         if key is None or rel.name != "catalog.json":
             findings.append(not_imported(shown, layout.name))
             continue
         openshift, package = key
-        data = read_input(  # regular files, 64 MiB (a sparse 2 GB file is refused by its size, unread)
-            request.source / rel,
-            root=request.source,
-            display=shown,
-            links=False,
-            what="the adopted repository",
+        # regular files, 64 MiB (a sparse 2 GB file is refused by its size, unread)
+        data = read_input(
+            source / rel, root=source, display=shown, links=False, what="the adopted repository"
         )
         checked.append(shown)
         metas, load_findings = load_catalog_text(data, shown, LoadLimits())
         config, decode_findings = decode_metas(metas)
         findings.extend((*load_findings, *decode_findings))
-        text = data.decode("utf-8", "replace")
+        stream = json_stream_blobs(data.decode("utf-8", "replace").removeprefix("\ufeff")) is not None
         adopted.append(
             AdoptedCatalog(
-                openshift=openshift,
-                package=package,
-                file=shown,
-                config=config,
-                json_stream=json_stream_blobs(text.removeprefix("\ufeff")) is not None,
+                openshift=openshift, package=package, file=shown, config=config, json_stream=stream
             )
         )
         imports[target.catalog_file(openshift, package)] = data
     findings.extend(check_adopted(loaded.streams, adopted))
+    rules = tuple(sorted({*ADOPT_RULES, *LOAD_RULES}))
+    report = Report(command="catalog adopt", findings=tuple(findings), checked=tuple(checked), rules=rules)
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    shown_target = str(catalog_dir).rstrip("/") or "."
-    unchanged = ""
-    written: tuple[PurePosixPath, ...] = ()
     if errors:
+        shown_target = str(catalog_dir).rstrip("/") or "."
         unchanged = f"{shown_target}/ left unchanged: {errors} error{'s' if errors != 1 else ''}"
-    else:
-        _write(repo_root, catalog_dir, target, imports, request)
-        written = tuple(sorted(imports))
-    report = Report(
-        command="catalog adopt",
-        findings=tuple(findings),
-        checked=tuple(checked),
-        rules=tuple(sorted({*ADOPT_RULES, *LOAD_RULES})),
-    )
-    return AdoptResult(report=report, written=written, unchanged=unchanged)
+        return AdoptResult(report=report, written=(), unchanged=unchanged)
+    _write(repo_root, catalog_dir, target, imports, request)
+    return AdoptResult(report=report, written=tuple(sorted(imports)))
