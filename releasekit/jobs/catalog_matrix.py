@@ -10,7 +10,7 @@ from releasekit.io.catalog_tree import find_fragments, read_fragment
 from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
 from releasekit.jobs.catalog_render import load_error_line
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.plan.matrix_render import render_json, render_markdown, render_text
@@ -70,14 +70,9 @@ def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
         lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
     if lifecycle is not None:
         findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
-    errors = [f for f in findings if f.severity is Severity.ERROR]
-    if errors:
-        more = (
-            f" (and {len(errors) - 1} more: `releasekit streams validate` lists them)"
-            if len(errors) > 1
-            else ""
-        )
-        raise InputError(f"{errors[0].location}: {errors[0].message}{more}")
+    error = load_error_line(findings, "more: `releasekit streams validate` lists them")
+    if error is not None:
+        raise InputError(error)
     return lifecycle
 
 
@@ -122,9 +117,7 @@ def cross_openshift_findings(
     """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config)."""
     if len(configs) < 2:
         return []
-    request = MatrixRequest(lifecycle=lifecycle_file)
     present = sorted(configs, key=OpenShiftVersion.parse)
-    edges = matrix_edges(present, _lifecycle(request))
+    edges = matrix_edges(present, _lifecycle(MatrixRequest(lifecycle=lifecycle_file)))
     pairs = [(str(e.source), str(e.target)) for e in edges]
-    ordered = [(v, configs[v]) for v in present]
-    return list(check_openshift_upgrades(ordered, files=files, edges=pairs))
+    return list(check_openshift_upgrades([(v, configs[v]) for v in present], files=files, edges=pairs))

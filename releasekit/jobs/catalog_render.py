@@ -17,10 +17,10 @@ from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render,
 __all__ = ["load_error_line", "render_bundle_files", "render_references"]
 
 
-def load_error_line(findings: Sequence[Finding]) -> str | None:
-    """The first error finding on one line, with how many more there are; None without an error."""
+def load_error_line(findings: Sequence[Finding], more: str = "more load errors") -> str | None:
+    """The first error finding on one line, with how many ``more`` there are; None without an error."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
+    more = f" (and {len(errors) - 1} {more})" if len(errors) > 1 else ""
     return f"{errors[0].location}: {errors[0].message}{more}" if errors else None
 
 
