@@ -170,10 +170,8 @@ def _changed_after_publishing(
         "this clone is shallow, so releasekit cannot tell whether the committed blob is the one first "
         "published: run `git fetch --unshallow` and build again; if it is, "
     )
-    if not history:
-        return deepen + f"correct the release to what was published ({name})" if shallow else None
     first: tuple[str, str] | None = None  # (commit, text) of the first version that held the bundle
-    for version in history:
+    for version in history or ():
         if version.data is None:
             continue
         commit = version.commit
@@ -195,6 +193,4 @@ def _changed_after_publishing(
                 f"{changer}`, or `git checkout {changer}^ -- {name}` and commit), then build again; correct "
                 "streams/ only if what was first published is wrong"
             )
-    if shallow:
-        return deepen + f"correct the release to what was published ({name})"
-    return None
+    return deepen + f"correct the release to what was published ({name})" if shallow else None
