@@ -6,6 +6,7 @@ from pathlib import Path
 
 from releasekit.errors import InputError, UsageError
 from releasekit.io.fbc_load import load_catalog
+from releasekit.jobs.catalog_matrix import openshift_roots
 from releasekit.jobs.catalog_render import load_error_line
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
@@ -22,14 +23,7 @@ def resolve_root(directory: Path, openshift: str | None) -> Path:
         if openshift is not None:
             raise UsageError(f"--openshift {openshift} applies to a catalog tree; {directory} is one catalog")
         return directory / "configs"
-    versions: dict[OpenShiftVersion, Path] = {}
-    for child in directory.iterdir():
-        try:
-            version = OpenShiftVersion.parse(child.name)
-        except ValueError:
-            continue
-        if (child / "configs").is_dir():
-            versions[version] = child / "configs"
+    versions = openshift_roots(directory)
     if not versions:
         if openshift is not None:
             raise UsageError(f"--openshift {openshift}: {directory} has no v<X.Y>/configs folders")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,19 +95,23 @@ def openshift_of(directory: Path) -> str | None:
     return None
 
 
+def openshift_roots(directory: Path, names: tuple[str, ...] = ("configs",)) -> dict[OpenShiftVersion, Path]:
+    """The FBC root (the first of ``names`` there) of every ``v<X.Y>`` folder of ``directory``, by version."""
+    roots: dict[OpenShiftVersion, Path] = {}
+    for child in directory.iterdir():
+        with contextlib.suppress(ValueError):
+            version = OpenShiftVersion.parse(child.name)
+            root = next((child / n for n in names if (child / n).is_dir()), None)
+            if root is not None:
+                roots[version] = root
+    return roots
+
+
 def expand_tree(directory: Path) -> list[Path]:
     """The FBC roots ``directory`` stands for, in OpenShift order."""
     if not directory.is_dir() or (directory / "configs").is_dir():
         return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
-    roots: dict[OpenShiftVersion, Path] = {}
-    for child in directory.iterdir():
-        try:
-            version = OpenShiftVersion.parse(child.name)
-        except ValueError:
-            continue
-        root = next((child / r for r in ("configs", "catalog") if (child / r).is_dir()), None)
-        if root is not None:
-            roots[version] = root
+    roots = openshift_roots(directory, ("configs", "catalog"))
     own_files = any(p.is_file() and p.suffix in (".json", ".yaml", ".yml") for p in directory.iterdir())
     return [roots[v] for v in sorted(roots)] if roots and not own_files else [directory]
 
