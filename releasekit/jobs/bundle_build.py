@@ -6,7 +6,6 @@ Every bundle is rendered and validated before anything is written; an error find
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -301,12 +300,10 @@ def _build_one(
 
 
 def _validate_staged(bundle: BuiltBundle) -> tuple[Finding, ...]:
-    staging = Path(tempfile.mkdtemp(prefix=".releasekit-bundle-check."))
-    try:
-        write_tree_atomic(staging / "bundle", bundle.files)
-        return validate_built(staging / "bundle", bundle.display, bundle.plan.stream, bundle.plan.release)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=".releasekit-bundle-check.", ignore_cleanup_errors=True) as tmp:
+        staged = Path(tmp) / "bundle"
+        write_tree_atomic(staged, bundle.files)
+        return validate_built(staged, bundle.display, bundle.plan.stream, bundle.plan.release)
 
 
 def build_bundles(
