@@ -5,6 +5,7 @@ The record is checked as ``streams validate`` reads it before it is written; any
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from dataclasses import dataclass
@@ -78,12 +79,10 @@ def _check_folder(path: Path, what: str) -> bool:
         return False
     except OSError as exc:
         raise InputError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
-    try:
-        st = path.stat() if stat.S_ISLNK(lst.st_mode) else lst
-    except OSError:
-        st = lst  # a dangling link
-    if not stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{path}: {what} is {_kind_of(st.st_mode)}, not a folder")
+    with contextlib.suppress(OSError):  # a dangling link is judged by its lstat
+        lst = path.stat() if stat.S_ISLNK(lst.st_mode) else lst
+    if not stat.S_ISDIR(lst.st_mode):
+        raise InputError(f"{path}: {what} is {_kind_of(lst.st_mode)}, not a folder")
     return True
 
 
@@ -262,10 +261,8 @@ def import_operator(
             f"(RK-BUNDLE-100); to record this CSV as {version} anyway (re-aimed at the release's name, "
             "version, images and edges), add --as-version"
         )
-    annotations_doc = _one_document(
-        _text(snap.annotations, f"{ref}:{ANNOTATIONS_PATH}"), f"{ref}:{ANNOTATIONS_PATH}"
-    )
-    annotations = annotations_doc.get("annotations")
+    where = f"{ref}:{ANNOTATIONS_PATH}"
+    annotations = _one_document(_text(snap.annotations, where), where).get("annotations")
     if not isinstance(annotations, dict):
         raise InputError(f"{ref}:{ANNOTATIONS_PATH}: no annotations mapping")
     try:
