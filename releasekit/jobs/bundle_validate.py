@@ -76,13 +76,6 @@ def refusals(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
     return tuple(f for f in findings if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
 
 
-def _csv_version(bundle: Bundle) -> str:
-    if bundle.csv is None:
-        return ""
-    version = bundle.csv.spec.get("version")
-    return version.strip().removeprefix("v") if isinstance(version, str) else ""
-
-
 def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
     """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's."""
     if name is None and (streams_dir is None or not streams_dir.is_dir()):
@@ -104,7 +97,8 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
         stream = next((s for s in loaded.streams if s.package and s.package == bundle.package), None)
         if stream is None:
             return None
-    version = _csv_version(bundle)
+    version = bundle.csv.spec.get("version") if bundle.csv is not None else None
+    version = version.strip().removeprefix("v") if isinstance(version, str) else ""
     released = any(str(r.version) == version and r.status.is_published for r in stream.releases)
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
@@ -140,12 +134,8 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
     if request.path.is_dir():
         refused = refusals(validate_bundle(bundle, ValidationOptions(validators=("loader",))))
         if refused:
-            report = Report(
-                command="bundle validate",
-                findings=refused,
-                checked=(bundle.root,),
-                rules=tuple(sorted({f.rule for f in refused})),
-            )
+            rules = tuple(sorted({f.rule for f in refused}))
+            report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
             return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS + request.optional,
@@ -157,10 +147,7 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
         stream=resolve_stream(bundle, request.streams_dir, request.stream),
     )
     findings = validate_bundle(bundle, options)
-    report = Report(
-        command="bundle validate",
-        findings=findings,
-        checked=tuple(m.file for m in bundle.all_manifests),
-        rules=tuple(sorted({*rules_run(options.validators), *(f.rule for f in findings)})),
-    )
+    checked = tuple(m.file for m in bundle.all_manifests)
+    rules = tuple(sorted({*rules_run(options.validators), *(f.rule for f in findings)}))
+    report = Report(command="bundle validate", findings=findings, checked=checked, rules=rules)
     return BundleValidateResult(report=report)

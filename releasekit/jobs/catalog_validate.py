@@ -57,11 +57,9 @@ def validate_dirs(
         del loaded, validated  # the next folder is loaded without this one held
     if graph:
         findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
+    rules = LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ())
     return Report(
-        command="catalog validate",
-        findings=refine_locations(findings),
-        checked=tuple(checked),
-        rules=LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ()),
+        command="catalog validate", findings=refine_locations(findings), checked=tuple(checked), rules=rules
     )
 
 
@@ -109,5 +107,4 @@ def validate_tree(
             stranding_severity=stranding_severity,
         )
     )
-    rules = JUDGED_RULES
-    return list(refine_locations(findings)), checked, tuple(rules)
+    return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)

@@ -44,12 +44,8 @@ def check_streams_folder(
     if (root / LIFECYCLE_FILE).is_file():
         shown = str(root) if display_root is None else display_root
         checked += (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
-    report = Report(
-        command="streams validate",
-        findings=findings,
-        checked=checked,
-        rules=tuple(sorted({*RULES, *LIFECYCLE_RULES, *STREAM_RULES})),
-    )
+    rules = tuple(sorted({*RULES, *LIFECYCLE_RULES, *STREAM_RULES}))
+    report = Report(command="streams validate", findings=findings, checked=checked, rules=rules)
     return StreamsCheck(loaded=loaded, report=report, lifecycle=lifecycle)
 
 
