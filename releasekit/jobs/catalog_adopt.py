@@ -102,11 +102,10 @@ def adopt(request: AdoptRequest) -> AdoptResult:
         config, decode_findings = decode_metas(metas)
         findings.extend((*load_findings, *decode_findings))
         stream = json_stream_blobs(data.decode("utf-8", "replace").removeprefix("\ufeff")) is not None
-        adopted.append(
-            AdoptedCatalog(
-                openshift=openshift, package=package, file=shown, config=config, json_stream=stream
-            )
+        entry = AdoptedCatalog(
+            openshift=openshift, package=package, file=shown, config=config, json_stream=stream
         )
+        adopted.append(entry)
         imports[target.catalog_file(openshift, package)] = data
     findings.extend(check_adopted(loaded.streams, adopted))
     rules = tuple(sorted({*ADOPT_RULES, *LOAD_RULES}))

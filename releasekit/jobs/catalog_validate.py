@@ -87,13 +87,9 @@ def validate_tree(
             catalogs.append(config)
             for package in sorted({p.name for p in config.packages}):
                 shown = str(fragment.root / package) if fragment.root else str(folder)
+                own = package_config(config, package)
                 packages.append(
-                    PackageToJudge(
-                        openshift=folder.name,
-                        package=package,
-                        config=package_config(config, package),
-                        file=shown,
-                    )
+                    PackageToJudge(openshift=folder.name, package=package, config=own, file=shown)
                 )
         fragments.append(fragment.facts)
     findings.extend(

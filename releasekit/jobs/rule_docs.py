@@ -310,14 +310,8 @@ def all_rule_docs() -> dict[str, RuleDoc]:
             fix = fix or own_fix
         if title.startswith("(ours") and rid not in DETAILS:
             why = _OWN_BUNDLE_WHY
-        out[rid] = RuleDoc(
-            id=rid,
-            severity=sev,
-            title=title.rstrip("."),
-            why=why,
-            example=example,
-            fix=_plain(fix) or family_fix,
-        )
+        fix = _plain(fix) or family_fix
+        out[rid] = RuleDoc(id=rid, severity=sev, title=title.rstrip("."), why=why, example=example, fix=fix)
     return out
 
 
