@@ -258,13 +258,9 @@ def catalog_layout(rel: PurePosixPath) -> bool:
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
     """Findings for every file under ``target`` that differs from ``files``, is missing or is extra."""
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
-    if target.is_dir():
-        for folder, dirnames, filenames in os.walk(target):  # os.walk follows no symlinked folder
-            dirnames.sort()
-            rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
-            for name in sorted(filenames):
-                rel = rel_folder / name
-                existing[rel] = functools.partial(_read_or_empty, target, rel)
+    for folder, _, filenames in os.walk(target):  # no symlinked folder followed; nothing for a missing target
+        for rel in (PurePosixPath(Path(folder).relative_to(target).as_posix()) / name for name in filenames):
+            existing[rel] = functools.partial(_read_or_empty, target, rel)
     listed = written_files(target)
     return compare_files(files, existing, display, foreign=lambda rel: rel not in listed)
 
