@@ -33,22 +33,16 @@ class TemplateContentError(ReleasekitError, ValueError):
     """The template's content is rejected, in opm's words (exit 1)."""
 
 
-def _no_bundles(image: str) -> list[Bundle]:
-    raise UnresolvedImageError(
-        f'cannot resolve bundle image "{image}": releasekit does not pull images; '
-        "pass --bundles DIR with its bundle directory or olm.bundle object"
-    )
-
-
 def _resolver(bundles_dir: Path | None, migrate_level: str | None) -> Callable[[str], Sequence[Bundle]]:
-    lookup = (
-        load_bundle_source(bundles_dir, render_bundle_files).resolve
-        if bundles_dir is not None
-        else _no_bundles
-    )
+    source = load_bundle_source(bundles_dir, render_bundle_files) if bundles_dir is not None else None
 
     def resolve(image: str) -> Sequence[Bundle]:
-        config = DeclarativeConfig(bundles=tuple(lookup(image)))
+        if source is None:
+            raise UnresolvedImageError(
+                f'cannot resolve bundle image "{image}": releasekit does not pull images; '
+                "pass --bundles DIR with its bundle directory or olm.bundle object"
+            )
+        config = DeclarativeConfig(bundles=tuple(source.resolve(image)))
         return migrate(prepare_for_render(config), migrate_level).bundles
 
     return resolve
