@@ -168,13 +168,8 @@ def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
     return [markdown_text(line) for line in changes], [markdown_text(line) for line in settings]
 
 
-def _gate_json(gate: FeatureGate) -> dict[str, Any]:
-    return {
-        "name": gate.name,
-        "stage": gate.stage.value,
-        "default": gate.default,
-        "lockToDefault": gate.lock_to_default,
-    }
+def _gate_json(g: FeatureGate) -> dict[str, Any]:
+    return {"name": g.name, "stage": g.stage.value, "default": g.default, "lockToDefault": g.lock_to_default}
 
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
@@ -245,7 +240,6 @@ def build_notes(
     old_inv = inventory_for(previous, inventories) if previous is not None else None
     pairs = ((release, new_inv), (previous, old_inv))
     missing = tuple(sorted({r.upstream.inventory for r, inv in pairs if r is not None and inv is None}))
-    images = [("bundle", release.bundle_image), *release.images.items()]
     return ReleaseNotes(
         stream=stream.name,
         package=stream.package,
@@ -257,7 +251,7 @@ def build_notes(
         previous_kueue=_kueue(previous) if previous is not None else None,
         apis=_api_changes(stream, old_inv, new_inv),
         gates=_gate_changes(stream, release, old_inv, new_inv),
-        images=tuple(images),
+        images=(("bundle", release.bundle_image), *release.images.items()),
         catalogs=tuple(str(c) for c in release.catalogs),
         upgrades_from=_upgrades_from(stream, release),
         deprecations=_deprecations(stream, release, new_inv),
@@ -276,8 +270,6 @@ _ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
 
 def visible(text: str) -> str:
     """``text`` on one line: every character ``str.isprintable`` refuses is written as its Python escape."""
-    if text.isprintable():
-        return text
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
