@@ -100,9 +100,7 @@ def working_findings(
     changed: dict[PurePosixPath, Callable[[], bytes]] = {}
     unchanged: set[str] = set()
     names: list[str] = []
-    for path in sorted(
-        catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")
-    ):  # not all of a repository root
+    for path in sorted(catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")):  # not a whole repository
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
         if layout.catalog_key(rel) is None or _through_a_link(catalog_dir, rel):
             continue  # a link is never followed: what lies behind it is not the repository's catalog
@@ -133,16 +131,13 @@ def history_hints(
 ) -> list[Finding]:
     """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing."""
     shown = _shown(display)
+    hint_for = functools.cache(  # git history is read once per blob, and only for such findings
+        lambda key: _changed_after_publishing(carried[key], key, catalog_dir, layout, shown)
+    )
     out: list[Finding] = []
-    asked: dict[PublishedKey, str | None] = {}
     for finding in findings:
         key = _carried_key(finding)
-        if finding.rule != RULE_CARRIED_FACTS or key is None or key not in carried:
-            out.append(finding)
-            continue
-        if key not in asked:
-            asked[key] = _changed_after_publishing(carried[key], key, catalog_dir, layout, shown)
-        hint = asked[key]
+        hint = hint_for(key) if finding.rule == RULE_CARRIED_FACTS and key in carried else None
         out.append(replace(finding, hint=hint) if hint else finding)
     return out
 
@@ -155,11 +150,7 @@ def _carried_key(finding: Finding) -> PublishedKey | None:
 
 
 def _changed_after_publishing(
-    blob: PublishedBlob,
-    key: PublishedKey,
-    catalog_dir: Path,
-    layout: CatalogLayout,
-    shown: str,
+    blob: PublishedBlob, key: PublishedKey, catalog_dir: Path, layout: CatalogLayout, shown: str
 ) -> str | None:
     """The hint for a blob committed at HEAD that differs from the one first published, else None."""
     name = blob.location.file
