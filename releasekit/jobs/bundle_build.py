@@ -82,9 +82,6 @@ class BundleBuild:
     checked: tuple[str, ...]
 
 
-# ------------------------------------------------------------------------------------------ upstream
-
-
 def _one_line(text: str) -> str:
     lines = [line.strip() for line in str(text).splitlines() if line.strip()]
     fatal = [line for line in lines if line.lower().startswith(("fatal:", "error:"))]
@@ -126,9 +123,6 @@ class UpstreamReader:
         return self._by_ref[ref]
 
 
-# ------------------------------------------------------------------------------------------ rendering
-
-
 def render_bundle(
     plan: BundlePlan,
     contents: Mapping[str, bytes],
@@ -162,9 +156,6 @@ def render_bundle(
         GENERATED + upstream + dump_yaml_block(dict(manifest_document(plan)))
     ).encode()
     return files
-
-
-# ------------------------------------------------------------------------------------------ checks
 
 
 def _bundle_layout(rel: PurePosixPath) -> bool:
@@ -253,9 +244,6 @@ def validate_built(root: Path, display: str, stream: Stream, release: Release) -
         shown = f"{display.rstrip('/')}/operator-assets/crds"
         findings += check_alpha_crds(load_manifests_dir(assets, shown=shown), policy)
     return tuple(findings)
-
-
-# ------------------------------------------------------------------------------------------ the build
 
 
 def _build_one(

@@ -145,8 +145,7 @@ def _namespace(request: ManifestsRequest, bundle: Bundle, package: str) -> tuple
                 bundle.annotations.loc("$") if bundle.annotations is not None else Location(file=bundle.root)
             )
             what, namespace, shown = "the package name (the default namespace)", package, bundle
-    findings = check_install_namespace(namespace, where, what, shown, Severity.ERROR, Severity.ERROR)
-    return namespace, findings
+    return namespace, check_install_namespace(namespace, where, what, shown, Severity.ERROR, Severity.ERROR)
 
 
 def _judge(bundle: Bundle, request: ManifestsRequest) -> list[Finding]:

@@ -259,9 +259,6 @@ def build_notes(
     )
 
 
-# ------------------------------------------------------------------------------------------ rendering
-
-
 _MARKDOWN_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~#"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 _MARKDOWN_SPECIAL = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
 _BACKTICKS = re.compile("`+")

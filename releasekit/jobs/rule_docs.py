@@ -233,8 +233,7 @@ OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
         Severity.ERROR,
     ),
 }
-"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``, the layout
-configuration's schema finding from :mod:`releasekit.io.config`)."""
+"""Rule ids no rules module defines (the CLI's refusal finding, the layout configuration's schema finding)."""
 
 _OWN_BUNDLE_WHY = (
     "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "

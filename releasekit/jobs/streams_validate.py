@@ -69,6 +69,5 @@ def validate_streams(
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
     """Load ``root`` for a command that shows the streams."""
     loaded = load_streams(root, display_root=display_root)
-    if has_errors(loaded.findings):
-        return loaded, Report(command="streams", findings=loaded.findings, checked=loaded.files)
-    return loaded, None
+    report = Report(command="streams", findings=loaded.findings, checked=loaded.files)
+    return loaded, report if has_errors(loaded.findings) else None
