@@ -5,6 +5,7 @@ Every bundle is rendered and validated before anything is written; an error find
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from collections.abc import Callable, Mapping
@@ -94,26 +95,24 @@ class UpstreamReader:
     def __init__(self, spec: str, *, cache: Path | None = None) -> None:
         self.spec = spec
         self.cache = cache
-        self._repo: Any = None
         self._by_ref: dict[str, tuple[str, tuple[tuple[Crd, bytes], ...]]] = {}
 
-    def _open(self) -> Any:
-        if self._repo is None:
-            os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
-            try:
-                self._repo = open_repository(self.spec, cache=self.cache)
-            except UpstreamError as exc:
-                raise UpstreamError(
-                    f"upstream Kueue repository {self.spec} is unreachable: {_one_line(str(exc))}; "
-                    "pass --upstream PATH to use a local clone"
-                ) from None
-        return self._repo
+    @functools.cached_property
+    def _repo(self) -> Any:
+        os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
+        try:
+            return open_repository(self.spec, cache=self.cache)
+        except UpstreamError as exc:
+            raise UpstreamError(
+                f"upstream Kueue repository {self.spec} is unreachable: {_one_line(str(exc))}; "
+                "pass --upstream PATH to use a local clone"
+            ) from None
 
     def crds(self, ref: str) -> tuple[str, tuple[tuple[Crd, bytes], ...]]:
         """The commit ``ref`` resolves to and every CRD file at it (facts and bytes), read from git blobs."""
         if ref not in self._by_ref:
             check_ref(ref)  # before git sees it
-            commit = resolve_ref(self._open(), ref)
+            commit = resolve_ref(self._repo, ref)
             out: list[tuple[Crd, bytes]] = []
             for path, data, crds in read_crd_files(commit.tree, ref):
                 if len(crds) > 1:

@@ -45,8 +45,7 @@ def validate_dirs(
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
         loaded, validated = fbc_load.load_and_check(directory, validate_config, limits)
-        findings.extend(loaded.findings)
-        findings.extend(validated)
+        findings += [*loaded.findings, *validated]
         checked.extend(loaded.files)
         if graph:
             findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
