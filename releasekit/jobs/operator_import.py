@@ -204,15 +204,12 @@ def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, r
     new_facts = choose_operator_facts(stream, release, {**records, version: new})
     before = recorded_csv(stream, release, shipped.record, carried_from=shipped.carried_from, prose_doc={})
     after = recorded_csv(stream, release, new, carried_from=new_facts.carried_from, prose_doc={})
-    differ = sorted(k for k in {*before, *after} if before.get(k) != after.get(k))
+    spec_before, spec_after = before.get("spec", {}), after.get("spec", {})
+    differ = sorted(k for k in {*before, *after} - {"spec"} if before.get(k) != after.get(k))
     differ += sorted(
-        f"spec.{k}"
-        for k in {*before.get("spec", {}), *after.get("spec", {})}
-        if before.get("spec", {}).get(k) != after.get("spec", {}).get(k)
+        f"spec.{k}" for k in {*spec_before, *spec_after} if spec_before.get(k) != spec_after.get(k)
     )
-    if dict(shipped.record.manifests) != dict(new.manifests):
-        differ.append("manifests")
-    differ = [d for d in differ if d != "spec"]
+    differ += ["manifests"] if dict(shipped.record.manifests) != dict(new.manifests) else []
     if differ:
         raise InputError(
             f"{ref}: refusing to record {version}: it was published on {shipped.record.file}'s facts "
