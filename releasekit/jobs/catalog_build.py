@@ -16,7 +16,7 @@ from releasekit.io.fbc_write import render_json
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
-from releasekit.jobs.bundle_build import UpstreamReader
+from releasekit.jobs.bundle_build import CSV_FACTS, CSV_TEMPLATE, OPERATOR_CRD_TEMPLATE, PROSE, UpstreamReader
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
@@ -33,18 +33,7 @@ from releasekit.plan.catalog import (
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
 from releasekit.plan.operator_bundle import choose_operator_facts
 
-__all__ = [
-    "CSV_TEMPLATE",
-    "CatalogBuild",
-    "build_catalogs",
-    "catalog_files",
-    "catalog_layout",
-    "compare_files",
-    "drift",
-]
-
-CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
-OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
+__all__ = ["CatalogBuild", "build_catalogs", "catalog_files", "catalog_layout", "compare_files", "drift"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,10 +54,8 @@ def render_csv(
     """Render one release's ClusterServiceVersion and parse it back (facts + this project's prose)."""
     inventory = loaded.inventories.get(release.upstream.inventory)
     crds = operand_crds(stream, inventory) if inventory is not None else ()
-    context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
-    csv: dict[str, Any] = templates.render_yaml(
-        CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml"))
-    )
+    context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml(CSV_FACTS))
+    csv: dict[str, Any] = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml(PROSE)))
     return csv
 
 
