@@ -91,15 +91,13 @@ def validate_tree(
                     PackageToJudge(openshift=folder.name, package=package, config=own, file=shown)
                 )
         fragments.append(fragment.facts)
-    findings.extend(
-        judge_catalogs(
-            catalogs,
-            packages,
-            fragments,
-            policies=policies or {},
-            upgrade_order=upgrade_order,
-            upgrade_edges=upgrade_edges,
-            stranding_severity=stranding_severity,
-        )
+    findings += judge_catalogs(
+        catalogs,
+        packages,
+        fragments,
+        policies=policies or {},
+        upgrade_order=upgrade_order,
+        upgrade_edges=upgrade_edges,
+        stranding_severity=stranding_severity,
     )
     return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)

@@ -80,11 +80,9 @@ def _stream(request: ManifestsRequest) -> Stream | None:
             f"--version {request.version} is in several streams ({', '.join(s.name for s in having)}); "
             "choose one with --stream"
         )
-    if not having:
-        if request.bundle is not None:
-            return None
+    if not having and request.bundle is None:
         raise UsageError(f"--version {request.version}: no stream has this release")
-    return having[0]
+    return having[0] if having else None
 
 
 def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
