@@ -275,12 +275,10 @@ def _family(rule_id: str) -> str:
 @cache
 def all_rule_docs() -> dict[str, RuleDoc]:
     """Every rule id releasekit has, explained (sorted by id)."""
-    modules = [fbc_load, acknowledgement] + [
-        importlib.import_module(info.name)
-        for info in sorted(
-            pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
-        )
-    ]
+    found = sorted(
+        pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
+    )
+    modules = [fbc_load, acknowledgement] + [importlib.import_module(info.name) for info in found]
     titles: dict[str, tuple[str, Severity | None, str]] = {}
     for module in modules:  # the id tables in the rule modules' docstrings: title and severity
         for rid, (title, sev) in _from_docstring(module.__doc__).items():
