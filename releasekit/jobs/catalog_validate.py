@@ -4,26 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from releasekit.io import fbc_load
 from releasekit.io.catalog_tree import find_fragments, package_config, read_fragment
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES, LoadLimits
-from releasekit.io.fbc_locate import refine_locations
-from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
-from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.graph import Stranding
 from releasekit.model.report import Report
 from releasekit.rules.fbc import RULES, validate_config
-from releasekit.rules.graph import DEFAULT_POLICY, GraphPolicy, check_graph
-from releasekit.rules.graph import RULES as GRAPH_RULES
+
+if TYPE_CHECKING:
+    from releasekit.rules.graph import GraphPolicy
+
+# The graph, judging and line-refining modules are imported where they are needed: `catalog validate` of
+# JSON catalogs loads no YAML parser (tests/unit/test_startup.py).
 
 __all__ = ["DEFAULT_MAX_FILE_BYTES", "graph_rules", "validate_dirs", "validate_tree"]
 
 
 def graph_rules() -> tuple[str, ...]:
     """The upgrade-graph rule ids, sorted (what ``--graph`` adds to a report's rules)."""
+    from releasekit.rules.graph import RULES as GRAPH_RULES
+
     return tuple(sorted(GRAPH_RULES))
 
 
@@ -42,6 +46,9 @@ def validate_dirs(
     by_openshift: dict[str, DeclarativeConfig] = {}
     shown: dict[str, str] = {}
     if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
+        from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
+        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
         loaded, validated = fbc_load.load_and_check(directory, validate_config, limits)
@@ -56,10 +63,12 @@ def validate_dirs(
         del loaded, validated  # the next folder is loaded without this one held
     if graph:
         findings.extend(cross_openshift_findings(by_openshift, shown, lifecycle))
+    if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
+        from releasekit.io.fbc_locate import refine_locations
+
+        findings = list(refine_locations(findings))
     rules = LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ())
-    return Report(
-        command="catalog validate", findings=refine_locations(findings), checked=tuple(checked), rules=rules
-    )
+    return Report(command="catalog validate", findings=tuple(findings), checked=tuple(checked), rules=rules)
 
 
 def validate_tree(
@@ -72,6 +81,9 @@ def validate_tree(
     upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
+    from releasekit.io.fbc_locate import refine_locations
+    from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
+
     findings: list[Finding] = []
     checked: list[str] = []
     catalogs = []
