@@ -215,22 +215,19 @@ def _own_properties_allowed(
 
 def validate_built(root: Path, display: str, stream: Stream, release: Release) -> tuple[Finding, ...]:
     """Validate a generated bundle folder: operator-sdk's default validators plus releasekit's own rules."""
-    policy = StreamPolicy(
-        stream=stream.name,
-        alpha_kinds=stream.api_maturity.alpha_apis,
-        released=release.status is not ReleaseStatus.CANDIDATE,
-    )
+    released = release.status is not ReleaseStatus.CANDIDATE
+    policy = StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
     bundle = load_bundle(root, shown=display)
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS,
         index_dockerfile=bundle.dockerfile,
-        release_checks=release.status is not ReleaseStatus.CANDIDATE,
+        release_checks=released,
         allowed_registries=stream.released_registries,
         stream=policy,
         openshift_catalogs=tuple(str(c) for c in release.catalogs),
     )
     findings = _own_properties_allowed(list(validate_bundle(bundle, options)), bundle, stream, release)
-    if release.status is not ReleaseStatus.CANDIDATE:
+    if released:
         findings = [_as_history(f, release) for f in findings]
     required = stream.olmv1 is OlmV1Readiness.REQUIRED
     findings += check_olmv1(bundle, Severity.ERROR if required else Severity.WARNING)

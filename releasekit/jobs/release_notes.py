@@ -102,16 +102,12 @@ def _api_changes(stream: Stream, old: Inventory | None, new: Inventory | None) -
         return ApiChanges()
     before: dict[str, Crd] = {c.name: c for c in old.crds} if old is not None else {}
     after: dict[str, Crd] = {c.name: c for c in new.crds}
-    versions_added: list[str] = []
-    versions_removed: list[str] = []
-    storage: list[str] = []
-    for name in sorted(set(before) & set(after)):
-        b = {v.name for v in before[name].versions}
-        a = {v.name for v in after[name].versions}
-        versions_added += [f"{name} {v}" for v in sorted(a - b)]
-        versions_removed += [f"{name} {v}" for v in sorted(b - a)]
-        if before[name].storage_version != after[name].storage_version:
-            storage.append(f"{name}: {before[name].storage_version} → {after[name].storage_version}")
+    common = sorted(set(before) & set(after))
+    names = {n: ({v.name for v in before[n].versions}, {v.name for v in after[n].versions}) for n in common}
+    versions_added = [f"{n} {v}" for n, (b, a) in names.items() for v in sorted(a - b)]
+    versions_removed = [f"{n} {v}" for n, (b, a) in names.items() for v in sorted(b - a)]
+    moved = [n for n in common if before[n].storage_version != after[n].storage_version]
+    storage = [f"{n}: {before[n].storage_version} → {after[n].storage_version}" for n in moved]
     alpha = [(crd, v.name) for crd in new.crds for v in crd.versions if v.maturity is Maturity.ALPHA]
     shipped = [f"{crd.name} {v}" for crd, v in alpha if stream.api_maturity.allows(crd)]
     kept_out = [f"{crd.name} {v}" for crd, v in alpha if not stream.api_maturity.allows(crd)]
