@@ -88,9 +88,8 @@ def _check_folder(path: Path, what: str) -> bool:
 
 def _check_output(streams_dir: Path, path: Path) -> None:
     """Refuse, before git is asked anything, an output that cannot be written."""
-    if not _check_folder(streams_dir, "--streams-dir"):
-        return
-    if not _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder"):
+    folders = _check_folder(streams_dir, "--streams-dir")
+    if not (folders and _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder")):
         return
     try:
         st = os.lstat(path)
