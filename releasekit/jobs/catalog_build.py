@@ -79,9 +79,8 @@ def catalog_files(
     files: dict[PurePosixPath, bytes] = {}
     for fragment in fragments:
         openshift = str(fragment.openshift)
-        files[layout.containerfile_path(openshift)] = containerfile(
-            fragment.openshift, layout.fbc_dir
-        ).encode()
+        build_file = containerfile(fragment.openshift, layout.fbc_dir)
+        files[layout.containerfile_path(openshift)] = build_file.encode()
         for package, config in fragment.packages:
             verbatim = {
                 (p, name): blob.text
@@ -129,10 +128,7 @@ def build_catalogs(
     regenerated: dict[PublishedKey, Bundle] = {}
     if carried:
         generated = {
-            (str(f.openshift), package, b.name): b
-            for f in fragments
-            for package, config in f.packages
-            for b in config.bundles
+            (str(f.openshift), p, b.name): b for f in fragments for p, c in f.packages for b in c.bundles
         }
         regenerated = {key: generated[key] for key in carried if key in generated}
         kept = {key: blob.bundle for key, blob in carried.items() if key in generated}
