@@ -57,14 +57,11 @@ def carried_at_head(
     files, label = committed
     readers: dict[PurePosixPath, Callable[[], bytes]] = {rel: ref.read for rel, ref in files.items()}
     carried = carried_at(readers, streams, layout, display=display, revision=label)
-    if committed_bytes is not None:
-        committed_bytes.update(  # the package catalogs just decoded (FileRef keeps what it read)
-            {
-                rel: ref.read()
-                for rel, ref in files.items()
-                if rel.name == "catalog.json" and layout.catalog_key(rel) is not None
-            }
-        )
+    if committed_bytes is not None:  # the package catalogs just decoded (FileRef keeps what it read)
+        catalogs = [
+            rel for rel in files if rel.name == "catalog.json" and layout.catalog_key(rel) is not None
+        ]
+        committed_bytes.update({rel: files[rel].read() for rel in catalogs})
     return carried
 
 
