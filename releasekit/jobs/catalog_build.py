@@ -82,11 +82,8 @@ def catalog_files(
         build_file = containerfile(fragment.openshift, layout.fbc_dir)
         files[layout.containerfile_path(openshift)] = build_file.encode()
         for package, config in fragment.packages:
-            verbatim = {
-                (p, name): blob.text
-                for (o, p, name), blob in (carried or {}).items()
-                if o == openshift and p == package
-            }
+            mine = [(key, blob) for key, blob in (carried or {}).items() if key[:2] == (openshift, package)]
+            verbatim = {(p, name): blob.text for (_, p, name), blob in mine}
             files[layout.catalog_file(openshift, package)] = render_json(config, verbatim).encode()
     return files
 
