@@ -111,13 +111,10 @@ def _text(data: bytes, where: str) -> str:
 
 def _one_document(text: str, where: str) -> Any:
     try:
-        docs = [
-            d.data
-            for d in load_yaml_documents(text, track_paths=False, last_key_wins=True, source=where)
-            if d.data is not None
-        ]
+        loaded = load_yaml_documents(text, track_paths=False, last_key_wins=True, source=where)
     except YamlContentError as exc:
         raise InputError(f"{where}: not YAML: {exc.message} (line {exc.line})") from None
+    docs = [d.data for d in loaded if d.data is not None]
     if len(docs) != 1 or not isinstance(docs[0], dict):
         raise InputError(f"{where}: expected one YAML mapping, found {len(docs)} documents")
     return docs[0]
