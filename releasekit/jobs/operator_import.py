@@ -62,13 +62,8 @@ def _shown(value: object) -> str:
 
 
 def _kind_of(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a dangling symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "not a folder (a socket or device)"
+    kinds = ((stat.S_ISLNK, "a dangling symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISREG, "a file"))
+    return next((kind for test, kind in kinds if test(mode)), "not a folder (a socket or device)")
 
 
 def _check_folder(path: Path, what: str) -> bool:
