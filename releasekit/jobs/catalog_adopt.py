@@ -46,13 +46,10 @@ class AdoptResult:
 
 
 def _write(
-    repo_root: Path,
-    catalog_dir: Path,
-    target: CatalogLayout,
-    imports: dict[PurePosixPath, bytes],
-    request: AdoptRequest,
+    catalog_dir: Path, target: CatalogLayout, imports: dict[PurePosixPath, bytes], request: AdoptRequest
 ) -> None:
     """Write the imported catalogs all or nothing, as ``build`` writes."""
+    repo_root = request.streams_dir.parent
     if request.catalog_dir is None and (
         catalog_dir.is_symlink() or not inside(os.path.realpath(catalog_dir), os.path.realpath(repo_root))
     ):
@@ -115,5 +112,5 @@ def adopt(request: AdoptRequest) -> AdoptResult:
         shown_target = str(catalog_dir).rstrip("/") or "."
         unchanged = f"{shown_target}/ left unchanged: {errors} error{'s' if errors != 1 else ''}"
         return AdoptResult(report=report, written=(), unchanged=unchanged)
-    _write(repo_root, catalog_dir, target, imports, request)
+    _write(catalog_dir, target, imports, request)
     return AdoptResult(report=report, written=tuple(sorted(imports)))
