@@ -48,17 +48,6 @@ class CatalogBuild:
     regenerated: Mapping[PublishedKey, Bundle] = field(default_factory=dict)
 
 
-def render_csv(
-    templates: TemplateSet, stream: Stream, release: Release, loaded: LoadedStreams
-) -> dict[str, Any]:
-    """Render one release's ClusterServiceVersion and parse it back (facts + this project's prose)."""
-    inventory = loaded.inventories.get(release.upstream.inventory)
-    crds = operand_crds(stream, inventory) if inventory is not None else ()
-    context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml(CSV_FACTS))
-    csv: dict[str, Any] = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml(PROSE)))
-    return csv
-
-
 def render_operator_crd(templates: TemplateSet, release: Release, cache: dict[Any, Any]) -> dict[str, Any]:
     """The operator's own CRD for the API ``release`` owns, rendered once per API (``cache``)."""
     api = release.owned_api
@@ -111,7 +100,10 @@ def build_catalogs(
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
                 continue
-            csv = render_csv(templates, stream, release, loaded)
+            inventory = loaded.inventories.get(release.upstream.inventory)
+            operands = operand_crds(stream, inventory) if inventory is not None else ()
+            context = csv_context(stream, release, crds=operands, defaults=templates.read_yaml(CSV_FACTS))
+            csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml(PROSE)))
             old = [c for c in release.catalogs if c < CSV_METADATA_SINCE]
             objects: tuple[Mapping[str, Any], ...] = (render_operator_crd(templates, release, crds),)
             if old:  # the catalog carries every object the bundle ships (olm.bundle.object)
