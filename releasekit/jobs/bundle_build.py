@@ -283,13 +283,6 @@ def _build_one(
     return BuiltBundle(plan=plan, files=files, target=target, display=display, operator=operator)
 
 
-def _validate_staged(bundle: BuiltBundle) -> tuple[Finding, ...]:
-    with tempfile.TemporaryDirectory(prefix=".releasekit-bundle-check.", ignore_cleanup_errors=True) as tmp:
-        staged = Path(tmp) / "bundle"
-        write_tree_atomic(staged, bundle.files)
-        return validate_built(staged, bundle.display, bundle.plan.stream, bundle.plan.release)
-
-
 def build_bundles(
     streams_dir: Path,
     templates_dir: Path,
@@ -317,7 +310,12 @@ def build_bundles(
             findings += bundle.operator.findings
         if check:
             findings += drift_findings(bundle.target, bundle.files, bundle.display)
-        findings += _validate_staged(bundle)
+        with tempfile.TemporaryDirectory(
+            prefix=".releasekit-bundle-check.", ignore_cleanup_errors=True
+        ) as tmp:
+            staged = Path(tmp) / "bundle"  # validated as written, named as its target in the findings
+            write_tree_atomic(staged, bundle.files)
+            findings += validate_built(staged, bundle.display, bundle.plan.stream, bundle.plan.release)
     # an error anywhere (a record left out, a bundle the validators refuse) writes nothing at all
     write = not check and not has_errors(findings)
     checked: list[str] = []

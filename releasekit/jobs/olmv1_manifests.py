@@ -85,15 +85,6 @@ def _stream(request: ManifestsRequest) -> Stream | None:
     return having[0] if having else None
 
 
-def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
-    """The release's bundle: ``--bundle DIR``, the one ``bundle build`` wrote, or planned in memory."""
-    if request.bundle is not None:
-        return _loaded_bundle(request.bundle, request)
-    assert stream is not None  # _stream returns a stream unless --bundle is given
-    path = request.bundles_dir / stream.name / request.version
-    return _loaded_bundle(path, request) if path.is_dir() else _planned_bundle(request, stream)
-
-
 def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
     """The release's bundle planned in memory from its recorded facts, as ``bundle build`` would write it."""
     release = stream.release(request.version)
@@ -162,7 +153,12 @@ def run_manifests(request: ManifestsRequest) -> ManifestsResult:
     ``text`` is None when an error finding refuses the bundle.
     """
     stream = _stream(request)
-    bundle = _bundle(request, stream)
+    if request.bundle is not None:  # the release's bundle: --bundle DIR, what bundle build wrote, or planned
+        bundle = _loaded_bundle(request.bundle, request)
+    else:
+        assert stream is not None  # _stream returns a stream unless --bundle is given
+        path = request.bundles_dir / stream.name / request.version
+        bundle = _loaded_bundle(path, request) if path.is_dir() else _planned_bundle(request, stream)
     package = stream.package if stream is not None else bundle.package
     if not package:
         raise InputError(f"{bundle.root}: the bundle names no package; pass --stream")
