@@ -83,12 +83,6 @@ class BundleBuild:
     checked: tuple[str, ...]
 
 
-def _one_line(text: str) -> str:
-    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
-    fatal = [line for line in lines if line.lower().startswith(("fatal:", "error:"))]
-    return "; ".join(fatal or lines[-1:] or [str(text)])
-
-
 class UpstreamReader:
     """Opens the upstream repository once, on first use, and reads CRDs at refs (cached per ref)."""
 
@@ -102,9 +96,12 @@ class UpstreamReader:
         os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
         try:
             return open_repository(self.spec, cache=self.cache)
-        except UpstreamError as exc:
+        except UpstreamError as exc:  # git's fatal lines, else its last one
+            lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+            fatal = [line for line in lines if line.lower().startswith(("fatal:", "error:"))]
             raise UpstreamError(
-                f"upstream Kueue repository {self.spec} is unreachable: {_one_line(str(exc))}; "
+                f"upstream Kueue repository {self.spec} is unreachable: "
+                f"{'; '.join(fatal or lines[-1:] or [str(exc)])}; "
                 "pass --upstream PATH to use a local clone"
             ) from None
 

@@ -99,7 +99,8 @@ def working_findings(
     names: list[str] = []
     for path in sorted(catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")):  # not a whole repository
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
-        if layout.catalog_key(rel) is None or _through_a_link(catalog_dir, rel):
+        links = any(catalog_dir.joinpath(*rel.parts[: i + 1]).is_symlink() for i in range(len(rel.parts)))
+        if layout.catalog_key(rel) is None or links:  # the glob follows links
             continue  # a link is never followed: what lies behind it is not the repository's catalog
         name = f"{shown}/{rel}" if shown != "." else str(rel)
         names.append(name)
@@ -111,11 +112,6 @@ def working_findings(
     working = published_blobs(changed, layout, display_root=shown, revision="working tree")
     working.update({key: blob for key, blob in carried.items() if blob.location.file in unchanged})
     return list(check_carried_edits(carried, working, names))
-
-
-def _through_a_link(root: Path, rel: PurePosixPath) -> bool:
-    """True when a component of ``root/rel`` is a symbolic link (the glob above follows them)."""
-    return any(root.joinpath(*rel.parts[: i + 1]).is_symlink() for i in range(len(rel.parts)))
 
 
 def history_hints(
