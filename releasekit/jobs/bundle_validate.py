@@ -128,9 +128,8 @@ def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
 def run(request: BundleValidateRequest) -> BundleValidateResult:
     """Validate ``request.path``; unreadable input raises :class:`~releasekit.errors.ReleasekitError`."""
     bundle = load_bundle(request.path)
-    categories = None
-    if request.categories_file is not None and {"categories", "operatorhub"} & set(request.optional):
-        categories = load_categories_file(request.categories_file)
+    wanted = {"categories", "operatorhub"} & set(request.optional)
+    categories = load_categories_file(request.categories_file) if request.categories_file and wanted else None
     if request.path.is_dir():
         refused = refusals(validate_bundle(bundle, ValidationOptions(validators=("loader",))))
         if refused:

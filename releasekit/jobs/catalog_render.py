@@ -64,8 +64,7 @@ def render_references(refs: Sequence[Path], migrate_level: str | None, output_fo
         raise InputError(str(exc)) from None
     combined = DeclarativeConfig()
     for ref in refs:
-        config = migrate(prepare_for_render(load_reference(ref)), migrate_level)
-        combined = combined.merged(config)
+        combined = combined.merged(migrate(prepare_for_render(load_reference(ref)), migrate_level))
     try:
         return render(combined, output_format)
     except WriteError as exc:

@@ -55,8 +55,7 @@ def render_template(
     try:
         stages_for_level(migrate_level)
         doc = read_first_document(path)
-        if kind is None:
-            kind = detect_template_type(doc)
+        kind = detect_template_type(doc) if kind is None else kind
         if kind == "substitutes":
             raise InputError("olm.template.substitutes templates are not supported by releasekit")
         resolve = _resolver(bundles_dir, migrate_level)

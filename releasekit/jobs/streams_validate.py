@@ -60,10 +60,8 @@ def validate_streams(
     shown = str(root) if display_root is None else display_root
     _, findings = load_operator_records(root, display_root=shown)
     files = [f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))]
-    report = replace(
-        result.report, findings=(*result.report.findings, *findings), checked=(*result.report.checked, *files)
-    )
-    return result.loaded, report
+    found, read = (*result.report.findings, *findings), (*result.report.checked, *files)
+    return result.loaded, replace(result.report, findings=found, checked=read)
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:

@@ -25,10 +25,9 @@ def _released_users(streams_dir: Path, name: str) -> list[str]:
     """The published releases (not candidates) under ``streams_dir`` that name inventory ``name``."""
     if not any(streams_dir.glob("*.yaml")):
         return []
-    loaded = load_streams(streams_dir)
     return [
         f"{stream.name} {release.version}"
-        for stream in loaded.streams
+        for stream in load_streams(streams_dir).streams
         for release in stream.releases
         if release.upstream.inventory == name and release.status is not ReleaseStatus.CANDIDATE
     ]
