@@ -1,13 +1,6 @@
-"""The ``bundle validate`` use case: judge one bundle as operator-sdk does, plus releasekit's own rules.
+"""``releasekit bundle validate``: judge one bundle as operator-sdk does, plus releasekit's own rules.
 
-Story: load the path (:mod:`releasekit.io.bundle_load`); on a folder, decide first whether operator-sdk
-could load it at all: what its loader refuses (no metadata, no manifest files, a hidden file or
-sub-folder in ``manifests/``, no CSV or two, an undecodable manifest, a CRD of an unsupported
-apiVersion, a CSV whose version is not semver) makes the folder *not a loadable bundle*, which the CLI
-reports as unreadable input (exit 2, one line) and, for machine formats, as a report of those findings.
-Otherwise resolve the releasekit stream the bundle belongs to (its package is a stream's package in
-``streams/``, or ``--stream S``): only such bundles get stream policy. Then run operator-sdk's default
-validators, the optional ones asked for, and releasekit's rules.
+A folder operator-sdk's loader refuses is not a loadable bundle (exit 2, one line).
 """
 
 from __future__ import annotations
@@ -33,15 +26,7 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, rules_run, validate_bundle
 
-__all__ = [
-    "REFUSAL_RULES",
-    "BundleValidateRequest",
-    "BundleValidateResult",
-    "optional_checks",
-    "refusals",
-    "resolve_stream",
-    "run",
-]
+__all__ = ["BundleValidateRequest", "optional_checks", "refusals", "run"]
 
 _OBJECT_REFUSALS = frozenset(
     {
@@ -61,19 +46,7 @@ REFUSAL_RULES = LOADER_RULES | _OBJECT_REFUSALS
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BundleValidateRequest:
-    """What ``bundle validate`` was asked.
-
-    Attributes:
-        path: the bundle folder (or one manifest file) to validate.
-        optional: optional validators to run besides operator-sdk's defaults.
-        k8s_version: the ``k8s-version`` optional value.
-        release_checks: judge the bundle as a released version (image digests and registries).
-        openshift_catalogs: OpenShift catalogs the release appears in.
-        streams_dir: the ``streams/`` folder to find the bundle's stream in; a folder that does not exist
-            means no stream (the bundle is judged as any operator's).
-        stream: ``--stream S``: judge the bundle as a bundle of stream ``S`` whatever its package.
-        categories_file: ``OPERATOR_BUNDLE_CATEGORIES``, when set.
-    """
+    """What ``bundle validate`` was asked (``stream``: judge it as that stream's, whatever its package)."""
 
     path: Path
     optional: tuple[str, ...] = ()
@@ -103,22 +76,8 @@ def refusals(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
     return tuple(f for f in findings if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
 
 
-def _csv_version(bundle: Bundle) -> str:
-    if bundle.csv is None:
-        return ""
-    version = bundle.csv.spec.get("version")
-    return version.strip().removeprefix("v") if isinstance(version, str) else ""
-
-
 def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
-    """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's.
-
-    Without ``name``, a streams folder that cannot be read means no stream: the bundle is judged as any
-    operator's (``streams validate`` is where a broken folder is reported).
-
-    Raises:
-        InputError: ``name`` is given and ``streams_dir`` or the stream cannot be read or found.
-    """
+    """The stream policy for ``bundle``: stream ``name``, else the stream whose package is the bundle's."""
     if name is None and (streams_dir is None or not streams_dir.is_dir()):
         return None
     if streams_dir is None:
@@ -138,7 +97,8 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
         stream = next((s for s in loaded.streams if s.package and s.package == bundle.package), None)
         if stream is None:
             return None
-    version = _csv_version(bundle)
+    version = bundle.csv.spec.get("version") if bundle.csv is not None else None
+    version = version.strip().removeprefix("v") if isinstance(version, str) else ""
     released = any(str(r.version) == version and r.status.is_published for r in stream.releases)
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
@@ -168,18 +128,13 @@ def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
 def run(request: BundleValidateRequest) -> BundleValidateResult:
     """Validate ``request.path``; unreadable input raises :class:`~releasekit.errors.ReleasekitError`."""
     bundle = load_bundle(request.path)
-    categories = None
-    if request.categories_file is not None and {"categories", "operatorhub"} & set(request.optional):
-        categories = load_categories_file(request.categories_file)
+    wanted = {"categories", "operatorhub"} & set(request.optional)
+    categories = load_categories_file(request.categories_file) if request.categories_file and wanted else None
     if request.path.is_dir():
         refused = refusals(validate_bundle(bundle, ValidationOptions(validators=("loader",))))
         if refused:
-            report = Report(
-                command="bundle validate",
-                findings=refused,
-                checked=(bundle.root,),
-                rules=tuple(sorted({f.rule for f in refused})),
-            )
+            rules = tuple(sorted({f.rule for f in refused}))
+            report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
             return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS + request.optional,
@@ -191,10 +146,7 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
         stream=resolve_stream(bundle, request.streams_dir, request.stream),
     )
     findings = validate_bundle(bundle, options)
-    report = Report(
-        command="bundle validate",
-        findings=findings,
-        checked=tuple(m.file for m in bundle.all_manifests),
-        rules=tuple(sorted({*rules_run(options.validators), *(f.rule for f in findings)})),
-    )
+    checked = tuple(m.file for m in bundle.all_manifests)
+    rules = tuple(sorted({*rules_run(options.validators), *(f.rule for f in findings)}))
+    report = Report(command="bundle validate", findings=findings, checked=checked, rules=rules)
     return BundleValidateResult(report=report)

@@ -1,19 +1,15 @@
-"""Published bundles carried byte for byte: read them from git, choose them, and judge them.
-
-Job module (git and files through :mod:`releasekit.io`; the decision is :mod:`releasekit.plan.carry`'s,
-the judgement :mod:`releasekit.rules.carry`'s). ``build`` and ``catalog build`` carry what the catalog
-tree holds at git HEAD; ``check`` carries what it holds at the base revision. A tree that is in no git
-repository (or one with no commit yet) carries nothing: every blob is generated.
-"""
+"""Published bundles carried byte for byte: read them from git, choose them, and judge them."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_blobs import published_blobs
-from releasekit.io.gitrev import FileRef
+from releasekit.io.githistory import file_history
+from releasekit.io.gitrev import FileRef, is_shallow
 from releasekit.io.inputs import read_input
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location
@@ -55,28 +51,17 @@ def carried_at_head(
     display: str,
     committed_bytes: dict[PurePosixPath, bytes] | None = None,
 ) -> dict[PublishedKey, PublishedBlob]:
-    """The blobs a build carries from the catalog tree as committed at HEAD.
-
-    ``committed`` is what :func:`releasekit.io.gitrev.committed_files` read (None outside git, and
-    nothing is carried).
-
-    ``committed_bytes``, when given, receives the bytes of every HEAD package catalog file, so
-    :func:`working_findings` need not decode a working-tree file that is still the committed one, and the
-    comparison with HEAD (:mod:`releasekit.jobs.compare`) has HEAD's catalogs.
-    """
+    """The blobs a build carries from the catalog tree as committed at HEAD."""
     if committed is None:
         return {}
     files, label = committed
     readers: dict[PurePosixPath, Callable[[], bytes]] = {rel: ref.read for rel, ref in files.items()}
     carried = carried_at(readers, streams, layout, display=display, revision=label)
-    if committed_bytes is not None:
-        committed_bytes.update(  # the package catalogs just decoded (FileRef keeps what it read)
-            {
-                rel: ref.read()
-                for rel, ref in files.items()
-                if rel.name == "catalog.json" and layout.catalog_key(rel) is not None
-            }
-        )
+    if committed_bytes is not None:  # the package catalogs just decoded (FileRef keeps what it read)
+        catalogs = [
+            rel for rel in files if rel.name == "catalog.json" and layout.catalog_key(rel) is not None
+        ]
+        committed_bytes.update({rel: files[rel].read() for rel in catalogs})
     return carried
 
 
@@ -105,22 +90,17 @@ def working_findings(
     display: str,
     committed_bytes: Mapping[PurePosixPath, bytes] | None = None,
 ) -> list[Finding]:
-    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``.
-
-    A file whose bytes are ``committed_bytes``' (HEAD's) holds the carried blobs as they are, so only the
-    files that changed are decoded.
-    """
+    """RK-DIFF-010 for carried blobs edited (or removed) in the working tree of ``catalog_dir``."""
     if not carried or not catalog_dir.is_dir():
         return []
     shown = _shown(display)
     changed: dict[PurePosixPath, Callable[[], bytes]] = {}
     unchanged: set[str] = set()
     names: list[str] = []
-    for path in sorted(
-        catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")
-    ):  # not all of a repository root
+    for path in sorted(catalog_dir.glob(f"*/{layout.fbc_dir}/*/catalog.json")):  # not a whole repository
         rel = PurePosixPath(path.relative_to(catalog_dir).as_posix())
-        if layout.catalog_key(rel) is None or _through_a_link(catalog_dir, rel):
+        links = any(catalog_dir.joinpath(*rel.parts[: i + 1]).is_symlink() for i in range(len(rel.parts)))
+        if layout.catalog_key(rel) is None or links:  # the glob follows links
             continue  # a link is never followed: what lies behind it is not the repository's catalog
         name = f"{shown}/{rel}" if shown != "." else str(rel)
         names.append(name)
@@ -134,11 +114,6 @@ def working_findings(
     return list(check_carried_edits(carried, working, names))
 
 
-def _through_a_link(root: Path, rel: PurePosixPath) -> bool:
-    """True when a component of ``root/rel`` is a symbolic link (the glob above follows them)."""
-    return any(root.joinpath(*rel.parts[: i + 1]).is_symlink() for i in range(len(rel.parts)))
-
-
 def history_hints(
     findings: Sequence[Finding],
     carried: Mapping[PublishedKey, PublishedBlob],
@@ -147,26 +122,15 @@ def history_hints(
     *,
     display: str,
 ) -> list[Finding]:
-    """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing.
-
-    A carried blob that contradicts ``streams/`` is usually a release entry to correct. But when the blob
-    was edited after it was first committed (a hand edit that was committed), the streams are right and
-    the blob is wrong: the hint then names the commit that first published it and the one that changed
-    it, and says how to undo the change. Git history is read only for such findings.
-    """
-    from dataclasses import replace
-
+    """RK-DIFF-011 hints that point the right way when the committed blob was changed after publishing."""
     shown = _shown(display)
+    hint_for = functools.cache(  # git history is read once per blob, and only for such findings
+        lambda key: _changed_after_publishing(carried[key], key, catalog_dir, layout, shown)
+    )
     out: list[Finding] = []
-    asked: dict[PublishedKey, str | None] = {}
     for finding in findings:
         key = _carried_key(finding)
-        if finding.rule != RULE_CARRIED_FACTS or key is None or key not in carried:
-            out.append(finding)
-            continue
-        if key not in asked:
-            asked[key] = _changed_after_publishing(carried[key], key, catalog_dir, layout, shown)
-        hint = asked[key]
+        hint = hint_for(key) if finding.rule == RULE_CARRIED_FACTS and key in carried else None
         out.append(replace(finding, hint=hint) if hint else finding)
     return out
 
@@ -179,16 +143,9 @@ def _carried_key(finding: Finding) -> PublishedKey | None:
 
 
 def _changed_after_publishing(
-    blob: PublishedBlob,
-    key: PublishedKey,
-    catalog_dir: Path,
-    layout: CatalogLayout,
-    shown: str,
+    blob: PublishedBlob, key: PublishedKey, catalog_dir: Path, layout: CatalogLayout, shown: str
 ) -> str | None:
     """The hint for a blob committed at HEAD that differs from the one first published, else None."""
-    from releasekit.io.githistory import file_history
-    from releasekit.io.gitrev import is_shallow
-
     name = blob.location.file
     rel = PurePosixPath(name[len(shown) + 1 :] if shown != "." and name.startswith(shown + "/") else name)
     history = file_history(catalog_dir.joinpath(*rel.parts))
@@ -197,10 +154,8 @@ def _changed_after_publishing(
         "this clone is shallow, so releasekit cannot tell whether the committed blob is the one first "
         "published: run `git fetch --unshallow` and build again; if it is, "
     )
-    if not history:
-        return deepen + f"correct the release to what was published ({name})" if shallow else None
     first: tuple[str, str] | None = None  # (commit, text) of the first version that held the bundle
-    for version in history:
+    for version in history or ():
         if version.data is None:
             continue
         commit = version.commit
@@ -222,6 +177,4 @@ def _changed_after_publishing(
                 f"{changer}`, or `git checkout {changer}^ -- {name}` and commit), then build again; correct "
                 "streams/ only if what was first published is wrong"
             )
-    if shallow:
-        return deepen + f"correct the release to what was published ({name})"
-    return None
+    return deepen + f"correct the release to what was published ({name})" if shallow else None

@@ -1,17 +1,6 @@
 """``releasekit catalog adopt DIR``: a one-time import of an existing catalog repository into ``catalog/``.
 
-Job module. A team that already publishes catalogs (openshift/kueue-fbc's ``v<X.Y>/catalog/<package>/
-catalog.json``, or releasekit's own ``v<X.Y>/configs/<package>/catalog.json``) starts from what is
-published: each package catalog of DIR is copied byte for byte to where the output layout puts it, so
-the next ``releasekit build`` (after the import is committed) carries every published bundle blob as it
-stands and plans only the channels, edges and deprecations around them.
-
-Nothing in DIR is dropped silently: what the streams do not know -- a package no stream owns, an
-OpenShift version no stream ships to, a bundle that is no published release of its stream (or whose
-release does not list that catalog) -- is reported as an error, and then nothing is written
-(all or nothing, as ``build``: every target is checked before the first write, see :func:`_write`).
-DIR is read under the input policy (:mod:`releasekit.io.inputs`). Files of DIR that are not package catalogs (templates, Containerfiles,
-scripts) are not imported; they are listed in the report as notes.
+Package catalogs are copied byte for byte; what the streams do not know is an error and nothing is written.
 """
 
 from __future__ import annotations
@@ -20,7 +9,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.errors import InputError, SafetyLimitError
+from releasekit.errors import InputError, SafetyLimitError, UsageError
+from releasekit.io.atomic import write_files, write_tree_atomic
+from releasekit.io.config import load_layout
 from releasekit.io.fbc_blobs import json_stream_blobs
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.inputs import inside, read_input, walk_files
@@ -31,15 +22,12 @@ from releasekit.model.report import Report
 from releasekit.rules.adopt import RULES as ADOPT_RULES
 from releasekit.rules.adopt import AdoptedCatalog, check_adopted, not_imported
 
-__all__ = ["AdoptRequest", "AdoptResult", "adopt"]
+__all__ = ["AdoptRequest", "adopt"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdoptRequest:
-    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``).
-
-    ``target`` None is what ``releasekit.yaml`` beside ``streams_dir`` configures, ``catalog_dir`` None its root.
-    """
+    """What to import (``source``, laid out as ``layout`` names) and where (``catalog_dir`` in ``target``)."""
 
     source: Path
     layout: str = "kueue-fbc"
@@ -57,33 +45,11 @@ class AdoptResult:
     unchanged: str = ""
 
 
-def _files(source: Path) -> list[PurePosixPath]:
-    """Every file of ``source`` under the input policy; hidden entries (``.git``) are skipped.
-
-    Regular files only (a FIFO, device or socket is refused before it is opened), no symbolic link,
-    folders at most 64 deep.
-    """
-    if not source.is_dir():
-        raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
-    found = walk_files(source, links=False, what="the adopted repository", skip_hidden=True)
-    return [PurePosixPath(path.relative_to(source).as_posix()) for path in found]
-
-
 def _write(
-    repo_root: Path,
-    catalog_dir: Path,
-    target: CatalogLayout,
-    imports: dict[PurePosixPath, bytes],
-    request: AdoptRequest,
+    catalog_dir: Path, target: CatalogLayout, imports: dict[PurePosixPath, bytes], request: AdoptRequest
 ) -> None:
-    """Write the imported catalogs all or nothing, as ``build`` writes.
-
-    Every target is checked before the first write (no symbolic link on the way, nothing releasekit did
-    not write replaced), then the tree is swapped in at once (``writes: tree``) or written file by file;
-    the marker lists the imported files.
-    """
-    from releasekit.io.atomic import write_files, write_tree_atomic
-
+    """Write the imported catalogs all or nothing, as ``build`` writes."""
+    repo_root = request.streams_dir.parent
     if request.catalog_dir is None and (
         catalog_dir.is_symlink() or not inside(os.path.realpath(catalog_dir), os.path.realpath(repo_root))
     ):
@@ -101,19 +67,10 @@ def _write(
 
 
 def adopt(request: AdoptRequest) -> AdoptResult:
-    """Import ``request.source`` (see the module docstring); nothing is printed.
-
-    Raises:
-        UsageError: an unknown layout name.
-        InputError, SafetyLimitError: the streams or DIR cannot be read.
-    """
-    from releasekit.errors import UsageError
-
+    """Import ``request.source`` into the catalog tree; nothing is printed."""
     layout = LAYOUTS.get(request.layout)
     if layout is None:
         raise UsageError(f"--layout: {request.layout!r} is not one of {', '.join(sorted(LAYOUTS))}")
-    from releasekit.io.config import load_layout
-
     repo_root = request.streams_dir.parent
     target, config_findings = (request.target, []) if request.target else load_layout(repo_root)
     catalog_dir = request.catalog_dir or repo_root / target.root
@@ -122,50 +79,38 @@ def adopt(request: AdoptRequest) -> AdoptResult:
     checked: list[str] = []
     imports: dict[PurePosixPath, bytes] = {}
     adopted: list[AdoptedCatalog] = []
-    shown_root = str(request.source).rstrip("/")
-    for rel in _files(request.source):
-        shown = f"{shown_root}/{rel}"
+    source = request.source
+    if not source.is_dir():
+        raise InputError(f"{source}: not a folder (give the catalog repository's top folder)")
+    for path in walk_files(source, links=False, what="the adopted repository", skip_hidden=True):
+        rel = PurePosixPath(path.relative_to(source).as_posix())
+        shown = f"{str(source).rstrip('/')}/{rel}"
         key = layout.catalog_key(rel)
         if key is None or rel.name != "catalog.json":
             findings.append(not_imported(shown, layout.name))
             continue
         openshift, package = key
-        data = read_input(  # regular files, 64 MiB (a sparse 2 GB file is refused by its size, unread)
-            request.source / rel,
-            root=request.source,
-            display=shown,
-            links=False,
-            what="the adopted repository",
+        # regular files, 64 MiB (a sparse 2 GB file is refused by its size, unread)
+        data = read_input(
+            source / rel, root=source, display=shown, links=False, what="the adopted repository"
         )
         checked.append(shown)
         metas, load_findings = load_catalog_text(data, shown, LoadLimits())
         config, decode_findings = decode_metas(metas)
         findings.extend((*load_findings, *decode_findings))
-        text = data.decode("utf-8", "replace")
-        adopted.append(
-            AdoptedCatalog(
-                openshift=openshift,
-                package=package,
-                file=shown,
-                config=config,
-                json_stream=json_stream_blobs(text.removeprefix("\ufeff")) is not None,
-            )
+        stream = json_stream_blobs(data.decode("utf-8", "replace").removeprefix("\ufeff")) is not None
+        entry = AdoptedCatalog(
+            openshift=openshift, package=package, file=shown, config=config, json_stream=stream
         )
+        adopted.append(entry)
         imports[target.catalog_file(openshift, package)] = data
     findings.extend(check_adopted(loaded.streams, adopted))
+    rules = tuple(sorted({*ADOPT_RULES, *LOAD_RULES}))
+    report = Report(command="catalog adopt", findings=tuple(findings), checked=tuple(checked), rules=rules)
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    shown_target = str(catalog_dir).rstrip("/") or "."
-    unchanged = ""
-    written: tuple[PurePosixPath, ...] = ()
     if errors:
+        shown_target = str(catalog_dir).rstrip("/") or "."
         unchanged = f"{shown_target}/ left unchanged: {errors} error{'s' if errors != 1 else ''}"
-    else:
-        _write(repo_root, catalog_dir, target, imports, request)
-        written = tuple(sorted(imports))
-    report = Report(
-        command="catalog adopt",
-        findings=tuple(findings),
-        checked=tuple(checked),
-        rules=tuple(sorted({*ADOPT_RULES, *LOAD_RULES})),
-    )
-    return AdoptResult(report=report, written=written, unchanged=unchanged)
+        return AdoptResult(report=report, written=(), unchanged=unchanged)
+    _write(catalog_dir, target, imports, request)
+    return AdoptResult(report=report, written=tuple(sorted(imports)))

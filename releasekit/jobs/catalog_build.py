@@ -1,33 +1,28 @@
-"""Build the committed catalogs from ``streams/`` and ``bundle-templates/``, offline.
-
-Adapter module: loads the streams, renders each release's CSV with the templates (no upstream content
-is needed: a catalog carries CSV metadata, not CRDs), asks :mod:`releasekit.plan.catalog` for the
-fragments, serialises them as ``opm render`` would, and writes or compares the tree.
-
-Layout (architecture note): ``catalog/v<X.Y>/configs/<package>/catalog.json`` (the FBC root that goes
-to ``/configs`` in the image) and ``catalog/v<X.Y>/Containerfile`` beside it, or what ``releasekit.yaml``
-configures (:class:`releasekit.model.layout.CatalogLayout`). Published bundle blobs handed in as
-``carried`` are planned in as they are and written back byte for byte.
-"""
+"""Build the committed catalogs from ``streams/`` and ``bundle-templates/``, offline."""
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from releasekit.io.atomic import MARKER, written_files
+from releasekit.errors import UsageError
+from releasekit.io.atomic import MARKER, read_generated, written_files
 from releasekit.io.fbc_write import render_json
+from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.jobs.bundle_build import CSV_FACTS, CSV_TEMPLATE, OPERATOR_CRD_TEMPLATE, PROSE, UpstreamReader
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
+from releasekit.plan.bundle import plan_bundle, upstream_ref
 from releasekit.plan.catalog import (
     CSV_METADATA_SINCE,
     CatalogFragment,
@@ -36,29 +31,14 @@ from releasekit.plan.catalog import (
     plan_catalogs,
 )
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
+from releasekit.plan.operator_bundle import choose_operator_facts
 
-__all__ = [
-    "CSV_TEMPLATE",
-    "CatalogBuild",
-    "build_catalogs",
-    "catalog_files",
-    "catalog_layout",
-    "compare_files",
-    "drift",
-    "render_csv",
-]
-
-CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
-OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
+__all__ = ["CatalogBuild", "build_catalogs", "catalog_files", "catalog_layout", "compare_files", "drift"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CatalogBuild:
-    """Everything one catalog build produced: the loaded streams, the fragments and their files.
-
-    ``carried`` holds the published blobs the fragments kept as they are, and ``regenerated`` the bundle
-    releasekit would have generated for each of them instead (to check the two agree on the facts).
-    """
+    """One catalog build: fragments, files, the blobs carried and the bundles generated in their place."""
 
     loaded: LoadedStreams
     fragments: tuple[CatalogFragment, ...]
@@ -68,37 +48,14 @@ class CatalogBuild:
     regenerated: Mapping[PublishedKey, Bundle] = field(default_factory=dict)
 
 
-def render_csv(
-    templates: TemplateSet, stream: Stream, release: Release, loaded: LoadedStreams
-) -> dict[str, Any]:
-    """Render one release's ClusterServiceVersion and parse it back (facts + this project's prose)."""
-    inventory = loaded.inventories.get(release.upstream.inventory)
-    crds = operand_crds(stream, inventory) if inventory is not None else ()
-    context = csv_context(stream, release, crds=crds, defaults=templates.read_yaml("csv-facts.yaml"))
-    csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml("prose.yaml")))
-    if not isinstance(csv, dict):  # pragma: no cover - the template always yields a mapping
-        raise ValueError(f"{CSV_TEMPLATE} did not render a mapping for {release.csv_name(stream.package)}")
-    return csv
-
-
-def render_operator_crd(
-    templates: TemplateSet, release: Release, cache: dict[Any, dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """The operator's own CRD for the API ``release`` owns (a bundle object in 4.16-and-older catalogs).
-
-    With ``cache``, releases that own the same API share one rendered (and parsed) CRD, which nothing
-    mutates: it only depends on the owned API.
-    """
+def render_operator_crd(templates: TemplateSet, release: Release, cache: dict[Any, Any]) -> dict[str, Any]:
+    """The operator's own CRD for the API ``release`` owns, rendered once per API (``cache``)."""
     api = release.owned_api
     owned = {"group": api.group, "version": api.version, "kind": api.kind} if api else None
     key = tuple(owned.items()) if owned else None
-    if cache is not None and key in cache:
-        return cache[key]
-    crd = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
-    if not isinstance(crd, dict):  # pragma: no cover - the template always yields a mapping
-        raise ValueError(f"{OPERATOR_CRD_TEMPLATE} did not render a mapping")
-    if cache is not None:
-        cache[key] = crd
+    if key not in cache:
+        cache[key] = templates.render_yaml(OPERATOR_CRD_TEMPLATE, {"owned_api": owned})
+    crd: dict[str, Any] = cache[key]
     return crd
 
 
@@ -111,15 +68,11 @@ def catalog_files(
     files: dict[PurePosixPath, bytes] = {}
     for fragment in fragments:
         openshift = str(fragment.openshift)
-        files[layout.containerfile_path(openshift)] = containerfile(
-            fragment.openshift, layout.fbc_dir
-        ).encode()
+        build_file = containerfile(fragment.openshift, layout.fbc_dir)
+        files[layout.containerfile_path(openshift)] = build_file.encode()
         for package, config in fragment.packages:
-            verbatim = {
-                (p, name): blob.text
-                for (o, p, name), blob in (carried or {}).items()
-                if o == openshift and p == package
-            }
+            mine = [(key, blob) for key, blob in (carried or {}).items() if key[:2] == (openshift, package)]
+            verbatim = {(p, name): blob.text for (_, p, name), blob in mine}
             files[layout.catalog_file(openshift, package)] = render_json(config, verbatim).encode()
     return files
 
@@ -135,47 +88,36 @@ def build_catalogs(
     layout: CatalogLayout = DEFAULT_LAYOUT,
     upstream: str | None = None,
 ) -> CatalogBuild:
-    """Plan and render every catalog fragment from ``streams_dir`` (nothing is written).
-
-    ``carried`` are the published blobs to keep (already chosen by :func:`releasekit.plan.carry.carried_blobs`).
-
-    Catalogs before OpenShift 4.17 carry every object a bundle ships as ``olm.bundle.object``: the CSV, the
-    operator's manifests (from the release's operator record, else the template's CRD) and, where the stream
-    places Kueue's CRDs in the bundle, those CRDs, read from ``upstream`` at the release's pin and checked
-    against its inventory. Without ``upstream`` such a catalog cannot be built (Kueue's files are never
-    committed), and the build stops saying why.
-
-    Raises:
-        InputError, TemplateError: the streams or templates cannot be read or rendered.
-        UsageError: an olm.bundle.object catalog needs Kueue's CRDs and no ``upstream`` was given.
-        UpstreamError: Kueue's CRDs cannot be read or do not match the inventory.
-    """
+    """Plan and render every catalog fragment from ``streams_dir``, keeping ``carried`` (writes nothing)."""
     if loaded is None:
         loaded = load_streams(streams_dir, display_root=str(streams_dir))
     templates = TemplateSet(templates_dir)
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
     crds: dict[Any, dict[str, Any]] = {}
-    objects_of = _BundleObjects(streams_dir, loaded, upstream)
+    records = functools.cache(lambda: load_operator_records(streams_dir)[0])  # read on first need
+    reader = UpstreamReader(upstream) if upstream is not None else None  # opens the repository on first use
     for stream in loaded.streams:
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
                 continue
-            csv = render_csv(templates, stream, release, loaded)
+            inventory = loaded.inventories.get(release.upstream.inventory)
+            operands = operand_crds(stream, inventory) if inventory is not None else ()
+            context = csv_context(stream, release, crds=operands, defaults=templates.read_yaml(CSV_FACTS))
+            csv = templates.render_yaml(CSV_TEMPLATE, with_prose(context, templates.read_yaml(PROSE)))
             old = [c for c in release.catalogs if c < CSV_METADATA_SINCE]
-            objects = (
-                objects_of(stream, release, old, render_operator_crd(templates, release, crds))
-                if old
-                else (render_operator_crd(templates, release, crds),)
-            )
+            objects: tuple[Mapping[str, Any], ...] = (render_operator_crd(templates, release, crds),)
+            if old:  # the catalog carries every object the bundle ships (olm.bundle.object)
+                record = choose_operator_facts(stream, release, records()).record
+                if record is not None:
+                    objects = tuple(obj for _, obj in record.manifests)
+                if stream.crd_placement is CrdPlacement.BUNDLE:
+                    objects += _operand_crds(stream, release, old[0], loaded, reader)
             manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     regenerated: dict[PublishedKey, Bundle] = {}
     if carried:
         generated = {
-            (str(f.openshift), package, b.name): b
-            for f in fragments
-            for package, config in f.packages
-            for b in config.bundles
+            (str(f.openshift), p, b.name): b for f in fragments for p, c in f.packages for b in c.bundles
         }
         regenerated = {key: generated[key] for key in carried if key in generated}
         kept = {key: blob.bundle for key, blob in carried.items() if key in generated}
@@ -193,64 +135,32 @@ def build_catalogs(
     )
 
 
-class _BundleObjects:
-    """The objects a release's bundle ships, for catalogs that carry them as ``olm.bundle.object``."""
-
-    def __init__(self, streams_dir: Path, loaded: LoadedStreams, upstream: str | None) -> None:
-        self.streams_dir = streams_dir
-        self.loaded = loaded
-        self.upstream = upstream
-        self._records: Mapping[str, Any] | None = None
-        self._reader: Any = None
-
-    def __call__(
-        self, stream: Stream, release: Release, old: list[OpenShiftVersion], operator_crd: dict[str, Any]
-    ) -> tuple[Mapping[str, Any], ...]:
-        from releasekit.plan.operator_bundle import choose_operator_facts
-
-        if self._records is None:
-            from releasekit.io.operator_records import load_operator_records
-
-            self._records = load_operator_records(self.streams_dir)[0]
-        record = choose_operator_facts(stream, release, self._records).record
-        objects: list[Mapping[str, Any]] = (
-            [obj for _, obj in record.manifests] if record is not None else [operator_crd]
+def _operand_crds(
+    stream: Stream,
+    release: Release,
+    old: OpenShiftVersion,
+    loaded: LoadedStreams,
+    reader: UpstreamReader | None,
+) -> tuple[dict[str, Any], ...]:
+    """Kueue's CRDs ``release`` bundles, read at its pin, for a catalog that carries ``olm.bundle.object``."""
+    where = f"catalog {old} of stream {stream.name} (release {release.version})"
+    if reader is None:
+        raise UsageError(
+            f"{where} carries every bundled object as olm.bundle.object (OpenShift before 4.17), and the "
+            f"stream bundles Kueue's CRDs, which are never committed: render it as a preview with "
+            "`releasekit catalog build --candidates --out DIR --upstream KUEUE`"
         )
-        if stream.crd_placement is CrdPlacement.BUNDLE:
-            objects += self._operand_crds(stream, release, old)
-        return tuple(objects)
-
-    def _operand_crds(
-        self, stream: Stream, release: Release, old: list[OpenShiftVersion]
-    ) -> list[dict[str, Any]]:
-        from releasekit.errors import UsageError
-        from releasekit.jobs.bundle_build import UpstreamReader
-        from releasekit.plan.bundle import plan_bundle, upstream_ref
-
-        where = f"catalog {old[0]} of stream {stream.name} (release {release.version})"
-        if self.upstream is None:
-            raise UsageError(
-                f"{where} carries every bundled object as olm.bundle.object (OpenShift before 4.17), and the "
-                f"stream bundles Kueue's CRDs, which are never committed: render it as a preview with "
-                "`releasekit catalog build --candidates --out DIR --upstream KUEUE`"
-            )
-        inventory = self.loaded.inventories.get(release.upstream.inventory)
-        if inventory is None:
-            raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
-        if self._reader is None:
-            self._reader = UpstreamReader(self.upstream)
-        pin = upstream_ref(release, inventory)
-        commit, read = self._reader.crds(pin.ref)
-        plan = plan_bundle(
-            stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=self.upstream
-        )
-        contents = {c.file: data for c, data in read}
-        out: list[dict[str, Any]] = []
-        for planned in plan.bundle_crds:
-            crd = load_yaml_text(contents[planned.crd.file].decode("utf-8"))
-            if isinstance(crd, dict):
-                out.append(crd)
-        return out
+    inventory = loaded.inventories.get(release.upstream.inventory)
+    if inventory is None:
+        raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
+    pin = upstream_ref(release, inventory)
+    commit, read = reader.crds(pin.ref)
+    plan = plan_bundle(
+        stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=reader.spec
+    )
+    contents = {c.file: data for c, data in read}
+    crds = (load_yaml_text(contents[planned.crd.file].decode("utf-8")) for planned in plan.bundle_crds)
+    return tuple(crd for crd in crds if isinstance(crd, dict))
 
 
 _DRIFT = {
@@ -272,10 +182,7 @@ def compare_files(
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
     foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-001 for every file that is missing, stale (kept where ``report_stale`` says) or different.
-
-    ``existing`` maps each file found to a reader of its bytes, so only files present on both sides are read.
-    """
+    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different."""
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
         if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
@@ -309,11 +216,7 @@ _FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
 
 
 def catalog_layout(rel: PurePosixPath) -> bool:
-    """Whether ``rel`` (below ``catalog/``) is releasekit's own.
-
-    A ``v<X.Y>`` fragment folder, its ``Containerfile`` or a ``configs/<package>/catalog.json`` is;
-    anything else there is kept by a build.
-    """
+    """Whether ``rel`` (below ``catalog/``) is releasekit's: a ``v<X.Y>`` folder, Containerfile or catalog."""
     parts = rel.parts
     if not parts or not _FRAGMENT.fullmatch(parts[0]):
         return False
@@ -325,27 +228,14 @@ def catalog_layout(rel: PurePosixPath) -> bool:
 
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
-    """Findings for every file under ``target`` that differs from ``files``, is missing, or is extra.
-
-    An extra file the marker does not list (releasekit did not write it) is reported too, since it may
-    land in the image, but with the hint to remove it by hand: a build keeps it. Folders are walked
-    without following a link, and a generated file is read as a write would go (never through a link).
-    """
-    import os
-
+    """Findings for every file under ``target`` that differs from ``files``, is missing or is extra."""
     existing: dict[PurePosixPath, Callable[[], bytes]] = {}
-    if target.is_dir():
-        for folder, dirnames, filenames in os.walk(target):  # os.walk follows no symlinked folder
-            dirnames.sort()
-            rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
-            for name in sorted(filenames):
-                rel = rel_folder / name
-                existing[rel] = functools.partial(_read_or_empty, target, rel)
+    for folder, _, filenames in os.walk(target):  # no symlinked folder followed; nothing for a missing target
+        for rel in (PurePosixPath(Path(folder).relative_to(target).as_posix()) / name for name in filenames):
+            existing[rel] = functools.partial(_read_or_empty, target, rel)
     listed = written_files(target)
     return compare_files(files, existing, display, foreign=lambda rel: rel not in listed)
 
 
 def _read_or_empty(target: Path, rel: PurePosixPath) -> bytes:
-    from releasekit.io.atomic import read_generated
-
     return read_generated(target, rel) or b""

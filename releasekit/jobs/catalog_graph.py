@@ -1,42 +1,29 @@
-"""``releasekit catalog graph [DIR]``: a catalog's upgrade graph as Mermaid, DOT or JSON.
-
-Job: finds the FBC root (:func:`resolve_root`), loads it with :func:`releasekit.io.fbc_load.load_catalog`,
-builds each package's graph with :func:`releasekit.rules.graph.analyze_config` (default policy) and draws
-it with :mod:`releasekit.plan.graph_render`. Which folder is drawn is described in
-:mod:`releasekit.cli.catalog_graph`.
-"""
+"""``releasekit catalog graph [DIR]``: a catalog's upgrade graph as Mermaid, DOT or JSON."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["draw_graph", "resolve_root"]
+from releasekit.errors import InputError, UsageError
+from releasekit.io.fbc_load import load_catalog
+from releasekit.jobs.catalog_matrix import openshift_roots
+from releasekit.jobs.catalog_render import load_error_line
+from releasekit.model.stream import OpenShiftVersion
+from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
+from releasekit.rules.graph import analyze_config
+
+__all__ = ["draw_graph"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:
-    """The FBC root to draw for ``directory`` and ``--openshift`` (see the module docstring).
-
-    Raises:
-        InputError: ``directory`` does not exist or is not a folder.
-        UsageError: ``--openshift`` names no folder of a catalog tree, or is given for a plain FBC root.
-    """
-    from releasekit.errors import InputError, UsageError
-    from releasekit.model.stream import OpenShiftVersion
-
+    """The FBC root to draw for ``directory`` and ``--openshift`` (:mod:`releasekit.cli.catalog_graph`)."""
     if not directory.is_dir():
         raise InputError(f"{directory}: no such catalog folder")
     if (directory / "configs").is_dir():
         if openshift is not None:
             raise UsageError(f"--openshift {openshift} applies to a catalog tree; {directory} is one catalog")
         return directory / "configs"
-    versions: dict[OpenShiftVersion, Path] = {}
-    for child in directory.iterdir():
-        try:
-            version = OpenShiftVersion.parse(child.name)
-        except ValueError:
-            continue
-        if (child / "configs").is_dir():
-            versions[version] = child / "configs"
+    versions = openshift_roots(directory)
     if not versions:
         if openshift is not None:
             raise UsageError(f"--openshift {openshift}: {directory} has no v<X.Y>/configs folders")
@@ -54,27 +41,12 @@ def resolve_root(directory: Path, openshift: str | None) -> Path:
 
 
 def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str | None) -> str:
-    """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``).
-
-    Raises:
-        InputError: the folder cannot be read, has load errors, or holds no package.
-        UsageError: an unknown package or OpenShift version, or Mermaid asked for several packages.
-    """
-    from releasekit.errors import InputError, UsageError
-    from releasekit.io.fbc_load import load_catalog
-    from releasekit.model.finding import Severity
-    from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
-    from releasekit.rules.graph import analyze_config
-
+    """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``)."""
     root = resolve_root(directory, openshift)
     loaded = load_catalog(root)
-    errors = [f for f in loaded.findings if f.severity is Severity.ERROR]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-        raise InputError(
-            f"{first.location}: {first.message}{more}; `releasekit catalog validate` lists them all"
-        )
+    error = load_error_line(loaded.findings)
+    if error is not None:
+        raise InputError(f"{error}; `releasekit catalog validate` lists them all")
     graphs = analyze_config(loaded.config)
     if not graphs:
         raise InputError(f"{root}: no olm.package in this catalog")
@@ -86,9 +58,5 @@ def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str
     if fmt == "mermaid":
         if len(graphs) > 1:
             raise UsageError(f"mermaid draws one package; choose one with --package ({names})")
-        text = render_mermaid(graphs[0])
-    elif fmt == "dot":
-        text = render_dot(graphs)
-    else:
-        text = render_json(graphs)
-    return text
+        return render_mermaid(graphs[0])
+    return render_dot(graphs) if fmt == "dot" else render_json(graphs)

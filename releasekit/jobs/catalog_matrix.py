@@ -1,30 +1,30 @@
-"""``releasekit catalog matrix``: the OpenShift upgrade matrix of a catalog tree.
-
-Use case: read every ``v<X.Y>`` fragment of the tree (:mod:`releasekit.io.catalog_tree`) and the OpenShift
-lifecycle (``streams/openshift/lifecycle.yaml``, or ``--lifecycle FILE``; without one, each minor to the
-next of the versions present), compute the matrix (:mod:`releasekit.rules.upgrade_matrix`) and render it
-(:mod:`releasekit.plan.matrix_render`). Nothing is written here.
-"""
+"""``releasekit catalog matrix``: the OpenShift upgrade matrix of a catalog tree."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError, UsageError
+from releasekit.io.catalog_tree import find_fragments, read_fragment
+from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
+from releasekit.jobs.catalog_render import load_error_line
 from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.finding import Finding, Severity
+from releasekit.model.finding import Finding
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
 from releasekit.model.stream import OpenShiftVersion
-from releasekit.rules.upgrade_matrix import MatrixUpgrade, upgrade_matrix
+from releasekit.plan.matrix_render import render_json, render_markdown, render_text
+from releasekit.rules.graph import check_openshift_upgrades
+from releasekit.rules.lifecycle import check_lifecycle
+from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = [
     "MatrixRequest",
     "cross_openshift_findings",
     "expand_tree",
-    "load_tree_configs",
-    "matrix_edges",
     "openshift_of",
+    "openshift_roots",
     "run_matrix",
 ]
 
@@ -40,13 +40,7 @@ class MatrixRequest:
 
 
 def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
-    """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped).
-
-    Raises:
-        InputError: the tree cannot be read, or a catalog has load errors.
-    """
-    from releasekit.io.catalog_tree import find_fragments, read_fragment
-
+    """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped)."""
     configs: dict[str, DeclarativeConfig] = {}
     for folder in find_fragments(tree):
         try:
@@ -56,12 +50,9 @@ def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
         fragment = read_fragment(folder)
         if fragment.loaded is None:
             continue
-        errors = [f for f in fragment.loaded.findings if f.severity is Severity.ERROR]
-        if errors:
-            more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-            raise InputError(
-                f"{errors[0].location}: {errors[0].message}{more}; `releasekit catalog validate` lists them all"
-            )
+        error = load_error_line(fragment.loaded.findings)
+        if error is not None:
+            raise InputError(f"{error}; `releasekit catalog validate` lists them all")
         configs[folder.name] = fragment.loaded.config
     if not configs:
         raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
@@ -76,15 +67,7 @@ def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tu
 
 
 def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
-    """The lifecycle the request names, judged as ``build`` judges it.
-
-    The checks are the schema, RK-STREAM-012/050 and :func:`releasekit.rules.lifecycle.check_lifecycle`'s
-    RK-STREAM-051 (no edge that does not go upwards, so no self-edge and no cycle); any error is an
-    InputError (exit 2) naming its file and line.
-    """
-    from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
-    from releasekit.rules.lifecycle import check_lifecycle
-
+    """The lifecycle the request names, judged as ``build`` judges it."""
     if request.lifecycle is None:
         if not request.streams_dir.is_dir():
             return None
@@ -95,39 +78,18 @@ def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
         lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
     if lifecycle is not None:
         findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
-    errors = [f for f in findings if f.severity is Severity.ERROR]
-    if errors:
-        more = (
-            f" (and {len(errors) - 1} more: `releasekit streams validate` lists them)"
-            if len(errors) > 1
-            else ""
-        )
-        raise InputError(f"{errors[0].location}: {errors[0].message}{more}")
+    error = load_error_line(findings, "more: `releasekit streams validate` lists them")
+    if error is not None:
+        raise InputError(error)
     return lifecycle
 
 
-def compute_matrix(request: MatrixRequest) -> tuple[MatrixUpgrade, ...]:
-    """The matrix of ``request.tree`` (raises InputError / UsageError as :func:`run_matrix`)."""
+def run_matrix(request: MatrixRequest) -> str:
+    """The rendered matrix."""
     configs = load_tree_configs(request.tree)
     edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
-    return upgrade_matrix(configs, edges)
-
-
-def run_matrix(request: MatrixRequest) -> str:
-    """The rendered matrix.
-
-    Raises:
-        InputError: an unreadable tree, catalog or lifecycle (exit 2).
-        UsageError: a lifecycle file that does not exist (exit 2).
-    """
-    from releasekit.plan.matrix_render import render_json, render_markdown, render_text
-
-    matrix = compute_matrix(request)
-    if request.fmt == "json":
-        return render_json(matrix)
-    if request.fmt == "markdown":
-        return render_markdown(matrix)
-    return render_text(matrix)
+    render = {"json": render_json, "markdown": render_markdown}.get(request.fmt, render_text)
+    return render(upgrade_matrix(configs, edges))
 
 
 def openshift_of(directory: Path) -> str | None:
@@ -140,23 +102,23 @@ def openshift_of(directory: Path) -> str | None:
     return None
 
 
-def expand_tree(directory: Path) -> list[Path]:
-    """The FBC roots ``directory`` stands for, in OpenShift order.
-
-    That is ``directory`` itself, or, for a catalog tree (``v<X.Y>/configs`` folders, no FBC files of
-    its own), each fragment's FBC root.
-    """
-    if not directory.is_dir() or (directory / "configs").is_dir():
-        return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
+def openshift_roots(directory: Path, names: tuple[str, ...] = ("configs",)) -> dict[OpenShiftVersion, Path]:
+    """The FBC root (the first of ``names`` there) of every ``v<X.Y>`` folder of ``directory``, by version."""
     roots: dict[OpenShiftVersion, Path] = {}
     for child in directory.iterdir():
-        try:
+        with contextlib.suppress(ValueError):
             version = OpenShiftVersion.parse(child.name)
-        except ValueError:
-            continue
-        root = next((child / r for r in ("configs", "catalog") if (child / r).is_dir()), None)
-        if root is not None:
-            roots[version] = root
+            root = next((child / n for n in names if (child / n).is_dir()), None)
+            if root is not None:
+                roots[version] = root
+    return roots
+
+
+def expand_tree(directory: Path) -> list[Path]:
+    """The FBC roots ``directory`` stands for, in OpenShift order."""
+    if not directory.is_dir() or (directory / "configs").is_dir():
+        return [directory / "configs"] if (directory / "configs").is_dir() else [directory]
+    roots = openshift_roots(directory, ("configs", "catalog"))
     own_files = any(p.is_file() and p.suffix in (".json", ".yaml", ".yml") for p in directory.iterdir())
     return [roots[v] for v in sorted(roots)] if roots and not own_files else [directory]
 
@@ -164,18 +126,10 @@ def expand_tree(directory: Path) -> list[Path]:
 def cross_openshift_findings(
     configs: dict[str, DeclarativeConfig], files: dict[str, str], lifecycle_file: Path | None = None
 ) -> list[Finding]:
-    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config).
-
-    The lifecycle is ``lifecycle_file``, else ``streams/openshift/lifecycle.yaml`` when present, else each
-    minor to the next of the versions given.
-    """
-    from releasekit.rules.graph import check_openshift_upgrades
-
+    """RK-GRAPH-010 along every cluster upgrade between the given catalogs (``vX.Y`` → config)."""
     if len(configs) < 2:
         return []
-    request = MatrixRequest(lifecycle=lifecycle_file)
     present = sorted(configs, key=OpenShiftVersion.parse)
-    edges = matrix_edges(present, _lifecycle(request))
+    edges = matrix_edges(present, _lifecycle(MatrixRequest(lifecycle=lifecycle_file)))
     pairs = [(str(e.source), str(e.target)) for e in edges]
-    ordered = [(v, configs[v]) for v in present]
-    return list(check_openshift_upgrades(ordered, files=files, edges=pairs))
+    return list(check_openshift_upgrades([(v, configs[v]) for v in present], files=files, edges=pairs))

@@ -1,11 +1,4 @@
-"""``releasekit catalog render DIR...``: what ``opm render`` writes for FBC and bundle directories.
-
-Job: each reference is read with the adapters (a registry+v1 bundle directory through
-:mod:`releasekit.io.bundle_source`, an FBC directory through :mod:`releasekit.io.fbc_load`), rendered with
-the pure core (:mod:`releasekit.plan.bundle_render`, :mod:`releasekit.plan.migrate`) and written as text
-by :mod:`releasekit.io.fbc_write`. Render does no validation: a catalog that loads is rendered as it is.
-Anything that stops loading raises :class:`releasekit.errors.InputError` with one line.
-"""
+"""``releasekit catalog render DIR...``: what ``opm render`` writes for FBC and bundle directories."""
 
 from __future__ import annotations
 
@@ -13,21 +6,26 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
-from releasekit.io.bundle_source import BundleFiles
+from releasekit.io.bundle_source import BundleFiles, is_bundle_dir, read_bundle_dir
+from releasekit.io.fbc_load import load_catalog
+from releasekit.io.fbc_write import WriteError, render
 from releasekit.model.fbc import Bundle, DeclarativeConfig
-from releasekit.model.finding import Severity
+from releasekit.model.finding import Finding, Severity
+from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
+from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
 
-__all__ = ["load_reference", "render_bundle_files", "render_references"]
+__all__ = ["load_error_line", "render_bundle_files", "render_references"]
+
+
+def load_error_line(findings: Sequence[Finding], more: str = "more load errors") -> str | None:
+    """The first error finding on one line, with how many ``more`` there are; None without an error."""
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    more = f" (and {len(errors) - 1} {more})" if len(errors) > 1 else ""
+    return f"{errors[0].location}: {errors[0].message}{more}" if errors else None
 
 
 def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
-    """The ``olm.bundle`` opm renders from a bundle directory (the renderer the adapters are given).
-
-    Raises:
-        InputError: the bundle cannot be rendered (no CSV, no package annotation).
-    """
-    from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
-
+    """The ``olm.bundle`` opm renders from a bundle directory (the renderer the adapters are given)."""
     try:
         return render_bundle_manifests(
             files.objects,
@@ -41,14 +39,7 @@ def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
 
 
 def load_reference(ref: Path) -> DeclarativeConfig:
-    """Load one render argument as opm does (bundle directory or FBC directory).
-
-    Raises:
-        InputError: the reference cannot be read or does not load (the message names it).
-    """
-    from releasekit.io.bundle_source import is_bundle_dir, read_bundle_dir
-    from releasekit.io.fbc_load import load_catalog
-
+    """Load one render argument as opm does (bundle directory or FBC directory)."""
     if not ref.exists() and not ref.is_symlink():
         raise InputError(f'render reference "{ref}": no such file or directory')
     if not ref.is_dir():
@@ -59,31 +50,21 @@ def load_reference(ref: Path) -> DeclarativeConfig:
         result = load_catalog(ref)
     except ReleasekitError as exc:
         raise InputError(f'render reference "{ref}": {exc}') from None
-    errors = [f for f in result.findings if f.severity == Severity.ERROR]
-    if errors:
-        first = errors[0]
-        more = f" (and {len(errors) - 1} more load errors)" if len(errors) > 1 else ""
-        raise InputError(f'render reference "{ref}": {first.location}: {first.message}{more}')
+    error = load_error_line(result.findings)
+    if error is not None:
+        raise InputError(f'render reference "{ref}": {error}')
     return result.config
 
 
 def render_references(refs: Sequence[Path], migrate_level: str | None, output_format: str) -> str:
-    """The text ``opm render REFS -o FORMAT [--migrate-level LEVEL]`` prints.
-
-    Raises:
-        InputError: a reference cannot be loaded, the level is unknown, or the result cannot be written.
-    """
-    from releasekit.io.fbc_write import WriteError, render
-    from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
-
+    """The text ``opm render REFS -o FORMAT [--migrate-level LEVEL]`` prints."""
     try:
         stages_for_level(migrate_level)
     except MigrationError as exc:
         raise InputError(str(exc)) from None
     combined = DeclarativeConfig()
     for ref in refs:
-        config = migrate(prepare_for_render(load_reference(ref)), migrate_level)
-        combined = combined.merged(config)
+        combined = combined.merged(migrate(prepare_for_render(load_reference(ref)), migrate_level))
     try:
         return render(combined, output_format)
     except WriteError as exc:

@@ -1,14 +1,4 @@
-"""``releasekit catalog template [basic|semver] FILE``: render a catalog template as current opm does.
-
-Job: reads the template and the ``--bundles`` stand-ins with :mod:`releasekit.io.bundle_source`, renders
-with :mod:`releasekit.plan.template_basic` / :mod:`releasekit.plan.template_semver` (each resolved bundle
-gets opm's render post-processing and ``--migrate-level``), and writes the text with
-:mod:`releasekit.io.fbc_write`.
-
-Raises :class:`TemplateContentError` when the template's content is rejected (opm's own error text:
-exit 1) and :class:`releasekit.errors.InputError` when the input cannot be read or is not supported
-(exit 2).
-"""
+"""``releasekit catalog template [basic|semver] FILE``: render a catalog template as current opm does."""
 
 from __future__ import annotations
 
@@ -16,7 +6,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
+from releasekit.io.bundle_source import (
+    UnresolvedImageError,
+    config_from_entries,
+    load_bundle_source,
+    read_first_document,
+)
+from releasekit.io.fbc_write import WriteError, render
+from releasekit.jobs.catalog_render import render_bundle_files
 from releasekit.model.fbc import Bundle, DeclarativeConfig
+from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
+from releasekit.plan.template_basic import (
+    TemplateRenderError,
+    basic_entries,
+    detect_template_type,
+    render_basic,
+)
+from releasekit.plan.template_semver import parse_semver, render_semver
 
 __all__ = ["TEMPLATE_TYPES", "TemplateContentError", "render_template"]
 
@@ -27,28 +33,16 @@ class TemplateContentError(ReleasekitError, ValueError):
     """The template's content is rejected, in opm's words (exit 1)."""
 
 
-def _no_bundles(image: str) -> list[Bundle]:
-    from releasekit.io.bundle_source import UnresolvedImageError
-
-    raise UnresolvedImageError(
-        f'cannot resolve bundle image "{image}": releasekit does not pull images; '
-        "pass --bundles DIR with its bundle directory or olm.bundle object"
-    )
-
-
 def _resolver(bundles_dir: Path | None, migrate_level: str | None) -> Callable[[str], Sequence[Bundle]]:
-    from releasekit.io.bundle_source import load_bundle_source
-    from releasekit.jobs.catalog_render import render_bundle_files
-    from releasekit.plan.migrate import migrate, prepare_for_render
-
-    lookup = (
-        load_bundle_source(bundles_dir, render_bundle_files).resolve
-        if bundles_dir is not None
-        else _no_bundles
-    )
+    source = load_bundle_source(bundles_dir, render_bundle_files) if bundles_dir is not None else None
 
     def resolve(image: str) -> Sequence[Bundle]:
-        config = DeclarativeConfig(bundles=tuple(lookup(image)))
+        if source is None:
+            raise UnresolvedImageError(
+                f'cannot resolve bundle image "{image}": releasekit does not pull images; '
+                "pass --bundles DIR with its bundle directory or olm.bundle object"
+            )
+        config = DeclarativeConfig(bundles=tuple(source.resolve(image)))
         return migrate(prepare_for_render(config), migrate_level).bundles
 
     return resolve
@@ -57,30 +51,11 @@ def _resolver(bundles_dir: Path | None, migrate_level: str | None) -> Callable[[
 def render_template(
     path: Path, kind: str | None, bundles_dir: Path | None, migrate_level: str | None, output_format: str
 ) -> str:
-    """The text ``opm alpha render-template [KIND] PATH -o FORMAT`` prints.
-
-    ``kind`` is one of :data:`TEMPLATE_TYPES`, or None to detect it from the file's schema.
-
-    Raises:
-        TemplateContentError: the template's content is rejected.
-        InputError: the file, ``--bundles`` or a bundle image cannot be read, or the type is unsupported.
-    """
-    from releasekit.io.bundle_source import config_from_entries, read_first_document
-    from releasekit.io.fbc_write import WriteError, render
-    from releasekit.plan.migrate import MigrationError, stages_for_level
-    from releasekit.plan.template_basic import (
-        TemplateRenderError,
-        basic_entries,
-        detect_template_type,
-        render_basic,
-    )
-    from releasekit.plan.template_semver import parse_semver, render_semver
-
+    """The text ``opm alpha render-template [KIND] PATH -o FORMAT`` prints."""
     try:
         stages_for_level(migrate_level)
         doc = read_first_document(path)
-        if kind is None:
-            kind = detect_template_type(doc)
+        kind = detect_template_type(doc) if kind is None else kind
         if kind == "substitutes":
             raise InputError("olm.template.substitutes templates are not supported by releasekit")
         resolve = _resolver(bundles_dir, migrate_level)

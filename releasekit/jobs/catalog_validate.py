@@ -1,11 +1,4 @@
-"""``releasekit catalog validate``: opm's rules on catalog folders, and the whole-tree checks.
-
-Job: loads each folder with the adapters (:mod:`releasekit.io.fbc_load`, :mod:`releasekit.io.catalog_tree`),
-judges with the pure rules (:mod:`releasekit.rules.fbc`, :mod:`releasekit.rules.graph`,
-:mod:`releasekit.rules.konflux`), refines lines for findings inside objects
-(:mod:`releasekit.io.fbc_locate`) and returns one report. ``build`` and ``check`` validate their catalog
-trees with :func:`validate_tree`.
-"""
+"""``releasekit catalog validate``: opm's rules on catalog folders, and the whole-tree checks."""
 
 from __future__ import annotations
 
@@ -13,15 +6,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from releasekit.io import fbc_load
 from releasekit.io.catalog_tree import find_fragments, package_config, read_fragment
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES, LoadLimits
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.graph import Stranding
 from releasekit.model.report import Report
+from releasekit.rules.fbc import RULES, validate_config
 
 if TYPE_CHECKING:
-    from releasekit.model.graph import Stranding
     from releasekit.rules.graph import GraphPolicy
+
+# The graph, judging and line-refining modules are imported where they are needed: `catalog validate` of
+# JSON catalogs loads no YAML parser (tests/unit/test_startup.py).
 
 __all__ = ["DEFAULT_MAX_FILE_BYTES", "graph_rules", "validate_dirs", "validate_tree"]
 
@@ -41,18 +39,7 @@ def validate_dirs(
     progress: Callable[[Sequence[Path]], Iterable[Path]] = lambda items: items,
     lifecycle: Path | None = None,
 ) -> Report:
-    """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules.
-
-    ``progress`` wraps the folder list (the CLI's progress bar). With ``graph``, a catalog tree stands for
-    its ``v<X.Y>`` fragments, and bundles a cluster upgrade between the given OpenShift catalogs strands are
-    RK-GRAPH-010 (along ``lifecycle``, else ``streams/openshift/lifecycle.yaml``, else minor by minor).
-
-    Raises:
-        InputError, SafetyLimitError: a folder cannot be read or is refused by a limit.
-    """
-    from releasekit.io.fbc_load import load_and_check
-    from releasekit.rules.fbc import RULES, validate_config
-
+    """Validate catalog folders as ``opm validate`` does; ``graph`` adds the RK-GRAPH rules."""
     limits = LoadLimits(max_file_bytes=max_file_bytes)
     findings: list[Finding] = []
     checked: list[str] = []
@@ -60,16 +47,14 @@ def validate_dirs(
     shown: dict[str, str] = {}
     if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
         from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
+        from releasekit.rules.graph import DEFAULT_POLICY, check_graph
 
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
-        loaded, validated = load_and_check(directory, validate_config, limits)
-        findings.extend(loaded.findings)
-        findings.extend(validated)
+        loaded, validated = fbc_load.load_and_check(directory, validate_config, limits)
+        findings += [*loaded.findings, *validated]
         checked.extend(loaded.files)
         if graph:
-            from releasekit.rules.graph import DEFAULT_POLICY, check_graph
-
             findings.extend(check_graph(loaded.config, DEFAULT_POLICY, file=str(directory)))
             openshift = openshift_of(directory)
             if openshift is not None and openshift not in by_openshift:
@@ -81,15 +66,9 @@ def validate_dirs(
     if findings:  # the re-reading module (and its YAML parser) is needed only when there is a finding
         from releasekit.io.fbc_locate import refine_locations
 
-        refined = refine_locations(findings)
-    else:
-        refined = ()
-    return Report(
-        command="catalog validate",
-        findings=refined,
-        checked=tuple(checked),
-        rules=LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ()),
-    )
+        findings = list(refine_locations(findings))
+    rules = LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ())
+    return Report(command="catalog validate", findings=tuple(findings), checked=tuple(checked), rules=rules)
 
 
 def validate_tree(
@@ -101,14 +80,7 @@ def validate_tree(
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
     upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
-    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
-
-    ``policies`` gives each package's graph policy (from its stream; others get the default policy,
-    where an island channel is a warning). ``upgrade_order`` lists OpenShift versions in cluster-upgrade
-    order: consecutive fragments are checked for users an OpenShift upgrade strands, at
-    ``stranding_severity`` (warnings for what is already published; ``check`` makes new ones errors).
-    Returns the findings (lines refined inside objects), the files read, and the rule ids that ran.
-    """
+    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
     from releasekit.io.fbc_locate import refine_locations
     from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
 
@@ -126,25 +98,18 @@ def validate_tree(
             catalogs.append(config)
             for package in sorted({p.name for p in config.packages}):
                 shown = str(fragment.root / package) if fragment.root else str(folder)
+                own = package_config(config, package)
                 packages.append(
-                    PackageToJudge(
-                        openshift=folder.name,
-                        package=package,
-                        config=package_config(config, package),
-                        file=shown,
-                    )
+                    PackageToJudge(openshift=folder.name, package=package, config=own, file=shown)
                 )
         fragments.append(fragment.facts)
-    findings.extend(
-        judge_catalogs(
-            catalogs,
-            packages,
-            fragments,
-            policies=policies or {},
-            upgrade_order=upgrade_order,
-            upgrade_edges=upgrade_edges,
-            stranding_severity=stranding_severity,
-        )
+    findings += judge_catalogs(
+        catalogs,
+        packages,
+        fragments,
+        policies=policies or {},
+        upgrade_order=upgrade_order,
+        upgrade_edges=upgrade_edges,
+        stranding_severity=stranding_severity,
     )
-    rules = JUDGED_RULES
-    return list(refine_locations(findings)), checked, tuple(rules)
+    return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)

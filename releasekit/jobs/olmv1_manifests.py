@@ -1,24 +1,13 @@
 """``releasekit olmv1 manifests``: what a cluster admin applies to install a release with OLM v1.
 
-Use case: find the release (``--version``, in ``--stream`` or the one stream that has it), read its bundle
-(``--bundle DIR``, else the one ``bundle build`` wrote to ``bundles/<stream>/<version>``, else the bundle
-planned in memory from the release's recorded facts, as ``bundle build`` would write it), derive the
-Namespace, the least-privilege installer ServiceAccount with its ClusterRole/Role and bindings, and the
-ClusterExtension (:mod:`releasekit.plan.olmv1`), and render them as YAML documents or a JSON ``List``.
-Nothing is written here; the bundle's CRDs appear only by name.
-
-No silent privilege: the bundle's RBAC and the install namespace are judged first
-(:func:`releasekit.rules.olmv1.check_install_safety`). A rule granting ``*`` on ``*``, escalate, bind,
-impersonate or every non-resource URL (RK-OLMV1-005 … 007) refuses the bundle unless
-``allow_broad_rbac`` accepts it (then it is a warning); a bundled role Kubernetes cannot decode (010), a
-suggested namespace that is no namespace name (008) and a system namespace (009) always refuse it. An
-invalid ``--namespace`` is bad usage.
+The bundle's RBAC and the install namespace are judged first (RK-OLMV1-005 … 010); nothing is written.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,9 +15,13 @@ from typing import Any
 import yaml
 
 from releasekit.errors import InputError, UsageError
+from releasekit.io.atomic import write_tree_atomic
+from releasekit.io.bundle_load import load_bundle
+from releasekit.io.streams import load_streams
+from releasekit.jobs.bundle_build import render_release_bundle
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.stream import Stream
+from releasekit.model.stream import CrdPlacement, Stream
 from releasekit.plan.olmv1 import InstallRequest, UnreadableRule, installer_manifests
 from releasekit.rules.olmv1 import (
     BROAD_RBAC_RULES,
@@ -37,7 +30,7 @@ from releasekit.rules.olmv1 import (
     namespace_name_problem,
 )
 
-__all__ = ["ManifestsRequest", "ManifestsResult", "render_manifests", "run_manifests"]
+__all__ = ["ManifestsRequest", "run_manifests"]
 
 SUGGESTED_NAMESPACE = "operatorframework.io/suggested-namespace"
 
@@ -72,8 +65,6 @@ def _stream(request: ManifestsRequest) -> Stream | None:
         if request.bundle is None or request.stream is not None:
             raise InputError(f"{request.streams_dir}: not a streams folder")
         return None
-    from releasekit.io.streams import load_streams
-
     streams = load_streams(request.streams_dir).streams
     if request.stream is not None:
         stream = next((s for s in streams if s.name == request.stream), None)
@@ -89,37 +80,15 @@ def _stream(request: ManifestsRequest) -> Stream | None:
             f"--version {request.version} is in several streams ({', '.join(s.name for s in having)}); "
             "choose one with --stream"
         )
-    if not having:
-        if request.bundle is not None:
-            return None
+    if not having and request.bundle is None:
         raise UsageError(f"--version {request.version}: no stream has this release")
-    return having[0]
-
-
-def _bundle(request: ManifestsRequest, stream: Stream | None) -> Bundle:
-    """The release's bundle: ``--bundle DIR``, the one ``bundle build`` wrote, or planned in memory."""
-    if request.bundle is not None:
-        path = request.bundle
-    elif stream is not None:
-        path = request.bundles_dir / stream.name / request.version
-        if not path.is_dir():
-            return _planned_bundle(request, stream)
-    else:  # pragma: no cover - _stream returns a stream unless --bundle is given
-        raise UsageError("--bundle DIR is needed")
-    return _loaded_bundle(path, request)
+    return having[0] if having else None
 
 
 def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
     """The release's bundle planned in memory from its recorded facts, as ``bundle build`` would write it."""
-    import tempfile
-
-    from releasekit.io.atomic import write_tree_atomic
-    from releasekit.jobs.bundle_build import render_release_bundle
-    from releasekit.model.stream import CrdPlacement
-
     release = stream.release(request.version)
-    if release is None:  # pragma: no cover - _stream checked the version
-        raise UsageError(f"--version {request.version}: no such release in stream {stream.name}")
+    assert release is not None  # _stream checked the version
     if stream.crd_placement is not CrdPlacement.OPERATOR_ASSETS:
         raise InputError(
             f"{request.bundles_dir / stream.name / request.version}: no bundle, and stream {stream.name} "
@@ -134,8 +103,6 @@ def _planned_bundle(request: ManifestsRequest, stream: Stream) -> Bundle:
 
 
 def _loaded_bundle(path: Path, request: ManifestsRequest, *, shown: str | None = None) -> Bundle:
-    from releasekit.io.bundle_load import load_bundle
-
     bundle = load_bundle(path, shown=shown)
     errors = [f for f in bundle.load_findings if f.severity is Severity.ERROR]
     if errors:
@@ -167,71 +134,49 @@ def _namespace(request: ManifestsRequest, bundle: Bundle, package: str) -> tuple
                 bundle.annotations.loc("$") if bundle.annotations is not None else Location(file=bundle.root)
             )
             what, namespace, shown = "the package name (the default namespace)", package, bundle
-    findings = check_install_namespace(namespace, where, what, shown, Severity.ERROR, Severity.ERROR)
-    return namespace, findings
+    return namespace, check_install_namespace(namespace, where, what, shown, Severity.ERROR, Severity.ERROR)
 
 
 def _judge(bundle: Bundle, request: ManifestsRequest) -> list[Finding]:
     """The bundle's RBAC findings: errors that refuse it, warnings for what ``--allow-broad-rbac`` accepts."""
-    out = []
-    for item in check_install_safety(bundle, Severity.ERROR):
-        if item.rule in ("RK-OLMV1-008", "RK-OLMV1-009"):
-            continue  # judged on the namespace actually used (_namespace)
-        if item.rule in BROAD_RBAC_RULES and request.allow_broad_rbac:
-            item = dataclasses.replace(item, severity=Severity.WARNING)
-        out.append(item)
-    return out
+    accepted = BROAD_RBAC_RULES if request.allow_broad_rbac else ()
+    return [
+        dataclasses.replace(item, severity=Severity.WARNING) if item.rule in accepted else item
+        for item in check_install_safety(bundle, Severity.ERROR)
+        if item.rule not in ("RK-OLMV1-008", "RK-OLMV1-009")  # judged on the namespace used (_namespace)
+    ]
 
 
-def build_manifests(request: ManifestsRequest) -> tuple[list[dict[str, Any]] | None, list[Finding]]:
-    """The objects to apply (see :func:`releasekit.plan.olmv1.installer_manifests`) and the findings.
+def run_manifests(request: ManifestsRequest) -> ManifestsResult:
+    """The manifests to apply (:func:`releasekit.plan.olmv1.installer_manifests`) and the findings.
 
-    The objects are None when an error finding refuses the bundle.
+    ``text`` is None when an error finding refuses the bundle.
     """
     stream = _stream(request)
-    bundle = _bundle(request, stream)
+    if request.bundle is not None:  # the release's bundle: --bundle DIR, what bundle build wrote, or planned
+        bundle = _loaded_bundle(request.bundle, request)
+    else:
+        assert stream is not None  # _stream returns a stream unless --bundle is given
+        path = request.bundles_dir / stream.name / request.version
+        bundle = _loaded_bundle(path, request) if path.is_dir() else _planned_bundle(request, stream)
     package = stream.package if stream is not None else bundle.package
     if not package:
         raise InputError(f"{bundle.root}: the bundle names no package; pass --stream")
     namespace, findings = _namespace(request, bundle, package)
     findings = _judge(bundle, request) + findings
     if any(f.severity is Severity.ERROR for f in findings):
-        return None, findings
-    install = InstallRequest(
-        package=package,
-        namespace=namespace,
-        version=None if request.channel else request.version,
-        channel=request.channel,
-    )
+        return ManifestsResult(text=None, findings=tuple(findings))
+    version = None if request.channel else request.version
+    install = InstallRequest(package=package, namespace=namespace, version=version, channel=request.channel)
     try:
-        return installer_manifests(bundle, install), findings
+        objects = installer_manifests(bundle, install)
     except UnreadableRule as exc:  # pragma: no cover - the loader and RK-OLMV1-010 refuse these first
         raise InputError(f"{bundle.root}: {exc}") from None
-
-
-def render_manifests(objects: list[dict[str, Any]], fmt: str) -> str:
-    """YAML documents (``---`` between them) or a JSON ``v1/List``; deterministic, newline at the end."""
-    if fmt == "json":
+    if request.fmt == "json":
         document = {"apiVersion": "v1", "kind": "List", "items": objects}
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # the C emitter: 20k rules in a second
-    return "".join(
-        "---\n" + yaml.dump(o, Dumper=dumper, sort_keys=False, default_flow_style=False, width=1000)
-        for o in objects
-    )
-
-
-def run_manifests(request: ManifestsRequest) -> ManifestsResult:
-    """The rendered manifests with the findings about the bundle's RBAC and namespace.
-
-    ``text`` is None (nothing to write) when a finding is an error: broad RBAC without
-    ``allow_broad_rbac``, a bundled role Kubernetes cannot decode, or an unusable install namespace.
-
-    Raises:
-        InputError: streams or bundle that cannot be read (exit 2).
-        UsageError: an unknown stream or release, a bundle of another version, an invalid ``--namespace``
-            (exit 2).
-    """
-    objects, findings = build_manifests(request)
-    text = render_manifests(objects, request.fmt) if objects is not None else None
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    else:  # YAML documents, ``---`` before each; the C emitter: 20k rules in a second
+        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        options: dict[str, Any] = {"Dumper": dumper, "sort_keys": False, "default_flow_style": False}
+        text = "".join("---\n" + yaml.dump(o, width=1000, **options) for o in objects)
     return ManifestsResult(text=text, findings=tuple(findings))

@@ -1,18 +1,11 @@
 """``releasekit operator import``: record one release's operator facts from the operator repository.
 
-Reads ``bundle/manifests/*``, ``bundle/metadata/annotations.yaml``, ``bundle.Dockerfile`` and
-``related_images.json`` at a ref (:mod:`releasekit.io.operator_repo`, no work tree, within its size
-limits), applies the ``related_images.json`` substitution the bundle image build does, leaves out the prose
-(:mod:`releasekit.plan.operator_record`) and writes ``streams/operator/<version>.yaml`` atomically.
-Unreadable input (no such ref, no bundle, a file that is not YAML, a CSV of another version or whose
-``metadata`` or ``spec`` is not a mapping, an output folder that is not a folder) stops with one line
-(exit 2); so does a record that would break ``operator-record.schema.json`` (a manifest file name the
-schema refuses, an annotation that is not text): the record is checked as ``streams validate`` reads it,
-before it is written, and the message names the field. Nothing is written then.
+The record is checked as ``streams validate`` reads it before it is written; any problem writes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from dataclasses import dataclass
@@ -22,7 +15,7 @@ from typing import Any
 from releasekit.errors import InputError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
 from releasekit.io.inputs import contained
-from releasekit.io.operator_records import record_findings, render_record
+from releasekit.io.operator_records import load_operator_records, parse_record, record_findings, render_record
 from releasekit.io.operator_repo import (
     ANNOTATIONS_PATH,
     DOCKERFILE_PATH,
@@ -30,12 +23,15 @@ from releasekit.io.operator_repo import (
     MAX_FILE_BYTES,
     read_operator_snapshot,
 )
+from releasekit.io.streams import load_streams
 from releasekit.io.upstream import check_ref
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.model.stream import ReleaseStatus
 from releasekit.model.version import Version
+from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
 from releasekit.plan.operator_record import dockerfile_labels, make_record, substitute_related_images
 
-__all__ = ["OPERATOR_DIR", "ImportedOperator", "import_operator", "record_path"]
+__all__ = ["OPERATOR_DIR", "import_operator"]
 
 OPERATOR_DIR = "operator"
 """Records live in ``streams/operator/`` (not top-level ``streams/*.yaml``, which are streams)."""
@@ -66,48 +62,29 @@ def _shown(value: object) -> str:
 
 
 def _kind_of(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a dangling symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "not a folder (a socket or device)"
+    kinds = ((stat.S_ISLNK, "a dangling symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISREG, "a file"))
+    return next((kind for test, kind in kinds if test(mode)), "not a folder (a socket or device)")
 
 
 def _check_folder(path: Path, what: str) -> bool:
-    """Whether ``path`` exists as a folder (a link to one counts); False when absent.
-
-    Raises:
-        InputError: it exists and is not a folder (a file, a FIFO, a dangling link).
-    """
+    """Whether ``path`` exists as a folder (a link to one counts); False when absent."""
     try:
         lst = os.lstat(path)
     except FileNotFoundError:
         return False
     except OSError as exc:
         raise InputError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
-    try:
-        st = path.stat() if stat.S_ISLNK(lst.st_mode) else lst
-    except OSError:
-        st = lst  # a dangling link
-    if not stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{path}: {what} is {_kind_of(st.st_mode)}, not a folder")
+    with contextlib.suppress(OSError):  # a dangling link is judged by its lstat
+        lst = path.stat() if stat.S_ISLNK(lst.st_mode) else lst
+    if not stat.S_ISDIR(lst.st_mode):
+        raise InputError(f"{path}: {what} is {_kind_of(lst.st_mode)}, not a folder")
     return True
 
 
 def _check_output(streams_dir: Path, path: Path) -> None:
-    """Refuse, before git is asked anything, an output that cannot be written.
-
-    That is a ``--streams-dir`` or its ``operator/`` that is not a folder, or a record path that is a
-    folder or a special file.
-
-    Raises:
-        InputError: as above.
-    """
-    if not _check_folder(streams_dir, "--streams-dir"):
-        return
-    if not _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder"):
+    """Refuse, before git is asked anything, an output that cannot be written."""
+    folders = _check_folder(streams_dir, "--streams-dir")
+    if not (folders and _check_folder(streams_dir / OPERATOR_DIR, "the operator records folder")):
         return
     try:
         st = os.lstat(path)
@@ -129,13 +106,10 @@ def _text(data: bytes, where: str) -> str:
 
 def _one_document(text: str, where: str) -> Any:
     try:
-        docs = [
-            d.data
-            for d in load_yaml_documents(text, track_paths=False, last_key_wins=True, source=where)
-            if d.data is not None
-        ]
+        loaded = load_yaml_documents(text, track_paths=False, last_key_wins=True, source=where)
     except YamlContentError as exc:
         raise InputError(f"{where}: not YAML: {exc.message} (line {exc.line})") from None
+    docs = [d.data for d in loaded if d.data is not None]
     if len(docs) != 1 or not isinstance(docs[0], dict):
         raise InputError(f"{where}: expected one YAML mapping, found {len(docs)} documents")
     return docs[0]
@@ -191,11 +165,7 @@ def _read_manifests(snap: Any, ref: str, dockerfile: str | None, related: str | 
 
 
 def _refuse_invalid(text: str, path: Path, ref: str) -> None:
-    """Refuse a record that ``streams validate`` would refuse (naming the first field it breaks).
-
-    Raises:
-        InputError: the record breaks ``operator-record.schema.json`` or is not YAML.
-    """
+    """Refuse a record that ``streams validate`` would refuse (naming the first field it breaks)."""
     problems = record_findings(text, str(path))
     if not problems:
         return
@@ -209,20 +179,7 @@ def _refuse_invalid(text: str, path: Path, ref: str) -> None:
 
 
 def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, ref: str) -> None:
-    """Refuse a first record of a published release that would change the bundle it shipped with.
-
-    A release published before it had a record of its own shipped on a carried record (its minor's, or its
-    stream's): its published bundle is that one. A record imported later may only confirm it: the bundle it
-    gives must equal the one the release shipped with (name, version, images and edges re-aimed alike).
-
-    Raises:
-        InputError: the record would change the published bundle (naming what differs).
-    """
-    from releasekit.io.operator_records import load_operator_records, parse_record
-    from releasekit.io.streams import load_streams
-    from releasekit.model.stream import ReleaseStatus
-    from releasekit.plan.operator_bundle import choose_operator_facts, recorded_csv
-
+    """Refuse a first record of a published release that would change the bundle it shipped with."""
     if path.exists() or not any(streams_dir.glob("*.yaml")):
         return  # a re-import of an existing record, or no streams to say what shipped
     loaded = load_streams(streams_dir)
@@ -238,15 +195,12 @@ def _keep_what_shipped(streams_dir: Path, version: str, text: str, path: Path, r
     new_facts = choose_operator_facts(stream, release, {**records, version: new})
     before = recorded_csv(stream, release, shipped.record, carried_from=shipped.carried_from, prose_doc={})
     after = recorded_csv(stream, release, new, carried_from=new_facts.carried_from, prose_doc={})
-    differ = sorted(k for k in {*before, *after} if before.get(k) != after.get(k))
+    spec_before, spec_after = before.get("spec", {}), after.get("spec", {})
+    differ = sorted(k for k in {*before, *after} - {"spec"} if before.get(k) != after.get(k))
     differ += sorted(
-        f"spec.{k}"
-        for k in {*before.get("spec", {}), *after.get("spec", {})}
-        if before.get("spec", {}).get(k) != after.get("spec", {}).get(k)
+        f"spec.{k}" for k in {*spec_before, *spec_after} if spec_before.get(k) != spec_after.get(k)
     )
-    if dict(shipped.record.manifests) != dict(new.manifests):
-        differ.append("manifests")
-    differ = [d for d in differ if d != "spec"]
+    differ += ["manifests"] if dict(shipped.record.manifests) != dict(new.manifests) else []
     if differ:
         raise InputError(
             f"{ref}: refusing to record {version}: it was published on {shipped.record.file}'s facts "
@@ -263,17 +217,6 @@ def _is_version(text: str) -> bool:
     return True
 
 
-def _version_choice(ref: str, found: str, version: str) -> str:
-    """Why a CSV of another version is not recorded as ``version``, and the two ways on."""
-    shown = _shown(found) or "(none)"
-    return (
-        f"{ref}: the CSV there is version {shown}, not {version}; import the commit that bumps the CSV to "
-        f"{version} (on its release branch), or record nothing yet: until {version} has a record, its bundle "
-        f"carries the newest earlier record of its minor (RK-BUNDLE-100); to record this CSV as {version} "
-        "anyway (re-aimed at the release's name, version, images and edges), add --as-version"
-    )
-
-
 def import_operator(
     repo: str,
     ref: str,
@@ -283,20 +226,10 @@ def import_operator(
     cache: Path | None = None,
     as_version: bool = False,
 ) -> ImportedOperator:
-    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``.
-
-    Raises:
-        UsageError: an unsafe ref or repository, a version that is not semver, or a CSV whose
-            ``spec.version`` is another.
-        InputError, UpstreamError: the repository, ref or files cannot be read; the output folder is not a
-            folder; the record would break its schema.
-        SafetyLimitError: the sources or the record are over the size limits.
-    """
+    """Read the operator repository ``repo`` at ``ref`` and write the record of release ``version``."""
     check_ref(ref)  # before anything touches git
-    try:
-        Version.parse(version)
-    except ValueError:
-        raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)") from None
+    if not _is_version(version):
+        raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)")
     path = contained(
         record_path(streams_dir, version), streams_dir / OPERATOR_DIR, "the record named after --version"
     )
@@ -309,11 +242,15 @@ def import_operator(
     csv_file, csv, others, substituted = _read_manifests(snap, ref, dockerfile, related)
     found = str(csv["spec"].get("version", ""))
     if found != version and not (as_version and _is_version(found)):
-        raise UsageError(_version_choice(ref, found, version))
-    annotations_doc = _one_document(
-        _text(snap.annotations, f"{ref}:{ANNOTATIONS_PATH}"), f"{ref}:{ANNOTATIONS_PATH}"
-    )
-    annotations = annotations_doc.get("annotations")
+        raise UsageError(  # and the two ways on
+            f"{ref}: the CSV there is version {_shown(found) or '(none)'}, not {version}; import the "
+            f"commit that bumps the CSV to {version} (on its release branch), or record nothing yet: until "
+            f"{version} has a record, its bundle carries the newest earlier record of its minor "
+            f"(RK-BUNDLE-100); to record this CSV as {version} anyway (re-aimed at the release's name, "
+            "version, images and edges), add --as-version"
+        )
+    where = f"{ref}:{ANNOTATIONS_PATH}"
+    annotations = _one_document(_text(snap.annotations, where), where).get("annotations")
     if not isinstance(annotations, dict):
         raise InputError(f"{ref}:{ANNOTATIONS_PATH}: no annotations mapping")
     try:

@@ -1,50 +1,30 @@
-"""``releasekit release notes VERSION``: the release notes of one operator release, from ``streams/``.
+"""``releasekit release notes VERSION``: one release's notes from ``streams/`` (Kueue, APIs, gates, images).
 
-The story: load ``streams/`` (:func:`releasekit.io.streams.load_streams`), find the release (in
-``--stream`` or the one stream that has it) and the release before it in that stream, and tell:
-
-- the Kueue each ships (line and pin) -- this release's and the previous one's;
-- API changes between their Kueue inventories: CRDs and versions added or removed, storage-version
-  changes, and (stable) the alpha versions kept out of the stream;
-- feature gates added, removed, promoted (stage) or flipped (default), and the operator's own settings
-  (stream-wide, per release, opt-in allow-list);
-- the images, with digests; the OpenShift catalogs; the versions that upgrade into it (its own
-  ``replaces``/``skips``/``skipRange`` as of its release); deprecations.
-
-:func:`build_notes` is pure (streams and inventories in, :class:`ReleaseNotes` out); inventories are
-looked up only through :func:`inventory_for`, the one place that knows how a release names its Kueue
-inventory. :func:`render_markdown` / :func:`render_json` write them.
-
-Hostile input: :func:`release_notes` refuses ``streams/`` with loading errors (schema, duplicate keys,
-versions that do not parse) as ``streams show`` and ``streams map`` do: the findings, and exit 1. Every
-value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`): it cannot open a
-block, a link, an image, HTML, a table cell or a code span, and control characters are shown as escapes.
+Every value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import semver
 
 from releasekit.errors import UsageError
+from releasekit.jobs.streams_validate import read_streams
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
 from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
+from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
+from releasekit.plan.channels import csv_edges
 
 __all__ = [
-    "NOTES_SCHEMA",
-    "ApiChanges",
-    "GateChanges",
-    "NotesRun",
-    "ReleaseNotes",
     "build_notes",
-    "gate_lines",
     "inventory_for",
     "markdown_code",
     "markdown_text",
@@ -77,10 +57,7 @@ class ApiChanges:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GateChanges:
-    """Feature-gate changes between two Kueue inventories, and the operator's own settings.
-
-    ``promoted`` and ``flipped`` pair a gate as the previous Kueue had it with the gate now.
-    """
+    """Feature-gate changes between two Kueue inventories (pairs: before, now), and operator settings."""
 
     added: tuple[FeatureGate, ...] = ()
     removed: tuple[FeatureGate, ...] = ()
@@ -125,24 +102,15 @@ def _api_changes(stream: Stream, old: Inventory | None, new: Inventory | None) -
         return ApiChanges()
     before: dict[str, Crd] = {c.name: c for c in old.crds} if old is not None else {}
     after: dict[str, Crd] = {c.name: c for c in new.crds}
-    versions_added: list[str] = []
-    versions_removed: list[str] = []
-    storage: list[str] = []
-    for name in sorted(set(before) & set(after)):
-        b = {v.name for v in before[name].versions}
-        a = {v.name for v in after[name].versions}
-        versions_added += [f"{name} {v}" for v in sorted(a - b)]
-        versions_removed += [f"{name} {v}" for v in sorted(b - a)]
-        if before[name].storage_version != after[name].storage_version:
-            storage.append(f"{name}: {before[name].storage_version} → {after[name].storage_version}")
-    kept_out: list[str] = []
-    shipped: list[str] = []
-    for crd in new.crds:
-        alpha = [v.name for v in crd.versions if v.maturity is Maturity.ALPHA]
-        if not alpha:
-            continue
-        target = shipped if stream.api_maturity.allows(crd) else kept_out
-        target += [f"{crd.name} {v}" for v in alpha]
+    common = sorted(set(before) & set(after))
+    names = {n: ({v.name for v in before[n].versions}, {v.name for v in after[n].versions}) for n in common}
+    versions_added = [f"{n} {v}" for n, (b, a) in names.items() for v in sorted(a - b)]
+    versions_removed = [f"{n} {v}" for n, (b, a) in names.items() for v in sorted(b - a)]
+    moved = [n for n in common if before[n].storage_version != after[n].storage_version]
+    storage = [f"{n}: {before[n].storage_version} → {after[n].storage_version}" for n in moved]
+    alpha = [(crd, v.name) for crd in new.crds for v in crd.versions if v.maturity is Maturity.ALPHA]
+    shipped = [f"{crd.name} {v}" for crd, v in alpha if stream.api_maturity.allows(crd)]
+    kept_out = [f"{crd.name} {v}" for crd, v in alpha if not stream.api_maturity.allows(crd)]
     return ApiChanges(
         crds_added=tuple(sorted(set(after) - set(before))) if old is not None else (),
         crds_removed=tuple(sorted(set(before) - set(after))),
@@ -196,28 +164,17 @@ def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
     return [markdown_text(line) for line in changes], [markdown_text(line) for line in settings]
 
 
-def _gate_json(gate: FeatureGate) -> dict[str, Any]:
-    return {
-        "name": gate.name,
-        "stage": gate.stage.value,
-        "default": gate.default,
-        "lockToDefault": gate.lock_to_default,
-    }
+def _gate_json(g: FeatureGate) -> dict[str, Any]:
+    return {"name": g.name, "stage": g.stage.value, "default": g.default, "lockToDefault": g.lock_to_default}
 
 
 def _upgrades_from(stream: Stream, release: Release) -> tuple[str, ...]:
     """The published versions whose users can upgrade straight into ``release`` (as of its release)."""
-    from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
-    from releasekit.plan.channels import csv_edges
-
     entry = csv_edges(stream, release)
     names = {entry.replaces, *entry.skips} - {""}
     window = None
-    if entry.skip_range:
-        try:
-            window = parse_range(entry.skip_range)
-        except RangeError:
-            window = None
+    with contextlib.suppress(RangeError):
+        window = parse_range(entry.skip_range) if entry.skip_range else None
     out = []
     for other in sorted(stream.releases, key=lambda r: r.version):
         if other.version >= release.version or not other.status.is_published:
@@ -271,26 +228,14 @@ def build_notes(
     version: str,
     stream_name: str | None = None,
 ) -> ReleaseNotes:
-    """The notes of ``version`` (pure).
-
-    Raises:
-        UsageError: a version that is not semver, not in the stream(s), or in more than one stream.
-    """
+    """The notes of ``version`` (pure); UsageError for a version not found in exactly one stream."""
     stream, release = _find(streams, version, stream_name)
     earlier = [r for r in stream.releases if r.version < release.version and r.status.is_published]
     previous = max(earlier, key=lambda r: r.version) if earlier else None
     new_inv = inventory_for(release, inventories)
     old_inv = inventory_for(previous, inventories) if previous is not None else None
-    missing = tuple(
-        sorted(
-            {
-                r.upstream.inventory
-                for r, inv in ((release, new_inv), (previous, old_inv))
-                if r is not None and inv is None
-            }
-        )
-    )
-    images = [("bundle", release.bundle_image), *release.images.items()]
+    pairs = ((release, new_inv), (previous, old_inv))
+    missing = tuple(sorted({r.upstream.inventory for r, inv in pairs if r is not None and inv is None}))
     return ReleaseNotes(
         stream=stream.name,
         package=stream.package,
@@ -302,7 +247,7 @@ def build_notes(
         previous_kueue=_kueue(previous) if previous is not None else None,
         apis=_api_changes(stream, old_inv, new_inv),
         gates=_gate_changes(stream, release, old_inv, new_inv),
-        images=tuple(images),
+        images=(("bundle", release.bundle_image), *release.images.items()),
         catalogs=tuple(str(c) for c in release.catalogs),
         upgrades_from=_upgrades_from(stream, release),
         deprecations=_deprecations(stream, release, new_inv),
@@ -310,56 +255,24 @@ def build_notes(
     )
 
 
-# ------------------------------------------------------------------------------------------ rendering
-
-
-_MARKDOWN_ESCAPES = {
-    "\\": "\\\\",
-    "`": "\\`",
-    "*": "\\*",
-    "_": "\\_",
-    "[": "\\[",
-    "]": "\\]",
-    "|": "\\|",
-    "~": "\\~",
-    "#": "\\#",
-    "<": "&lt;",
-    ">": "&gt;",
-    "&": "&amp;",
-}
+_MARKDOWN_ESCAPES = {c: "\\" + c for c in "\\`*_[]|~#"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 _MARKDOWN_SPECIAL = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
 _BACKTICKS = re.compile("`+")
 _ORDERED_MARKER = re.compile(r"[0-9]{1,9}(?=[.)]( |$))")
 
 
 def visible(text: str) -> str:
-    r"""``text`` on one line, with nothing a terminal or renderer acts on.
-
-    Every character ``str.isprintable`` refuses (newlines, tabs, ESC, U+2028, ...) is written as its
-    Python escape (``\n``, ``\x1b``, ``\u2028``).
-    """
-    if text.isprintable():
-        return text
+    """``text`` on one line: every character ``str.isprintable`` refuses is written as its Python escape."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def markdown_text(text: str) -> str:
-    """``text`` as Markdown inline text that renders as itself (:func:`visible` first).
-
-    Backslash-escapes what could start emphasis, a link or image (``[``), a code span, a table cell, a
-    heading or strikethrough; ``<``, ``>`` and ``&`` become entities, so no HTML (``<script>``, ``<!--``) and
-    no autolink survives.
-    """
+    """``text`` as Markdown inline text that renders as itself: no emphasis, link, code, HTML or autolink."""
     return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_ESCAPES[m.group()], visible(text))
 
 
 def markdown_code(text: str) -> str:
-    """``text`` as one Markdown code span (:func:`visible` first).
-
-    It is fenced by one backtick more than the longest run inside, and padded with a space where the
-    text starts or ends with a backtick or a space (CommonMark strips one space from each end of such a
-    span; one of only spaces is kept as is).
-    """
+    """``text`` as one Markdown code span (fenced by one backtick more than the longest run inside)."""
     shown = visible(text)
     if not shown:
         return "` `"
@@ -379,7 +292,6 @@ def _item(line: str) -> str:
 
 
 def _section(title: str, items: Sequence[str], empty: str) -> list[str]:
-    """A section of Markdown list items (``items`` already Markdown)."""
     out = [f"### {title}", ""]
     out += [f"- {_item(item)}" for item in items] if items else [empty]
     return [*out, ""]
@@ -486,20 +398,7 @@ class NotesRun:
 
 
 def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
-    """Load ``streams_dir`` and build the notes of ``version``.
-
-    ``streams/`` with loading errors (a schema violation, a duplicate key, a version or OpenShift version
-    that does not parse, an inventory that is not valid) gives no notes but :attr:`NotesRun.refused`, a
-    report of those findings (exit 1), as ``streams show`` and ``streams map`` treat them: notes written
-    from a stream file the loader half read would be wrong, or name the release as missing.
-
-    Raises:
-        InputError: ``streams/`` cannot be read. UsageError: see :func:`build_notes`.
-    """
-    from dataclasses import replace
-
-    from releasekit.jobs.streams_validate import read_streams
-
+    """Load ``streams_dir`` and build the notes of ``version``; loading errors refuse them (exit 1)."""
     loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
     if report is not None:
         return NotesRun(notes=None, refused=replace(report, command="release notes"))

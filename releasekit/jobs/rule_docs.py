@@ -1,31 +1,28 @@
-"""Every rule id explained, from the rule tables: SARIF's rule metadata and the generated ``docs/rules.md``.
+"""Every rule id explained, from the rule tables: SARIF's rule metadata and ``docs/rules.md``.
 
-The tables are the rule modules' own: :data:`releasekit.rules.fbc.RULES` and
-:data:`releasekit.rules.graph.RULES` (title, severity, fix), every ``RULES = {id: title}`` dict under
-:mod:`releasekit.rules` (title), and the id tables in the docstrings of every module under
-:mod:`releasekit.rules` and of :mod:`releasekit.io.fbc_load` (title, severity) -- so a new rule module
-is picked up without being named here. Each family adds why its rules matter, an example
-and the usual fix; :data:`releasekit.rules.explain.EXAMPLES` gives each rule its own example (and its fix
-where its table has no hint), and :data:`DETAILS` its own why as well.
-
-Regenerate the reference after adding or changing a rule (a test fails until you do)::
-
-    python -m releasekit.jobs.rule_docs          # writes docs/rules.md
+Regenerate the reference after adding or changing a rule: ``python -m releasekit.jobs.rule_docs``.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+import releasekit.rules
+from releasekit.io import fbc_load
+from releasekit.io.atomic import write_text_atomic
+from releasekit.model import acknowledgement
 from releasekit.model.finding import Severity
 from releasekit.model.ruledoc import RuleDoc
+from releasekit.rules import fbc, graph
 from releasekit.rules.explain import EXAMPLES
 
-__all__ = ["DETAILS", "FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
+__all__ = ["FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
 
 DOC_PATH = Path("docs") / "rules.md"
 
@@ -236,8 +233,7 @@ OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
         Severity.ERROR,
     ),
 }
-"""Rule ids that no rules module defines (the CLI's refusal finding in ``--format json``, the layout
-configuration's schema finding from :mod:`releasekit.io.config`)."""
+"""Rule ids no rules module defines (the CLI's refusal finding, the layout configuration's schema finding)."""
 
 _OWN_BUNDLE_WHY = (
     "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "
@@ -279,20 +275,10 @@ def _family(rule_id: str) -> str:
 @cache
 def all_rule_docs() -> dict[str, RuleDoc]:
     """Every rule id releasekit has, explained (sorted by id)."""
-    import importlib
-    import pkgutil
-
-    import releasekit.rules
-    from releasekit.io import fbc_load
-    from releasekit.model import acknowledgement
-    from releasekit.rules import fbc, graph
-
-    modules = [fbc_load, acknowledgement] + [
-        importlib.import_module(info.name)
-        for info in sorted(
-            pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
-        )
-    ]
+    found = sorted(
+        pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
+    )
+    modules = [fbc_load, acknowledgement] + [importlib.import_module(info.name) for info in found]
     titles: dict[str, tuple[str, Severity | None, str]] = {}
     for module in modules:  # the id tables in the rule modules' docstrings: title and severity
         for rid, (title, sev) in _from_docstring(module.__doc__).items():
@@ -321,14 +307,8 @@ def all_rule_docs() -> dict[str, RuleDoc]:
             fix = fix or own_fix
         if title.startswith("(ours") and rid not in DETAILS:
             why = _OWN_BUNDLE_WHY
-        out[rid] = RuleDoc(
-            id=rid,
-            severity=sev,
-            title=title.rstrip("."),
-            why=why,
-            example=example,
-            fix=_plain(fix) or family_fix,
-        )
+        fix = _plain(fix) or family_fix
+        out[rid] = RuleDoc(id=rid, severity=sev, title=title.rstrip("."), why=why, example=example, fix=fix)
     return out
 
 
@@ -365,8 +345,6 @@ def main(argv: list[str] | None = None) -> int:
     """Write ``docs/rules.md`` under the repository (the current folder, or the one given)."""
     args = sys.argv[1:] if argv is None else argv
     root = Path(args[0]) if args else Path()
-    from releasekit.io.atomic import write_text_atomic
-
     write_text_atomic(root / DOC_PATH, render_rules_markdown(all_rule_docs()))
     print(f"wrote {root / DOC_PATH}")
     return 0

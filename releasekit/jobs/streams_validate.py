@@ -1,33 +1,28 @@
-"""``releasekit streams validate``: load ``streams/`` and run every stream check.
-
-Job: reads with :func:`releasekit.io.streams.load_streams`, judges with
-:func:`releasekit.rules.stream.check_streams`, returns the loaded streams and a report. ``build`` and
-``check`` start with the same story. ``streams validate`` also checks the operator records under
-``streams/operator/`` against their schema as ``bundle build`` reads them
-(:func:`releasekit.io.operator_records.load_operator_records`: RK-STREAM-001/002 at file:line).
-"""
+"""``releasekit streams validate``: load ``streams/`` and the operator records, and run every stream check."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from releasekit.errors import printable
+from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
+from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.model.finding import Finding
+from releasekit.model.finding import has_errors
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import Report
+from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
+from releasekit.rules.lifecycle import check_lifecycle
 from releasekit.rules.stream import RULES, check_streams
+from releasekit.rules.tech_preview import STREAM_RULES, check_stream_blocking
 
 __all__ = ["StreamsCheck", "check_streams_folder", "read_streams", "validate_streams"]
 
 
 @dataclass(frozen=True, slots=True)
 class StreamsCheck:
-    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle.
-
-    The lifecycle is None when ``openshift/lifecycle.yaml`` is absent or not valid; ``build`` and
-    ``check`` use it again for their cross-OpenShift checks instead of reading the file a second time.
-    """
+    """What the streams check read and found: the streams, the report, and the OpenShift lifecycle."""
 
     loaded: LoadedStreams
     report: Report
@@ -37,96 +32,40 @@ class StreamsCheck:
 def check_streams_folder(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> StreamsCheck:
-    """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report.
-
-    ``loaded``, when given, is what was read from ``root`` already.
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`.
-    """
+    """Load ``root`` and run every stream check: what ``streams validate``, ``build`` and ``check`` report."""
     if loaded is None:
         loaded = load_streams(root, display_root=display_root)
-    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories)
-    lifecycle, extra_findings, extra_rules, extra_files = _lifecycle_and_tech_preview(
-        root, display_root, loaded
-    )
-    report = Report(
-        command="streams validate",
-        findings=findings + extra_findings,
-        checked=loaded.files + extra_files,
-        rules=tuple(sorted({*RULES, *extra_rules})),
-    )
+    lifecycle, lifecycle_findings = load_lifecycle(root, display_root=display_root)
+    findings = loaded.findings + check_streams(loaded.streams, loaded.inventories) + lifecycle_findings
+    if lifecycle is not None:  # RK-STREAM-050…052
+        findings += check_lifecycle(lifecycle, loaded.streams)
+    findings += check_stream_blocking(loaded.streams)  # Tech Preview streams: RK-STREAM-053
+    checked = loaded.files
+    if (root / LIFECYCLE_FILE).is_file():
+        shown = str(root) if display_root is None else display_root
+        checked += (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
+    rules = tuple(sorted({*RULES, *LIFECYCLE_RULES, *STREAM_RULES}))
+    report = Report(command="streams validate", findings=findings, checked=checked, rules=rules)
     return StreamsCheck(loaded=loaded, report=report, lifecycle=lifecycle)
 
 
 def validate_streams(
     root: Path, *, display_root: str | None = None, loaded: LoadedStreams | None = None
 ) -> tuple[LoadedStreams, Report]:
-    """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle.
-
-    This is what ``streams validate`` reports; returns the loaded streams and the report.
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`, or a record that cannot be read.
-    """
+    """:func:`check_streams_folder` plus the operator records' schema, without the lifecycle."""
     result = check_streams_folder(root, display_root=display_root, loaded=loaded)
-    record_findings, record_files = _operator_records(root, display_root)
-    report = replace(
-        result.report,
-        findings=(*result.report.findings, *record_findings),
-        checked=(*result.report.checked, *record_files),
-    )
-    return result.loaded, report
-
-
-def _operator_records(root: Path, display_root: str | None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
-    """The findings of the operator records under ``operator/`` that break their schema, and the records read."""
-    from releasekit.errors import printable
-    from releasekit.io.operator_records import OPERATOR_DIR, load_operator_records
-
     folder = root / OPERATOR_DIR
     if not folder.is_dir():
-        return (), ()
+        return result.loaded, result.report
     shown = str(root) if display_root is None else display_root
     _, findings = load_operator_records(root, display_root=shown)
-    files = tuple(
-        f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))
-    )
-    return tuple(findings), files
-
-
-def _lifecycle_and_tech_preview(
-    root: Path, display_root: str | None, loaded: LoadedStreams
-) -> tuple[OpenShiftLifecycle | None, tuple[Finding, ...], tuple[str, ...], tuple[str, ...]]:
-    """``openshift/lifecycle.yaml`` (RK-STREAM-050…052) and Tech Preview streams (RK-STREAM-053)."""
-    from releasekit.io.lifecycle import LIFECYCLE_FILE, load_lifecycle
-    from releasekit.rules.lifecycle import RULES as LIFECYCLE_RULES
-    from releasekit.rules.lifecycle import check_lifecycle
-    from releasekit.rules.tech_preview import STREAM_RULES, check_stream_blocking
-
-    lifecycle, findings = load_lifecycle(root, display_root=display_root)
-    files: tuple[str, ...] = ()
-    if (root / LIFECYCLE_FILE).is_file():
-        shown = str(root) if display_root is None else display_root
-        files = (f"{shown.rstrip('/')}/{LIFECYCLE_FILE}" if shown not in ("", ".") else LIFECYCLE_FILE,)
-    if lifecycle is not None:
-        findings += check_lifecycle(lifecycle, loaded.streams)
-    findings += check_stream_blocking(loaded.streams)
-    return lifecycle, findings, (*LIFECYCLE_RULES, *STREAM_RULES), files
+    files = [f"{shown.rstrip('/')}/{OPERATOR_DIR}/{printable(p.name)}" for p in sorted(folder.glob("*.yaml"))]
+    found, read = (*result.report.findings, *findings), (*result.report.checked, *files)
+    return result.loaded, replace(result.report, findings=found, checked=read)
 
 
 def read_streams(root: Path, *, display_root: str | None = None) -> tuple[LoadedStreams, Report | None]:
-    """Load ``root`` for a command that shows the streams.
-
-    Returns the loaded streams, and a report of the loading errors when there are any (``streams show``
-    and ``streams map`` stop on them).
-
-    Raises:
-        InputError: as :func:`releasekit.io.streams.load_streams`.
-    """
-    from releasekit.model.finding import has_errors
-
+    """Load ``root`` for a command that shows the streams."""
     loaded = load_streams(root, display_root=display_root)
-    if has_errors(loaded.findings):
-        return loaded, Report(command="streams", findings=loaded.findings, checked=loaded.files)
-    return loaded, None
+    report = Report(command="streams", findings=loaded.findings, checked=loaded.files)
+    return loaded, report if has_errors(loaded.findings) else None

@@ -1,10 +1,4 @@
-"""``releasekit upstream import``: record a Kueue pin's CRDs and feature gates from git.
-
-Job: checks the ref, opens the repository (a path, or a URL cloned once into the cache) and reads the
-tree at the ref with :mod:`releasekit.io.upstream` (no work tree), then writes the inventory under
-``streams/upstream/kueue-<pin>.yaml``. One inventory per pin: an inventory a published release names is
-never rewritten with other facts (what shipped stays recorded; a new pin gets a file of its own).
-"""
+"""``releasekit upstream import``: record a Kueue pin's CRDs and feature gates from git."""
 
 from __future__ import annotations
 
@@ -31,10 +25,9 @@ def _released_users(streams_dir: Path, name: str) -> list[str]:
     """The published releases (not candidates) under ``streams_dir`` that name inventory ``name``."""
     if not any(streams_dir.glob("*.yaml")):
         return []
-    loaded = load_streams(streams_dir)
     return [
         f"{stream.name} {release.version}"
-        for stream in loaded.streams
+        for stream in load_streams(streams_dir).streams
         for release in stream.releases
         if release.upstream.inventory == name and release.status is not ReleaseStatus.CANDIDATE
     ]
@@ -43,13 +36,7 @@ def _released_users(streams_dir: Path, name: str) -> list[str]:
 def import_upstream(
     repo_spec: str, ref: str, streams_dir: Path, *, line: str | None = None, cache: Path | None = None
 ) -> tuple[Inventory, Path]:
-    """Check the ref, open the repo, read at the ref, write the inventory; returns it and its path.
-
-    Raises:
-        UsageError: the ref is unsafe, or ``line`` is not ``X.Y``.
-        UpstreamError: the repository or the ref cannot be read, or the facts would rewrite an inventory a
-            published release uses (a moved tag, another ref of the same name).
-    """
+    """Check the ref, open the repo, read at the ref, write the inventory; returns it and its path."""
     check_ref(ref)
     check_line(line)  # file names are made from it
     repo = open_repository(repo_spec, cache=cache)
