@@ -128,9 +128,10 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
         "nothing to fix for a first build; commit the catalogs so later builds carry what was published.",
     ),
     "RK-DIFF-020": (
-        "clusters on an OpenShift version read their operators from that version's catalog; dropping it "
-        "(or a package from it) takes every published bundle and upgrade away from them at once.",
-        "deleting `v4.17/` (its Containerfile, template and `catalog/`) from a file-based catalog repository.",
+        "clusters on an OpenShift version read their operators from that version's catalog; dropping a "
+        "package from it takes every published bundle and upgrade away from them at once (an error). A whole "
+        "OpenShift catalog dropped is a warning: versions leave support, and then that is the change.",
+        "deleting `v4.17/catalog/demo-operator/` while `v4.17/` stays in a file-based catalog repository.",
         "keep the catalog; retire bundles or channels with `olm.deprecations` entries instead.",
     ),
     "RK-DIFF-021": (

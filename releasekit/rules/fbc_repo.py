@@ -12,7 +12,8 @@ Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
 =========== ========= ==========================================================================
 id          severity  what it finds
 =========== ========= ==========================================================================
-RK-DIFF-020 error     a package's catalog (or a whole OpenShift catalog) published at base is gone
+RK-DIFF-020 error     a package's catalog published at base is gone (a warning where the whole
+                      OpenShift catalog was dropped: versions leave support)
 RK-DIFF-021 info      a package's catalog (or a whole OpenShift catalog) was added
 RK-DIFF-022 info      a catalog root moved to another folder (paired by OpenShift version and package)
 RK-DIFF-023 warning   a published bundle's blob changed (names the image or blob digests before and after;
@@ -130,14 +131,21 @@ def check_roots(
             )
             held = f"; it held {len(bundles)} published bundles: {', '.join(bundles[:5])}" if bundles else ""
             more = f" and {len(bundles) - 5} more" if len(bundles) > 5 else ""
+            hint = (
+                f"expected when {pair.openshift} left support; otherwise clusters on it lose every upgrade "
+                f"of {pair.package}: keep the catalog"
+                if whole  # versions leave support: a warning
+                else f"clusters on that OpenShift version lose every upgrade of {pair.package}; keep the "
+                "catalog and deprecate what should go with olm.deprecations"
+            )
             out.append(
                 _f(
                     RULE_CATALOG_DROPPED,
                     f"{what}{held}{more}",
                     Location(file=old.file if old is not None else pair.base.path),
-                    "clusters on that OpenShift version lose every upgrade of "
-                    f"{pair.package}; keep the catalog and deprecate what should go with olm.deprecations",
+                    hint,
                     (pair.label, pair.package),
+                    Severity.WARNING if whole else Severity.ERROR,
                 )
             )
         elif pair.base is None and pair.head is not None:

@@ -302,9 +302,10 @@ def test_the_same_pull_request_in_every_layout(tmp_path: Path, layout: str) -> N
     assert changed[0].severity is Severity.WARNING
     assert _digest("a") in changed[0].message and _digest("c") in changed[0].message
     assert not by_rule(findings, "RK-DIFF-005")  # the releasekit-repository error is not used here
-    # the dropped OpenShift catalog: one error, not one per bundle
+    # the dropped OpenShift catalog: one warning (versions leave support), not one error per bundle
     dropped = by_rule(findings, "RK-DIFF-020")
     assert [f.subject for f in dropped] == [("v4.17", PKG)]
+    assert dropped[0].severity is Severity.WARNING
     assert "v4.17 catalog" in dropped[0].message and "dropped" in dropped[0].message
     assert not any(f.subject[:1] == ("v4.17",) for f in findings if f.rule in ("RK-DIFF-003", "RK-DIFF-004"))
     # edge change: the summary names the edges, the narrowed skipRange is a warning
@@ -554,3 +555,22 @@ def test_a_catalog_repaired_by_the_change_is_paired_with_its_broken_base(tmp_pat
     findings = result.report.findings
     assert not by_rule(findings, "RK-DIFF-021") and not by_rule(findings, "RK-DIFF-026"), findings
     assert "RK-FBC-001" in {f.rule for f in result.report.fixed}
+
+
+def test_a_package_leaving_a_catalog_that_stays_is_an_error(tmp_path: Path) -> None:
+    """A whole OpenShift catalog dropped is a warning; one package gone from a catalog that stays is not."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    write_by_version(repo, {v: base_catalog() for v in VERSIONS[:2]})
+    other = json.loads(json.dumps(base_catalog()).replace(PKG, "other-operator"))
+    (repo / "catalog" / "v4.14" / "other-operator").mkdir()
+    (repo / "catalog" / "v4.14" / "other-operator" / "catalog.yaml").write_text(_yaml(other))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "rm", "-q", "-r", "catalog/v4.14/other-operator")
+    git(repo, "commit", "-q", "-m", "other-operator leaves v4.14")
+    findings = run_repo_check(CheckRequest(base="HEAD~1", head="HEAD", repo=repo)).report.findings
+    [left] = by_rule(findings, "RK-DIFF-020")
+    assert left.subject == ("v4.14", "other-operator") and left.severity is Severity.ERROR
+    assert "left the v4.14 catalog" in left.message and "olm.deprecations" in left.hint
