@@ -31,7 +31,6 @@ from releasekit.io.gitrev import committed_files
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams
 from releasekit.io.yamlio import dump_yaml_block
-from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
 from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
 from releasekit.jobs.catalog_validate import validate_tree
@@ -357,6 +356,9 @@ def _build(
         else:
             write_files(catalog_dir, built.files)  # file by file: every other file there is left alone
     if request.bundles and not unchanged:
+        # imported here: the bundle job's rules and gitpython cost about 70 ms that an offline build never uses
+        from releasekit.jobs.bundle_build import DEFAULT_UPSTREAM, build_bundles
+
         bundles = build_bundles(
             request.streams_dir,
             request.templates_dir,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from releasekit.errors import UsageError
 from releasekit.io.atomic import MARKER, read_generated, written_files
@@ -16,7 +16,6 @@ from releasekit.io.fbc_write import render_json
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
-from releasekit.jobs.bundle_build import CSV_FACTS, CSV_TEMPLATE, OPERATOR_CRD_TEMPLATE, PROSE, UpstreamReader
 from releasekit.model.fbc import Bundle
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
@@ -33,7 +32,26 @@ from releasekit.plan.catalog import (
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
 from releasekit.plan.operator_bundle import choose_operator_facts
 
-__all__ = ["CatalogBuild", "build_catalogs", "catalog_files", "catalog_layout", "compare_files", "drift"]
+if TYPE_CHECKING:
+    from releasekit.jobs.bundle_build import UpstreamReader
+
+__all__ = [
+    "CSV_FACTS",
+    "CSV_TEMPLATE",
+    "CatalogBuild",
+    "OPERATOR_CRD_TEMPLATE",
+    "PROSE",
+    "build_catalogs",
+    "catalog_files",
+    "catalog_layout",
+    "compare_files",
+    "drift",
+]
+
+CSV_TEMPLATE = "clusterserviceversion.yaml.j2"
+OPERATOR_CRD_TEMPLATE = "kueue-operator-crd.yaml.j2"
+CSV_FACTS = "csv-facts.yaml"
+PROSE = "prose.yaml"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,7 +113,13 @@ def build_catalogs(
     manifests: dict[tuple[str, str], ReleaseManifests] = {}
     crds: dict[Any, dict[str, Any]] = {}
     records = functools.cache(lambda: load_operator_records(streams_dir)[0])  # read on first need
-    reader = UpstreamReader(upstream) if upstream is not None else None  # opens the repository on first use
+    reader = None
+    if (
+        upstream is not None
+    ):  # imported here: the bundle job's rules and gitpython, about 70 ms, are for this alone
+        from releasekit.jobs.bundle_build import UpstreamReader
+
+        reader = UpstreamReader(upstream)  # opens the repository on first use
     for stream in loaded.streams:
         for release in stream.releases:
             if release.status.value == "candidate" and not candidates:
