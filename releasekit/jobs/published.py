@@ -22,7 +22,7 @@ from releasekit.jobs.compare import load_package_catalog
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.diff import RULE_BUNDLE_REMOVED
-from releasekit.rules.fbc_repo import RULE_BLOB_CHANGED
+from releasekit.rules.fbc_repo import RULE_BLOB_CHANGED, RULE_CATALOG_DROPPED
 
 __all__ = ["Published", "mark_published", "parse_published", "published_loader"]
 
@@ -173,16 +173,30 @@ def _from_revision(
     }
 
 
+_BY_BUNDLE = (RULE_BLOB_CHANGED, RULE_BUNDLE_REMOVED)
+
+
 def mark_published(findings: Iterable[Finding], pairing: RootPairing, published: Published) -> list[Finding]:
-    """RK-DIFF-023 an error for a released bundle; RK-DIFF-003 a note for one never released.
+    """RK-DIFF-023 an error for a released bundle; RK-DIFF-003 (and 020 for a package) a note if never released.
 
     Only in the catalogs of an OpenShift version ``published`` names; elsewhere the base is published.
     """
     openshift = {p.label: p.openshift for p in pairing.pairs}
     out = []
     for f in findings:
-        ocp = openshift.get(f.subject[0]) if f.rule in (RULE_BLOB_CHANGED, RULE_BUNDLE_REMOVED) else None
+        ocp = openshift.get(f.subject[0]) if f.rule in (*_BY_BUNDLE, RULE_CATALOG_DROPPED) else None
         released = published.get(ocp or "")
+        if released is not None and f.rule == RULE_CATALOG_DROPPED and f.severity is Severity.ERROR:
+            if not any(package == f.subject[1] for package, _ in released):  # a package, not a whole catalog
+                message = f.message.replace(" published bundles", " bundles", 1)
+                f = replace(
+                    f,
+                    severity=Severity.INFO,
+                    message=f"{message} (never released in {ocp}: --published)",
+                    hint="a package never released may go",
+                )
+            out.append(f)
+            continue
         if released is None or len(f.subject) != 3:
             out.append(f)
             continue

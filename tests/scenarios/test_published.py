@@ -169,3 +169,35 @@ def test_published_is_refused_in_a_releasekit_repository(
     git(repo, "commit", "-q", "-m", "base")
     result = run_line(["check", "--base", "main", "--repo", repo, "--published", "v4.14=main"])
     assert result.exit_code == 2 and "streams/ say what is released" in result.stderr
+
+
+def test_a_package_never_released_may_leave_a_catalog(tmp_path: Path) -> None:
+    """RK-DIFF-020 for a package gone from a catalog that stays follows --published like a removal."""
+    from tests.scenarios.test_fbc_repo_check import write_by_version
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    write_by_version(repo, {"4.14": base_catalog()})
+    other = json.loads(json.dumps(base_catalog()).replace(PKG, "other-operator"))
+    (repo / "catalog" / "v4.14" / "other-operator").mkdir()
+    (repo / "catalog" / "v4.14" / "other-operator" / "catalog.yaml").write_text(_yaml(other))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    git(repo, "rm", "-q", "-r", "catalog/v4.14/other-operator")
+    git(repo, "commit", "-q", "-m", "other-operator leaves v4.14")
+
+    def dropped(index: list[dict[str, Any]]) -> Finding:
+        path = tmp_path / "index.json"
+        path.write_text(_json(index))
+        report = run_check(
+            CheckRequest(base="main", head="pr", repo=repo, published=(f"v4.14={path}",))
+        ).report
+        [found] = [f for f in report.findings if f.rule == "RK-DIFF-020"]
+        return found
+
+    never = dropped(_index([]))  # the index holds none of other-operator's bundles
+    assert never.severity is Severity.INFO and "never released in v4.14" in never.message
+    released = dropped([*_index([]), *[o for o in other if o["schema"] != "olm.channel"]])
+    assert released.severity is Severity.ERROR
