@@ -22,6 +22,7 @@ import functools
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -38,6 +39,7 @@ __all__ = [
     "contained",
     "forbidden_character",
     "inside",
+    "iter_input",
     "nesting_depth",
     "read_input",
     "read_input_text",
@@ -128,6 +130,23 @@ def read_input(
         InputError: the file is missing, not a regular file, or cannot be read.
         SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
     """
+    return b"".join(iter_input(path, root=root, display=display, links=links, max_bytes=max_bytes, what=what))
+
+
+def iter_input(
+    path: Path | str,
+    *,
+    root: Path | str | None = None,
+    display: str | None = None,
+    links: bool = True,
+    max_bytes: int | None = MAX_FILE_BYTES,
+    what: str = "the input",
+    chunk: int = 1 << 20,
+) -> Iterator[bytes]:
+    """The bytes of one input file in chunks, under the same policy as :func:`read_input`.
+
+    ``max_bytes`` None reads a file of any size (a caller that streams it, such as a rendered index).
+    """
     shown = display if display is not None else str(path)
     try:
         lst = os.lstat(path)
@@ -138,7 +157,8 @@ def read_input(
         st = check_regular(str(path), lst, root_real, links=links, what=what)
     except (InputError, SafetyLimitError) as exc:
         raise type(exc)(str(exc).replace(str(path), shown, 1)) from None
-    _check_size(shown, st.st_size, max_bytes)
+    if max_bytes is not None:
+        _check_size(shown, st.st_size, max_bytes)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -149,24 +169,23 @@ def read_input(
             raise SafetyLimitError(f"{shown}: is a symbolic link; {what} may not contain links") from None
         raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
     try:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):  # swapped for a FIFO or device after the check
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO or device after the check
             raise InputError(f"{shown}: not a regular file (FIFO, socket or device); refusing to read it")
-        chunks: list[bytes] = []
         size = 0
         while True:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > max_bytes:
+            want = chunk if max_bytes is None else min(chunk, max_bytes + 1 - size)
+            try:
+                data = os.read(fd, want)
+            except OSError as exc:
+                raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+            if not data:
+                return
+            size += len(data)
+            if max_bytes is not None and size > max_bytes:
                 _check_size(shown, size, max_bytes)
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+            yield data
     finally:
         os.close(fd)
-    return b"".join(chunks)
 
 
 def _check_size(shown: str, size: int, max_bytes: int) -> None:

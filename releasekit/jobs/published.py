@@ -5,10 +5,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +15,7 @@ from releasekit.errors import InputError, SafetyLimitError, UsageError, printabl
 from releasekit.io.catalog_roots import ParseCache, find_catalog_roots, load_root, read_repo_config
 from releasekit.io.fbc_load import LoadLimits
 from releasekit.io.gitrev import list_revision, open_repo, resolve_commit
-from releasekit.io.inputs import check_regular
+from releasekit.io.inputs import iter_input
 from releasekit.jobs.compare import load_package_catalog
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.finding import Finding, Severity
@@ -79,11 +77,11 @@ def published_loader(
     return load
 
 
-def _pieces(read: Callable[[int], bytes], limit: int, shown: str) -> Iterator[tuple[int, bytes]]:
+def _pieces(chunks: Iterable[bytes], limit: int, shown: str) -> Iterator[tuple[int, bytes]]:
     """``(first line, bytes)`` of each piece of a JSON or YAML stream, cut only between objects."""
     border: re.Pattern[bytes] | None = None
     tail, line = b"", 1
-    while chunk := read(_CHUNK):
+    for chunk in chunks:
         buffer = tail + chunk
         if border is None:
             lead = buffer.lstrip(b" \t\r\n\xef\xbb\xbf")
@@ -104,48 +102,24 @@ def _pieces(read: Callable[[int], bytes], limit: int, shown: str) -> Iterator[tu
         yield line, tail
 
 
-@contextlib.contextmanager
-def _reader(path: str, shown: str) -> Iterator[Callable[[int], bytes]]:
-    """Chunks of a regular file (never a FIFO or device swapped in), each read error one line."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError(f"{shown}: not a regular file; refusing to read it")
-
-        def read(size: int) -> bytes:
-            try:
-                return handle.read(size)
-            except OSError as exc:
-                raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-
-        yield read
-
-
 def _from_file(path: str, packages: set[str], limits: LoadLimits) -> set[tuple[str, str]]:
     """The released bundles of ``packages`` in a rendered index, read in pieces (only theirs decoded)."""
     shown = printable(path)
-    try:
-        lst = os.lstat(path)
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    check_regular(path, lst, None, what="--published")
     needles = [p.encode() for p in packages]
     found: set[tuple[str, str]] = set()
     catalog_seen = False
-    with _reader(path, shown) as read:
-        for line, piece in _pieces(read, limits.max_file_bytes, shown):
-            catalog_seen = catalog_seen or b"olm.package" in piece
-            if not any(n in piece for n in needles):
-                continue
-            catalog, findings = load_package_catalog([(shown, piece)], ("", ""), limits)
-            bad = next((f for f in findings if f.severity is Severity.ERROR), None)
-            if bad is not None:
-                raise InputError(f"{shown}:{line + (bad.location.line or 1) - 1}: {bad.message}")
-            if catalog is not None:
-                found.update((b.package, b.name) for b in catalog.config.bundles if b.package in packages)
+    # any file the user names (a link may point anywhere); no size limit: it is read in pieces
+    chunks = iter_input(path, root="/", display=shown, max_bytes=None, what="--published", chunk=_CHUNK)
+    for line, piece in _pieces(chunks, limits.max_file_bytes, shown):
+        catalog_seen = catalog_seen or b"olm.package" in piece
+        if not any(n in piece for n in needles):
+            continue
+        catalog, findings = load_package_catalog([(shown, piece)], ("", ""), limits)
+        bad = next((f for f in findings if f.severity is Severity.ERROR), None)
+        if bad is not None:
+            raise InputError(f"{shown}:{line + (bad.location.line or 1) - 1}: {bad.message}")
+        if catalog is not None:
+            found.update((b.package, b.name) for b in catalog.config.bundles if b.package in packages)
     if not catalog_seen:
         raise InputError(f"{shown}: no olm.package in it: not a rendered index (opm render INDEX -o json)")
     return found
