@@ -6,7 +6,7 @@ stay parsed JSON values, so they can be re-emitted exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,77 +141,42 @@ MISSING: Any = _Missing()
 """The value of a property written without ``value``."""
 
 
-_UNREAD: Any = object()
-
-
 class Property:
     """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
 
-    Hand-written so the loader can make tens of thousands cheaply and hand values over unparsed
-    (:meth:`deferred`, parsed on first read of ``value``). ``shape_verified``: the builder already checked the
-    value against :data:`PROPERTY_SHAPES` (a type the table lacks is verified once the value is present).
+    Hand-written rather than a dataclass so that ``Property(t, v)`` patterns match positionally while the
+    constructor stays keyword-only, and so the loader can make tens of thousands cheaply.
     """
 
-    __slots__ = ("_type", "_value", "_source", "_load", "_verified")
+    __slots__ = ("type", "value")
     __match_args__ = ("type", "value")
 
-    _type: str
-    _value: Any
-    _source: Any
-    _load: Callable[[Any], Any] | None
-    _verified: bool
+    type: str
+    value: Any
 
     def __init__(self, *, type: str, value: Any = None) -> None:  # noqa: A002 - the JSON field name
-        self._type = type
-        self._value = value
-        self._source = None
-        self._load = None
-        self._verified = False
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "value", value)
 
-    @classmethod
-    def deferred(
-        cls, type_: str, source: Any, load: Callable[[Any], Any], shape_verified: bool = False
-    ) -> Property:
-        """A property whose value is ``load(source)``, worked out on first read (say JSON text and a parser)."""
-        prop = cls.__new__(cls)
-        prop._type = type_
-        prop._value = _UNREAD
-        prop._source = source
-        prop._load = load
-        prop._verified = shape_verified
-        return prop
-
-    @property
-    def type(self) -> str:
-        """The property type, such as ``olm.package``."""
-        return self._type
-
-    @property
-    def value(self) -> Any:
-        """The value (parsed now if it was handed over unparsed)."""
-        value = self._value
-        if value is _UNREAD:
-            assert self._load is not None
-            value = self._value = self._load(self._source)
-            self._source = self._load = None
-        return value
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Property is immutable: cannot set {name}")
 
     @property
     def shape_verified(self) -> bool:
-        """True when the value is known to have the shape :data:`PROPERTY_SHAPES` gives its type."""
-        return self._verified
+        """False: the rules check every value's shape (kept until rules/fbc.py stops asking)."""
+        return False
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         assert isinstance(other, Property)
-        return (self._type, self.value) == (other._type, other.value)
+        return (self.type, self.value) == (other.type, other.value)
 
     def __hash__(self) -> int:
-        return hash((self._type, self.value))
+        return hash((self.type, self.value))
 
     def __repr__(self) -> str:
-        return f"Property(type={self._type!r}, value={self.value!r})"
+        return f"Property(type={self.type!r}, value={self.value!r})"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
