@@ -16,53 +16,8 @@ package and reports the others indirectly, as ``must be exactly one property wit
 / ``bundle image must be set`` under the phantom bundle).
 
 Rule ids (stable, never renumbered; ``RK-FBC-001`` … ``RK-FBC-009`` are the loader's, see
-:mod:`releasekit.io.fbc_load`). All are errors, as opm rejects the catalog for each.
-
-=========== ========================================================================================
-RK-FBC-010  package with no name (``config contains package with no name``)
-RK-FBC-011  second ``olm.package`` blob with the same name (``duplicate package "P"``)
-RK-FBC-012  package name is not a DNS-1123 label (``invalid package name "P": [...]``)
-RK-FBC-013  channel of an undeclared package (``unknown package "P" for channel "C"``)
-RK-FBC-014  channel with no name (``package "P" contains channel with no name``)
-RK-FBC-015  two channel blobs with the same name (``package "P" has duplicate channel "C"``)
-RK-FBC-016  entry listed twice in a channel (``invalid package "P", channel "C": duplicate entry "B"``)
-RK-FBC-017  bundle without package (``package name must be set for bundle "B"``)
-RK-FBC-018  bundle of an undeclared package (``unknown package "P" for bundle "B"``)
-RK-FBC-019  two bundle blobs with the same name (``package "P" has duplicate bundle "B"``)
-RK-FBC-020  property value has the wrong shape (``parse properties for bundle "B": parse property[i] ...``)
-RK-FBC-021  not exactly one ``olm.package`` property (``... must have exactly 1 "olm.package" property, found N``)
-RK-FBC-022  ``olm.package`` packageName differs from the bundle's package (``package "P" does not match ...``)
-RK-FBC-023  bundle image is not a valid pull spec (``... image: invalid image pull spec "R": ...``)
-RK-FBC-024  related image is not a valid pull spec (``... relatedImages[i].image: invalid image pull spec``)
-RK-FBC-025  version is not strict semver (``error parsing bundle "B" version "V": ...``)
-RK-FBC-026  release is invalid (``error parsing bundle "B" release version "R": invalid release ...``)
-RK-FBC-027  bundle in no channel (``package "P", bundle "B" not found in any channel entries``)
-RK-FBC-028  entry without a bundle blob (``no olm.bundle blobs found in package "P" for olm.channel entries [..]``)
-RK-FBC-030  deprecation without package (``package name must be set for deprecation item N``)
-RK-FBC-031  deprecation of an undeclared package (``cannot apply deprecations to an unknown package "P"``)
-RK-FBC-032  two deprecation blobs for one package (``expected a maximum of one deprecation per package``)
-RK-FBC-033  deprecation entry without reference schema (``schema must be set for deprecation entry [j] ...``)
-RK-FBC-034  deprecation entry repeated (``duplicate deprecation entry declcfg.PackageScopedReference{...}``)
-RK-FBC-035  deprecated bundle does not exist (``cannot deprecate bundle "B" for package "P": bundle not found``)
-RK-FBC-036  deprecated channel does not exist (``cannot deprecate channel "C" ...: channel not found``)
-RK-FBC-037  package deprecation names something (``package name must be empty for deprecated package ...``)
-RK-FBC-038  deprecation reference schema unknown (``cannot deprecate object ...: object schema unknown``)
-RK-FBC-039  deprecation without message (``invalid deprecation: message must be set``)
-RK-FBC-040  no default channel (``default channel must be set``)
-RK-FBC-041  empty channel, or default channel without a channel blob (``channel must contain at least one bundle``)
-RK-FBC-042  package without channels (``package must contain at least one channel``)
-RK-FBC-043  no channel head (``no channel head found in graph``)
-RK-FBC-044  several channel heads (``multiple channel heads found in graph: a, b``)
-RK-FBC-045  replaces cycle (``detected cycle in replaces chain of upgrade graph: a -> b -> a``)
-RK-FBC-046  stranded bundles (``channel contains one or more stranded bundles: a, b``)
-RK-FBC-047  two bundles with one version (``duplicate versions found in bundles: [{V: [a, b]}]``)
-RK-FBC-048  channel entry without name (``name must be set``)
-RK-FBC-049  bundle with a release has a non-normalized name (``name "B" does not match normalized name "N"``)
-RK-FBC-050  empty skips item (``skip[i] is empty``)
-RK-FBC-051  skipRange does not parse (``invalid skipRange "R": ...``)
-RK-FBC-052  neither image nor bundle objects (``bundle image must be set``)
-RK-FBC-053  build metadata together with a release (``cannot use build metadata in version with a release version``)
-=========== ========================================================================================
+:mod:`releasekit.io.fbc_load`) and their titles and hints are :data:`RULES`; all are errors, as opm rejects
+the catalog for each.
 """
 
 from __future__ import annotations
@@ -121,167 +76,146 @@ class RuleInfo:
     severity: Severity = Severity.ERROR
 
 
-def _rules(*items: tuple[str, str, str]) -> dict[str, RuleInfo]:
-    return {rid: RuleInfo(rid, title, hint) for rid, title, hint in items}
-
-
-RULES: Final[Mapping[str, RuleInfo]] = _rules(
-    ("RK-FBC-010", "package with no name", "give the olm.package blob a name"),
-    ("RK-FBC-011", "duplicate package", "keep one olm.package blob per package and merge the other into it"),
-    (
-        "RK-FBC-012",
-        "package name is not a DNS-1123 label",
-        "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
-        "alphanumeric), e.g. {suggestion!r}",
-    ),
-    (
-        "RK-FBC-013",
-        "channel of an unknown package",
-        "add an olm.package blob named {package!r} or fix the channel's package field",
-    ),
-    ("RK-FBC-014", "channel with no name", "give the olm.channel blob a name"),
-    ("RK-FBC-015", "duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
-    ("RK-FBC-016", "duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
-    ("RK-FBC-017", "bundle without package", "set the bundle's package field"),
-    (
-        "RK-FBC-018",
-        "bundle of an unknown package",
-        "add an olm.package blob named {package!r} or fix the bundle's package field",
-    ),
-    ("RK-FBC-019", "duplicate bundle", "keep one olm.bundle blob named {bundle!r} in package {package!r}"),
-    (
-        "RK-FBC-020",
-        "property cannot be parsed",
-        "give the property a value of the shape its type requires (olm.package: "
-        "{{packageName, version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
-    ),
-    (
-        "RK-FBC-021",
-        "not exactly one olm.package property",
-        "give the bundle exactly one olm.package property {{packageName, version}}",
-    ),
-    (
-        "RK-FBC-022",
-        "olm.package property names another package",
-        "set the olm.package property's packageName to {package!r}",
-    ),
-    (
-        "RK-FBC-023",
-        "invalid bundle image pull spec",
-        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-        "digest algorithms sha256, sha384 or sha512)",
-    ),
-    (
-        "RK-FBC-024",
-        "invalid related image pull spec",
-        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-        "digest algorithms sha256, sha384 or sha512)",
-    ),
-    (
-        "RK-FBC-025",
-        "version is not strict semver",
-        "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
-    ),
-    (
-        "RK-FBC-026",
-        "invalid release",
-        "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
-        "at most 20 characters), or leave it out",
-    ),
-    (
-        "RK-FBC-027",
-        "bundle in no channel",
-        "add {bundle!r} to a channel's entries, or remove the bundle blob",
-    ),
-    (
-        "RK-FBC-028",
-        "channel entry without bundle",
-        "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
-    ),
-    ("RK-FBC-030", "deprecation without package", "set the olm.deprecations blob's package field"),
-    (
-        "RK-FBC-031",
-        "deprecation of an unknown package",
-        "fix the package field, or add an olm.package blob named {package!r}",
-    ),
-    (
-        "RK-FBC-032",
-        "more than one deprecation blob",
-        "merge the entries into one olm.deprecations blob for package {package!r}",
-    ),
-    (
-        "RK-FBC-033",
-        "deprecation entry without schema",
-        "set reference.schema to olm.bundle, olm.channel or olm.package",
-    ),
-    ("RK-FBC-034", "duplicate deprecation entry", "list each deprecated object once"),
-    (
-        "RK-FBC-035",
-        "deprecated bundle not found",
-        "name a bundle that is in one of the package's channels, or drop the entry",
-    ),
-    (
-        "RK-FBC-036",
-        "deprecated channel not found",
-        "name one of the package's channels, or drop the entry",
-    ),
-    ("RK-FBC-037", "package deprecation with a name", "remove reference.name from the olm.package entry"),
-    (
-        "RK-FBC-038",
-        "deprecation reference of unknown schema",
-        "use reference.schema olm.bundle, olm.channel or olm.package",
-    ),
-    ("RK-FBC-039", "deprecation without message", "write a message telling users what to do instead"),
-    ("RK-FBC-040", "no default channel", "set defaultChannel to one of the package's channels"),
-    (
-        "RK-FBC-041",
-        "channel without bundles",
-        "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
-    ),
-    ("RK-FBC-042", "package without channels", "add an olm.channel blob for the package"),
-    (
-        "RK-FBC-043",
-        "no channel head",
-        "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
-        "replaces/skips in channel {channel!r}",
-    ),
-    (
-        "RK-FBC-044",
-        "several channel heads",
-        "link the heads: the newest should replace (or skip) the others, so only one is not "
-        "replaced or skipped",
-    ),
-    ("RK-FBC-045", "replaces cycle", "remove one replaces edge of the cycle"),
-    (
-        "RK-FBC-046",
-        "stranded bundles",
-        "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
-        "does not count); do not skip the bundle the head replaces",
-    ),
-    (
-        "RK-FBC-047",
-        "duplicate versions",
-        "give each bundle of the package its own version (or a distinct release)",
-    ),
-    ("RK-FBC-048", "channel entry without name", "give every channel entry a bundle name"),
-    ("RK-FBC-049", "bundle name not normalized", "rename the bundle to {normalized!r}"),
-    ("RK-FBC-050", "empty skips item", "remove the empty string from skips"),
-    (
-        "RK-FBC-051",
-        "invalid skipRange",
-        "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
-    ),
-    (
-        "RK-FBC-052",
-        "bundle image must be set",
-        "set the bundle's image, or add its manifests as olm.bundle.object properties",
-    ),
-    (
-        "RK-FBC-053",
-        "build metadata with a release",
-        "drop the +build metadata from the version, or drop the release",
-    ),
-)
+RULES: Final[Mapping[str, RuleInfo]] = {
+    rid: RuleInfo(rid, title, hint)
+    for rid, (title, hint) in {
+        "RK-FBC-010": ("package with no name", "give the olm.package blob a name"),
+        "RK-FBC-011": (
+            "duplicate package",
+            "keep one olm.package blob per package and merge the other into it",
+        ),
+        "RK-FBC-012": (
+            "package name is not a DNS-1123 label",
+            "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
+            "alphanumeric), e.g. {suggestion!r}",
+        ),
+        "RK-FBC-013": (
+            "channel of an unknown package",
+            "add an olm.package blob named {package!r} or fix the channel's package field",
+        ),
+        "RK-FBC-014": ("channel with no name", "give the olm.channel blob a name"),
+        "RK-FBC-015": ("duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
+        "RK-FBC-016": ("duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
+        "RK-FBC-017": ("bundle without package", "set the bundle's package field"),
+        "RK-FBC-018": (
+            "bundle of an unknown package",
+            "add an olm.package blob named {package!r} or fix the bundle's package field",
+        ),
+        "RK-FBC-019": (
+            "duplicate bundle",
+            "keep one olm.bundle blob named {bundle!r} in package {package!r}",
+        ),
+        "RK-FBC-020": (
+            "property cannot be parsed",
+            "give the property a value of the shape its type requires (olm.package: {{packageName, "
+            "version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
+        ),
+        "RK-FBC-021": (
+            "not exactly one olm.package property",
+            "give the bundle exactly one olm.package property {{packageName, version}}",
+        ),
+        "RK-FBC-022": (
+            "olm.package property names another package",
+            "set the olm.package property's packageName to {package!r}",
+        ),
+        "RK-FBC-023": (
+            "invalid bundle image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-024": (
+            "invalid related image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-025": (
+            "version is not strict semver",
+            "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
+        ),
+        "RK-FBC-026": (
+            "invalid release",
+            "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
+            "at most 20 characters), or leave it out",
+        ),
+        "RK-FBC-027": (
+            "bundle in no channel",
+            "add {bundle!r} to a channel's entries, or remove the bundle blob",
+        ),
+        "RK-FBC-028": (
+            "channel entry without bundle",
+            "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
+        ),
+        "RK-FBC-030": ("deprecation without package", "set the olm.deprecations blob's package field"),
+        "RK-FBC-031": (
+            "deprecation of an unknown package",
+            "fix the package field, or add an olm.package blob named {package!r}",
+        ),
+        "RK-FBC-032": (
+            "more than one deprecation blob",
+            "merge the entries into one olm.deprecations blob for package {package!r}",
+        ),
+        "RK-FBC-033": (
+            "deprecation entry without schema",
+            "set reference.schema to olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-034": ("duplicate deprecation entry", "list each deprecated object once"),
+        "RK-FBC-035": (
+            "deprecated bundle not found",
+            "name a bundle that is in one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-036": (
+            "deprecated channel not found",
+            "name one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-037": ("package deprecation with a name", "remove reference.name from the olm.package entry"),
+        "RK-FBC-038": (
+            "deprecation reference of unknown schema",
+            "use reference.schema olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-039": ("deprecation without message", "write a message telling users what to do instead"),
+        "RK-FBC-040": ("no default channel", "set defaultChannel to one of the package's channels"),
+        "RK-FBC-041": (
+            "channel without bundles",
+            "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
+        ),
+        "RK-FBC-042": ("package without channels", "add an olm.channel blob for the package"),
+        "RK-FBC-043": (
+            "no channel head",
+            "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
+            "replaces/skips in channel {channel!r}",
+        ),
+        "RK-FBC-044": (
+            "several channel heads",
+            "link the heads: the newest should replace (or skip) the others, so only one is not replaced "
+            "or skipped",
+        ),
+        "RK-FBC-045": ("replaces cycle", "remove one replaces edge of the cycle"),
+        "RK-FBC-046": (
+            "stranded bundles",
+            "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
+            "does not count); do not skip the bundle the head replaces",
+        ),
+        "RK-FBC-047": (
+            "duplicate versions",
+            "give each bundle of the package its own version (or a distinct release)",
+        ),
+        "RK-FBC-048": ("channel entry without name", "give every channel entry a bundle name"),
+        "RK-FBC-049": ("bundle name not normalized", "rename the bundle to {normalized!r}"),
+        "RK-FBC-050": ("empty skips item", "remove the empty string from skips"),
+        "RK-FBC-051": (
+            "invalid skipRange",
+            "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
+        ),
+        "RK-FBC-052": (
+            "bundle image must be set",
+            "set the bundle's image, or add its manifests as olm.bundle.object properties",
+        ),
+        "RK-FBC-053": (
+            "build metadata with a release",
+            "drop the +build metadata from the version, or drop the release",
+        ),
+    }.items()
+}
 
 
 # ------------------------------------------------------------------------------------ small helpers
@@ -475,44 +409,6 @@ def image_pull_spec_error(ref: str) -> str | None:
 # -------------------------------------------------------------------------------------- properties
 
 
-_go_type = json_kind
-
-
-# Per property type, the exact field names and each field's JSON kind: when a value's keys are all exact
-# field names (the usual case), every field is found by plain lookup and the value can be checked in one
-# pass; only a value that fails that pass, or has other keys, takes the field-by-field path below.
-_SHAPE_KINDS: dict[str, dict[str, str]] = {
-    type_: {name: kind for name, (kind, _) in fields.items()}
-    for type_, (_, fields) in PROPERTY_SHAPES.items()
-}
-_SHAPE_KEYS: dict[str, frozenset[str]] = {type_: frozenset(kinds) for type_, kinds in _SHAPE_KINDS.items()}
-_ALL_STRINGS: frozenset[str] = frozenset(
-    type_ for type_, kinds in _SHAPE_KINDS.items() if set(kinds.values()) == {"string"}
-)
-
-
-def _shape_ok(value: dict[str, Any], type_: str) -> bool:
-    """True when no field of ``value`` (whose keys are all fields of ``type_``) has a value of the wrong kind."""
-    if type_ in _ALL_STRINGS:
-        return all(item is None or isinstance(item, str) for item in value.values())
-    kinds = _SHAPE_KINDS[type_]
-    return all(item is None or _kind_ok(kinds[key], item) for key, item in value.items())
-
-
-# The Python type of each plain JSON kind of PROPERTY_SHAPES (a map and strings are checked item by item).
-_KIND_TYPES: dict[str, type] = {"string": str, "object": dict, "array": list}
-
-
-def _kind_ok(kind: str, item: Any) -> bool:
-    """True when ``item`` (not None) is of JSON kind ``kind``; a map's values and strings' items are strings."""
-    if kind == "map":
-        return isinstance(item, dict) and all(sub is None or isinstance(sub, str) for sub in item.values())
-    if kind == "strings":
-        return isinstance(item, list) and all(sub is None or isinstance(sub, str) for sub in item)
-    expected = _KIND_TYPES.get(kind)
-    return expected is not None and isinstance(item, expected)
-
-
 def _lookup(obj: Mapping[str, Any], name: str) -> Any:
     if name in obj:
         return obj[name]
@@ -530,11 +426,9 @@ def _property_error(type_: str, value: Any) -> str | None:
     shape = PROPERTY_SHAPES.get(type_)
     if shape is None or value is None:
         return None
-    if isinstance(value, dict) and value.keys() <= _SHAPE_KEYS[type_] and _shape_ok(value, type_):
-        return None
     struct, fields = shape
     if not isinstance(value, dict):
-        return f"json: cannot unmarshal {_go_type(value)} into Go value of type property.{struct}"
+        return f"json: cannot unmarshal {json_kind(value)} into Go value of type property.{struct}"
     for name, (kind, gotype) in fields.items():
         item = _lookup(value, name)
         if item is None:
@@ -546,26 +440,24 @@ def _property_error(type_: str, value: Any) -> str | None:
 
 
 def _field_error(item: Any, kind: str, gotype: str, where: str) -> str | None:
-    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``."""
-    if kind == "map":
-        if not isinstance(item, dict):
-            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-        return _string_items_error(item.values(), where)
-    if kind == "strings":
-        if not isinstance(item, list):
-            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-        return _string_items_error(item, where)
-    if _go_type(item) != kind:
-        return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-    return None
+    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``.
 
-
-def _string_items_error(items: Iterable[Any], where: str) -> str | None:
-    """Go's complaint about the first item that is neither null nor a string, or ``None``."""
-    for sub in items:
-        if sub is not None and not isinstance(sub, str):
-            return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
-    return None
+    A ``map``'s values and the items of ``strings`` must each be null or a string.
+    """
+    container = {"map": dict, "strings": list}.get(kind)
+    if not (isinstance(item, container) if container is not None else json_kind(item) == kind):
+        return f"json: cannot unmarshal {json_kind(item)} into {where} of type {gotype}"
+    if container is None:
+        return None
+    bad = next(
+        (
+            sub
+            for sub in (item.values() if kind == "map" else item)
+            if sub is not None and not isinstance(sub, str)
+        ),
+        None,
+    )
+    return f"json: cannot unmarshal {json_kind(bad)} into {where} of type string" if bad is not None else None
 
 
 # ------------------------------------------------------------------------------------------ graph

@@ -26,20 +26,7 @@ in the stream's ``openshift`` order), every bundle of N's catalog must be in M's
 ``olm.maxOpenShiftVersion`` keeps the cluster below M. Otherwise the cluster upgrade strands it; the severity is the caller's choice (a fixed one,
 or :func:`published_severity`: known cases warn, new ones are errors).
 
-Rule ids (stable, never renumbered):
-
-============ ======== =================================================================================
-RK-GRAPH-001 error    an edge goes to a lower or equal version (``replaces``, ``skips`` or ``skipRange``)
-RK-GRAPH-002 warning  a ``replaces`` names no bundle of the package (the chain ends in nothing)
-RK-GRAPH-003 error    an edge crosses a change of the owned API group
-RK-GRAPH-004 error    an edge crosses from one stream to another (when the policy names streams)
-RK-GRAPH-005 info     a bundle cannot reach the default head: its channel is an island the policy declares
-RK-GRAPH-006 warning  a bundle cannot reach the default head, and the policy gives no reason
-RK-GRAPH-007 info     a bundle cannot reach the default head: it is of another major version
-RK-GRAPH-008 info     a bundle cannot reach the default head: it is of another stream
-RK-GRAPH-009 info     a bundle cannot reach the default head: it owns another API group
-RK-GRAPH-010 warning  an OpenShift upgrade strands a bundle (severity set by the caller)
-============ ======== =================================================================================
+Rule ids (stable, never renumbered), default severities, titles and hints: :data:`RULES`.
 
 Public API: :class:`GraphPolicy` (and :data:`DEFAULT_POLICY`), :func:`analyze_package` /
 :func:`analyze_config` (the graph of a package as data: nodes, edges, channels, heads and the

@@ -6,35 +6,7 @@ mode and declare no dependencies, and it does not provide the OperatorConditions
 --optional-checks olmv1`` runs them as errors; ``build``/``bundle build`` run them on a stream's bundles
 as warnings, or errors where the stream says ``olmv1: required``.
 
-Rule ids (stable, never renumbered):
-
-============= ===============================================================================
-RK-OLMV1-001  the CSV does not support the AllNamespaces install mode
-RK-OLMV1-002  the bundle declares a dependency property (``olm.gvk.required``, ``olm.package.required``,
-              ``olm.constraint``, ``olm.label.required``) in the CSV's ``olm.properties`` or in
-              ``metadata/properties.yaml``, or requires APIs (``spec.customresourcedefinitions.required``,
-              ``spec.apiservicedefinitions.required``, which OLM turns into ``olm.gvk.required``)
-RK-OLMV1-003  ``metadata/dependencies.yaml`` has an entry (``olm.gvk``, ``olm.package``, ``olm.constraint``,
-              ``olm.label``): OLM v1 resolves no dependencies
-RK-OLMV1-004  the bundle uses the OperatorConditions API (a bundled OperatorCondition, RBAC on
-              ``operators.coreos.com`` ``operatorconditions``, or ``OPERATOR_CONDITION_NAME`` in a
-              deployment)
-RK-OLMV1-005  an RBAC rule of the operator (CSV ``clusterPermissions``/``permissions``, a bundled
-              ClusterRole or Role) grants every verb on every resource (``*`` on ``*``): the installer
-              must hold it too, so it is cluster-admin
-RK-OLMV1-006  an RBAC rule grants ``escalate``, ``bind`` or ``impersonate`` (or ``*`` verbs on roles,
-              clusterroles, users, groups or serviceaccounts): whoever holds it can give itself any
-              permission
-RK-OLMV1-007  an RBAC rule grants every non-resource URL (``nonResourceURLs: ["*"]``)
-RK-OLMV1-008  the install namespace (``operatorframework.io/suggested-namespace``, or ``olmv1 manifests
-              --namespace``) is not a namespace name (an RFC 1123 label: at most 63 characters of
-              ``a-z``, ``0-9`` and ``-``, starting and ending with a letter or digit)
-RK-OLMV1-009  the install namespace is one Kubernetes or OpenShift keeps for itself (``default``,
-              ``kube-*``, ``openshift``): an operator and its installer do not belong there
-RK-OLMV1-010  a bundled ClusterRole or Role whose ``rules`` Kubernetes cannot decode (not a list of
-              mappings, or a field such as ``resourceNames`` that is not a list of strings): copied, the
-              rule would be dropped or widened
-============= ===============================================================================
+Rule ids (stable, never renumbered) and titles: :data:`RULES`.
 
 RK-OLMV1-005 … 008 and 010 are what :func:`check_install_safety` reports: errors with ``bundle validate
 --optional-checks olmv1`` (and in ``olmv1 manifests``, which refuses such a bundle unless
