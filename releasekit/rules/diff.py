@@ -30,7 +30,7 @@ Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~release
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -62,12 +62,14 @@ __all__ = [
     "PackageCatalog",
     "bundle_field_changes",
     "bundle_versions",
+    "changed_bundles",
     "check_bundle_content",
     "check_changes",
     "check_diff",
     "check_pruning",
     "check_recorded_facts",
     "check_stranded",
+    "in_catalog_order",
     "is_exempt_channel",
     "reaches_head",
     "release_facts",
@@ -113,6 +115,11 @@ class PackageCatalog:
 
 CatalogKey = tuple[str, str]
 """``(openshift, package)``."""
+
+
+def in_catalog_order(keys: Iterable[CatalogKey]) -> list[CatalogKey]:
+    """``keys`` sorted by OpenShift version (in upgrade order), then package."""
+    return sorted(keys, key=lambda k: (openshift_order(k[0]), k[1]))
 
 
 # ---------------------------------------------------------------------------------- graph helpers
@@ -248,7 +255,7 @@ def summarize_changes(
 ) -> tuple[CatalogChange, ...]:
     """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
     out: list[CatalogChange] = []
-    for key in sorted(set(base) | set(head), key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(set(base) | set(head)):
         before = base[key].config if key in base else None
         after = head[key].config if key in head else None
         b_bundles = {b.name for b in before.bundles} if before else set()
@@ -312,7 +319,7 @@ def check_pruning(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
     out = Findings()
-    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
         new_channels = {c.name: c for c in new.config.channels} if new else {}
@@ -384,28 +391,33 @@ def bundle_field_changes(before: Bundle, after: Bundle) -> tuple[str, ...]:
     return tuple(p.lstrip(".") for p in out)
 
 
+def changed_bundles(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> Iterator[tuple[CatalogKey, Bundle, Bundle, str]]:
+    """Each bundle at base and head whose content differs: its key, both versions, the first fields changed."""
+    for key in in_catalog_order(set(base) & set(head)):
+        old = {b.name: b for b in base[key].config.bundles}
+        for bundle in head[key].config.bundles:
+            previous = old.get(bundle.name)
+            fields = bundle_field_changes(previous, bundle) if previous is not None else ()
+            if previous is not None and fields:
+                more = f" and {len(fields) - 4} more" if len(fields) > 4 else ""
+                yield key, previous, bundle, ", ".join(fields[:4]) + more
+
+
 def check_bundle_content(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
     out = Findings()
-    for key in sorted(set(base) & set(head), key=lambda k: (openshift_order(k[0]), k[1])):
-        old = {b.name: b for b in base[key].config.bundles}
-        for bundle in head[key].config.bundles:
-            previous = old.get(bundle.name)
-            if previous is None:
-                continue
-            fields = bundle_field_changes(previous, bundle)
-            if not fields:
-                continue
-            shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
-            out.add(
-                RULE_BUNDLE_CONTENT,
-                f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
-                Location(file=head[key].file, line=bundle.location.line),
-                "a published bundle is immutable: revert the change, or cut a new z-stream release",
-                (key[0], key[1], bundle.name),
-            )
+    for key, _, bundle, shown in changed_bundles(base, head):
+        out.add(
+            RULE_BUNDLE_CONTENT,
+            f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
+            Location(file=head[key].file, line=bundle.location.line),
+            "a published bundle is immutable: revert the change, or cut a new z-stream release",
+            (key[0], key[1], bundle.name),
+        )
     return tuple(out)
 
 
@@ -538,7 +550,7 @@ def check_stranded(
     Bundles that reached none at base are left alone (published history, not this change).
     """
     out = Findings()
-    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
         versions = bundle_versions(old.config)
