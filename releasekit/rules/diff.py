@@ -193,15 +193,7 @@ class CatalogChange:
     @property
     def empty(self) -> bool:
         """True when nothing a user sees changed (content changes are RK-DIFF-005's)."""
-        return not (
-            self.bundles_added
-            or self.bundles_removed
-            or self.channels_added
-            or self.channels_removed
-            or self.edges_added
-            or self.edges_removed
-            or self.default_before != self.default_after
-        )
+        return not self.lines()
 
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""

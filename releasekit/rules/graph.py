@@ -27,27 +27,19 @@ in the stream's ``openshift`` order), every bundle of N's catalog must be in M's
 or :func:`published_severity`: known cases warn, new ones are errors).
 
 Rule ids (stable, never renumbered), default severities, titles and hints: :data:`RULES`.
-
-Public API: :class:`GraphPolicy` (and :data:`DEFAULT_POLICY`), :func:`analyze_package` /
-:func:`analyze_config` (the graph of a package as data: nodes, edges, channels, heads and the
-reachability table), :func:`check_graph` (the findings of RK-GRAPH-001 … 009), :func:`find_strandings`,
-:func:`check_openshift_upgrades` and :func:`published_severity` / :func:`published_pairs`
-(RK-GRAPH-010), and :data:`RULES`.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle, Channel, ChannelEntry, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.graph import (
-    KIND_ORDER as _KIND_ORDER,
-)
-from releasekit.model.graph import (
+    KIND_ORDER,
     ChannelView,
     Edge,
     EdgeKind,
@@ -219,9 +211,6 @@ DEFAULT_POLICY: Final = GraphPolicy()
 """What ``catalog validate`` uses on a catalog without streams: undeclared islands are warnings."""
 
 
-# ------------------------------------------------------------------------------------------- data
-
-
 # ---------------------------------------------------------------------------------------- helpers
 
 
@@ -244,26 +233,24 @@ def _where(location: Location, file: str, path: str = "") -> Location:
     )
 
 
-def _finding(
-    rule: str,
-    message: str,
-    location: Location,
-    subject: tuple[str, ...],
-    *,
-    severity: Severity | None = None,
-    facts: tuple[tuple[str, str], ...] = (),
-    **hint_args: str,
-) -> Finding:
-    info = RULES[rule]
-    return Finding(
-        rule=rule,
-        severity=severity or info.severity,
-        message=message,
-        location=location,
-        hint=info.hint.format(**hint_args) if hint_args else info.hint,
-        subject=subject,
-        facts=facts,
-    )
+class _Findings(list[Finding]):
+    """Findings whose hint and default severity come from :data:`RULES`."""
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        location: Location,
+        subject: tuple[str, ...],
+        *,
+        severity: Severity | None = None,
+        facts: tuple[tuple[str, str], ...] = (),
+        **hint_args: str,
+    ) -> None:
+        info = RULES[rule]
+        hint = info.hint.format(**hint_args) if hint_args else info.hint
+        finding = make_finding(rule, message, location, hint, subject, severity or info.severity)
+        self.append(replace(finding, facts=facts) if facts else finding)
 
 
 def bundle_version(bundle: Bundle) -> Version | None:
@@ -436,7 +423,7 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
     nodes = _nodes(pkg, policy)
     located = _edges(pkg, nodes)
     edges = sorted(
-        {edge for edge, _, _ in located}, key=lambda e: (e.channel, e.target, _KIND_ORDER[e.kind], e.source)
+        {edge for edge, _, _ in located}, key=lambda e: (e.channel, e.target, KIND_ORDER[e.kind], e.source)
     )
     channels = tuple(
         ChannelView(
@@ -499,7 +486,7 @@ def _edge_findings(
     policy: GraphPolicy,
     file: str,
 ) -> list[Finding]:
-    findings: list[Finding] = []
+    findings = _Findings()
     nodes = {n.name: n for n in graph.nodes}
     stream_of = policy.stream_of or {}
     for edge, ch, path in located:
@@ -512,47 +499,39 @@ def _edge_findings(
             else f"skipRange covers {_q(edge.source)}"
         )
         if source.version is not None and target.version is not None and target.version <= source.version:
-            findings.append(
-                _finding(
-                    "RK-GRAPH-001",
-                    f"bundle {_q(edge.target)} ({target.version}) {how} ({source.version}): an upgrade edge "
-                    f"to a {'lower' if target.version < source.version else 'equal'} version",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-001",
+                f"bundle {_q(edge.target)} ({target.version}) {how} ({source.version}): an upgrade edge "
+                f"to a {'lower' if target.version < source.version else 'equal'} version",
+                where,
+                subject,
             )
         if source.api_groups and target.api_groups and not set(source.api_groups) <= set(target.api_groups):
-            findings.append(
-                _finding(
-                    "RK-GRAPH-003",
-                    f"bundle {_q(edge.target)} {how} across a change of the owned API group "
-                    f"({', '.join(source.api_groups)} -> {', '.join(target.api_groups)})",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-003",
+                f"bundle {_q(edge.target)} {how} across a change of the owned API group "
+                f"({', '.join(source.api_groups)} -> {', '.join(target.api_groups)})",
+                where,
+                subject,
             )
         if stream_of.get(edge.source, "") != stream_of.get(edge.target, ""):
-            findings.append(
-                _finding(
-                    "RK-GRAPH-004",
-                    f"bundle {_q(edge.target)} (stream {_q(stream_of.get(edge.target, ''))}) {how} "
-                    f"(stream {_q(stream_of.get(edge.source, ''))}): an edge across streams",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-004",
+                f"bundle {_q(edge.target)} (stream {_q(stream_of.get(edge.target, ''))}) {how} "
+                f"(stream {_q(stream_of.get(edge.source, ''))}): an edge across streams",
+                where,
+                subject,
             )
     names = set(nodes) | set(pkg.bundles)
     for ch in pkg.channels:
         for index, entry in _unique(ch.entry_list):
             if entry.replaces and entry.replaces not in names:
-                findings.append(
-                    _finding(
-                        "RK-GRAPH-002",
-                        f"bundle {_q(entry.name)} replaces {_q(entry.replaces)}, which is no bundle of package "
-                        f"{_q(pkg.name)}: the replaces chain of channel {_q(ch.name)} ends in nothing",
-                        _where(ch.location, file, f"$.entries[{index}].replaces"),
-                        _subject(pkg.name, ch.name, entry.name),
-                    )
+                findings.add(
+                    "RK-GRAPH-002",
+                    f"bundle {_q(entry.name)} replaces {_q(entry.replaces)}, which is no bundle of package "
+                    f"{_q(pkg.name)}: the replaces chain of channel {_q(ch.name)} ends in nothing",
+                    _where(ch.location, file, f"$.entries[{index}].replaces"),
+                    _subject(pkg.name, ch.name, entry.name),
                 )
     return findings
 
@@ -595,7 +574,7 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
         return []  # no single head: opm's RK-FBC-041/043/044 say so
     head = graph.node(graph.default_head)
     assert head is not None
-    findings = []
+    findings = _Findings()
     for row in graph.reachability:
         if row.reachable or row.reason is None:
             continue
@@ -608,13 +587,11 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
             if bundle is not None and bundle.location.file
             else _where(channel.location, file, f"$.entries[{entry_index(channel, row.bundle)}]")
         )
-        findings.append(
-            _finding(
-                row.reason,
-                _reach_message(row, graph, node, head, _furthest(row.bundle, graph)),
-                location,
-                _subject(pkg.name, node.channels[0], row.bundle),
-            )
+        findings.add(
+            row.reason,
+            _reach_message(row, graph, node, head, _furthest(row.bundle, graph)),
+            location,
+            _subject(pkg.name, node.channels[0], row.bundle),
         )
     return findings
 
@@ -626,7 +603,7 @@ def check_graph(
 
     ``file`` is the catalog path to point at when objects carry no location (generated configs).
     """
-    findings: list[Finding] = []
+    findings = _Findings()
     for _, pkg in sorted(_packages(config).items()):
         graph, located = _analyze(pkg, policy)
         findings.extend(_edge_findings(pkg, graph, located, policy, file))
@@ -787,24 +764,22 @@ def check_openshift_upgrades(
     OpenShift version to its catalog path, for bundle blobs without a location.
     """
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
-    findings = []
+    findings = _Findings()
     for s in find_strandings(catalogs, edges):
         level = severity(s) if callable(severity) else severity
         bundle = bundles.get((s.openshift_from, s.package, s.bundle))
         file = (files or {}).get(s.openshift_from, "")
         location = _where(bundle.location, file, "$.name") if bundle is not None else Location(file=file)
-        findings.append(
-            _finding(
-                "RK-GRAPH-010",
-                f"bundle {_q(s.bundle)} is in the {s.openshift_from} catalog but not in "
-                f"{s.openshift_to}, and no bundle there upgrades from it: a cluster upgraded from "
-                f"{s.openshift_from} to {s.openshift_to} strands it",
-                location,
-                _subject(s.package, "", s.bundle),
-                severity=level,
-                facts=(("from", s.openshift_from), ("to", s.openshift_to)),
-                to=s.openshift_to,
-                version=s.version or "its version",
-            )
+        findings.add(
+            "RK-GRAPH-010",
+            f"bundle {_q(s.bundle)} is in the {s.openshift_from} catalog but not in "
+            f"{s.openshift_to}, and no bundle there upgrades from it: a cluster upgraded from "
+            f"{s.openshift_from} to {s.openshift_to} strands it",
+            location,
+            _subject(s.package, "", s.bundle),
+            severity=level,
+            facts=(("from", s.openshift_from), ("to", s.openshift_to)),
+            to=s.openshift_to,
+            version=s.version or "its version",
         )
     return tuple(findings)
