@@ -263,13 +263,14 @@ class _Collector:
         subject: Sequence[_SubjectPart] = (),
         **hint_args: str,
     ) -> None:
+        """Add a finding of ``rule``; its hint's ``{package}``, ``{channel}``, ``{bundle}`` name the subject's."""
         info = RULES[rule]
         self.findings.append(
             make_finding(
                 rule,
                 message,
                 Location(file=location.file, line=location.line, path=path or location.path),
-                info.hint.format_map(_HintArgs(hint_args)),
+                info.hint.format_map(_HintArgs(dict(subject), **hint_args)),
                 tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
                 info.severity,
             )
@@ -627,7 +628,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                 ch.location,
                 "$.package",
                 (_pkg(ch.package), _chan(ch.name)),
-                package=ch.package,
             )
             continue
         subject = (_pkg(ch.package), _chan(ch.name))
@@ -647,7 +647,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                 ch.location,
                 "$.name",
                 subject,
-                channel=ch.name,
             )
             continue
         seen: set[str] = set()
@@ -659,8 +658,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                     ch.location,
                     f"$.entries[{i}]",
                     (*subject, _bun(entry.name)),
-                    bundle=entry.name,
-                    channel=ch.name,
                 )
             seen.add(entry.name)
         state.channels[ch.name] = ch
@@ -685,7 +682,6 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 b.location,
                 "$.package",
                 (_pkg(b.package), _bun(b.name)),
-                package=b.package,
             )
             continue
         subject = (_pkg(b.package), _bun(b.name))
@@ -696,8 +692,6 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 b.location,
                 "$.name",
                 subject,
-                bundle=b.name,
-                package=b.package,
             )
             continue
         facts = _BundleFacts(b)
@@ -729,7 +723,6 @@ def _check_bundle_blob(
             b.location,
             "$.name",
             subject,
-            bundle=b.name,
         )
 
 
@@ -816,7 +809,6 @@ def _check_package_property(
             b.location,
             f"$.properties[{index}].value.packageName",
             subject,
-            package=b.package,
         )
     raw_version = lookup(value, "version") or ""
     try:
@@ -856,7 +848,6 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
                 ch.location,
                 f"$.entries[{first}]",
                 (_pkg(name), _chan(ch.name)),
-                channel=ch.name,
             )
 
 
@@ -888,7 +879,6 @@ def _check_deprecations(
                 dep.location,
                 "$.package",
                 psubject,
-                package=dep.package,
             )
             continue
         if dep.package in seen_packages:
@@ -898,7 +888,6 @@ def _check_deprecations(
                 dep.location,
                 "$.package",
                 psubject,
-                package=dep.package,
             )
             continue
         seen_packages.add(dep.package)
@@ -998,7 +987,6 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
             pkg.location,
             "$.defaultChannel",
             (*psubject, _chan(pkg.default_channel)),
-            channel=pkg.default_channel,
         )
     for ch in state.channels.values():
         _check_channel_model(pkg, ch, out)
@@ -1017,7 +1005,6 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
             ch.location,
             "$.entries",
             csubject,
-            channel=ch.name,
         )
         return
     problem = check_channel_graph(entries)
@@ -1026,7 +1013,7 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         path = (
             f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
         )
-        out.add(problem.rule, problem.message, ch.location, path, csubject, channel=ch.name)
+        out.add(problem.rule, problem.message, ch.location, path, csubject)
     seen: set[str] = set()
     for i, entry in enumerate(entries):
         if entry.name in seen:
