@@ -3,12 +3,9 @@
 Pure rules over :class:`releasekit.model.published.PublishedBlob` (what the committed catalog holds) and
 the bundle releasekit would generate from ``streams/`` for the same release:
 
-- ``RK-DIFF-010``: the working tree's copy of a carried blob differs from the committed one (a hand edit
-  of a published bundle is drift: the build would put the committed blob back);
-- ``RK-DIFF-011``: a carried blob contradicts the release's recorded facts -- its bundle image, the
-  set of its related image references, its ``olm.package`` name or version, or its set of ``olm.gvk``
-  APIs. The CSV prose (descriptions, icons,
-  keywords, ...) is the published text and is never compared.
+a hand edit of a published bundle is drift (RK-DIFF-010: the build would put the committed blob back), and
+a carried blob must agree with the release's recorded facts (RK-DIFF-011). The CSV prose (descriptions,
+icons, keywords, ...) is the published text and is never compared.
 """
 
 from __future__ import annotations

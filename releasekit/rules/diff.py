@@ -21,10 +21,7 @@ RK-DIFF-007 error     a user is stranded: a version installable at base no longe
 Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
 with the base's published pairs, so a stranding new at head is an error and a published one a warning.
 
-Channels whose names contain ``dev-preview``, ``pre-ga`` or ``candidate`` may lose entries or go
-away (RK-DIFF-003/004 skip them), as Konflux's ``fbc-target-index-pruning-check`` allows.
-
-Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~releasekit.rules.graph.analyze_package`).
+Channels of :data:`EXEMPT_CHANNEL_WORDS` may lose entries or go away (RK-DIFF-003/004 skip them).
 """
 
 from __future__ import annotations

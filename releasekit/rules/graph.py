@@ -677,9 +677,7 @@ def find_strandings(
 
     ``catalogs`` are ``(openshift, config)`` in cluster-upgrade order; ``edges`` the cluster upgrades
     ``(from, to)`` to check (the OpenShift lifecycle's, EUS to EUS and into a new major included); None:
-    each catalog to the next. A bundle of N is not stranded when M has it (in a channel entry of the same
-    package), when some entry of the package in M replaces or skips it or has a skipRange that contains
-    its version, or when it blocks the upgrade (:func:`blocks_upgrade`).
+    each catalog to the next. What strands a bundle: see the module docstring.
     """
     out: list[Stranding] = []
     by_name = dict(catalogs)
