@@ -263,7 +263,7 @@ class _Collector:
         subject: Sequence[_SubjectPart] = (),
         **hint_args: str,
     ) -> None:
-        """Add a finding of ``rule``; its hint's ``{package}``, ``{channel}``, ``{bundle}`` name the subject's."""
+        """Add a finding of ``rule``; hint placeholders {package}, {channel}, {bundle} name the subject."""
         info = RULES[rule]
         self.findings.append(
             make_finding(

@@ -59,7 +59,7 @@ from releasekit.model.version import (
     parse_range,
     parse_version,
 )
-from releasekit.rules.fbc import channel_heads, entry_index
+from releasekit.rules.fbc import RuleInfo, channel_heads, entry_index
 
 __all__ = [
     "ChannelView",
@@ -67,7 +67,6 @@ __all__ = [
     "Edge",
     "EdgeKind",
     "GraphPolicy",
-    "GraphRule",
     "Node",
     "PackageGraph",
     "RULES",
@@ -91,83 +90,63 @@ __all__ = [
 # ------------------------------------------------------------------------------------------ rules
 
 
-@dataclass(frozen=True, slots=True)
-class GraphRule:
-    """One rule: id, default severity, what it checks and the generic fix."""
-
-    id: str
-    severity: Severity
-    title: str
-    hint: str
-
-
-RULES: Final[Mapping[str, GraphRule]] = {
-    r.id: r
-    for r in (
-        GraphRule(
-            "RK-GRAPH-001",
+RULES: Final[Mapping[str, RuleInfo]] = {
+    rid: RuleInfo(rid, title, hint, severity)
+    for rid, (severity, title, hint) in {
+        "RK-GRAPH-001": (
             Severity.ERROR,
             "edge to a lower or equal version",
             "an upgrade edge must come from an older bundle; drop the edge or narrow the skipRange",
         ),
-        GraphRule(
-            "RK-GRAPH-002",
+        "RK-GRAPH-002": (
             Severity.WARNING,
             "replaces names no bundle of the package",
             "drop the replaces (a chain may simply end), or fix the bundle name",
         ),
-        GraphRule(
-            "RK-GRAPH-003",
+        "RK-GRAPH-003": (
             Severity.ERROR,
             "edge across a change of the owned API group",
             "remove the edge: OLM cannot migrate objects of the old API group; document a manual "
             "migration instead",
         ),
-        GraphRule(
-            "RK-GRAPH-004",
+        "RK-GRAPH-004": (
             Severity.ERROR,
             "edge across streams",
             "remove the edge: releases of different streams never upgrade into each other",
         ),
-        GraphRule(
-            "RK-GRAPH-005",
+        "RK-GRAPH-005": (
             Severity.INFO,
             "island channel declared by the policy",
             "users switch to the newer channel by hand (cross-minor: none); set cross-minor: "
             "replace-previous-minor to link the minors",
         ),
-        GraphRule(
-            "RK-GRAPH-006",
+        "RK-GRAPH-006": (
             Severity.WARNING,
             "bundle cannot reach the default channel's head",
             "give a newer bundle an edge from it (replaces, skips or a skipRange that contains its version)",
         ),
-        GraphRule(
-            "RK-GRAPH-007",
+        "RK-GRAPH-007": (
             Severity.INFO,
             "major-version boundary",
             "nothing upgrades across a major version; users reinstall or migrate by hand",
         ),
-        GraphRule(
-            "RK-GRAPH-008",
+        "RK-GRAPH-008": (
             Severity.INFO,
             "stream boundary",
             "streams never upgrade into each other; users move between streams by hand",
         ),
-        GraphRule(
-            "RK-GRAPH-009",
+        "RK-GRAPH-009": (
             Severity.INFO,
             "owned API group differs from the head's",
             "no edge may cross an API-group change; document the manual migration",
         ),
-        GraphRule(
-            "RK-GRAPH-010",
+        "RK-GRAPH-010": (
             Severity.WARNING,
             "OpenShift upgrade strands a bundle",
             "keep the bundle in the {to} catalog (add {to} to the release's catalogs), or give a bundle "
             "there an edge from it (replaces, skips or a skipRange that contains {version})",
         ),
-    )
+    }.items()
 }
 
 
@@ -185,14 +164,11 @@ class GraphPolicy:
             of their ``olm.gvk`` properties.
         stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of another
             stream than the head's is RK-GRAPH-008. None: one stream.
-        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
-            policy), so such a bundle is RK-GRAPH-007 (info).
     """
 
     islands_declared: bool = False
     api_group_of: Mapping[str, str] | None = None
     stream_of: Mapping[str, str] | None = None
-    major_boundary_declared: bool = True
 
     @classmethod
     def from_stream(cls, stream: Stream) -> GraphPolicy:
@@ -405,12 +381,7 @@ def _reason(node: Node, head: Node, pkg: _Package, policy: GraphPolicy) -> str:
     stream_of = policy.stream_of or {}
     if stream_of.get(node.name, "") != stream_of.get(head.name, ""):
         return "RK-GRAPH-008"
-    if (
-        policy.major_boundary_declared
-        and node.version is not None
-        and head.version is not None
-        and node.version.major != head.version.major
-    ):
+    if node.version is not None and head.version is not None and node.version.major != head.version.major:
         return "RK-GRAPH-007"
     if node.api_groups and head.api_groups and not set(node.api_groups) <= set(head.api_groups):
         return "RK-GRAPH-009"
