@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
-from releasekit.model.finding import Finding, Findings, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.published import PublishedBlob, PublishedKey
 
 __all__ = [
@@ -132,13 +132,12 @@ def check_carried_edits(
 
 def nothing_compared(display: str) -> Finding:
     """RK-DIFF-017: the catalog tree has no committed version, so nothing published was compared or carried."""
-    return Finding(
-        rule=RULE_NOTHING_COMPARED,
-        severity=Severity.INFO,
-        message=(
-            f"{display} is in no git repository with a commit: nothing published was compared, and every "
-            "bundle blob is generated from streams/"
-        ),
-        location=Location(file=display),
-        hint="commit the catalogs (git init; git add; git commit) so later builds carry what was published",
+    return make_finding(
+        RULE_NOTHING_COMPARED,
+        f"{display} is in no git repository with a commit: nothing published was compared, and every "
+        "bundle blob is generated from streams/",
+        Location(file=display),
+        "commit the catalogs (git init; git add; git commit) so later builds carry what was published",
+        (),
+        Severity.INFO,
     )
