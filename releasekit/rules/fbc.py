@@ -180,11 +180,8 @@ class _HintArgs(dict[str, str]):
         return key
 
 
-class _Collector:
+class _Collector(list[Finding]):
     """Accumulates findings; one place that builds them from the rule table."""
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
 
     def add(
         self,
@@ -197,7 +194,7 @@ class _Collector:
     ) -> None:
         """Add a finding of ``rule``; hint placeholders {package}, {channel}, {bundle} name the subject."""
         info = RULES[rule]
-        self.findings.append(
+        self.append(
             make_finding(
                 rule,
                 message,
@@ -521,7 +518,7 @@ def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
     _check_deprecations(config.deprecations, packages, out)
     for state in packages.values():
         _check_package_model(state, out)
-    return tuple(out.findings)
+    return tuple(out)
 
 
 def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _PackageState]:
@@ -833,11 +830,8 @@ def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Col
     refs: set[tuple[str, str]] = set()
     for j, entry in enumerate(dep.entries):
         path = f"$.entries[{j}]"
-        subject: tuple[_SubjectPart, ...] = psubject
-        if entry.schema == "olm.bundle":
-            subject = (*psubject, _bun(entry.name))
-        elif entry.schema == "olm.channel":
-            subject = (*psubject, _chan(entry.name))
+        kind = {"olm.bundle": "bundle", "olm.channel": "channel"}.get(entry.schema)
+        subject = (*psubject, (kind, entry.name)) if kind else psubject
         if entry.schema == "":
             out.add(
                 "RK-FBC-033",
