@@ -233,10 +233,10 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
 def _check_release(stream: Stream, release: Release, inventories: Mapping[str, Inventory]) -> list[Finding]:
     subject = (stream.package, str(release.version))
     out = Findings()
-    out += _check_images(stream, release, subject)
-    out += _check_catalogs(stream, release, subject)
-    out += _check_dates_and_labels(release, subject)
-    out += _check_recorded(stream, release, subject)
+    _check_images(stream, release, subject, out)
+    _check_catalogs(stream, release, subject, out)
+    _check_dates_and_labels(release, subject, out)
+    _check_recorded(stream, release, subject, out)
     inventory = inventories.get(release.upstream.inventory)
     if inventory is None:
         known = ", ".join(sorted(inventories)) or "none"
@@ -250,11 +250,8 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
             subject,
         )
         return out
-    lines = {release.upstream.line}
-    if release.upstream.describe:
-        lines.add(line_of_version(release.upstream.describe) or release.upstream.line)
-    if release.upstream.tag:
-        lines.add(line_of_version(release.upstream.tag) or release.upstream.line)
+    up = release.upstream
+    lines = {up.line} | {line_of_version(pin) or up.line for pin in (up.describe, up.tag) if pin}
     if inventory.line not in lines:
         out.add(
             ids.RULE_INVENTORY_LINE,
@@ -266,7 +263,7 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
         )
     out += _check_pin(release, inventory, subject)
     out += _check_gates(stream, release, inventory, subject)
-    out += _check_apis(stream, inventory, subject)
+    _check_apis(stream, inventory, subject, out)
     return out
 
 
@@ -300,8 +297,7 @@ def _wanted_inventory(release: Release) -> str:
     return inventory_name(pin) if pin else inventory_name(release.upstream.line)
 
 
-def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_images(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     images = [("bundle", release.bundle_image, release.origin.at(".bundle"))]
     images += [(name, image, release.images.origin.at(f".{name}")) for name, image in release.images.items()]
     candidate = release.status is ReleaseStatus.CANDIDATE
@@ -330,11 +326,9 @@ def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) ->
                 f"allowed for {release.status.value} releases: {', '.join(allowed)}",
                 subject,
             )
-    return out
 
 
-def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     for index, catalog in enumerate(release.catalogs):
         if catalog not in stream.openshift:
             out.add(
@@ -352,11 +346,9 @@ def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) 
                 "sort the catalogs oldest first and list each once",
                 subject,
             )
-    return out
 
 
-def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_dates_and_labels(release: Release, subject: tuple[str, ...], out: Findings) -> None:
     published = release.status.is_published
     if release.created_at is None:
         if published:
@@ -404,7 +396,6 @@ def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[
             "set status to deprecated or withdrawn, or drop the message",
             subject,
         )
-    return out
 
 
 def _valid_timestamp(text: str) -> bool:
@@ -417,11 +408,10 @@ def _valid_timestamp(text: str) -> bool:
     return True
 
 
-def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
+def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     recorded = release.recorded
     if recorded is None:
-        return []
-    out = Findings()
+        return
     where = recorded.origin.at("")
     if recorded.package != stream.package or recorded.version != str(release.version):
         out.add(
@@ -453,7 +443,6 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
             "set the release's ownedApi to what the bundle published",
             subject,
         )
-    return out
 
 
 # ------------------------------------------------------------------------------------------- gates
@@ -570,8 +559,7 @@ def _gate_hint(name: str, inventory: Inventory) -> str:
     return f"check the gate name against streams/upstream/{inventory.name}.yaml{suggestion}"
 
 
-def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...], out: Findings) -> None:
     origin = stream.api_maturity.origin
     for index, kind in enumerate(stream.api_maturity.alpha_apis):
         crd = inventory.crd(kind)
@@ -593,7 +581,6 @@ def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) 
                 subject,
                 Severity.INFO,
             )
-    return out
 
 
 def check_inventory_changes(
