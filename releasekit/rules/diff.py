@@ -68,7 +68,6 @@ __all__ = [
     "check_stranded",
     "in_catalog_order",
     "is_exempt_channel",
-    "reaches_head",
     "release_facts",
     "summarize_changes",
 ]
@@ -144,22 +143,21 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
     return out
 
 
-def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
+def _reaches_head(
+    graph: PackageGraph, config: DeclarativeConfig, bundle: str, version: Version | None
+) -> bool:
     """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
 
     The goal is the newest head of each channel that lists ``bundle`` (a bundle that lost its edge and
     became a second head has not arrived). ``bundle`` may be gone from ``config``: then any channel's head
     will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
     """
-    graph = analyze_package(config, package)
-    if graph is None:
-        return False
     tops = _top_heads(graph)
     node = graph.node(bundle)
     goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
     adjacency = upgrade_adjacency(graph.edges)
     if node is None:
-        adjacency[bundle] = entry_sources(config, package, bundle, version)
+        adjacency[bundle] = entry_sources(config, graph.package, bundle, version)
     return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
@@ -549,9 +547,13 @@ def check_stranded(
         new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
             version = versions.get(node.name)
-            if not reaches_head(old.config, key[1], node.name, version):
+            if not _reaches_head(graph, old.config, node.name, version):
                 continue
-            if new is not None and reaches_head(new.config, key[1], node.name, version):
+            if (
+                new is not None
+                and new_graph is not None
+                and _reaches_head(new_graph, new.config, node.name, version)
+            ):
                 continue
             if new is None or new_graph is None:
                 why = f"the {key[0]} catalog no longer has package {key[1]}"
