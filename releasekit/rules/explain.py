@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from releasekit.rules.table import parse_table
-
 __all__ = ["EXAMPLES"]
 
-# A rule a line (:func:`~releasekit.rules.table.parse_table`): its id, the example, and the fix when the
-# rule's table has no hint.
+# One rule a line: its id, the example, and `` | `` the fix when the rule's table has no hint; an indented
+# line continues the one above, a ``#`` line heads a group.
 _TABLE: Final = """
 # loading a catalog (io.fbc_load)
 RK-FBC-001      a `catalog.yaml` with a tab in its indentation | fix the syntax at the reported line
@@ -246,7 +244,17 @@ RK-STREAM-053   experimental.yaml with releases and no `blockClusterUpgrades: tr
 """
 
 
-EXAMPLES: Final[dict[str, tuple[str, str]]] = {
-    rule: (fields[0], fields[1] if len(fields) > 1 else "") for rule, fields in parse_table(_TABLE).items()
-}
+def _rows(table: str) -> dict[str, tuple[str, str]]:
+    rows: dict[str, str] = {}
+    rule = ""
+    for line in table.splitlines():
+        if line.startswith(" "):
+            rows[rule] += " " + line.strip()
+        elif line.startswith("RK-"):
+            rule, _, text = line.partition(" ")
+            rows[rule] = text.strip()
+    return {rule: (text.partition(" | ")[0], text.partition(" | ")[2]) for rule, text in rows.items()}
+
+
+EXAMPLES: Final[dict[str, tuple[str, str]]] = _rows(_TABLE)
 """Rule id -> (an example that makes it fire, the fix when the rule's table has none; ``""`` keeps the table's)."""

@@ -52,7 +52,6 @@ from releasekit.model.version import (
     parse_release,
     parse_version,
 )
-from releasekit.rules.table import parse_table
 
 __all__ = [
     "GraphProblem",
@@ -77,77 +76,146 @@ class RuleInfo:
     severity: Severity = Severity.ERROR
 
 
-_TABLE: Final = """
-RK-FBC-010  package with no name | give the olm.package blob a name
-RK-FBC-011  duplicate package | keep one olm.package blob per package and merge the other into it
-RK-FBC-012  package name is not a DNS-1123 label | rename the package to lower-case letters, digits and '-'
-            (at most 63, starting and ending alphanumeric), e.g. {suggestion!r}
-RK-FBC-013  channel of an unknown package | add an olm.package blob named {package!r} or fix the channel's
-            package field
-RK-FBC-014  channel with no name | give the olm.channel blob a name
-RK-FBC-015  duplicate channel | merge the entries into one olm.channel blob named {channel!r}
-RK-FBC-016  duplicate channel entry | list bundle {bundle!r} once in channel {channel!r}
-RK-FBC-017  bundle without package | set the bundle's package field
-RK-FBC-018  bundle of an unknown package | add an olm.package blob named {package!r} or fix the bundle's
-            package field
-RK-FBC-019  duplicate bundle | keep one olm.bundle blob named {bundle!r} in package {package!r}
-RK-FBC-020  property cannot be parsed | give the property a value of the shape its type requires (olm.package:
-            {{packageName, version}}; olm.gvk: {{group, kind, version}}; any type: a value)
-RK-FBC-021  not exactly one olm.package property | give the bundle exactly one olm.package property
-            {{packageName, version}}
-RK-FBC-022  olm.package property names another package | set the olm.package property's packageName to
-            {package!r}
-RK-FBC-023  invalid bundle image pull spec | use a pull spec like registry.example.com/ns/repo@sha256:<64 hex>
-            (lower-case repository; digest algorithms sha256, sha384 or sha512)
-RK-FBC-024  invalid related image pull spec | use a pull spec like registry.example.com/ns/repo@sha256:<64
-            hex> (lower-case repository; digest algorithms sha256, sha384 or sha512)
-RK-FBC-025  version is not strict semver | write the version as MAJOR.MINOR.PATCH[-prerelease][+build],
-            without 'v' and leading zeros
-RK-FBC-026  invalid release | write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros
-            in numbers, at most 20 characters), or leave it out
-RK-FBC-027  bundle in no channel | add {bundle!r} to a channel's entries, or remove the bundle blob
-RK-FBC-028  channel entry without bundle | add an olm.bundle blob for each listed entry, or remove the entries
-            from channel {channel!r}
-RK-FBC-030  deprecation without package | set the olm.deprecations blob's package field
-RK-FBC-031  deprecation of an unknown package | fix the package field, or add an olm.package blob named
-            {package!r}
-RK-FBC-032  more than one deprecation blob | merge the entries into one olm.deprecations blob for package
-            {package!r}
-RK-FBC-033  deprecation entry without schema | set reference.schema to olm.bundle, olm.channel or olm.package
-RK-FBC-034  duplicate deprecation entry | list each deprecated object once
-RK-FBC-035  deprecated bundle not found | name a bundle that is in one of the package's channels, or drop the
-            entry
-RK-FBC-036  deprecated channel not found | name one of the package's channels, or drop the entry
-RK-FBC-037  package deprecation with a name | remove reference.name from the olm.package entry
-RK-FBC-038  deprecation reference of unknown schema | use reference.schema olm.bundle, olm.channel or
-            olm.package
-RK-FBC-039  deprecation without message | write a message telling users what to do instead
-RK-FBC-040  no default channel | set defaultChannel to one of the package's channels
-RK-FBC-041  channel without bundles | add entries to channel {channel!r}, or point defaultChannel at a channel
-            that has some
-RK-FBC-042  package without channels | add an olm.channel blob for the package
-RK-FBC-043  no channel head | exactly one entry must be neither replaced nor skipped by another; break the
-            cycle of replaces/skips in channel {channel!r}
-RK-FBC-044  several channel heads | link the heads: the newest should replace (or skip) the others, so only
-            one is not replaced or skipped
-RK-FBC-045  replaces cycle | remove one replaces edge of the cycle
-RK-FBC-046  stranded bundles | put each listed bundle on the head's replaces chain or in some entry's skips (a
-            skipRange does not count); do not skip the bundle the head replaces
-RK-FBC-047  duplicate versions | give each bundle of the package its own version (or a distinct release)
-RK-FBC-048  channel entry without name | give every channel entry a bundle name
-RK-FBC-049  bundle name not normalized | rename the bundle to {normalized!r}
-RK-FBC-050  empty skips item | remove the empty string from skips
-RK-FBC-051  invalid skipRange | write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= <
-            <=, no 'v')
-RK-FBC-052  bundle image must be set | set the bundle's image, or add its manifests as olm.bundle.object
-            properties
-RK-FBC-053  build metadata with a release | drop the +build metadata from the version, or drop the release
-"""
-
 RULES: Final[Mapping[str, RuleInfo]] = {
-    rid: RuleInfo(rid, title, hint) for rid, (title, hint) in parse_table(_TABLE).items()
+    rid: RuleInfo(rid, title, hint)
+    for rid, (title, hint) in {
+        "RK-FBC-010": ("package with no name", "give the olm.package blob a name"),
+        "RK-FBC-011": (
+            "duplicate package",
+            "keep one olm.package blob per package and merge the other into it",
+        ),
+        "RK-FBC-012": (
+            "package name is not a DNS-1123 label",
+            "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
+            "alphanumeric), e.g. {suggestion!r}",
+        ),
+        "RK-FBC-013": (
+            "channel of an unknown package",
+            "add an olm.package blob named {package!r} or fix the channel's package field",
+        ),
+        "RK-FBC-014": ("channel with no name", "give the olm.channel blob a name"),
+        "RK-FBC-015": ("duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
+        "RK-FBC-016": ("duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
+        "RK-FBC-017": ("bundle without package", "set the bundle's package field"),
+        "RK-FBC-018": (
+            "bundle of an unknown package",
+            "add an olm.package blob named {package!r} or fix the bundle's package field",
+        ),
+        "RK-FBC-019": (
+            "duplicate bundle",
+            "keep one olm.bundle blob named {bundle!r} in package {package!r}",
+        ),
+        "RK-FBC-020": (
+            "property cannot be parsed",
+            "give the property a value of the shape its type requires (olm.package: {{packageName, "
+            "version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
+        ),
+        "RK-FBC-021": (
+            "not exactly one olm.package property",
+            "give the bundle exactly one olm.package property {{packageName, version}}",
+        ),
+        "RK-FBC-022": (
+            "olm.package property names another package",
+            "set the olm.package property's packageName to {package!r}",
+        ),
+        "RK-FBC-023": (
+            "invalid bundle image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-024": (
+            "invalid related image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-025": (
+            "version is not strict semver",
+            "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
+        ),
+        "RK-FBC-026": (
+            "invalid release",
+            "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
+            "at most 20 characters), or leave it out",
+        ),
+        "RK-FBC-027": (
+            "bundle in no channel",
+            "add {bundle!r} to a channel's entries, or remove the bundle blob",
+        ),
+        "RK-FBC-028": (
+            "channel entry without bundle",
+            "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
+        ),
+        "RK-FBC-030": ("deprecation without package", "set the olm.deprecations blob's package field"),
+        "RK-FBC-031": (
+            "deprecation of an unknown package",
+            "fix the package field, or add an olm.package blob named {package!r}",
+        ),
+        "RK-FBC-032": (
+            "more than one deprecation blob",
+            "merge the entries into one olm.deprecations blob for package {package!r}",
+        ),
+        "RK-FBC-033": (
+            "deprecation entry without schema",
+            "set reference.schema to olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-034": ("duplicate deprecation entry", "list each deprecated object once"),
+        "RK-FBC-035": (
+            "deprecated bundle not found",
+            "name a bundle that is in one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-036": (
+            "deprecated channel not found",
+            "name one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-037": ("package deprecation with a name", "remove reference.name from the olm.package entry"),
+        "RK-FBC-038": (
+            "deprecation reference of unknown schema",
+            "use reference.schema olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-039": ("deprecation without message", "write a message telling users what to do instead"),
+        "RK-FBC-040": ("no default channel", "set defaultChannel to one of the package's channels"),
+        "RK-FBC-041": (
+            "channel without bundles",
+            "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
+        ),
+        "RK-FBC-042": ("package without channels", "add an olm.channel blob for the package"),
+        "RK-FBC-043": (
+            "no channel head",
+            "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
+            "replaces/skips in channel {channel!r}",
+        ),
+        "RK-FBC-044": (
+            "several channel heads",
+            "link the heads: the newest should replace (or skip) the others, so only one is not replaced "
+            "or skipped",
+        ),
+        "RK-FBC-045": ("replaces cycle", "remove one replaces edge of the cycle"),
+        "RK-FBC-046": (
+            "stranded bundles",
+            "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
+            "does not count); do not skip the bundle the head replaces",
+        ),
+        "RK-FBC-047": (
+            "duplicate versions",
+            "give each bundle of the package its own version (or a distinct release)",
+        ),
+        "RK-FBC-048": ("channel entry without name", "give every channel entry a bundle name"),
+        "RK-FBC-049": ("bundle name not normalized", "rename the bundle to {normalized!r}"),
+        "RK-FBC-050": ("empty skips item", "remove the empty string from skips"),
+        "RK-FBC-051": (
+            "invalid skipRange",
+            "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
+        ),
+        "RK-FBC-052": (
+            "bundle image must be set",
+            "set the bundle's image, or add its manifests as olm.bundle.object properties",
+        ),
+        "RK-FBC-053": (
+            "build metadata with a release",
+            "drop the +build metadata from the version, or drop the release",
+        ),
+    }.items()
 }
-"""Rule id -> what it checks and the generic fix (title | hint, as :func:`~.table.parse_table` reads them)."""
 
 
 # ------------------------------------------------------------------------------------ small helpers

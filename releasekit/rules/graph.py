@@ -60,7 +60,6 @@ from releasekit.model.version import (
     parse_version,
 )
 from releasekit.rules.fbc import RuleInfo, channel_heads, entry_index
-from releasekit.rules.table import parse_table
 
 __all__ = [
     "ChannelView",
@@ -91,35 +90,64 @@ __all__ = [
 # ------------------------------------------------------------------------------------------ rules
 
 
-_TABLE: Final = """
-RK-GRAPH-001  error | edge to a lower or equal version | an upgrade edge must come from an older bundle; drop
-              the edge or narrow the skipRange
-RK-GRAPH-002  warning | replaces names no bundle of the package | drop the replaces (a chain may simply end),
-              or fix the bundle name
-RK-GRAPH-003  error | edge across a change of the owned API group | remove the edge: OLM cannot migrate
-              objects of the old API group; document a manual migration instead
-RK-GRAPH-004  error | edge across streams | remove the edge: releases of different streams never upgrade into
-              each other
-RK-GRAPH-005  info | island channel declared by the policy | users switch to the newer channel by hand
-              (cross-minor: none); set cross-minor: replace-previous-minor to link the minors
-RK-GRAPH-006  warning | bundle cannot reach the default channel's head | give a newer bundle an edge from it
-              (replaces, skips or a skipRange that contains its version)
-RK-GRAPH-007  info | major-version boundary | nothing upgrades across a major version; users reinstall or
-              migrate by hand
-RK-GRAPH-008  info | stream boundary | streams never upgrade into each other; users move between streams by
-              hand
-RK-GRAPH-009  info | owned API group differs from the head's | no edge may cross an API-group change; document
-              the manual migration
-RK-GRAPH-010  warning | OpenShift upgrade strands a bundle | keep the bundle in the {to} catalog (add {to} to
-              the release's catalogs), or give a bundle there an edge from it (replaces, skips or a skipRange
-              that contains {version})
-"""
-
 RULES: Final[Mapping[str, RuleInfo]] = {
-    rid: RuleInfo(rid, title, hint, Severity(severity))
-    for rid, (severity, title, hint) in parse_table(_TABLE).items()
+    rid: RuleInfo(rid, title, hint, severity)
+    for rid, (severity, title, hint) in {
+        "RK-GRAPH-001": (
+            Severity.ERROR,
+            "edge to a lower or equal version",
+            "an upgrade edge must come from an older bundle; drop the edge or narrow the skipRange",
+        ),
+        "RK-GRAPH-002": (
+            Severity.WARNING,
+            "replaces names no bundle of the package",
+            "drop the replaces (a chain may simply end), or fix the bundle name",
+        ),
+        "RK-GRAPH-003": (
+            Severity.ERROR,
+            "edge across a change of the owned API group",
+            "remove the edge: OLM cannot migrate objects of the old API group; document a manual "
+            "migration instead",
+        ),
+        "RK-GRAPH-004": (
+            Severity.ERROR,
+            "edge across streams",
+            "remove the edge: releases of different streams never upgrade into each other",
+        ),
+        "RK-GRAPH-005": (
+            Severity.INFO,
+            "island channel declared by the policy",
+            "users switch to the newer channel by hand (cross-minor: none); set cross-minor: "
+            "replace-previous-minor to link the minors",
+        ),
+        "RK-GRAPH-006": (
+            Severity.WARNING,
+            "bundle cannot reach the default channel's head",
+            "give a newer bundle an edge from it (replaces, skips or a skipRange that contains its version)",
+        ),
+        "RK-GRAPH-007": (
+            Severity.INFO,
+            "major-version boundary",
+            "nothing upgrades across a major version; users reinstall or migrate by hand",
+        ),
+        "RK-GRAPH-008": (
+            Severity.INFO,
+            "stream boundary",
+            "streams never upgrade into each other; users move between streams by hand",
+        ),
+        "RK-GRAPH-009": (
+            Severity.INFO,
+            "owned API group differs from the head's",
+            "no edge may cross an API-group change; document the manual migration",
+        ),
+        "RK-GRAPH-010": (
+            Severity.WARNING,
+            "OpenShift upgrade strands a bundle",
+            "keep the bundle in the {to} catalog (add {to} to the release's catalogs), or give a bundle "
+            "there an edge from it (replaces, skips or a skipRange that contains {version})",
+        ),
+    }.items()
 }
-"""Rule id -> default severity, what it checks and the generic fix (severity | title | hint)."""
 
 
 # ----------------------------------------------------------------------------------------- policy
