@@ -1,15 +1,7 @@
 """What an adopted catalog repository holds that the streams do not know. Pure rules.
 
 ``releasekit catalog adopt`` imports published package catalogs once; nothing in them may be dropped
-silently, so each of these is an error (and the import writes nothing):
-
-- ``RK-DIFF-012``: a package catalog of a package no stream owns;
-- ``RK-DIFF-013``: a catalog for an OpenShift version no stream ships to;
-- ``RK-DIFF-014``: a bundle that is no published release of its stream listed for that catalog;
-- ``RK-DIFF-016``: a package catalog that is not a JSON stream (YAML, or broken): its blobs could not be
-  carried byte for byte.
-
-``RK-DIFF-015`` (a note) lists files of the repository that are not package catalogs and are not imported.
+silently, so each rule of :data:`RULES` is an error (and the import writes nothing), but RK-DIFF-015, a note.
 """
 
 from __future__ import annotations

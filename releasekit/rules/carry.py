@@ -3,12 +3,9 @@
 Pure rules over :class:`releasekit.model.published.PublishedBlob` (what the committed catalog holds) and
 the bundle releasekit would generate from ``streams/`` for the same release:
 
-- ``RK-DIFF-010``: the working tree's copy of a carried blob differs from the committed one (a hand edit
-  of a published bundle is drift: the build would put the committed blob back);
-- ``RK-DIFF-011``: a carried blob contradicts the release's recorded facts -- its bundle image, the
-  set of its related image references, its ``olm.package`` name or version, or its set of ``olm.gvk``
-  APIs. The CSV prose (descriptions, icons,
-  keywords, ...) is the published text and is never compared.
+a hand edit of a published bundle is drift (RK-DIFF-010: the build would put the committed blob back), and
+a carried blob must agree with the release's recorded facts (RK-DIFF-011). The CSV prose (descriptions,
+icons, keywords, ...) is the published text and is never compared.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
-from releasekit.model.finding import Finding, Findings, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 from releasekit.model.published import PublishedBlob, PublishedKey
 
 __all__ = [
@@ -135,13 +132,12 @@ def check_carried_edits(
 
 def nothing_compared(display: str) -> Finding:
     """RK-DIFF-017: the catalog tree has no committed version, so nothing published was compared or carried."""
-    return Finding(
-        rule=RULE_NOTHING_COMPARED,
-        severity=Severity.INFO,
-        message=(
-            f"{display} is in no git repository with a commit: nothing published was compared, and every "
-            "bundle blob is generated from streams/"
-        ),
-        location=Location(file=display),
-        hint="commit the catalogs (git init; git add; git commit) so later builds carry what was published",
+    return make_finding(
+        RULE_NOTHING_COMPARED,
+        f"{display} is in no git repository with a commit: nothing published was compared, and every "
+        "bundle blob is generated from streams/",
+        Location(file=display),
+        "commit the catalogs (git init; git add; git commit) so later builds carry what was published",
+        (),
+        Severity.INFO,
     )

@@ -21,16 +21,13 @@ RK-DIFF-007 error     a user is stranded: a version installable at base no longe
 Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
 with the base's published pairs, so a stranding new at head is an error and a published one a warning.
 
-Channels whose names contain ``dev-preview``, ``pre-ga`` or ``candidate`` may lose entries or go
-away (RK-DIFF-003/004 skip them), as Konflux's ``fbc-target-index-pruning-check`` allows.
-
-Edges and channel heads come from :mod:`releasekit.rules.graph` (:func:`~releasekit.rules.graph.analyze_package`).
+Channels of :data:`EXEMPT_CHANNEL_WORDS` may lose entries or go away (RK-DIFF-003/004 skip them).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -62,14 +59,15 @@ __all__ = [
     "PackageCatalog",
     "bundle_field_changes",
     "bundle_versions",
+    "changed_bundles",
     "check_bundle_content",
     "check_changes",
     "check_diff",
     "check_pruning",
     "check_recorded_facts",
     "check_stranded",
+    "in_catalog_order",
     "is_exempt_channel",
-    "reaches_head",
     "release_facts",
     "summarize_changes",
 ]
@@ -115,6 +113,11 @@ CatalogKey = tuple[str, str]
 """``(openshift, package)``."""
 
 
+def in_catalog_order(keys: Iterable[CatalogKey]) -> list[CatalogKey]:
+    """``keys`` sorted by OpenShift version (in upgrade order), then package."""
+    return sorted(keys, key=lambda k: (openshift_order(k[0]), k[1]))
+
+
 # ---------------------------------------------------------------------------------- graph helpers
 
 
@@ -140,22 +143,21 @@ def _top_heads(graph: PackageGraph) -> dict[str, str]:
     return out
 
 
-def reaches_head(config: DeclarativeConfig, package: str, bundle: str, version: Version | None) -> bool:
+def _reaches_head(
+    graph: PackageGraph, config: DeclarativeConfig, bundle: str, version: Version | None
+) -> bool:
     """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
 
     The goal is the newest head of each channel that lists ``bundle`` (a bundle that lost its edge and
     became a second head has not arrived). ``bundle`` may be gone from ``config``: then any channel's head
     will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
     """
-    graph = analyze_package(config, package)
-    if graph is None:
-        return False
     tops = _top_heads(graph)
     node = graph.node(bundle)
     goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
     adjacency = upgrade_adjacency(graph.edges)
     if node is None:
-        adjacency[bundle] = entry_sources(config, package, bundle, version)
+        adjacency[bundle] = entry_sources(config, graph.package, bundle, version)
     return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
@@ -186,15 +188,7 @@ class CatalogChange:
     @property
     def empty(self) -> bool:
         """True when nothing a user sees changed (content changes are RK-DIFF-005's)."""
-        return not (
-            self.bundles_added
-            or self.bundles_removed
-            or self.channels_added
-            or self.channels_removed
-            or self.edges_added
-            or self.edges_removed
-            or self.default_before != self.default_after
-        )
+        return not self.lines()
 
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
@@ -248,7 +242,7 @@ def summarize_changes(
 ) -> tuple[CatalogChange, ...]:
     """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
     out: list[CatalogChange] = []
-    for key in sorted(set(base) | set(head), key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(set(base) | set(head)):
         before = base[key].config if key in base else None
         after = head[key].config if key in head else None
         b_bundles = {b.name for b in before.bundles} if before else set()
@@ -312,7 +306,7 @@ def check_pruning(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-003 (a bundle left a channel) and RK-DIFF-004 (a channel went away)."""
     out = Findings()
-    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
         new_channels = {c.name: c for c in new.config.channels} if new else {}
@@ -384,28 +378,33 @@ def bundle_field_changes(before: Bundle, after: Bundle) -> tuple[str, ...]:
     return tuple(p.lstrip(".") for p in out)
 
 
+def changed_bundles(
+    base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
+) -> Iterator[tuple[CatalogKey, Bundle, Bundle, str]]:
+    """Each bundle at base and head whose content differs: its key, both versions, the first fields changed."""
+    for key in in_catalog_order(set(base) & set(head)):
+        old = {b.name: b for b in base[key].config.bundles}
+        for bundle in head[key].config.bundles:
+            previous = old.get(bundle.name)
+            fields = bundle_field_changes(previous, bundle) if previous is not None else ()
+            if previous is not None and fields:
+                more = f" and {len(fields) - 4} more" if len(fields) > 4 else ""
+                yield key, previous, bundle, ", ".join(fields[:4]) + more
+
+
 def check_bundle_content(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-005: a bundle present at base and head whose content differs; names the fields."""
     out = Findings()
-    for key in sorted(set(base) & set(head), key=lambda k: (openshift_order(k[0]), k[1])):
-        old = {b.name: b for b in base[key].config.bundles}
-        for bundle in head[key].config.bundles:
-            previous = old.get(bundle.name)
-            if previous is None:
-                continue
-            fields = bundle_field_changes(previous, bundle)
-            if not fields:
-                continue
-            shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
-            out.add(
-                RULE_BUNDLE_CONTENT,
-                f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
-                Location(file=head[key].file, line=bundle.location.line),
-                "a published bundle is immutable: revert the change, or cut a new z-stream release",
-                (key[0], key[1], bundle.name),
-            )
+    for key, _, bundle, shown in changed_bundles(base, head):
+        out.add(
+            RULE_BUNDLE_CONTENT,
+            f"released bundle {bundle.name} changed in the {key[0]} catalog: {shown}",
+            Location(file=head[key].file, line=bundle.location.line),
+            "a published bundle is immutable: revert the change, or cut a new z-stream release",
+            (key[0], key[1], bundle.name),
+        )
     return tuple(out)
 
 
@@ -538,7 +537,7 @@ def check_stranded(
     Bundles that reached none at base are left alone (published history, not this change).
     """
     out = Findings()
-    for key in sorted(base, key=lambda k: (openshift_order(k[0]), k[1])):
+    for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
         versions = bundle_versions(old.config)
@@ -548,9 +547,13 @@ def check_stranded(
         new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
             version = versions.get(node.name)
-            if not reaches_head(old.config, key[1], node.name, version):
+            if not _reaches_head(graph, old.config, node.name, version):
                 continue
-            if new is not None and reaches_head(new.config, key[1], node.name, version):
+            if (
+                new is not None
+                and new_graph is not None
+                and _reaches_head(new_graph, new.config, node.name, version)
+            ):
                 continue
             if new is None or new_graph is None:
                 why = f"the {key[0]} catalog no longer has package {key[1]}"

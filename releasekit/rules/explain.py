@@ -264,7 +264,6 @@ EXAMPLES: Final[dict[str, tuple[str, str]]] = {
     ),
     "RK-KONFLUX-010": ("a bundle image from `quay.io/`", "release bundles from registry.redhat.io"),
     # ------------------------------------------------------------------ policy (rules.policy)
-    "RK-POLICY-001": ("stable 0.1.0 ships Kueue's `v1alpha1` Topology CRD", ""),
     "RK-POLICY-002": (
         "an edge from a release storing `v1beta1` to one that no longer serves it",
         "keep serving the old storage version for one release",

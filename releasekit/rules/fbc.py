@@ -16,53 +16,8 @@ package and reports the others indirectly, as ``must be exactly one property wit
 / ``bundle image must be set`` under the phantom bundle).
 
 Rule ids (stable, never renumbered; ``RK-FBC-001`` … ``RK-FBC-009`` are the loader's, see
-:mod:`releasekit.io.fbc_load`). All are errors, as opm rejects the catalog for each.
-
-=========== ========================================================================================
-RK-FBC-010  package with no name (``config contains package with no name``)
-RK-FBC-011  second ``olm.package`` blob with the same name (``duplicate package "P"``)
-RK-FBC-012  package name is not a DNS-1123 label (``invalid package name "P": [...]``)
-RK-FBC-013  channel of an undeclared package (``unknown package "P" for channel "C"``)
-RK-FBC-014  channel with no name (``package "P" contains channel with no name``)
-RK-FBC-015  two channel blobs with the same name (``package "P" has duplicate channel "C"``)
-RK-FBC-016  entry listed twice in a channel (``invalid package "P", channel "C": duplicate entry "B"``)
-RK-FBC-017  bundle without package (``package name must be set for bundle "B"``)
-RK-FBC-018  bundle of an undeclared package (``unknown package "P" for bundle "B"``)
-RK-FBC-019  two bundle blobs with the same name (``package "P" has duplicate bundle "B"``)
-RK-FBC-020  property value has the wrong shape (``parse properties for bundle "B": parse property[i] ...``)
-RK-FBC-021  not exactly one ``olm.package`` property (``... must have exactly 1 "olm.package" property, found N``)
-RK-FBC-022  ``olm.package`` packageName differs from the bundle's package (``package "P" does not match ...``)
-RK-FBC-023  bundle image is not a valid pull spec (``... image: invalid image pull spec "R": ...``)
-RK-FBC-024  related image is not a valid pull spec (``... relatedImages[i].image: invalid image pull spec``)
-RK-FBC-025  version is not strict semver (``error parsing bundle "B" version "V": ...``)
-RK-FBC-026  release is invalid (``error parsing bundle "B" release version "R": invalid release ...``)
-RK-FBC-027  bundle in no channel (``package "P", bundle "B" not found in any channel entries``)
-RK-FBC-028  entry without a bundle blob (``no olm.bundle blobs found in package "P" for olm.channel entries [..]``)
-RK-FBC-030  deprecation without package (``package name must be set for deprecation item N``)
-RK-FBC-031  deprecation of an undeclared package (``cannot apply deprecations to an unknown package "P"``)
-RK-FBC-032  two deprecation blobs for one package (``expected a maximum of one deprecation per package``)
-RK-FBC-033  deprecation entry without reference schema (``schema must be set for deprecation entry [j] ...``)
-RK-FBC-034  deprecation entry repeated (``duplicate deprecation entry declcfg.PackageScopedReference{...}``)
-RK-FBC-035  deprecated bundle does not exist (``cannot deprecate bundle "B" for package "P": bundle not found``)
-RK-FBC-036  deprecated channel does not exist (``cannot deprecate channel "C" ...: channel not found``)
-RK-FBC-037  package deprecation names something (``package name must be empty for deprecated package ...``)
-RK-FBC-038  deprecation reference schema unknown (``cannot deprecate object ...: object schema unknown``)
-RK-FBC-039  deprecation without message (``invalid deprecation: message must be set``)
-RK-FBC-040  no default channel (``default channel must be set``)
-RK-FBC-041  empty channel, or default channel without a channel blob (``channel must contain at least one bundle``)
-RK-FBC-042  package without channels (``package must contain at least one channel``)
-RK-FBC-043  no channel head (``no channel head found in graph``)
-RK-FBC-044  several channel heads (``multiple channel heads found in graph: a, b``)
-RK-FBC-045  replaces cycle (``detected cycle in replaces chain of upgrade graph: a -> b -> a``)
-RK-FBC-046  stranded bundles (``channel contains one or more stranded bundles: a, b``)
-RK-FBC-047  two bundles with one version (``duplicate versions found in bundles: [{V: [a, b]}]``)
-RK-FBC-048  channel entry without name (``name must be set``)
-RK-FBC-049  bundle with a release has a non-normalized name (``name "B" does not match normalized name "N"``)
-RK-FBC-050  empty skips item (``skip[i] is empty``)
-RK-FBC-051  skipRange does not parse (``invalid skipRange "R": ...``)
-RK-FBC-052  neither image nor bundle objects (``bundle image must be set``)
-RK-FBC-053  build metadata together with a release (``cannot use build metadata in version with a release version``)
-=========== ========================================================================================
+:mod:`releasekit.io.fbc_load`) and their titles and hints are :data:`RULES`; all are errors, as opm rejects
+the catalog for each.
 """
 
 from __future__ import annotations
@@ -121,167 +76,146 @@ class RuleInfo:
     severity: Severity = Severity.ERROR
 
 
-def _rules(*items: tuple[str, str, str]) -> dict[str, RuleInfo]:
-    return {rid: RuleInfo(rid, title, hint) for rid, title, hint in items}
-
-
-RULES: Final[Mapping[str, RuleInfo]] = _rules(
-    ("RK-FBC-010", "package with no name", "give the olm.package blob a name"),
-    ("RK-FBC-011", "duplicate package", "keep one olm.package blob per package and merge the other into it"),
-    (
-        "RK-FBC-012",
-        "package name is not a DNS-1123 label",
-        "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
-        "alphanumeric), e.g. {suggestion!r}",
-    ),
-    (
-        "RK-FBC-013",
-        "channel of an unknown package",
-        "add an olm.package blob named {package!r} or fix the channel's package field",
-    ),
-    ("RK-FBC-014", "channel with no name", "give the olm.channel blob a name"),
-    ("RK-FBC-015", "duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
-    ("RK-FBC-016", "duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
-    ("RK-FBC-017", "bundle without package", "set the bundle's package field"),
-    (
-        "RK-FBC-018",
-        "bundle of an unknown package",
-        "add an olm.package blob named {package!r} or fix the bundle's package field",
-    ),
-    ("RK-FBC-019", "duplicate bundle", "keep one olm.bundle blob named {bundle!r} in package {package!r}"),
-    (
-        "RK-FBC-020",
-        "property cannot be parsed",
-        "give the property a value of the shape its type requires (olm.package: "
-        "{{packageName, version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
-    ),
-    (
-        "RK-FBC-021",
-        "not exactly one olm.package property",
-        "give the bundle exactly one olm.package property {{packageName, version}}",
-    ),
-    (
-        "RK-FBC-022",
-        "olm.package property names another package",
-        "set the olm.package property's packageName to {package!r}",
-    ),
-    (
-        "RK-FBC-023",
-        "invalid bundle image pull spec",
-        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-        "digest algorithms sha256, sha384 or sha512)",
-    ),
-    (
-        "RK-FBC-024",
-        "invalid related image pull spec",
-        "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-        "digest algorithms sha256, sha384 or sha512)",
-    ),
-    (
-        "RK-FBC-025",
-        "version is not strict semver",
-        "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
-    ),
-    (
-        "RK-FBC-026",
-        "invalid release",
-        "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
-        "at most 20 characters), or leave it out",
-    ),
-    (
-        "RK-FBC-027",
-        "bundle in no channel",
-        "add {bundle!r} to a channel's entries, or remove the bundle blob",
-    ),
-    (
-        "RK-FBC-028",
-        "channel entry without bundle",
-        "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
-    ),
-    ("RK-FBC-030", "deprecation without package", "set the olm.deprecations blob's package field"),
-    (
-        "RK-FBC-031",
-        "deprecation of an unknown package",
-        "fix the package field, or add an olm.package blob named {package!r}",
-    ),
-    (
-        "RK-FBC-032",
-        "more than one deprecation blob",
-        "merge the entries into one olm.deprecations blob for package {package!r}",
-    ),
-    (
-        "RK-FBC-033",
-        "deprecation entry without schema",
-        "set reference.schema to olm.bundle, olm.channel or olm.package",
-    ),
-    ("RK-FBC-034", "duplicate deprecation entry", "list each deprecated object once"),
-    (
-        "RK-FBC-035",
-        "deprecated bundle not found",
-        "name a bundle that is in one of the package's channels, or drop the entry",
-    ),
-    (
-        "RK-FBC-036",
-        "deprecated channel not found",
-        "name one of the package's channels, or drop the entry",
-    ),
-    ("RK-FBC-037", "package deprecation with a name", "remove reference.name from the olm.package entry"),
-    (
-        "RK-FBC-038",
-        "deprecation reference of unknown schema",
-        "use reference.schema olm.bundle, olm.channel or olm.package",
-    ),
-    ("RK-FBC-039", "deprecation without message", "write a message telling users what to do instead"),
-    ("RK-FBC-040", "no default channel", "set defaultChannel to one of the package's channels"),
-    (
-        "RK-FBC-041",
-        "channel without bundles",
-        "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
-    ),
-    ("RK-FBC-042", "package without channels", "add an olm.channel blob for the package"),
-    (
-        "RK-FBC-043",
-        "no channel head",
-        "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
-        "replaces/skips in channel {channel!r}",
-    ),
-    (
-        "RK-FBC-044",
-        "several channel heads",
-        "link the heads: the newest should replace (or skip) the others, so only one is not "
-        "replaced or skipped",
-    ),
-    ("RK-FBC-045", "replaces cycle", "remove one replaces edge of the cycle"),
-    (
-        "RK-FBC-046",
-        "stranded bundles",
-        "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
-        "does not count); do not skip the bundle the head replaces",
-    ),
-    (
-        "RK-FBC-047",
-        "duplicate versions",
-        "give each bundle of the package its own version (or a distinct release)",
-    ),
-    ("RK-FBC-048", "channel entry without name", "give every channel entry a bundle name"),
-    ("RK-FBC-049", "bundle name not normalized", "rename the bundle to {normalized!r}"),
-    ("RK-FBC-050", "empty skips item", "remove the empty string from skips"),
-    (
-        "RK-FBC-051",
-        "invalid skipRange",
-        "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
-    ),
-    (
-        "RK-FBC-052",
-        "bundle image must be set",
-        "set the bundle's image, or add its manifests as olm.bundle.object properties",
-    ),
-    (
-        "RK-FBC-053",
-        "build metadata with a release",
-        "drop the +build metadata from the version, or drop the release",
-    ),
-)
+RULES: Final[Mapping[str, RuleInfo]] = {
+    rid: RuleInfo(rid, title, hint)
+    for rid, (title, hint) in {
+        "RK-FBC-010": ("package with no name", "give the olm.package blob a name"),
+        "RK-FBC-011": (
+            "duplicate package",
+            "keep one olm.package blob per package and merge the other into it",
+        ),
+        "RK-FBC-012": (
+            "package name is not a DNS-1123 label",
+            "rename the package to lower-case letters, digits and '-' (at most 63, starting and ending "
+            "alphanumeric), e.g. {suggestion!r}",
+        ),
+        "RK-FBC-013": (
+            "channel of an unknown package",
+            "add an olm.package blob named {package!r} or fix the channel's package field",
+        ),
+        "RK-FBC-014": ("channel with no name", "give the olm.channel blob a name"),
+        "RK-FBC-015": ("duplicate channel", "merge the entries into one olm.channel blob named {channel!r}"),
+        "RK-FBC-016": ("duplicate channel entry", "list bundle {bundle!r} once in channel {channel!r}"),
+        "RK-FBC-017": ("bundle without package", "set the bundle's package field"),
+        "RK-FBC-018": (
+            "bundle of an unknown package",
+            "add an olm.package blob named {package!r} or fix the bundle's package field",
+        ),
+        "RK-FBC-019": (
+            "duplicate bundle",
+            "keep one olm.bundle blob named {bundle!r} in package {package!r}",
+        ),
+        "RK-FBC-020": (
+            "property cannot be parsed",
+            "give the property a value of the shape its type requires (olm.package: {{packageName, "
+            "version}}; olm.gvk: {{group, kind, version}}; any type: a value)",
+        ),
+        "RK-FBC-021": (
+            "not exactly one olm.package property",
+            "give the bundle exactly one olm.package property {{packageName, version}}",
+        ),
+        "RK-FBC-022": (
+            "olm.package property names another package",
+            "set the olm.package property's packageName to {package!r}",
+        ),
+        "RK-FBC-023": (
+            "invalid bundle image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-024": (
+            "invalid related image pull spec",
+            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
+            "digest algorithms sha256, sha384 or sha512)",
+        ),
+        "RK-FBC-025": (
+            "version is not strict semver",
+            "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
+        ),
+        "RK-FBC-026": (
+            "invalid release",
+            "write the release as dot-separated identifiers of [0-9A-Za-z-] (no leading zeros in numbers, "
+            "at most 20 characters), or leave it out",
+        ),
+        "RK-FBC-027": (
+            "bundle in no channel",
+            "add {bundle!r} to a channel's entries, or remove the bundle blob",
+        ),
+        "RK-FBC-028": (
+            "channel entry without bundle",
+            "add an olm.bundle blob for each listed entry, or remove the entries from channel {channel!r}",
+        ),
+        "RK-FBC-030": ("deprecation without package", "set the olm.deprecations blob's package field"),
+        "RK-FBC-031": (
+            "deprecation of an unknown package",
+            "fix the package field, or add an olm.package blob named {package!r}",
+        ),
+        "RK-FBC-032": (
+            "more than one deprecation blob",
+            "merge the entries into one olm.deprecations blob for package {package!r}",
+        ),
+        "RK-FBC-033": (
+            "deprecation entry without schema",
+            "set reference.schema to olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-034": ("duplicate deprecation entry", "list each deprecated object once"),
+        "RK-FBC-035": (
+            "deprecated bundle not found",
+            "name a bundle that is in one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-036": (
+            "deprecated channel not found",
+            "name one of the package's channels, or drop the entry",
+        ),
+        "RK-FBC-037": ("package deprecation with a name", "remove reference.name from the olm.package entry"),
+        "RK-FBC-038": (
+            "deprecation reference of unknown schema",
+            "use reference.schema olm.bundle, olm.channel or olm.package",
+        ),
+        "RK-FBC-039": ("deprecation without message", "write a message telling users what to do instead"),
+        "RK-FBC-040": ("no default channel", "set defaultChannel to one of the package's channels"),
+        "RK-FBC-041": (
+            "channel without bundles",
+            "add entries to channel {channel!r}, or point defaultChannel at a channel that has some",
+        ),
+        "RK-FBC-042": ("package without channels", "add an olm.channel blob for the package"),
+        "RK-FBC-043": (
+            "no channel head",
+            "exactly one entry must be neither replaced nor skipped by another; break the cycle of "
+            "replaces/skips in channel {channel!r}",
+        ),
+        "RK-FBC-044": (
+            "several channel heads",
+            "link the heads: the newest should replace (or skip) the others, so only one is not replaced "
+            "or skipped",
+        ),
+        "RK-FBC-045": ("replaces cycle", "remove one replaces edge of the cycle"),
+        "RK-FBC-046": (
+            "stranded bundles",
+            "put each listed bundle on the head's replaces chain or in some entry's skips (a skipRange "
+            "does not count); do not skip the bundle the head replaces",
+        ),
+        "RK-FBC-047": (
+            "duplicate versions",
+            "give each bundle of the package its own version (or a distinct release)",
+        ),
+        "RK-FBC-048": ("channel entry without name", "give every channel entry a bundle name"),
+        "RK-FBC-049": ("bundle name not normalized", "rename the bundle to {normalized!r}"),
+        "RK-FBC-050": ("empty skips item", "remove the empty string from skips"),
+        "RK-FBC-051": (
+            "invalid skipRange",
+            "write a range like '>=1.0.0 <1.2.0' (full versions, comparators = != > >= < <=, no 'v')",
+        ),
+        "RK-FBC-052": (
+            "bundle image must be set",
+            "set the bundle's image, or add its manifests as olm.bundle.object properties",
+        ),
+        "RK-FBC-053": (
+            "build metadata with a release",
+            "drop the +build metadata from the version, or drop the release",
+        ),
+    }.items()
+}
 
 
 # ------------------------------------------------------------------------------------ small helpers
@@ -314,11 +248,8 @@ class _HintArgs(dict[str, str]):
         return key
 
 
-class _Collector:
+class _Collector(list[Finding]):
     """Accumulates findings; one place that builds them from the rule table."""
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
 
     def add(
         self,
@@ -329,13 +260,14 @@ class _Collector:
         subject: Sequence[_SubjectPart] = (),
         **hint_args: str,
     ) -> None:
+        """Add a finding of ``rule``; hint placeholders {package}, {channel}, {bundle} name the subject."""
         info = RULES[rule]
-        self.findings.append(
+        self.append(
             make_finding(
                 rule,
                 message,
                 Location(file=location.file, line=location.line, path=path or location.path),
-                info.hint.format_map(_HintArgs(hint_args)),
+                info.hint.format_map(_HintArgs(dict(subject), **hint_args)),
                 tuple(f"{kind} {go_quote(name)}" for kind, name in subject),
                 info.severity,
             )
@@ -475,44 +407,6 @@ def image_pull_spec_error(ref: str) -> str | None:
 # -------------------------------------------------------------------------------------- properties
 
 
-_go_type = json_kind
-
-
-# Per property type, the exact field names and each field's JSON kind: when a value's keys are all exact
-# field names (the usual case), every field is found by plain lookup and the value can be checked in one
-# pass; only a value that fails that pass, or has other keys, takes the field-by-field path below.
-_SHAPE_KINDS: dict[str, dict[str, str]] = {
-    type_: {name: kind for name, (kind, _) in fields.items()}
-    for type_, (_, fields) in PROPERTY_SHAPES.items()
-}
-_SHAPE_KEYS: dict[str, frozenset[str]] = {type_: frozenset(kinds) for type_, kinds in _SHAPE_KINDS.items()}
-_ALL_STRINGS: frozenset[str] = frozenset(
-    type_ for type_, kinds in _SHAPE_KINDS.items() if set(kinds.values()) == {"string"}
-)
-
-
-def _shape_ok(value: dict[str, Any], type_: str) -> bool:
-    """True when no field of ``value`` (whose keys are all fields of ``type_``) has a value of the wrong kind."""
-    if type_ in _ALL_STRINGS:
-        return all(item is None or isinstance(item, str) for item in value.values())
-    kinds = _SHAPE_KINDS[type_]
-    return all(item is None or _kind_ok(kinds[key], item) for key, item in value.items())
-
-
-# The Python type of each plain JSON kind of PROPERTY_SHAPES (a map and strings are checked item by item).
-_KIND_TYPES: dict[str, type] = {"string": str, "object": dict, "array": list}
-
-
-def _kind_ok(kind: str, item: Any) -> bool:
-    """True when ``item`` (not None) is of JSON kind ``kind``; a map's values and strings' items are strings."""
-    if kind == "map":
-        return isinstance(item, dict) and all(sub is None or isinstance(sub, str) for sub in item.values())
-    if kind == "strings":
-        return isinstance(item, list) and all(sub is None or isinstance(sub, str) for sub in item)
-    expected = _KIND_TYPES.get(kind)
-    return expected is not None and isinstance(item, expected)
-
-
 def _lookup(obj: Mapping[str, Any], name: str) -> Any:
     if name in obj:
         return obj[name]
@@ -530,11 +424,9 @@ def _property_error(type_: str, value: Any) -> str | None:
     shape = PROPERTY_SHAPES.get(type_)
     if shape is None or value is None:
         return None
-    if isinstance(value, dict) and value.keys() <= _SHAPE_KEYS[type_] and _shape_ok(value, type_):
-        return None
     struct, fields = shape
     if not isinstance(value, dict):
-        return f"json: cannot unmarshal {_go_type(value)} into Go value of type property.{struct}"
+        return f"json: cannot unmarshal {json_kind(value)} into Go value of type property.{struct}"
     for name, (kind, gotype) in fields.items():
         item = _lookup(value, name)
         if item is None:
@@ -546,26 +438,24 @@ def _property_error(type_: str, value: Any) -> str | None:
 
 
 def _field_error(item: Any, kind: str, gotype: str, where: str) -> str | None:
-    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``."""
-    if kind == "map":
-        if not isinstance(item, dict):
-            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-        return _string_items_error(item.values(), where)
-    if kind == "strings":
-        if not isinstance(item, list):
-            return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-        return _string_items_error(item, where)
-    if _go_type(item) != kind:
-        return f"json: cannot unmarshal {_go_type(item)} into {where} of type {gotype}"
-    return None
+    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``.
 
-
-def _string_items_error(items: Iterable[Any], where: str) -> str | None:
-    """Go's complaint about the first item that is neither null nor a string, or ``None``."""
-    for sub in items:
-        if sub is not None and not isinstance(sub, str):
-            return f"json: cannot unmarshal {_go_type(sub)} into {where} of type string"
-    return None
+    A ``map``'s values and the items of ``strings`` must each be null or a string.
+    """
+    container = {"map": dict, "strings": list}.get(kind)
+    if not (isinstance(item, container) if container is not None else json_kind(item) == kind):
+        return f"json: cannot unmarshal {json_kind(item)} into {where} of type {gotype}"
+    if container is None:
+        return None
+    bad = next(
+        (
+            sub
+            for sub in (item.values() if kind == "map" else item)
+            if sub is not None and not isinstance(sub, str)
+        ),
+        None,
+    )
+    return f"json: cannot unmarshal {json_kind(bad)} into {where} of type string" if bad is not None else None
 
 
 # ------------------------------------------------------------------------------------------ graph
@@ -696,7 +586,7 @@ def validate_config(config: DeclarativeConfig) -> tuple[Finding, ...]:
     _check_deprecations(config.deprecations, packages, out)
     for state in packages.values():
         _check_package_model(state, out)
-    return tuple(out.findings)
+    return tuple(out)
 
 
 def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _PackageState]:
@@ -735,7 +625,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                 ch.location,
                 "$.package",
                 (_pkg(ch.package), _chan(ch.name)),
-                package=ch.package,
             )
             continue
         subject = (_pkg(ch.package), _chan(ch.name))
@@ -755,7 +644,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                 ch.location,
                 "$.name",
                 subject,
-                channel=ch.name,
             )
             continue
         seen: set[str] = set()
@@ -767,8 +655,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                     ch.location,
                     f"$.entries[{i}]",
                     (*subject, _bun(entry.name)),
-                    bundle=entry.name,
-                    channel=ch.name,
                 )
             seen.add(entry.name)
         state.channels[ch.name] = ch
@@ -793,7 +679,6 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 b.location,
                 "$.package",
                 (_pkg(b.package), _bun(b.name)),
-                package=b.package,
             )
             continue
         subject = (_pkg(b.package), _bun(b.name))
@@ -804,8 +689,6 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 b.location,
                 "$.name",
                 subject,
-                bundle=b.name,
-                package=b.package,
             )
             continue
         facts = _BundleFacts(b)
@@ -837,7 +720,6 @@ def _check_bundle_blob(
             b.location,
             "$.name",
             subject,
-            bundle=b.name,
         )
 
 
@@ -924,7 +806,6 @@ def _check_package_property(
             b.location,
             f"$.properties[{index}].value.packageName",
             subject,
-            package=b.package,
         )
     raw_version = lookup(value, "version") or ""
     try:
@@ -964,7 +845,6 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
                 ch.location,
                 f"$.entries[{first}]",
                 (_pkg(name), _chan(ch.name)),
-                channel=ch.name,
             )
 
 
@@ -996,7 +876,6 @@ def _check_deprecations(
                 dep.location,
                 "$.package",
                 psubject,
-                package=dep.package,
             )
             continue
         if dep.package in seen_packages:
@@ -1006,7 +885,6 @@ def _check_deprecations(
                 dep.location,
                 "$.package",
                 psubject,
-                package=dep.package,
             )
             continue
         seen_packages.add(dep.package)
@@ -1020,11 +898,8 @@ def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Col
     refs: set[tuple[str, str]] = set()
     for j, entry in enumerate(dep.entries):
         path = f"$.entries[{j}]"
-        subject: tuple[_SubjectPart, ...] = psubject
-        if entry.schema == "olm.bundle":
-            subject = (*psubject, _bun(entry.name))
-        elif entry.schema == "olm.channel":
-            subject = (*psubject, _chan(entry.name))
+        kind = {"olm.bundle": "bundle", "olm.channel": "channel"}.get(entry.schema)
+        subject = (*psubject, (kind, entry.name)) if kind else psubject
         if entry.schema == "":
             out.add(
                 "RK-FBC-033",
@@ -1106,7 +981,6 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
             pkg.location,
             "$.defaultChannel",
             (*psubject, _chan(pkg.default_channel)),
-            channel=pkg.default_channel,
         )
     for ch in state.channels.values():
         _check_channel_model(pkg, ch, out)
@@ -1125,7 +999,6 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
             ch.location,
             "$.entries",
             csubject,
-            channel=ch.name,
         )
         return
     problem = check_channel_graph(entries)
@@ -1134,7 +1007,7 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         path = (
             f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
         )
-        out.add(problem.rule, problem.message, ch.location, path, csubject, channel=ch.name)
+        out.add(problem.rule, problem.message, ch.location, path, csubject)
     seen: set[str] = set()
     for i, entry in enumerate(entries):
         if entry.name in seen:

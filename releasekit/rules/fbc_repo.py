@@ -36,16 +36,15 @@ from typing import Any, Final
 
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.fbc import Bundle, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.finding import make_finding as _f
-from releasekit.model.stream import openshift_order
+from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.version import RangeError, parse_range
 from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
     RULE_CHANNEL_REMOVED,
     PackageCatalog,
-    bundle_field_changes,
     bundle_versions,
+    changed_bundles,
+    in_catalog_order,
 )
 from releasekit.rules.graph import analyze_package
 
@@ -104,10 +103,6 @@ def with_deprecation_hint(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     )
 
 
-def _order(items: Iterable[Key]) -> list[Key]:
-    return sorted(items, key=lambda k: (openshift_order(k[0]), k[1]))
-
-
 # ------------------------------------------------------------------------------------------- roots
 
 
@@ -115,7 +110,7 @@ def check_roots(
     pairing: RootPairing, base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-020 (dropped), 021 (added), 022 (moved), per package catalog of ``pairing``."""
-    out: list[Finding] = []
+    out = Findings()
     dropped = set(pairing.openshift_dropped)
     added = set(pairing.openshift_added)
     for pair in pairing.pairs:
@@ -138,15 +133,13 @@ def check_roots(
                 else f"clusters on that OpenShift version lose every upgrade of {pair.package}; keep the "
                 "catalog and deprecate what should go with olm.deprecations"
             )
-            out.append(
-                _f(
-                    RULE_CATALOG_DROPPED,
-                    f"{what}{held}{more}",
-                    Location(file=old.file if old is not None else pair.base.path),
-                    hint,
-                    (pair.label, pair.package),
-                    Severity.WARNING if whole else Severity.ERROR,
-                )
+            out.add(
+                RULE_CATALOG_DROPPED,
+                f"{what}{held}{more}",
+                Location(file=old.file if old is not None else pair.base.path),
+                hint,
+                (pair.label, pair.package),
+                Severity.WARNING if whole else Severity.ERROR,
             )
         elif pair.base is None and pair.head is not None:
             new = head.get(key)
@@ -156,28 +149,24 @@ def check_roots(
                 if whole
                 else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)"
             )
-            out.append(
-                _f(
-                    RULE_CATALOG_ADDED,
-                    what,
-                    Location(file=new.file if new is not None else pair.head.path),
-                    "check that users of the previous OpenShift version can upgrade into it",
-                    (pair.label, pair.package),
-                    Severity.INFO,
-                )
+            out.add(
+                RULE_CATALOG_ADDED,
+                what,
+                Location(file=new.file if new is not None else pair.head.path),
+                "check that users of the previous OpenShift version can upgrade into it",
+                (pair.label, pair.package),
+                Severity.INFO,
             )
         elif pair.moved and pair.base is not None and pair.head is not None:
             new = head.get(key)
-            out.append(
-                _f(
-                    RULE_ROOT_MOVED,
-                    f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
-                    f"{pair.head.path}/",
-                    Location(file=new.file if new is not None else pair.head.path),
-                    "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
-                    (pair.label, pair.package),
-                    Severity.INFO,
-                )
+            out.add(
+                RULE_ROOT_MOVED,
+                f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
+                f"{pair.head.path}/",
+                Location(file=new.file if new is not None else pair.head.path),
+                "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
+                (pair.label, pair.package),
+                Severity.INFO,
             )
     return tuple(out)
 
@@ -206,32 +195,21 @@ def check_blob_changes(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-023: a bundle at base and head whose blob differs; names the two digests and the fields."""
-    out: list[Finding] = []
-    for key in _order(set(base) & set(head)):
-        old = {b.name: b for b in base[key].config.bundles}
-        for bundle in head[key].config.bundles:
-            previous = old.get(bundle.name)
-            if previous is None:
-                continue
-            fields = bundle_field_changes(previous, bundle)
-            if not fields:
-                continue
-            if previous.image != bundle.image:
-                digests = f"image {_image_digest(previous.image)} → {_image_digest(bundle.image)}"
-            else:
-                digests = f"blob {_blob_digest(previous)} → {_blob_digest(bundle)}"
-            shown = ", ".join(fields[:4]) + (f" and {len(fields) - 4} more" if len(fields) > 4 else "")
-            out.append(
-                _f(
-                    RULE_BLOB_CHANGED,
-                    f"published bundle {bundle.name} changed in the {key[0]} catalog: {digests} ({shown})",
-                    Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
-                    "a published bundle is immutable: revert the change (a re-render with another opm or "
-                    "--migrate-level may cause it), or release the change as a new version",
-                    (key[0], key[1], bundle.name),
-                    Severity.WARNING,
-                )
-            )
+    out = Findings()
+    for key, previous, bundle, shown in changed_bundles(base, head):
+        if previous.image != bundle.image:
+            digests = f"image {_image_digest(previous.image)} → {_image_digest(bundle.image)}"
+        else:
+            digests = f"blob {_blob_digest(previous)} → {_blob_digest(bundle)}"
+        out.add(
+            RULE_BLOB_CHANGED,
+            f"published bundle {bundle.name} changed in the {key[0]} catalog: {digests} ({shown})",
+            Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
+            "a published bundle is immutable: revert the change (a re-render with another opm or "
+            "--migrate-level may cause it), or release the change as a new version",
+            (key[0], key[1], bundle.name),
+            Severity.WARNING,
+        )
     return tuple(out)
 
 
@@ -247,8 +225,8 @@ def check_heads(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-024: per channel kept or added, a head that differs from the base's (a note)."""
-    out: list[Finding] = []
-    for key in _order(head):
+    out = Findings()
+    for key in in_catalog_order(head):
         before = _heads(base[key].config, key[1]) if key in base else {}
         after = _heads(head[key].config, key[1])
         for channel, heads in sorted(after.items()):
@@ -262,15 +240,13 @@ def check_heads(
                 else f"{key[0]} {key[1]}: head of channel {channel} moved: {', '.join(old) or '(none)'} → {shown}"
             )
             cat = head[key]
-            out.append(
-                _f(
-                    RULE_HEAD_CHANGED,
-                    message,
-                    Location(file=cat.file),
-                    "check that every bundle of the channel still upgrades to the new head",
-                    (key[0], key[1], channel),
-                    Severity.INFO,
-                )
+            out.add(
+                RULE_HEAD_CHANGED,
+                message,
+                Location(file=cat.file),
+                "check that every bundle of the channel still upgrades to the new head",
+                (key[0], key[1], channel),
+                Severity.INFO,
             )
     return tuple(out)
 
@@ -282,8 +258,8 @@ def check_skip_ranges(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-025: an entry (same channel, same name) whose skipRange lost versions of the base's bundles."""
-    out: list[Finding] = []
-    for key in _order(set(base) & set(head)):
+    out = Findings()
+    for key in in_catalog_order(set(base) & set(head)):
         versions = bundle_versions(base[key].config)
         old_entries = {
             (c.name, e.name): e.skip_range
@@ -315,16 +291,14 @@ def check_skip_ranges(
                 )
                 if not lost:
                     continue
-                out.append(
-                    _f(
-                        RULE_SKIPRANGE_NARROWED,
-                        f"{key[0]} {key[1]}: skipRange of {entry.name} in channel {channel.name} narrowed from "
-                        f"{before!r} to {entry.skip_range!r}: it no longer covers {', '.join(lost)}",
-                        Location(file=channel.location.file or head[key].file, line=channel.location.line),
-                        "users on those versions lose this upgrade; keep the range, or give them another edge",
-                        (key[0], key[1], channel.name, entry.name),
-                        Severity.WARNING,
-                    )
+                out.add(
+                    RULE_SKIPRANGE_NARROWED,
+                    f"{key[0]} {key[1]}: skipRange of {entry.name} in channel {channel.name} narrowed from "
+                    f"{before!r} to {entry.skip_range!r}: it no longer covers {', '.join(lost)}",
+                    Location(file=channel.location.file or head[key].file, line=channel.location.line),
+                    "users on those versions lose this upgrade; keep the range, or give them another edge",
+                    (key[0], key[1], channel.name, entry.name),
+                    Severity.WARNING,
                 )
     return tuple(out)
 
@@ -336,8 +310,8 @@ def check_new_images(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-026: a bundle new at head (in its catalog) whose image or a related image has no digest."""
-    out: list[Finding] = []
-    for key in _order(head):
+    out = Findings()
+    for key in in_catalog_order(head):
         had = {b.name for b in base[key].config.bundles} if key in base else set()
         for bundle in head[key].config.bundles:
             if bundle.name in had:
@@ -346,15 +320,13 @@ def check_new_images(
             loose += [r.image for r in bundle.related_images or () if r.image and not _DIGEST.search(r.image)]
             if not loose:
                 continue
-            out.append(
-                _f(
-                    RULE_NOT_PINNED,
-                    f"new bundle {bundle.name} in the {key[0]} catalog references images not pinned by "
-                    f"digest: {', '.join(sorted(set(loose)))}",
-                    Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
-                    "reference every image as <repository>@sha256:<digest> (a tag can move under released users)",
-                    (key[0], key[1], bundle.name),
-                )
+            out.add(
+                RULE_NOT_PINNED,
+                f"new bundle {bundle.name} in the {key[0]} catalog references images not pinned by "
+                f"digest: {', '.join(sorted(set(loose)))}",
+                Location(file=bundle.location.file or head[key].file, line=bundle.location.line),
+                "reference every image as <repository>@sha256:<digest> (a tag can move under released users)",
+                (key[0], key[1], bundle.name),
             )
     return tuple(out)
 

@@ -6,12 +6,7 @@ The catalog matches when it equals one of them in packages (name, default channe
 are presentation, often filled in by a script), channels, entries and their edges, and bundle blobs;
 otherwise the first difference of the closest rendering is reported, at the catalog's file and line.
 
-=========== ========= ==========================================================================
-id          severity  what it finds
-=========== ========= ==========================================================================
-RK-DIFF-027 E/W       a catalog is not what its opm template renders, or the template cannot be rendered
-                      (a warning where the base already had such a finding)
-=========== ========= ==========================================================================
+RK-DIFF-027 (:data:`RULES`) is an error, or a warning where the base already had such a finding.
 """
 
 from __future__ import annotations

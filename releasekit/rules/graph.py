@@ -26,41 +26,20 @@ in the stream's ``openshift`` order), every bundle of N's catalog must be in M's
 ``olm.maxOpenShiftVersion`` keeps the cluster below M. Otherwise the cluster upgrade strands it; the severity is the caller's choice (a fixed one,
 or :func:`published_severity`: known cases warn, new ones are errors).
 
-Rule ids (stable, never renumbered):
-
-============ ======== =================================================================================
-RK-GRAPH-001 error    an edge goes to a lower or equal version (``replaces``, ``skips`` or ``skipRange``)
-RK-GRAPH-002 warning  a ``replaces`` names no bundle of the package (the chain ends in nothing)
-RK-GRAPH-003 error    an edge crosses a change of the owned API group
-RK-GRAPH-004 error    an edge crosses from one stream to another (when the policy names streams)
-RK-GRAPH-005 info     a bundle cannot reach the default head: its channel is an island the policy declares
-RK-GRAPH-006 warning  a bundle cannot reach the default head, and the policy gives no reason
-RK-GRAPH-007 info     a bundle cannot reach the default head: it is of another major version
-RK-GRAPH-008 info     a bundle cannot reach the default head: it is of another stream
-RK-GRAPH-009 info     a bundle cannot reach the default head: it owns another API group
-RK-GRAPH-010 warning  an OpenShift upgrade strands a bundle (severity set by the caller)
-============ ======== =================================================================================
-
-Public API: :class:`GraphPolicy` (and :data:`DEFAULT_POLICY`), :func:`analyze_package` /
-:func:`analyze_config` (the graph of a package as data: nodes, edges, channels, heads and the
-reachability table), :func:`check_graph` (the findings of RK-GRAPH-001 … 009), :func:`find_strandings`,
-:func:`check_openshift_upgrades` and :func:`published_severity` / :func:`published_pairs`
-(RK-GRAPH-010), and :data:`RULES`.
+Rule ids (stable, never renumbered), default severities, titles and hints: :data:`RULES`.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle, Channel, ChannelEntry, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
 from releasekit.model.graph import (
-    KIND_ORDER as _KIND_ORDER,
-)
-from releasekit.model.graph import (
+    KIND_ORDER,
     ChannelView,
     Edge,
     EdgeKind,
@@ -80,7 +59,7 @@ from releasekit.model.version import (
     parse_range,
     parse_version,
 )
-from releasekit.rules.fbc import channel_heads, entry_index
+from releasekit.rules.fbc import RuleInfo, channel_heads, entry_index
 
 __all__ = [
     "ChannelView",
@@ -88,7 +67,6 @@ __all__ = [
     "Edge",
     "EdgeKind",
     "GraphPolicy",
-    "GraphRule",
     "Node",
     "PackageGraph",
     "RULES",
@@ -112,83 +90,63 @@ __all__ = [
 # ------------------------------------------------------------------------------------------ rules
 
 
-@dataclass(frozen=True, slots=True)
-class GraphRule:
-    """One rule: id, default severity, what it checks and the generic fix."""
-
-    id: str
-    severity: Severity
-    title: str
-    hint: str
-
-
-RULES: Final[Mapping[str, GraphRule]] = {
-    r.id: r
-    for r in (
-        GraphRule(
-            "RK-GRAPH-001",
+RULES: Final[Mapping[str, RuleInfo]] = {
+    rid: RuleInfo(rid, title, hint, severity)
+    for rid, (severity, title, hint) in {
+        "RK-GRAPH-001": (
             Severity.ERROR,
             "edge to a lower or equal version",
             "an upgrade edge must come from an older bundle; drop the edge or narrow the skipRange",
         ),
-        GraphRule(
-            "RK-GRAPH-002",
+        "RK-GRAPH-002": (
             Severity.WARNING,
             "replaces names no bundle of the package",
             "drop the replaces (a chain may simply end), or fix the bundle name",
         ),
-        GraphRule(
-            "RK-GRAPH-003",
+        "RK-GRAPH-003": (
             Severity.ERROR,
             "edge across a change of the owned API group",
             "remove the edge: OLM cannot migrate objects of the old API group; document a manual "
             "migration instead",
         ),
-        GraphRule(
-            "RK-GRAPH-004",
+        "RK-GRAPH-004": (
             Severity.ERROR,
             "edge across streams",
             "remove the edge: releases of different streams never upgrade into each other",
         ),
-        GraphRule(
-            "RK-GRAPH-005",
+        "RK-GRAPH-005": (
             Severity.INFO,
             "island channel declared by the policy",
             "users switch to the newer channel by hand (cross-minor: none); set cross-minor: "
             "replace-previous-minor to link the minors",
         ),
-        GraphRule(
-            "RK-GRAPH-006",
+        "RK-GRAPH-006": (
             Severity.WARNING,
             "bundle cannot reach the default channel's head",
             "give a newer bundle an edge from it (replaces, skips or a skipRange that contains its version)",
         ),
-        GraphRule(
-            "RK-GRAPH-007",
+        "RK-GRAPH-007": (
             Severity.INFO,
             "major-version boundary",
             "nothing upgrades across a major version; users reinstall or migrate by hand",
         ),
-        GraphRule(
-            "RK-GRAPH-008",
+        "RK-GRAPH-008": (
             Severity.INFO,
             "stream boundary",
             "streams never upgrade into each other; users move between streams by hand",
         ),
-        GraphRule(
-            "RK-GRAPH-009",
+        "RK-GRAPH-009": (
             Severity.INFO,
             "owned API group differs from the head's",
             "no edge may cross an API-group change; document the manual migration",
         ),
-        GraphRule(
-            "RK-GRAPH-010",
+        "RK-GRAPH-010": (
             Severity.WARNING,
             "OpenShift upgrade strands a bundle",
             "keep the bundle in the {to} catalog (add {to} to the release's catalogs), or give a bundle "
             "there an edge from it (replaces, skips or a skipRange that contains {version})",
         ),
-    )
+    }.items()
 }
 
 
@@ -206,14 +164,11 @@ class GraphPolicy:
             of their ``olm.gvk`` properties.
         stream_of: bundle name → stream; edges between streams are RK-GRAPH-004, and a bundle of another
             stream than the head's is RK-GRAPH-008. None: one stream.
-        major_boundary_declared: nothing upgrades across a major version (releasekit's and opm's semver
-            policy), so such a bundle is RK-GRAPH-007 (info).
     """
 
     islands_declared: bool = False
     api_group_of: Mapping[str, str] | None = None
     stream_of: Mapping[str, str] | None = None
-    major_boundary_declared: bool = True
 
     @classmethod
     def from_stream(cls, stream: Stream) -> GraphPolicy:
@@ -230,9 +185,6 @@ class GraphPolicy:
 
 DEFAULT_POLICY: Final = GraphPolicy()
 """What ``catalog validate`` uses on a catalog without streams: undeclared islands are warnings."""
-
-
-# ------------------------------------------------------------------------------------------- data
 
 
 # ---------------------------------------------------------------------------------------- helpers
@@ -257,26 +209,24 @@ def _where(location: Location, file: str, path: str = "") -> Location:
     )
 
 
-def _finding(
-    rule: str,
-    message: str,
-    location: Location,
-    subject: tuple[str, ...],
-    *,
-    severity: Severity | None = None,
-    facts: tuple[tuple[str, str], ...] = (),
-    **hint_args: str,
-) -> Finding:
-    info = RULES[rule]
-    return Finding(
-        rule=rule,
-        severity=severity or info.severity,
-        message=message,
-        location=location,
-        hint=info.hint.format(**hint_args) if hint_args else info.hint,
-        subject=subject,
-        facts=facts,
-    )
+class _Findings(list[Finding]):
+    """Findings whose hint and default severity come from :data:`RULES`."""
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        location: Location,
+        subject: tuple[str, ...],
+        *,
+        severity: Severity | None = None,
+        facts: tuple[tuple[str, str], ...] = (),
+        **hint_args: str,
+    ) -> None:
+        info = RULES[rule]
+        hint = info.hint.format(**hint_args) if hint_args else info.hint
+        finding = make_finding(rule, message, location, hint, subject, severity or info.severity)
+        self.append(replace(finding, facts=facts) if facts else finding)
 
 
 def bundle_version(bundle: Bundle) -> Version | None:
@@ -431,12 +381,7 @@ def _reason(node: Node, head: Node, pkg: _Package, policy: GraphPolicy) -> str:
     stream_of = policy.stream_of or {}
     if stream_of.get(node.name, "") != stream_of.get(head.name, ""):
         return "RK-GRAPH-008"
-    if (
-        policy.major_boundary_declared
-        and node.version is not None
-        and head.version is not None
-        and node.version.major != head.version.major
-    ):
+    if node.version is not None and head.version is not None and node.version.major != head.version.major:
         return "RK-GRAPH-007"
     if node.api_groups and head.api_groups and not set(node.api_groups) <= set(head.api_groups):
         return "RK-GRAPH-009"
@@ -449,7 +394,7 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
     nodes = _nodes(pkg, policy)
     located = _edges(pkg, nodes)
     edges = sorted(
-        {edge for edge, _, _ in located}, key=lambda e: (e.channel, e.target, _KIND_ORDER[e.kind], e.source)
+        {edge for edge, _, _ in located}, key=lambda e: (e.channel, e.target, KIND_ORDER[e.kind], e.source)
     )
     channels = tuple(
         ChannelView(
@@ -512,7 +457,7 @@ def _edge_findings(
     policy: GraphPolicy,
     file: str,
 ) -> list[Finding]:
-    findings: list[Finding] = []
+    findings = _Findings()
     nodes = {n.name: n for n in graph.nodes}
     stream_of = policy.stream_of or {}
     for edge, ch, path in located:
@@ -525,47 +470,39 @@ def _edge_findings(
             else f"skipRange covers {_q(edge.source)}"
         )
         if source.version is not None and target.version is not None and target.version <= source.version:
-            findings.append(
-                _finding(
-                    "RK-GRAPH-001",
-                    f"bundle {_q(edge.target)} ({target.version}) {how} ({source.version}): an upgrade edge "
-                    f"to a {'lower' if target.version < source.version else 'equal'} version",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-001",
+                f"bundle {_q(edge.target)} ({target.version}) {how} ({source.version}): an upgrade edge "
+                f"to a {'lower' if target.version < source.version else 'equal'} version",
+                where,
+                subject,
             )
         if source.api_groups and target.api_groups and not set(source.api_groups) <= set(target.api_groups):
-            findings.append(
-                _finding(
-                    "RK-GRAPH-003",
-                    f"bundle {_q(edge.target)} {how} across a change of the owned API group "
-                    f"({', '.join(source.api_groups)} -> {', '.join(target.api_groups)})",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-003",
+                f"bundle {_q(edge.target)} {how} across a change of the owned API group "
+                f"({', '.join(source.api_groups)} -> {', '.join(target.api_groups)})",
+                where,
+                subject,
             )
         if stream_of.get(edge.source, "") != stream_of.get(edge.target, ""):
-            findings.append(
-                _finding(
-                    "RK-GRAPH-004",
-                    f"bundle {_q(edge.target)} (stream {_q(stream_of.get(edge.target, ''))}) {how} "
-                    f"(stream {_q(stream_of.get(edge.source, ''))}): an edge across streams",
-                    where,
-                    subject,
-                )
+            findings.add(
+                "RK-GRAPH-004",
+                f"bundle {_q(edge.target)} (stream {_q(stream_of.get(edge.target, ''))}) {how} "
+                f"(stream {_q(stream_of.get(edge.source, ''))}): an edge across streams",
+                where,
+                subject,
             )
     names = set(nodes) | set(pkg.bundles)
     for ch in pkg.channels:
         for index, entry in _unique(ch.entry_list):
             if entry.replaces and entry.replaces not in names:
-                findings.append(
-                    _finding(
-                        "RK-GRAPH-002",
-                        f"bundle {_q(entry.name)} replaces {_q(entry.replaces)}, which is no bundle of package "
-                        f"{_q(pkg.name)}: the replaces chain of channel {_q(ch.name)} ends in nothing",
-                        _where(ch.location, file, f"$.entries[{index}].replaces"),
-                        _subject(pkg.name, ch.name, entry.name),
-                    )
+                findings.add(
+                    "RK-GRAPH-002",
+                    f"bundle {_q(entry.name)} replaces {_q(entry.replaces)}, which is no bundle of package "
+                    f"{_q(pkg.name)}: the replaces chain of channel {_q(ch.name)} ends in nothing",
+                    _where(ch.location, file, f"$.entries[{index}].replaces"),
+                    _subject(pkg.name, ch.name, entry.name),
                 )
     return findings
 
@@ -608,7 +545,7 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
         return []  # no single head: opm's RK-FBC-041/043/044 say so
     head = graph.node(graph.default_head)
     assert head is not None
-    findings = []
+    findings = _Findings()
     for row in graph.reachability:
         if row.reachable or row.reason is None:
             continue
@@ -621,13 +558,11 @@ def _reach_findings(pkg: _Package, graph: PackageGraph, file: str) -> list[Findi
             if bundle is not None and bundle.location.file
             else _where(channel.location, file, f"$.entries[{entry_index(channel, row.bundle)}]")
         )
-        findings.append(
-            _finding(
-                row.reason,
-                _reach_message(row, graph, node, head, _furthest(row.bundle, graph)),
-                location,
-                _subject(pkg.name, node.channels[0], row.bundle),
-            )
+        findings.add(
+            row.reason,
+            _reach_message(row, graph, node, head, _furthest(row.bundle, graph)),
+            location,
+            _subject(pkg.name, node.channels[0], row.bundle),
         )
     return findings
 
@@ -639,7 +574,7 @@ def check_graph(
 
     ``file`` is the catalog path to point at when objects carry no location (generated configs).
     """
-    findings: list[Finding] = []
+    findings = _Findings()
     for _, pkg in sorted(_packages(config).items()):
         graph, located = _analyze(pkg, policy)
         findings.extend(_edge_findings(pkg, graph, located, policy, file))
@@ -713,9 +648,7 @@ def find_strandings(
 
     ``catalogs`` are ``(openshift, config)`` in cluster-upgrade order; ``edges`` the cluster upgrades
     ``(from, to)`` to check (the OpenShift lifecycle's, EUS to EUS and into a new major included); None:
-    each catalog to the next. A bundle of N is not stranded when M has it (in a channel entry of the same
-    package), when some entry of the package in M replaces or skips it or has a skipRange that contains
-    its version, or when it blocks the upgrade (:func:`blocks_upgrade`).
+    each catalog to the next. What strands a bundle: see the module docstring.
     """
     out: list[Stranding] = []
     by_name = dict(catalogs)
@@ -800,24 +733,22 @@ def check_openshift_upgrades(
     OpenShift version to its catalog path, for bundle blobs without a location.
     """
     bundles = {(openshift, b.package, b.name): b for openshift, config in catalogs for b in config.bundles}
-    findings = []
+    findings = _Findings()
     for s in find_strandings(catalogs, edges):
         level = severity(s) if callable(severity) else severity
         bundle = bundles.get((s.openshift_from, s.package, s.bundle))
         file = (files or {}).get(s.openshift_from, "")
         location = _where(bundle.location, file, "$.name") if bundle is not None else Location(file=file)
-        findings.append(
-            _finding(
-                "RK-GRAPH-010",
-                f"bundle {_q(s.bundle)} is in the {s.openshift_from} catalog but not in "
-                f"{s.openshift_to}, and no bundle there upgrades from it: a cluster upgraded from "
-                f"{s.openshift_from} to {s.openshift_to} strands it",
-                location,
-                _subject(s.package, "", s.bundle),
-                severity=level,
-                facts=(("from", s.openshift_from), ("to", s.openshift_to)),
-                to=s.openshift_to,
-                version=s.version or "its version",
-            )
+        findings.add(
+            "RK-GRAPH-010",
+            f"bundle {_q(s.bundle)} is in the {s.openshift_from} catalog but not in "
+            f"{s.openshift_to}, and no bundle there upgrades from it: a cluster upgraded from "
+            f"{s.openshift_from} to {s.openshift_to} strands it",
+            location,
+            _subject(s.package, "", s.bundle),
+            severity=level,
+            facts=(("from", s.openshift_from), ("to", s.openshift_to)),
+            to=s.openshift_to,
+            version=s.version or "its version",
         )
     return tuple(findings)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from releasekit.model.finding import Finding, Findings, Location, Severity
+from releasekit.model.finding import Finding, Findings, Location
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
 from releasekit.model.stream import Stream
 
@@ -49,14 +49,11 @@ def check_lifecycle(lifecycle: OpenShiftLifecycle, streams: Iterable[Stream] = (
             else ""
         )
         if wrong:
-            findings.append(
-                Finding(
-                    rule="RK-STREAM-051",
-                    severity=Severity.ERROR,
-                    message=f"upgrade {edge.source} -> {edge.target} ({edge.kind.value}): {wrong}",
-                    location=Location(file=lifecycle.file, line=edge.line),
-                    hint="fix from/to, or the kind (minor, eus, major)",
-                )
+            findings.add(
+                "RK-STREAM-051",
+                f"upgrade {edge.source} -> {edge.target} ({edge.kind.value}): {wrong}",
+                Location(file=lifecycle.file, line=edge.line),
+                "fix from/to, or the kind (minor, eus, major)",
             )
     listed = set(lifecycle.versions)
     for stream in streams:

@@ -6,35 +6,7 @@ mode and declare no dependencies, and it does not provide the OperatorConditions
 --optional-checks olmv1`` runs them as errors; ``build``/``bundle build`` run them on a stream's bundles
 as warnings, or errors where the stream says ``olmv1: required``.
 
-Rule ids (stable, never renumbered):
-
-============= ===============================================================================
-RK-OLMV1-001  the CSV does not support the AllNamespaces install mode
-RK-OLMV1-002  the bundle declares a dependency property (``olm.gvk.required``, ``olm.package.required``,
-              ``olm.constraint``, ``olm.label.required``) in the CSV's ``olm.properties`` or in
-              ``metadata/properties.yaml``, or requires APIs (``spec.customresourcedefinitions.required``,
-              ``spec.apiservicedefinitions.required``, which OLM turns into ``olm.gvk.required``)
-RK-OLMV1-003  ``metadata/dependencies.yaml`` has an entry (``olm.gvk``, ``olm.package``, ``olm.constraint``,
-              ``olm.label``): OLM v1 resolves no dependencies
-RK-OLMV1-004  the bundle uses the OperatorConditions API (a bundled OperatorCondition, RBAC on
-              ``operators.coreos.com`` ``operatorconditions``, or ``OPERATOR_CONDITION_NAME`` in a
-              deployment)
-RK-OLMV1-005  an RBAC rule of the operator (CSV ``clusterPermissions``/``permissions``, a bundled
-              ClusterRole or Role) grants every verb on every resource (``*`` on ``*``): the installer
-              must hold it too, so it is cluster-admin
-RK-OLMV1-006  an RBAC rule grants ``escalate``, ``bind`` or ``impersonate`` (or ``*`` verbs on roles,
-              clusterroles, users, groups or serviceaccounts): whoever holds it can give itself any
-              permission
-RK-OLMV1-007  an RBAC rule grants every non-resource URL (``nonResourceURLs: ["*"]``)
-RK-OLMV1-008  the install namespace (``operatorframework.io/suggested-namespace``, or ``olmv1 manifests
-              --namespace``) is not a namespace name (an RFC 1123 label: at most 63 characters of
-              ``a-z``, ``0-9`` and ``-``, starting and ending with a letter or digit)
-RK-OLMV1-009  the install namespace is one Kubernetes or OpenShift keeps for itself (``default``,
-              ``kube-*``, ``openshift``): an operator and its installer do not belong there
-RK-OLMV1-010  a bundled ClusterRole or Role whose ``rules`` Kubernetes cannot decode (not a list of
-              mappings, or a field such as ``resourceNames`` that is not a list of strings): copied, the
-              rule would be dropped or widened
-============= ===============================================================================
+Rule ids (stable, never renumbered) and titles: :data:`RULES`.
 
 RK-OLMV1-005 … 008 and 010 are what :func:`check_install_safety` reports: errors with ``bundle validate
 --optional-checks olmv1`` (and in ``olmv1 manifests``, which refuses such a bundle unless
@@ -45,13 +17,13 @@ RK-OLMV1-009 is a warning in ``bundle validate`` and an error in ``olmv1 manifes
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
 
 __all__ = [
     "BROAD_RBAC_RULES",
@@ -92,21 +64,17 @@ DEPENDENCY_PROPERTIES: Final = (
 _WHY: Final = "OLM v1 (ClusterExtension) installs no bundle with dependencies"
 
 
-def _install_modes(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
+def _install_modes(csv: Manifest, out: BundleFindings, severity: Severity) -> None:
     modes = [as_map(m) for m in as_list(csv.spec.get("installModes"))]
-    if any(as_str(m.get("type")) == "AllNamespaces" and m.get("supported") is True for m in modes):
-        return []
-    return [
-        finding(
+    if not any(as_str(m.get("type")) == "AllNamespaces" and m.get("supported") is True for m in modes):
+        out.flag(
             "RK-OLMV1-001",
             f"CSV {csv.name} does not support the AllNamespaces install mode: OLM v1 installs registry+v1 "
             "bundles only in AllNamespaces mode",
             csv.loc("$.spec.installModes"),
             "support AllNamespaces (type: AllNamespaces, supported: true) to be installable by OLM v1",
-            bundle,
-            severity=severity,
+            severity,
         )
-    ]
 
 
 def _properties(items: object) -> list[tuple[int, str]]:
@@ -117,29 +85,28 @@ def _properties(items: object) -> list[tuple[int, str]]:
     ]
 
 
-def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out = BundleFindings(bundle)
+def _dependency_properties(csv: Manifest, bundle: Bundle, out: BundleFindings, severity: Severity) -> None:
+    hint = "drop the {} property (OLM v1 resolves no dependencies; document the prerequisite)"
     text = csv.annotations.get("olm.properties")
-    if isinstance(text, str):
-        try:
-            items = jsontext.loads(text)
-        except ValueError:
-            items = []
-        for _, kind in _properties(items):
-            out.flag(
-                "RK-OLMV1-002",
-                f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
-                csv.loc("$.metadata.annotations['olm.properties']"),
-                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
-                severity,
-            )
+    try:
+        declared = jsontext.loads(text) if isinstance(text, str) else []
+    except ValueError:
+        declared = []
+    for _, kind in _properties(declared):
+        out.flag(
+            "RK-OLMV1-002",
+            f"CSV {csv.name} declares the dependency property {kind} in olm.properties: {_WHY}",
+            csv.loc("$.metadata.annotations['olm.properties']"),
+            hint.format(kind),
+            severity,
+        )
     if bundle.properties is not None:
         for index, kind in _properties(bundle.properties.data.get("properties")):
             out.flag(
                 "RK-OLMV1-002",
                 f"metadata/properties.yaml declares the dependency property {kind}: {_WHY}",
                 bundle.properties.loc(f"$.properties[{index}]"),
-                f"drop the {kind} property (OLM v1 resolves no dependencies; document the prerequisite)",
+                hint.format(kind),
                 severity,
             )
     for section in ("customresourcedefinitions", "apiservicedefinitions"):
@@ -154,27 +121,21 @@ def _dependency_properties(csv: Manifest, bundle: Bundle, severity: Severity) ->
                 "drop the required API; install its provider separately and document it",
                 severity,
             )
-    return out
 
 
-def _dependencies_file(bundle: Bundle, severity: Severity) -> list[Finding]:
+def _dependencies_file(bundle: Bundle, out: BundleFindings, severity: Severity) -> None:
     deps = bundle.dependencies
     if deps is None:
-        return []
-    out = []
+        return
     for index, raw in enumerate(as_list(deps.data.get("dependencies"))):
         kind = as_str(as_map(raw).get("type")) or "?"
-        out.append(
-            finding(
-                "RK-OLMV1-003",
-                f"metadata/dependencies.yaml declares a dependency of type {kind}: {_WHY}",
-                deps.loc(f"$.dependencies[{index}]"),
-                "remove the entry (and dependencies.yaml when it is empty); document the prerequisite instead",
-                bundle,
-                severity=severity,
-            )
+        out.flag(
+            "RK-OLMV1-003",
+            f"metadata/dependencies.yaml declares a dependency of type {kind}: {_WHY}",
+            deps.loc(f"$.dependencies[{index}]"),
+            "remove the entry (and dependencies.yaml when it is empty); document the prerequisite instead",
+            severity,
         )
-    return out
 
 
 def _rule_mentions_conditions(rule: object) -> bool:
@@ -186,19 +147,9 @@ def _rule_mentions_conditions(rule: object) -> bool:
     )
 
 
-def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out = BundleFindings(bundle)
+def _csv_conditions(csv: Manifest, add: Callable[[Location, str], None]) -> None:
+    """RBAC on operatorconditions and ``OPERATOR_CONDITION_NAME`` in the CSV's install strategy."""
     install = as_map(as_map(csv.spec.get("install")).get("spec"))
-
-    def add(location: Location, what: str) -> None:
-        out.flag(
-            "RK-OLMV1-004",
-            f"{what}: OLM v1 does not support the OperatorConditions API",
-            location,
-            "stop relying on OperatorConditions (report upgrade readiness another way)",
-            severity,
-        )
-
     for section in ("permissions", "clusterPermissions"):
         for i, perm in enumerate(as_list(install.get(section))):
             for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
@@ -218,38 +169,37 @@ def _operator_conditions(csv: Manifest, bundle: Bundle, severity: Severity) -> l
                         ),
                         f"CSV {csv.name} deployment reads OPERATOR_CONDITION_NAME",
                     )
+
+
+def _operator_conditions(
+    csv: Manifest | None, bundle: Bundle, out: BundleFindings, severity: Severity
+) -> None:
+
+    def add(location: Location, what: str) -> None:
+        out.flag(
+            "RK-OLMV1-004",
+            f"{what}: OLM v1 does not support the OperatorConditions API",
+            location,
+            "stop relying on OperatorConditions (report upgrade readiness another way)",
+            severity,
+        )
+
+    if csv is not None:
+        _csv_conditions(csv, add)
     for manifest in bundle.objects:
         if manifest.kind == "OperatorCondition":
             add(manifest.loc("$"), f"the bundle ships an OperatorCondition ({manifest.name})")
-    return out
 
 
 def check_olmv1(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
     """RK-OLMV1-001…004 over ``bundle``, at ``severity``."""
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     csv = bundle.csv
     if csv is not None:
-        out += _install_modes(csv, bundle, severity)
-        out += _dependency_properties(csv, bundle, severity)
-        out += _operator_conditions(csv, bundle, severity)
-    else:
-        out += [
-            f
-            for m in bundle.objects
-            if m.kind == "OperatorCondition"
-            for f in [
-                finding(
-                    "RK-OLMV1-004",
-                    f"the bundle ships an OperatorCondition ({m.name}): OLM v1 does not support the "
-                    "OperatorConditions API",
-                    m.loc("$"),
-                    "stop relying on OperatorConditions",
-                    bundle,
-                    severity=severity,
-                )
-            ]
-        ]
-    out += _dependencies_file(bundle, severity)
+        _install_modes(csv, out, severity)
+        _dependency_properties(csv, bundle, out, severity)
+    _operator_conditions(csv, bundle, out, severity)
+    _dependencies_file(bundle, out, severity)
     return out
 
 
@@ -267,10 +217,20 @@ _IMPLIED: Final = (
         frozenset({"users", "groups", "serviceaccounts", "uids", "userextras/*", "*"}),
     ),
 )
-_CONSEQUENCES: Final = {
-    "RK-OLMV1-005": "whoever holds it can do anything (cluster-admin in effect)",
-    "RK-OLMV1-006": "whoever holds it can give itself any permission (cluster-admin in effect)",
-    "RK-OLMV1-007": "whoever holds it can reach every API server endpoint outside the resources (/logs, /debug)",
+_BROAD: Final = {  # rule id: what the grant lets its holder do, the fix
+    "RK-OLMV1-005": (
+        "whoever holds it can do anything (cluster-admin in effect)",
+        "list the API groups, resources and verbs the operator uses instead of '*'",
+    ),
+    "RK-OLMV1-006": (
+        "whoever holds it can give itself any permission (cluster-admin in effect)",
+        "grant escalate/bind only on the roles the operator manages (resourceNames), or ship those roles "
+        "in the bundle; impersonate only the accounts it needs",
+    ),
+    "RK-OLMV1-007": (
+        "whoever holds it can reach every API server endpoint outside the resources (/logs, /debug)",
+        "list the non-resource URLs the operator reads (such as /metrics, /healthz)",
+    ),
 }
 _INSTALLER: Final = "and the OLM v1 installer must hold it too to grant it"
 _LABEL: Final = re.compile(r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\Z")
@@ -289,10 +249,6 @@ def namespace_name_problem(name: str) -> str | None:
             "ending with a letter or digit"
         )
     return None
-
-
-def _system_namespace(name: str) -> bool:
-    return name in _SYSTEM_NAMESPACES or name.startswith("kube-")
 
 
 def _strings(value: object) -> list[str]:
@@ -324,31 +280,19 @@ def _broad_grants(rule: Mapping[str, object]) -> list[tuple[str, str]]:
     return out
 
 
-_HINTS: Final = {
-    "RK-OLMV1-005": "list the API groups, resources and verbs the operator uses instead of '*'",
-    "RK-OLMV1-006": (
-        "grant escalate/bind only on the roles the operator manages (resourceNames), or ship those roles "
-        "in the bundle; impersonate only the accounts it needs"
-    ),
-    "RK-OLMV1-007": "list the non-resource URLs the operator reads (such as /metrics, /healthz)",
-}
-
-
 def _rule_findings(
-    rule: object, where: str, location: Location, bundle: Bundle, severity: Severity
-) -> list[Finding]:
-    return [
-        finding(
+    rule: object, where: str, location: Location, out: BundleFindings, severity: Severity
+) -> None:
+    for rid, what in _broad_grants(as_map(rule)):
+        consequence, hint = _BROAD[rid]
+        out.flag(
             rid,
-            f"{where} grants {what}: {_CONSEQUENCES[rid]}, {_INSTALLER}",
+            f"{where} grants {what}: {consequence}, {_INSTALLER}",
             location,
-            f"{_HINTS[rid]}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
+            f"{hint}; `olmv1 manifests --allow-broad-rbac` installs it only when a cluster admin "
             "accepts an installer that can do anything",
-            bundle,
-            severity=severity,
+            severity,
         )
-        for rid, what in _broad_grants(as_map(rule))
-    ]
 
 
 def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
@@ -371,8 +315,7 @@ def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
     return None
 
 
-def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
-    out = BundleFindings(bundle)
+def _bundled_roles(bundle: Bundle, out: BundleFindings, severity: Severity) -> None:
     for manifest in bundle.objects:
         if manifest.kind not in ("ClusterRole", "Role") or manifest.group != _RBAC:
             continue
@@ -391,12 +334,10 @@ def _bundled_roles(bundle: Bundle, severity: Severity) -> list[Finding]:
             continue
         for index, rule in enumerate(as_list(rules)):
             where = f"{manifest.kind} {manifest.name} rules[{index}]"
-            out += _rule_findings(rule, where, manifest.loc(f"$.rules[{index}]"), bundle, severity)
-    return out
+            _rule_findings(rule, where, manifest.loc(f"$.rules[{index}]"), out, severity)
 
 
-def _csv_rules(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Finding]:
-    out: list[Finding] = []
+def _csv_rules(csv: Manifest, out: BundleFindings, severity: Severity) -> None:
     install = as_map(as_map(csv.spec.get("install")).get("spec"))
     for section in ("clusterPermissions", "permissions"):
         for i, perm in enumerate(as_list(install.get(section))):
@@ -404,8 +345,7 @@ def _csv_rules(csv: Manifest, bundle: Bundle, severity: Severity) -> list[Findin
             for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
                 where = f"CSV {csv.name} {section}[{i}] (service account {account}) rules[{j}]"
                 location = csv.loc(f"$.spec.install.spec.{section}[{i}].rules[{j}]")
-                out += _rule_findings(rule, where, location, bundle, severity)
-    return out
+                _rule_findings(rule, where, location, out, severity)
 
 
 def check_install_namespace(
@@ -421,33 +361,28 @@ def check_install_namespace(
     ``what`` says where the namespace comes from (``the suggested namespace``, ``--namespace``).
     ``openshift-*`` is allowed: Red Hat's operators install into ``openshift-<operator>`` by convention.
     """
+    out = BundleFindings(bundle)
     problem = namespace_name_problem(namespace)
     if problem is not None:
-        return [
-            finding(
-                "RK-OLMV1-008",
-                f"{what} {namespace!r} is not a valid namespace name: {problem}",
-                location,
-                "use a namespace name such as the package's (widget-operator); `olmv1 manifests --namespace N` "
-                "chooses another",
-                bundle,
-                severity=severity,
-            )
-        ]
-    if _system_namespace(namespace):
-        return [
-            finding(
-                "RK-OLMV1-009",
-                f"{what} {namespace!r} is a namespace Kubernetes or OpenShift keeps for itself: the operator "
-                "and an installer allowed to create Deployments, Roles and RoleBindings there would sit beside "
-                "the control plane's own accounts and secrets",
-                location,
-                "install into the operator's own namespace (openshift-<operator> or <operator>-system)",
-                bundle,
-                severity=system_severity,
-            )
-        ]
-    return []
+        out.flag(
+            "RK-OLMV1-008",
+            f"{what} {namespace!r} is not a valid namespace name: {problem}",
+            location,
+            "use a namespace name such as the package's (widget-operator); `olmv1 manifests --namespace N` "
+            "chooses another",
+            severity,
+        )
+    elif namespace in _SYSTEM_NAMESPACES or namespace.startswith("kube-"):
+        out.flag(
+            "RK-OLMV1-009",
+            f"{what} {namespace!r} is a namespace Kubernetes or OpenShift keeps for itself: the operator "
+            "and an installer allowed to create Deployments, Roles and RoleBindings there would sit beside "
+            "the control plane's own accounts and secrets",
+            location,
+            "install into the operator's own namespace (openshift-<operator> or <operator>-system)",
+            system_severity,
+        )
+    return out
 
 
 def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) -> list[Finding]:
@@ -456,11 +391,11 @@ def check_install_safety(bundle: Bundle, severity: Severity = Severity.ERROR) ->
     All at ``severity`` but 009 (a system namespace suggested), always a warning: the bundle only suggests
     it, and ``olmv1 manifests`` refuses to install there.
     """
-    out: list[Finding] = []
+    out = BundleFindings(bundle)
     csv = bundle.csv
     if csv is not None:
-        out += _csv_rules(csv, bundle, severity)
-    out += _bundled_roles(bundle, severity)
+        _csv_rules(csv, out, severity)
+    _bundled_roles(bundle, out, severity)
     if csv is not None:
         suggested = csv.annotations.get("operatorframework.io/suggested-namespace")
         if isinstance(suggested, str):

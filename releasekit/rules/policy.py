@@ -3,42 +3,32 @@
 Pure core: takes the loaded streams, the upstream inventories and the catalogs (``(openshift, config)``
 pairs) and returns findings; each points at the line in ``streams/`` that decides it.
 
-The feature-gate policy of a release is :mod:`releasekit.rules.stream`'s (RK-STREAM-014 gate missing in
-that Kueue, 015 stage not allowed -- stable switches on Alpha gates only through the release's opt-in
-allow-list --, 016 LockToDefault changed, 017 Deprecated gate set, 018 opt-in entry not Alpha); it is
-not repeated here.
+The feature-gate policy of a release (RK-STREAM-014 … 018) is :mod:`releasekit.rules.stream`'s.
 
-Rule ids (stable, never renumbered):
+Rule ids (stable, never renumbered; titles in :data:`RULES`):
 
 ============= ========= ========================================================================
 id            severity  what it finds
 ============= ========= ========================================================================
-RK-POLICY-001 error     a stable release ships a CRD with an alpha version (in the bundle or the
-                        operator image): an operand CRD the stream's placement puts there, or the
-                        owned API; a warning for releases made before releasekit (recorded history)
-RK-POLICY-002 error     a storage-version change across an upgrade edge drops the old storage
-                        version from the served ones (one info per edge when the old versions
-                        stay served)
+RK-POLICY-001 error     a stable release ships a CRD with an alpha version (a warning for recorded
+                        history, releases made before releasekit)
+RK-POLICY-002 error     a storage-version change drops the old storage version from the served ones
+                        (an info per edge while the old versions stay served)
 RK-POLICY-003 error     an upgrade edge joins releases that own a different API group or kind
 RK-POLICY-004 error     an upgrade edge joins two streams or two packages
 ============= ========= ========================================================================
-
-A stream is *stable* when it is named ``stable`` or its channels are (``stable-v{major}.{minor}``).
-Which operand CRDs a release ships is :func:`releasekit.model.stream.operand_crds` (the stream's
-API-maturity policy over the release's inventory), placed in the bundle or in the operator image as
-the stream's ``crdPlacement`` says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
-from releasekit.model.inventory import Crd, Inventory, Maturity, version_maturity
+from releasekit.model.inventory import Inventory, Maturity, version_maturity
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
 from releasekit.rules.graph import analyze_config
 
@@ -48,13 +38,11 @@ __all__ = [
     "RULE_API_CHANGE",
     "RULE_CROSS_EDGE",
     "RULE_STORAGE",
-    "ShippedApi",
     "UpgradeEdge",
     "check_alpha_apis",
     "check_edges",
     "check_policy",
     "is_stable",
-    "shipped_apis",
     "upgrade_edges",
 ]
 
@@ -79,56 +67,38 @@ def is_stable(stream: Stream) -> bool:
 # ------------------------------------------------------------------------------------ API maturity
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ShippedApi:
-    """One CRD a release ships: its name, kind, versions, and where it goes (``bundle``/``operator image``)."""
+def _shipped(
+    stream: Stream, release: Release, inventory: Inventory | None
+) -> Iterator[tuple[str, tuple[str, ...], str, Location, str]]:
+    """Each CRD ``release`` ships: name, versions, place, the line in ``streams/`` that decides it, the fix.
 
-    name: str
-    kind: str
-    versions: tuple[str, ...]
-    place: str
-    owned: bool = False
-    crd: Crd | None = None
-
-    @property
-    def alpha_versions(self) -> tuple[str, ...]:
-        """The versions whose name makes them alpha (``v1alpha1``)."""
-        return tuple(v for v in self.versions if version_maturity(v) is Maturity.ALPHA)
-
-
-def shipped_apis(stream: Stream, release: Release, inventory: Inventory | None) -> tuple[ShippedApi, ...]:
-    """The CRDs ``release`` ships: the owned API in the bundle, the operand CRDs where the stream puts them."""
-    out: list[ShippedApi] = []
+    The owned API goes in the bundle; the operand CRDs where the stream's ``crdPlacement`` puts them.
+    """
     owned = release.owned_api
     if owned is not None:
-        out.append(
-            ShippedApi(
-                name=f"{owned.kind} ({owned.group}/{owned.version})",
-                kind=owned.kind,
-                versions=(owned.version,),
-                place="bundle",
-                owned=True,
-            )
+        decided = release if release.owned_api_override is not None else stream
+        yield (
+            f"{owned.kind} ({owned.group}/{owned.version})",
+            (owned.version,),
+            "bundle",
+            decided.origin.at(".ownedApi"),
+            "own a beta or GA version of the operator's API in a stable release",
         )
-    if inventory is not None:
-        place = "bundle" if stream.crd_placement is CrdPlacement.BUNDLE else "operator image"
-        out.extend(
-            ShippedApi(
-                name=c.name, kind=c.kind, versions=tuple(v.name for v in c.versions), place=place, crd=c
-            )
-            for c in operand_crds(stream, inventory)
+    if inventory is None:
+        return
+    place = "bundle" if stream.crd_placement is CrdPlacement.BUNDLE else "operator image"
+    listed = stream.api_maturity.alpha_apis
+    for crd in operand_crds(stream, inventory):
+        yield (
+            crd.name,
+            tuple(v.name for v in crd.versions),
+            place,
+            stream.api_maturity.origin.at(f".alphaApis[{listed.index(crd.kind)}]")
+            if crd.kind in listed
+            else release.origin.at(""),
+            "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
+            "or ship it in the experimental stream",
         )
-    return tuple(out)
-
-
-def _alpha_location(stream: Stream, release: Release, api: ShippedApi) -> Location:
-    if api.owned:
-        if release.owned_api_override is not None:
-            return release.origin.at(".ownedApi")
-        return stream.origin.at(".ownedApi")
-    if api.kind in stream.api_maturity.alpha_apis:
-        return stream.api_maturity.origin.at(f".alphaApis[{stream.api_maturity.alpha_apis.index(api.kind)}]")
-    return release.origin.at("")
 
 
 def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tuple[Finding, ...]:
@@ -137,23 +107,20 @@ def check_alpha_apis(stream: Stream, inventories: Mapping[str, Inventory]) -> tu
         return ()
     out = Findings()
     for release in stream.releases:
-        inventory = inventories.get(release.upstream.inventory)
         label = release.csv_name(stream.package)
         history = release.recorded is not None
-        for api in shipped_apis(stream, release, inventory):
-            alpha = api.alpha_versions
+        inventory = inventories.get(release.upstream.inventory)
+        for name, versions, place, where, hint in _shipped(stream, release, inventory):
+            alpha = [v for v in versions if version_maturity(v) is Maturity.ALPHA]
             if not alpha:
                 continue
             out.add(
                 RULE_ALPHA_API,
-                f"stable release {release.version} ({label}) ships {api.name} in the {api.place}, "
+                f"stable release {release.version} ({label}) ships {name} in the {place}, "
                 f"which has the alpha version {', '.join(alpha)}"
                 + (" (published before releasekit; kept as history)" if history else ""),
-                _alpha_location(stream, release, api),
-                "stable ships no CRD with an alpha version: drop the kind from apiMaturity.alphaApis, "
-                "or ship it in the experimental stream"
-                if not api.owned
-                else "own a beta or GA version of the operator's API in a stable release",
+                where,
+                hint,
                 (stream.name, label),
                 Severity.WARNING if history else Severity.ERROR,
             )

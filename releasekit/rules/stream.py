@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
+from releasekit.model import stream_ids as ids
 from releasekit.model.finding import Finding, Findings, Severity
 from releasekit.model.finding import Location as _Location
 from releasekit.model.finding import make_finding as _f
@@ -25,106 +26,42 @@ from releasekit.model.stream import (
     image_has_digest,
     openshift_versions_label_form,
 )
-from releasekit.model.stream_ids import (
-    RULE_API,
-    RULE_API_IN_MINOR,
-    RULE_CATALOG,
-    RULE_CHANNEL,
-    RULE_CREATED_AT,
-    RULE_CROSS_STREAM,
-    RULE_DEPRECATION,
-    RULE_DIGEST,
-    RULE_DUPLICATE_KEY,
-    RULE_DUPLICATE_VERSION,
-    RULE_EMPTY,
-    RULE_FILE,
-    RULE_GATE_DEPRECATED,
-    RULE_GATE_LOCKED,
-    RULE_GATE_OPT_IN,
-    RULE_GATE_STAGE,
-    RULE_GATE_UNKNOWN,
-    RULE_GATES_INHERITED,
-    RULE_INVENTORY,
-    RULE_INVENTORY_CHANGED,
-    RULE_INVENTORY_LINE,
-    RULE_INVENTORY_PIN,
-    RULE_LABEL,
-    RULE_OPENSHIFT,
-    RULE_ORDER,
-    RULE_PACKAGE,
-    RULE_RECORDED,
-    RULE_REGISTRY,
-    RULE_SCHEMA,
-    RULE_SEMVER,
-    RULE_WITHDRAWN_HEAD,
-)
+from releasekit.model.stream_ids import RULE_INVENTORY_CHANGED
 
-__all__ = [
-    "RULES",
-    "RULE_API",
-    "RULE_CATALOG",
-    "RULE_CHANNEL",
-    "RULE_CREATED_AT",
-    "RULE_CROSS_STREAM",
-    "RULE_DEPRECATION",
-    "RULE_DIGEST",
-    "RULE_DUPLICATE_KEY",
-    "RULE_DUPLICATE_VERSION",
-    "RULE_EMPTY",
-    "RULE_FILE",
-    "RULE_GATE_DEPRECATED",
-    "RULE_GATE_LOCKED",
-    "RULE_GATE_OPT_IN",
-    "RULE_GATE_STAGE",
-    "RULE_GATE_UNKNOWN",
-    "RULE_INVENTORY",
-    "RULE_INVENTORY_LINE",
-    "RULE_INVENTORY_CHANGED",
-    "RULE_INVENTORY_PIN",
-    "RULE_LABEL",
-    "RULE_OPENSHIFT",
-    "RULE_ORDER",
-    "RULE_PACKAGE",
-    "RULE_RECORDED",
-    "RULE_REGISTRY",
-    "RULE_SCHEMA",
-    "RULE_SEMVER",
-    "check_inventory_changes",
-    "check_streams",
-]
+__all__ = ["RULES", "RULE_INVENTORY_CHANGED", "check_inventory_changes", "check_streams"]
 
 RULES: dict[str, str] = {
-    RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
-    RULE_DUPLICATE_KEY: "a YAML mapping repeats a key",
-    RULE_SEMVER: "a release version is not strict semver",
-    RULE_DUPLICATE_VERSION: "a stream lists the same version twice",
-    RULE_ORDER: "release versions do not increase in file order",
-    RULE_CROSS_STREAM: "a version belongs to more than one stream",
-    RULE_PACKAGE: "two streams share an OLM package",
-    RULE_INVENTORY: "a release's upstream inventory does not exist",
-    RULE_INVENTORY_LINE: "the inventory's Kueue line matches neither the release's line nor its pin",
-    RULE_DIGEST: "a published release's image is not pinned by digest",
-    RULE_REGISTRY: "an image is outside the stream's allowed registries",
-    RULE_OPENSHIFT: "an OpenShift version is malformed or out of cluster-upgrade order",
-    RULE_CATALOG: "a release appears in a catalog its stream does not ship to",
-    RULE_GATE_UNKNOWN: "a gate policy names a gate that does not exist in that release's Kueue",
-    RULE_GATE_STAGE: "a gate setting switches on a gate whose stage the stream does not allow",
-    RULE_GATE_LOCKED: "a gate setting changes a LockToDefault gate",
-    RULE_GATE_DEPRECATED: "a gate setting sets a Deprecated gate",
-    RULE_GATE_OPT_IN: "an opt-in allow-list entry names a gate that is not Alpha in that Kueue",
-    RULE_API: "the API-maturity policy names an API that is missing or not alpha in that Kueue",
-    RULE_LABEL: "a com.redhat.openshift.versions value is outside the documented forms",
-    RULE_CREATED_AT: "createdAt is missing or not a full timestamp",
-    RULE_RECORDED: "recorded facts disagree with the release (package, version, images, owned API)",
-    RULE_DEPRECATION: "a deprecation message is missing or given for a live release",
-    RULE_CHANNEL: "the channel policy yields no valid channel",
-    RULE_FILE: "an inventory file is not named after its Kueue line",
-    RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
-    RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
-    RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
-    RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
+    ids.RULE_SCHEMA: "a streams/ file does not match its JSON Schema (unknown key, wrong type, missing key)",
+    ids.RULE_DUPLICATE_KEY: "a YAML mapping repeats a key",
+    ids.RULE_SEMVER: "a release version is not strict semver",
+    ids.RULE_DUPLICATE_VERSION: "a stream lists the same version twice",
+    ids.RULE_ORDER: "release versions do not increase in file order",
+    ids.RULE_CROSS_STREAM: "a version belongs to more than one stream",
+    ids.RULE_PACKAGE: "two streams share an OLM package",
+    ids.RULE_INVENTORY: "a release's upstream inventory does not exist",
+    ids.RULE_INVENTORY_LINE: "the inventory's Kueue line matches neither the release's line nor its pin",
+    ids.RULE_DIGEST: "a published release's image is not pinned by digest",
+    ids.RULE_REGISTRY: "an image is outside the stream's allowed registries",
+    ids.RULE_OPENSHIFT: "an OpenShift version is malformed or out of cluster-upgrade order",
+    ids.RULE_CATALOG: "a release appears in a catalog its stream does not ship to",
+    ids.RULE_GATE_UNKNOWN: "a gate policy names a gate that does not exist in that release's Kueue",
+    ids.RULE_GATE_STAGE: "a gate setting switches on a gate whose stage the stream does not allow",
+    ids.RULE_GATE_LOCKED: "a gate setting changes a LockToDefault gate",
+    ids.RULE_GATE_DEPRECATED: "a gate setting sets a Deprecated gate",
+    ids.RULE_GATE_OPT_IN: "an opt-in allow-list entry names a gate that is not Alpha in that Kueue",
+    ids.RULE_API: "the API-maturity policy names an API that is missing or not alpha in that Kueue",
+    ids.RULE_LABEL: "a com.redhat.openshift.versions value is outside the documented forms",
+    ids.RULE_CREATED_AT: "createdAt is missing or not a full timestamp",
+    ids.RULE_RECORDED: "recorded facts disagree with the release (package, version, images, owned API)",
+    ids.RULE_DEPRECATION: "a deprecation message is missing or given for a live release",
+    ids.RULE_CHANNEL: "the channel policy yields no valid channel",
+    ids.RULE_FILE: "an inventory file is not named after its Kueue line",
+    ids.RULE_WITHDRAWN_HEAD: "a withdrawn release is the newest of its minor in a catalog (it would stay the head)",
+    ids.RULE_API_IN_MINOR: "the owned API group or kind changes inside one minor (the channel would get two heads)",
+    ids.RULE_EMPTY: "the streams folder holds no stream file, so there is nothing to build or check",
+    ids.RULE_INVENTORY_PIN: "a pinned release names the exact inventory of another Kueue pin",
     RULE_INVENTORY_CHANGED: "a change rewrites or removes an inventory a published release uses (check)",
-    RULE_GATES_INHERITED: "a release without featureGates keeps its minor's previous gates (a note)",
+    ids.RULE_GATES_INHERITED: "a release without featureGates keeps its minor's previous gates (a note)",
 }
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
@@ -164,7 +101,7 @@ def _check_minors(stream: Stream) -> list[Finding]:
             newest = members[-1]
             if newest.status is ReleaseStatus.WITHDRAWN:
                 out.add(
-                    RULE_WITHDRAWN_HEAD,
+                    ids.RULE_WITHDRAWN_HEAD,
                     f"release {newest.version} is withdrawn but is the newest {newest.version.major}."
                     f"{newest.version.minor} release in catalog {openshift}, so it would stay the channel head",
                     newest.origin.at(".status"),
@@ -186,7 +123,7 @@ def _check_minors(stream: Stream) -> list[Finding]:
                 and older.owned_api != release.owned_api
             ):
                 out.add(
-                    RULE_API_IN_MINOR,
+                    ids.RULE_API_IN_MINOR,
                     f"release {release.version} owns {release.owned_api} but {older.version} of the same minor "
                     f"owns {older.owned_api}; no upgrade edge may join them, so the channel would get two heads",
                     release.origin.at(".ownedApi"),
@@ -207,7 +144,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
     for index in range(1, len(stream.openshift)):
         if stream.openshift[index] <= stream.openshift[index - 1]:
             out.add(
-                RULE_OPENSHIFT,
+                ids.RULE_OPENSHIFT,
                 f"OpenShift version {stream.openshift[index]} follows "
                 f"{stream.openshift[index - 1]}; the list must be in cluster-upgrade order",
                 where.at(f".openshift[{index}]"),
@@ -217,7 +154,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
     probe = stream.channels.pattern.format(major=1, minor=2, patch=3)
     if not _CHANNEL_RE.match(probe):
         out.add(
-            RULE_CHANNEL,
+            ids.RULE_CHANNEL,
             f"channel pattern {stream.channels.pattern!r} gives {probe!r}, not a valid channel name",
             stream.channels.origin.at(".pattern"),
             "use lower-case letters, digits, '-' and '.', with {major}/{minor} placeholders",
@@ -226,7 +163,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
     default = stream.channels.default
     if default != DEFAULT_NEWEST_MINOR and stream.channel_names and default not in stream.channel_names:
         out.add(
-            RULE_CHANNEL,
+            ids.RULE_CHANNEL,
             f"default channel {default!r} is not a channel of any published release",
             stream.channels.origin.at(".default"),
             f"use {DEFAULT_NEWEST_MINOR!r} or one of: {', '.join(sorted(stream.channel_names))}",
@@ -238,7 +175,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
         version = str(release.version)
         if version in seen:
             out.add(
-                RULE_DUPLICATE_VERSION,
+                ids.RULE_DUPLICATE_VERSION,
                 f"version {version!r} is listed twice in stream {stream.name!r}",
                 release.origin.at(".version"),
                 "each release appears once; remove or renumber the duplicate",
@@ -246,7 +183,7 @@ def _check_stream(stream: Stream) -> list[Finding]:
             )
         elif previous is not None and release.version <= previous.version:
             out.add(
-                RULE_ORDER,
+                ids.RULE_ORDER,
                 f"version {version!r} follows {str(previous.version)!r}; versions must increase",
                 release.origin.at(".version"),
                 "list releases oldest first",
@@ -270,7 +207,7 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
         others = [name for name in packages[stream.package] if name != stream.name]
         if others:
             out.add(
-                RULE_PACKAGE,
+                ids.RULE_PACKAGE,
                 f"package {stream.package!r} is also the package of stream {', '.join(map(repr, others))}",
                 stream.origin.at(".package"),
                 "give every stream its own OLM package, so no upgrade edge can join them",
@@ -281,7 +218,7 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
             others = [name for name in versions[version] if name != stream.name]
             if others:
                 out.add(
-                    RULE_CROSS_STREAM,
+                    ids.RULE_CROSS_STREAM,
                     f"version {version!r} is also a release of stream {', '.join(map(repr, others))}",
                     release.origin.at(".version"),
                     "a version belongs to one stream; pick another version",
@@ -296,15 +233,15 @@ def _check_across(streams: tuple[Stream, ...]) -> list[Finding]:
 def _check_release(stream: Stream, release: Release, inventories: Mapping[str, Inventory]) -> list[Finding]:
     subject = (stream.package, str(release.version))
     out = Findings()
-    out += _check_images(stream, release, subject)
-    out += _check_catalogs(stream, release, subject)
-    out += _check_dates_and_labels(release, subject)
-    out += _check_recorded(stream, release, subject)
+    _check_images(stream, release, subject, out)
+    _check_catalogs(stream, release, subject, out)
+    _check_dates_and_labels(release, subject, out)
+    _check_recorded(stream, release, subject, out)
     inventory = inventories.get(release.upstream.inventory)
     if inventory is None:
         known = ", ".join(sorted(inventories)) or "none"
         out.add(
-            RULE_INVENTORY,
+            ids.RULE_INVENTORY,
             f"inventory {release.upstream.inventory!r} (Kueue line {release.upstream.line}) does not exist",
             release.upstream.origin.at(".inventory"),
             f"run `releasekit upstream import --repo KUEUE --ref "
@@ -313,14 +250,11 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
             subject,
         )
         return out
-    lines = {release.upstream.line}
-    if release.upstream.describe:
-        lines.add(line_of_version(release.upstream.describe) or release.upstream.line)
-    if release.upstream.tag:
-        lines.add(line_of_version(release.upstream.tag) or release.upstream.line)
+    up = release.upstream
+    lines = {up.line} | {line_of_version(pin) or up.line for pin in (up.describe, up.tag) if pin}
     if inventory.line not in lines:
         out.add(
-            RULE_INVENTORY_LINE,
+            ids.RULE_INVENTORY_LINE,
             f"inventory {inventory.name!r} describes Kueue {inventory.line}, but the release ships "
             f"Kueue {' / '.join(sorted(lines))}",
             release.upstream.origin.at(".inventory"),
@@ -329,7 +263,7 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
         )
     out += _check_pin(release, inventory, subject)
     out += _check_gates(stream, release, inventory, subject)
-    out += _check_apis(stream, inventory, subject)
+    _check_apis(stream, inventory, subject, out)
     return out
 
 
@@ -346,7 +280,7 @@ def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...])
         return []
     return [
         _f(
-            RULE_INVENTORY_PIN,
+            ids.RULE_INVENTORY_PIN,
             f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
             f"describes {inventory.pin} ({inventory.commit[:12]})",
             up.origin.at(".inventory"),
@@ -363,8 +297,7 @@ def _wanted_inventory(release: Release) -> str:
     return inventory_name(pin) if pin else inventory_name(release.upstream.line)
 
 
-def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_images(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     images = [("bundle", release.bundle_image, release.origin.at(".bundle"))]
     images += [(name, image, release.images.origin.at(f".{name}")) for name, image in release.images.items()]
     candidate = release.status is ReleaseStatus.CANDIDATE
@@ -375,7 +308,7 @@ def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) ->
             continue  # a candidate may use development references, tags included
         if not image_has_digest(image):
             out.add(
-                RULE_DIGEST,
+                ids.RULE_DIGEST,
                 f"{name} image {image!r} is not pinned by digest",
                 where,
                 "use the @sha256:<digest> the release pipeline published"
@@ -387,21 +320,19 @@ def _check_images(stream: Stream, release: Release, subject: tuple[str, ...]) ->
         if not released_ok:
             allowed = stream.released_registries + (stream.development_registries if candidate else ())
             out.add(
-                RULE_REGISTRY,
+                ids.RULE_REGISTRY,
                 f"{name} image {image!r} is not in an allowed registry",
                 where,
                 f"allowed for {release.status.value} releases: {', '.join(allowed)}",
                 subject,
             )
-    return out
 
 
-def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     for index, catalog in enumerate(release.catalogs):
         if catalog not in stream.openshift:
             out.add(
-                RULE_CATALOG,
+                ids.RULE_CATALOG,
                 f"catalog {catalog} is not an OpenShift version of stream {stream.name!r}",
                 release.origin.at(f".catalogs[{index}]"),
                 f"use one of: {', '.join(str(v) for v in stream.openshift)}, or add it to the stream",
@@ -409,22 +340,20 @@ def _check_catalogs(stream: Stream, release: Release, subject: tuple[str, ...]) 
             )
         if index and catalog <= release.catalogs[index - 1]:
             out.add(
-                RULE_OPENSHIFT,
+                ids.RULE_OPENSHIFT,
                 f"catalog {catalog} follows {release.catalogs[index - 1]}; list catalogs in upgrade order",
                 release.origin.at(f".catalogs[{index}]"),
                 "sort the catalogs oldest first and list each once",
                 subject,
             )
-    return out
 
 
-def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_dates_and_labels(release: Release, subject: tuple[str, ...], out: Findings) -> None:
     published = release.status.is_published
     if release.created_at is None:
         if published:
             out.add(
-                RULE_CREATED_AT,
+                ids.RULE_CREATED_AT,
                 "a published release needs createdAt",
                 release.origin.at(""),
                 "copy the CSV createdAt annotation, e.g. 2025-05-01T20:58:29Z",
@@ -432,7 +361,7 @@ def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[
             )
     elif not _valid_timestamp(release.created_at):
         out.add(
-            RULE_CREATED_AT,
+            ids.RULE_CREATED_AT,
             f"createdAt {release.created_at!r} is not a full timestamp",
             release.origin.at(".createdAt"),
             "write it as published: YYYY-MM-DDTHH:MM:SSZ",
@@ -442,7 +371,7 @@ def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[
     if label is not None and openshift_versions_label_form(label) is None:
         past = release.status is not ReleaseStatus.CANDIDATE
         out.add(
-            RULE_LABEL,
+            ids.RULE_LABEL,
             f"com.redhat.openshift.versions {label!r} is not a documented form",
             release.origin.at(".openshiftVersionsLabel"),
             "documented forms: vX.Y, =vX.Y, vA.B-vC.D"
@@ -453,7 +382,7 @@ def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[
     deprecated = release.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
     if deprecated and not release.deprecation_message:
         out.add(
-            RULE_DEPRECATION,
+            ids.RULE_DEPRECATION,
             f"a {release.status.value} release needs a deprecationMessage",
             release.origin.at(".status"),
             "say why and what to install instead",
@@ -461,13 +390,12 @@ def _check_dates_and_labels(release: Release, subject: tuple[str, ...]) -> list[
         )
     if not deprecated and release.deprecation_message:
         out.add(
-            RULE_DEPRECATION,
+            ids.RULE_DEPRECATION,
             f"deprecationMessage given for a {release.status.value} release",
             release.origin.at(".deprecationMessage"),
             "set status to deprecated or withdrawn, or drop the message",
             subject,
         )
-    return out
 
 
 def _valid_timestamp(text: str) -> bool:
@@ -480,15 +408,14 @@ def _valid_timestamp(text: str) -> bool:
     return True
 
 
-def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) -> list[Finding]:
+def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...], out: Findings) -> None:
     recorded = release.recorded
     if recorded is None:
-        return []
-    out = Findings()
+        return
     where = recorded.origin.at("")
     if recorded.package != stream.package or recorded.version != str(release.version):
         out.add(
-            RULE_RECORDED,
+            ids.RULE_RECORDED,
             f"recorded facts are for {recorded.package} {recorded.version}, "
             f"not {stream.package} {release.version}",
             where,
@@ -500,7 +427,7 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
     for name, image in wanted:
         if image not in published:
             out.add(
-                RULE_RECORDED,
+                ids.RULE_RECORDED,
                 f"{name} image {image!r} is not among the recorded relatedImages",
                 release.origin.at(".bundle" if name == "bundle" else f".images.{name}"),
                 f"the published bundle lists: {', '.join(sorted(published))}",
@@ -509,14 +436,13 @@ def _check_recorded(stream: Stream, release: Release, subject: tuple[str, ...]) 
     owned = release.owned_api
     if owned is not None and recorded.gvks and owned not in recorded.gvks:
         out.add(
-            RULE_RECORDED,
+            ids.RULE_RECORDED,
             f"owned API {owned} is not among the recorded olm.gvk properties "
             f"({', '.join(str(g) for g in recorded.gvks)})",
             release.origin.at(".ownedApi"),
             "set the release's ownedApi to what the bundle published",
             subject,
         )
-    return out
 
 
 # ------------------------------------------------------------------------------------------- gates
@@ -532,7 +458,7 @@ def _unknown_gate(
     """
     published = release.status is not ReleaseStatus.CANDIDATE
     return _f(
-        RULE_GATE_UNKNOWN,
+        ids.RULE_GATE_UNKNOWN,
         f"gate {name!r} does not exist in Kueue {known}"
         + (" (published history: the operator set it all the same)" if published else ""),
         where,
@@ -555,7 +481,7 @@ def _check_gates(
             continue
         if gate.lock_to_default and setting.enabled != gate.default:
             out.add(
-                RULE_GATE_LOCKED,
+                ids.RULE_GATE_LOCKED,
                 f"gate {gate.name!r} is locked to {str(gate.default).lower()} in Kueue {known}; "
                 f"setting it to {str(setting.enabled).lower()} stops Kueue at start",
                 where,
@@ -564,7 +490,7 @@ def _check_gates(
             )
         if gate.stage is GateStage.DEPRECATED:
             out.add(
-                RULE_GATE_DEPRECATED,
+                ids.RULE_GATE_DEPRECATED,
                 f"gate {gate.name!r} is Deprecated in Kueue {known}",
                 where,
                 "plan to drop the setting; Kueue removes deprecated gates",
@@ -575,7 +501,7 @@ def _check_gates(
         if setting.enabled and not stage_allowed and gate.stage is not GateStage.DEPRECATED:
             allowed = ", ".join(s.value for s in stream.feature_gates.allowed_stages)
             out.add(
-                RULE_GATE_STAGE,
+                ids.RULE_GATE_STAGE,
                 f"gate {gate.name!r} is {gate.stage.value} in Kueue {known}; stream {stream.name!r} "
                 f"switches on only {allowed} gates",
                 where,
@@ -593,7 +519,7 @@ def _check_gates(
             out.append(_unknown_gate(release, entry.gate, known, where, inventory, subject))
         elif gate.stage is not GateStage.ALPHA:
             out.add(
-                RULE_GATE_OPT_IN,
+                ids.RULE_GATE_OPT_IN,
                 f"opt-in gate {gate.name!r} is {gate.stage.value} (default "
                 f"{str(gate.default).lower()}) in Kueue {known}, not Alpha",
                 where,
@@ -617,7 +543,7 @@ def _inherited_gates(stream: Stream, release: Release, source: Release, subject:
         if part
     )
     return _f(
-        RULE_GATES_INHERITED,
+        ids.RULE_GATES_INHERITED,
         f"no featureGates: it keeps those of {source.version} ({held or 'none'})",
         release.origin.at(".version"),
         "nothing to do if that is meant; write `featureGates: {}` for none, or the release's own",
@@ -633,15 +559,14 @@ def _gate_hint(name: str, inventory: Inventory) -> str:
     return f"check the gate name against streams/upstream/{inventory.name}.yaml{suggestion}"
 
 
-def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
-    out = Findings()
+def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...], out: Findings) -> None:
     origin = stream.api_maturity.origin
     for index, kind in enumerate(stream.api_maturity.alpha_apis):
         crd = inventory.crd(kind)
         where = origin.at(f".alphaApis[{index}]")
         if crd is None:
             out.add(
-                RULE_API,
+                ids.RULE_API,
                 f"API {kind!r} does not exist in Kueue {inventory.name} ({inventory.ref})",
                 where,
                 f"known kinds: {', '.join(sorted(c.kind for c in inventory.crds))}",
@@ -649,14 +574,13 @@ def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...]) 
             )
         elif not crd.is_alpha:
             out.add(
-                RULE_API,
+                ids.RULE_API,
                 f"API {kind!r} is {crd.maturity.value} in Kueue {inventory.name}; listing it as alpha has no effect",
                 where,
                 "drop it from apiMaturity.alphaApis",
                 subject,
                 Severity.INFO,
             )
-    return out
 
 
 def check_inventory_changes(

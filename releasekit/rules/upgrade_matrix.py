@@ -11,10 +11,6 @@ installable on N (every bundle in a channel entry) gets one row:
 - ``stranded``: nothing on M has it or upgrades from it (what RK-GRAPH-010 reports), with the reason;
 - ``blocked``: its ``olm.maxOpenShiftVersion`` is below M, so the cluster cannot take this upgrade while
   it is installed (Tech Preview); nothing is stranded.
-
-:func:`follow` walks a version along several upgrades in turn (the operator upgraded to the head it
-reaches after each), which is how a cluster goes minor by minor; an EUS upgrade leaves the operator as it
-was on the way, which is the EUS edge's own row.
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ from releasekit.rules.graph import (
     upgrade_adjacency,
 )
 
-__all__ = ["MatrixRow", "MatrixUpgrade", "follow", "upgrade_matrix"]
+__all__ = ["MatrixRow", "MatrixUpgrade", "upgrade_matrix"]
 
 
 def _version_text(graph: PackageGraph, name: str) -> str:
@@ -116,25 +112,3 @@ def upgrade_matrix(
                 MatrixUpgrade(package=package, source=source, target=target, kind=kind, rows=tuple(rows))
             )
     return tuple(out)
-
-
-def follow(
-    matrix: Sequence[MatrixUpgrade], package: str, route: Sequence[str], version: str
-) -> tuple[str | None, str]:
-    """Walk ``version`` along ``route`` (``vX.Y`` list), upgrading to the head after each step.
-
-    Returns ``(version reached, "")``, or ``(None, why)`` for the first step that strands or blocks it.
-    """
-    by_step = {(u.package, u.source, u.target): u for u in matrix}
-    current = version
-    for source, target in zip(route, route[1:], strict=False):
-        upgrade = by_step.get((package, source, target))
-        if upgrade is None:
-            return None, f"no upgrade {source} -> {target} for {package}"
-        row = next((r for r in upgrade.rows if r.version == current), None)
-        if row is None:
-            return None, f"{current} is not installable on {source}"
-        if row.stranded or row.blocked:
-            return None, f"{source} -> {target}: {row.why}"
-        current = row.reaches
-    return current, ""

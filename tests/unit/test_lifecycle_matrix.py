@@ -19,7 +19,7 @@ from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle, default_edg
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.rules.graph import find_strandings
 from releasekit.rules.lifecycle import check_lifecycle
-from releasekit.rules.upgrade_matrix import follow, upgrade_matrix
+from releasekit.rules.upgrade_matrix import MatrixRow, MatrixUpgrade, upgrade_matrix
 from tests.conftest import REPO_ROOT
 
 V = OpenShiftVersion.parse
@@ -242,24 +242,31 @@ def _mini(
 _EDGES = OpenShiftLifecycle.build([V("v4.18"), V("v4.19"), V("v4.20")], [V("v4.18"), V("v4.20")]).edges
 
 
+def _row(matrix: tuple[MatrixUpgrade, ...], source: str, target: str, version: str) -> MatrixRow:
+    upgrade = next(u for u in matrix if (u.source, u.target) == (source, target))
+    return next(r for r in upgrade.rows if r.version == version)
+
+
 def test_an_eus_jump_strands_what_minor_by_minor_does_not(tmp_path: Path) -> None:
     """1.0.0 leaves v4.20; on v4.19 the operator upgrades to 1.1.0, which v4.20 has."""
     configs = _mini(tmp_path, [("1.0.0", "v4.18, v4.19"), ("1.1.0", "v4.19, v4.20")])
     matrix = upgrade_matrix(configs, _EDGES)
-    assert follow(matrix, "mini", ["v4.18", "v4.19", "v4.20"], "1.0.0") == ("1.1.0", "")
-    reached, why = follow(matrix, "mini", ["v4.18", "v4.20"], "1.0.0")
-    assert reached is None and "v4.18 -> v4.20: not in the v4.20 catalog" in why
-    eus = next(u for u in matrix if u.kind == "eus")
-    assert [(r.version, r.stranded) for r in eus.rows] == [("1.0.0", True)]
+    assert _row(matrix, "v4.18", "v4.19", "1.0.0").reaches == "1.1.0"
+    assert _row(matrix, "v4.19", "v4.20", "1.1.0").reaches == "1.1.0"
+    eus = _row(matrix, "v4.18", "v4.20", "1.0.0")
+    assert eus.stranded and eus.why.startswith("not in the v4.20 catalog")
+    assert [(r.version, r.stranded) for r in next(u for u in matrix if u.kind == "eus").rows] == [
+        ("1.0.0", True)
+    ]
 
 
 def test_minor_by_minor_strands_what_an_eus_jump_does_not(tmp_path: Path) -> None:
     """1.0.0 skips v4.19 (its catalogs are v4.18 and v4.20): the EUS jump keeps it, v4.19 strands it."""
     configs = _mini(tmp_path, [("1.0.0", "v4.18, v4.20"), ("1.1.0", "v4.19, v4.20")])
     matrix = upgrade_matrix(configs, _EDGES)
-    assert follow(matrix, "mini", ["v4.18", "v4.20"], "1.0.0") == ("1.1.0", "")
-    reached, why = follow(matrix, "mini", ["v4.18", "v4.19", "v4.20"], "1.0.0")
-    assert reached is None and why.startswith("v4.18 -> v4.19: not in the v4.19 catalog")
+    assert _row(matrix, "v4.18", "v4.20", "1.0.0").reaches == "1.1.0"
+    minor = _row(matrix, "v4.18", "v4.19", "1.0.0")
+    assert minor.stranded and minor.why.startswith("not in the v4.19 catalog")
 
 
 @pytest.mark.parametrize("block", [True, False])
