@@ -161,11 +161,6 @@ class Property:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"Property is immutable: cannot set {name}")
 
-    @property
-    def shape_verified(self) -> bool:
-        """False: the rules check every value's shape (kept until rules/fbc.py stops asking)."""
-        return False
-
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -725,34 +725,27 @@ def _check_bundle_blob(
 
 def _check_properties(
     b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector
-) -> tuple[list[tuple[int, Any, bool]], bool]:
+) -> tuple[list[tuple[int, Any]], bool]:
     """Report each property value of the wrong shape (RK-FBC-020).
 
-    Returns the ``olm.package`` properties as (index, value, shape verified by the loader), and whether all
-    of them parsed (a broken one stops opm before it counts them).
+    Returns the ``olm.package`` properties as (index, value), and whether all of them parsed (a broken one
+    stops opm before it counts them).
     """
-    package_props: list[tuple[int, Any, bool]] = []
+    package_props: list[tuple[int, Any]] = []
     package_props_ok = True
     for i, prop in enumerate(b.properties):
-        type_ = prop.type
-        if prop.shape_verified:  # the loader checked the value already (the usual case)
-            if type_ == PROP_PACKAGE:
-                package_props.append((i, prop.value, True))
-            continue
-        error = _property_error(type_, prop.value)
+        error = _property_error(prop.type, prop.value)
         if error is not None:
             out.add(
                 "RK-FBC-020",
-                f"parse properties for bundle {_q(b.name)}: parse property[{i}] of type {_q(type_)}: {error}",
+                f"parse properties for bundle {_q(b.name)}: parse property[{i}] of type {_q(prop.type)}: {error}",
                 b.location,
                 f"$.properties[{i}]",
                 subject,
             )
-            if type_ == PROP_PACKAGE:
-                package_props_ok = False
-            continue
-        if type_ == PROP_PACKAGE:
-            package_props.append((i, prop.value, False))
+            package_props_ok = package_props_ok and prop.type != PROP_PACKAGE
+        elif prop.type == PROP_PACKAGE:
+            package_props.append((i, prop.value))
     return package_props, package_props_ok
 
 
@@ -788,17 +781,15 @@ def _check_images(b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector)
 def _check_package_property(
     b: Bundle,
     facts: _BundleFacts,
-    package_prop: tuple[int, Any, bool],
+    package_prop: tuple[int, Any],
     subject: tuple[_SubjectPart, ...],
     out: _Collector,
 ) -> None:
     """The one ``olm.package`` property names the bundle's package and a version and release that parse."""
-    index, value, verified = package_prop
+    index, value = package_prop
     facts.package_prop_index = index
     value = value if isinstance(value, dict) else {}
-    # a verified value has exactly spelled field names only: no case-insensitive search is needed
-    lookup: Callable[[dict[str, Any], str], Any] = dict.get if verified else _lookup
-    name = lookup(value, "packageName") or ""
+    name = _lookup(value, "packageName") or ""
     if b.package != name:
         out.add(
             "RK-FBC-022",
@@ -807,7 +798,7 @@ def _check_package_property(
             f"$.properties[{index}].value.packageName",
             subject,
         )
-    raw_version = lookup(value, "version") or ""
+    raw_version = _lookup(value, "version") or ""
     try:
         facts.version = parse_version(raw_version)
     except VersionError as exc:
@@ -818,7 +809,7 @@ def _check_package_property(
             f"$.properties[{index}].value.version",
             subject,
         )
-    raw_release = lookup(value, "release") or ""
+    raw_release = _lookup(value, "release") or ""
     try:
         facts.release = parse_release(raw_release)
     except VersionError as exc:
