@@ -6,7 +6,6 @@ Pure. Rules RK-BUNDLE-020 … 031. Messages carry api's wording (docs/olm-bundle
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,22 +24,9 @@ from releasekit.rules.bundle._common import (
     gvk_string,
     parse_semver,
 )
+from releasekit.rules.bundle._k8s import dns1123_subdomain_errors, label_value_errors
 
 __all__ = ["MIN_KUBE_NOT_INFORMED", "check_annotation_case", "validate_csv", "validate_csv_manifest"]
-
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-
-_DNS1123_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation "
-    "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-_LABEL_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
-    "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
 
 MIN_KUBE_NOT_INFORMED = (
     "csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. "
@@ -59,16 +45,7 @@ CASE_SENSITIVE_ANNOTATIONS = (
 
 def name_violations(name: str) -> list[str]:
     """k8s ``IsDNS1123Subdomain`` plus label-value rules, as api's CSV name check applies them."""
-    problems: list[str] = []
-    if len(name) > 253:
-        problems.append("must be no more than 253 bytes")
-    if not _DNS1123_SUBDOMAIN.match(name):
-        problems.append(_DNS1123_MSG)
-    if len(name) > 63:
-        problems.append("must be no more than 63 bytes")
-    if not _LABEL_VALUE.match(name):
-        problems.append(_LABEL_MSG)
-    return problems
+    return dns1123_subdomain_errors(name) + label_value_errors(name)
 
 
 def _parse_json(text: str) -> tuple[Any, str | None]:
