@@ -19,6 +19,7 @@ from releasekit.rules.bundle._common import (
     as_list,
     as_map,
     as_str,
+    crd_descriptions,
     csv_message,
     finding,
     gvk_string,
@@ -83,38 +84,45 @@ def _examples_decode_error(text: str, value: Any) -> str | None:
     return None
 
 
+def _read_examples(text: str) -> tuple[list[Any], str | None, str]:
+    """(examples, api's complaint or None, what the annotation must be) of an examples annotation."""
+    value, problem = _parse_json(text)
+    if problem is not None:
+        return [], api_message("invalid example", value=problem), "a valid JSON list of custom resources"
+    problem = _examples_decode_error(text, value)
+    if problem is not None:
+        message = api_message("error decoding example CustomResource", value=problem)
+        return [], message, "a JSON list of custom resources, each with apiVersion and kind"
+    return value or [], None, ""
+
+
 def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    name = csv.name
     annotations = csv.annotations
     out = BundleFindings(bundle)
     if not annotations:
-        return [
-            finding(
-                ids.CSV_EXAMPLES_MISSING,
-                csv_message("annotations not found", name),
-                csv.loc("$.metadata"),
-                "add metadata.annotations with an alm-examples list of example custom resources",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
+        out.flag(
+            ids.CSV_EXAMPLES_MISSING,
+            csv_message("annotations not found", csv.name),
+            csv.loc("$.metadata"),
+            "add metadata.annotations with an alm-examples list of example custom resources",
+            Severity.WARNING,
+        )
+        return out
     if "alm-examples" not in annotations and "olm.examples" not in annotations:
-        return [
-            finding(
-                ids.CSV_EXAMPLES_MISSING,
-                csv_message("example annotations not found", name),
-                csv.loc("$.metadata.annotations"),
-                "add an alm-examples annotation with one example per owned API",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
+        out.flag(
+            ids.CSV_EXAMPLES_MISSING,
+            csv_message("example annotations not found", csv.name),
+            csv.loc("$.metadata.annotations"),
+            "add an alm-examples annotation with one example per owned API",
+            Severity.WARNING,
+        )
+        return out
     key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
     if "alm-examples" in annotations and "olm.examples" in annotations:
         out.flag(
             ids.CSV_EXAMPLES_MISSING,
             csv_message(
-                "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
+                "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", csv.name
             ),
             csv.loc("$.metadata.annotations['olm.examples']"),
             "keep only alm-examples",
@@ -122,39 +130,18 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         )
     path = f"$.metadata.annotations[{key!r}]"
     text = as_str(annotations.get(key))
-    examples: list[Any] = []
-    if text:
-        value, problem = _parse_json(text)
-        if problem is not None:
-            out.flag(
-                ids.CSV_EXAMPLES_INVALID,
-                api_message("invalid example", value=problem),
-                csv.loc(path),
-                f"make {key} a valid JSON list of custom resources",
-            )
-            return out
-        decode_error = _examples_decode_error(text, value)
-        if decode_error is not None:
-            out.flag(
-                ids.CSV_EXAMPLES_INVALID,
-                api_message("error decoding example CustomResource", value=decode_error),
-                csv.loc(path),
-                f"make {key} a JSON list of custom resources, each with apiVersion and kind",
-            )
-            return out
-        examples = value or []
-    parsed: dict[tuple[str, str, str], None] = {}
-    for item in examples:
-        api_version = as_str(item.get("apiVersion"))
-        group, _, version = api_version.rpartition("/")
-        parsed[(group, version, as_str(item.get("kind")))] = None
+    examples, complaint, want = _read_examples(text) if text else ([], None, "")
+    if complaint is not None:
+        out.flag(ids.CSV_EXAMPLES_INVALID, complaint, csv.loc(path), f"make {key} {want}")
+        return out
+    parsed: set[tuple[str, str, str]] = set()
+    for example in examples:
+        group, _, version = as_str(example.get("apiVersion")).rpartition("/")
+        parsed.add((group, version, as_str(example.get("kind"))))
     provided: dict[tuple[str, str, str], str] = {}
-    spec = csv.spec
-    for index, owned in enumerate(as_list(as_map(spec.get("customresourcedefinitions")).get("owned"))):
-        owned = as_map(owned)
+    for owned_path, owned in crd_descriptions(csv):
         crd_name = as_str(owned.get("name"))
-        plural, dot, group = crd_name.partition(".")
-        owned_path = f"$.spec.customresourcedefinitions.owned[{index}]"
+        _, dot, group = crd_name.partition(".")
         if not dot:
             out.flag(
                 ids.CSV_OWNED_CRD_NAME,
@@ -164,18 +151,17 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             )
             continue
         provided[(group, as_str(owned.get("version")), as_str(owned.get("kind")))] = owned_path
-    for index, api in enumerate(as_list(as_map(spec.get("apiservicedefinitions")).get("owned"))):
+    for index, api in enumerate(as_list(as_map(csv.spec.get("apiservicedefinitions")).get("owned"))):
         api = as_map(api)
-        key3 = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
-        provided[key3] = f"$.spec.apiservicedefinitions.owned[{index}]"
-    for gvk in sorted(parsed):
-        if gvk not in provided:
-            out.flag(
-                ids.CSV_EXAMPLE_NOT_PROVIDED,
-                api_message("example must have a provided API", value=gvk_string(*gvk)),
-                csv.loc(path),
-                "drop the example or add the API to spec.customresourcedefinitions.owned",
-            )
+        gvk = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
+        provided[gvk] = f"$.spec.apiservicedefinitions.owned[{index}]"
+    for gvk in sorted(parsed - provided.keys()):
+        out.flag(
+            ids.CSV_EXAMPLE_NOT_PROVIDED,
+            api_message("example must have a provided API", value=gvk_string(*gvk)),
+            csv.loc(path),
+            "drop the example or add the API to spec.customresourcedefinitions.owned",
+        )
     for gvk, owned_path in sorted(provided.items()):
         if gvk not in parsed:
             out.flag(
@@ -189,40 +175,33 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
 
 
 def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    name = csv.name
     spec = csv.spec
     modes = [as_map(m) for m in as_list(spec.get("installModes"))]
-    hint = "declare spec.installModes (releasekit bundles support AllNamespaces only)"
-    if not modes:
-        return [
-            finding(
-                ids.CSV_INSTALL_MODES,
-                csv_message("install modes not found", name),
-                csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
-                hint,
-                bundle,
-            )
-        ]
     out = BundleFindings(bundle)
-    webhooks = as_list(spec.get("webhookdefinitions"))
-    supported = {as_str(m.get("type")): m.get("supported") is True for m in modes}
-    all_only = supported.get("AllNamespaces", False) and not any(
-        v for k, v in supported.items() if k != "AllNamespaces"
-    )
-    for index, webhook in enumerate(webhooks):
-        if as_list(as_map(webhook).get("conversionCRDs")) and not all_only:
+    if not modes:
+        out.flag(
+            ids.CSV_INSTALL_MODES,
+            csv_message("install modes not found", csv.name),
+            csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
+            "declare spec.installModes (releasekit bundles support AllNamespaces only)",
+        )
+        return out
+    last = {as_str(m.get("type")): m.get("supported") is True for m in modes}  # a repeated type: last wins
+    supported = {kind for kind, ok in last.items() if ok}
+    for index, webhook in enumerate(as_list(spec.get("webhookdefinitions"))):
+        if as_list(as_map(webhook).get("conversionCRDs")) and supported != {"AllNamespaces"}:
             out.flag(
                 ids.CSV_INSTALL_MODES,
                 csv_message(
-                    "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
+                    "only AllNamespaces InstallModeType is supported when conversionCRDs is present", csv.name
                 ),
                 csv.loc(f"$.spec.webhookdefinitions[{index}]"),
                 "support only the AllNamespaces install mode, or drop the conversion webhook",
             )
-    if not any(supported.values()):
+    if not supported:
         out.flag(
             ids.CSV_INSTALL_MODES,
-            csv_message("none of InstallModeTypes are supported", name),
+            csv_message("none of InstallModeTypes are supported", csv.name),
             csv.loc("$.spec.installModes"),
             "mark at least one install mode supported: true",
         )
@@ -231,63 +210,49 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
 
 def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     value = as_str(csv.spec.get("minKubeVersion")).strip()
+    out = BundleFindings(bundle)
     if not value:
-        return [
-            finding(
-                ids.CSV_MIN_KUBE_VERSION,
-                csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
-                csv.loc("$.spec"),
-                "set spec.minKubeVersion, e.g. 1.28.0",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
-    if parse_semver(value) is None:
-        return [
-            finding(
-                ids.CSV_MIN_KUBE_VERSION,
-                csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
-                csv.loc("$.spec.minKubeVersion"),
-                "write spec.minKubeVersion as full semver, e.g. 1.28.0",
-                bundle,
-            )
-        ]
-    return []
+        out.flag(
+            ids.CSV_MIN_KUBE_VERSION,
+            csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
+            csv.loc("$.spec"),
+            "set spec.minKubeVersion, e.g. 1.28.0",
+            Severity.WARNING,
+        )
+    elif parse_semver(value) is None:
+        out.flag(
+            ids.CSV_MIN_KUBE_VERSION,
+            csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
+            csv.loc("$.spec.minKubeVersion"),
+            "write spec.minKubeVersion as full semver, e.g. 1.28.0",
+        )
+    return out
 
 
 def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     """The required-field walk of api's ``checkEmptyFields`` for the fields that have no ``omitempty``."""
-    missing: list[tuple[str, str, str]] = []
-    data = csv.data
-    if not csv.metadata:
-        missing.append(("ObjectMeta", "$.metadata", "metadata"))
-    spec = data.get("spec")
-    if not isinstance(spec, Mapping) or not spec:
-        missing.append(("Spec", "$.spec", "spec"))
-    else:
-        install = as_map(spec.get("install"))
-        if not install:
-            missing.append(("Spec.InstallStrategy", "$.spec.install", "spec.install"))
-        else:
-            if not as_str(install.get("strategy")):
-                missing.append(
-                    ("Spec.InstallStrategy.StrategyName", "$.spec.install", "spec.install.strategy")
-                )
-            install_spec = as_map(install.get("spec"))
-            if (
-                install_spec
-                and not as_list(install_spec.get("deployments"))
-                and install_spec.get("deployments") is None
-            ):
-                missing.append(
-                    (
-                        "Spec.InstallStrategy.StrategySpec.DeploymentSpecs",
-                        "$.spec.install.spec",
-                        "spec.install.spec.deployments",
-                    )
-                )
-        if not as_str(spec.get("displayName")):
-            missing.append(("Spec.DisplayName", "$.spec", "spec.displayName"))
+    spec = csv.data.get("spec")
+    spec = spec if isinstance(spec, Mapping) else {}
+    install = as_map(spec.get("install"))
+    install_spec = as_map(install.get("spec"))
+    missing = [
+        ("ObjectMeta", "$.metadata", "metadata", not csv.metadata),
+        ("Spec", "$.spec", "spec", not spec),
+        ("Spec.InstallStrategy", "$.spec.install", "spec.install", spec and not install),
+        (
+            "Spec.InstallStrategy.StrategyName",
+            "$.spec.install",
+            "spec.install.strategy",
+            install and not as_str(install.get("strategy")),
+        ),
+        (
+            "Spec.InstallStrategy.StrategySpec.DeploymentSpecs",
+            "$.spec.install.spec",
+            "spec.install.spec.deployments",
+            install_spec and install_spec.get("deployments") is None,
+        ),
+        ("Spec.DisplayName", "$.spec", "spec.displayName", spec and not as_str(spec.get("displayName"))),
+    ]
     return [
         finding(
             ids.CSV_REQUIRED_FIELD,
@@ -296,24 +261,24 @@ def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
             f"set {yaml_path}",
             bundle,
         )
-        for go_path, path, yaml_path in missing
+        for go_path, path, yaml_path, absent in missing
+        if absent
     ]
 
 
 def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """OLM annotations written in the wrong case (api ``annotations.go``); used for CSVs and OperatorGroups."""
     out = BundleFindings(bundle)
-    for key in manifest.annotations:
-        key_text = str(key)
+    for key in map(str, manifest.annotations):
         for want in CASE_SENSITIVE_ANNOTATIONS:
-            if key_text != want and key_text.lower() == want.lower():
+            if key != want and key.lower() == want.lower():
                 out.flag(
                     ids.ANNOTATION_CASE,
                     api_message(
-                        f"provided annotation {key_text} uses wrong case and should be {want} instead",
+                        f"provided annotation {key} uses wrong case and should be {want} instead",
                         value=manifest.name,
                     ),
-                    manifest.loc(f"$.metadata.annotations[{key_text!r}]"),
+                    manifest.loc(f"$.metadata.annotations[{key!r}]"),
                     f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
                 )
     return out
@@ -323,24 +288,15 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
     """Every CSV-validator rule for one CSV."""
     name = csv.name
     out = BundleFindings(bundle)
-    problems = name_violations(name)
-    if problems:
-        out.flag(
-            ids.CSV_NAME,
-            csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
-            csv.loc("$.metadata.name"),
-            "name the CSV <package>.v<version>, lower case, at most 63 characters",
-        )
     replaces = as_str(csv.spec.get("replaces"))
-    if replaces:
-        problems = name_violations(replaces)
+    for field, value, hint in (
+        ("metadata.name", name, "name the CSV <package>.v<version>, lower case, at most 63 characters"),
+        ("spec.replaces", replaces, "spec.replaces must name an existing CSV (<package>.v<version>)"),
+    ):
+        problems = name_violations(value) if value or field == "metadata.name" else []
         if problems:
-            out.flag(
-                ids.CSV_NAME,
-                csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
-                csv.loc("$.spec.replaces"),
-                "spec.replaces must name an existing CSV (<package>.v<version>)",
-            )
+            message = csv_message(f'{field} "{value}" is invalid: {",".join(problems)}', name)
+            out.flag(ids.CSV_NAME, message, csv.loc(f"$.{field}"), hint)
     out += _examples(csv, bundle)
     out += _install_modes(csv, bundle)
     out += _required(csv, bundle)

@@ -18,8 +18,10 @@ from releasekit.rules.bundle._common import (
     as_list,
     as_map,
     as_str,
+    crd_descriptions,
     finding,
     gvk_string,
+    pod_specs,
 )
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 
@@ -55,19 +57,15 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
     out = BundleFindings(bundle)
     for stray in bundle.stray_entries:
         if stray.is_dir:
-            out.flag(
-                ids.STRAY_DIRECTORY,
-                f"bundle manifests dir contains directory: {stray.path}",
-                Location(file=stray.path),
-                "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
-            )
+            rule, detail = ids.STRAY_DIRECTORY, "contains directory"
+            hint = "registry+v1 manifests must be a flat folder; move or delete the sub-folder"
         else:
-            out.flag(
+            rule, detail, hint = (
                 ids.STRAY_HIDDEN_FILE,
-                f"bundle manifests dir has hidden file: {stray.path}",
-                Location(file=stray.path),
+                "has hidden file",
                 "delete the hidden file from the manifests folder",
             )
+        out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
     manifests_dir = (
         f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
     )
@@ -146,13 +144,7 @@ def pullspec_error(image: str) -> str | None:
 
 
 def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    install_spec = as_map(as_map(csv.spec.get("install")).get("spec"))
-    used = set()
-    for deployment in as_list(install_spec.get("deployments")):
-        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
-        account = as_str(pod.get("serviceAccountName"))
-        if account:
-            used.add(account)
+    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv)} - {""}
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
@@ -195,20 +187,17 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
     release = as_str(csv.spec.get("release"))
-    if not release:
-        return []
     expected = f"{bundle.package}-v{as_str(csv.spec.get('version'))}-{release}"
-    if csv.name == expected:
+    if not release or csv.name == expected:
         return []
+    message = f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"'
+    hint = f"rename the CSV {expected}"
     return [
         finding(
             ids.BUNDLE_RELEASE_NAME,
-            api_message(
-                f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"',
-                value=csv.name,
-            ),
+            api_message(message, value=csv.name),
             csv.loc("$.metadata.name"),
-            f"rename the CSV {expected}",
+            hint,
             bundle,
         )
     ]
@@ -218,29 +207,19 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
     out = BundleFindings(bundle)
     for index, item in enumerate(as_list(csv.spec.get("relatedImages"))):
         image = as_str(as_map(item).get("image"))
-        path = f"$.spec.relatedImages[{index}].image"
+        path = f"$.spec.relatedImages[{index}]"
         if not image:
-            out.flag(
-                ids.BUNDLE_RELATED_IMAGE,
-                api_message(
-                    f"relatedImages[{index}] has an empty image field",
-                    value=f"spec.relatedImages[{index}].image",
-                ),
-                csv.loc(f"$.spec.relatedImages[{index}]"),
+            detail, hint = (
+                "has an empty image field",
                 "give every related image a pull spec, or remove the entry",
             )
+        elif (problem := pullspec_error(image)) is not None:
+            detail = f'has an invalid image pullspec "{image}": {problem}'
+            hint, path = "write the image as registry/repository[:tag][@sha256:<64 hex>]", f"{path}.image"
+        else:
             continue
-        problem = pullspec_error(image)
-        if problem is not None:
-            out.flag(
-                ids.BUNDLE_RELATED_IMAGE,
-                api_message(
-                    f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
-                    value=f"spec.relatedImages[{index}].image",
-                ),
-                csv.loc(path),
-                "write the image as registry/repository[:tag][@sha256:<64 hex>]",
-            )
+        message = api_message(f"relatedImages[{index}] {detail}", value=f"spec.relatedImages[{index}].image")
+        out.flag(ids.BUNDLE_RELATED_IMAGE, message, csv.loc(path), hint)
     return out
 
 
@@ -266,13 +245,10 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
             else:
                 keys[key] = crd
     owned: dict[tuple[str, str, str], str] = {}
-    for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
-        item = as_map(item)
+    for path, item in crd_descriptions(csv):
         owned_name = as_str(item.get("name"))
         group = owned_name.partition(".")[2] if "." in owned_name else owned_name  # api keeps a dotless name
-        owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = (
-            f"$.spec.customresourcedefinitions.owned[{index}]"
-        )
+        owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = path
     for key, path in owned.items():
         if key not in keys:
             out.flag(
