@@ -24,7 +24,7 @@ from releasekit.model.bundle import (
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, crd_descriptions
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest
 
@@ -66,7 +66,9 @@ _REQUIRED = (
 )
 
 _VERSION = r"v?(?:\d+|[xX*])(?:\.(?:\d+|[xX*])){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?"
-_COMPARATOR = re.compile(rf"^(?:>=|<=|>|<|==|=|!=|!)?{_VERSION}$")
+_OPERATORS = ">=|<=|>|<|==|=|!=|!"
+_COMPARATOR = re.compile(rf"^(?:{_OPERATORS})?{_VERSION}$")
+_OPERATOR_SPACE = re.compile(rf"(?<!\S)({_OPERATORS})\s+")
 
 
 def semver_range_valid(text: str) -> bool:
@@ -74,18 +76,23 @@ def semver_range_valid(text: str) -> bool:
     if not text.strip():
         return False
     for alternative in text.split("||"):
-        parts = alternative.split()
-        if not parts:
-            return False
-        joined: list[str] = []
-        for part in parts:  # "> 1.0.0" is written with a space in some ranges
-            if joined and joined[-1] in (">=", "<=", ">", "<", "=", "==", "!=", "!"):
-                joined[-1] += part
-            else:
-                joined.append(part)
-        if not all(_COMPARATOR.match(p) for p in joined):
+        parts = _OPERATOR_SPACE.sub(r"\1", alternative).split()  # some ranges write "> 1.0.0"
+        if not parts or not all(_COMPARATOR.match(part) for part in parts):
             return False
     return True
+
+
+_DEPENDENCY_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "olm.gvk": (
+        ("group", "API Group is empty"),
+        ("version", "API Version is empty"),
+        ("kind", "API Kind is empty"),
+    ),
+    "olm.package": (("packageName", "Package name is empty"),),
+    "olm.label": (("label", "Label information is missing"),),
+    "olm.constraint": (),
+}
+"""The dependency types reg parses: each required ``value`` field and reg's complaint when it is empty."""
 
 
 def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
@@ -99,7 +106,7 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
         kind = as_str(item.get("type"))
         value = item.get("value")
         unparsable = "value" not in item or (value is not None and not isinstance(value, Mapping))
-        if kind not in ("olm.gvk", "olm.package", "olm.label", "olm.constraint") or unparsable:
+        if kind not in _DEPENDENCY_FIELDS or unparsable:
             add(
                 index,
                 f"couldn't parse dependency of type {kind}",
@@ -107,28 +114,15 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
             )
             continue
         value_map = as_map(value)
-        if kind == "olm.gvk":
-            for field, label in (("group", "Group"), ("version", "Version"), ("kind", "Kind")):
-                if not as_str(value_map.get(field)):
-                    add(index, f"API {label} is empty", f"set value.{field}")
-        elif kind == "olm.package":
-            if not as_str(value_map.get("packageName")):
-                add(index, "Package name is empty", "set value.packageName")
-            version = as_str(value_map.get("version"))
-            if not version:
-                add(index, "Package version is empty", "set value.version to a semver range such as >=1.0.0")
-            elif not semver_range_valid(version):
-                add(
-                    index,
-                    "Invalid semver format version",
-                    "write value.version as a semver range such as >=1.0.0",
-                )
-        elif kind == "olm.label":
-            if not as_str(value_map.get("label")):
-                add(index, "Label information is missing", "set value.label")
-        elif kind == "olm.constraint" and not any(
-            key in value_map for key in ("cel", "gvk", "package", "all", "any", "not")
-        ):
+        for field, detail in _DEPENDENCY_FIELDS[kind]:
+            if not as_str(value_map.get(field)):
+                add(index, detail, f"set value.{field}")
+        version, semver = as_str(value_map.get("version")), "a semver range such as >=1.0.0"
+        if kind == "olm.package" and not version:
+            add(index, "Package version is empty", f"set value.version to {semver}")
+        elif kind == "olm.package" and not semver_range_valid(version):
+            add(index, "Invalid semver format version", f"write value.version as {semver}")
+        if kind == "olm.constraint" and not value_map.keys() & {"cel", "gvk", "package", "all", "any", "not"}:
             add(
                 index,
                 "The CEL field is missing",
@@ -139,35 +133,10 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
 
 def validate_registry_format(bundle: Bundle) -> list[Finding]:
     """Operator-registry's ``ValidateBundleFormat``: folders, annotations, media type, dependencies."""
-    if bundle.layout.value != "bundle-root":
-        return []
-    out = _layout_findings(bundle)
-    if out:
-        return out
-    annotations = bundle.annotations
-    if annotations is None:
-        return [
-            finding(
-                ids.FORMAT_NO_ANNOTATIONS,
-                "Could not find annotations file",
-                Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
-                "add metadata/annotations.yaml with a top-level annotations map",
-                bundle,
-            )
-        ]
-    out += _missing_annotation_findings(bundle, annotations)
-    out += _mediatype_findings(bundle, annotations)
-    out += _channel_findings(bundle, annotations)
-    out += _dir_value_findings(bundle, annotations)
-    if bundle.dependencies is not None:
-        out += _dependency_findings(bundle, bundle.dependencies)
-    return out
-
-
-def _layout_findings(bundle: Bundle) -> list[Finding]:
-    """A bundle root holds a manifests and a metadata folder."""
-    root = Location(file=bundle.root)
     out = BundleFindings(bundle)
+    if bundle.layout.value != "bundle-root":
+        return out
+    root = Location(file=bundle.root)
     if not bundle.has_manifests_dir:
         out.flag(
             ids.FORMAT_LAYOUT,
@@ -179,75 +148,66 @@ def _layout_findings(bundle: Bundle) -> list[Finding]:
         out.flag(
             ids.FORMAT_LAYOUT, "Unable to locate metadata directory", root, "add metadata/annotations.yaml"
         )
+    annotations = bundle.annotations
+    if not out and annotations is None:
+        out.flag(
+            ids.FORMAT_NO_ANNOTATIONS,
+            "Could not find annotations file",
+            Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
+            "add metadata/annotations.yaml with a top-level annotations map",
+        )
+    if out or annotations is None:  # reg stops at the first of these
+        return out
+    out += _annotation_findings(bundle, annotations)
+    if bundle.dependencies is not None:
+        out += _dependency_findings(bundle, bundle.dependencies)
     return out
 
 
-def _annotation_loc(bundle: Bundle, annotations: Manifest, key: str) -> Location:
-    """Where annotation ``key`` is written, or the annotations map when it is missing."""
-    return annotations.loc(f"$.annotations[{key!r}]" if key in bundle.annotation_values else "$.annotations")
+def _annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """The required annotations, the media type detected, non-empty channels, the folder names (ours)."""
+    out = BundleFindings(bundle)
 
-
-def _missing_annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """Every annotation operator-registry requires is present."""
-    return [
-        finding(
-            ids.FORMAT_MISSING_ANNOTATION,
-            f'Missing annotation "{key}"',
-            _annotation_loc(bundle, annotations, key),
-            f"add {key} to metadata/annotations.yaml",
-            bundle,
+    def where(key: str) -> Location:  # the annotation, or the annotations map when it is missing
+        return annotations.loc(
+            f"$.annotations[{key!r}]" if key in bundle.annotation_values else "$.annotations"
         )
-        for key in _REQUIRED
-        if key not in bundle.annotation_values
-    ]
 
-
-def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The media type annotation names the format detected (registry+v1 with a CSV, plain without)."""
-    media = bundle.annotation(ANNOTATION_MEDIATYPE)
+    for key in _REQUIRED:
+        if key not in bundle.annotation_values:
+            out.flag(
+                ids.FORMAT_MISSING_ANNOTATION,
+                f'Missing annotation "{key}"',
+                where(key),
+                f"add {key} to metadata/annotations.yaml",
+            )
+    media = bundle.annotation(ANNOTATION_MEDIATYPE) or ""  # reg compares a missing one too: reported twice
     detected = "registry+v1" if bundle.csv is not None else "plain"
-    if media is None:
-        media = ""  # reg compares the missing value too, so a missing media type is reported twice
-    if media == detected:
-        return []
-    return [
-        finding(
+    if media != detected:
+        out.flag(
             ids.FORMAT_MEDIATYPE,
             f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
-            _annotation_loc(bundle, annotations, ANNOTATION_MEDIATYPE),
+            where(ANNOTATION_MEDIATYPE),
             f"set {ANNOTATION_MEDIATYPE}: {detected}",
-            bundle,
         )
-    ]
-
-
-def _channel_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The channels (missing counts as empty) and a given default channel are not empty."""
-    out = BundleFindings(bundle)
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
-        if value is None and key == ANNOTATION_CHANNELS:
-            value = ""  # missing channels are also "empty" to reg
-        if value == "":
+        if value == "" or (
+            value is None and key == ANNOTATION_CHANNELS
+        ):  # missing channels are "empty" to reg
             out.flag(
                 ids.FORMAT_EMPTY_CHANNELS,
                 f'Expecting annotation "{key}" to have non-empty value',
-                _annotation_loc(bundle, annotations, key),
+                where(key),
                 "name the channel(s), comma separated",
             )
-    return out
-
-
-def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The manifests and metadata annotations name the bundle's folders (releasekit's own warning)."""
-    out = BundleFindings(bundle)
     for key, want in ((ANNOTATION_MANIFESTS, "manifests/"), (ANNOTATION_METADATA, "metadata/")):
         value = bundle.annotation(key)
         if value is not None and value.strip("/") != want.strip("/"):
             out.flag(
                 ids.FORMAT_DIR_VALUES,
                 f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
-                _annotation_loc(bundle, annotations, key),
+                where(key),
                 f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
                 Severity.WARNING,
             )
@@ -257,53 +217,35 @@ def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
 _GO_JSON_TYPES = {bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
 
 
+def _unmarshal_error(value: object, field: str, go_type: str, other: str = "value") -> str:
+    """encoding/json's complaint about ``value`` (``other``: the name of a type not in the table)."""
+    kind = _GO_JSON_TYPES.get(type(value), other)
+    return f"json: cannot unmarshal {kind} into Go struct field {field} of type {go_type}"
+
+
 def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
+    """(JSON path, message) where ``metadata`` does not decode into a Go ``ObjectMeta``."""
     metadata = obj.data.get("metadata")
     if metadata is None:
         return []
     if not isinstance(metadata, Mapping):
-        kind = _GO_JSON_TYPES.get(type(metadata), "string")
-        return [
-            (
-                "$.metadata",
-                f"json: cannot unmarshal {kind} into Go struct field .metadata of type v1.ObjectMeta",
-            )
-        ]
+        return [("$.metadata", _unmarshal_error(metadata, ".metadata", "v1.ObjectMeta", "string"))]
     problems: list[tuple[str, str]] = []
     for field in ("name", "namespace", "generateName", "uid", "resourceVersion"):
         value = metadata.get(field)
         if value is not None and not isinstance(value, str):
-            kind = _GO_JSON_TYPES.get(type(value), "value")
-            problems.append(
-                (
-                    f"$.metadata.{field}",
-                    f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type string",
-                )
-            )
+            message = _unmarshal_error(value, f"ObjectMeta.metadata.{field}", "string")
+            problems.append((f"$.metadata.{field}", message))
     for field in ("labels", "annotations"):
         value = metadata.get(field)
-        if value is None:
-            continue
-        if not isinstance(value, Mapping):
-            kind = _GO_JSON_TYPES.get(type(value), "string")
+        go_field = f"ObjectMeta.metadata.{field}"
+        if value is not None and not isinstance(value, Mapping):
             problems.append(
-                (
-                    f"$.metadata.{field}",
-                    f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type map[string]string",
-                )
+                (f"$.metadata.{field}", _unmarshal_error(value, go_field, "map[string]string", "string"))
             )
-            continue
-        for key, item in value.items():
-            if not isinstance(item, str):
-                kind = _GO_JSON_TYPES.get(type(item), "value")
-                problems.append(
-                    (
-                        f"$.metadata.{field}",
-                        f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type string",
-                    )
-                )
-                break
-            del key
+        wrong = [item for item in as_map(value).values() if not isinstance(item, str)]
+        if wrong:
+            problems.append((f"$.metadata.{field}", _unmarshal_error(wrong[0], go_field, "string")))
     return problems
 
 
@@ -313,12 +255,9 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
     for crd in bundle.crds:
         for version in crd_versions(crd):
             present.setdefault((crd.name, version), crd)
-    owned: dict[tuple[str, str], str] = {}
-    for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
-        item = as_map(item)
-        owned[(as_str(item.get("name")), as_str(item.get("version")))] = (
-            f"$.spec.customresourcedefinitions.owned[{index}]"
-        )
+    owned = {
+        (as_str(item.get("name")), as_str(item.get("version"))): path for path, item in crd_descriptions(csv)
+    }
     out = BundleFindings(bundle)
     for (name, version), path in owned.items():
         if (name, version) not in present:
