@@ -22,7 +22,7 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, finding, parse_tolerant
+from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, parse_tolerant
 from releasekit.rules.bundle.removed_apis import removed_apis_1_22
 
 __all__ = [
@@ -53,30 +53,26 @@ class OpenShiftRange:
         return self.low <= version and (self.high is None or version <= self.high)
 
 
-_V = r"v?(\d+)\.(\d+)"
+def _minor(text: str) -> tuple[int, int] | None:
+    """``v4.18`` (or ``4.18``) as (4, 18)."""
+    match = re.fullmatch(r"v?(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def parse_openshift_versions(text: str) -> OpenShiftRange | None:
     """Parse a versions value (quotes stripped); None when it is not one of the documented forms."""
     value = text.strip().strip("'\"").strip()
-    if m := re.fullmatch(rf"={_V}", value):
-        version = (int(m.group(1)), int(m.group(2)))
-        return OpenShiftRange(low=version, high=version)
-    if m := re.fullmatch(rf"{_V}-{_V}", value):
-        low, high = (int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))
+    if value.startswith("=") and (only := _minor(value[1:])) is not None:
+        return OpenShiftRange(low=only, high=only)
+    low_text, dash, high_text = value.partition("-")
+    low, high = _minor(low_text), _minor(high_text)
+    if dash and low is not None and high is not None:
         return OpenShiftRange(low=low, high=high) if low <= high else None
-    if m := re.fullmatch(_V, value):
-        return OpenShiftRange(low=(int(m.group(1)), int(m.group(2))), high=None)
-    parts = [p.strip() for p in value.split(",")]
-    if len(parts) > 1 and all(re.fullmatch(_V, p) for p in parts):
-        lows = [(int(p.lstrip("v").split(".")[0]), int(p.lstrip("v").split(".")[1])) for p in parts]
-        return OpenShiftRange(low=min(lows), high=None, legacy=True)
-    return None
-
-
-def _catalog_version(name: str) -> tuple[int, int] | None:
-    m = re.fullmatch(_V, name.strip())
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    if low is not None and not dash:
+        return OpenShiftRange(low=low, high=None)
+    lows = [_minor(part.strip()) for part in value.split(",")]
+    known = [version for version in lows if version is not None]
+    return OpenShiftRange(low=min(known), high=None, legacy=True) if len(known) == len(lows) > 1 else None
 
 
 def check_openshift_versions(
@@ -130,7 +126,7 @@ def check_openshift_versions(
         )
     if parsed is None or not catalogs:
         return out
-    wanted = sorted({v for v in (_catalog_version(c) for c in catalogs) if v is not None})
+    wanted = sorted({v for v in (_minor(c.strip()) for c in catalogs) if v is not None})
     outside = [v for v in wanted if not parsed.contains(v)]
     missing: list[tuple[int, int]] = []
     if parsed.high is not None and parsed.low[0] == parsed.high[0]:
@@ -279,56 +275,37 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     removed = removed_api_message(22, found).partition("Migrate the API(s) for ")[2]
     errors, warnings = _max_openshift(bundle, removed)
     location = csv.loc("$.metadata.annotations['olm.properties']")
-    out = [
-        finding(
-            ids.COMMUNITY_MAX_OCP,
-            csv_message(text, csv.name),
-            location,
-            "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs",
-            bundle,
-        )
-        for text in errors
-    ]
-    out += [
-        finding(
+    out = BundleFindings(bundle)
+    for text in errors:
+        hint = "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs"
+        out.flag(ids.COMMUNITY_MAX_OCP, csv_message(text, csv.name), location, hint)
+    for text in warnings:
+        out.flag(
             ids.COMMUNITY_MAX_OCP,
             csv_message(text, csv.name),
             location,
             "write major.minor",
-            bundle,
-            severity=Severity.WARNING,
+            Severity.WARNING,
         )
-        for text in warnings
-    ]
     dockerfile = options.index_dockerfile
     if dockerfile is None:
         # upstream builds this warning list from its *error* list (community.go:196); we keep only the warning
-        out.append(
-            finding(
-                ids.COMMUNITY_OCP_LABEL,
-                csv_message(
-                    "please, inform the path of its index image file via the the optional key values and the key "
-                    f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
-                    f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
-                    csv.name,
-                ),
-                Location(file=bundle.root),
-                "pass the bundle Dockerfile as index-path",
-                bundle,
-                severity=Severity.WARNING,
-            )
+        out.flag(
+            ids.COMMUNITY_OCP_LABEL,
+            csv_message(
+                "please, inform the path of its index image file via the the optional key values and the key "
+                f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
+                f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
+                csv.name,
+            ),
+            Location(file=bundle.root),
+            "pass the bundle Dockerfile as index-path",
+            Severity.WARNING,
         )
         return out
     label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
     label_location = Location(file=dockerfile.file, line=label.line if label is not None else None)
-    out += [
-        finding(
-            ids.COMMUNITY_OCP_LABEL,
-            csv_message(text, csv.name),
-            label_location,
-            f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8",
-            bundle,
-        )
-        for text in check_ocp_label(dockerfile, removed)
-    ]
+    hint = f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8"
+    for text in check_ocp_label(dockerfile, removed):
+        out.flag(ids.COMMUNITY_OCP_LABEL, csv_message(text, csv.name), label_location, hint)
     return out
