@@ -23,7 +23,7 @@ from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, parse_tolerant
-from releasekit.rules.bundle.removed_apis import removed_apis_1_22
+from releasekit.rules.bundle.removed_apis import removed_api_message, removed_objects
 
 __all__ = [
     "OpenShiftRange",
@@ -267,11 +267,9 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     csv = bundle.csv
     if csv is None:
         return []
-    found, _ = removed_apis_1_22(bundle)
+    found, _ = removed_objects(bundle, 22)
     if not found:
         return []
-    from releasekit.rules.bundle.removed_apis import removed_api_message
-
     removed = removed_api_message(22, found).partition("Migrate the API(s) for ")[2]
     errors, warnings = _max_openshift(bundle, removed)
     location = csv.loc("$.metadata.annotations['olm.properties']")
