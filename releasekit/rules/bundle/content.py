@@ -11,20 +11,13 @@ dump of the object to the metadata message; releasekit names file and line inste
 from __future__ import annotations
 
 from releasekit.model import bundle_ids as ids
-from releasekit.model.bundle import Bundle, BundleLayout, Manifest
+from releasekit.model.bundle import Bundle, BundleLayout
 from releasekit.model.finding import Finding
-from releasekit.rules.bundle._common import BundleFindings, api_message
+from releasekit.rules.bundle._common import BundleFindings, api_message, gvk_string
 from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.registry import SUPPORTED_KINDS
 
-__all__ = ["go_gvk", "validate_sdk_content"]
-
-
-def go_gvk(obj: Manifest) -> str:
-    """Go's ``schema.GroupVersionKind.String()`` of an object: ``apps/v1, Kind=Deployment``, ``/v1, Kind=Pod``."""
-    api_version = obj.api_version
-    group, _, version = api_version.rpartition("/") if "/" in api_version else ("", "", api_version)
-    return f"{group}/{version}, Kind={obj.kind}"
+__all__ = ["validate_sdk_content"]
 
 
 def validate_sdk_content(bundle: Bundle) -> list[Finding]:
@@ -36,7 +29,10 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
         if obj.kind not in SUPPORTED_KINDS:
             out.flag(
                 ids.CONTENT_UNSUPPORTED_KIND,
-                api_message("unsupported media type registry+v1 for bundle object", value=go_gvk(obj)),
+                api_message(
+                    "unsupported media type registry+v1 for bundle object",
+                    value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
+                ),
                 obj.loc("$.kind"),
                 "OLM installs only these kinds from a registry+v1 bundle: "
                 + ", ".join(sorted(SUPPORTED_KINDS))

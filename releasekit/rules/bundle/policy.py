@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest, StreamPolicy
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, pod_specs
 from releasekit.rules.bundle.crd import crd_versions
 
 __all__ = [
@@ -70,10 +70,7 @@ def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
     container_image = as_str(csv.annotations.get("containerImage"))
     if container_image:
         yield container_image, "$.metadata.annotations.containerImage", "annotation containerImage"
-    install_spec = as_map(as_map(spec.get("install")).get("spec"))
-    for d_index, deployment in enumerate(as_list(install_spec.get("deployments"))):
-        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
-        pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
+    for pod_path, pod in pod_specs(csv):
         for field in ("initContainers", "containers"):
             for c_index, container in enumerate(as_list(pod.get(field))):
                 container = as_map(container)
