@@ -36,16 +36,11 @@ _UNSET = object()
 
 def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
     """Render like api's ``Error.Error()`` minus the ``Error: ``/``Warning: `` level prefix."""
-    head = ""
-    if field and value is not _UNSET:
-        head = f"Field {field}, Value {value}"
-    elif field:
-        head = f"Field {field}"
-    elif value is not _UNSET:
-        head = f"Value {value}"
-    if head and detail:
-        return f"{head}: {detail}"
-    return head or detail
+    parts = [f"Field {field}"] if field else []
+    if value is not _UNSET:
+        parts.append(f"Value {value}")
+    head = ", ".join(parts)
+    return f"{head}: {detail}" if head and detail else head or detail
 
 
 def csv_message(detail: str, csv_name: str) -> str:

@@ -27,7 +27,13 @@ from releasekit.rules.bundle._common import (
 )
 from releasekit.rules.bundle._k8s import dns1123_subdomain_errors, label_value_errors
 
-__all__ = ["MIN_KUBE_NOT_INFORMED", "check_annotation_case", "validate_csv", "validate_csv_manifest"]
+__all__ = [
+    "MIN_KUBE_NOT_INFORMED",
+    "check_annotation_case",
+    "min_kube_problems",
+    "validate_csv",
+    "validate_csv_manifest",
+]
 
 MIN_KUBE_NOT_INFORMED = (
     "csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. "
@@ -208,25 +214,18 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     return out
 
 
-def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    value = as_str(csv.spec.get("minKubeVersion")).strip()
-    out = BundleFindings(bundle)
+def min_kube_problems(spec: Mapping[str, Any]) -> list[tuple[str, str, str, Severity]]:
+    """(detail, JSON path, hint, severity) of ``spec.minKubeVersion``: missing (a warning) or not full semver."""
+    value = as_str(spec.get("minKubeVersion")).strip()
     if not value:
-        out.flag(
-            ids.CSV_MIN_KUBE_VERSION,
-            csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
-            csv.loc("$.spec"),
-            "set spec.minKubeVersion, e.g. 1.28.0",
-            Severity.WARNING,
-        )
-    elif parse_semver(value) is None:
-        out.flag(
-            ids.CSV_MIN_KUBE_VERSION,
-            csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
-            csv.loc("$.spec.minKubeVersion"),
+        return [(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)]
+    if parse_semver(value) is None:
+        detail, hint = (
+            f"csv.Spec.MinKubeVersion has an invalid value: {value}",
             "write spec.minKubeVersion as full semver, e.g. 1.28.0",
         )
-    return out
+        return [(detail, "$.spec.minKubeVersion", hint, Severity.ERROR)]
+    return []
 
 
 def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
@@ -300,7 +299,8 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
     out += _examples(csv, bundle)
     out += _install_modes(csv, bundle)
     out += _required(csv, bundle)
-    out += _min_kube(csv, bundle)
+    for detail, path, hint, severity in min_kube_problems(csv.spec):
+        out.flag(ids.CSV_MIN_KUBE_VERSION, csv_message(detail, name), csv.loc(path), hint, severity)
     out += check_annotation_case(csv, bundle)
     if "olm.properties" in csv.annotations:
         out.flag(

@@ -19,10 +19,9 @@ from releasekit.rules.bundle._common import (
     as_map,
     as_str,
     csv_message,
-    parse_semver,
     parse_tolerant,
 )
-from releasekit.rules.bundle.csv import MIN_KUBE_NOT_INFORMED
+from releasekit.rules.bundle.csv import min_kube_problems
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 
 __all__ = [
@@ -118,7 +117,7 @@ def _hub_checks(bundle: Bundle) -> list[Finding]:
         *_named_items(spec, "links", "url", _url_error, "write an absolute URL (https://...)"),
         *_version_problems(spec),
         *_icon_problems(spec),
-        *_min_kube_problems(spec),
+        *(_Problem(*problem) for problem in min_kube_problems(spec)),
     ]
     out = BundleFindings(bundle)
     for detail, path, hint, severity in problems:
@@ -182,18 +181,6 @@ def _icon_problems(spec: Mapping[str, Any]) -> list[_Problem]:
         detail = f"csv.Spec.Icon {media} does not have a valid mediatype"
         out.append(_Problem(detail, "$.spec.icon[0].mediatype", "use one of " + ", ".join(_ICON_TYPES)))
     return out
-
-
-def _min_kube_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """``spec.minKubeVersion`` is set (a warning otherwise) and full semver."""
-    min_kube = as_str(spec.get("minKubeVersion")).strip()
-    if not min_kube:
-        hint = "set spec.minKubeVersion, e.g. 1.28.0"
-        return [_Problem(MIN_KUBE_NOT_INFORMED, "$.spec", hint, Severity.WARNING)]
-    if parse_semver(min_kube) is None:
-        detail = f"csv.Spec.MinKubeVersion has an invalid value: {min_kube}"
-        return [_Problem(detail, "$.spec.minKubeVersion", "write full semver, e.g. 1.28.0")]
-    return []
 
 
 def validate_capabilities(bundle: Bundle) -> list[Finding]:
