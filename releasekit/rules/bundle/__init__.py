@@ -98,7 +98,6 @@ from collections.abc import Callable
 
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle.content import validate_sdk_content
 from releasekit.rules.bundle.crd import validate_crd
 from releasekit.rules.bundle.csv import validate_csv
 from releasekit.rules.bundle.good_practices import validate_good_practices
@@ -111,7 +110,11 @@ from releasekit.rules.bundle.operatorhub import (
     validate_operatorhub_v2,
 )
 from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, policy_severity
-from releasekit.rules.bundle.registry import validate_registry_content, validate_registry_format
+from releasekit.rules.bundle.registry import (
+    validate_registry_content,
+    validate_registry_format,
+    validate_sdk_content,
+)
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
 

@@ -4,7 +4,9 @@ Pure. Rules RK-BUNDLE-010 … 018. Format (reg ``ValidateBundleFormat``): both f
 file with the required keys, the media type, non-empty channels, ``dependencies.yaml``. Content (reg
 ``ValidateBundleContent``): supported kinds, object metadata that kubectl accepts, and reg's own
 owned-CRD check keyed by CRD name; CSV and CRD validator errors are added by the caller's validator
-list (reg drops warnings, so the content validator reports the CSV/CRD errors only).
+list (reg drops warnings, so the content validator reports the CSV/CRD errors only). operator-sdk runs
+its own content check (sdk ``internal/registry/validate.go``) with its own wording and apimachinery's
+``ValidateObjectMetaAccessor``: :func:`validate_sdk_content`.
 """
 
 from __future__ import annotations
@@ -21,14 +23,30 @@ from releasekit.model.bundle import (
     ANNOTATION_METADATA,
     ANNOTATION_PACKAGE,
     Bundle,
+    BundleLayout,
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, crd_descriptions
+from releasekit.rules.bundle._common import (
+    BundleFindings,
+    api_message,
+    as_list,
+    as_map,
+    as_str,
+    crd_descriptions,
+    gvk_string,
+)
+from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest
 
-__all__ = ["SUPPORTED_KINDS", "semver_range_valid", "validate_registry_content", "validate_registry_format"]
+__all__ = [
+    "SUPPORTED_KINDS",
+    "semver_range_valid",
+    "validate_registry_content",
+    "validate_registry_format",
+    "validate_sdk_content",
+]
 
 SUPPORTED_KINDS = frozenset(
     {
@@ -305,4 +323,41 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
         out += [f for f in validate_csv_manifest(bundle.csv, bundle) if f.severity is Severity.ERROR]
     for crd in bundle.crds:
         out += validate_crd_manifest(crd, bundle)
+    return out
+
+
+def validate_sdk_content(bundle: Bundle) -> list[Finding]:
+    """Operator-sdk's own ``ValidateBundleContent``: kinds and metadata of the objects besides CSV and CRDs.
+
+    The sdk appends the Go dump of the object to the metadata message; releasekit names file and line.
+    """
+    if bundle.layout is BundleLayout.FILE or bundle.csv is None:
+        return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
+    out = BundleFindings(bundle)
+    for obj in bundle.objects:
+        if obj.kind not in SUPPORTED_KINDS:
+            out.flag(
+                ids.CONTENT_UNSUPPORTED_KIND,
+                api_message(
+                    "unsupported media type registry+v1 for bundle object",
+                    value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
+                ),
+                obj.loc("$.kind"),
+                "OLM installs only these kinds from a registry+v1 bundle: "
+                + ", ".join(sorted(SUPPORTED_KINDS))
+                + "; let the operator create the object, or leave it out",
+            )
+            continue
+        problems = object_meta_problems(obj.data.get("metadata"))
+        if problems:
+            out.flag(
+                ids.CONTENT_OBJECT_METADATA,
+                api_message(
+                    f"error validating object: {aggregate([message for _, message in problems])}",
+                    value=obj.name,
+                ),
+                obj.loc(problems[0][0]),
+                "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
+                "operator's namespace), and label/annotation keys of the form [prefix/]name",
+            )
     return out

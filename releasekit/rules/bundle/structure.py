@@ -40,16 +40,12 @@ MAX_COMPRESSED_SIZE = 1 << 20
 
 def format_size(size: float) -> str:
     """Operator-framework/api's decimal size rendering: ``948.6 kB``, ``2.1 MB``."""
-    unit = 1000
-    if size < unit:
+    if size < 1000:
         return f"{int(size)} B"
-    div, exp = float(unit), 0
-    n = size / unit
-    while n >= unit and exp < 5:
-        div *= unit
+    exp = 0
+    while size / 1000 ** (exp + 1) >= 1000 and exp < 5:
         exp += 1
-        n = size / div
-    return f"{size / div:.1f} {'kMGTPE'[exp]}B"
+    return f"{size / 1000 ** (exp + 1):.1f} {'kMGTPE'[exp]}B"
 
 
 def validate_loader(bundle: Bundle) -> list[Finding]:
@@ -60,11 +56,8 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             rule, detail = ids.STRAY_DIRECTORY, "contains directory"
             hint = "registry+v1 manifests must be a flat folder; move or delete the sub-folder"
         else:
-            rule, detail, hint = (
-                ids.STRAY_HIDDEN_FILE,
-                "has hidden file",
-                "delete the hidden file from the manifests folder",
-            )
+            rule, detail = ids.STRAY_HIDDEN_FILE, "has hidden file"
+            hint = "delete the hidden file from the manifests folder"
         out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
     manifests_dir = (
         f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
@@ -120,11 +113,8 @@ def pullspec_error(image: str) -> str | None:
         return "invalid reference format"
     name = match.group("name")
     first, slash, rest = name.partition("/")
-    remote = (
-        rest
-        if slash and ("." in first or ":" in first or first == "localhost" or first != first.lower())
-        else name
-    )
+    has_domain = "." in first or ":" in first or first == "localhost" or first != first.lower()
+    remote = rest if slash and has_domain else name
     if remote != remote.lower() or not re.fullmatch(rf"{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*", remote):
         return f"invalid reference format: repository name ({remote}) must be lowercase"
     if len(name) > 255:
@@ -134,12 +124,10 @@ def pullspec_error(image: str) -> str | None:
         algorithm, _, encoded = digest.partition(":")
         if algorithm not in _DIGEST_LENGTHS:
             return "unsupported digest algorithm"
-        if len(encoded) != _DIGEST_LENGTHS[algorithm] or not re.fullmatch(r"[a-f0-9]+", encoded):
-            return (
-                "invalid checksum digest length"
-                if len(encoded) != _DIGEST_LENGTHS[algorithm]
-                else "invalid checksum digest format"
-            )
+        if len(encoded) != _DIGEST_LENGTHS[algorithm]:
+            return "invalid checksum digest length"
+        if not re.fullmatch(r"[a-f0-9]+", encoded):
+            return "invalid checksum digest format"
     return None
 
 
