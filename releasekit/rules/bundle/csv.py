@@ -106,30 +106,23 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     annotations = csv.annotations
     out = BundleFindings(bundle)
     if not annotations:
-        out.flag(
-            ids.CSV_EXAMPLES_MISSING,
-            csv_message("annotations not found", csv.name),
-            csv.loc("$.metadata"),
-            "add metadata.annotations with an alm-examples list of example custom resources",
-            Severity.WARNING,
-        )
+        message = csv_message("annotations not found", csv.name)
+        hint = "add metadata.annotations with an alm-examples list of example custom resources"
+        out.flag(ids.CSV_EXAMPLES_MISSING, message, csv.loc("$.metadata"), hint, Severity.WARNING)
         return out
     if "alm-examples" not in annotations and "olm.examples" not in annotations:
-        out.flag(
-            ids.CSV_EXAMPLES_MISSING,
-            csv_message("example annotations not found", csv.name),
-            csv.loc("$.metadata.annotations"),
-            "add an alm-examples annotation with one example per owned API",
-            Severity.WARNING,
-        )
+        message = csv_message("example annotations not found", csv.name)
+        hint = "add an alm-examples annotation with one example per owned API"
+        out.flag(ids.CSV_EXAMPLES_MISSING, message, csv.loc("$.metadata.annotations"), hint, Severity.WARNING)
         return out
     key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
     if "alm-examples" in annotations and "olm.examples" in annotations:
+        message = csv_message(
+            "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", csv.name
+        )
         out.flag(
             ids.CSV_EXAMPLES_MISSING,
-            csv_message(
-                "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", csv.name
-            ),
+            message,
             csv.loc("$.metadata.annotations['olm.examples']"),
             "keep only alm-examples",
             Severity.WARNING,
@@ -149,12 +142,9 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         crd_name = as_str(owned.get("name"))
         _, dot, group = crd_name.partition(".")
         if not dot:
-            out.flag(
-                ids.CSV_OWNED_CRD_NAME,
-                f"couldn't parse plural.group from crd name: {crd_name}",
-                csv.loc(f"{owned_path}.name"),
-                "name an owned CRD <plural>.<group>, as its metadata.name",
-            )
+            message = f"couldn't parse plural.group from crd name: {crd_name}"
+            hint = "name an owned CRD <plural>.<group>, as its metadata.name"
+            out.flag(ids.CSV_OWNED_CRD_NAME, message, csv.loc(f"{owned_path}.name"), hint)
             continue
         provided[(group, as_str(owned.get("version")), as_str(owned.get("kind")))] = owned_path
     for index, api in enumerate(as_list(as_map(csv.spec.get("apiservicedefinitions")).get("owned"))):
@@ -162,21 +152,14 @@ def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         gvk = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
         provided[gvk] = f"$.spec.apiservicedefinitions.owned[{index}]"
     for gvk in sorted(parsed - provided.keys()):
-        out.flag(
-            ids.CSV_EXAMPLE_NOT_PROVIDED,
-            api_message("example must have a provided API", value=gvk_string(*gvk)),
-            csv.loc(path),
-            "drop the example or add the API to spec.customresourcedefinitions.owned",
-        )
+        message = api_message("example must have a provided API", value=gvk_string(*gvk))
+        hint = "drop the example or add the API to spec.customresourcedefinitions.owned"
+        out.flag(ids.CSV_EXAMPLE_NOT_PROVIDED, message, csv.loc(path), hint)
     for gvk, owned_path in sorted(provided.items()):
         if gvk not in parsed:
-            out.flag(
-                ids.CSV_API_WITHOUT_EXAMPLE,
-                api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
-                csv.loc(owned_path),
-                f"add an example {gvk[2]} to the {key} annotation",
-                Severity.WARNING,
-            )
+            message = api_message("provided API should have an example annotation", value=gvk_string(*gvk))
+            hint = f"add an example {gvk[2]} to the {key} annotation"
+            out.flag(ids.CSV_API_WITHOUT_EXAMPLE, message, csv.loc(owned_path), hint, Severity.WARNING)
     return out
 
 
@@ -185,32 +168,28 @@ def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     modes = [as_map(m) for m in as_list(spec.get("installModes"))]
     out = BundleFindings(bundle)
     if not modes:
+        message = csv_message("install modes not found", csv.name)
+        hint = "declare spec.installModes (releasekit bundles support AllNamespaces only)"
         out.flag(
             ids.CSV_INSTALL_MODES,
-            csv_message("install modes not found", csv.name),
+            message,
             csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
-            "declare spec.installModes (releasekit bundles support AllNamespaces only)",
+            hint,
         )
         return out
     last = {as_str(m.get("type")): m.get("supported") is True for m in modes}  # a repeated type: last wins
     supported = {kind for kind, ok in last.items() if ok}
     for index, webhook in enumerate(as_list(spec.get("webhookdefinitions"))):
         if as_list(as_map(webhook).get("conversionCRDs")) and supported != {"AllNamespaces"}:
-            out.flag(
-                ids.CSV_INSTALL_MODES,
-                csv_message(
-                    "only AllNamespaces InstallModeType is supported when conversionCRDs is present", csv.name
-                ),
-                csv.loc(f"$.spec.webhookdefinitions[{index}]"),
-                "support only the AllNamespaces install mode, or drop the conversion webhook",
+            message = csv_message(
+                "only AllNamespaces InstallModeType is supported when conversionCRDs is present", csv.name
             )
+            hint = "support only the AllNamespaces install mode, or drop the conversion webhook"
+            out.flag(ids.CSV_INSTALL_MODES, message, csv.loc(f"$.spec.webhookdefinitions[{index}]"), hint)
     if not supported:
-        out.flag(
-            ids.CSV_INSTALL_MODES,
-            csv_message("none of InstallModeTypes are supported", csv.name),
-            csv.loc("$.spec.installModes"),
-            "mark at least one install mode supported: true",
-        )
+        message = csv_message("none of InstallModeTypes are supported", csv.name)
+        hint = "mark at least one install mode supported: true"
+        out.flag(ids.CSV_INSTALL_MODES, message, csv.loc("$.spec.installModes"), hint)
     return out
 
 
@@ -271,15 +250,12 @@ def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> l
     for key in map(str, manifest.annotations):
         for want in CASE_SENSITIVE_ANNOTATIONS:
             if key != want and key.lower() == want.lower():
-                out.flag(
-                    ids.ANNOTATION_CASE,
-                    api_message(
-                        f"provided annotation {key} uses wrong case and should be {want} instead",
-                        value=manifest.name,
-                    ),
-                    manifest.loc(f"$.metadata.annotations[{key!r}]"),
-                    f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
+                message = api_message(
+                    f"provided annotation {key} uses wrong case and should be {want} instead",
+                    value=manifest.name,
                 )
+                hint = f"rename the annotation to {want}; OLM reads annotation names case-sensitively"
+                out.flag(ids.ANNOTATION_CASE, message, manifest.loc(f"$.metadata.annotations[{key!r}]"), hint)
     return out
 
 

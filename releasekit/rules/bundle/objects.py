@@ -34,19 +34,13 @@ def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
     max_unavailable = spec.get("maxUnavailable")
     # upstream reads IntVal, which is 0 for every string, so it also refuses "50%"; we refuse only zero
     if not isinstance(max_unavailable, bool | None) and str(max_unavailable).strip() in ("0", "0%"):
-        out.flag(
-            ids.OBJ_PDB,
-            api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name),
-            obj.loc("$.spec.maxUnavailable"),
-            "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades",
-        )
+        message = api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name)
+        hint = "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades"
+        out.flag(ids.OBJ_PDB, message, obj.loc("$.spec.maxUnavailable"), hint)
     if as_str(spec.get("minAvailable")) == "100%":
-        out.flag(
-            ids.OBJ_PDB,
-            api_message("minAvailable field cannot be set to 100%", value=obj.name),
-            obj.loc("$.spec.minAvailable"),
-            "require fewer than all pods, or nodes can never be drained",
-        )
+        message = api_message("minAvailable field cannot be set to 100%", value=obj.name)
+        hint = "require fewer than all pods, or nodes can never be drained"
+        out.flag(ids.OBJ_PDB, message, obj.loc("$.spec.minAvailable"), hint)
     return out
 
 
@@ -64,33 +58,26 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             and "poddisruptionbudgets" in resources
             and verbs & {"*", "create", "update", "patch"}
         ):
-            out.flag(
-                ids.OBJ_RBAC_PDB,
-                api_message(
-                    "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
-                    "stability",
-                    value=obj.name,
-                ),
-                obj.loc(path),
-                "avoid granting write access to PodDisruptionBudgets",
-                Severity.WARNING,
+            message = api_message(
+                "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
+                "stability",
+                value=obj.name,
             )
+            hint = "avoid granting write access to PodDisruptionBudgets"
+            out.flag(ids.OBJ_RBAC_PDB, message, obj.loc(path), hint, Severity.WARNING)
         if (
             "security.openshift.io" in groups
             and "securitycontextconstraints" in resources
             and verbs & {"*", "delete", "update", "patch"}
             and names & DEFAULT_SCCS
         ):
-            out.flag(
-                ids.OBJ_RBAC_SCC,
-                api_message(
-                    "RBAC includes permission to modify default securitycontextconstraints, which could impact "
-                    "cluster stability",
-                    value=obj.name,
-                ),
-                obj.loc(path),
-                "never modify the default SCCs; create a dedicated SCC instead",
+            message = api_message(
+                "RBAC includes permission to modify default securitycontextconstraints, which could impact "
+                "cluster stability",
+                value=obj.name,
             )
+            hint = "never modify the default SCCs; create a dedicated SCC instead"
+            out.flag(ids.OBJ_RBAC_SCC, message, obj.loc(path), hint)
     return out
 
 

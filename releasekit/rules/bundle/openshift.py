@@ -97,33 +97,25 @@ def check_openshift_versions(
     for text, location in sources:
         current = parse_openshift_versions(text)
         if current is None:
-            out.flag(
-                ids.RK_OCP_VERSIONS_FORM,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
-                location,
-                f"write it as {forms}",
-                form_severity,
-            )
+            message = f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range'
+            hint = f"write it as {forms}"
+            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, hint, form_severity)
         elif current.legacy:
-            out.flag(
-                ids.RK_OCP_VERSIONS_FORM,
+            message = (
                 f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
-                f'"v{current.low[0]}.{current.low[1]}" and later',
-                location,
-                f"write it as {forms}",
-                Severity.WARNING,
+                f'"v{current.low[0]}.{current.low[1]}" and later'
             )
+            hint = f"write it as {forms}"
+            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, hint, Severity.WARNING)
         if parsed is None:
             parsed = current
     if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
-        out.flag(
-            ids.RK_OCP_VERSIONS_FORM,
+        message = (
             f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
-            "metadata/annotations.yaml (the annotations file wins)",
-            sources[1][1],
-            "make the LABEL and the annotation equal",
-            Severity.WARNING,
+            "metadata/annotations.yaml (the annotations file wins)"
         )
+        hint = "make the LABEL and the annotation equal"
+        out.flag(ids.RK_OCP_VERSIONS_FORM, message, sources[1][1], hint, Severity.WARNING)
     if parsed is None or not catalogs:
         return out
     wanted = sorted({v for v in (_minor(c.strip()) for c in catalogs) if v is not None})
@@ -147,14 +139,14 @@ def check_openshift_versions(
             parts.append(f"the release is in catalog(s) {show(outside)} outside the range")
         if missing:
             parts.append(f"the range includes {show(missing)} where the release is in no catalog")
-        out.flag(
-            ids.RK_OCP_VERSIONS_CATALOGS,
+        message = (
             f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
-            f"({show(wanted)}): " + "; ".join(parts),
-            sources[0][1],
-            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
-            Severity.WARNING,
+            f"({show(wanted)}): " + "; ".join(parts)
         )
+        hint = (
+            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to"
+        )
+        out.flag(ids.RK_OCP_VERSIONS_CATALOGS, message, sources[0][1], hint, Severity.WARNING)
     return out
 
 
@@ -278,24 +270,20 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
         hint = "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs"
         out.flag(ids.COMMUNITY_MAX_OCP, csv_message(text, csv.name), location, hint)
     for text in warnings:
-        out.flag(
-            ids.COMMUNITY_MAX_OCP,
-            csv_message(text, csv.name),
-            location,
-            "write major.minor",
-            Severity.WARNING,
-        )
+        message = csv_message(text, csv.name)
+        out.flag(ids.COMMUNITY_MAX_OCP, message, location, "write major.minor", Severity.WARNING)
     dockerfile = options.index_dockerfile
     if dockerfile is None:
         # upstream builds this warning list from its *error* list (community.go:196); we keep only the warning
+        message = csv_message(
+            "please, inform the path of its index image file via the the optional key values and the key "
+            f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
+            f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
+            csv.name,
+        )
         out.flag(
             ids.COMMUNITY_OCP_LABEL,
-            csv_message(
-                "please, inform the path of its index image file via the the optional key values and the key "
-                f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
-                f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
-                csv.name,
-            ),
+            message,
             Location(file=bundle.root),
             "pass the bundle Dockerfile as index-path",
             Severity.WARNING,

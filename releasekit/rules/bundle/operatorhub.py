@@ -191,14 +191,11 @@ def validate_capabilities(bundle: Bundle) -> list[Finding]:
         return out
     value = as_str(csv.annotations.get("capabilities"))
     if value not in STANDARD_CAPABILITIES:
-        out.flag(
-            ids.HUB_CAPABILITIES,
-            csv_message(
-                f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
-            ),
-            csv.loc("$.metadata.annotations.capabilities"),
-            "use one of " + ", ".join(STANDARD_CAPABILITIES),
+        message = csv_message(
+            f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
         )
+        hint = "use one of " + ", ".join(STANDARD_CAPABILITIES)
+        out.flag(ids.HUB_CAPABILITIES, message, csv.loc("$.metadata.annotations.capabilities"), hint)
     return out
 
 
@@ -212,15 +209,12 @@ def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Find
     label = "custom" if options.custom_categories is not None else "standard"
     for item in as_str(csv.annotations.get("categories")).split(","):
         if item.strip() not in allowed:
-            out.flag(
-                ids.HUB_CATEGORIES,
-                csv_message(
-                    f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
-                    csv.name,
-                ),
-                csv.loc("$.metadata.annotations.categories"),
-                "use categories from: " + ", ".join(sorted(allowed)),
+            message = csv_message(
+                f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
+                csv.name,
             )
+            hint = "use categories from: " + ", ".join(sorted(allowed))
+            out.flag(ids.HUB_CATEGORIES, message, csv.loc("$.metadata.annotations.categories"), hint)
     return out
 
 
@@ -228,12 +222,10 @@ def validate_operatorhub(bundle: Bundle, options: ValidationOptions) -> list[Fin
     """Deprecated ``operatorhub``: v2 checks + capabilities + categories, and a deprecation warning."""
     out = BundleFindings(bundle)
     out += _hub_checks(bundle) + validate_capabilities(bundle) + validate_categories(bundle, options)
-    out.flag(
-        ids.HUB_DEPRECATED_VALIDATOR,
+    message = (
         'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
-        '"standardcapabilities" and "standardcategories" validators',
-        Location(file=bundle.root),
-        "select operatorhubv2,capabilities,categories instead",
-        Severity.WARNING,
+        '"standardcapabilities" and "standardcategories" validators'
     )
+    hint = "select operatorhubv2,capabilities,categories instead"
+    out.flag(ids.HUB_DEPRECATED_VALIDATOR, message, Location(file=bundle.root), hint, Severity.WARNING)
     return out

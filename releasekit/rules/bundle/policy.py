@@ -48,14 +48,16 @@ def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Findin
         kind = as_str(as_map(crd.spec.get("names")).get("kind"))
         if alpha and kind not in policy.alpha_kinds:
             history = " (a released version: reported, not refused)" if policy.released else ""
-            out.flag(
-                ids.RK_ALPHA_CRD_IN_STABLE,
+            message = (
                 f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
-                f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
-                crd.loc("$.spec.versions"),
+                f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}"
+            )
+            hint = (
                 "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
-                "or list the kind in the stream's apiMaturity.alphaApis",
-                policy_severity(policy),
+                "or list the kind in the stream's apiMaturity.alphaApis"
+            )
+            out.flag(
+                ids.RK_ALPHA_CRD_IN_STABLE, message, crd.loc("$.spec.versions"), hint, policy_severity(policy)
             )
     return out
 
@@ -101,18 +103,14 @@ def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) 
         if not _DIGEST.search(image):
             tag = image.rpartition(":")[2] if ":" in image.rpartition("/")[2] else ""
             detail = f'a tag (":{tag}")' if tag else "no digest"
-            out.flag(
-                ids.RK_IMAGE_NOT_PINNED,
+            message = (
                 f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
-                "a released bundle must reference images by @sha256 digest",
-                csv.loc(path),
-                "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)",
+                "a released bundle must reference images by @sha256 digest"
             )
+            hint = "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)"
+            out.flag(ids.RK_IMAGE_NOT_PINNED, message, csv.loc(path), hint)
         if allowed_registries and not image.startswith(allowed_registries):
-            out.flag(
-                ids.RK_IMAGE_REGISTRY,
-                f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
-                csv.loc(path),
-                "reference the image from the registry it is released to",
-            )
+            message = f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})'
+            hint = "reference the image from the registry it is released to"
+            out.flag(ids.RK_IMAGE_REGISTRY, message, csv.loc(path), hint)
     return out

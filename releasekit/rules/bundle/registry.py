@@ -156,23 +156,20 @@ def validate_registry_format(bundle: Bundle) -> list[Finding]:
         return out
     root = Location(file=bundle.root)
     if not bundle.has_manifests_dir:
-        out.flag(
-            ids.FORMAT_LAYOUT,
-            "Unable to locate manifests directory",
-            root,
-            "put the manifests in a manifests/ folder",
-        )
+        hint = "put the manifests in a manifests/ folder"
+        out.flag(ids.FORMAT_LAYOUT, "Unable to locate manifests directory", root, hint)
     if not bundle.has_metadata_dir:
         out.flag(
             ids.FORMAT_LAYOUT, "Unable to locate metadata directory", root, "add metadata/annotations.yaml"
         )
     annotations = bundle.annotations
     if not out and annotations is None:
+        hint = "add metadata/annotations.yaml with a top-level annotations map"
         out.flag(
             ids.FORMAT_NO_ANNOTATIONS,
             "Could not find annotations file",
             Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
-            "add metadata/annotations.yaml with a top-level annotations map",
+            hint,
         )
     if out or annotations is None:  # reg stops at the first of these
         return out
@@ -193,42 +190,30 @@ def _annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]
 
     for key in _REQUIRED:
         if key not in bundle.annotation_values:
-            out.flag(
-                ids.FORMAT_MISSING_ANNOTATION,
-                f'Missing annotation "{key}"',
-                where(key),
-                f"add {key} to metadata/annotations.yaml",
-            )
+            message = f'Missing annotation "{key}"'
+            hint = f"add {key} to metadata/annotations.yaml"
+            out.flag(ids.FORMAT_MISSING_ANNOTATION, message, where(key), hint)
     media = bundle.annotation(ANNOTATION_MEDIATYPE) or ""  # reg compares a missing one too: reported twice
     detected = "registry+v1" if bundle.csv is not None else "plain"
     if media != detected:
-        out.flag(
-            ids.FORMAT_MEDIATYPE,
-            f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
-            where(ANNOTATION_MEDIATYPE),
-            f"set {ANNOTATION_MEDIATYPE}: {detected}",
+        message = (
+            f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"'
         )
+        hint = f"set {ANNOTATION_MEDIATYPE}: {detected}"
+        out.flag(ids.FORMAT_MEDIATYPE, message, where(ANNOTATION_MEDIATYPE), hint)
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
         if value == "" or (
             value is None and key == ANNOTATION_CHANNELS
         ):  # missing channels are "empty" to reg
-            out.flag(
-                ids.FORMAT_EMPTY_CHANNELS,
-                f'Expecting annotation "{key}" to have non-empty value',
-                where(key),
-                "name the channel(s), comma separated",
-            )
+            message = f'Expecting annotation "{key}" to have non-empty value'
+            out.flag(ids.FORMAT_EMPTY_CHANNELS, message, where(key), "name the channel(s), comma separated")
     for key, want in ((ANNOTATION_MANIFESTS, "manifests/"), (ANNOTATION_METADATA, "metadata/")):
         value = bundle.annotation(key)
         if value is not None and value.strip("/") != want.strip("/"):
-            out.flag(
-                ids.FORMAT_DIR_VALUES,
-                f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
-                where(key),
-                f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
-                Severity.WARNING,
-            )
+            message = f'annotation "{key}" is "{value}" but the bundle layout is "{want}"'
+            hint = f"set {key}: {want} (operator-registry does not check the value; releasekit does)"
+            out.flag(ids.FORMAT_DIR_VALUES, message, where(key), hint, Severity.WARNING)
     return out
 
 
@@ -279,22 +264,15 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
     out = BundleFindings(bundle)
     for (name, version), path in owned.items():
         if (name, version) not in present:
-            out.flag(
-                ids.BUNDLE_OWNED_CRD_MISSING,
-                f'owned CRD {name}/{version} not found in bundle "{csv.name}"',
-                csv.loc(path),
-                "add the CustomResourceDefinition to the bundle or drop it from the owned list",
-            )
+            message = f'owned CRD {name}/{version} not found in bundle "{csv.name}"'
+            hint = "add the CustomResourceDefinition to the bundle or drop it from the owned list"
+            out.flag(ids.BUNDLE_OWNED_CRD_MISSING, message, csv.loc(path), hint)
     owned_names = {name for name, _ in owned}
     for (name, version), crd in present.items():
         if name not in owned_names:
-            out.flag(
-                ids.BUNDLE_CRD_NOT_OWNED,
-                f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV',
-                crd.loc("$.metadata.name"),
-                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
-                Severity.WARNING,
-            )
+            message = f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV'
+            hint = "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle"
+            out.flag(ids.BUNDLE_CRD_NOT_OWNED, message, crd.loc("$.metadata.name"), hint, Severity.WARNING)
     return out
 
 
@@ -303,21 +281,16 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
     out = BundleFindings(bundle)
     for obj in bundle.all_manifests:
         if obj.kind not in SUPPORTED_KINDS:
-            out.flag(
-                ids.CONTENT_UNSUPPORTED_KIND,
-                f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}",
-                obj.loc("$.kind"),
-                "ship only kinds OLM can install from a registry+v1 bundle: "
-                + ", ".join(sorted(SUPPORTED_KINDS)),
+            message = f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}"
+            hint = "ship only kinds OLM can install from a registry+v1 bundle: " + ", ".join(
+                sorted(SUPPORTED_KINDS)
             )
+            out.flag(ids.CONTENT_UNSUPPORTED_KIND, message, obj.loc("$.kind"), hint)
     for obj in bundle.objects:
         for path, problem in _metadata_problems(obj):
-            out.flag(
-                ids.CONTENT_OBJECT_METADATA,
-                f"error validating object metadata: {problem}",
-                obj.loc(path),
-                "metadata fields must have the types Kubernetes expects (strings, string maps)",
-            )
+            message = f"error validating object metadata: {problem}"
+            hint = "metadata fields must have the types Kubernetes expects (strings, string maps)"
+            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(path), hint)
     if bundle.csv is not None:
         out += _registry_owned(bundle, bundle.csv)
         out += [f for f in validate_csv_manifest(bundle.csv, bundle) if f.severity is Severity.ERROR]
@@ -336,6 +309,11 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind not in SUPPORTED_KINDS:
+            hint = (
+                "OLM installs only these kinds from a registry+v1 bundle: "
+                + ", ".join(sorted(SUPPORTED_KINDS))
+                + "; let the operator create the object, or leave it out"
+            )
             out.flag(
                 ids.CONTENT_UNSUPPORTED_KIND,
                 api_message(
@@ -343,13 +321,15 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
                     value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
                 ),
                 obj.loc("$.kind"),
-                "OLM installs only these kinds from a registry+v1 bundle: "
-                + ", ".join(sorted(SUPPORTED_KINDS))
-                + "; let the operator create the object, or leave it out",
+                hint,
             )
             continue
         problems = object_meta_problems(obj.data.get("metadata"))
         if problems:
+            hint = (
+                "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
+                "operator's namespace), and label/annotation keys of the form [prefix/]name"
+            )
             out.flag(
                 ids.CONTENT_OBJECT_METADATA,
                 api_message(
@@ -357,7 +337,6 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
                     value=obj.name,
                 ),
                 obj.loc(problems[0][0]),
-                "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
-                "operator's namespace), and label/annotation keys of the form [prefix/]name",
+                hint,
             )
     return out

@@ -63,9 +63,10 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
         f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
     )
     if bundle.csv is None and bundle.layout.value != "file":
+        message = f"unable to find a csv in bundle directory {manifests_dir}"
         out.flag(
             ids.CSV_COUNT,
-            f"unable to find a csv in bundle directory {manifests_dir}",
+            message,
             Location(file=bundle.root),
             "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
         )
@@ -78,12 +79,8 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
         )
     for crd in bundle.crds:
         if crd.api_version not in CRD_API_VERSIONS:
-            out.flag(
-                ids.CRD_API_VERSION,
-                f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
-                crd.loc("$.apiVersion"),
-                "use apiextensions.k8s.io/v1",
-            )
+            message = f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}"
+            out.flag(ids.CRD_API_VERSION, message, crd.loc("$.apiVersion"), "use apiextensions.k8s.io/v1")
     return out
 
 
@@ -136,19 +133,16 @@ def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
-            out.flag(
-                ids.BUNDLE_SERVICE_ACCOUNT,
-                api_message(
-                    f"invalid service account found in bundle. This service account {obj.name} in your bundle "
-                    "is not valid, because a service account with the same name was already specified in your "
-                    "CSV. If this was unintentional, please remove the service account manifest from your "
-                    "bundle. If it was intentional to specify a separate service account, please rename the SA "
-                    "in either the bundle manifest or the CSV.",
-                    value=obj.name,
-                ),
-                obj.loc("$.metadata.name"),
-                "OLM creates the CSV's service accounts itself; drop this manifest or rename it",
+            message = api_message(
+                f"invalid service account found in bundle. This service account {obj.name} in your bundle "
+                "is not valid, because a service account with the same name was already specified in your "
+                "CSV. If this was unintentional, please remove the service account manifest from your "
+                "bundle. If it was intentional to specify a separate service account, please rename the SA "
+                "in either the bundle manifest or the CSV.",
+                value=obj.name,
             )
+            hint = "OLM creates the CSV's service accounts itself; drop this manifest or rename it"
+            out.flag(ids.BUNDLE_SERVICE_ACCOUNT, message, obj.loc("$.metadata.name"), hint)
     return out
 
 
@@ -222,14 +216,11 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
     for crd in bundle.crds:
         for key in crd_keys(crd):
             if key in keys:
-                out.flag(
-                    ids.BUNDLE_DUPLICATE_CRD,
-                    api_message(
-                        f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
-                    ),
-                    crd.loc("$.spec"),
-                    f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
+                message = api_message(
+                    f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
                 )
+                hint = f"ship {key[2]} {key[1]} in one CustomResourceDefinition only"
+                out.flag(ids.BUNDLE_DUPLICATE_CRD, message, crd.loc("$.spec"), hint)
             else:
                 keys[key] = crd
     owned: dict[tuple[str, str, str], str] = {}
@@ -239,26 +230,20 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
         owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = path
     for key, path in owned.items():
         if key not in keys:
-            out.flag(
-                ids.BUNDLE_OWNED_CRD_MISSING,
-                api_message(
-                    f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
-                ),
-                csv.loc(path),
-                "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
+            message = api_message(
+                f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
             )
+            hint = "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned"
+            out.flag(ids.BUNDLE_OWNED_CRD_MISSING, message, csv.loc(path), hint)
     owned_group_kinds = {(g, k) for g, _, k in owned}
     for key, crd in keys.items():
         if key not in owned and (key[0], key[2]) not in owned_group_kinds:
-            out.flag(
-                ids.BUNDLE_CRD_NOT_OWNED,
-                api_message(
-                    f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
-                    value=gvk_string(*key),
-                ),
-                crd.loc("$.spec"),
-                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
+            message = api_message(
+                f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
+                value=gvk_string(*key),
             )
+            hint = "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle"
+            out.flag(ids.BUNDLE_CRD_NOT_OWNED, message, crd.loc("$.spec"), hint)
     out += _service_accounts(bundle, csv)
     out += _size(bundle, csv)
     out += _release_name(bundle, csv)
