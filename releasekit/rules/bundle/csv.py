@@ -279,24 +279,23 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
         out.flag(ids.CSV_MIN_KUBE_VERSION, csv_message(detail, name), csv.loc(path), hint, severity)
     out += check_annotation_case(csv, bundle)
     if "olm.properties" in csv.annotations:
+        message = api_message(
+            "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
+            value=name,
+        )
+        hint = "move the properties to metadata/properties.yaml"
         out.flag(
             ids.CSV_OLM_PROPERTIES,
-            api_message(
-                "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
-                value=name,
-            ),
+            message,
             csv.loc("$.metadata.annotations['olm.properties']"),
-            "move the properties to metadata/properties.yaml",
+            hint,
             Severity.WARNING,
         )
     for key in ("apiVersion", "kind"):
         if not as_str(csv.data.get(key)):
-            out.flag(
-                ids.CSV_TYPE_META,
-                csv_message(f"'{key}' is missing", name),
-                csv.loc("$"),
-                f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",
-            )
+            message = csv_message(f"'{key}' is missing", name)
+            hint = f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)"
+            out.flag(ids.CSV_TYPE_META, message, csv.loc("$"), hint)
     return out
 
 

@@ -53,59 +53,53 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
     name = csv.name
     out = BundleFindings(bundle)
     if as_map(as_map(csv.spec.get("install")).get("spec")).get("deployments") is None:
+        message = api_message("unable to find a deployment to install in the CSV", value=name)
         out.flag(
-            ids.GP_NO_DEPLOYMENT,
-            api_message("unable to find a deployment to install in the CSV", value=name),
-            csv.loc("$.spec.install"),
-            "add spec.install.spec.deployments",
+            ids.GP_NO_DEPLOYMENT, message, csv.loc("$.spec.install"), "add spec.install.spec.deployments"
         )
     for pod_path, pod in pod_specs(csv):
         for index, container in enumerate(as_list(pod.get("containers"))):
             if as_map(as_map(container).get("resources")).get("requests") is None:
+                message = api_message(
+                    _REQUESTS_DETAIL.format(name=as_str(as_map(container).get("name"))), value=name
+                )
+                hint = "set resources.requests.cpu and resources.requests.memory on the container"
                 out.flag(
                     ids.GP_RESOURCE_REQUESTS,
-                    api_message(
-                        _REQUESTS_DETAIL.format(name=as_str(as_map(container).get("name"))), value=name
-                    ),
+                    message,
                     csv.loc(f"{pod_path}.containers[{index}].resources"),
-                    "set resources.requests.cpu and resources.requests.memory on the container",
+                    hint,
                     Severity.WARNING,
                 )
     for field in ("owned", "required"):
         for path, description in crd_descriptions(csv, field):
             if not as_str(description.get("description")):
-                out.flag(
-                    ids.GP_CRD_DESCRIPTION,
-                    api_message(
-                        f'{field} CRD "{as_str(description.get("name"))}" has an empty description',
-                        value=name,
-                    ),
-                    csv.loc(path),
-                    "describe the API in a sentence; the console shows it",
-                    Severity.WARNING,
+                message = api_message(
+                    f'{field} CRD "{as_str(description.get("name"))}" has an empty description',
+                    value=name,
                 )
+                hint = "describe the API in a sentence; the console shows it"
+                out.flag(ids.GP_CRD_DESCRIPTION, message, csv.loc(path), hint, Severity.WARNING)
     bad_channels = sorted(c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES))
     if bad_channels:
+        message = api_message(
+            f"channel(s) {go_quote_list(bad_channels)} are not following the recommended naming "
+            "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
+            value=name,
+        )
+        hint = "name channels stable*, fast* or candidate* (e.g. stable-v1.4)"
         out.flag(
             ids.GP_CHANNEL_NAMING,
-            api_message(
-                f"channel(s) {go_quote_list(bad_channels)} are not following the recommended naming "
-                "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
-                value=name,
-            ),
+            message,
             bundle.annotations.loc("$.annotations") if bundle.annotations is not None else csv.loc(),
-            "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
+            hint,
             Severity.WARNING,
         )
     crd_rule = _crd_create_rule(csv)
     if crd_rule is not None:
-        out.flag(
-            ids.GP_CRD_PERMISSION,
-            api_message(_CRD_PERMISSION_DETAIL, value=name),
-            csv.loc(crd_rule),
-            "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
-            Severity.WARNING,
-        )
+        message = api_message(_CRD_PERMISSION_DETAIL, value=name)
+        hint = "ship the CRDs in the bundle and let OLM install them instead of creating them at run time"
+        out.flag(ids.GP_CRD_PERMISSION, message, csv.loc(crd_rule), hint, Severity.WARNING)
     version_match = _NAME_VERSION.search(name)
     for broken, convention, hint in (
         (

@@ -281,13 +281,8 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
             f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
             csv.name,
         )
-        out.flag(
-            ids.COMMUNITY_OCP_LABEL,
-            message,
-            Location(file=bundle.root),
-            "pass the bundle Dockerfile as index-path",
-            Severity.WARNING,
-        )
+        hint = "pass the bundle Dockerfile as index-path"
+        out.flag(ids.COMMUNITY_OCP_LABEL, message, Location(file=bundle.root), hint, Severity.WARNING)
         return out
     label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
     label_location = Location(file=dockerfile.file, line=label.line if label is not None else None)

@@ -314,15 +314,11 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
                 + ", ".join(sorted(SUPPORTED_KINDS))
                 + "; let the operator create the object, or leave it out"
             )
-            out.flag(
-                ids.CONTENT_UNSUPPORTED_KIND,
-                api_message(
-                    "unsupported media type registry+v1 for bundle object",
-                    value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
-                ),
-                obj.loc("$.kind"),
-                hint,
+            message = api_message(
+                "unsupported media type registry+v1 for bundle object",
+                value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
             )
+            out.flag(ids.CONTENT_UNSUPPORTED_KIND, message, obj.loc("$.kind"), hint)
             continue
         problems = object_meta_problems(obj.data.get("metadata"))
         if problems:
@@ -330,13 +326,9 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
                 "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
                 "operator's namespace), and label/annotation keys of the form [prefix/]name"
             )
-            out.flag(
-                ids.CONTENT_OBJECT_METADATA,
-                api_message(
-                    f"error validating object: {aggregate([message for _, message in problems])}",
-                    value=obj.name,
-                ),
-                obj.loc(problems[0][0]),
-                hint,
+            message = api_message(
+                f"error validating object: {aggregate([text for _, text in problems])}",
+                value=obj.name,
             )
+            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(problems[0][0]), hint)
     return out

@@ -121,27 +121,21 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
     if options.k8s_version:
         provided = parse_tolerant(options.k8s_version)
         if provided is None:
-            out.flag(
-                ids.REMOVED_API_VERSION_INPUT,
-                api_message(
-                    f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
-                ),
-                Location(file=bundle.root),
-                "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31",
+            message = api_message(
+                f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
             )
+            hint = "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31"
+            out.flag(ids.REMOVED_API_VERSION_INPUT, message, Location(file=bundle.root), hint)
     min_kube_text = as_str(csv.spec.get("minKubeVersion")).strip()
     min_kube = parse_tolerant(min_kube_text) if min_kube_text else None
     if min_kube_text and min_kube is None:
-        out.flag(
-            ids.REMOVED_API_VERSION_INPUT,
-            api_message(
-                "unable to use csv.Spec.MinKubeVersion to verify the CRD/Webhook apis because it has an "
-                f"invalid value: {min_kube_text}",
-                value=name,
-            ),
-            csv.loc("$.spec.minKubeVersion"),
-            "write spec.minKubeVersion as semver, e.g. 1.28.0",
+        message = api_message(
+            "unable to use csv.Spec.MinKubeVersion to verify the CRD/Webhook apis because it has an "
+            f"invalid value: {min_kube_text}",
+            value=name,
         )
+        hint = "write spec.minKubeVersion as semver, e.g. 1.28.0"
+        out.flag(ids.REMOVED_API_VERSION_INPUT, message, csv.loc("$.spec.minKubeVersion"), hint)
     hint = "move to the API version that replaces it (see the Kubernetes deprecation guide linked above)"
     for minor in (22, 25, 26):
         unsupported = any(v is not None and v >= (1, minor, 0) for v in (provided, min_kube))

@@ -64,19 +64,11 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
     )
     if bundle.csv is None and bundle.layout.value != "file":
         message = f"unable to find a csv in bundle directory {manifests_dir}"
-        out.flag(
-            ids.CSV_COUNT,
-            message,
-            Location(file=bundle.root),
-            "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
-        )
+        hint = "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests"
+        out.flag(ids.CSV_COUNT, message, Location(file=bundle.root), hint)
     for extra in bundle.extra_csvs:
-        out.flag(
-            ids.CSV_COUNT,
-            "invalid bundle: contains multiple CSVs",
-            extra.loc(),
-            "keep one ClusterServiceVersion per bundle",
-        )
+        hint = "keep one ClusterServiceVersion per bundle"
+        out.flag(ids.CSV_COUNT, "invalid bundle: contains multiple CSVs", extra.loc(), hint)
     for crd in bundle.crds:
         if crd.api_version not in CRD_API_VERSIONS:
             message = f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}"
