@@ -15,7 +15,7 @@ from typing import Any
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str
 from releasekit.rules.bundle._k8s import (
     dns1035_label_errors,
     dns1123_subdomain_errors,
@@ -440,43 +440,31 @@ def _json_path(k8s_path: str) -> str:
 
 def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """The CRD validator for one CRD (skipped for apiVersions the loader already rejects)."""
-    if crd.api_version not in CRD_API_VERSIONS:
-        return []
-    return [
-        finding(
-            ids.CRD_INVALID,
-            api_message(message, field=path, value=crd.name),
-            crd.loc(_json_path(path)),
-            "fix the CustomResourceDefinition; the API server would reject it as it is",
-            bundle,
+    out = BundleFindings(bundle)
+    hint = "fix the CustomResourceDefinition; the API server would reject it as it is"
+    for path, message in crd_problems(crd) if crd.api_version in CRD_API_VERSIONS else []:
+        out.flag(
+            ids.CRD_INVALID, api_message(message, field=path, value=crd.name), crd.loc(_json_path(path)), hint
         )
-        for path, message in crd_problems(crd)
-    ]
+    return out
 
 
 def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
-    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served.
-
-    The API server (and api's CRD validator) accepts such a CRD, but no client can use its API.
-    """
+    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served, so no client can use its API."""
     versions = _defaulted_versions(crd)
+    out = BundleFindings(bundle)
     if (
-        crd.api_version not in CRD_API_VERSIONS
-        or not versions
-        or any(v.get("served") is True for v in versions)
+        crd.api_version in CRD_API_VERSIONS
+        and versions
+        and not any(v.get("served") is True for v in versions)
     ):
-        return []
-    return [
-        finding(
-            ids.CRD_NO_SERVED_VERSION,
+        message = (
             f'CRD "{crd.name}" serves none of its versions ({", ".join(crd_versions(crd))}): the API server '
-            "accepts it, but no client can read or write its objects",
-            crd.loc("$.spec.versions"),
-            "set served: true on the version(s) clients use",
-            bundle,
-            severity=Severity.WARNING,
+            "accepts it, but no client can read or write its objects"
         )
-    ]
+        hint = "set served: true on the version(s) clients use"
+        out.flag(ids.CRD_NO_SERVED_VERSION, message, crd.loc("$.spec.versions"), hint, Severity.WARNING)
+    return out
 
 
 def validate_crd(bundle: Bundle) -> list[Finding]:
