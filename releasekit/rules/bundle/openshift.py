@@ -96,17 +96,13 @@ def check_openshift_versions(
     parsed: OpenShiftRange | None = None
     for text, location in sources:
         current = parse_openshift_versions(text)
-        if current is None:
-            message = f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range'
-            hint = f"write it as {forms}"
-            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, hint, form_severity)
-        elif current.legacy:
-            message = (
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
-                f'"v{current.low[0]}.{current.low[1]}" and later'
-            )
-            hint = f"write it as {forms}"
-            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, hint, Severity.WARNING)
+        if current is None or current.legacy:
+            problem, severity = "is not a valid OpenShift version range", form_severity
+            if current is not None:
+                low = f"v{current.low[0]}.{current.low[1]}"
+                problem, severity = f'uses the legacy comma form, read as "{low}" and later', Severity.WARNING
+            message = f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" {problem}'
+            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, f"write it as {forms}", severity)
         if parsed is None:
             parsed = current
     if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
@@ -226,32 +222,27 @@ def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
     value = label.value.replace("'", "").replace('"', "")
     if len(value) <= 1:
         return [f"unable to get the range informed on {ANNOTATION_OPENSHIFT_VERSIONS}"]
-    if value.startswith("="):
-        version = parse_tolerant(value[1:])
-        if version is None:
-            return [f"unable to parse the value ({value[1:]}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
-        if version >= _OCP_UNSUPPORTED:
-            return [
-                f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for {removed} or use the OCP labels "
-                f"for compatible version(s). (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='=v4.8')"
-            ]
-        return []
-    if "-" not in value:
+    if not value.startswith("=") and "-" not in value:
         return [
             f"this bundle is {removed}. The {value} allows to distribute it on >= 4.9. Migrate the API(s) for "
             f"{removed} or provide comatible version(s) via the labels. (e.g. LABEL "
             f"{ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
         ]
-    upper = value.split("-")[1]
+    upper = value[1:] if value.startswith("=") else value.split("-")[1]  # =v4.8 or v4.6-v4.8
     version = parse_tolerant(upper)
     if version is None:
         return [f"unable to parse the value ({upper}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
-    if version >= _OCP_UNSUPPORTED:
+    if version < _OCP_UNSUPPORTED:
+        return []
+    if value.startswith("="):
         return [
-            f"this bundle is {_K8S_DEPRECATED_INFO}. Upgrade the APIs from (v1beta1) to (v1) for {removed} or "
-            f"provide com[atible version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+            f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for {removed} or use the OCP labels "
+            f"for compatible version(s). (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='=v4.8')"
         ]
-    return []
+    return [
+        f"this bundle is {_K8S_DEPRECATED_INFO}. Upgrade the APIs from (v1beta1) to (v1) for {removed} or "
+        f"provide com[atible version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+    ]
 
 
 def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
