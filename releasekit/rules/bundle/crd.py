@@ -205,21 +205,14 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         *_deprecation_warning_problems(versions),
     ]
     if preserve and strategy != "None":
-        problems.append(
-            _invalid(
-                "spec.conversion.strategy", strategy, "must be None if spec.preserveUnknownFields is true"
-            )
-        )
+        detail = "must be None if spec.preserveUnknownFields is true"
+        problems.append(_invalid("spec.conversion.strategy", strategy, detail))
     problems += _approval_problems(crd, group)
     if preserve:
-        problems.append(
-            _invalid(
-                "spec.preserveUnknownFields",
-                True,
-                "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in "
-                "spec.versions[*].schema instead",
-            )
+        detail = (
+            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema"
         )
+        problems.append(_invalid("spec.preserveUnknownFields", True, f"{detail} instead"))
     return [
         (path, message)
         for path, message in problems
@@ -303,23 +296,21 @@ def _version_problems(
     """The versions: at least one, labels, unique, exactly one storage; v1beta1's ``version`` agrees."""
     problems: list[tuple[str, str]] = []
     version_names = [as_str(v.get("name")) for v in versions]
+    one_storage = "must have exactly one version marked as storage version"
     if not versions:
-        problems.append(_required("spec.versions", "must have exactly one version marked as storage version"))
+        problems.append(_required("spec.versions", one_storage))
     else:
         for index, name in enumerate(version_names):
             problems += _label_problems(f"spec.versions[{index}].name", name)
         if len(set(version_names)) != len(version_names):
             problems.append(_invalid("spec.versions", shown, "must contain unique version names"))
         if sum(1 for v in versions if v.get("storage") is True) != 1:
-            problems.append(
-                _invalid("spec.versions", shown, "must have exactly one version marked as storage version")
-            )
+            problems.append(_invalid("spec.versions", shown, one_storage))
     top = as_str(spec.get("version")) if beta else ""
     problems += _label_problems("spec.version", top) if top else []
     if top and version_names and version_names[0] != top:
-        problems.append(
-            _invalid("spec.version", spec.get("version"), "must match the first version in spec.versions")
-        )
+        detail = "must match the first version in spec.versions"
+        problems.append(_invalid("spec.version", spec.get("version"), detail))
     return problems
 
 
@@ -337,18 +328,13 @@ def _per_version_exclusive_problems(
         top_value = spec.get(top_field)
         top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
         if top_set and any(item is not None for item in present):
-            problems.append(
-                _forbidden(f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive")
-            )
+            detail = f"top-level and per-version {what} are mutually exclusive"
+            problems.append(_forbidden(f"spec.{top_field}", detail))
         if present and all(item is not None and item == present[0] for item in present):
-            problems.append(
-                _invalid(
-                    "spec.versions",
-                    shown,
-                    f"per-version {what} may not all be set to identical values (top-level {top_field} "
-                    "should be used instead)",
-                )
+            detail = (
+                f"per-version {what} may not all be set to identical values (top-level {top_field} should"
             )
+            problems.append(_invalid("spec.versions", shown, f"{detail} be used instead)"))
     return problems
 
 
