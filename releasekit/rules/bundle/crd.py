@@ -209,10 +209,8 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         problems.append(_invalid("spec.conversion.strategy", strategy, detail))
     problems += _approval_problems(crd, group)
     if preserve:
-        detail = (
-            "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema"
-        )
-        problems.append(_invalid("spec.preserveUnknownFields", True, f"{detail} instead"))
+        detail = "set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"
+        problems.append(_invalid("spec.preserveUnknownFields", True, f"cannot set to true, {detail}"))
     return [
         (path, message)
         for path, message in problems
@@ -331,10 +329,9 @@ def _per_version_exclusive_problems(
             detail = f"top-level and per-version {what} are mutually exclusive"
             problems.append(_forbidden(f"spec.{top_field}", detail))
         if present and all(item is not None and item == present[0] for item in present):
-            detail = (
-                f"per-version {what} may not all be set to identical values (top-level {top_field} should"
-            )
-            problems.append(_invalid("spec.versions", shown, f"{detail} be used instead)"))
+            instead = f"(top-level {top_field} should be used instead)"
+            detail = f"per-version {what} may not all be set to identical values {instead}"
+            problems.append(_invalid("spec.versions", shown, detail))
     return problems
 
 
