@@ -141,13 +141,7 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """The rules of releasekit's own, beyond operator-sdk's.
-
-    Stream policy applies only when ``options.stream`` names the bundle's releasekit stream. A
-    ``com.redhat.openshift.versions`` value in no documented form is an error only for a stream's unreleased
-    version. Broad RBAC and a bad suggested namespace (RK-OLMV1-005…010) are warnings here; errors when the
-    ``olmv1`` validator is selected.
-    """
+    """The rules of releasekit's own, beyond operator-sdk's (stream policy when ``options.stream`` is set)."""
     policy = options.stream
     out = check_alpha_crds(bundle, policy)
     form_severity = policy_severity(policy) if policy is not None else Severity.WARNING

@@ -21,7 +21,6 @@ from releasekit.rules.bundle._common import (
     as_str,
     crd_descriptions,
     csv_message,
-    finding,
     gvk_string,
     parse_semver,
 )
@@ -199,18 +198,15 @@ def min_kube_problems(spec: Mapping[str, Any]) -> list[tuple[str, str, str, Seve
     if not value:
         return [(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)]
     if parse_semver(value) is None:
-        detail, hint = (
-            f"csv.Spec.MinKubeVersion has an invalid value: {value}",
-            "write spec.minKubeVersion as full semver, e.g. 1.28.0",
-        )
+        detail = f"csv.Spec.MinKubeVersion has an invalid value: {value}"
+        hint = "write spec.minKubeVersion as full semver, e.g. 1.28.0"
         return [(detail, "$.spec.minKubeVersion", hint, Severity.ERROR)]
     return []
 
 
 def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     """The required-field walk of api's ``checkEmptyFields`` for the fields that have no ``omitempty``."""
-    spec = csv.data.get("spec")
-    spec = spec if isinstance(spec, Mapping) else {}
+    spec = csv.spec
     install = as_map(spec.get("install"))
     install_spec = as_map(install.get("spec"))
     missing = [
@@ -231,17 +227,12 @@ def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
         ),
         ("Spec.DisplayName", "$.spec", "spec.displayName", spec and not as_str(spec.get("displayName"))),
     ]
-    return [
-        finding(
-            ids.CSV_REQUIRED_FIELD,
-            api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2]),
-            csv.loc(path),
-            f"set {yaml_path}",
-            bundle,
-        )
-        for go_path, path, yaml_path, absent in missing
-        if absent
-    ]
+    out = BundleFindings(bundle)
+    for go_path, path, yaml_path, absent in missing:
+        if absent:
+            message = api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2])
+            out.flag(ids.CSV_REQUIRED_FIELD, message, csv.loc(path), f"set {yaml_path}")
+    return out
 
 
 def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> list[Finding]:

@@ -1,7 +1,6 @@
 """``good-practices`` (api ``internal/good_practices.go``): advice that is a warning, bar one error.
 
-Pure. Rules RK-BUNDLE-060 … 065: a deployment to install, resource requests on every container,
-descriptions on CRDs, channel names, no permission to create CRDs, the CSV name's shape.
+Pure. Rules RK-BUNDLE-060 … 065.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """releasekit's own bundle rules: stream policy on alpha CRDs; released images pinned, from allowed registries.
 
-Pure. Rules RK-BUNDLE-090 … 092. RK-BUNDLE-090 is *stream policy*: it judges only bundles of a releasekit
-stream (a :class:`~releasekit.model.bundle.StreamPolicy` the caller resolved from ``streams/``), never a
-bundle merely because a channel is called ``stable``; another operator's bundle gets operator-sdk's
-verdict alone. On a released version (history) the policy warns; on anything else it is an error.
+Pure. Rules RK-BUNDLE-090 … 092. Stream policy judges only bundles of a releasekit stream (a
+:class:`~releasekit.model.bundle.StreamPolicy` resolved from ``streams/``), never a bundle merely because a
+channel is called ``stable``.
 """
 
 from __future__ import annotations

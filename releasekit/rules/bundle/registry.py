@@ -4,9 +4,8 @@ Pure. Rules RK-BUNDLE-010 … 018. Format (reg ``ValidateBundleFormat``): both f
 file with the required keys, the media type, non-empty channels, ``dependencies.yaml``. Content (reg
 ``ValidateBundleContent``): supported kinds, object metadata that kubectl accepts, and reg's own
 owned-CRD check keyed by CRD name; CSV and CRD validator errors are added by the caller's validator
-list (reg drops warnings, so the content validator reports the CSV/CRD errors only). operator-sdk runs
-its own content check (sdk ``internal/registry/validate.go``) with its own wording and apimachinery's
-``ValidateObjectMetaAccessor``: :func:`validate_sdk_content`.
+list (reg drops warnings, so the content validator reports the CSV/CRD errors only). operator-sdk's own
+content check (sdk ``internal/registry/validate.go``) is :func:`validate_sdk_content`.
 """
 
 from __future__ import annotations

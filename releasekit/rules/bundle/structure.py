@@ -1,8 +1,6 @@
 """The bundle validator (api ``internal/bundle.go``) and the api manifests-loader checks.
 
-Pure. Rules RK-BUNDLE-003 … 006 (loader) and 040 … 046 (bundle): CRDs against the CSV's owned
-list, a ServiceAccount that shadows the CSV's, the 1 MiB compressed-size limit, ``spec.release``
-naming and ``relatedImages`` pull specs.
+Pure. Rules RK-BUNDLE-003 … 006 (loader) and 040 … 046 (bundle).
 """
 
 from __future__ import annotations
