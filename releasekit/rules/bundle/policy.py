@@ -81,15 +81,10 @@ def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
                 if image:
                     yield image, f"{c_path}.image", f'container "{c_name}"'
                 for e_index, env in enumerate(as_list(container.get("env"))):
-                    env = as_map(env)
-                    env_name = as_str(env.get("name"))
-                    value = as_str(env.get("value"))
+                    env_name, value = as_str(as_map(env).get("name")), as_str(as_map(env).get("value"))
                     if env_name.startswith("RELATED_IMAGE_") and value:
-                        yield (
-                            value,
-                            f"{c_path}.env[{e_index}].value",
-                            f'env {env_name} of container "{c_name}"',
-                        )
+                        what = f'env {env_name} of container "{c_name}"'
+                        yield value, f"{c_path}.env[{e_index}].value", what
 
 
 def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) -> list[Finding]:
