@@ -176,9 +176,8 @@ def _identity_problems(
     if name:
         out = [_invalid("$.metadata.name", "metadata.name", message, name) for message in name_errors]
     else:
-        out = [
-            ("$.metadata", field_error("Required value", "metadata.name", "name or generateName is required"))
-        ]
+        required = field_error("Required value", "metadata.name", "name or generateName is required")
+        out = [("$.metadata", required)]
     if _text(meta, "namespace") and not namespaced:
         forbidden = field_error("Forbidden", "metadata.namespace", "not allowed on this type")
         out.append(("$.metadata.namespace", forbidden))

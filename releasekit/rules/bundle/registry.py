@@ -242,9 +242,8 @@ def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
         value = metadata.get(field)
         go_field = f"ObjectMeta.metadata.{field}"
         if value is not None and not isinstance(value, Mapping):
-            problems.append(
-                (f"$.metadata.{field}", _unmarshal_error(value, go_field, "map[string]string", "string"))
-            )
+            message = _unmarshal_error(value, go_field, "map[string]string", "string")
+            problems.append((f"$.metadata.{field}", message))
         wrong = [item for item in as_map(value).values() if not isinstance(item, str)]
         if wrong:
             problems.append((f"$.metadata.{field}", _unmarshal_error(wrong[0], go_field, "string")))

@@ -100,8 +100,7 @@ def _removed_rbac_1_25(csv: Manifest) -> Found:
 
 def removed_api_message(minor: int, found: Found) -> str:
     """Operator-framework/api's message for one Kubernetes release: kinds sorted, upstream's trailing commas kept."""
-    keys = sorted(found)
-    parts = [f"{key}: ({go_quote_list(found[key])})" for key in keys]
+    parts = [f"{key}: ({go_quote_list(found[key])})" for key in sorted(found)]
     listing = parts[0] if len(parts) == 1 else "".join(f"{part}," for part in parts)
     return (
         f"this bundle is using APIs which were deprecated and removed in v1.{minor}. More info: "
@@ -117,15 +116,12 @@ def validate_removed_apis(bundle: Bundle, options: ValidationOptions) -> list[Fi
         return []
     name = csv.name
     out = BundleFindings(bundle)
-    provided = None
-    if options.k8s_version:
-        provided = parse_tolerant(options.k8s_version)
-        if provided is None:
-            message = api_message(
-                f"invalid value informed via the k8s key option : {options.k8s_version}", value=name
-            )
-            hint = "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31"
-            out.flag(ids.REMOVED_API_VERSION_INPUT, message, Location(file=bundle.root), hint)
+    provided = parse_tolerant(options.k8s_version) if options.k8s_version else None
+    if options.k8s_version and provided is None:
+        detail = f"invalid value informed via the k8s key option : {options.k8s_version}"
+        hint = "give the Kubernetes version as X.Y, e.g. --k8s-version 1.31"
+        message = api_message(detail, value=name)
+        out.flag(ids.REMOVED_API_VERSION_INPUT, message, Location(file=bundle.root), hint)
     min_kube_text = as_str(csv.spec.get("minKubeVersion")).strip()
     min_kube = parse_tolerant(min_kube_text) if min_kube_text else None
     if min_kube_text and min_kube is None:

@@ -57,11 +57,11 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             rule, detail = ids.STRAY_HIDDEN_FILE, "has hidden file"
             hint = "delete the hidden file from the manifests folder"
         out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
-    manifests_dir = (
-        f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
-    )
     if bundle.csv is None and bundle.layout.value != "file":
-        message = f"unable to find a csv in bundle directory {manifests_dir}"
+        folder = (
+            f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
+        )
+        message = f"unable to find a csv in bundle directory {folder}"
         hint = "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests"
         out.flag(ids.CSV_COUNT, message, Location(file=bundle.root), hint)
     for extra in bundle.extra_csvs:
