@@ -411,3 +411,27 @@ def test_a_label_key_with_a_bad_character_fails(name: str, bad: str) -> None:
     from releasekit.rules.bundle._k8s import label_key_errors
 
     assert label_key_errors(bad + name) != []
+
+
+def test_a_trailing_newline_is_no_valid_label_value() -> None:
+    """Go's ``$`` ends the text: a value that only a trailing newline spoils is refused, as Kubernetes does."""
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "labels": {"app": "web\n"}}}
+    (found,) = _run(_bundle(obj), "sdk-content")
+    assert 'metadata.labels: Invalid value: "web\\n": a valid label must be an empty string' in found.message
+
+
+def test_csv_name_limits_count_bytes_as_go_does() -> None:
+    """60 two-byte characters are 120 bytes: over the 63-byte label limit although 60 characters long."""
+    bundle = _bundle()
+    assert bundle.csv is not None
+    data = dict(bundle.csv.data, metadata={"name": "é" * 60})
+    csv = Manifest(file=bundle.csv.file, data=data)
+    (found,) = _rule(_run(Bundle(root="b", layout=BundleLayout.BUNDLE_ROOT, csv=csv), "csv"), "RK-BUNDLE-020")
+    assert "must be no more than 63 bytes" in found.message
+
+
+def test_crd_invalid_values_keep_printable_unicode_as_go_quotes_it() -> None:
+    data = crd_data()
+    data["spec"]["names"]["shortNames"] = ["wïdget"]
+    (message,) = [m for m in _crd_messages(data) if "shortNames" in m]
+    assert 'spec.names.shortNames[0]: Invalid value: "wïdget"' in message

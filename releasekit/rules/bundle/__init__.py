@@ -98,7 +98,6 @@ from collections.abc import Callable
 
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle.content import validate_sdk_content
 from releasekit.rules.bundle.crd import validate_crd
 from releasekit.rules.bundle.csv import validate_csv
 from releasekit.rules.bundle.good_practices import validate_good_practices
@@ -111,7 +110,11 @@ from releasekit.rules.bundle.operatorhub import (
     validate_operatorhub_v2,
 )
 from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning, policy_severity
-from releasekit.rules.bundle.registry import validate_registry_content, validate_registry_format
+from releasekit.rules.bundle.registry import (
+    validate_registry_content,
+    validate_registry_format,
+    validate_sdk_content,
+)
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 from releasekit.rules.bundle.structure import validate_bundle_structure, validate_loader
 
@@ -138,13 +141,7 @@ def _bundle_only(check: Callable[[Bundle], list[Finding]]) -> Validator:
 
 
 def validate_releasekit_rules(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
-    """The rules of releasekit's own, beyond operator-sdk's.
-
-    Stream policy applies only when ``options.stream`` names the bundle's releasekit stream. A
-    ``com.redhat.openshift.versions`` value in no documented form is an error only for a stream's unreleased
-    version. Broad RBAC and a bad suggested namespace (RK-OLMV1-005…010) are warnings here; errors when the
-    ``olmv1`` validator is selected.
-    """
+    """The rules of releasekit's own, beyond operator-sdk's (stream policy when ``options.stream`` is set)."""
     policy = options.stream
     out = check_alpha_crds(bundle, policy)
     form_severity = policy_severity(policy) if policy is not None else Severity.WARNING
@@ -200,19 +197,8 @@ DEFAULT_VALIDATORS: tuple[str, ...] = (
 )
 """What ``releasekit bundle validate`` runs without ``--optional-checks``: operator-sdk's default set."""
 
-OPTIONAL_CHECKS: tuple[str, ...] = (
-    "alpha-deprecated-apis",
-    "capabilities",
-    "categories",
-    "community",
-    "good-practices",
-    "object",
-    "olmv1",
-    "operatorgroup",
-    "operatorhub",
-    "operatorhubv2",
-)
-"""Names ``--optional-checks`` accepts."""
+OPTIONAL_CHECKS: tuple[str, ...] = tuple(sorted(set(VALIDATORS) - {*DEFAULT_VALIDATORS, "registry-content"}))
+"""Names ``--optional-checks`` accepts: every validator outside the default set but reg's content check."""
 
 
 def _ids(*numbers: int, area: str = "BUNDLE") -> frozenset[str]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from releasekit.model.bundle import Bundle
+from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
 
 __all__ = [
@@ -20,12 +20,15 @@ __all__ = [
     "as_list",
     "as_map",
     "as_str",
+    "crd_descriptions",
     "csv_message",
     "finding",
     "go_quote_list",
     "gvk_string",
     "parse_semver",
     "parse_tolerant",
+    "permission_rules",
+    "pod_specs",
 ]
 
 _UNSET = object()
@@ -33,16 +36,11 @@ _UNSET = object()
 
 def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
     """Render like api's ``Error.Error()`` minus the ``Error: ``/``Warning: `` level prefix."""
-    head = ""
-    if field and value is not _UNSET:
-        head = f"Field {field}, Value {value}"
-    elif field:
-        head = f"Field {field}"
-    elif value is not _UNSET:
-        head = f"Value {value}"
-    if head and detail:
-        return f"{head}: {detail}"
-    return head or detail
+    parts = [f"Field {field}"] if field else []
+    if value is not _UNSET:
+        parts.append(f"Value {value}")
+    head = ", ".join(parts)
+    return f"{head}: {detail}" if head and detail else head or detail
 
 
 def csv_message(detail: str, csv_name: str) -> str:
@@ -95,6 +93,38 @@ def as_str(value: object) -> str:
     if isinstance(value, int | float):
         return str(value)
     return ""
+
+
+def crd_descriptions(csv: Manifest, field: str = "owned") -> list[tuple[str, Mapping[str, Any]]]:
+    """(JSON path, entry) of the CSV's ``spec.customresourcedefinitions.<field>`` list."""
+    items = as_list(as_map(csv.spec.get("customresourcedefinitions")).get(field))
+    return [(f"$.spec.customresourcedefinitions.{field}[{i}]", as_map(item)) for i, item in enumerate(items)]
+
+
+def _install_spec(csv: Manifest) -> Mapping[str, Any]:
+    return as_map(as_map(csv.spec.get("install")).get("spec"))
+
+
+def pod_specs(csv: Manifest) -> list[tuple[str, Mapping[str, Any]]]:
+    """(JSON path, pod spec) of every deployment the CSV installs."""
+    return [
+        (
+            f"$.spec.install.spec.deployments[{i}].spec.template.spec",
+            as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec")),
+        )
+        for i, deployment in enumerate(as_list(_install_spec(csv).get("deployments")))
+    ]
+
+
+def permission_rules(csv: Manifest) -> list[tuple[str, int, int, Mapping[str, Any]]]:
+    """(field, permission index, rule index, rule) of the CSV's clusterPermissions, then permissions."""
+    spec = _install_spec(csv)
+    return [
+        (field, i, j, as_map(rule))
+        for field in ("clusterPermissions", "permissions")
+        for i, permission in enumerate(as_list(spec.get(field)))
+        for j, rule in enumerate(as_list(as_map(permission).get("rules")))
+    ]
 
 
 def gvk_string(group: str, version: str, kind: str) -> str:

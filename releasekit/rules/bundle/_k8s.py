@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
+
+from releasekit.rules.bundle._common import as_list, as_map
 
 __all__ = [
     "aggregate",
@@ -22,104 +25,90 @@ __all__ = [
     "object_meta_problems",
 ]
 
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_KEY = re.compile(f"^{_LABEL_KEY_FMT}$")
-_LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
-_LABEL_VALUE = re.compile(f"^{_LABEL_VALUE_FMT}$")
-_LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character"
+
+@dataclass(frozen=True, slots=True)
+class _Syntax:
+    """One apimachinery string check: a byte limit and a regular expression, with its message and examples."""
+
+    limit: int
+    fmt: str
+    message: str
+    examples: tuple[str, ...]
+
+    def regex_error(self) -> str:
+        """The ``RegexError`` message: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
+        examples = " or ".join(f"'{example}', " for example in self.examples)
+        return f"{self.message} (e.g. {examples}regex used for validation is '{self.fmt}')"
+
+    def errors(self, value: str) -> list[str]:
+        """The byte-limit error, then the regular expression's."""
+        out = [f"must be no more than {self.limit} bytes"] if len(value.encode()) > self.limit else []
+        return out + ([] if re.fullmatch(self.fmt, value) else [self.regex_error()])
+
+
+_ALNUM_ENDS = "must start and end with an alphanumeric character"
+_QUALIFIED = _Syntax(
+    63,
+    "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]",
+    f"must consist of alphanumeric characters, '-', '_' or '.', and {_ALNUM_ENDS}",
+    ("MyName", "my.name", "123-abc"),
 )
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-_DNS1123_SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character"
+_LABEL_VALUE = _Syntax(
+    63,
+    f"({_QUALIFIED.fmt})?",
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+    + _ALNUM_ENDS,
+    ("MyValue", "my_value", "12345"),
 )
-_DNS1035_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_DNS1035 = re.compile(f"^{_DNS1035_FMT}$")
-_DNS1035_MSG = (
+_DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_SUBDOMAIN = _Syntax(
+    253,
+    f"{_DNS1123_LABEL}(\\.{_DNS1123_LABEL})*",
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
+    + _ALNUM_ENDS,
+    ("example.com",),
+)
+_DNS1035 = _Syntax(
+    63,
+    "[a-z]([-a-z0-9]*[a-z0-9])?",
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-    "character, and end with an alphanumeric character"
+    "character, and end with an alphanumeric character",
+    ("my-name", "abc-123"),
 )
 _ANNOTATIONS_LIMIT = 256 * 1024
 
 
-def _regex_error(message: str, fmt: str, *examples: str) -> str:
-    """Kubernetes apimachinery's ``RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
-    if not examples:
-        return f"{message} (regex used for validation is '{fmt}')"
-    text = message + " (e.g. "
-    for index, example in enumerate(examples):
-        if index:
-            text += " or "
-        text += f"'{example}', "
-    return text + f"regex used for validation is '{fmt}')"
-
-
-def _max_len(length: int) -> str:
-    return f"must be no more than {length} bytes"
-
-
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """``IsDNS1123Subdomain``."""
-    errors = []
-    if len(value.encode()) > 253:
-        errors.append(_max_len(253))
-    if not _DNS1123_SUBDOMAIN.match(value):
-        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errors
+    return _SUBDOMAIN.errors(value)
 
 
 def dns1035_label_errors(value: str) -> list[str]:
     """``IsDNS1035Label``."""
-    errors = []
-    if len(value.encode()) > 63:
-        errors.append(_max_len(63))
-    if not _DNS1035.match(value):
-        errors.append(_regex_error(_DNS1035_MSG, _DNS1035_FMT, "my-name", "abc-123"))
-    return errors
-
-
-def label_key_errors(value: str) -> list[str]:
-    """``IsLabelKey`` (``IsQualifiedName``): an optional DNS subdomain prefix, '/', and a name part."""
-    errors: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errors.append("prefix part must be non-empty")
-        else:
-            errors += ["prefix part " + msg for msg in dns1123_subdomain_errors(prefix)]
-    else:
-        return [
-            "a valid label key "
-            + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        ]
-    if not name:
-        errors.append("name part must be non-empty")
-    elif len(name.encode()) > 63:
-        errors.append("name part " + _max_len(63))
-    if not _LABEL_KEY.match(name):
-        errors.append(
-            "name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-        )
-    return errors
+    return _DNS1035.errors(value)
 
 
 def label_value_errors(value: str) -> list[str]:
     """``IsLabelValue``."""
-    errors = []
-    if len(value.encode()) > 63:
-        errors.append(_max_len(63))
-    if not _LABEL_VALUE.match(value):
-        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errors
+    return _LABEL_VALUE.errors(value)
+
+
+def label_key_errors(value: str) -> list[str]:
+    """``IsLabelKey`` (``IsQualifiedName``): an optional DNS subdomain prefix, '/', and a name part."""
+    parts = value.split("/")
+    if len(parts) > 2:
+        return [
+            f"a valid label key {_QUALIFIED.regex_error()} with an optional DNS subdomain prefix and '/' "
+            "(e.g. 'example.com/MyName')"
+        ]
+    errors: list[str] = []
+    if len(parts) == 2 and not parts[0]:
+        errors.append("prefix part must be non-empty")
+    elif len(parts) == 2:
+        errors += ["prefix part " + message for message in dns1123_subdomain_errors(parts[0])]
+    if not parts[-1]:
+        errors.append("name part must be non-empty")
+    return errors + ["name part " + message for message in _QUALIFIED.errors(parts[-1])]
 
 
 def _go_value(value: object) -> str:
@@ -146,11 +135,21 @@ def aggregate(messages: list[str]) -> str:
     return "[" + ", ".join(unique) + "]"
 
 
-def _string_map(value: object) -> dict[str, str] | None:
-    """What ``unstructured`` returns for labels/annotations: the map when every value is a string, else none."""
+def _text(mapping: object, key: str) -> str:
+    """A string field as ``unstructured`` reads it: a value of another type counts as absent."""
+    value = as_map(mapping).get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _string_map(value: object) -> dict[str, str]:
+    """Labels/annotations as ``unstructured`` returns them: empty unless every value is a string."""
     if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
-        return None
+        return {}
     return {str(k): v for k, v in value.items()}
+
+
+def _invalid(path: str, field: str, detail: str, value: object) -> tuple[str, str]:
+    return path, field_error("Invalid value", field, detail, value)
 
 
 def object_meta_problems(
@@ -158,118 +157,67 @@ def object_meta_problems(
 ) -> list[tuple[str, str]]:
     """(JSON path, message) for every rule ``ValidateObjectMetaAccessor`` breaks on ``metadata``.
 
-    Read as ``unstructured`` reads it: a value of the wrong type counts as absent. ``namespaced`` is false
-    for operator-sdk's content check (a namespace is forbidden); ``name_errors`` is what the caller's name
-    function says of a non-empty name.
+    ``namespaced`` is false for operator-sdk's content check (a namespace is forbidden); ``name_errors``
+    is what the caller's name function says of a non-empty name.
     """
-    meta = metadata if isinstance(metadata, Mapping) else {}
+    meta = as_map(metadata)
     return [
-        *_name_problems(meta, namespaced=namespaced, name_errors=name_errors),
-        *_generation_problems(meta),
-        *_label_problems(meta),
-        *_annotation_problems(meta),
-        *_finalizer_problems(meta),
-        *_owner_reference_problems(meta),
+        *_identity_problems(meta, namespaced, name_errors or []),
+        *_map_problems(meta),
+        *_list_problems(meta),
     ]
 
 
-def _name_problems(
-    meta: Mapping[str, Any], *, namespaced: bool, name_errors: list[str] | None
+def _identity_problems(
+    meta: Mapping[str, Any], namespaced: bool, name_errors: list[str]
 ) -> list[tuple[str, str]]:
-    """The name is required and must pass the caller's name check; a namespace only where ``namespaced``."""
-    out: list[tuple[str, str]] = []
-    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
-    if not name:
-        out.append(
-            ("$.metadata", field_error("Required value", "metadata.name", "name or generateName is required"))
-        )
+    """A name that passes the caller's check, a namespace only where ``namespaced``, a generation >= 0."""
+    name = _text(meta, "name")
+    if name:
+        out = [_invalid("$.metadata.name", "metadata.name", message, name) for message in name_errors]
     else:
-        for message in name_errors or []:
-            out.append(("$.metadata.name", field_error("Invalid value", "metadata.name", message, name)))
-    namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else ""
-    if namespace and not namespaced:
-        out.append(
-            (
-                "$.metadata.namespace",
-                field_error("Forbidden", "metadata.namespace", "not allowed on this type"),
-            )
-        )
-    return out
-
-
-def _generation_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """An integer ``generation`` must not be negative."""
+        required = field_error("Required value", "metadata.name", "name or generateName is required")
+        out = [("$.metadata", required)]
+    if _text(meta, "namespace") and not namespaced:
+        forbidden = field_error("Forbidden", "metadata.namespace", "not allowed on this type")
+        out.append(("$.metadata.namespace", forbidden))
     generation = meta.get("generation")
     if isinstance(generation, int) and not isinstance(generation, bool) and generation < 0:
-        return [
-            (
-                "$.metadata.generation",
-                field_error(
-                    "Invalid value", "metadata.generation", "must be greater than or equal to 0", generation
-                ),
-            )
-        ]
-    return []
+        detail = "must be greater than or equal to 0"
+        out.append(_invalid("$.metadata.generation", "metadata.generation", detail, generation))
+    return out
 
 
-def _label_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every label key must be a qualified name and every value a label value."""
+def _map_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Label keys and values, annotation keys (lower-cased) and the annotations' total size."""
     out: list[tuple[str, str]] = []
-    labels = _string_map(meta.get("labels")) or {}
+    labels = _string_map(meta.get("labels"))
     for key in sorted(labels):
         path = f"$.metadata.labels[{key!r}]"
-        for message in label_key_errors(key):
-            out.append((path, field_error("Invalid value", "metadata.labels", message, key)))
-        for message in label_value_errors(labels[key]):
-            out.append((path, field_error("Invalid value", "metadata.labels", message, labels[key])))
-    return out
-
-
-def _annotation_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every annotation key (lower-cased) must be a qualified name; all of them within the size limit."""
-    out: list[tuple[str, str]] = []
-    annotations = _string_map(meta.get("annotations")) or {}
+        out += [_invalid(path, "metadata.labels", message, key) for message in label_key_errors(key)]
+        value = labels[key]
+        out += [_invalid(path, "metadata.labels", message, value) for message in label_value_errors(value)]
+    annotations = _string_map(meta.get("annotations"))
     for key in sorted(annotations):
-        for message in label_key_errors(key.lower()):
-            out.append(
-                (
-                    f"$.metadata.annotations[{key!r}]",
-                    field_error("Invalid value", "metadata.annotations", message, key),
-                )
-            )
+        path = f"$.metadata.annotations[{key!r}]"
+        out += [_invalid(path, "metadata.annotations", m, key) for m in label_key_errors(key.lower())]
     if sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items()) > _ANNOTATIONS_LIMIT:
-        out.append(
-            (
-                "$.metadata.annotations",
-                "metadata.annotations: Too long: may not be more than 262144 bytes",
-            )
-        )
+        too_long = "metadata.annotations: Too long: may not be more than 262144 bytes"
+        out.append(("$.metadata.annotations", too_long))
     return out
 
 
-def _finalizer_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every string finalizer must be a qualified name."""
-    finalizers = meta.get("finalizers")
-    if not isinstance(finalizers, list):
-        return []
-    return [
-        ("$.metadata.finalizers", field_error("Invalid value", "metadata.finalizers", message, item))
-        for item in finalizers
+def _list_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """String finalizers are qualified names; owner references have an apiVersion, kind, name and uid."""
+    out = [
+        _invalid("$.metadata.finalizers", "metadata.finalizers", message, item)
+        for item in as_list(meta.get("finalizers"))
         if isinstance(item, str)
         for message in label_key_errors(item)
     ]
-
-
-def _owner_reference_problems(meta: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every owner reference needs a non-empty apiVersion, kind, name and uid."""
-    owners = meta.get("ownerReferences")
-    if not isinstance(owners, list):
-        return []
-    out: list[tuple[str, str]] = []
-    for index, owner in enumerate(owners):
-        owner = owner if isinstance(owner, Mapping) else {}
+    for index, owner in enumerate(as_list(meta.get("ownerReferences"))):
         base = f"metadata.ownerReferences[{index}]"
         for key in ("apiVersion", "kind", "name", "uid"):
-            if not (isinstance(owner.get(key), str) and owner.get(key)):
+            if not _text(owner, key):
                 out.append((f"$.{base}", field_error("Required value", f"{base}.{key}", "must not be empty")))
     return out

@@ -9,18 +9,17 @@ wording (``spec.versions: Invalid value: ...: must contain unique version names`
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import api_message, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str
 from releasekit.rules.bundle._k8s import (
     dns1035_label_errors,
     dns1123_subdomain_errors,
+    field_error,
     object_meta_problems,
 )
 
@@ -42,15 +41,10 @@ _APPROVAL = "api-approved.kubernetes.io"
 CRD_API_VERSIONS = ("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1")
 
 
-def _go(value: object) -> str:
-    if isinstance(value, str):
-        return json.dumps(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-
-
 _COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
 _COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
 _REVIEW_VERSIONS = ("v1", "v1beta1")
+_SIMPLE_JSON_PATH = "must be a simple json path starting with ."
 
 
 def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> list[tuple[str, str]]:
@@ -71,7 +65,7 @@ def _column_problems(path: str, column: dict[str, Any], json_path_key: str) -> l
     if not json_path:
         out.append(_required(f"{path}.JSONPath"))
     elif not json_path.startswith("."):
-        out.append(_invalid(f"{path}.JSONPath", json_path, "must be a simple json path starting with ."))
+        out.append(_invalid(f"{path}.JSONPath", json_path, _SIMPLE_JSON_PATH))
     return out
 
 
@@ -102,12 +96,6 @@ def _columns(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tupl
     return out
 
 
-def _simple_json_path(path: str, value: str) -> tuple[str, str] | None:
-    if not value.startswith("."):
-        return _invalid(path, value, "must be a simple json path starting with .")
-    return None
-
-
 def _scale(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[str, str]]:
     """``ValidateCustomResourceDefinitionSubresources``: the scale paths (status paths are not reported)."""
     out: list[tuple[str, str]] = []
@@ -115,21 +103,17 @@ def _scale(spec: Any, versions: list[dict[str, Any]], beta: bool) -> list[tuple[
         scale = as_map(subresources).get("scale")
         if not isinstance(scale, dict):
             continue
-        path = f"{prefix}.scale.specReplicasPath"
-        replicas = as_str(scale.get("specReplicasPath"))
-        if not replicas:
-            out.append(_required(path))
-        elif (problem := _simple_json_path(path, replicas)) is not None:
-            out.append(problem)
-        elif not replicas.startswith(".spec."):
-            out.append(_invalid(path, replicas, "should be a json path under .spec"))
-        selector = as_str(scale.get("labelSelectorPath"))
-        path = f"{prefix}.scale.labelSelectorPath"
-        if selector:
-            if (problem := _simple_json_path(path, selector)) is not None:
-                out.append(problem)
-            elif not selector.startswith((".spec.", ".status.")):
-                out.append(_invalid(path, selector, "should be a json path under either .spec or .status"))
+        for field, under, where in (
+            ("specReplicasPath", (".spec.",), ".spec"),
+            ("labelSelectorPath", (".spec.", ".status."), "either .spec or .status"),
+        ):
+            value, path = as_str(scale.get(field)), f"{prefix}.scale.{field}"
+            if not value and field == "specReplicasPath":  # the selector path is optional
+                out.append(_required(path))
+            elif value and not value.startswith("."):
+                out.append(_invalid(path, value, _SIMPLE_JSON_PATH))
+            elif value and not value.startswith(under):
+                out.append(_invalid(path, value, f"should be a json path under {where}"))
     return out
 
 
@@ -159,20 +143,20 @@ def _review_version_problems(review: list[Any], path: str) -> list[tuple[str, st
 
 
 def _invalid(path: str, value: object, detail: str) -> tuple[str, str]:
-    return path, f"{path}: Invalid value: {_go(value)}: {detail}"
+    return path, field_error("Invalid value", path, detail, value)
 
 
 def _required(path: str, detail: str = "") -> tuple[str, str]:
-    return path, f"{path}: Required value" + (f": {detail}" if detail else "")
+    return path, field_error("Required value", path, detail)
 
 
 def _forbidden(path: str, detail: str) -> tuple[str, str]:
-    return path, f"{path}: Forbidden: {detail}"
+    return path, field_error("Forbidden", path, detail)
 
 
-def _unsupported(path: str, value: object, allowed: list[str]) -> tuple[str, str]:
-    choices = ", ".join(json.dumps(a) for a in allowed)
-    return path, f"{path}: Unsupported value: {_go(value)}: supported values: {choices}"
+def _unsupported(path: str, value: str, allowed: tuple[str, ...]) -> tuple[str, str]:
+    choices = ", ".join(f'"{choice}"' for choice in allowed)
+    return path, field_error("Unsupported value", path, f"supported values: {choices}", value)
 
 
 def protected_group(group: str) -> bool:
@@ -182,11 +166,7 @@ def protected_group(group: str) -> bool:
 
 def crd_versions(crd: Manifest) -> list[str]:
     """Version names a CRD defines (v1beta1's top-level ``version`` when ``versions`` is empty)."""
-    spec = crd.spec
-    names = [as_str(as_map(v).get("name")) for v in as_list(spec.get("versions"))]
-    if not names and crd.api_version.endswith("/v1beta1") and as_str(spec.get("version")):
-        names = [as_str(spec.get("version"))]
-    return names
+    return [as_str(version.get("name")) for version in _defaulted_versions(crd)]
 
 
 def _defaulted_versions(crd: Manifest) -> list[dict[str, Any]]:
@@ -197,37 +177,11 @@ def _defaulted_versions(crd: Manifest) -> list[dict[str, Any]]:
     return versions
 
 
-@dataclass(frozen=True)
-class _Names:
-    """``spec.names`` with the apiserver's defaults (singular from kind, listKind from kind)."""
-
-    plural: str
-    singular: str
-    kind: str
-    list_kind: str
-    short_names: Sequence[Any]
-    categories: Sequence[Any]
-
-    @classmethod
-    def of(cls, spec: Any) -> _Names:
-        names = as_map(spec.get("names"))
-        kind = as_str(names.get("kind"))
-        return cls(
-            plural=as_str(names.get("plural")),
-            singular=as_str(names.get("singular")) or kind.lower(),
-            kind=kind,
-            list_kind=as_str(names.get("listKind")) or (kind + "List" if kind else ""),
-            short_names=as_list(names.get("shortNames")),
-            categories=as_list(names.get("categories")),
-        )
-
-
 def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
     """(field path, apiserver message) for every rule the CRD breaks (schema/status paths excluded)."""
     spec = crd.spec
     beta = crd.api_version.endswith("/v1beta1")
     group = as_str(spec.get("group"))
-    names = _Names.of(spec)
     versions = _defaulted_versions(crd)
     shown = [
         {"name": as_str(v.get("name")), "served": v.get("served"), "storage": v.get("storage")}
@@ -239,10 +193,10 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         spec.get("preserveUnknownFields") is not False if beta else spec.get("preserveUnknownFields") is True
     )
     problems = [
-        *_crd_metadata_problems(crd, f"{names.plural}.{group}"),
+        *_crd_metadata_problems(crd, f"{as_str(as_map(spec.get('names')).get('plural'))}.{group}"),
         *_group_problems(group),
         *_scope_problems(spec, beta),
-        *_names_problems(names),
+        *_names_problems(as_map(spec.get("names"))),
         *_version_problems(spec, versions, shown, beta),
         *(_per_version_exclusive_problems(spec, versions, shown) if beta else []),
         *_conversion_problems(spec, strategy, beta),
@@ -251,21 +205,12 @@ def crd_problems(crd: Manifest) -> list[tuple[str, str]]:
         *_deprecation_warning_problems(versions),
     ]
     if preserve and strategy != "None":
-        problems.append(
-            _invalid(
-                "spec.conversion.strategy", strategy, "must be None if spec.preserveUnknownFields is true"
-            )
-        )
+        detail = "must be None if spec.preserveUnknownFields is true"
+        problems.append(_invalid("spec.conversion.strategy", strategy, detail))
     problems += _approval_problems(crd, group)
     if preserve:
-        problems.append(
-            _invalid(
-                "spec.preserveUnknownFields",
-                True,
-                "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in "
-                "spec.versions[*].schema instead",
-            )
-        )
+        detail = "set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"
+        problems.append(_invalid("spec.preserveUnknownFields", True, f"cannot set to true, {detail}"))
     return [
         (path, message)
         for path, message in problems
@@ -301,44 +246,45 @@ def _scope_problems(spec: Any, beta: bool) -> list[tuple[str, str]]:
     if not scope:
         return [_required("spec.scope")]
     if scope not in ("Cluster", "Namespaced"):
-        return [_unsupported("spec.scope", scope, ["Cluster", "Namespaced"])]
+        return [_unsupported("spec.scope", scope, ("Cluster", "Namespaced"))]
     return []
 
 
-def _names_problems(names: _Names) -> list[tuple[str, str]]:
-    """``spec.names``: every name present, each a DNS-1035 label (kinds in any case), kind != listKind."""
-    problems: list[tuple[str, str]] = []
+def _names_problems(names: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``spec.names`` (singular and listKind defaulted from kind): each a DNS-1035 label (kinds in any case)."""
+    kind = as_str(names.get("kind"))
+    list_kind = as_str(names.get("listKind")) or (kind + "List" if kind else "")
     fields = (
-        ("plural", names.plural),
-        ("singular", names.singular),
-        ("kind", names.kind),
-        ("listKind", names.list_kind),
+        ("plural", as_str(names.get("plural"))),
+        ("singular", as_str(names.get("singular")) or kind.lower()),
+        ("kind", kind),
+        ("listKind", list_kind),
     )
-    problems += [_required(f"spec.names.{field}") for field, value in fields if not value]
-    for field, value in fields[:2]:
-        if value and dns1035_label_errors(value):
-            problems.append(_invalid(f"spec.names.{field}", value, ",".join(dns1035_label_errors(value))))
-    for field, value in fields[2:]:
-        if value and dns1035_label_errors(value.lower()):
-            detail = "may have mixed case, but should otherwise match: " + ",".join(
-                dns1035_label_errors(value.lower())
+    problems = [_required(f"spec.names.{field}") for field, value in fields if not value]
+    for field, value in fields:
+        mixed_case = field in ("kind", "listKind")
+        errors = dns1035_label_errors(value.lower() if mixed_case else value) if value else []
+        if errors:
+            detail = ("may have mixed case, but should otherwise match: " if mixed_case else "") + ",".join(
+                errors
             )
             problems.append(_invalid(f"spec.names.{field}", value, detail))
-    problems += _label_list_problems("spec.names.shortNames", names.short_names)
-    if names.kind and names.kind == names.list_kind:
-        problems.append(
-            _invalid("spec.names.listKind", names.list_kind, "kind and listKind may not be the same")
-        )
-    problems += _label_list_problems("spec.names.categories", names.categories)
-    return problems
+    problems += _label_list_problems("spec.names.shortNames", as_list(names.get("shortNames")))
+    if kind and kind == list_kind:
+        problems.append(_invalid("spec.names.listKind", list_kind, "kind and listKind may not be the same"))
+    return problems + _label_list_problems("spec.names.categories", as_list(names.get("categories")))
+
+
+def _label_problems(path: str, value: object) -> list[tuple[str, str]]:
+    """A value that must be a DNS-1035 label: its errors joined in one problem."""
+    errors = dns1035_label_errors(as_str(value))
+    return [_invalid(path, value, ",".join(errors))] if errors else []
 
 
 def _label_list_problems(path: str, items: Sequence[Any]) -> list[tuple[str, str]]:
     """Each item of a list of names (short names, categories) must be a DNS-1035 label."""
     return [
-        _invalid(f"{path}[{index}]", item, ",".join(dns1035_label_errors(as_str(item))))
-        for index, item in enumerate(items)
-        if dns1035_label_errors(as_str(item))
+        problem for index, item in enumerate(items) for problem in _label_problems(f"{path}[{index}]", item)
     ]
 
 
@@ -348,27 +294,21 @@ def _version_problems(
     """The versions: at least one, labels, unique, exactly one storage; v1beta1's ``version`` agrees."""
     problems: list[tuple[str, str]] = []
     version_names = [as_str(v.get("name")) for v in versions]
+    one_storage = "must have exactly one version marked as storage version"
     if not versions:
-        problems.append(_required("spec.versions", "must have exactly one version marked as storage version"))
+        problems.append(_required("spec.versions", one_storage))
     else:
         for index, name in enumerate(version_names):
-            if dns1035_label_errors(name):
-                problems.append(
-                    _invalid(f"spec.versions[{index}].name", name, ",".join(dns1035_label_errors(name)))
-                )
+            problems += _label_problems(f"spec.versions[{index}].name", name)
         if len(set(version_names)) != len(version_names):
             problems.append(_invalid("spec.versions", shown, "must contain unique version names"))
         if sum(1 for v in versions if v.get("storage") is True) != 1:
-            problems.append(
-                _invalid("spec.versions", shown, "must have exactly one version marked as storage version")
-            )
+            problems.append(_invalid("spec.versions", shown, one_storage))
     top = as_str(spec.get("version")) if beta else ""
-    if top and dns1035_label_errors(top):
-        problems.append(_invalid("spec.version", top, ",".join(dns1035_label_errors(top))))
+    problems += _label_problems("spec.version", top) if top else []
     if top and version_names and version_names[0] != top:
-        problems.append(
-            _invalid("spec.version", spec.get("version"), "must match the first version in spec.versions")
-        )
+        detail = "must match the first version in spec.versions"
+        problems.append(_invalid("spec.version", spec.get("version"), detail))
     return problems
 
 
@@ -386,18 +326,12 @@ def _per_version_exclusive_problems(
         top_value = spec.get(top_field)
         top_set = bool(top_value) if top_field == "additionalPrinterColumns" else top_value is not None
         if top_set and any(item is not None for item in present):
-            problems.append(
-                _forbidden(f"spec.{top_field}", f"top-level and per-version {what} are mutually exclusive")
-            )
+            detail = f"top-level and per-version {what} are mutually exclusive"
+            problems.append(_forbidden(f"spec.{top_field}", detail))
         if present and all(item is not None and item == present[0] for item in present):
-            problems.append(
-                _invalid(
-                    "spec.versions",
-                    shown,
-                    f"per-version {what} may not all be set to identical values (top-level {top_field} "
-                    "should be used instead)",
-                )
-            )
+            instead = f"(top-level {top_field} should be used instead)"
+            detail = f"per-version {what} may not all be set to identical values {instead}"
+            problems.append(_invalid("spec.versions", shown, detail))
     return problems
 
 
@@ -406,7 +340,7 @@ def _conversion_problems(spec: Any, strategy: str, beta: bool) -> list[tuple[str
     problems: list[tuple[str, str]] = []
     conversion = as_map(spec.get("conversion"))
     if strategy not in ("None", "Webhook"):
-        problems.append(_unsupported("spec.conversion.strategy", strategy, ["None", "Webhook"]))
+        problems.append(_unsupported("spec.conversion.strategy", strategy, ("None", "Webhook")))
     if beta:
         client_config = conversion.get("webhookClientConfig")
         review = as_list(conversion.get("conversionReviewVersions")) or (
@@ -464,22 +398,17 @@ def _approval_problems(crd: Manifest, group: str) -> list[tuple[str, str]]:
     if not protected_group(group):
         return []
     approval = as_str(crd.annotations.get(_APPROVAL))
-    approval_path = f"metadata.annotations[{_APPROVAL}]"
+    path, must = (
+        f"metadata.annotations[{_APPROVAL}]",
+        f'protected groups must have approval annotation "{_APPROVAL}"',
+    )
+    see = "see https://github.com/kubernetes/enhancements/pull/1111"
     if not approval:
-        return [
-            _required(
-                approval_path,
-                f'protected groups must have approval annotation "{_APPROVAL}", see '
-                "https://github.com/kubernetes/enhancements/pull/1111",
-            )
-        ]
-    if not approval.startswith("unapproved") and not approval.startswith(("http://", "https://")):
+        return [_required(path, f"{must}, {see}")]
+    if not approval.startswith(("unapproved", "http://", "https://")):
         return [
             _invalid(
-                approval_path,
-                approval,
-                f'protected groups must have approval annotation "{_APPROVAL}" with either a URL or a '
-                'reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+                path, approval, f'{must} with either a URL or a reason starting with "unapproved", {see}'
             )
         ]
     return []
@@ -494,43 +423,31 @@ def _json_path(k8s_path: str) -> str:
 
 def validate_crd_manifest(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """The CRD validator for one CRD (skipped for apiVersions the loader already rejects)."""
-    if crd.api_version not in CRD_API_VERSIONS:
-        return []
-    return [
-        finding(
-            ids.CRD_INVALID,
-            api_message(message, field=path, value=crd.name),
-            crd.loc(_json_path(path)),
-            "fix the CustomResourceDefinition; the API server would reject it as it is",
-            bundle,
+    out = BundleFindings(bundle)
+    hint = "fix the CustomResourceDefinition; the API server would reject it as it is"
+    for path, message in crd_problems(crd) if crd.api_version in CRD_API_VERSIONS else []:
+        out.flag(
+            ids.CRD_INVALID, api_message(message, field=path, value=crd.name), crd.loc(_json_path(path)), hint
         )
-        for path, message in crd_problems(crd)
-    ]
+    return out
 
 
 def check_served_versions(crd: Manifest, bundle: Bundle | None = None) -> list[Finding]:
-    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served.
-
-    The API server (and api's CRD validator) accepts such a CRD, but no client can use its API.
-    """
+    """RK-BUNDLE-125 (ours, a warning): no version of the CRD is served, so no client can use its API."""
     versions = _defaulted_versions(crd)
+    out = BundleFindings(bundle)
     if (
-        crd.api_version not in CRD_API_VERSIONS
-        or not versions
-        or any(v.get("served") is True for v in versions)
+        crd.api_version in CRD_API_VERSIONS
+        and versions
+        and not any(v.get("served") is True for v in versions)
     ):
-        return []
-    return [
-        finding(
-            ids.CRD_NO_SERVED_VERSION,
+        message = (
             f'CRD "{crd.name}" serves none of its versions ({", ".join(crd_versions(crd))}): the API server '
-            "accepts it, but no client can read or write its objects",
-            crd.loc("$.spec.versions"),
-            "set served: true on the version(s) clients use",
-            bundle,
-            severity=Severity.WARNING,
+            "accepts it, but no client can read or write its objects"
         )
-    ]
+        hint = "set served: true on the version(s) clients use"
+        out.flag(ids.CRD_NO_SERVED_VERSION, message, crd.loc("$.spec.versions"), hint, Severity.WARNING)
+    return out
 
 
 def validate_crd(bundle: Bundle) -> list[Finding]:

@@ -6,7 +6,6 @@ Pure. Rules RK-BUNDLE-020 … 031. Messages carry api's wording (docs/olm-bundle
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,27 +19,20 @@ from releasekit.rules.bundle._common import (
     as_list,
     as_map,
     as_str,
+    crd_descriptions,
     csv_message,
-    finding,
     gvk_string,
     parse_semver,
 )
+from releasekit.rules.bundle._k8s import dns1123_subdomain_errors, label_value_errors
 
-__all__ = ["MIN_KUBE_NOT_INFORMED", "check_annotation_case", "validate_csv", "validate_csv_manifest"]
-
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-
-_DNS1123_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation "
-    "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-_LABEL_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
-    "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
+__all__ = [
+    "MIN_KUBE_NOT_INFORMED",
+    "check_annotation_case",
+    "min_kube_problems",
+    "validate_csv",
+    "validate_csv_manifest",
+]
 
 MIN_KUBE_NOT_INFORMED = (
     "csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. "
@@ -59,16 +51,7 @@ CASE_SENSITIVE_ANNOTATIONS = (
 
 def name_violations(name: str) -> list[str]:
     """k8s ``IsDNS1123Subdomain`` plus label-value rules, as api's CSV name check applies them."""
-    problems: list[str] = []
-    if len(name) > 253:
-        problems.append("must be no more than 253 bytes")
-    if not _DNS1123_SUBDOMAIN.match(name):
-        problems.append(_DNS1123_MSG)
-    if len(name) > 63:
-        problems.append("must be no more than 63 bytes")
-    if not _LABEL_VALUE.match(name):
-        problems.append(_LABEL_MSG)
-    return problems
+    return dns1123_subdomain_errors(name) + label_value_errors(name)
 
 
 def _parse_json(text: str) -> tuple[Any, str | None]:
@@ -106,239 +89,164 @@ def _examples_decode_error(text: str, value: Any) -> str | None:
     return None
 
 
+def _read_examples(text: str) -> tuple[list[Any], str | None, str]:
+    """(examples, api's complaint or None, what the annotation must be) of an examples annotation."""
+    value, problem = _parse_json(text)
+    if problem is not None:
+        return [], api_message("invalid example", value=problem), "a valid JSON list of custom resources"
+    problem = _examples_decode_error(text, value)
+    if problem is not None:
+        message = api_message("error decoding example CustomResource", value=problem)
+        return [], message, "a JSON list of custom resources, each with apiVersion and kind"
+    return value or [], None, ""
+
+
 def _examples(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    name = csv.name
     annotations = csv.annotations
     out = BundleFindings(bundle)
     if not annotations:
-        return [
-            finding(
-                ids.CSV_EXAMPLES_MISSING,
-                csv_message("annotations not found", name),
-                csv.loc("$.metadata"),
-                "add metadata.annotations with an alm-examples list of example custom resources",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
+        message = csv_message("annotations not found", csv.name)
+        hint = "add metadata.annotations with an alm-examples list of example custom resources"
+        out.flag(ids.CSV_EXAMPLES_MISSING, message, csv.loc("$.metadata"), hint, Severity.WARNING)
+        return out
     if "alm-examples" not in annotations and "olm.examples" not in annotations:
-        return [
-            finding(
-                ids.CSV_EXAMPLES_MISSING,
-                csv_message("example annotations not found", name),
-                csv.loc("$.metadata.annotations"),
-                "add an alm-examples annotation with one example per owned API",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
+        message = csv_message("example annotations not found", csv.name)
+        hint = "add an alm-examples annotation with one example per owned API"
+        out.flag(ids.CSV_EXAMPLES_MISSING, message, csv.loc("$.metadata.annotations"), hint, Severity.WARNING)
+        return out
     key = "alm-examples" if "alm-examples" in annotations else "olm.examples"
     if "alm-examples" in annotations and "olm.examples" in annotations:
+        message = csv_message(
+            "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", csv.name
+        )
         out.flag(
             ids.CSV_EXAMPLES_MISSING,
-            csv_message(
-                "both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`", name
-            ),
+            message,
             csv.loc("$.metadata.annotations['olm.examples']"),
             "keep only alm-examples",
             Severity.WARNING,
         )
     path = f"$.metadata.annotations[{key!r}]"
     text = as_str(annotations.get(key))
-    examples: list[Any] = []
-    if text:
-        value, problem = _parse_json(text)
-        if problem is not None:
-            out.flag(
-                ids.CSV_EXAMPLES_INVALID,
-                api_message("invalid example", value=problem),
-                csv.loc(path),
-                f"make {key} a valid JSON list of custom resources",
-            )
-            return out
-        decode_error = _examples_decode_error(text, value)
-        if decode_error is not None:
-            out.flag(
-                ids.CSV_EXAMPLES_INVALID,
-                api_message("error decoding example CustomResource", value=decode_error),
-                csv.loc(path),
-                f"make {key} a JSON list of custom resources, each with apiVersion and kind",
-            )
-            return out
-        examples = value or []
-    parsed: dict[tuple[str, str, str], None] = {}
-    for item in examples:
-        api_version = as_str(item.get("apiVersion"))
-        group, _, version = api_version.rpartition("/")
-        parsed[(group, version, as_str(item.get("kind")))] = None
+    examples, complaint, want = _read_examples(text) if text else ([], None, "")
+    if complaint is not None:
+        out.flag(ids.CSV_EXAMPLES_INVALID, complaint, csv.loc(path), f"make {key} {want}")
+        return out
+    parsed: set[tuple[str, str, str]] = set()
+    for example in examples:
+        group, _, version = as_str(example.get("apiVersion")).rpartition("/")
+        parsed.add((group, version, as_str(example.get("kind"))))
     provided: dict[tuple[str, str, str], str] = {}
-    spec = csv.spec
-    for index, owned in enumerate(as_list(as_map(spec.get("customresourcedefinitions")).get("owned"))):
-        owned = as_map(owned)
+    for owned_path, owned in crd_descriptions(csv):
         crd_name = as_str(owned.get("name"))
-        plural, dot, group = crd_name.partition(".")
-        owned_path = f"$.spec.customresourcedefinitions.owned[{index}]"
+        _, dot, group = crd_name.partition(".")
         if not dot:
-            out.flag(
-                ids.CSV_OWNED_CRD_NAME,
-                f"couldn't parse plural.group from crd name: {crd_name}",
-                csv.loc(f"{owned_path}.name"),
-                "name an owned CRD <plural>.<group>, as its metadata.name",
-            )
+            message = f"couldn't parse plural.group from crd name: {crd_name}"
+            hint = "name an owned CRD <plural>.<group>, as its metadata.name"
+            out.flag(ids.CSV_OWNED_CRD_NAME, message, csv.loc(f"{owned_path}.name"), hint)
             continue
         provided[(group, as_str(owned.get("version")), as_str(owned.get("kind")))] = owned_path
-    for index, api in enumerate(as_list(as_map(spec.get("apiservicedefinitions")).get("owned"))):
+    for index, api in enumerate(as_list(as_map(csv.spec.get("apiservicedefinitions")).get("owned"))):
         api = as_map(api)
-        key3 = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
-        provided[key3] = f"$.spec.apiservicedefinitions.owned[{index}]"
-    for gvk in sorted(parsed):
-        if gvk not in provided:
-            out.flag(
-                ids.CSV_EXAMPLE_NOT_PROVIDED,
-                api_message("example must have a provided API", value=gvk_string(*gvk)),
-                csv.loc(path),
-                "drop the example or add the API to spec.customresourcedefinitions.owned",
-            )
+        gvk = (as_str(api.get("group")), as_str(api.get("version")), as_str(api.get("kind")))
+        provided[gvk] = f"$.spec.apiservicedefinitions.owned[{index}]"
+    for gvk in sorted(parsed - provided.keys()):
+        message = api_message("example must have a provided API", value=gvk_string(*gvk))
+        hint = "drop the example or add the API to spec.customresourcedefinitions.owned"
+        out.flag(ids.CSV_EXAMPLE_NOT_PROVIDED, message, csv.loc(path), hint)
     for gvk, owned_path in sorted(provided.items()):
         if gvk not in parsed:
-            out.flag(
-                ids.CSV_API_WITHOUT_EXAMPLE,
-                api_message("provided API should have an example annotation", value=gvk_string(*gvk)),
-                csv.loc(owned_path),
-                f"add an example {gvk[2]} to the {key} annotation",
-                Severity.WARNING,
-            )
+            message = api_message("provided API should have an example annotation", value=gvk_string(*gvk))
+            hint = f"add an example {gvk[2]} to the {key} annotation"
+            out.flag(ids.CSV_API_WITHOUT_EXAMPLE, message, csv.loc(owned_path), hint, Severity.WARNING)
     return out
 
 
 def _install_modes(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    name = csv.name
     spec = csv.spec
     modes = [as_map(m) for m in as_list(spec.get("installModes"))]
-    hint = "declare spec.installModes (releasekit bundles support AllNamespaces only)"
-    if not modes:
-        return [
-            finding(
-                ids.CSV_INSTALL_MODES,
-                csv_message("install modes not found", name),
-                csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
-                hint,
-                bundle,
-            )
-        ]
     out = BundleFindings(bundle)
-    webhooks = as_list(spec.get("webhookdefinitions"))
-    supported = {as_str(m.get("type")): m.get("supported") is True for m in modes}
-    all_only = supported.get("AllNamespaces", False) and not any(
-        v for k, v in supported.items() if k != "AllNamespaces"
-    )
-    for index, webhook in enumerate(webhooks):
-        if as_list(as_map(webhook).get("conversionCRDs")) and not all_only:
-            out.flag(
-                ids.CSV_INSTALL_MODES,
-                csv_message(
-                    "only AllNamespaces InstallModeType is supported when conversionCRDs is present", name
-                ),
-                csv.loc(f"$.spec.webhookdefinitions[{index}]"),
-                "support only the AllNamespaces install mode, or drop the conversion webhook",
-            )
-    if not any(supported.values()):
+    if not modes:
+        message = csv_message("install modes not found", csv.name)
+        hint = "declare spec.installModes (releasekit bundles support AllNamespaces only)"
         out.flag(
             ids.CSV_INSTALL_MODES,
-            csv_message("none of InstallModeTypes are supported", name),
-            csv.loc("$.spec.installModes"),
-            "mark at least one install mode supported: true",
+            message,
+            csv.loc("$.spec.installModes" if "installModes" in spec else "$.spec"),
+            hint,
         )
+        return out
+    last = {as_str(m.get("type")): m.get("supported") is True for m in modes}  # a repeated type: last wins
+    supported = {kind for kind, ok in last.items() if ok}
+    for index, webhook in enumerate(as_list(spec.get("webhookdefinitions"))):
+        if as_list(as_map(webhook).get("conversionCRDs")) and supported != {"AllNamespaces"}:
+            message = csv_message(
+                "only AllNamespaces InstallModeType is supported when conversionCRDs is present", csv.name
+            )
+            hint = "support only the AllNamespaces install mode, or drop the conversion webhook"
+            out.flag(ids.CSV_INSTALL_MODES, message, csv.loc(f"$.spec.webhookdefinitions[{index}]"), hint)
+    if not supported:
+        message = csv_message("none of InstallModeTypes are supported", csv.name)
+        hint = "mark at least one install mode supported: true"
+        out.flag(ids.CSV_INSTALL_MODES, message, csv.loc("$.spec.installModes"), hint)
     return out
 
 
-def _min_kube(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
-    value = as_str(csv.spec.get("minKubeVersion")).strip()
+def min_kube_problems(spec: Mapping[str, Any]) -> list[tuple[str, str, str, Severity]]:
+    """(detail, JSON path, hint, severity) of ``spec.minKubeVersion``: missing (a warning) or not full semver."""
+    value = as_str(spec.get("minKubeVersion")).strip()
     if not value:
-        return [
-            finding(
-                ids.CSV_MIN_KUBE_VERSION,
-                csv_message(MIN_KUBE_NOT_INFORMED, csv.name),
-                csv.loc("$.spec"),
-                "set spec.minKubeVersion, e.g. 1.28.0",
-                bundle,
-                severity=Severity.WARNING,
-            )
-        ]
+        return [(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)]
     if parse_semver(value) is None:
-        return [
-            finding(
-                ids.CSV_MIN_KUBE_VERSION,
-                csv_message(f"csv.Spec.MinKubeVersion has an invalid value: {value}", csv.name),
-                csv.loc("$.spec.minKubeVersion"),
-                "write spec.minKubeVersion as full semver, e.g. 1.28.0",
-                bundle,
-            )
-        ]
+        detail = f"csv.Spec.MinKubeVersion has an invalid value: {value}"
+        hint = "write spec.minKubeVersion as full semver, e.g. 1.28.0"
+        return [(detail, "$.spec.minKubeVersion", hint, Severity.ERROR)]
     return []
 
 
 def _required(csv: Manifest, bundle: Bundle | None) -> list[Finding]:
     """The required-field walk of api's ``checkEmptyFields`` for the fields that have no ``omitempty``."""
-    missing: list[tuple[str, str, str]] = []
-    data = csv.data
-    if not csv.metadata:
-        missing.append(("ObjectMeta", "$.metadata", "metadata"))
-    spec = data.get("spec")
-    if not isinstance(spec, Mapping) or not spec:
-        missing.append(("Spec", "$.spec", "spec"))
-    else:
-        install = as_map(spec.get("install"))
-        if not install:
-            missing.append(("Spec.InstallStrategy", "$.spec.install", "spec.install"))
-        else:
-            if not as_str(install.get("strategy")):
-                missing.append(
-                    ("Spec.InstallStrategy.StrategyName", "$.spec.install", "spec.install.strategy")
-                )
-            install_spec = as_map(install.get("spec"))
-            if (
-                install_spec
-                and not as_list(install_spec.get("deployments"))
-                and install_spec.get("deployments") is None
-            ):
-                missing.append(
-                    (
-                        "Spec.InstallStrategy.StrategySpec.DeploymentSpecs",
-                        "$.spec.install.spec",
-                        "spec.install.spec.deployments",
-                    )
-                )
-        if not as_str(spec.get("displayName")):
-            missing.append(("Spec.DisplayName", "$.spec", "spec.displayName"))
-    return [
-        finding(
-            ids.CSV_REQUIRED_FIELD,
-            api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2]),
-            csv.loc(path),
-            f"set {yaml_path}",
-            bundle,
-        )
-        for go_path, path, yaml_path in missing
+    spec = csv.spec
+    install = as_map(spec.get("install"))
+    install_spec = as_map(install.get("spec"))
+    missing = [
+        ("ObjectMeta", "$.metadata", "metadata", not csv.metadata),
+        ("Spec", "$.spec", "spec", not spec),
+        ("Spec.InstallStrategy", "$.spec.install", "spec.install", spec and not install),
+        (
+            "Spec.InstallStrategy.StrategyName",
+            "$.spec.install",
+            "spec.install.strategy",
+            install and not as_str(install.get("strategy")),
+        ),
+        (
+            "Spec.InstallStrategy.StrategySpec.DeploymentSpecs",
+            "$.spec.install.spec",
+            "spec.install.spec.deployments",
+            install_spec and install_spec.get("deployments") is None,
+        ),
+        ("Spec.DisplayName", "$.spec", "spec.displayName", spec and not as_str(spec.get("displayName"))),
     ]
+    out = BundleFindings(bundle)
+    for go_path, path, yaml_path, absent in missing:
+        if absent:
+            message = api_message("required field missing", field=go_path, value=yaml_path.rpartition(".")[2])
+            out.flag(ids.CSV_REQUIRED_FIELD, message, csv.loc(path), f"set {yaml_path}")
+    return out
 
 
 def check_annotation_case(manifest: Manifest, bundle: Bundle | None = None) -> list[Finding]:
     """OLM annotations written in the wrong case (api ``annotations.go``); used for CSVs and OperatorGroups."""
     out = BundleFindings(bundle)
-    for key in manifest.annotations:
-        key_text = str(key)
+    for key in map(str, manifest.annotations):
         for want in CASE_SENSITIVE_ANNOTATIONS:
-            if key_text != want and key_text.lower() == want.lower():
-                out.flag(
-                    ids.ANNOTATION_CASE,
-                    api_message(
-                        f"provided annotation {key_text} uses wrong case and should be {want} instead",
-                        value=manifest.name,
-                    ),
-                    manifest.loc(f"$.metadata.annotations[{key_text!r}]"),
-                    f"rename the annotation to {want}; OLM reads annotation names case-sensitively",
+            if key != want and key.lower() == want.lower():
+                message = api_message(
+                    f"provided annotation {key} uses wrong case and should be {want} instead",
+                    value=manifest.name,
                 )
+                hint = f"rename the annotation to {want}; OLM reads annotation names case-sensitively"
+                out.flag(ids.ANNOTATION_CASE, message, manifest.loc(f"$.metadata.annotations[{key!r}]"), hint)
     return out
 
 
@@ -346,48 +254,39 @@ def validate_csv_manifest(csv: Manifest, bundle: Bundle | None = None) -> list[F
     """Every CSV-validator rule for one CSV."""
     name = csv.name
     out = BundleFindings(bundle)
-    problems = name_violations(name)
-    if problems:
-        out.flag(
-            ids.CSV_NAME,
-            csv_message(f'metadata.name "{name}" is invalid: {",".join(problems)}', name),
-            csv.loc("$.metadata.name"),
-            "name the CSV <package>.v<version>, lower case, at most 63 characters",
-        )
     replaces = as_str(csv.spec.get("replaces"))
-    if replaces:
-        problems = name_violations(replaces)
+    for field, value, hint in (
+        ("metadata.name", name, "name the CSV <package>.v<version>, lower case, at most 63 characters"),
+        ("spec.replaces", replaces, "spec.replaces must name an existing CSV (<package>.v<version>)"),
+    ):
+        problems = name_violations(value) if value or field == "metadata.name" else []
         if problems:
-            out.flag(
-                ids.CSV_NAME,
-                csv_message(f'spec.replaces "{replaces}" is invalid: {",".join(problems)}', name),
-                csv.loc("$.spec.replaces"),
-                "spec.replaces must name an existing CSV (<package>.v<version>)",
-            )
+            message = csv_message(f'{field} "{value}" is invalid: {",".join(problems)}', name)
+            out.flag(ids.CSV_NAME, message, csv.loc(f"$.{field}"), hint)
     out += _examples(csv, bundle)
     out += _install_modes(csv, bundle)
     out += _required(csv, bundle)
-    out += _min_kube(csv, bundle)
+    for detail, path, hint, severity in min_kube_problems(csv.spec):
+        out.flag(ids.CSV_MIN_KUBE_VERSION, csv_message(detail, name), csv.loc(path), hint, severity)
     out += check_annotation_case(csv, bundle)
     if "olm.properties" in csv.annotations:
+        message = api_message(
+            "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
+            value=name,
+        )
+        hint = "move the properties to metadata/properties.yaml"
         out.flag(
             ids.CSV_OLM_PROPERTIES,
-            api_message(
-                "found olm.properties annotation, please define these properties in metadata/properties.yaml instead",
-                value=name,
-            ),
+            message,
             csv.loc("$.metadata.annotations['olm.properties']"),
-            "move the properties to metadata/properties.yaml",
+            hint,
             Severity.WARNING,
         )
     for key in ("apiVersion", "kind"):
         if not as_str(csv.data.get(key)):
-            out.flag(
-                ids.CSV_TYPE_META,
-                csv_message(f"'{key}' is missing", name),
-                csv.loc("$"),
-                f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)",
-            )
+            message = csv_message(f"'{key}' is missing", name)
+            hint = f"set {key} (operators.coreos.com/v1alpha1, ClusterServiceVersion)"
+            out.flag(ids.CSV_TYPE_META, message, csv.loc("$"), hint)
     return out
 
 

@@ -1,7 +1,6 @@
 """``good-practices`` (api ``internal/good_practices.go``): advice that is a warning, bar one error.
 
-Pure. Rules RK-BUNDLE-060 … 065: a deployment to install, resource requests on every container,
-descriptions on CRDs, channel names, no permission to create CRDs, the CSV name's shape.
+Pure. Rules RK-BUNDLE-060 … 065.
 """
 
 from __future__ import annotations
@@ -9,7 +8,7 @@ from __future__ import annotations
 import re
 
 from releasekit.model import bundle_ids as ids
-from releasekit.model.bundle import Bundle
+from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle._common import (
     BundleFindings,
@@ -17,7 +16,11 @@ from releasekit.rules.bundle._common import (
     as_list,
     as_map,
     as_str,
+    crd_descriptions,
+    go_quote_list,
     parse_semver,
+    permission_rules,
+    pod_specs,
 )
 
 __all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
@@ -41,10 +44,6 @@ _NAME_VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-
 _ANY = ("*", "[*]")
 
 
-def _go_quoted(items: list[str]) -> str:
-    return "[" + " ".join(f'"{item}"' for item in items) + "]"
-
-
 def validate_good_practices(bundle: Bundle) -> list[Finding]:
     """Every good-practices rule for the bundle's CSV."""
     csv = bundle.csv
@@ -52,108 +51,82 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         return []
     name = csv.name
     out = BundleFindings(bundle)
-    install = as_map(csv.spec.get("install"))
-    install_spec = as_map(install.get("spec"))
-    deployments = install_spec.get("deployments")
-    if deployments is None:
+    if as_map(as_map(csv.spec.get("install")).get("spec")).get("deployments") is None:
+        message = api_message("unable to find a deployment to install in the CSV", value=name)
         out.flag(
-            ids.GP_NO_DEPLOYMENT,
-            api_message("unable to find a deployment to install in the CSV", value=name),
-            csv.loc("$.spec.install"),
-            "add spec.install.spec.deployments",
+            ids.GP_NO_DEPLOYMENT, message, csv.loc("$.spec.install"), "add spec.install.spec.deployments"
         )
-    for d_index, deployment in enumerate(as_list(deployments)):
-        pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
-        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
-        for c_index, container in enumerate(as_list(pod.get("containers"))):
-            container = as_map(container)
-            if as_map(container.get("resources")).get("requests") is None:
+    for pod_path, pod in pod_specs(csv):
+        for index, container in enumerate(as_list(pod.get("containers"))):
+            if as_map(as_map(container).get("resources")).get("requests") is None:
+                message = api_message(
+                    _REQUESTS_DETAIL.format(name=as_str(as_map(container).get("name"))), value=name
+                )
+                hint = "set resources.requests.cpu and resources.requests.memory on the container"
                 out.flag(
                     ids.GP_RESOURCE_REQUESTS,
-                    api_message(_REQUESTS_DETAIL.format(name=as_str(container.get("name"))), value=name),
-                    csv.loc(f"{pod_path}.containers[{c_index}].resources"),
-                    "set resources.requests.cpu and resources.requests.memory on the container",
+                    message,
+                    csv.loc(f"{pod_path}.containers[{index}].resources"),
+                    hint,
                     Severity.WARNING,
                 )
-    descriptions = as_map(csv.spec.get("customresourcedefinitions"))
     for field in ("owned", "required"):
-        for index, desc in enumerate(as_list(descriptions.get(field))):
-            desc = as_map(desc)
-            if not as_str(desc.get("description")):
-                out.flag(
-                    ids.GP_CRD_DESCRIPTION,
-                    api_message(
-                        f'{field} CRD "{as_str(desc.get("name"))}" has an empty description', value=name
-                    ),
-                    csv.loc(f"$.spec.customresourcedefinitions.{field}[{index}]"),
-                    "describe the API in a sentence; the console shows it",
-                    Severity.WARNING,
+        for path, description in crd_descriptions(csv, field):
+            if not as_str(description.get("description")):
+                message = api_message(
+                    f'{field} CRD "{as_str(description.get("name"))}" has an empty description',
+                    value=name,
                 )
-    bad_channels = [c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES)]
+                hint = "describe the API in a sentence; the console shows it"
+                out.flag(ids.GP_CRD_DESCRIPTION, message, csv.loc(path), hint, Severity.WARNING)
+    bad_channels = sorted(c for c in bundle.channels if not c.startswith(CHANNEL_PREFIXES))
     if bad_channels:
-        annotations = bundle.annotations
+        message = api_message(
+            f"channel(s) {go_quote_list(bad_channels)} are not following the recommended naming "
+            "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
+            value=name,
+        )
+        hint = "name channels stable*, fast* or candidate* (e.g. stable-v1.4)"
         out.flag(
             ids.GP_CHANNEL_NAMING,
-            api_message(
-                f"channel(s) {_go_quoted(sorted(bad_channels))} are not following the recommended naming "
-                "convention: https://olm.operatorframework.io/docs/best-practices/channel-naming",
-                value=name,
-            ),
-            annotations.loc("$.annotations") if annotations is not None else csv.loc(),
-            "name channels stable*, fast* or candidate* (e.g. stable-v1.4)",
+            message,
+            bundle.annotations.loc("$.annotations") if bundle.annotations is not None else csv.loc(),
+            hint,
             Severity.WARNING,
         )
-    crd_rule = _crd_create_rule(install_spec)
+    crd_rule = _crd_create_rule(csv)
     if crd_rule is not None:
-        out.flag(
-            ids.GP_CRD_PERMISSION,
-            api_message(_CRD_PERMISSION_DETAIL, value=name),
-            csv.loc(crd_rule),
-            "ship the CRDs in the bundle and let OLM install them instead of creating them at run time",
-            Severity.WARNING,
-        )
+        message = api_message(_CRD_PERMISSION_DETAIL, value=name)
+        hint = "ship the CRDs in the bundle and let OLM install them instead of creating them at run time"
+        out.flag(ids.GP_CRD_PERMISSION, message, csv.loc(crd_rule), hint, Severity.WARNING)
     version_match = _NAME_VERSION.search(name)
-    if version_match is None or parse_semver(version_match.group(1)) is None:
-        out.flag(
-            ids.GP_CSV_NAME,
-            api_message(
-                f"csv.metadata.Name {name} is not following the versioning convention "
-                "(MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
-                value=name,
-            ),
-            csv.loc("$.metadata.name"),
+    for broken, convention, hint in (
+        (
+            version_match is None or parse_semver(version_match.group(1)) is None,
+            "versioning convention (MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/",
             "end the CSV name with .vMAJOR.MINOR.PATCH",
-            Severity.WARNING,
-        )
-    if len(name.split(".v")) != 2:
-        out.flag(
-            ids.GP_CSV_NAME,
-            api_message(
-                f"csv.metadata.Name {name} is not following the recommended naming convention: "
-                "<operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
-                value=name,
-            ),
-            csv.loc("$.metadata.name"),
+        ),
+        (
+            len(name.split(".v")) != 2,
+            "recommended naming convention: <operator-name>.v<semver> e.g. memcached-operator.v0.0.1",
             "name the CSV <operator-name>.v<semver>",
-            Severity.WARNING,
-        )
+        ),
+    ):
+        if broken:
+            message = api_message(f"csv.metadata.Name {name} is not following the {convention}", value=name)
+            out.flag(ids.GP_CSV_NAME, message, csv.loc("$.metadata.name"), hint, Severity.WARNING)
     return out
 
 
-def _crd_create_rule(install_spec: object) -> str | None:
+def _crd_create_rule(csv: Manifest) -> str | None:
     """JSON path of the first (cluster)permission rule that lets the operator create CRDs."""
-    spec = as_map(install_spec)
-    for field in ("clusterPermissions", "permissions"):
-        for i, perm in enumerate(as_list(spec.get(field))):
-            for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
-                rule = as_map(rule)
-                groups = [as_str(g) for g in as_list(rule.get("apiGroups"))]
-                resources = [as_str(r) for r in as_list(rule.get("resources"))]
-                verbs = [as_str(v) for v in as_list(rule.get("verbs"))]
-                if (
-                    "apiextensions.k8s.io" in groups
-                    and any(r in ("customresourcedefinitions", *_ANY) for r in resources)
-                    and any(v in ("create", "patch", *_ANY) for v in verbs)
-                ):
-                    return f"$.spec.install.spec.{field}[{i}].rules[{j}]"
+    for field, i, j, rule in permission_rules(csv):
+        resources = [as_str(r) for r in as_list(rule.get("resources"))]
+        verbs = [as_str(v) for v in as_list(rule.get("verbs"))]
+        if (
+            "apiextensions.k8s.io" in [as_str(g) for g in as_list(rule.get("apiGroups"))]
+            and any(r in ("customresourcedefinitions", *_ANY) for r in resources)
+            and any(v in ("create", "patch", *_ANY) for v in verbs)
+        ):
+            return f"$.spec.install.spec.{field}[{i}].rules[{j}]"
     return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import BundleFindings, api_message, as_list, as_map, as_str
 from releasekit.rules.bundle.csv import check_annotation_case
 
 __all__ = ["DEFAULT_SCCS", "validate_object_manifest", "validate_objects", "validate_operator_groups"]
@@ -27,6 +27,8 @@ DEFAULT_SCCS = frozenset(
     }
 )
 
+_OPERATOR_GROUP_VERSIONS = ("operators.coreos.com/v1", "operators.coreos.com/v1alpha2")
+
 
 def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
     spec = obj.spec
@@ -34,19 +36,13 @@ def _pdb(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
     max_unavailable = spec.get("maxUnavailable")
     # upstream reads IntVal, which is 0 for every string, so it also refuses "50%"; we refuse only zero
     if not isinstance(max_unavailable, bool | None) and str(max_unavailable).strip() in ("0", "0%"):
-        out.flag(
-            ids.OBJ_PDB,
-            api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name),
-            obj.loc("$.spec.maxUnavailable"),
-            "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades",
-        )
+        message = api_message("maxUnavailable field cannot be set to 0 or 0%", value=obj.name)
+        hint = "allow at least one pod to be unavailable, or OLM cannot drain nodes during upgrades"
+        out.flag(ids.OBJ_PDB, message, obj.loc("$.spec.maxUnavailable"), hint)
     if as_str(spec.get("minAvailable")) == "100%":
-        out.flag(
-            ids.OBJ_PDB,
-            api_message("minAvailable field cannot be set to 100%", value=obj.name),
-            obj.loc("$.spec.minAvailable"),
-            "require fewer than all pods, or nodes can never be drained",
-        )
+        message = api_message("minAvailable field cannot be set to 100%", value=obj.name)
+        hint = "require fewer than all pods, or nodes can never be drained"
+        out.flag(ids.OBJ_PDB, message, obj.loc("$.spec.minAvailable"), hint)
     return out
 
 
@@ -58,22 +54,16 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
         resources = {as_str(r) for r in as_list(rule.get("resources"))}
         verbs = {as_str(v) for v in as_list(rule.get("verbs"))}
         names = {as_str(n) for n in as_list(rule.get("resourceNames"))}
-        path = f"$.rules[{index}]"
+        path, risk = f"$.rules[{index}]", "which could impact cluster stability"
         if (
             "policy" in groups
             and "poddisruptionbudgets" in resources
             and verbs & {"*", "create", "update", "patch"}
         ):
+            detail = f"RBAC includes permission to create/update poddisruptionbudgets, {risk}"
+            hint = "avoid granting write access to PodDisruptionBudgets"
             out.flag(
-                ids.OBJ_RBAC_PDB,
-                api_message(
-                    "RBAC includes permission to create/update poddisruptionbudgets, which could impact cluster "
-                    "stability",
-                    value=obj.name,
-                ),
-                obj.loc(path),
-                "avoid granting write access to PodDisruptionBudgets",
-                Severity.WARNING,
+                ids.OBJ_RBAC_PDB, api_message(detail, value=obj.name), obj.loc(path), hint, Severity.WARNING
             )
         if (
             "security.openshift.io" in groups
@@ -81,16 +71,9 @@ def _rbac(obj: Manifest, bundle: Bundle | None) -> list[Finding]:
             and verbs & {"*", "delete", "update", "patch"}
             and names & DEFAULT_SCCS
         ):
-            out.flag(
-                ids.OBJ_RBAC_SCC,
-                api_message(
-                    "RBAC includes permission to modify default securitycontextconstraints, which could impact "
-                    "cluster stability",
-                    value=obj.name,
-                ),
-                obj.loc(path),
-                "never modify the default SCCs; create a dedicated SCC instead",
-            )
+            detail = f"RBAC includes permission to modify default securitycontextconstraints, {risk}"
+            hint = "never modify the default SCCs; create a dedicated SCC instead"
+            out.flag(ids.OBJ_RBAC_SCC, api_message(detail, value=obj.name), obj.loc(path), hint)
     return out
 
 
@@ -98,19 +81,14 @@ def validate_object_manifest(obj: Manifest, bundle: Bundle | None = None) -> lis
     """Object-validator rules for one object (acts by kind only, as upstream)."""
     if obj.kind == "PodDisruptionBudget":
         return _pdb(obj, bundle)
-    if obj.kind == "PriorityClass" and obj.data.get("globalDefault") is True:
-        return [
-            finding(
-                ids.OBJ_PRIORITY_CLASS,
-                api_message("globalDefault field cannot be set to true", value=obj.name),
-                obj.loc("$.globalDefault"),
-                "a bundle must not change the cluster's default priority; set globalDefault: false",
-                bundle,
-            )
-        ]
     if obj.kind in ("Role", "ClusterRole"):
         return _rbac(obj, bundle)
-    return []
+    out = BundleFindings(bundle)
+    if obj.kind == "PriorityClass" and obj.data.get("globalDefault") is True:
+        message = api_message("globalDefault field cannot be set to true", value=obj.name)
+        hint = "a bundle must not change the cluster's default priority; set globalDefault: false"
+        out.flag(ids.OBJ_PRIORITY_CLASS, message, obj.loc("$.globalDefault"), hint)
+    return out
 
 
 def validate_objects(bundle: Bundle) -> list[Finding]:
@@ -125,9 +103,6 @@ def validate_operator_groups(bundle: Bundle) -> list[Finding]:
     """The OperatorGroup validator: OLM annotation names in the right case on v1/v1alpha2 OperatorGroups."""
     out: list[Finding] = []
     for obj in bundle.objects:
-        if obj.kind == "OperatorGroup" and obj.api_version in (
-            "operators.coreos.com/v1",
-            "operators.coreos.com/v1alpha2",
-        ):
+        if obj.kind == "OperatorGroup" and obj.api_version in _OPERATOR_GROUP_VERSIONS:
             out += check_annotation_case(obj, bundle)
     return out

@@ -22,8 +22,8 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model import jsontext
 from releasekit.model.bundle import ANNOTATION_OPENSHIFT_VERSIONS, Bundle, Dockerfile, ValidationOptions
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, finding, parse_tolerant
-from releasekit.rules.bundle.removed_apis import removed_apis_1_22
+from releasekit.rules.bundle._common import BundleFindings, as_str, csv_message, parse_tolerant
+from releasekit.rules.bundle.removed_apis import removed_api_message, removed_objects
 
 __all__ = [
     "OpenShiftRange",
@@ -53,30 +53,26 @@ class OpenShiftRange:
         return self.low <= version and (self.high is None or version <= self.high)
 
 
-_V = r"v?(\d+)\.(\d+)"
+def _minor(text: str) -> tuple[int, int] | None:
+    """``v4.18`` (or ``4.18``) as (4, 18)."""
+    match = re.fullmatch(r"v?(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def parse_openshift_versions(text: str) -> OpenShiftRange | None:
     """Parse a versions value (quotes stripped); None when it is not one of the documented forms."""
     value = text.strip().strip("'\"").strip()
-    if m := re.fullmatch(rf"={_V}", value):
-        version = (int(m.group(1)), int(m.group(2)))
-        return OpenShiftRange(low=version, high=version)
-    if m := re.fullmatch(rf"{_V}-{_V}", value):
-        low, high = (int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))
+    if value.startswith("=") and (only := _minor(value[1:])) is not None:
+        return OpenShiftRange(low=only, high=only)
+    low_text, dash, high_text = value.partition("-")
+    low, high = _minor(low_text), _minor(high_text)
+    if dash and low is not None and high is not None:
         return OpenShiftRange(low=low, high=high) if low <= high else None
-    if m := re.fullmatch(_V, value):
-        return OpenShiftRange(low=(int(m.group(1)), int(m.group(2))), high=None)
-    parts = [p.strip() for p in value.split(",")]
-    if len(parts) > 1 and all(re.fullmatch(_V, p) for p in parts):
-        lows = [(int(p.lstrip("v").split(".")[0]), int(p.lstrip("v").split(".")[1])) for p in parts]
-        return OpenShiftRange(low=min(lows), high=None, legacy=True)
-    return None
-
-
-def _catalog_version(name: str) -> tuple[int, int] | None:
-    m = re.fullmatch(_V, name.strip())
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    if low is not None and not dash:
+        return OpenShiftRange(low=low, high=None)
+    lows = [_minor(part.strip()) for part in value.split(",")]
+    known = [version for version in lows if version is not None]
+    return OpenShiftRange(low=min(known), high=None, legacy=True) if len(known) == len(lows) > 1 else None
 
 
 def check_openshift_versions(
@@ -100,37 +96,25 @@ def check_openshift_versions(
     parsed: OpenShiftRange | None = None
     for text, location in sources:
         current = parse_openshift_versions(text)
-        if current is None:
-            out.flag(
-                ids.RK_OCP_VERSIONS_FORM,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" is not a valid OpenShift version range',
-                location,
-                f"write it as {forms}",
-                form_severity,
-            )
-        elif current.legacy:
-            out.flag(
-                ids.RK_OCP_VERSIONS_FORM,
-                f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" uses the legacy comma form, read as '
-                f'"v{current.low[0]}.{current.low[1]}" and later',
-                location,
-                f"write it as {forms}",
-                Severity.WARNING,
-            )
+        if current is None or current.legacy:
+            problem, severity = "is not a valid OpenShift version range", form_severity
+            if current is not None:
+                low = f"v{current.low[0]}.{current.low[1]}"
+                problem, severity = f'uses the legacy comma form, read as "{low}" and later', Severity.WARNING
+            message = f'{ANNOTATION_OPENSHIFT_VERSIONS} "{text}" {problem}'
+            out.flag(ids.RK_OCP_VERSIONS_FORM, message, location, f"write it as {forms}", severity)
         if parsed is None:
             parsed = current
     if len(sources) == 2 and sources[0][0].strip("'\" ") != sources[1][0].strip("'\" "):
-        out.flag(
-            ids.RK_OCP_VERSIONS_FORM,
+        message = (
             f'{ANNOTATION_OPENSHIFT_VERSIONS} is "{sources[1][0]}" in the Dockerfile but "{sources[0][0]}" in '
-            "metadata/annotations.yaml (the annotations file wins)",
-            sources[1][1],
-            "make the LABEL and the annotation equal",
-            Severity.WARNING,
+            "metadata/annotations.yaml (the annotations file wins)"
         )
+        hint = "make the LABEL and the annotation equal"
+        out.flag(ids.RK_OCP_VERSIONS_FORM, message, sources[1][1], hint, Severity.WARNING)
     if parsed is None or not catalogs:
         return out
-    wanted = sorted({v for v in (_catalog_version(c) for c in catalogs) if v is not None})
+    wanted = sorted({v for v in (_minor(c.strip()) for c in catalogs) if v is not None})
     outside = [v for v in wanted if not parsed.contains(v)]
     missing: list[tuple[int, int]] = []
     if parsed.high is not None and parsed.low[0] == parsed.high[0]:
@@ -151,14 +135,14 @@ def check_openshift_versions(
             parts.append(f"the release is in catalog(s) {show(outside)} outside the range")
         if missing:
             parts.append(f"the range includes {show(missing)} where the release is in no catalog")
-        out.flag(
-            ids.RK_OCP_VERSIONS_CATALOGS,
+        message = (
             f'{ANNOTATION_OPENSHIFT_VERSIONS} "{sources[0][0]}" disagrees with the OpenShift catalogs '
-            f"({show(wanted)}): " + "; ".join(parts),
-            sources[0][1],
-            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to",
-            Severity.WARNING,
+            f"({show(wanted)}): " + "; ".join(parts)
         )
+        hint = (
+            "derive the value from the stream's OpenShift range, or fix the catalogs the release is added to"
+        )
+        out.flag(ids.RK_OCP_VERSIONS_CATALOGS, message, sources[0][1], hint, Severity.WARNING)
     return out
 
 
@@ -238,32 +222,27 @@ def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
     value = label.value.replace("'", "").replace('"', "")
     if len(value) <= 1:
         return [f"unable to get the range informed on {ANNOTATION_OPENSHIFT_VERSIONS}"]
-    if value.startswith("="):
-        version = parse_tolerant(value[1:])
-        if version is None:
-            return [f"unable to parse the value ({value[1:]}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
-        if version >= _OCP_UNSUPPORTED:
-            return [
-                f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for {removed} or use the OCP labels "
-                f"for compatible version(s). (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='=v4.8')"
-            ]
-        return []
-    if "-" not in value:
+    if not value.startswith("=") and "-" not in value:
         return [
             f"this bundle is {removed}. The {value} allows to distribute it on >= 4.9. Migrate the API(s) for "
             f"{removed} or provide comatible version(s) via the labels. (e.g. LABEL "
             f"{ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
         ]
-    upper = value.split("-")[1]
+    upper = value[1:] if value.startswith("=") else value.split("-")[1]  # =v4.8 or v4.6-v4.8
     version = parse_tolerant(upper)
     if version is None:
         return [f"unable to parse the value ({upper}) on ({ANNOTATION_OPENSHIFT_VERSIONS})"]
-    if version >= _OCP_UNSUPPORTED:
+    if version < _OCP_UNSUPPORTED:
+        return []
+    if value.startswith("="):
         return [
-            f"this bundle is {_K8S_DEPRECATED_INFO}. Upgrade the APIs from (v1beta1) to (v1) for {removed} or "
-            f"provide com[atible version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+            f"this bundle is {_K8S_DEPRECATED_INFO}. Migrate the API(s) for {removed} or use the OCP labels "
+            f"for compatible version(s). (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='=v4.8')"
         ]
-    return []
+    return [
+        f"this bundle is {_K8S_DEPRECATED_INFO}. Upgrade the APIs from (v1beta1) to (v1) for {removed} or "
+        f"provide com[atible version(s) via the labels. (e.g. LABEL {ANNOTATION_OPENSHIFT_VERSIONS}='4.6-4.8')"
+    ]
 
 
 def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
@@ -271,64 +250,34 @@ def validate_community(bundle: Bundle, options: ValidationOptions) -> list[Findi
     csv = bundle.csv
     if csv is None:
         return []
-    found, _ = removed_apis_1_22(bundle)
+    found, _ = removed_objects(bundle, 22)
     if not found:
         return []
-    from releasekit.rules.bundle.removed_apis import removed_api_message
-
     removed = removed_api_message(22, found).partition("Migrate the API(s) for ")[2]
     errors, warnings = _max_openshift(bundle, removed)
     location = csv.loc("$.metadata.annotations['olm.properties']")
-    out = [
-        finding(
-            ids.COMMUNITY_MAX_OCP,
-            csv_message(text, csv.name),
-            location,
-            "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs",
-            bundle,
-        )
-        for text in errors
-    ]
-    out += [
-        finding(
-            ids.COMMUNITY_MAX_OCP,
-            csv_message(text, csv.name),
-            location,
-            "write major.minor",
-            bundle,
-            severity=Severity.WARNING,
-        )
-        for text in warnings
-    ]
+    out = BundleFindings(bundle)
+    for text in errors:
+        hint = "set olm.maxOpenShiftVersion below 4.9, or migrate to the v1 APIs"
+        out.flag(ids.COMMUNITY_MAX_OCP, csv_message(text, csv.name), location, hint)
+    for text in warnings:
+        message = csv_message(text, csv.name)
+        out.flag(ids.COMMUNITY_MAX_OCP, message, location, "write major.minor", Severity.WARNING)
     dockerfile = options.index_dockerfile
     if dockerfile is None:
         # upstream builds this warning list from its *error* list (community.go:196); we keep only the warning
-        out.append(
-            finding(
-                ids.COMMUNITY_OCP_LABEL,
-                csv_message(
-                    "please, inform the path of its index image file via the the optional key values and the key "
-                    f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
-                    f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
-                    csv.name,
-                ),
-                Location(file=bundle.root),
-                "pass the bundle Dockerfile as index-path",
-                bundle,
-                severity=Severity.WARNING,
-            )
+        message = csv_message(
+            "please, inform the path of its index image file via the the optional key values and the key "
+            f"index-path to allow this validator check the labels configuration or migrate the API(s) for "
+            f"{removed}. (e.g. index-path=./mypath/bundle.Dockerfile). This bundle is {_K8S_DEPRECATED_INFO} ",
+            csv.name,
         )
+        hint = "pass the bundle Dockerfile as index-path"
+        out.flag(ids.COMMUNITY_OCP_LABEL, message, Location(file=bundle.root), hint, Severity.WARNING)
         return out
     label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
     label_location = Location(file=dockerfile.file, line=label.line if label is not None else None)
-    out += [
-        finding(
-            ids.COMMUNITY_OCP_LABEL,
-            csv_message(text, csv.name),
-            label_location,
-            f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8",
-            bundle,
-        )
-        for text in check_ocp_label(dockerfile, removed)
-    ]
+    hint = f"limit {ANNOTATION_OPENSHIFT_VERSIONS} to releases before 4.9, e.g. v4.6-v4.8"
+    for text in check_ocp_label(dockerfile, removed):
+        out.flag(ids.COMMUNITY_OCP_LABEL, csv_message(text, csv.name), label_location, hint)
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, ValidationOptions
@@ -19,11 +19,9 @@ from releasekit.rules.bundle._common import (
     as_map,
     as_str,
     csv_message,
-    finding,
-    parse_semver,
     parse_tolerant,
 )
-from releasekit.rules.bundle.csv import MIN_KUBE_NOT_INFORMED
+from releasekit.rules.bundle.csv import min_kube_problems
 from releasekit.rules.bundle.removed_apis import validate_removed_apis
 
 __all__ = [
@@ -98,8 +96,13 @@ def validate_operatorhub_v2(bundle: Bundle, options: ValidationOptions) -> list[
     return out
 
 
-# (detail, JSON path, hint, severity) of one operatorhub problem, before it becomes a finding
-_Problem = tuple[str, str, str, Severity]
+class _Problem(NamedTuple):
+    """One operatorhub problem of the CSV, before it becomes a finding of HUB_METADATA."""
+
+    detail: str
+    path: str
+    hint: str
+    severity: Severity = Severity.ERROR
 
 
 def _hub_checks(bundle: Bundle) -> list[Finding]:
@@ -110,189 +113,119 @@ def _hub_checks(bundle: Bundle) -> list[Finding]:
     spec = csv.spec
     problems = [
         *_provider_problems(spec),
-        *_named_items(spec, "maintainers", "email", _mail_error),
-        *_named_items(spec, "links", "url", _url_error),
+        *_named_items(spec, "maintainers", "email", _mail_error, "write a valid e-mail address"),
+        *_named_items(spec, "links", "url", _url_error, "write an absolute URL (https://...)"),
         *_version_problems(spec),
         *_icon_problems(spec),
-        *_min_kube_problems(spec),
+        *(_Problem(*problem) for problem in min_kube_problems(spec)),
     ]
-    return [
-        finding(
-            ids.HUB_METADATA, csv_message(detail, csv.name), csv.loc(path), hint, bundle, severity=severity
-        )
-        for detail, path, hint, severity in problems
-    ]
+    out = BundleFindings(bundle)
+    for detail, path, hint, severity in problems:
+        out.flag(ids.HUB_METADATA, csv_message(detail, csv.name), csv.loc(path), hint, severity)
+    return out
 
 
 def _provider_problems(spec: Mapping[str, Any]) -> list[_Problem]:
     """``spec.provider.name`` is set."""
-    if not as_str(as_map(spec.get("provider")).get("name")).strip():
-        return [
-            (
-                "csv.Spec.Provider.Name not specified",
-                "$.spec.provider",
-                "set spec.provider.name",
-                Severity.ERROR,
-            )
-        ]
-    return []
+    if as_str(as_map(spec.get("provider")).get("name")).strip():
+        return []
+    return [_Problem("csv.Spec.Provider.Name not specified", "$.spec.provider", "set spec.provider.name")]
 
 
 def _named_items(
-    spec: Mapping[str, Any], key: str, field: str, error: Callable[[str], str | None]
+    spec: Mapping[str, Any], key: str, field: str, error: Callable[[str], str | None], fix: str
 ) -> list[_Problem]:
     """Every ``spec.<key>`` item (maintainers, links) has a name and a valid ``field`` (email, url)."""
     out: list[_Problem] = []
-    go, what = key.capitalize(), key[:-1]
+    go = key.capitalize()
+    hint = f"give each {key[:-1]} a name and {'an' if field == 'email' else 'a'} {field}"
     for index, raw in enumerate(as_list(spec.get(key))):
         item = as_map(raw)
         value = as_str(item.get(field))
         path = f"$.spec.{key}[{index}]"
         if not as_str(item.get("name")) or not value:
-            hint = f"give each {what} a name and {'an' if field == 'email' else 'a'} {field}"
-            out.append(
-                (f"csv.Spec.{go} elements should contain both name and {field}", path, hint, Severity.ERROR)
-            )
+            out.append(_Problem(f"csv.Spec.{go} elements should contain both name and {field}", path, hint))
         problem = error(value) if value else None
         if problem is not None:
-            hint = (
-                "write a valid e-mail address" if field == "email" else "write an absolute URL (https://...)"
-            )
-            out.append(
-                (
-                    f"csv.Spec.{go} {field} {value} is invalid: {problem}",
-                    f"{path}.{field}",
-                    hint,
-                    Severity.ERROR,
-                )
-            )
+            detail = f"csv.Spec.{go} {field} {value} is invalid: {problem}"
+            out.append(_Problem(detail, f"{path}.{field}", fix))
     return out
 
 
 def _version_problems(spec: Mapping[str, Any]) -> list[_Problem]:
     """``spec.version`` is set (and not 0.0.0)."""
     version = parse_tolerant(as_str(spec.get("version")))
-    if version is None or version == (0, 0, 0):
-        path = "$.spec.version" if "version" in spec else "$.spec"
-        return [("csv.Spec.Version must be set", path, "set spec.version", Severity.ERROR)]
-    return []
+    if version is not None and version != (0, 0, 0):
+        return []
+    path = "$.spec.version" if "version" in spec else "$.spec"
+    return [_Problem("csv.Spec.Version must be set", path, "set spec.version")]
 
 
 def _icon_problems(spec: Mapping[str, Any]) -> list[_Problem]:
     """One icon, with data and a media type of an image format OperatorHub shows."""
-    icons = spec.get("icon")
-    if icons is None:
-        return [
-            ("csv.Spec.Icon not specified", "$.spec", "add spec.icon with one base64 image", Severity.WARNING)
-        ]
+    if spec.get("icon") is None:
+        hint = "add spec.icon with one base64 image"
+        return [_Problem("csv.Spec.Icon not specified", "$.spec", hint, Severity.WARNING)]
+    icons = as_list(spec.get("icon"))
     out: list[_Problem] = []
-    icon_list = as_list(icons)
-    if len(icon_list) != 1:
+    if len(icons) != 1:
         out.append(
-            (
-                "csv.Spec.Icon should only have one element",
-                "$.spec.icon",
-                "keep exactly one icon",
-                Severity.ERROR,
-            )
+            _Problem("csv.Spec.Icon should only have one element", "$.spec.icon", "keep exactly one icon")
         )
-    if not icon_list:
-        return out
-    icon = as_map(icon_list[0])
+    icon = as_map(icons[0]) if icons else {}
     media = as_str(icon.get("mediatype"))
-    if not as_str(icon.get("base64data")) or not media:
-        out.append(
-            (
-                "csv.Spec.Icon elements should contain both data and mediatype",
-                "$.spec.icon[0]",
-                "set base64data and mediatype",
-                Severity.ERROR,
-            )
-        )
-    elif media not in _ICON_TYPES:
-        out.append(
-            (
-                f"csv.Spec.Icon {media} does not have a valid mediatype",
-                "$.spec.icon[0].mediatype",
-                "use one of " + ", ".join(_ICON_TYPES),
-                Severity.ERROR,
-            )
-        )
+    if icons and (not as_str(icon.get("base64data")) or not media):
+        detail = "csv.Spec.Icon elements should contain both data and mediatype"
+        out.append(_Problem(detail, "$.spec.icon[0]", "set base64data and mediatype"))
+    elif icons and media not in _ICON_TYPES:
+        detail = f"csv.Spec.Icon {media} does not have a valid mediatype"
+        out.append(_Problem(detail, "$.spec.icon[0].mediatype", "use one of " + ", ".join(_ICON_TYPES)))
     return out
-
-
-def _min_kube_problems(spec: Mapping[str, Any]) -> list[_Problem]:
-    """``spec.minKubeVersion`` is set (a warning otherwise) and full semver."""
-    min_kube = as_str(spec.get("minKubeVersion")).strip()
-    if not min_kube:
-        return [(MIN_KUBE_NOT_INFORMED, "$.spec", "set spec.minKubeVersion, e.g. 1.28.0", Severity.WARNING)]
-    if parse_semver(min_kube) is None:
-        return [
-            (
-                f"csv.Spec.MinKubeVersion has an invalid value: {min_kube}",
-                "$.spec.minKubeVersion",
-                "write full semver, e.g. 1.28.0",
-                Severity.ERROR,
-            )
-        ]
-    return []
 
 
 def validate_capabilities(bundle: Bundle) -> list[Finding]:
     """``capabilities``: the ``capabilities`` annotation, when present, is a standard level."""
     csv = bundle.csv
+    out = BundleFindings(bundle)
     if csv is None or "capabilities" not in csv.annotations:
-        return []
+        return out
     value = as_str(csv.annotations.get("capabilities"))
-    if value in STANDARD_CAPABILITIES:
-        return []
-    return [
-        finding(
-            ids.HUB_CAPABILITIES,
-            csv_message(
-                f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
-            ),
-            csv.loc("$.metadata.annotations.capabilities"),
-            "use one of " + ", ".join(STANDARD_CAPABILITIES),
-            bundle,
+    if value not in STANDARD_CAPABILITIES:
+        message = csv_message(
+            f'csv.Metadata.Annotations.Capabilities "{value}" is not a valid capabilities level', csv.name
         )
-    ]
+        hint = "use one of " + ", ".join(STANDARD_CAPABILITIES)
+        out.flag(ids.HUB_CAPABILITIES, message, csv.loc("$.metadata.annotations.capabilities"), hint)
+    return out
 
 
 def validate_categories(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
     """``categories``: each comma-separated category is standard (or in the custom list given)."""
     csv = bundle.csv
+    out = BundleFindings(bundle)
     if csv is None or "categories" not in csv.annotations:
-        return []
+        return out
     allowed = options.custom_categories if options.custom_categories is not None else STANDARD_CATEGORIES
     label = "custom" if options.custom_categories is not None else "standard"
-    out = BundleFindings(bundle)
     for item in as_str(csv.annotations.get("categories")).split(","):
         if item.strip() not in allowed:
-            out.flag(
-                ids.HUB_CATEGORIES,
-                csv_message(
-                    f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
-                    csv.name,
-                ),
-                csv.loc("$.metadata.annotations.categories"),
-                "use categories from: " + ", ".join(sorted(allowed)),
+            message = csv_message(
+                f'csv.Metadata.Annotations["categories"] value "{item}" is not in the set of {label} categories',
+                csv.name,
             )
+            hint = "use categories from: " + ", ".join(sorted(allowed))
+            out.flag(ids.HUB_CATEGORIES, message, csv.loc("$.metadata.annotations.categories"), hint)
     return out
 
 
 def validate_operatorhub(bundle: Bundle, options: ValidationOptions) -> list[Finding]:
     """Deprecated ``operatorhub``: v2 checks + capabilities + categories, and a deprecation warning."""
-    out = _hub_checks(bundle) + validate_capabilities(bundle) + validate_categories(bundle, options)
-    out.append(
-        finding(
-            ids.HUB_DEPRECATED_VALIDATOR,
-            'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
-            '"standardcapabilities" and "standardcategories" validators',
-            Location(file=bundle.root),
-            "select operatorhubv2,capabilities,categories instead",
-            bundle,
-            severity=Severity.WARNING,
-        )
+    out = BundleFindings(bundle)
+    out += _hub_checks(bundle) + validate_capabilities(bundle) + validate_categories(bundle, options)
+    message = (
+        'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", '
+        '"standardcapabilities" and "standardcategories" validators'
     )
+    hint = "select operatorhubv2,capabilities,categories instead"
+    out.flag(ids.HUB_DEPRECATED_VALIDATOR, message, Location(file=bundle.root), hint, Severity.WARNING)
     return out

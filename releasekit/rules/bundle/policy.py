@@ -1,9 +1,8 @@
 """releasekit's own bundle rules: stream policy on alpha CRDs; released images pinned, from allowed registries.
 
-Pure. Rules RK-BUNDLE-090 … 092. RK-BUNDLE-090 is *stream policy*: it judges only bundles of a releasekit
-stream (a :class:`~releasekit.model.bundle.StreamPolicy` the caller resolved from ``streams/``), never a
-bundle merely because a channel is called ``stable``; another operator's bundle gets operator-sdk's
-verdict alone. On a released version (history) the policy warns; on anything else it is an error.
+Pure. Rules RK-BUNDLE-090 … 092. Stream policy judges only bundles of a releasekit stream (a
+:class:`~releasekit.model.bundle.StreamPolicy` resolved from ``streams/``), never a bundle merely because a
+channel is called ``stable``.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from collections.abc import Iterator
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest, StreamPolicy
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, pod_specs
 from releasekit.rules.bundle.crd import crd_versions
 
 __all__ = [
@@ -48,14 +47,16 @@ def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Findin
         kind = as_str(as_map(crd.spec.get("names")).get("kind"))
         if alpha and kind not in policy.alpha_kinds:
             history = " (a released version: reported, not refused)" if policy.released else ""
-            out.flag(
-                ids.RK_ALPHA_CRD_IN_STABLE,
+            message = (
                 f'CRD "{crd.name}" has alpha version(s) {", ".join(alpha)}; stream "{policy.stream}" '
-                f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}",
-                crd.loc("$.spec.versions"),
+                f"excludes alpha APIs, so its bundles must not ship a CRD with any alpha version{history}"
+            )
+            hint = (
                 "leave the whole CRD out of this stream's bundles (the experimental stream may keep it), "
-                "or list the kind in the stream's apiMaturity.alphaApis",
-                policy_severity(policy),
+                "or list the kind in the stream's apiMaturity.alphaApis"
+            )
+            out.flag(
+                ids.RK_ALPHA_CRD_IN_STABLE, message, crd.loc("$.spec.versions"), hint, policy_severity(policy)
             )
     return out
 
@@ -70,10 +71,7 @@ def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
     container_image = as_str(csv.annotations.get("containerImage"))
     if container_image:
         yield container_image, "$.metadata.annotations.containerImage", "annotation containerImage"
-    install_spec = as_map(as_map(spec.get("install")).get("spec"))
-    for d_index, deployment in enumerate(as_list(install_spec.get("deployments"))):
-        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
-        pod_path = f"$.spec.install.spec.deployments[{d_index}].spec.template.spec"
+    for pod_path, pod in pod_specs(csv):
         for field in ("initContainers", "containers"):
             for c_index, container in enumerate(as_list(pod.get(field))):
                 container = as_map(container)
@@ -83,15 +81,10 @@ def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
                 if image:
                     yield image, f"{c_path}.image", f'container "{c_name}"'
                 for e_index, env in enumerate(as_list(container.get("env"))):
-                    env = as_map(env)
-                    env_name = as_str(env.get("name"))
-                    value = as_str(env.get("value"))
+                    env_name, value = as_str(as_map(env).get("name")), as_str(as_map(env).get("value"))
                     if env_name.startswith("RELATED_IMAGE_") and value:
-                        yield (
-                            value,
-                            f"{c_path}.env[{e_index}].value",
-                            f'env {env_name} of container "{c_name}"',
-                        )
+                        what = f'env {env_name} of container "{c_name}"'
+                        yield value, f"{c_path}.env[{e_index}].value", what
 
 
 def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) -> list[Finding]:
@@ -104,18 +97,14 @@ def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) 
         if not _DIGEST.search(image):
             tag = image.rpartition(":")[2] if ":" in image.rpartition("/")[2] else ""
             detail = f'a tag (":{tag}")' if tag else "no digest"
-            out.flag(
-                ids.RK_IMAGE_NOT_PINNED,
+            message = (
                 f'image "{image}" ({what}) is not pinned by digest: it has {detail}; '
-                "a released bundle must reference images by @sha256 digest",
-                csv.loc(path),
-                "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)",
+                "a released bundle must reference images by @sha256 digest"
             )
+            hint = "replace the tag with the image's @sha256:<digest> (the Konflux snapshot gives it)"
+            out.flag(ids.RK_IMAGE_NOT_PINNED, message, csv.loc(path), hint)
         if allowed_registries and not image.startswith(allowed_registries):
-            out.flag(
-                ids.RK_IMAGE_REGISTRY,
-                f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})',
-                csv.loc(path),
-                "reference the image from the registry it is released to",
-            )
+            message = f'image "{image}" ({what}) is not in an allowed registry ({", ".join(sorted(allowed_registries))})'
+            hint = "reference the image from the registry it is released to"
+            out.flag(ids.RK_IMAGE_REGISTRY, message, csv.loc(path), hint)
     return out

@@ -4,7 +4,8 @@ Pure. Rules RK-BUNDLE-010 … 018. Format (reg ``ValidateBundleFormat``): both f
 file with the required keys, the media type, non-empty channels, ``dependencies.yaml``. Content (reg
 ``ValidateBundleContent``): supported kinds, object metadata that kubectl accepts, and reg's own
 owned-CRD check keyed by CRD name; CSV and CRD validator errors are added by the caller's validator
-list (reg drops warnings, so the content validator reports the CSV/CRD errors only).
+list (reg drops warnings, so the content validator reports the CSV/CRD errors only). operator-sdk's own
+content check (sdk ``internal/registry/validate.go``) is :func:`validate_sdk_content`.
 """
 
 from __future__ import annotations
@@ -21,14 +22,30 @@ from releasekit.model.bundle import (
     ANNOTATION_METADATA,
     ANNOTATION_PACKAGE,
     Bundle,
+    BundleLayout,
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, finding
+from releasekit.rules.bundle._common import (
+    BundleFindings,
+    api_message,
+    as_list,
+    as_map,
+    as_str,
+    crd_descriptions,
+    gvk_string,
+)
+from releasekit.rules.bundle._k8s import aggregate, object_meta_problems
 from releasekit.rules.bundle.crd import crd_versions, validate_crd_manifest
 from releasekit.rules.bundle.csv import validate_csv_manifest
 
-__all__ = ["SUPPORTED_KINDS", "semver_range_valid", "validate_registry_content", "validate_registry_format"]
+__all__ = [
+    "SUPPORTED_KINDS",
+    "semver_range_valid",
+    "validate_registry_content",
+    "validate_registry_format",
+    "validate_sdk_content",
+]
 
 SUPPORTED_KINDS = frozenset(
     {
@@ -66,7 +83,9 @@ _REQUIRED = (
 )
 
 _VERSION = r"v?(?:\d+|[xX*])(?:\.(?:\d+|[xX*])){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?"
-_COMPARATOR = re.compile(rf"^(?:>=|<=|>|<|==|=|!=|!)?{_VERSION}$")
+_OPERATORS = ">=|<=|>|<|==|=|!=|!"
+_COMPARATOR = re.compile(rf"^(?:{_OPERATORS})?{_VERSION}$")
+_OPERATOR_SPACE = re.compile(rf"(?<!\S)({_OPERATORS})\s+")
 
 
 def semver_range_valid(text: str) -> bool:
@@ -74,18 +93,23 @@ def semver_range_valid(text: str) -> bool:
     if not text.strip():
         return False
     for alternative in text.split("||"):
-        parts = alternative.split()
-        if not parts:
-            return False
-        joined: list[str] = []
-        for part in parts:  # "> 1.0.0" is written with a space in some ranges
-            if joined and joined[-1] in (">=", "<=", ">", "<", "=", "==", "!=", "!"):
-                joined[-1] += part
-            else:
-                joined.append(part)
-        if not all(_COMPARATOR.match(p) for p in joined):
+        parts = _OPERATOR_SPACE.sub(r"\1", alternative).split()  # some ranges write "> 1.0.0"
+        if not parts or not all(_COMPARATOR.match(part) for part in parts):
             return False
     return True
+
+
+_DEPENDENCY_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "olm.gvk": (
+        ("group", "API Group is empty"),
+        ("version", "API Version is empty"),
+        ("kind", "API Kind is empty"),
+    ),
+    "olm.package": (("packageName", "Package name is empty"),),
+    "olm.label": (("label", "Label information is missing"),),
+    "olm.constraint": (),
+}
+"""The dependency types reg parses: each required ``value`` field and reg's complaint when it is empty."""
 
 
 def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
@@ -99,7 +123,7 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
         kind = as_str(item.get("type"))
         value = item.get("value")
         unparsable = "value" not in item or (value is not None and not isinstance(value, Mapping))
-        if kind not in ("olm.gvk", "olm.package", "olm.label", "olm.constraint") or unparsable:
+        if kind not in _DEPENDENCY_FIELDS or unparsable:
             add(
                 index,
                 f"couldn't parse dependency of type {kind}",
@@ -107,28 +131,15 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
             )
             continue
         value_map = as_map(value)
-        if kind == "olm.gvk":
-            for field, label in (("group", "Group"), ("version", "Version"), ("kind", "Kind")):
-                if not as_str(value_map.get(field)):
-                    add(index, f"API {label} is empty", f"set value.{field}")
-        elif kind == "olm.package":
-            if not as_str(value_map.get("packageName")):
-                add(index, "Package name is empty", "set value.packageName")
-            version = as_str(value_map.get("version"))
-            if not version:
-                add(index, "Package version is empty", "set value.version to a semver range such as >=1.0.0")
-            elif not semver_range_valid(version):
-                add(
-                    index,
-                    "Invalid semver format version",
-                    "write value.version as a semver range such as >=1.0.0",
-                )
-        elif kind == "olm.label":
-            if not as_str(value_map.get("label")):
-                add(index, "Label information is missing", "set value.label")
-        elif kind == "olm.constraint" and not any(
-            key in value_map for key in ("cel", "gvk", "package", "all", "any", "not")
-        ):
+        for field, detail in _DEPENDENCY_FIELDS[kind]:
+            if not as_str(value_map.get(field)):
+                add(index, detail, f"set value.{field}")
+        version, semver = as_str(value_map.get("version")), "a semver range such as >=1.0.0"
+        if kind == "olm.package" and not version:
+            add(index, "Package version is empty", f"set value.version to {semver}")
+        elif kind == "olm.package" and not semver_range_valid(version):
+            add(index, "Invalid semver format version", f"write value.version as {semver}")
+        if kind == "olm.constraint" and not value_map.keys() & {"cel", "gvk", "package", "all", "any", "not"}:
             add(
                 index,
                 "The CEL field is missing",
@@ -139,171 +150,103 @@ def _dependency_findings(bundle: Bundle, deps: Manifest) -> list[Finding]:
 
 def validate_registry_format(bundle: Bundle) -> list[Finding]:
     """Operator-registry's ``ValidateBundleFormat``: folders, annotations, media type, dependencies."""
+    out = BundleFindings(bundle)
     if bundle.layout.value != "bundle-root":
-        return []
-    out = _layout_findings(bundle)
-    if out:
         return out
+    root = Location(file=bundle.root)
+    if not bundle.has_manifests_dir:
+        hint = "put the manifests in a manifests/ folder"
+        out.flag(ids.FORMAT_LAYOUT, "Unable to locate manifests directory", root, hint)
+    if not bundle.has_metadata_dir:
+        out.flag(
+            ids.FORMAT_LAYOUT, "Unable to locate metadata directory", root, "add metadata/annotations.yaml"
+        )
     annotations = bundle.annotations
-    if annotations is None:
-        return [
-            finding(
-                ids.FORMAT_NO_ANNOTATIONS,
-                "Could not find annotations file",
-                Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
-                "add metadata/annotations.yaml with a top-level annotations map",
-                bundle,
-            )
-        ]
-    out += _missing_annotation_findings(bundle, annotations)
-    out += _mediatype_findings(bundle, annotations)
-    out += _channel_findings(bundle, annotations)
-    out += _dir_value_findings(bundle, annotations)
+    if not out and annotations is None:
+        hint = "add metadata/annotations.yaml with a top-level annotations map"
+        out.flag(
+            ids.FORMAT_NO_ANNOTATIONS,
+            "Could not find annotations file",
+            Location(file=bundle.metadata_files[0] if bundle.metadata_files else bundle.root),
+            hint,
+        )
+    if out or annotations is None:  # reg stops at the first of these
+        return out
+    out += _annotation_findings(bundle, annotations)
     if bundle.dependencies is not None:
         out += _dependency_findings(bundle, bundle.dependencies)
     return out
 
 
-def _layout_findings(bundle: Bundle) -> list[Finding]:
-    """A bundle root holds a manifests and a metadata folder."""
-    root = Location(file=bundle.root)
+def _annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
+    """The required annotations, the media type detected, non-empty channels, the folder names (ours)."""
     out = BundleFindings(bundle)
-    if not bundle.has_manifests_dir:
-        out.flag(
-            ids.FORMAT_LAYOUT,
-            "Unable to locate manifests directory",
-            root,
-            "put the manifests in a manifests/ folder",
+
+    def where(key: str) -> Location:  # the annotation, or the annotations map when it is missing
+        return annotations.loc(
+            f"$.annotations[{key!r}]" if key in bundle.annotation_values else "$.annotations"
         )
-    if not bundle.has_metadata_dir:
-        out.flag(
-            ids.FORMAT_LAYOUT, "Unable to locate metadata directory", root, "add metadata/annotations.yaml"
-        )
-    return out
 
-
-def _annotation_loc(bundle: Bundle, annotations: Manifest, key: str) -> Location:
-    """Where annotation ``key`` is written, or the annotations map when it is missing."""
-    return annotations.loc(f"$.annotations[{key!r}]" if key in bundle.annotation_values else "$.annotations")
-
-
-def _missing_annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """Every annotation operator-registry requires is present."""
-    return [
-        finding(
-            ids.FORMAT_MISSING_ANNOTATION,
-            f'Missing annotation "{key}"',
-            _annotation_loc(bundle, annotations, key),
-            f"add {key} to metadata/annotations.yaml",
-            bundle,
-        )
-        for key in _REQUIRED
-        if key not in bundle.annotation_values
-    ]
-
-
-def _mediatype_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The media type annotation names the format detected (registry+v1 with a CSV, plain without)."""
-    media = bundle.annotation(ANNOTATION_MEDIATYPE)
+    for key in _REQUIRED:
+        if key not in bundle.annotation_values:
+            message = f'Missing annotation "{key}"'
+            hint = f"add {key} to metadata/annotations.yaml"
+            out.flag(ids.FORMAT_MISSING_ANNOTATION, message, where(key), hint)
+    media = bundle.annotation(ANNOTATION_MEDIATYPE) or ""  # reg compares a missing one too: reported twice
     detected = "registry+v1" if bundle.csv is not None else "plain"
-    if media is None:
-        media = ""  # reg compares the missing value too, so a missing media type is reported twice
-    if media == detected:
-        return []
-    return [
-        finding(
-            ids.FORMAT_MEDIATYPE,
-            f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"',
-            _annotation_loc(bundle, annotations, ANNOTATION_MEDIATYPE),
-            f"set {ANNOTATION_MEDIATYPE}: {detected}",
-            bundle,
+    if media != detected:
+        message = (
+            f'Expecting annotation "{ANNOTATION_MEDIATYPE}" to have value "{detected}" instead of "{media}"'
         )
-    ]
-
-
-def _channel_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The channels (missing counts as empty) and a given default channel are not empty."""
-    out = BundleFindings(bundle)
+        hint = f"set {ANNOTATION_MEDIATYPE}: {detected}"
+        out.flag(ids.FORMAT_MEDIATYPE, message, where(ANNOTATION_MEDIATYPE), hint)
     for key in (ANNOTATION_CHANNELS, ANNOTATION_DEFAULT_CHANNEL):
         value = bundle.annotation(key)
-        if value is None and key == ANNOTATION_CHANNELS:
-            value = ""  # missing channels are also "empty" to reg
-        if value == "":
-            out.flag(
-                ids.FORMAT_EMPTY_CHANNELS,
-                f'Expecting annotation "{key}" to have non-empty value',
-                _annotation_loc(bundle, annotations, key),
-                "name the channel(s), comma separated",
-            )
-    return out
-
-
-def _dir_value_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]:
-    """The manifests and metadata annotations name the bundle's folders (releasekit's own warning)."""
-    out = BundleFindings(bundle)
+        if value == "" or (
+            value is None and key == ANNOTATION_CHANNELS
+        ):  # missing channels are "empty" to reg
+            message = f'Expecting annotation "{key}" to have non-empty value'
+            out.flag(ids.FORMAT_EMPTY_CHANNELS, message, where(key), "name the channel(s), comma separated")
     for key, want in ((ANNOTATION_MANIFESTS, "manifests/"), (ANNOTATION_METADATA, "metadata/")):
         value = bundle.annotation(key)
         if value is not None and value.strip("/") != want.strip("/"):
-            out.flag(
-                ids.FORMAT_DIR_VALUES,
-                f'annotation "{key}" is "{value}" but the bundle layout is "{want}"',
-                _annotation_loc(bundle, annotations, key),
-                f"set {key}: {want} (operator-registry does not check the value; releasekit does)",
-                Severity.WARNING,
-            )
+            message = f'annotation "{key}" is "{value}" but the bundle layout is "{want}"'
+            hint = f"set {key}: {want} (operator-registry does not check the value; releasekit does)"
+            out.flag(ids.FORMAT_DIR_VALUES, message, where(key), hint, Severity.WARNING)
     return out
 
 
 _GO_JSON_TYPES = {bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
 
 
+def _unmarshal_error(value: object, field: str, go_type: str, other: str = "value") -> str:
+    """encoding/json's complaint about ``value`` (``other``: the name of a type not in the table)."""
+    kind = _GO_JSON_TYPES.get(type(value), other)
+    return f"json: cannot unmarshal {kind} into Go struct field {field} of type {go_type}"
+
+
 def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
+    """(JSON path, message) where ``metadata`` does not decode into a Go ``ObjectMeta``."""
     metadata = obj.data.get("metadata")
     if metadata is None:
         return []
     if not isinstance(metadata, Mapping):
-        kind = _GO_JSON_TYPES.get(type(metadata), "string")
-        return [
-            (
-                "$.metadata",
-                f"json: cannot unmarshal {kind} into Go struct field .metadata of type v1.ObjectMeta",
-            )
-        ]
+        return [("$.metadata", _unmarshal_error(metadata, ".metadata", "v1.ObjectMeta", "string"))]
     problems: list[tuple[str, str]] = []
     for field in ("name", "namespace", "generateName", "uid", "resourceVersion"):
         value = metadata.get(field)
         if value is not None and not isinstance(value, str):
-            kind = _GO_JSON_TYPES.get(type(value), "value")
-            problems.append(
-                (
-                    f"$.metadata.{field}",
-                    f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type string",
-                )
-            )
+            message = _unmarshal_error(value, f"ObjectMeta.metadata.{field}", "string")
+            problems.append((f"$.metadata.{field}", message))
     for field in ("labels", "annotations"):
         value = metadata.get(field)
-        if value is None:
-            continue
-        if not isinstance(value, Mapping):
-            kind = _GO_JSON_TYPES.get(type(value), "string")
-            problems.append(
-                (
-                    f"$.metadata.{field}",
-                    f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type map[string]string",
-                )
-            )
-            continue
-        for key, item in value.items():
-            if not isinstance(item, str):
-                kind = _GO_JSON_TYPES.get(type(item), "value")
-                problems.append(
-                    (
-                        f"$.metadata.{field}",
-                        f"json: cannot unmarshal {kind} into Go struct field ObjectMeta.metadata.{field} of type string",
-                    )
-                )
-                break
-            del key
+        go_field = f"ObjectMeta.metadata.{field}"
+        if value is not None and not isinstance(value, Mapping):
+            message = _unmarshal_error(value, go_field, "map[string]string", "string")
+            problems.append((f"$.metadata.{field}", message))
+        wrong = [item for item in as_map(value).values() if not isinstance(item, str)]
+        if wrong:
+            problems.append((f"$.metadata.{field}", _unmarshal_error(wrong[0], go_field, "string")))
     return problems
 
 
@@ -313,31 +256,21 @@ def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
     for crd in bundle.crds:
         for version in crd_versions(crd):
             present.setdefault((crd.name, version), crd)
-    owned: dict[tuple[str, str], str] = {}
-    for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
-        item = as_map(item)
-        owned[(as_str(item.get("name")), as_str(item.get("version")))] = (
-            f"$.spec.customresourcedefinitions.owned[{index}]"
-        )
+    owned = {
+        (as_str(item.get("name")), as_str(item.get("version"))): path for path, item in crd_descriptions(csv)
+    }
     out = BundleFindings(bundle)
     for (name, version), path in owned.items():
         if (name, version) not in present:
-            out.flag(
-                ids.BUNDLE_OWNED_CRD_MISSING,
-                f'owned CRD {name}/{version} not found in bundle "{csv.name}"',
-                csv.loc(path),
-                "add the CustomResourceDefinition to the bundle or drop it from the owned list",
-            )
+            message = f'owned CRD {name}/{version} not found in bundle "{csv.name}"'
+            hint = "add the CustomResourceDefinition to the bundle or drop it from the owned list"
+            out.flag(ids.BUNDLE_OWNED_CRD_MISSING, message, csv.loc(path), hint)
     owned_names = {name for name, _ in owned}
     for (name, version), crd in present.items():
         if name not in owned_names:
-            out.flag(
-                ids.BUNDLE_CRD_NOT_OWNED,
-                f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV',
-                crd.loc("$.metadata.name"),
-                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
-                Severity.WARNING,
-            )
+            message = f'CRD {name}/{version} is present in bundle "{csv.name}" but not defined in CSV'
+            hint = "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle"
+            out.flag(ids.BUNDLE_CRD_NOT_OWNED, message, crd.loc("$.metadata.name"), hint, Severity.WARNING)
     return out
 
 
@@ -346,24 +279,54 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
     out = BundleFindings(bundle)
     for obj in bundle.all_manifests:
         if obj.kind not in SUPPORTED_KINDS:
-            out.flag(
-                ids.CONTENT_UNSUPPORTED_KIND,
-                f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}",
-                obj.loc("$.kind"),
-                "ship only kinds OLM can install from a registry+v1 bundle: "
-                + ", ".join(sorted(SUPPORTED_KINDS)),
+            message = f"{obj.kind or '<no kind>'} is not supported type for registryV1 bundle: {obj.file}"
+            hint = "ship only kinds OLM can install from a registry+v1 bundle: " + ", ".join(
+                sorted(SUPPORTED_KINDS)
             )
+            out.flag(ids.CONTENT_UNSUPPORTED_KIND, message, obj.loc("$.kind"), hint)
     for obj in bundle.objects:
         for path, problem in _metadata_problems(obj):
-            out.flag(
-                ids.CONTENT_OBJECT_METADATA,
-                f"error validating object metadata: {problem}",
-                obj.loc(path),
-                "metadata fields must have the types Kubernetes expects (strings, string maps)",
-            )
+            message = f"error validating object metadata: {problem}"
+            hint = "metadata fields must have the types Kubernetes expects (strings, string maps)"
+            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(path), hint)
     if bundle.csv is not None:
         out += _registry_owned(bundle, bundle.csv)
         out += [f for f in validate_csv_manifest(bundle.csv, bundle) if f.severity is Severity.ERROR]
     for crd in bundle.crds:
         out += validate_crd_manifest(crd, bundle)
+    return out
+
+
+def validate_sdk_content(bundle: Bundle) -> list[Finding]:
+    """Operator-sdk's own ``ValidateBundleContent``: kinds and metadata of the objects besides CSV and CRDs.
+
+    The sdk appends the Go dump of the object to the metadata message; releasekit names file and line.
+    """
+    if bundle.layout is BundleLayout.FILE or bundle.csv is None:
+        return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
+    out = BundleFindings(bundle)
+    for obj in bundle.objects:
+        if obj.kind not in SUPPORTED_KINDS:
+            hint = (
+                "OLM installs only these kinds from a registry+v1 bundle: "
+                + ", ".join(sorted(SUPPORTED_KINDS))
+                + "; let the operator create the object, or leave it out"
+            )
+            message = api_message(
+                "unsupported media type registry+v1 for bundle object",
+                value=gvk_string(obj.group, obj.api_version.rpartition("/")[2], obj.kind),
+            )
+            out.flag(ids.CONTENT_UNSUPPORTED_KIND, message, obj.loc("$.kind"), hint)
+            continue
+        problems = object_meta_problems(obj.data.get("metadata"))
+        if problems:
+            hint = (
+                "give the object a metadata.name, no metadata.namespace (OLM installs it in the "
+                "operator's namespace), and label/annotation keys of the form [prefix/]name"
+            )
+            message = api_message(
+                f"error validating object: {aggregate([text for _, text in problems])}",
+                value=obj.name,
+            )
+            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(problems[0][0]), hint)
     return out

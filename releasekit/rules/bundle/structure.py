@@ -1,8 +1,6 @@
 """The bundle validator (api ``internal/bundle.go``) and the api manifests-loader checks.
 
-Pure. Rules RK-BUNDLE-003 … 006 (loader) and 040 … 046 (bundle): CRDs against the CSV's owned
-list, a ServiceAccount that shadows the CSV's, the 1 MiB compressed-size limit, ``spec.release``
-naming and ``relatedImages`` pull specs.
+Pure. Rules RK-BUNDLE-003 … 006 (loader) and 040 … 046 (bundle).
 """
 
 from __future__ import annotations
@@ -18,8 +16,10 @@ from releasekit.rules.bundle._common import (
     as_list,
     as_map,
     as_str,
+    crd_descriptions,
     finding,
     gvk_string,
+    pod_specs,
 )
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 
@@ -38,16 +38,12 @@ MAX_COMPRESSED_SIZE = 1 << 20
 
 def format_size(size: float) -> str:
     """Operator-framework/api's decimal size rendering: ``948.6 kB``, ``2.1 MB``."""
-    unit = 1000
-    if size < unit:
+    if size < 1000:
         return f"{int(size)} B"
-    div, exp = float(unit), 0
-    n = size / unit
-    while n >= unit and exp < 5:
-        div *= unit
+    exp = 0
+    while size / 1000 ** (exp + 1) >= 1000 and exp < 5:
         exp += 1
-        n = size / div
-    return f"{size / div:.1f} {'kMGTPE'[exp]}B"
+    return f"{size / 1000 ** (exp + 1):.1f} {'kMGTPE'[exp]}B"
 
 
 def validate_loader(bundle: Bundle) -> list[Finding]:
@@ -55,44 +51,26 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
     out = BundleFindings(bundle)
     for stray in bundle.stray_entries:
         if stray.is_dir:
-            out.flag(
-                ids.STRAY_DIRECTORY,
-                f"bundle manifests dir contains directory: {stray.path}",
-                Location(file=stray.path),
-                "registry+v1 manifests must be a flat folder; move or delete the sub-folder",
-            )
+            rule, detail = ids.STRAY_DIRECTORY, "contains directory"
+            hint = "registry+v1 manifests must be a flat folder; move or delete the sub-folder"
         else:
-            out.flag(
-                ids.STRAY_HIDDEN_FILE,
-                f"bundle manifests dir has hidden file: {stray.path}",
-                Location(file=stray.path),
-                "delete the hidden file from the manifests folder",
-            )
-    manifests_dir = (
-        f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
-    )
+            rule, detail = ids.STRAY_HIDDEN_FILE, "has hidden file"
+            hint = "delete the hidden file from the manifests folder"
+        out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
     if bundle.csv is None and bundle.layout.value != "file":
-        out.flag(
-            ids.CSV_COUNT,
-            f"unable to find a csv in bundle directory {manifests_dir}",
-            Location(file=bundle.root),
-            "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests",
+        folder = (
+            f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
         )
+        message = f"unable to find a csv in bundle directory {folder}"
+        hint = "a registry+v1 bundle needs exactly one ClusterServiceVersion in its manifests"
+        out.flag(ids.CSV_COUNT, message, Location(file=bundle.root), hint)
     for extra in bundle.extra_csvs:
-        out.flag(
-            ids.CSV_COUNT,
-            "invalid bundle: contains multiple CSVs",
-            extra.loc(),
-            "keep one ClusterServiceVersion per bundle",
-        )
+        hint = "keep one ClusterServiceVersion per bundle"
+        out.flag(ids.CSV_COUNT, "invalid bundle: contains multiple CSVs", extra.loc(), hint)
     for crd in bundle.crds:
         if crd.api_version not in CRD_API_VERSIONS:
-            out.flag(
-                ids.CRD_API_VERSION,
-                f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}",
-                crd.loc("$.apiVersion"),
-                "use apiextensions.k8s.io/v1",
-            )
+            message = f"unsupported CRD version {crd.api_version} for {crd.file.rpartition('/')[2]}"
+            out.flag(ids.CRD_API_VERSION, message, crd.loc("$.apiVersion"), "use apiextensions.k8s.io/v1")
     return out
 
 
@@ -122,11 +100,8 @@ def pullspec_error(image: str) -> str | None:
         return "invalid reference format"
     name = match.group("name")
     first, slash, rest = name.partition("/")
-    remote = (
-        rest
-        if slash and ("." in first or ":" in first or first == "localhost" or first != first.lower())
-        else name
-    )
+    has_domain = "." in first or ":" in first or first == "localhost" or first != first.lower()
+    remote = rest if slash and has_domain else name
     if remote != remote.lower() or not re.fullmatch(rf"{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*", remote):
         return f"invalid reference format: repository name ({remote}) must be lowercase"
     if len(name) > 255:
@@ -136,39 +111,28 @@ def pullspec_error(image: str) -> str | None:
         algorithm, _, encoded = digest.partition(":")
         if algorithm not in _DIGEST_LENGTHS:
             return "unsupported digest algorithm"
-        if len(encoded) != _DIGEST_LENGTHS[algorithm] or not re.fullmatch(r"[a-f0-9]+", encoded):
-            return (
-                "invalid checksum digest length"
-                if len(encoded) != _DIGEST_LENGTHS[algorithm]
-                else "invalid checksum digest format"
-            )
+        if len(encoded) != _DIGEST_LENGTHS[algorithm]:
+            return "invalid checksum digest length"
+        if not re.fullmatch(r"[a-f0-9]+", encoded):
+            return "invalid checksum digest format"
     return None
 
 
 def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    install_spec = as_map(as_map(csv.spec.get("install")).get("spec"))
-    used = set()
-    for deployment in as_list(install_spec.get("deployments")):
-        pod = as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec"))
-        account = as_str(pod.get("serviceAccountName"))
-        if account:
-            used.add(account)
+    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv)} - {""}
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
-            out.flag(
-                ids.BUNDLE_SERVICE_ACCOUNT,
-                api_message(
-                    f"invalid service account found in bundle. This service account {obj.name} in your bundle "
-                    "is not valid, because a service account with the same name was already specified in your "
-                    "CSV. If this was unintentional, please remove the service account manifest from your "
-                    "bundle. If it was intentional to specify a separate service account, please rename the SA "
-                    "in either the bundle manifest or the CSV.",
-                    value=obj.name,
-                ),
-                obj.loc("$.metadata.name"),
-                "OLM creates the CSV's service accounts itself; drop this manifest or rename it",
+            message = api_message(
+                f"invalid service account found in bundle. This service account {obj.name} in your bundle "
+                "is not valid, because a service account with the same name was already specified in your "
+                "CSV. If this was unintentional, please remove the service account manifest from your "
+                "bundle. If it was intentional to specify a separate service account, please rename the SA "
+                "in either the bundle manifest or the CSV.",
+                value=obj.name,
             )
+            hint = "OLM creates the CSV's service accounts itself; drop this manifest or rename it"
+            out.flag(ids.BUNDLE_SERVICE_ACCOUNT, message, obj.loc("$.metadata.name"), hint)
     return out
 
 
@@ -195,20 +159,17 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
 
 def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
     release = as_str(csv.spec.get("release"))
-    if not release:
-        return []
     expected = f"{bundle.package}-v{as_str(csv.spec.get('version'))}-{release}"
-    if csv.name == expected:
+    if not release or csv.name == expected:
         return []
+    message = f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"'
+    hint = f"rename the CSV {expected}"
     return [
         finding(
             ids.BUNDLE_RELEASE_NAME,
-            api_message(
-                f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"',
-                value=csv.name,
-            ),
+            api_message(message, value=csv.name),
             csv.loc("$.metadata.name"),
-            f"rename the CSV {expected}",
+            hint,
             bundle,
         )
     ]
@@ -218,29 +179,19 @@ def _related_images(bundle: Bundle, csv: Manifest) -> list[Finding]:
     out = BundleFindings(bundle)
     for index, item in enumerate(as_list(csv.spec.get("relatedImages"))):
         image = as_str(as_map(item).get("image"))
-        path = f"$.spec.relatedImages[{index}].image"
+        path = f"$.spec.relatedImages[{index}]"
         if not image:
-            out.flag(
-                ids.BUNDLE_RELATED_IMAGE,
-                api_message(
-                    f"relatedImages[{index}] has an empty image field",
-                    value=f"spec.relatedImages[{index}].image",
-                ),
-                csv.loc(f"$.spec.relatedImages[{index}]"),
+            detail, hint = (
+                "has an empty image field",
                 "give every related image a pull spec, or remove the entry",
             )
+        elif (problem := pullspec_error(image)) is not None:
+            detail = f'has an invalid image pullspec "{image}": {problem}'
+            hint, path = "write the image as registry/repository[:tag][@sha256:<64 hex>]", f"{path}.image"
+        else:
             continue
-        problem = pullspec_error(image)
-        if problem is not None:
-            out.flag(
-                ids.BUNDLE_RELATED_IMAGE,
-                api_message(
-                    f'relatedImages[{index}] has an invalid image pullspec "{image}": {problem}',
-                    value=f"spec.relatedImages[{index}].image",
-                ),
-                csv.loc(path),
-                "write the image as registry/repository[:tag][@sha256:<64 hex>]",
-            )
+        message = api_message(f"relatedImages[{index}] {detail}", value=f"spec.relatedImages[{index}].image")
+        out.flag(ids.BUNDLE_RELATED_IMAGE, message, csv.loc(path), hint)
     return out
 
 
@@ -255,46 +206,34 @@ def validate_bundle_structure(bundle: Bundle) -> list[Finding]:
     for crd in bundle.crds:
         for key in crd_keys(crd):
             if key in keys:
-                out.flag(
-                    ids.BUNDLE_DUPLICATE_CRD,
-                    api_message(
-                        f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
-                    ),
-                    crd.loc("$.spec"),
-                    f"ship {key[2]} {key[1]} in one CustomResourceDefinition only",
+                message = api_message(
+                    f'duplicate CRD "{gvk_string(*key)}" in bundle "{name}"', value=gvk_string(*key)
                 )
+                hint = f"ship {key[2]} {key[1]} in one CustomResourceDefinition only"
+                out.flag(ids.BUNDLE_DUPLICATE_CRD, message, crd.loc("$.spec"), hint)
             else:
                 keys[key] = crd
     owned: dict[tuple[str, str, str], str] = {}
-    for index, item in enumerate(as_list(as_map(csv.spec.get("customresourcedefinitions")).get("owned"))):
-        item = as_map(item)
+    for path, item in crd_descriptions(csv):
         owned_name = as_str(item.get("name"))
         group = owned_name.partition(".")[2] if "." in owned_name else owned_name  # api keeps a dotless name
-        owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = (
-            f"$.spec.customresourcedefinitions.owned[{index}]"
-        )
+        owned[(group, as_str(item.get("version")), as_str(item.get("kind")))] = path
     for key, path in owned.items():
         if key not in keys:
-            out.flag(
-                ids.BUNDLE_OWNED_CRD_MISSING,
-                api_message(
-                    f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
-                ),
-                csv.loc(path),
-                "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned",
+            message = api_message(
+                f'owned CRD "{gvk_string(*key)}" not found in bundle "{name}"', value=gvk_string(*key)
             )
+            hint = "add the CustomResourceDefinition to the bundle or drop it from spec.customresourcedefinitions.owned"
+            out.flag(ids.BUNDLE_OWNED_CRD_MISSING, message, csv.loc(path), hint)
     owned_group_kinds = {(g, k) for g, _, k in owned}
     for key, crd in keys.items():
         if key not in owned and (key[0], key[2]) not in owned_group_kinds:
-            out.flag(
-                ids.BUNDLE_CRD_NOT_OWNED,
-                api_message(
-                    f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
-                    value=gvk_string(*key),
-                ),
-                crd.loc("$.spec"),
-                "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle",
+            message = api_message(
+                f'CRD "{gvk_string(*key)}" is present in bundle "{name}" but not defined in CSV',
+                value=gvk_string(*key),
             )
+            hint = "list the CRD in spec.customresourcedefinitions.owned, or remove it from the bundle"
+            out.flag(ids.BUNDLE_CRD_NOT_OWNED, message, crd.loc("$.spec"), hint)
     out += _service_accounts(bundle, csv)
     out += _size(bundle, csv)
     out += _release_name(bundle, csv)
