@@ -26,7 +26,6 @@ __all__ = [
     "EXIT_ERRORS",
     "EXIT_INPUT",
     "EXIT_OK",
-    "Failure",
     "Stopped",
     "check_output",
     "emit_report",
@@ -79,15 +78,6 @@ class Stopped(click.ClickException):
     """The command could not run: click's one ``Error:`` line on stderr, exit 2."""
 
     exit_code = EXIT_INPUT
-
-
-class Failure(click.ClickException):
-    """One line ``releasekit: error: <message>`` on stderr, exit 2 (the input cannot be read)."""
-
-    exit_code = EXIT_INPUT
-
-    def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
-        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 
 def templates_dir_option(func: F) -> F:

@@ -6,9 +6,6 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import Failure
-from releasekit.errors import ReleasekitError
-
 __all__ = ["command"]
 
 
@@ -34,8 +31,4 @@ def command(refs: tuple[Path, ...], migrate_level: str | None, output_format: st
     """Render FBC or bundle directories REFS exactly as `opm render` does."""
     from releasekit.jobs.catalog_render import render_references
 
-    try:
-        text = render_references(refs, migrate_level, output_format)
-    except ReleasekitError as exc:
-        raise Failure(str(exc)) from None
-    click.echo(text, nl=False)
+    click.echo(render_references(refs, migrate_level, output_format), nl=False)

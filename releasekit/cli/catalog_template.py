@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, Failure
-from releasekit.errors import ReleasekitError, one_line
+from releasekit.cli._common import EXIT_ERRORS
+from releasekit.errors import one_line
 
 __all__ = ["command"]
 
@@ -53,6 +53,4 @@ def command(
     except TemplateContentError as exc:  # opm's own words; a content verdict, so exit 1 like a finding
         click.echo(f"releasekit: error: {one_line(str(exc))}", err=True)
         click.get_current_context().exit(EXIT_ERRORS)
-    except ReleasekitError as exc:
-        raise Failure(str(exc)) from None
     click.echo(text, nl=False)
