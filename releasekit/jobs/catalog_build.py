@@ -205,8 +205,13 @@ def compare_files(
     *,
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
     foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
+    words: Mapping[str, tuple[str, str]] = _DRIFT,
+    subject: tuple[str, ...] = ("catalog/ in sync with streams/",),
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different."""
+    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different.
+
+    ``words``: the problem and the hint of each kind of drift (``bundle build`` names its own command).
+    """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
         if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
@@ -221,7 +226,7 @@ def compare_files(
             kind = "changed"
         else:
             continue
-        problem, hint = _DRIFT[kind]
+        problem, hint = words[kind]
         shown = f"{display.rstrip('/')}/{rel}"
         findings.append(
             Finding(
@@ -230,7 +235,7 @@ def compare_files(
                 message=f"{shown} {problem}",
                 location=Location(file=shown),
                 hint=hint,
-                subject=("catalog/ in sync with streams/",),
+                subject=subject,
             )
         )
     return tuple(findings)
