@@ -29,7 +29,9 @@ __all__ = [
     "Stopped",
     "check_output",
     "emit_report",
+    "format_option",
     "format_options",
+    "opm_format_option",
     "output_option",
     "streams_dir_option",
     "templates_dir_option",
@@ -60,6 +62,32 @@ def streams_dir_option(
         default=Path("streams"),
         show_default=True,
         help=text,
+    )
+
+
+def format_option(*choices: str, default: str = "", text: str | None = "Output format.") -> Callable[[F], F]:
+    """``--format`` of a command that writes a document, not a report (default: the first of ``choices``)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=default or choices[0],
+        show_default=True,
+        help=text,
+    )
+
+
+def opm_format_option(opm: str) -> Callable[[F], F]:
+    """``--format``/``-o`` (``--output``, the old name) of a command that writes what ``opm`` writes."""
+    return click.option(
+        "--format",
+        "-o",
+        "--output",
+        "output_format",
+        type=click.Choice(["json", "yaml"]),
+        default="json",
+        show_default=True,
+        help=f"Output format, as {opm} -o (--output is the old name, kept as an alias).",
     )
 
 

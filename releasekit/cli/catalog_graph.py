@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from releasekit.cli._common import output_option, write_output
+from releasekit.cli._common import format_option, output_option, write_output
 
 __all__ = ["command"]
 
@@ -17,13 +17,11 @@ __all__ = ["command"]
     "directory", required=False, default="catalog", type=click.Path(path_type=Path), metavar="[DIR]"
 )
 @click.option("--package", "package", default=None, metavar="P", help="Draw only this package.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["mermaid", "dot", "json"]),
-    default="mermaid",
-    show_default=True,
-    help="Mermaid (one package, for a pull-request comment), DOT (Graphviz) or JSON.",
+@format_option(
+    "mermaid",
+    "dot",
+    "json",
+    text="Mermaid (one package, for a pull-request comment), DOT (Graphviz) or JSON.",
 )
 @click.option(
     "--openshift",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import output_option, write_output
+from releasekit.cli._common import format_option, output_option, write_output
 
 __all__ = ["command"]
 
@@ -15,14 +15,7 @@ __all__ = ["command"]
 @click.argument(
     "directory", required=False, default="catalog", type=click.Path(path_type=Path), metavar="[DIR]"
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help='Text, JSON ({"upgrades": [...]}) or Markdown tables.',
-)
+@format_option("text", "json", "markdown", text='Text, JSON ({"upgrades": [...]}) or Markdown tables.')
 @click.option(
     "--lifecycle",
     "lifecycle",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from releasekit.cli._common import opm_format_option
+
 __all__ = ["command"]
 
 
@@ -17,16 +19,7 @@ __all__ = ["command"]
     metavar="LEVEL",
     help="Run opm's migrations up to LEVEL (none, bundle-object-to-csv-metadata).",
 )
-@click.option(
-    "--format",
-    "-o",
-    "--output",
-    "output_format",
-    type=click.Choice(["json", "yaml"]),
-    default="json",
-    show_default=True,
-    help="Output format, as opm render -o (--output is the old name, kept as an alias).",
-)
+@opm_format_option("opm render")
 def command(refs: tuple[Path, ...], migrate_level: str | None, output_format: str) -> None:
     """Render FBC or bundle directories REFS exactly as `opm render` does."""
     from releasekit.jobs.catalog_render import render_references

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS
+from releasekit.cli._common import EXIT_ERRORS, opm_format_option
 from releasekit.errors import one_line
 
 __all__ = ["command"]
@@ -27,16 +27,7 @@ __all__ = ["command"]
 @click.option(
     "--migrate-level", default=None, metavar="LEVEL", help="Run opm's migrations on rendered bundles."
 )
-@click.option(
-    "--format",
-    "-o",
-    "--output",
-    "output_format",
-    type=click.Choice(["json", "yaml"]),
-    default="json",
-    show_default=True,
-    help="Output format, as opm alpha render-template -o (--output is the old name, kept as an alias).",
-)
+@opm_format_option("opm alpha render-template")
 def command(
     args: tuple[str, ...], bundles_dir: Path | None, migrate_level: str | None, output_format: str
 ) -> None:

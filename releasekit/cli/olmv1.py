@@ -9,6 +9,7 @@ import click
 
 from releasekit.cli._common import (
     EXIT_ERRORS,
+    format_option,
     output_option,
     streams_dir_option,
     templates_dir_option,
@@ -60,7 +61,7 @@ def group() -> None:
     help="Write the manifests although the bundle grants '*' on '*', escalate, bind, impersonate or every "
     "non-resource URL (the installer then holds it too: cluster-admin in effect).",
 )
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@format_option("yaml", "json", text=None)
 @output_option
 def manifests(output: Path | None, **options: Any) -> None:
     """Namespace, least-privilege installer ServiceAccount (ClusterRole, Role, bindings) and ClusterExtension.

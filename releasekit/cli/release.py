@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, output_option, streams_dir_option, write_output
+from releasekit.cli._common import EXIT_ERRORS, format_option, output_option, streams_dir_option, write_output
 
 __all__ = ["group", "notes"]
 
@@ -20,14 +20,7 @@ def group() -> None:
 @click.argument("version")
 @click.option("--stream", "stream", default=None, help="The stream the release is in (when several have it).")
 @streams_dir_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("markdown", "json")
 @output_option
 def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import output_option, streams_dir_option, write_output
+from releasekit.cli._common import format_option, output_option, streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
 from releasekit.cli.streams_show import load_or_fail
 from releasekit.model.stream import ReleaseStatus, Stream
@@ -91,13 +91,8 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
 
 @click.command(name="map")
 @streams_dir_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(sorted(_RENDER)),
-    default="text",
-    show_default=True,
-    help="Output format (markdown: the support matrix for release notes).",
+@format_option(
+    *sorted(_RENDER), default="text", text="Output format (markdown: the support matrix for release notes)."
 )
 @output_option
 @click.option(

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, streams_dir_option, write_output
+from releasekit.cli._common import EXIT_ERRORS, format_option, streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
 from releasekit.model.stream import Release, Stream
 
@@ -140,14 +140,7 @@ def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
 
 @click.command(name="show")
 @streams_dir_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("text", "json")
 def command(streams_dir: Path, fmt: str) -> None:
     """Show the streams: policies, releases, statuses and OpenShift ranges."""
     streams = load_or_fail(streams_dir)
