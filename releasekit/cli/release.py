@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, format_option, output_option, streams_dir_option, write_output
+from releasekit.cli._common import format_option, output_option, streams_dir_option, write_output
 
 __all__ = ["group", "notes"]
 
@@ -27,12 +27,9 @@ def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output:
 
     Exit 1, with the findings on standard error, when streams/ has loading errors (as `streams show`).
     """
-    from releasekit.jobs.release_notes import release_notes, render_json, render_markdown
-    from releasekit.report.text import TextReporter
+    from releasekit.cli.streams_show import load_or_fail
+    from releasekit.jobs.release_notes import build_notes, render_json, render_markdown
 
-    run = release_notes(streams_dir, version, stream=stream)
-    if run.notes is None:
-        assert run.refused is not None
-        click.echo(TextReporter().render(run.refused), err=True, nl=False)
-        raise click.exceptions.Exit(EXIT_ERRORS)
-    write_output(render_markdown(run.notes) if fmt == "markdown" else render_json(run.notes), output)
+    streams, inventories = load_or_fail(streams_dir, command="release notes")
+    notes = build_notes(streams, inventories, version, stream)
+    write_output(render_markdown(notes) if fmt == "markdown" else render_json(notes), output)

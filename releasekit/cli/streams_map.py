@@ -102,7 +102,7 @@ _RENDER = {"text": render_text, "json": render_json, "markdown": render_markdown
 )
 def command(streams_dir: Path, fmt: str, output: Path | None, released_only: bool) -> None:
     """Show the Kueue <-> operator version table of every stream."""
-    streams = load_or_fail(streams_dir)
+    streams, _ = load_or_fail(streams_dir)
     if released_only and fmt != "markdown":
         raise click.UsageError("--released-only goes with --format markdown")
     text = render_markdown(streams, released_only=True) if released_only else _RENDER[fmt](streams)

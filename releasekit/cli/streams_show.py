@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,7 @@ import click
 
 from releasekit.cli._common import EXIT_ERRORS, format_option, streams_dir_option, write_output
 from releasekit.cli.streams_common import kueue_text, openshift_range, release_rows, table
+from releasekit.model.inventory import Inventory
 from releasekit.model.stream import Release, Stream
 
 __all__ = ["command", "load_or_fail", "render_json", "render_text"]
@@ -126,16 +129,18 @@ def render_text(streams: tuple[Stream, ...]) -> str:
     return "\n".join(out)
 
 
-def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
-    """Load streams; on error findings print them to stderr and exit 1 (unreadable input: exit 2)."""
+def load_or_fail(
+    streams_dir: Path, command: str = "streams"
+) -> tuple[tuple[Stream, ...], Mapping[str, Inventory]]:
+    """The streams and inventories; on error findings print them to stderr and exit 1 (unreadable: exit 2)."""
     from releasekit.jobs.streams_validate import read_streams
     from releasekit.report.text import TextReporter
 
     loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
     if report is not None:
-        click.echo(TextReporter().render(report), err=True, nl=False)
+        click.echo(TextReporter().render(replace(report, command=command)), err=True, nl=False)
         raise click.exceptions.Exit(EXIT_ERRORS)
-    return loaded.streams
+    return loaded.streams, loaded.inventories
 
 
 @click.command(name="show")
@@ -143,5 +148,5 @@ def load_or_fail(streams_dir: Path) -> tuple[Stream, ...]:
 @format_option("text", "json")
 def command(streams_dir: Path, fmt: str) -> None:
     """Show the streams: policies, releases, statuses and OpenShift ranges."""
-    streams = load_or_fail(streams_dir)
+    streams, _ = load_or_fail(streams_dir)
     write_output(render_json(streams) if fmt == "json" else render_text(streams), None)

@@ -1,4 +1,4 @@
-"""``releasekit release notes VERSION``: one release's notes from ``streams/`` (Kueue, APIs, gates, images).
+"""``releasekit release notes VERSION``: one release's notes from the loaded streams (Kueue, APIs, gates, images).
 
 Every value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`).
 """
@@ -9,16 +9,13 @@ import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 import semver
 
 from releasekit.errors import UsageError
-from releasekit.jobs.streams_validate import read_streams
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
-from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
 from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
 from releasekit.plan.channels import csv_edges
@@ -28,7 +25,6 @@ __all__ = [
     "inventory_for",
     "markdown_code",
     "markdown_text",
-    "release_notes",
     "render_json",
     "render_markdown",
     "visible",
@@ -387,19 +383,3 @@ def render_json(notes: ReleaseNotes) -> str:
         "missingInventories": list(notes.missing),
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-@dataclass(frozen=True, slots=True)
-class NotesRun:
-    """What ``release notes`` did: the notes, or the report of the loading errors that refuse them."""
-
-    notes: ReleaseNotes | None
-    refused: Report | None = None
-
-
-def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
-    """Load ``streams_dir`` and build the notes of ``version``; loading errors refuse them (exit 1)."""
-    loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
-    if report is not None:
-        return NotesRun(notes=None, refused=replace(report, command="release notes"))
-    return NotesRun(notes=build_notes(loaded.streams, loaded.inventories, version, stream))
