@@ -12,9 +12,9 @@ from releasekit.cli._lazy import LazyGroup
 __all__ = ["cli", "main"]
 
 
-def _noun(name: str, text: str, **commands: str) -> LazyGroup:
-    """A noun whose subcommand ``x`` is ``releasekit.cli.<module>:command``, as ``x="module"`` says."""
-    spec = {sub.rstrip("_"): f"releasekit.cli.{module}:command" for sub, module in commands.items()}
+def _noun(name: str, text: str, *commands: str) -> LazyGroup:
+    """A noun whose subcommand ``x`` is ``releasekit.cli.<noun>:x_command`` (imported when it runs)."""
+    spec = {sub: f"releasekit.cli.{name}:{sub}_command" for sub in commands}
     return LazyGroup(name=name, help=text, commands_spec=spec)
 
 
@@ -24,38 +24,23 @@ cli = LazyGroup(
     commands_spec={
         "build": "releasekit.cli.build:command",
         "streams": _noun(
-            "streams",
-            "Show and check the release streams (streams/).",
-            show="streams_show",
-            map="streams_map",
-            validate="streams_validate",
+            "streams", "Show and check the release streams (streams/).", "show", "map", "validate"
         ),
-        "upstream": _noun(
-            "upstream",
-            "Record upstream Kueue releases (CRDs and feature gates) from git.",
-            import_="upstream_import",
+        "upstream": LazyGroup(
+            name="upstream",
+            help="Record upstream Kueue releases (CRDs and feature gates) from git.",
+            commands_spec={"import": "releasekit.cli.upstream_import:command"},
         ),
-        "operator": _noun(
-            "operator",
-            "Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
-            import_="operator_import",
+        "operator": LazyGroup(
+            name="operator",
+            help="Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
+            commands_spec={"import": "releasekit.cli.operator_import:command"},
         ),
-        "bundle": _noun(
-            "bundle",
-            "Generate and validate registry+v1 bundles.",
-            build="bundle_build",
-            validate="bundle_validate",
-        ),
+        "bundle": _noun("bundle", "Generate and validate registry+v1 bundles.", "build", "validate"),
         "catalog": _noun(
             "catalog",
             "Adopt, build, validate, render and graph file-based catalogs.",
-            adopt="catalog_adopt",
-            build="catalog_build",
-            validate="catalog_validate",
-            render="catalog_render",
-            template="catalog_template",
-            graph="catalog_graph",
-            matrix="catalog_matrix",
+            *("adopt", "build", "validate", "render", "template", "graph", "matrix"),
         ),
         "check": "releasekit.cli.check:command",
         "olmv1": "releasekit.cli.olmv1:group",

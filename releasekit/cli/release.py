@@ -27,7 +27,7 @@ def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output:
 
     Exit 1, with the findings on standard error, when streams/ has loading errors (as `streams show`).
     """
-    from releasekit.cli.streams_show import load_or_fail
+    from releasekit.cli.streams import load_or_fail
     from releasekit.jobs.release_notes import build_notes, render_json, render_markdown
 
     streams, inventories = load_or_fail(streams_dir, command="release notes")
