@@ -72,11 +72,7 @@ class TextReporter:
         """Return the grouped findings and the summary line."""
         report = printable_report(report)
         root = _Node()
-        shown_levels = {Severity.ERROR, Severity.WARNING, Severity.INFO}
-        if self.verbosity <= 1:
-            shown_levels.discard(Severity.INFO)
-        if self.verbosity <= 0:
-            shown_levels.discard(Severity.WARNING)
+        shown_levels = {s for s in Severity if s.rank <= max(self.verbosity, 0)}  # errors, warnings, notes
         told = told_by_changes(report)  # the change summary above says what these notes say
         folded = (
             {f for f in report.findings if not report.is_new(f)} if self.verbosity <= 1 else set()
