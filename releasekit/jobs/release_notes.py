@@ -9,7 +9,7 @@ import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import semver
@@ -345,6 +345,11 @@ def render_markdown(notes: ReleaseNotes) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.title() for word in rest)
+
+
 def render_json(notes: ReleaseNotes) -> str:
     """The notes as JSON (``releasekit/release-notes/v1``)."""
     a, g = notes.apis, notes.gates
@@ -359,15 +364,7 @@ def render_json(notes: ReleaseNotes) -> str:
         "previous": {"version": notes.previous_version, "kueue": notes.previous_kueue}
         if notes.previous_version
         else None,
-        "apis": {
-            "crdsAdded": list(a.crds_added),
-            "crdsRemoved": list(a.crds_removed),
-            "versionsAdded": list(a.versions_added),
-            "versionsRemoved": list(a.versions_removed),
-            "storageChanges": list(a.storage_changes),
-            "alphaKeptOut": list(a.alpha_kept_out),
-            "alphaShipped": list(a.alpha_shipped),
-        },
+        "apis": {_camel(f.name): list(getattr(a, f.name)) for f in fields(a)},
         "featureGates": {
             "added": [_gate_json(x) for x in g.added],
             "removed": [_gate_json(x) for x in g.removed],
