@@ -26,15 +26,13 @@ cli = LazyGroup(
         "streams": _noun(
             "streams", "Show and check the release streams (streams/).", "show", "map", "validate"
         ),
-        "upstream": LazyGroup(
-            name="upstream",
-            help="Record upstream Kueue releases (CRDs and feature gates) from git.",
-            commands_spec={"import": "releasekit.cli.upstream_import:command"},
+        "upstream": _noun(
+            "upstream", "Record upstream Kueue releases (CRDs and feature gates) from git.", "import"
         ),
-        "operator": LazyGroup(
-            name="operator",
-            help="Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
-            commands_spec={"import": "releasekit.cli.operator_import:command"},
+        "operator": _noun(
+            "operator",
+            "Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
+            "import",
         ),
         "bundle": _noun("bundle", "Generate and validate registry+v1 bundles.", "build", "validate"),
         "catalog": _noun(
@@ -43,8 +41,10 @@ cli = LazyGroup(
             *("adopt", "build", "validate", "render", "template", "graph", "matrix"),
         ),
         "check": "releasekit.cli.check:command",
-        "olmv1": "releasekit.cli.olmv1:group",
-        "release": "releasekit.cli.release:group",
+        "olmv1": _noun(
+            "olmv1", "Install releases with OLM v1 (ClusterExtension) instead of a Subscription.", "manifests"
+        ),
+        "release": _noun("release", "Release notes and other documents about one release.", "notes"),
     },
 )
 

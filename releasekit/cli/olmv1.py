@@ -16,15 +16,10 @@ from releasekit.cli._common import (
     write_output,
 )
 
-__all__ = ["group"]
+__all__ = ["manifests_command"]
 
 
-@click.group(name="olmv1")
-def group() -> None:
-    """Install releases with OLM v1 (ClusterExtension) instead of a Subscription."""
-
-
-@group.command(name="manifests")
+@click.command(name="manifests")
 @click.option("--version", "version", required=True, metavar="X.Y.Z", help="The operator release.")
 @click.option(
     "--stream", "stream", default=None, metavar="S", help="Its stream [default: the one that has it]."
@@ -63,7 +58,7 @@ def group() -> None:
 )
 @format_option("yaml", "json", text=None)
 @output_option
-def manifests(output: Path | None, **options: Any) -> None:
+def manifests_command(output: Path | None, **options: Any) -> None:
     """Namespace, least-privilege installer ServiceAccount (ClusterRole, Role, bindings) and ClusterExtension.
 
     The installer's rules are derived from the bundle: its CRDs by name, each bundled kind, the controller's

@@ -8,21 +8,16 @@ import click
 
 from releasekit.cli._common import format_option, output_option, streams_dir_option, write_output
 
-__all__ = ["group", "notes"]
+__all__ = ["notes_command"]
 
 
-@click.group(name="release")
-def group() -> None:
-    """Release notes and other documents about one release."""
-
-
-@group.command(name="notes")
+@click.command(name="notes")
 @click.argument("version")
 @click.option("--stream", "stream", default=None, help="The stream the release is in (when several have it).")
 @streams_dir_option()
 @format_option("markdown", "json")
 @output_option
-def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
+def notes_command(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades.
 
     Exit 1, with the findings on standard error, when streams/ has loading errors (as `streams show`).
