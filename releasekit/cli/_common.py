@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
+from releasekit.errors import InputError, ReleasekitError, one_line, printable
 from releasekit.report import REPORTERS, get_reporter, source_epoch  # light: the format names --help shows
 
 if TYPE_CHECKING:
@@ -138,9 +138,7 @@ def format_options(func: F) -> F:
                 write_konflux_error(one_line(exc), kwargs.get("output"))
             elif kwargs.get("fmt") == "json":
                 _write_refusal(one_line(exc), kwargs.get("output"))
-            raise
-        except RecursionError:  # a last guard: input nested past every limit checked before parsing
-            raise SafetyLimitError("input nested too deeply for releasekit to read; refusing it") from None
+            raise  # LazyGroup writes the one line (and turns a RecursionError into one)
         click.get_current_context().exit(code)
 
     func = wrapper  # type: ignore[assignment]
