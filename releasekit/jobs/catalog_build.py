@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -43,7 +42,6 @@ __all__ = [
     "PROSE",
     "build_catalogs",
     "catalog_files",
-    "catalog_layout",
     "compare_files",
     "drift",
 ]
@@ -239,21 +237,6 @@ def compare_files(
             )
         )
     return tuple(findings)
-
-
-_FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
-
-
-def catalog_layout(rel: PurePosixPath) -> bool:
-    """Whether ``rel`` (below ``catalog/``) is releasekit's: a ``v<X.Y>`` folder, Containerfile or catalog."""
-    parts = rel.parts
-    if not parts or not _FRAGMENT.fullmatch(parts[0]):
-        return False
-    return (
-        len(parts) == 1
-        or parts[1:] == ("Containerfile",)
-        or (len(parts) == 4 and parts[1] == "configs" and parts[3] == "catalog.json")
-    )
 
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:
