@@ -81,9 +81,7 @@ class TextReporter:
         folded -= acked
         kept = [f for f in report.sorted_findings if f not in told and f not in folded and f not in acked]
         hidden = [f for f in kept if f.severity not in shown_levels]
-        for finding in kept:
-            if finding.severity not in shown_levels:
-                continue
+        for finding in (f for f in kept if f.severity in shown_levels):
             node = root
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())
