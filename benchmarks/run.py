@@ -74,10 +74,10 @@ def _commands(folder: Path) -> dict[str, list[str] | None]:
     return {
         "load": [sys.executable, "-c", LOAD_SNIPPET, str(folder)],
         "validate": releasekit + ["catalog", "validate", str(folder)]
-        if available("releasekit.cli.catalog_validate")
+        if available("releasekit.jobs.catalog_validate")
         else None,
         "render": releasekit + ["catalog", "render", str(folder), "-o", "json"]
-        if available("releasekit.cli.catalog_render")
+        if available("releasekit.jobs.catalog_render")
         else None,
     }
 

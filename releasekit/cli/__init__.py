@@ -12,9 +12,9 @@ from releasekit.cli._lazy import LazyGroup
 __all__ = ["cli", "main"]
 
 
-def _noun(name: str, text: str, **commands: str) -> LazyGroup:
-    """A noun whose subcommand ``x`` is ``releasekit.cli.<module>:command``, as ``x="module"`` says."""
-    spec = {sub.rstrip("_"): f"releasekit.cli.{module}:command" for sub, module in commands.items()}
+def _noun(name: str, text: str, commands: str) -> LazyGroup:
+    """A noun whose subcommands (``commands``, space-separated) ``x`` are ``releasekit.cli.<noun>:x_command``."""
+    spec = {sub: f"releasekit.cli.{name}:{sub}_command" for sub in commands.split()}
     return LazyGroup(name=name, help=text, commands_spec=spec)
 
 
@@ -23,43 +23,26 @@ cli = LazyGroup(
     help="Cut OLM releases of the Kueue operator: streams, bundles, file-based catalogs and their checks.",
     commands_spec={
         "build": "releasekit.cli.build:command",
-        "streams": _noun(
-            "streams",
-            "Show and check the release streams (streams/).",
-            show="streams_show",
-            map="streams_map",
-            validate="streams_validate",
-        ),
+        "streams": _noun("streams", "Show and check the release streams (streams/).", "show map validate"),
         "upstream": _noun(
-            "upstream",
-            "Record upstream Kueue releases (CRDs and feature gates) from git.",
-            import_="upstream_import",
+            "upstream", "Record upstream Kueue releases (CRDs and feature gates) from git.", "import"
         ),
         "operator": _noun(
             "operator",
             "Record a release's operator facts (CSV, RBAC, manifests, labels) from the operator repository.",
-            import_="operator_import",
+            "import",
         ),
-        "bundle": _noun(
-            "bundle",
-            "Generate and validate registry+v1 bundles.",
-            build="bundle_build",
-            validate="bundle_validate",
-        ),
+        "bundle": _noun("bundle", "Generate and validate registry+v1 bundles.", "build validate"),
         "catalog": _noun(
             "catalog",
             "Adopt, build, validate, render and graph file-based catalogs.",
-            adopt="catalog_adopt",
-            build="catalog_build",
-            validate="catalog_validate",
-            render="catalog_render",
-            template="catalog_template",
-            graph="catalog_graph",
-            matrix="catalog_matrix",
+            "adopt build validate render template graph matrix",
         ),
         "check": "releasekit.cli.check:command",
-        "olmv1": "releasekit.cli.olmv1:group",
-        "release": "releasekit.cli.release:group",
+        "olmv1": _noun(
+            "olmv1", "Install releases with OLM v1 (ClusterExtension) instead of a Subscription.", "manifests"
+        ),
+        "release": _noun("release", "Release notes and other documents about one release.", "notes"),
     },
 )
 

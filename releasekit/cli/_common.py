@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, one_line, printable
+from releasekit.errors import InputError, ReleasekitError, one_line, printable
 from releasekit.report import REPORTERS, get_reporter, source_epoch  # light: the format names --help shows
 
 if TYPE_CHECKING:
@@ -26,11 +26,12 @@ __all__ = [
     "EXIT_ERRORS",
     "EXIT_INPUT",
     "EXIT_OK",
-    "Failure",
     "Stopped",
     "check_output",
     "emit_report",
+    "format_option",
     "format_options",
+    "opm_format_option",
     "output_option",
     "streams_dir_option",
     "templates_dir_option",
@@ -64,6 +65,32 @@ def streams_dir_option(
     )
 
 
+def format_option(*choices: str, default: str = "", text: str | None = "Output format.") -> Callable[[F], F]:
+    """``--format`` of a command that writes a document, not a report (default: the first of ``choices``)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=default or choices[0],
+        show_default=True,
+        help=text,
+    )
+
+
+def opm_format_option(opm: str) -> Callable[[F], F]:
+    """``--format``/``-o`` (``--output``, the old name) of a command that writes what ``opm`` writes."""
+    return click.option(
+        "--format",
+        "-o",
+        "--output",
+        "output_format",
+        type=click.Choice(["json", "yaml"]),
+        default="json",
+        show_default=True,
+        help=f"Output format, as {opm} -o (--output is the old name, kept as an alias).",
+    )
+
+
 def output_option(func: F) -> F:
     """Add ``--output`` for a command that writes a document, not a report."""
     return click.option(
@@ -79,15 +106,6 @@ class Stopped(click.ClickException):
     """The command could not run: click's one ``Error:`` line on stderr, exit 2."""
 
     exit_code = EXIT_INPUT
-
-
-class Failure(click.ClickException):
-    """One line ``releasekit: error: <message>`` on stderr, exit 2 (the input cannot be read)."""
-
-    exit_code = EXIT_INPUT
-
-    def show(self, file: object = None) -> None:  # noqa: ARG002 - click's signature
-        click.echo(f"releasekit: error: {one_line(self.message)}", err=True)
 
 
 def templates_dir_option(func: F) -> F:
@@ -120,9 +138,7 @@ def format_options(func: F) -> F:
                 write_konflux_error(one_line(exc), kwargs.get("output"))
             elif kwargs.get("fmt") == "json":
                 _write_refusal(one_line(exc), kwargs.get("output"))
-            raise
-        except RecursionError:  # a last guard: input nested past every limit checked before parsing
-            raise SafetyLimitError("input nested too deeply for releasekit to read; refusing it") from None
+            raise  # LazyGroup writes the one line (and turns a RecursionError into one)
         click.get_current_context().exit(code)
 
     func = wrapper  # type: ignore[assignment]

@@ -9,21 +9,17 @@ import click
 
 from releasekit.cli._common import (
     EXIT_ERRORS,
+    format_option,
     output_option,
     streams_dir_option,
     templates_dir_option,
     write_output,
 )
 
-__all__ = ["group"]
+__all__ = ["manifests_command"]
 
 
-@click.group(name="olmv1")
-def group() -> None:
-    """Install releases with OLM v1 (ClusterExtension) instead of a Subscription."""
-
-
-@group.command(name="manifests")
+@click.command(name="manifests")
 @click.option("--version", "version", required=True, metavar="X.Y.Z", help="The operator release.")
 @click.option(
     "--stream", "stream", default=None, metavar="S", help="Its stream [default: the one that has it]."
@@ -60,9 +56,9 @@ def group() -> None:
     help="Write the manifests although the bundle grants '*' on '*', escalate, bind, impersonate or every "
     "non-resource URL (the installer then holds it too: cluster-admin in effect).",
 )
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@format_option("yaml", "json", text=None)
 @output_option
-def manifests(output: Path | None, **options: Any) -> None:
+def manifests_command(output: Path | None, **options: Any) -> None:
     """Namespace, least-privilege installer ServiceAccount (ClusterRole, Role, bindings) and ClusterExtension.
 
     The installer's rules are derived from the bundle: its CRDs by name, each bundled kind, the controller's

@@ -6,40 +6,25 @@ from pathlib import Path
 
 import click
 
-from releasekit.cli._common import EXIT_ERRORS, output_option, streams_dir_option, write_output
+from releasekit.cli._common import format_option, output_option, streams_dir_option, write_output
 
-__all__ = ["group", "notes"]
-
-
-@click.group(name="release")
-def group() -> None:
-    """Release notes and other documents about one release."""
+__all__ = ["notes_command"]
 
 
-@group.command(name="notes")
+@click.command(name="notes")
 @click.argument("version")
 @click.option("--stream", "stream", default=None, help="The stream the release is in (when several have it).")
 @streams_dir_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("markdown", "json")
 @output_option
-def notes(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
+def notes_command(version: str, stream: str | None, streams_dir: Path, fmt: str, output: Path | None) -> None:
     """Release notes of VERSION: Kueue pins, API and feature-gate changes, images, catalogs, upgrades.
 
     Exit 1, with the findings on standard error, when streams/ has loading errors (as `streams show`).
     """
-    from releasekit.jobs.release_notes import release_notes, render_json, render_markdown
-    from releasekit.report.text import TextReporter
+    from releasekit.cli.streams import load_or_fail
+    from releasekit.jobs.release_notes import build_notes, render_json, render_markdown
 
-    run = release_notes(streams_dir, version, stream=stream)
-    if run.notes is None:
-        assert run.refused is not None
-        click.echo(TextReporter().render(run.refused), err=True, nl=False)
-        raise click.exceptions.Exit(EXIT_ERRORS)
-    write_output(render_markdown(run.notes) if fmt == "markdown" else render_json(run.notes), output)
+    streams, inventories = load_or_fail(streams_dir, command="release notes")
+    notes = build_notes(streams, inventories, version, stream)
+    write_output(render_markdown(notes) if fmt == "markdown" else render_json(notes), output)

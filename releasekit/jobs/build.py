@@ -29,7 +29,6 @@ from releasekit.io.config import load_layout
 from releasekit.io.fbc_write import blobs_in_render_order
 from releasekit.io.gitrev import committed_files
 from releasekit.io.operator_records import load_operator_records
-from releasekit.io.streams import LoadedStreams
 from releasekit.io.yamlio import dump_yaml_block
 from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
@@ -165,13 +164,9 @@ def _check_root(repo_root: Path, catalog_dir: Path) -> None:
 
 def _compare_with_head(
     request: BuildRequest,
-    committed: object | None,
-    committed_bytes: Mapping[PurePosixPath, bytes],
-    generated: Mapping[PurePosixPath, bytes],
+    committed: Mapping[PurePosixPath, bytes],
+    built: CatalogBuild,
     layout: CatalogLayout,
-    loaded: LoadedStreams,
-    *,
-    display: str,
 ) -> Comparison:
     """``check --base HEAD``'s comparisons over what this build generates (none for a preview catalog).
 
@@ -179,15 +174,12 @@ def _compare_with_head(
     """
     if request.candidates:
         return Comparison()
-    if committed is None or not committed_bytes:
-        return Comparison(stranding_severity=published_by_streams(loaded.streams))
+    if not committed:
+        return Comparison(stranding_severity=published_by_streams(built.loaded.streams))
+    head = streams_at_head(request.streams_dir, built.loaded)
+    display = str(request.streams_dir.parent / layout.root)
     return compare_with_head(
-        committed_bytes,
-        generated,
-        layout,
-        display=display,
-        base_streams=streams_at_head(request.streams_dir, loaded),
-        head_streams=loaded,
+        committed, built.files, layout, display=display, base_streams=head, head_streams=built.loaded
     )
 
 
@@ -296,9 +288,7 @@ def _build(
     rules.append("RK-DIFF-001")
     lifecycle = streams_check.lifecycle
     comparison = (
-        _compare_with_head(
-            request, committed, committed_bytes, built.files, layout, loaded, display=str(published_dir)
-        )
+        _compare_with_head(request, committed_bytes, built, layout)
         if not any(f.severity is Severity.ERROR and f.rule in _UNLOADABLE for f in streams_report.findings)
         else Comparison()  # root causes only: a release streams/ cannot load would look removed
     )

@@ -26,7 +26,7 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, rules_run, validate_bundle
 
-__all__ = ["BundleValidateRequest", "optional_checks", "refusals", "run"]
+__all__ = ["BundleValidateRequest", "optional_checks", "run"]
 
 _OBJECT_REFUSALS = frozenset(
     {
@@ -69,11 +69,6 @@ class BundleValidateResult:
 def optional_checks() -> tuple[str, ...]:
     """The names ``--optional-checks`` accepts."""
     return tuple(OPTIONAL_CHECKS)
-
-
-def refusals(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
-    """The error findings that are refusals of operator-sdk's loader."""
-    return tuple(f for f in findings if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
 
 
 def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -> StreamPolicy | None:
@@ -131,7 +126,8 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
     wanted = {"categories", "operatorhub"} & set(request.optional)
     categories = load_categories_file(request.categories_file) if request.categories_file and wanted else None
     if request.path.is_dir():
-        refused = refusals(validate_bundle(bundle, ValidationOptions(validators=("loader",))))
+        loaded = validate_bundle(bundle, ValidationOptions(validators=("loader",)))
+        refused = tuple(f for f in loaded if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
         if refused:
             rules = tuple(sorted({f.rule for f in refused}))
             report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -43,7 +42,6 @@ __all__ = [
     "PROSE",
     "build_catalogs",
     "catalog_files",
-    "catalog_layout",
     "compare_files",
     "drift",
 ]
@@ -205,8 +203,13 @@ def compare_files(
     *,
     report_stale: Callable[[PurePosixPath], bool] = lambda _rel: True,
     foreign: Callable[[PurePosixPath], bool] = lambda _rel: False,
+    words: Mapping[str, tuple[str, str]] = _DRIFT,
+    subject: tuple[str, ...] = ("catalog/ in sync with streams/",),
 ) -> tuple[Finding, ...]:
-    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different."""
+    """RK-DIFF-001 for every file that is missing, stale (where ``report_stale`` says) or different.
+
+    ``words``: the problem and the hint of each kind of drift (``bundle build`` names its own command).
+    """
     findings: list[Finding] = []
     for rel in sorted(set(generated) | set(existing)):
         if rel.name == MARKER:  # releasekit's own bookkeeping (committed), never catalog content
@@ -221,7 +224,7 @@ def compare_files(
             kind = "changed"
         else:
             continue
-        problem, hint = _DRIFT[kind]
+        problem, hint = words[kind]
         shown = f"{display.rstrip('/')}/{rel}"
         findings.append(
             Finding(
@@ -230,25 +233,10 @@ def compare_files(
                 message=f"{shown} {problem}",
                 location=Location(file=shown),
                 hint=hint,
-                subject=("catalog/ in sync with streams/",),
+                subject=subject,
             )
         )
     return tuple(findings)
-
-
-_FRAGMENT = re.compile(r"v[0-9]+\.[0-9]+")
-
-
-def catalog_layout(rel: PurePosixPath) -> bool:
-    """Whether ``rel`` (below ``catalog/``) is releasekit's: a ``v<X.Y>`` folder, Containerfile or catalog."""
-    parts = rel.parts
-    if not parts or not _FRAGMENT.fullmatch(parts[0]):
-        return False
-    return (
-        len(parts) == 1
-        or parts[1:] == ("Containerfile",)
-        or (len(parts) == 4 and parts[1] == "configs" and parts[3] == "catalog.json")
-    )
 
 
 def drift(target: Path, files: Mapping[PurePosixPath, bytes], display: str) -> tuple[Finding, ...]:

@@ -16,7 +16,7 @@ __all__ = ["draw_graph"]
 
 
 def resolve_root(directory: Path, openshift: str | None) -> Path:
-    """The FBC root to draw for ``directory`` and ``--openshift`` (:mod:`releasekit.cli.catalog_graph`)."""
+    """The FBC root to draw for ``directory`` and ``--openshift`` (:mod:`releasekit.cli.catalog`)."""
     if not directory.is_dir():
         raise InputError(f"{directory}: no such catalog folder")
     if (directory / "configs").is_dir():

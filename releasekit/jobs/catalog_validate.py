@@ -21,14 +21,7 @@ if TYPE_CHECKING:
 # The graph, judging and line-refining modules are imported where they are needed: `catalog validate` of
 # JSON catalogs loads no YAML parser (tests/unit/test_startup.py).
 
-__all__ = ["DEFAULT_MAX_FILE_BYTES", "graph_rules", "validate_dirs", "validate_tree"]
-
-
-def graph_rules() -> tuple[str, ...]:
-    """The upgrade-graph rule ids, sorted (what ``--graph`` adds to a report's rules)."""
-    from releasekit.rules.graph import RULES as GRAPH_RULES
-
-    return tuple(sorted(GRAPH_RULES))
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "validate_dirs", "validate_tree"]
 
 
 def validate_dirs(
@@ -48,6 +41,7 @@ def validate_dirs(
     if graph:  # a catalog tree (catalog/) stands for its v<X.Y> fragments
         from releasekit.jobs.catalog_matrix import cross_openshift_findings, expand_tree, openshift_of
         from releasekit.rules.graph import DEFAULT_POLICY, check_graph
+        from releasekit.rules.graph import RULES as GRAPH_RULES
 
         dirs = tuple(d for directory in dirs for d in expand_tree(directory))
     for directory in progress(dirs):
@@ -67,7 +61,7 @@ def validate_dirs(
         from releasekit.io.fbc_locate import refine_locations
 
         findings = list(refine_locations(findings))
-    rules = LOAD_RULES + tuple(sorted(RULES)) + (graph_rules() if graph else ())
+    rules = LOAD_RULES + tuple(sorted(RULES)) + (tuple(sorted(GRAPH_RULES)) if graph else ())
     return Report(command="catalog validate", findings=tuple(findings), checked=tuple(checked), rules=rules)
 
 
@@ -82,12 +76,13 @@ def validate_tree(
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
     from releasekit.io.fbc_locate import refine_locations
-    from releasekit.jobs.judge import JUDGED_RULES, PackageToJudge, judge_catalogs
+    from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
+    from releasekit.rules.diff import PackageCatalog
 
     findings: list[Finding] = []
     checked: list[str] = []
     catalogs = []
-    packages: list[PackageToJudge] = []
+    packages: list[PackageCatalog] = []
     fragments = []
     for folder in find_fragments(tree):
         fragment = read_fragment(folder, limits)
@@ -100,7 +95,7 @@ def validate_tree(
                 shown = str(fragment.root / package) if fragment.root else str(folder)
                 own = package_config(config, package)
                 packages.append(
-                    PackageToJudge(openshift=folder.name, package=package, config=own, file=shown)
+                    PackageCatalog(openshift=folder.name, package=package, config=own, file=shown)
                 )
         fragments.append(fragment.facts)
     findings += judge_catalogs(

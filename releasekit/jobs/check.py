@@ -34,7 +34,7 @@ from releasekit.jobs.compare import load_package_catalog
 from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
-from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, acknowledge
+from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, Acknowledgement, acknowledge
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.fbc import DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Location, Severity
@@ -226,22 +226,25 @@ def _catalog_repository_check(request: CheckRequest, head_commit: Any, limits: L
     result = run_repo_check(request, limits=limits)
     with tempfile.TemporaryDirectory(prefix="releasekit-check-acks-") as tmp:
         root = request.repo if head_commit is None else _root_files(head_commit, Path(tmp))
-        acknowledgements, ack_findings = load_acknowledgements(root)
-    report = result.report
+        return replace(result, report=_acknowledged(result.report, *load_acknowledgements(root)))
+
+
+def _acknowledged(
+    report: Report, acknowledgements: Iterable[Acknowledgement], ack_findings: Iterable[Finding]
+) -> Report:
+    """``report`` with the head's acknowledgements applied; what the file itself is found to hold is new."""
+    # a check judges only what the change touches, so an entry matching nothing there is not stale
     acknowledged, problems = acknowledge(report.findings, acknowledgements, complete=False)
     extra = (*ack_findings, *problems)
     states = (
         None if report.baseline is None else {**report.baseline, **dict.fromkeys(extra, BaselineState.NEW)}
     )
     return replace(
-        result,
-        report=replace(
-            report,
-            findings=(*report.findings, *extra),
-            acknowledged=acknowledged,
-            baseline=states,
-            rules=tuple(sorted({*report.rules, *ACK_RULES})),
-        ),
+        report,
+        findings=(*report.findings, *extra),
+        acknowledged=acknowledged,
+        baseline=states,
+        rules=tuple(sorted({*report.rules, *ACK_RULES})),
     )
 
 
@@ -296,33 +299,15 @@ def run_check(request: CheckRequest, *, limits: LoadLimits | None = None) -> Che
             head=head,
             head_findings=result.report.findings,
         )
-    report = result.report
-    # a check judges only what the change touches, so an entry matching nothing there is not stale
-    acknowledged, ack_problems = acknowledge(report.findings, acknowledgements, complete=False)
-    report = replace(report, findings=(*report.findings, *ack_findings, *ack_problems))
-    states, fixed = match_baseline(report.findings, baseline)
-    return CheckResult(
-        report=replace(
-            report,
-            baseline=states,
-            fixed=fixed,
-            fail_on=request.fail_on,
-            acknowledged=acknowledged,
-            rules=tuple(sorted({*report.rules, *ACK_RULES})),
-        ),
-        touched=result.touched,
-    )
+    states, fixed = match_baseline(result.report.findings, baseline)
+    report = replace(result.report, baseline=states, fixed=fixed, fail_on=request.fail_on)
+    return CheckResult(report=_acknowledged(report, acknowledgements, ack_findings), touched=result.touched)
 
 
 def _base_streams(base: Snapshot) -> LoadedStreams:
     """``streams/`` at base (read once for the check and its baseline); empty when the base has none."""
     folder = base.root / "streams"
     return load_streams(folder, display_root="streams") if folder.is_dir() else _empty_streams()
-
-
-def _same_files(base: Snapshot, head: Snapshot) -> bool:
-    """True when both revisions hold the same files, byte for byte (by git blob id)."""
-    return not _changed(base.files, head.files)
 
 
 def _baseline(
@@ -337,7 +322,7 @@ def _baseline(
     """The base's own findings over the packages the head was checked on; none when it cannot be read."""
     if not (base.root / "streams").is_dir():
         return []
-    if head is not None and _same_files(base, head):
+    if head is not None and not _changed(base.files, head.files):  # the same blobs
         return list(head_findings)  # nothing releasekit reads changed: the base's findings are the head's
     try:
         streams_check = check_streams_folder(

@@ -18,6 +18,7 @@ from releasekit.io.catalog_roots import (
     load_root,
     read_repo_config,
 )
+from releasekit.io.catalog_tree import package_config
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
 from releasekit.io.gitrev import (
     RepoTree,
@@ -80,16 +81,6 @@ def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], .
     return tuple((str(p)[prefix:], found.tree.files[p].sha) for p in found.content.get(root.path, ()))
 
 
-def _package_part(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
-    return DeclarativeConfig(
-        packages=tuple(p for p in config.packages if p.name == package),
-        channels=tuple(c for c in config.channels if c.package == package),
-        bundles=tuple(b for b in config.bundles if b.package == package),
-        deprecations=tuple(d for d in config.deprecations if d.package == package),
-        others=tuple(m for m in config.others if m.package == package),
-    )
-
-
 def _first_file(config: DeclarativeConfig, fallback: str) -> str:
     for location in (
         *(p.location for p in config.packages),
@@ -118,7 +109,7 @@ class _Loaded:
         return loaded
 
     def package(self, root: CatalogRoot, label: str, package: str) -> PackageCatalog:
-        config = _package_part(self.root(root)[0], package)
+        config = package_config(self.root(root)[0], package)
         return PackageCatalog(
             openshift=label, package=package, config=config, file=_first_file(config, root.path)
         )

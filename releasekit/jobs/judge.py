@@ -18,7 +18,7 @@ from releasekit.rules.fbc import validate_config
 from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
 
-__all__ = ["JUDGED_RULES", "PackageToJudge", "judge_catalogs"]
+__all__ = ["JUDGED_RULES", "judge_catalogs"]
 
 JUDGED_RULES: tuple[str, ...] = (
     *LOAD_RULES,
@@ -29,13 +29,9 @@ JUDGED_RULES: tuple[str, ...] = (
 """The rules :func:`judge_catalogs` runs (with the loaders' own)."""
 
 
-PackageToJudge = PackageCatalog
-"""One package's catalog in one OpenShift catalog, and the file it is shown as."""
-
-
 def judge_catalogs(
     catalogs: Iterable[DeclarativeConfig],
-    packages: Iterable[PackageToJudge],
+    packages: Iterable[PackageCatalog],
     fragments: Iterable[FragmentFacts],
     *,
     policies: Mapping[str, graph_rules.GraphPolicy],
@@ -51,7 +47,7 @@ def judge_catalogs(
     findings: list[Finding] = []
     for config in catalogs:
         findings.extend(validate_config(config))
-    by_package: dict[str, dict[str, PackageToJudge]] = {}
+    by_package: dict[str, dict[str, PackageCatalog]] = {}
     for item in packages:
         policy = policies.get(item.package, graph_rules.DEFAULT_POLICY)
         findings.extend(graph_rules.check_graph(item.config, policy, file=item.file))

@@ -1,4 +1,4 @@
-"""``releasekit release notes VERSION``: one release's notes from ``streams/`` (Kueue, APIs, gates, images).
+"""``releasekit release notes VERSION``: one release's notes from the loaded streams (Kueue, APIs, gates, images).
 
 Every value the Markdown embeds is escaped (:func:`markdown_text`, :func:`markdown_code`).
 """
@@ -9,16 +9,13 @@ import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import semver
 
 from releasekit.errors import UsageError
-from releasekit.jobs.streams_validate import read_streams
 from releasekit.model.inventory import Crd, FeatureGate, Inventory, Maturity
-from releasekit.model.report import Report
 from releasekit.model.stream import ConditionalGate, GateSetting, Release, ReleaseStatus, Stream
 from releasekit.model.version import RangeError, VersionError, parse_range, parse_version
 from releasekit.plan.channels import csv_edges
@@ -28,7 +25,6 @@ __all__ = [
     "inventory_for",
     "markdown_code",
     "markdown_text",
-    "release_notes",
     "render_json",
     "render_markdown",
     "visible",
@@ -349,6 +345,11 @@ def render_markdown(notes: ReleaseNotes) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.title() for word in rest)
+
+
 def render_json(notes: ReleaseNotes) -> str:
     """The notes as JSON (``releasekit/release-notes/v1``)."""
     a, g = notes.apis, notes.gates
@@ -363,15 +364,7 @@ def render_json(notes: ReleaseNotes) -> str:
         "previous": {"version": notes.previous_version, "kueue": notes.previous_kueue}
         if notes.previous_version
         else None,
-        "apis": {
-            "crdsAdded": list(a.crds_added),
-            "crdsRemoved": list(a.crds_removed),
-            "versionsAdded": list(a.versions_added),
-            "versionsRemoved": list(a.versions_removed),
-            "storageChanges": list(a.storage_changes),
-            "alphaKeptOut": list(a.alpha_kept_out),
-            "alphaShipped": list(a.alpha_shipped),
-        },
+        "apis": {_camel(f.name): list(getattr(a, f.name)) for f in fields(a)},
         "featureGates": {
             "added": [_gate_json(x) for x in g.added],
             "removed": [_gate_json(x) for x in g.removed],
@@ -387,19 +380,3 @@ def render_json(notes: ReleaseNotes) -> str:
         "missingInventories": list(notes.missing),
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-@dataclass(frozen=True, slots=True)
-class NotesRun:
-    """What ``release notes`` did: the notes, or the report of the loading errors that refuse them."""
-
-    notes: ReleaseNotes | None
-    refused: Report | None = None
-
-
-def release_notes(streams_dir: Path, version: str, *, stream: str | None = None) -> NotesRun:
-    """Load ``streams_dir`` and build the notes of ``version``; loading errors refuse them (exit 1)."""
-    loaded, report = read_streams(streams_dir, display_root=str(streams_dir))
-    if report is not None:
-        return NotesRun(notes=None, refused=replace(report, command="release notes"))
-    return NotesRun(notes=build_notes(loaded.streams, loaded.inventories, version, stream))

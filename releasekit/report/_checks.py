@@ -12,6 +12,7 @@ from releasekit.model.report import CatalogChangeNote, Report
 __all__ = [
     "checks_by_rule_and_subject",
     "marks",
+    "numbers_fields",
     "numbers_phrase",
     "plural",
     "printable_report",
@@ -25,15 +26,6 @@ def _printable_finding(f: Finding) -> Finding:
     message, hint = printable(f.message, newlines=True), printable(f.hint, newlines=True)
     subject = tuple(printable(s) for s in f.subject)
     facts = tuple((printable(k), printable(v)) for k, v in f.facts)
-    if (file, path, message, hint, subject, facts) == (
-        loc.file,
-        loc.path,
-        f.message,
-        f.hint,
-        f.subject,
-        f.facts,
-    ):
-        return f  # nearly always: nothing to escape
     location = Location(file=file, line=loc.line, path=path)
     return replace(f, message=message, location=location, hint=hint, subject=subject, facts=facts)
 
@@ -122,6 +114,17 @@ def marks(finding: Finding, report: Report) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def numbers_fields(report: Report) -> dict[str, int]:
+    """The numbers by name (JUnit's properties, SARIF's): baseline counts with a baseline, acknowledged if any."""
+    n = report.numbers
+    out = {"checks": n.checks, "clean": n.clean, "errors": n.errors, "warnings": n.warnings, "info": n.info}
+    if n.new is not None:
+        out.update(new=n.new, unchanged=n.unchanged or 0, fixed=n.fixed or 0)
+    if n.acknowledged:
+        out["acknowledged"] = n.acknowledged
+    return out
 
 
 def numbers_phrase(report: Report) -> str:

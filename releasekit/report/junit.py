@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.report import Report
-from releasekit.report._checks import checks_by_rule_and_subject, marks, printable_report
+from releasekit.report._checks import checks_by_rule_and_subject, marks, numbers_fields, printable_report
 
 __all__ = ["JunitReporter"]
 
@@ -45,22 +45,9 @@ class JunitReporter:
             errors="0",
             skipped="0",
         )
-        n = report.numbers
-        numbers = {
-            "checks": n.checks,
-            "clean": n.clean,
-            "errors": n.errors,
-            "warnings": n.warnings,
-            "info": n.info,
-            "new": n.new,
-            "unchanged": n.unchanged,
-            "fixed": n.fixed,
-            "acknowledged": n.acknowledged or None,
-        }
         properties = ET.SubElement(suite, "properties")
-        for name, value in numbers.items():
-            if value is not None:
-                ET.SubElement(properties, "property", name=name, value=str(value))
+        for name, value in numbers_fields(report).items():
+            ET.SubElement(properties, "property", name=name, value=str(value))
         for (rule, subject), findings in groups.items():
             case = ET.SubElement(suite, "testcase", classname=f"releasekit.{rule}", name=subject)
             first = findings[0]

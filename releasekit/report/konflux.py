@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from releasekit.model.finding import Severity
 from releasekit.model.report import FailOn, Report
@@ -29,23 +28,24 @@ def konflux_timestamp(epoch: float) -> str:
     return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).isoformat(timespec="seconds")
 
 
-def _dump(obj: dict[str, Any]) -> str:
+def _dump(
+    result: str, epoch: float, note: str, successes: int = 0, failures: int = 0, warnings: int = 0
+) -> str:
+    obj = {
+        "result": result,
+        "timestamp": konflux_timestamp(epoch),
+        "note": note,
+        "namespace": NAMESPACE,
+        "successes": successes,
+        "failures": failures,
+        "warnings": warnings,
+    }
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 def konflux_error(note: str, epoch: float) -> str:
     """TEST_OUTPUT for input that could not be read."""
-    return _dump(
-        {
-            "result": "ERROR",
-            "timestamp": konflux_timestamp(epoch),
-            "note": note,
-            "namespace": NAMESPACE,
-            "successes": 0,
-            "failures": 0,
-            "warnings": 0,
-        }
-    )
+    return _dump("ERROR", epoch, note)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,6 @@ class KonfluxReporter:
         """Return the TEST_OUTPUT JSON."""
         report = printable_report(report)
         n = report.numbers
-        errors, warnings = n.errors, n.warnings
         judged = [
             f
             for f in report.open_findings
@@ -77,14 +76,4 @@ class KonfluxReporter:
         if failing:
             shown = ", ".join(failing[:_NOTE_RULES]) + (", ..." if len(failing) > _NOTE_RULES else "")
             note += f" ({shown}); run releasekit with --format text for details"
-        return _dump(
-            {
-                "result": result,
-                "timestamp": konflux_timestamp(self.epoch),
-                "note": note,
-                "namespace": NAMESPACE,
-                "successes": n.clean,
-                "failures": errors,
-                "warnings": warnings,
-            }
-        )
+        return _dump(result, self.epoch, note, n.clean, n.errors, n.warnings)

@@ -45,19 +45,24 @@ def _changes(report: Report) -> list[str]:
     return out
 
 
-def _acknowledged(report: Report) -> list[str]:
-    """The acknowledged findings, folded: accepted history, listed for whoever wants to look."""
-    acked = [f for f in report.sorted_findings if report.acknowledgement(f) is not None]
-    if not acked:
+def _folded(findings: list[Finding], what: str) -> list[str]:
+    """``findings`` folded in ``<details>`` (nothing when there are none), for whoever wants to look."""
+    if not findings:
         return []
     return [
         "<details>",
-        f"<summary>{len(acked)} acknowledged finding(s)</summary>",
+        f"<summary>{len(findings)} {what}</summary>",
         "",
-        *_table(acked),
+        *_table(findings),
         "</details>",
         "",
     ]
+
+
+def _acknowledged(report: Report) -> list[str]:
+    """The acknowledged findings, folded: accepted history."""
+    acked = [f for f in report.sorted_findings if report.acknowledgement(f) is not None]
+    return _folded(acked, "acknowledged finding(s)")
 
 
 class MarkdownReporter:
@@ -96,15 +101,7 @@ class MarkdownReporter:
         unchanged = [f for f in report.open_findings if not report.is_new(f)]
         out += ["### Findings this change brings", ""]
         out += _table(new) if new else ["None.", ""]
-        if unchanged:
-            out += [
-                "<details>",
-                f"<summary>{len(unchanged)} finding(s) the base revision already had</summary>",
-                "",
-                *_table(unchanged),
-                "</details>",
-                "",
-            ]
+        out += _folded(unchanged, "finding(s) the base revision already had")
         out += _acknowledged(report)
         if report.fixed:
             out += ["### Findings this change fixes", "", *_table(report.fixed)]

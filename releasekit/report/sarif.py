@@ -16,7 +16,7 @@ from releasekit import __version__
 from releasekit.model.finding import Severity
 from releasekit.model.report import Report
 from releasekit.model.ruledoc import RuleDoc, rule_anchor
-from releasekit.report._checks import printable_report
+from releasekit.report._checks import numbers_fields, printable_report
 
 __all__ = ["DEFAULT_RULES_URL", "SarifReporter"]
 
@@ -43,10 +43,6 @@ def _descriptor(rule: str, doc: RuleDoc | None, rules_url: str) -> dict[str, Any
     if doc.severity is not None:
         out["defaultConfiguration"] = {"level": _LEVEL[doc.severity]}
     return out
-
-
-def _region(region: dict[str, Any]) -> dict[str, Any]:
-    return {"region": region} if region else {}
 
 
 @dataclass(frozen=True)
@@ -91,27 +87,12 @@ class SarifReporter:
                     "justification": ack.reason,
                 }
                 if ack.location.file:
-                    region = {"startLine": ack.location.line} if ack.location.line is not None else {}
-                    suppression["location"] = {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": ack.location.file},
-                            **_region(region),
-                        }
-                    }
+                    physical = {"artifactLocation": {"uri": ack.location.file}}
+                    if ack.location.line is not None:
+                        physical["region"] = {"startLine": ack.location.line}
+                    suppression["location"] = {"physicalLocation": physical}
                 result["suppressions"] = [suppression]
             results.append(result)
-        n = report.numbers
-        properties: dict[str, Any] = {
-            "checks": n.checks,
-            "clean": n.clean,
-            "errors": n.errors,
-            "warnings": n.warnings,
-            "info": n.info,
-        }
-        if n.new is not None:
-            properties.update(new=n.new, unchanged=n.unchanged, fixed=n.fixed)
-        if n.acknowledged:
-            properties["acknowledged"] = n.acknowledged
         base = self.rules_url.rstrip("#")
         driver: dict[str, Any] = {
             "name": "releasekit",
@@ -127,7 +108,7 @@ class SarifReporter:
                 {
                     "tool": {"driver": driver},
                     "results": results,
-                    "properties": properties,
+                    "properties": numbers_fields(report),
                 }
             ],
         }

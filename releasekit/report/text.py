@@ -72,11 +72,7 @@ class TextReporter:
         """Return the grouped findings and the summary line."""
         report = printable_report(report)
         root = _Node()
-        shown_levels = {Severity.ERROR, Severity.WARNING, Severity.INFO}
-        if self.verbosity <= 1:
-            shown_levels.discard(Severity.INFO)
-        if self.verbosity <= 0:
-            shown_levels.discard(Severity.WARNING)
+        shown_levels = {s for s in Severity if s.rank <= max(self.verbosity, 0)}  # errors, warnings, notes
         told = told_by_changes(report)  # the change summary above says what these notes say
         folded = (
             {f for f in report.findings if not report.is_new(f)} if self.verbosity <= 1 else set()
@@ -85,9 +81,7 @@ class TextReporter:
         folded -= acked
         kept = [f for f in report.sorted_findings if f not in told and f not in folded and f not in acked]
         hidden = [f for f in kept if f.severity not in shown_levels]
-        for finding in kept:
-            if finding.severity not in shown_levels:
-                continue
+        for finding in (f for f in kept if f.severity in shown_levels):
             node = root
             for label in finding.subject:
                 node = node.children.setdefault(label, _Node())

@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import Result
 
-from releasekit.cli.bundle_validate import parse_optional_checks
+from releasekit.cli.bundle import parse_optional_checks
 from tests.bundle_factory import annotations, csv_data, write_bundle
 from tests.conftest import REPO_ROOT
 

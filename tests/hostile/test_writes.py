@@ -65,7 +65,7 @@ def test_a_build_removes_the_temporary_folders_of_killed_runs(repo: Path) -> Non
 def test_a_run_killed_between_the_two_renames_gets_its_tree_back(tmp_path: Path) -> None:
     """Where the kernel cannot exchange two folders, a kill between the renames left no catalog/ at all."""
     from releasekit.io.atomic import MARKER, write_tree_atomic  # new API: imported per test
-    from releasekit.jobs.catalog_build import catalog_layout
+    from releasekit.model.layout import DEFAULT_LAYOUT
 
     old = tmp_path / ".catalog.releasekit-old.x1"
     (old / "v4.18").mkdir(parents=True)
@@ -73,7 +73,7 @@ def test_a_run_killed_between_the_two_renames_gets_its_tree_back(tmp_path: Path)
     (old / MARKER).write_text("v4.18/Containerfile\n")
     (old / "v4.18" / "notes.txt").write_text("kept\n")
     files = {PurePosixPath("v4.18/Containerfile"): b"new\n"}
-    write_tree_atomic(tmp_path / "catalog", files, owned=catalog_layout)
+    write_tree_atomic(tmp_path / "catalog", files, owned=DEFAULT_LAYOUT.owns)
     assert (tmp_path / "catalog" / "v4.18" / "Containerfile").read_text() == "new\n"
     assert (tmp_path / "catalog" / "v4.18" / "notes.txt").read_text() == "kept\n"
     assert not old.exists()

@@ -8,7 +8,7 @@ import click
 
 from releasekit.cli._common import streams_dir_option
 
-__all__ = ["command"]
+__all__ = ["import_command"]
 
 
 @click.command(name="import")
@@ -30,7 +30,7 @@ __all__ = ["command"]
     help="Record the CSV at REF as --version although its spec.version is another (recorded as csvVersion; "
     "the bundle re-aims it at the release).",
 )
-def command(repo: str, ref: str, version: str, streams_dir: Path, as_version: bool) -> None:
+def import_command(repo: str, ref: str, version: str, streams_dir: Path, as_version: bool) -> None:
     """Read the bundle sources at REF (no work tree) and write the release's operator record."""
     from releasekit.jobs.operator_import import import_operator
 

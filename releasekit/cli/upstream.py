@@ -8,7 +8,7 @@ import click
 
 from releasekit.cli._common import streams_dir_option
 
-__all__ = ["command"]
+__all__ = ["import_command"]
 
 
 @click.command(name="import")
@@ -18,7 +18,7 @@ __all__ = ["command"]
 @click.option("--ref", "ref", required=True, help="The tag or commit to read.")
 @streams_dir_option("Write streams/upstream/kueue-<pin>.yaml under this folder.")
 @click.option("--line", "line", default=None, help="The Kueue line (X.Y) when the ref has no tag to tell it.")
-def command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:
+def import_command(repo: str, ref: str, streams_dir: Path, line: str | None) -> None:
     """Read CRDs and feature gates at REF (no work tree) and write the exact inventory."""
     from releasekit.jobs.upstream_import import import_upstream
 
