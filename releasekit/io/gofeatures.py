@@ -44,8 +44,7 @@ _NOISE = re.compile(r'//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?|"(?:[^"\\\n]|\\.)*"|
 _CONST_RE = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\w+\.)?Feature\s*=\s*\"([^\"\\]*)\"")
 _MAP = re.compile(r"map\s*\[\s*(?:\w+\.)?Feature\s*\]\s*(?:\w+\.)?(FeatureSpec|VersionedSpecs)\s*\{")
 _BODY = re.compile(r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
-_GAP = re.compile(r"[\s,]*")
-_ENTRY = re.compile(r'([\w.]+|"[^"\n]*")\s*:\s*(?:[\w.]+\s*)?\{((?:[^{}]|\{[^{}]*\})*)\}')
+_ENTRY = re.compile(r'[\s,]*([\w.]+|"[^"\n]*")\s*:\s*(?:[\w.]+\s*)?\{((?:[^{}]|\{[^{}]*\})*)\}')
 _SPEC = re.compile(r"\{([^{}]*)\}")
 """Linear by construction: each alternative starts with a character no other alternative of it can."""
 _SPEC_TYPES = {"FeatureSpec": FeatureFileFormat.FLAT, "VersionedSpecs": FeatureFileFormat.VERSIONED}
@@ -121,22 +120,17 @@ def parse_kube_features(
         if body is None:
             raise GoFeaturesError(f"{at(found.end())}: unclosed '{{' (or literals nested too deep)")
         pos, end = found.end(), body.end() - 1
-        while (pos := _GAP.match(code, pos).end()) < end:
-            entry = _ENTRY.match(code, pos, end)
-            if entry is None:
-                raise GoFeaturesError(f"{at(pos)}: expected 'Gate: {{...}}' entries in the gate map")
-            name, where, inner = (
-                _gate_name(text[entry.start(1) : entry.end(1)], constants),
-                at(pos),
-                entry.group(2),
-            )
-            pos = entry.end()
+        while entry := _ENTRY.match(code, pos, end):
+            name = _gate_name(text[entry.start(1) : entry.end(1)], constants)
+            where, inner, pos = at(entry.start(1)), entry.group(2), entry.end()
             specs = [inner] if fmt is FeatureFileFormat.FLAT else _SPEC.findall(inner)
             if not specs or (fmt is FeatureFileFormat.VERSIONED and _SPEC.sub("", inner).strip(" \t\n,")):
                 raise GoFeaturesError(f"{where}: gate {name!r}: expected a list of versioned specs")
             if name in gates:
                 raise GoFeaturesError(f"{where}: gate {name!r} is declared twice (first at {gates[name][1]})")
             gates[name] = (_spec(specs[-1], where, name), where)
+        if code[pos:end].strip(" \t\n,"):
+            raise GoFeaturesError(f"{at(pos)}: expected 'Gate: {{...}}' entries in the gate map")
     if not formats:
         raise GoFeaturesError(
             f"{source}: no map[featuregate.Feature]featuregate.FeatureSpec or VersionedSpecs literal found"
