@@ -405,22 +405,10 @@ def snapshot_worktree(root: Path) -> Snapshot:
     return Snapshot(label="working tree", root=root, files=files)
 
 
-def _hash_file(path: Path, size: int) -> str:
-    """The git blob id of a regular file, read in pieces (never whole in memory)."""
-    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
-
-
 def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTree:
     """Every file of the working tree at ``root`` that git tracks or would add (untracked, not ignored).
 
-    Each regular file is hashed in pieces for its blob id; one over the limit, or in a hidden folder
+    Each regular file is read once for its blob id; one over the limit, or in a hidden folder
     (an untracked ``.venv``), is only measured, so it compares as changed and is refused if it is read.
     Links, FIFOs, sockets and devices are listed apart, never opened.
 
@@ -432,7 +420,7 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
         raise InputError(f"{root}: not a folder")
     done = _run(root, "ls-files", "-z", "-c", "-o", "--exclude-standard", "--full-name")
     if done.returncode != 0:
-        reason = printable(done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}")
+        reason = printable(git_reason(done) or f"exit {done.returncode}")
         raise InputError(f"{printable(str(root))}: git cannot list the working tree: {reason}")
     files: dict[PurePosixPath, FileRef] = {}
     sizes: dict[PurePosixPath, int | None] = {}
@@ -458,13 +446,14 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
         elif not stat.S_ISREG(st.st_mode):
             special[rel] = "not a regular file (FIFO, socket or device)"
         else:
+            reader = _file_reader(path, where, max_file_bytes)
             if st.st_size > max_file_bytes:
                 sha = f"size:{st.st_size}"
             elif any(part.startswith(".") for part in rel.parts[:-1]):
                 sha = f"unhashed:{st.st_size}:{st.st_mtime_ns}"  # never equals a committed blob: checked in full
             else:
-                sha = _hash_file(path, st.st_size)
-            files[rel] = FileRef(sha=sha, reader=_file_reader(path, where, max_file_bytes))
+                sha = blob_id(reader())  # not kept: most files compare equal and are never read again
+            files[rel] = FileRef(sha=sha, reader=reader)
             sizes[rel] = st.st_size
     return RepoTree(label="working tree", files=files, sizes=sizes, special=special)
 
