@@ -261,9 +261,8 @@ def _tree(top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes
     listing = partial(_run, top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--")
     done = listing(*paths)
     if done.returncode != 0:
-        where = next(
-            (f"{name}:{p}" for p in paths if listing(p).returncode != 0), name
-        )  # the folder it cannot
+        failing = (f"{name}:{p}" for p in paths if listing(p).returncode != 0)  # name the folder it cannot
+        where = next(failing, name)
         raise InputError(
             f"{where}: git cannot list it ({printable(git_reason(done))}); "
             "fetch the revision in full (a shallow or damaged clone?)"
@@ -289,11 +288,11 @@ def _tree(top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes
         if mode == _SYMLINK_MODE or kind != "blob":
             special[path] = "a symbolic link" if mode == _SYMLINK_MODE else "a submodule"
             continue
-        sizes[path] = int(size) if size.isdigit() else None  # "-": git has not the object
-        too_big = int(size) > max_file_bytes if size.isdigit() else False
-        error = _too_big(where, int(size), max_file_bytes) if too_big else None
-        reader = partial(_refuse, error) if error else partial(_read_blob, objects, sha, where)
-        files[path] = FileRef(sha=sha, reader=reader)
+        sizes[path] = measured = int(size) if size.isdigit() else None  # "-": git has not the object
+        if measured is not None and measured > max_file_bytes:
+            files[path] = FileRef(sha=sha, reader=partial(_refuse, _too_big(where, measured, max_file_bytes)))
+        else:
+            files[path] = FileRef(sha=sha, reader=partial(_read_blob, objects, sha, where))
     return RepoTree(label=name, files=files, sizes=sizes, special=special)
 
 
