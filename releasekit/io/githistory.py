@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.gitrev import _git, _git_top, cat_file
+from releasekit.io.gitrev import _git_top, _Objects, _run
 
 __all__ = ["FileVersion", "file_history"]
 
@@ -38,12 +38,11 @@ def file_history(path: Path) -> list[FileVersion] | None:
     if top is None:
         return None
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    log = _git(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
-    commits = [
-        line.split("\0", 1) for line in (log or b"").decode("utf-8", "replace").splitlines() if "\0" in line
-    ]
-    commits.reverse()
-    blobs = cat_file(top, [f"{sha}:{rel}" for sha, _ in commits]) if commits else None
-    if blobs is None:
+    log = _run(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
+    if log.returncode != 0:
         return None
-    return [FileVersion(sha, subject, data) for (sha, subject), data in zip(commits, blobs, strict=True)]
+    commits = [
+        line.split("\0", 1) for line in log.stdout.decode("utf-8", "replace").splitlines() if "\0" in line
+    ]
+    objects = _Objects(top)
+    return [FileVersion(sha, subject, objects.read(f"{sha}:{rel}")) for sha, subject in reversed(commits)]

@@ -1,7 +1,9 @@
 """Read a git revision or the working tree: every file measured before a byte of it is read.
 
-Adapter module (git, files). Nothing is checked out and the index is never touched. A revision's files
-come from one ``git ls-tree -r -l`` (each object's mode and size from its header), the working tree's
+Adapter module (git, files). Nothing is checked out and the index is never touched. A revision is read
+with git plumbing alone: its files from one ``git ls-tree -r -l`` (each object's mode and size from its
+header), their bytes on demand from one ``git cat-file --batch`` (gitpython only opens a repository and
+resolves a revision; importing it would cost ``build`` more than its reading). The working tree's
 from ``git ls-files`` (or a walk) and ``lstat``. Paths from git never leave the repository; symbolic
 links, submodules and special files are never followed or opened; a file over the limit per file, or an
 object a shallow clone lacks, is refused in one line naming ``REV:path``.
@@ -10,8 +12,7 @@ object a shallow clone lacks, is refused in one line naming ``REV:path``.
   each read only when a caller asks, through its :class:`FileRef`.
 - :func:`snapshot_commit`, :func:`snapshot_worktree`: the :data:`FOLDERS` of a releasekit repository;
   ``streams/`` and ``bundle-templates/`` are written into a folder for their loaders.
-- :func:`committed_files`: a folder as committed, through git plumbing alone (importing gitpython
-  would cost ``build --check`` more than the rest of its reading).
+- :func:`committed_files`: a folder as committed (what ``build`` compares with).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import hashlib
 import os
 import stat
 import subprocess
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -39,7 +41,6 @@ __all__ = [
     "Snapshot",
     "blob_id",
     "branch_point",
-    "cat_file",
     "committed_files",
     "is_shallow",
     "list_revision",
@@ -62,8 +63,7 @@ ROOT_FILES = (ACKNOWLEDGEMENTS_FILE,)
 MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
 """Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
 
-_SYMLINK_MODE = 0o120000
-_SUBMODULE_MODE = 0o160000
+_SYMLINK_MODE = "120000"
 
 
 def blob_id(data: bytes) -> str:
@@ -175,46 +175,11 @@ def branch_point(repo: Any, base: Any, head: Any | None) -> Any:
 # ------------------------------------------------------------------------------ a revision's tree
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    mode: int
-    kind: str
-    sha: str
-    size: int | None  # None: git has not the object (a shallow or damaged clone)
-    path: PurePosixPath
-
-
 def _safe_parts(path: str) -> PurePosixPath:
     rel = PurePosixPath(path)
     if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
         raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
     return rel
-
-
-def _entries(listing: bytes, name: str, paths: tuple[str, ...]) -> list[_Entry]:
-    """The records of ``git ls-tree -r -z -l`` under ``paths`` (all without), refusing deep nesting."""
-    wanted = [PurePosixPath(p).parts for p in paths if p != "."]
-    entries: list[_Entry] = []
-    for record in listing.split(b"\0"):
-        if not record:
-            continue
-        meta, _, raw = record.partition(b"\t")
-        mode, kind, sha, size = meta.decode("ascii").split()
-        path = _safe_parts(raw.decode("utf-8", "surrogateescape"))
-        if wanted and not any(path.parts[: len(w)] == w for w in wanted):
-            continue  # the pathspec also matched a sibling's prefix
-        if len(path.parts) > MAX_WALK_DEPTH + 1:
-            raise SafetyLimitError(
-                f"{name}:{printable(str(path))}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
-            )
-        entries.append(_Entry(int(mode, 8), kind, sha, int(size) if size.isdigit() else None, path))
-    return entries
-
-
-def _special(entry: _Entry) -> str | None:
-    if entry.mode == _SYMLINK_MODE:
-        return "a symbolic link"
-    return "a submodule" if entry.mode == _SUBMODULE_MODE or entry.kind != "blob" else None
 
 
 def _missing(where: str, sha: str) -> InputError:
@@ -227,33 +192,108 @@ def _too_big(where: str, size: int, limit: int) -> SafetyLimitError:
     return SafetyLimitError(f"{where}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
-def _blob_reader(odb: Any, entry: _Entry, where: str) -> Callable[[], bytes]:
-    """A reader of ``entry``'s git object, which must be as long as listed (``where``: ``REV:path``)."""
+def _refuse(error: Exception) -> bytes:
+    raise error
 
-    def read() -> bytes:
-        from gitdb.exc import ODBError  # gitpython's, lazily: build reads git without it
 
-        if entry.size is None:
-            raise _missing(where, entry.sha)
+class _Objects:
+    """One ``git cat-file --batch`` in a repository, started on the first read, ended with this object."""
+
+    def __init__(self, top: Path) -> None:
+        self.top = top
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def read(self, spec: str) -> bytes | None:
+        """The object ``spec`` names (an id, or ``REV:path``); None when git has not it."""
+        if self.proc is None:
+            try:
+                self.proc = subprocess.Popen(
+                    ["git", "-C", str(self.top), "cat-file", "--batch"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
+            except FileNotFoundError:
+                raise InputError(
+                    "git not found: releasekit needs it to read a repository (install git)"
+                ) from None
+            weakref.finalize(self, _end, self.proc)
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        if stdin is None or stdout is None or "\n" in spec:
+            return None
         try:
-            data: bytes = odb.stream(bytes.fromhex(entry.sha)).read()
-        except (ValueError, OSError, ODBError):
-            raise InputError(
-                f"{where}: git cannot read object {entry.sha[:12]} (a shallow or damaged clone); "
-                "fetch the revision in full"
-            ) from None
-        if len(data) != entry.size:
-            raise InputError(f"{where}: git object {entry.sha[:12]} is {len(data)} bytes, not {entry.size}")
+            stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+            stdin.flush()
+        except OSError:
+            return None  # git has ended (say, the repository went away)
+        header = stdout.readline().split()  # "<id> <type> <size>", or "<spec> missing"
+        if len(header) != 3:
+            return None
+        data = stdout.read(int(header[2]))
+        stdout.read(1)  # the newline after the object
         return data
 
-    return read
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    proc.kill()
+    proc.wait()
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            pipe.close()
 
 
-def _refusal(error: Exception) -> Callable[[], bytes]:
-    def read() -> bytes:
-        raise error
+def _read_blob(objects: _Objects, sha: str, where: str) -> bytes:
+    data = objects.read(sha)
+    if data is None:
+        raise InputError(
+            f"{where}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
+        )
+    return data
 
-    return read
+
+def _tree(top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes: int) -> RepoTree:
+    """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand.
+
+    Raises:
+        InputError: git cannot list the revision (a shallow or damaged clone), naming the path it cannot.
+        SafetyLimitError: a path that leaves the repository, or folders nested too deep.
+    """
+    listing = partial(_run, top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--")
+    done = listing(*paths)
+    if done.returncode != 0:
+        failing = (f"{name}:{p}" for p in paths if listing(p).returncode != 0)  # name the folder it cannot
+        where = next(failing, name)
+        raise InputError(
+            f"{where}: git cannot list it ({printable(git_reason(done))}); "
+            "fetch the revision in full (a shallow or damaged clone?)"
+        )
+    objects = _Objects(top)
+    wanted = [PurePosixPath(p).parts for p in paths if p != "."]
+    files: dict[PurePosixPath, FileRef] = {}
+    sizes: dict[PurePosixPath, int | None] = {}
+    special: dict[PurePosixPath, str] = {}
+    for record in done.stdout.split(b"\0"):
+        meta, _, raw = record.partition(b"\t")
+        if not raw:
+            continue
+        mode, kind, sha, size = meta.decode("ascii").split()
+        path = _safe_parts(raw.decode("utf-8", "surrogateescape"))
+        if wanted and not any(path.parts[: len(w)] == w for w in wanted):
+            continue  # the pathspec also matched a sibling's prefix
+        where = f"{name}:{printable(str(path))}"
+        if len(path.parts) > MAX_WALK_DEPTH + 1:
+            raise SafetyLimitError(
+                f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
+        if mode == _SYMLINK_MODE or kind != "blob":
+            special[path] = "a symbolic link" if mode == _SYMLINK_MODE else "a submodule"
+            continue
+        sizes[path] = measured = int(size) if size.isdigit() else None  # "-": git has not the object
+        if measured is not None and measured > max_file_bytes:
+            files[path] = FileRef(sha=sha, reader=partial(_refuse, _too_big(where, measured, max_file_bytes)))
+        else:
+            files[path] = FileRef(sha=sha, reader=partial(_read_blob, objects, sha, where))
+    return RepoTree(label=name, files=files, sizes=sizes, special=special)
 
 
 def list_revision(
@@ -270,44 +310,10 @@ def list_revision(
         InputError: git cannot list the revision (a shallow or damaged clone), naming the path it cannot.
         SafetyLimitError: a path that leaves the repository, or folders nested too deep.
     """
-    import git
-
     name = printable(rev or commit.hexsha[:12])
-
-    def ls_tree(*under: str) -> bytes:
-        out: bytes = commit.repo.git.ls_tree(
-            "-r", "-z", "-l", "--full-tree", commit.hexsha, "--", *under, stdout_as_string=False
-        )
-        return out
-
-    try:
-        listing = ls_tree(*paths)
-    except git.GitCommandError as exc:
-        where = name
-        for path in paths:  # name the folder git cannot list
-            try:
-                ls_tree(path)
-            except git.GitCommandError:
-                where = f"{name}:{path}"
-                break
-        raise InputError(
-            f"{where}: git cannot list it ({printable(git_reason(exc))}); "
-            "fetch the revision in full (a shallow or damaged clone?)"
-        ) from None
-    odb = commit.repo.odb
-    files: dict[PurePosixPath, FileRef] = {}
-    sizes: dict[PurePosixPath, int | None] = {}
-    special: dict[PurePosixPath, str] = {}
-    for entry in _entries(listing, name, paths):
-        if what := _special(entry):
-            special[entry.path] = what
-            continue
-        where = f"{name}:{printable(str(entry.path))}"
-        too_big = entry.size is not None and entry.size > max_file_bytes
-        reader = _refusal(_too_big(where, entry.size or 0, max_file_bytes)) if too_big else None
-        files[entry.path] = FileRef(sha=entry.sha, reader=reader or _blob_reader(odb, entry, where))
-        sizes[entry.path] = entry.size
-    return RepoTree(label=label or name, files=files, sizes=sizes, special=special)
+    top = Path(commit.repo.working_tree_dir or commit.repo.git_dir)
+    tree = _tree(top, commit.hexsha, name, paths, max_file_bytes)
+    return RepoTree(label=label or name, files=tree.files, sizes=tree.sizes, special=tree.special)
 
 
 def snapshot_commit(
@@ -398,22 +404,10 @@ def snapshot_worktree(root: Path) -> Snapshot:
     return Snapshot(label="working tree", root=root, files=files)
 
 
-def _hash_file(path: Path, size: int) -> str:
-    """The git blob id of a regular file, read in pieces (never whole in memory)."""
-    digest = hashlib.sha1(b"blob %d\0" % size, usedforsecurity=False)
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
-
-
 def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTree:
     """Every file of the working tree at ``root`` that git tracks or would add (untracked, not ignored).
 
-    Each regular file is hashed in pieces for its blob id; one over the limit, or in a hidden folder
+    Each regular file is read once for its blob id; one over the limit, or in a hidden folder
     (an untracked ``.venv``), is only measured, so it compares as changed and is refused if it is read.
     Links, FIFOs, sockets and devices are listed apart, never opened.
 
@@ -425,7 +419,7 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
         raise InputError(f"{root}: not a folder")
     done = _run(root, "ls-files", "-z", "-c", "-o", "--exclude-standard", "--full-name")
     if done.returncode != 0:
-        reason = printable(done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}")
+        reason = printable(git_reason(done) or f"exit {done.returncode}")
         raise InputError(f"{printable(str(root))}: git cannot list the working tree: {reason}")
     files: dict[PurePosixPath, FileRef] = {}
     sizes: dict[PurePosixPath, int | None] = {}
@@ -451,35 +445,28 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
         elif not stat.S_ISREG(st.st_mode):
             special[rel] = "not a regular file (FIFO, socket or device)"
         else:
+            reader = _file_reader(path, where, max_file_bytes)
             if st.st_size > max_file_bytes:
                 sha = f"size:{st.st_size}"
             elif any(part.startswith(".") for part in rel.parts[:-1]):
                 sha = f"unhashed:{st.st_size}:{st.st_mtime_ns}"  # never equals a committed blob: checked in full
             else:
-                sha = _hash_file(path, st.st_size)
-            files[rel] = FileRef(sha=sha, reader=_file_reader(path, where, max_file_bytes))
+                sha = blob_id(reader())  # not kept: most files compare equal and are never read again
+            files[rel] = FileRef(sha=sha, reader=reader)
             sizes[rel] = st.st_size
     return RepoTree(label="working tree", files=files, sizes=sizes, special=special)
 
 
-# ------------------------------------------------------------------------------ git plumbing alone
+# ------------------------------------------------------------------------------ git plumbing
 
 
-def _run(top: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def _run(top: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(
-            ["git", "-C", str(top), *args], input=stdin, capture_output=True, check=False, timeout=120
-        )
+        return subprocess.run(["git", "-C", str(top), *args], capture_output=True, check=False, timeout=120)
     except FileNotFoundError:
         raise InputError("git not found: releasekit needs it to read a repository (install git)") from None
     except subprocess.TimeoutExpired:
         raise InputError(f"{top}: git did not answer within 120 s") from None
-
-
-def _git(top: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    """One git plumbing command in ``top``: its output, or None when git refuses (say, no commit yet)."""
-    done = _run(top, *args, stdin=stdin)
-    return done.stdout if done.returncode == 0 else None
 
 
 def _git_top(start: Path) -> Path | None:
@@ -487,54 +474,11 @@ def _git_top(start: Path) -> Path | None:
     return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
 
 
-def _readable_repository(top: Path) -> bool:
-    """Whether ``top`` is a repository git reads; raise when git refuses it (another user's, corrupt).
-
-    A ``.git`` git does not take for a repository at all is none: False, and nothing is read from git.
-    """
-    done = _run(top, "rev-parse", "--git-dir")
-    if done.returncode == 0:
-        return True
-    stderr = done.stderr.decode("utf-8", "replace")
-    if "not a git repository" in stderr:
-        return False
-    folder = printable(str(top))
-    fix = trust_hint(folder) if "dubious ownership" in stderr else "repair or re-clone it"
-    raise InputError(f"{folder}: git refuses the repository: {printable(git_reason(done))}; {fix}")
-
-
 def is_shallow(folder: Path) -> bool:
     """True when ``folder`` is in a shallow clone (history that needs older commits is incomplete)."""
     top = _git_top(Path(os.path.realpath(folder.absolute())))
-    out = _git(top, "rev-parse", "--is-shallow-repository") if top is not None else None
-    return out is not None and out.strip() == b"true"
-
-
-def cat_file(top: Path, specs: list[str]) -> list[bytes | None] | None:
-    """The objects ``specs`` name (one ``git cat-file --batch``), None for a missing one; None if git fails."""
-    out = _git(
-        top,
-        "cat-file",
-        "--batch",
-        stdin="".join(f"{spec}\n" for spec in specs).encode("utf-8", "surrogateescape"),
-    )
-    if out is None:
-        return None
-    found: list[bytes | None] = []
-    pos = 0
-    for _ in specs:
-        end = out.find(b"\n", pos)
-        if end < 0:
-            return None
-        header = out[pos:end].split(b" ")
-        if len(header) != 3:  # "<spec> missing"
-            found.append(None)
-            pos = end + 1
-            continue
-        size = int(header[2])
-        found.append(out[end + 1 : end + 1 + size])
-        pos = end + 1 + size + 1
-    return found
+    done = _run(top, "rev-parse", "--is-shallow-repository") if top is not None else None
+    return done is not None and done.stdout.strip() == b"true"
 
 
 def committed_files(
@@ -544,55 +488,38 @@ def committed_files(
 
     None when ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and
     submodules are left out (never a catalog file). Each file is measured (``ls-tree -l``) before it is
-    read; one whose working-tree copy holds the committed blob is not asked of git.
+    read; one git lacks (a shallow or damaged clone) is taken from the working tree if it holds the blob.
 
     Raises:
-        InputError: git is missing, or cannot read what it listed (an object a shallow clone lacks).
+        InputError: git is missing or refuses the repository (another user's, corrupt), or lacks a file.
         SafetyLimitError: a file over ``max_file_bytes``.
     """
     check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
     top = _git_top(start)
-    if top is None or not _readable_repository(top):
+    if top is None:
         return None
+    head = _run(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    stderr = head.stderr.decode("utf-8", "replace")
+    if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
+        return None  # no commit yet, or a ``.git`` git does not take for a repository
+    if head.returncode != 0:
+        shown = printable(str(top))
+        fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
+        raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    head = _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    listing = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--", str(rel))
-    if head is None or listing is None:
-        return None
-    entries: dict[PurePosixPath, _Entry] = {}
-    for entry in _entries(listing, rev, (str(rel),)):
-        if _special(entry) is None:
-            if entry.size is not None and entry.size > max_file_bytes:
-                raise _too_big(f"{rev}:{printable(str(entry.path))}", entry.size, max_file_bytes)
-            entries[entry.path.relative_to(rel)] = entry
-    contents: dict[str, bytes] = {}
-    for path, entry in entries.items():
-        copy = folder.joinpath(*path.parts)
-        try:  # only a regular file of the committed size (unknown: within the limit) can hold its bytes
-            st = copy.lstat()
-            fits = stat.S_ISREG(st.st_mode) and st.st_size == (
-                entry.size if entry.size is not None else st.st_size
-            )
-            data = copy.read_bytes() if fits and st.st_size <= max_file_bytes else None
-        except OSError:
-            data = None
-        if data is not None and blob_id(data) == entry.sha:
-            contents[entry.sha] = data  # the working tree holds the committed bytes: no need to ask git
-        elif entry.size is None:
-            raise InputError(
-                f"{rev}:{printable(str(rel / path))}: git does not have object {entry.sha[:12]} "
-                "(a shallow or damaged clone); fetch it in full"
-            )
-    wanted = sorted({e.sha for e in entries.values()} - set(contents))
-    blobs = cat_file(top, wanted) if wanted else []
-    if blobs is None:
-        raise InputError(f"{top}: git cat-file could not read the committed catalog")
-    for sha, blob in zip(wanted, blobs, strict=True):
-        if blob is None:  # the object went away after the listing
-            raise InputError(
-                f"{rev}: git cannot read object {sha[:12]} (a shallow or damaged clone); fetch it in full"
-            )
-        contents[sha] = blob
-    files = {p: FileRef(sha=e.sha, reader=partial(contents.__getitem__, e.sha)) for p, e in entries.items()}
-    return files, f"{rev} {head.decode().strip()[:12]}"
+    tree = _tree(top, rev, rev, (str(rel),), max_file_bytes)
+    files: dict[PurePosixPath, FileRef] = {}
+    for path, ref in tree.files.items():
+        size, where = tree.sizes[path], f"{rev}:{printable(str(path))}"
+        if size is not None and size > max_file_bytes:
+            raise _too_big(where, size, max_file_bytes)
+        if size is None:  # git lacks the object: the working tree may still hold the committed bytes
+            try:
+                ref = _eager(top.joinpath(*path.parts))
+            except (InputError, SafetyLimitError):
+                raise _missing(where, ref.sha) from None
+            if ref.sha != tree.files[path].sha:
+                raise _missing(where, tree.files[path].sha)
+        files[path.relative_to(rel)] = ref
+    return files, f"{rev} {head.stdout.decode().strip()[:12]}"

@@ -4,17 +4,17 @@ Adapter module (parses text handed to it; opens no files itself). Kueue <= 0.10 
 ``map[featuregate.Feature]featuregate.FeatureSpec{Gate: {Default: ..., PreRelease: ...}}``; Kueue >= 0.11
 a ``map[featuregate.Feature]featuregate.VersionedSpecs{Gate: {{Version: ..., ...}, ...}}`` whose LAST entry
 applies (Kueue sets no emulation version, and the binary's 1.x is newer than every ``0.y`` entry). This is
-not a Go parser: one regular expression splits the text into tokens (strings and comments whole, so braces
-in them do not count), and a small reader takes composite literals apart, with lines for errors. Gate
-names come from the ``Name featuregate.Feature = "Name"`` constants. From Kueue 0.15 on, upstream also
+not a Go parser: one pass blanks the comments (and the braces inside strings), then regular expressions
+find each gate map, its ``Gate: {...}`` entries and their ``{Key: value, ...}`` specs, with lines for
+errors. Gate names come from the ``Name featuregate.Feature = "Name"`` constants. From Kueue 0.15 on, upstream also
 generates ``versioned_feature_list.yaml``: :func:`parse_versioned_feature_list` reads it.
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
-from dataclasses import dataclass
 
 from releasekit.errors import UpstreamError
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -39,92 +39,42 @@ class FeatureFileFormat(enum.StrEnum):
     VERSIONED = "versioned"
 
 
-_TOKEN = re.compile(
-    r"\"(?:[^\"\\\n]|\\.)*\"?|`[^`]*`?|'(?:[^'\\\n]|\\.)*'?"  # strings (an unclosed one ends the line)
-    r"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"  # comments (an unclosed one ends the text)
-    r"|[{}()\[\],:]|[^\s{}()\[\],:\"'`/]+|/|\s+",
-    re.S,
-)
-"""Linear by construction: every alternative consumes what no other alternative of it could."""
+_NOISE = re.compile(r'//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?|"(?:[^"\\\n]|\\.)*"|`[^`]*`')
+"""Comments and strings, left to right: blanked to spaces (lines and offsets kept) before the search."""
 _CONST_RE = re.compile(r"\b([A-Za-z_]\w*)\s+(?:\w+\.)?Feature\s*=\s*\"([^\"\\]*)\"")
+_MAP = re.compile(r"map\s*\[\s*(?:\w+\.)?Feature\s*\]\s*(?:\w+\.)?(FeatureSpec|VersionedSpecs)\s*\{")
+_BODY = re.compile(r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
+_ENTRY = re.compile(r'[\s,]*([\w.]+|"[^"\n]*")\s*:\s*(?:[\w.]+\s*)?\{((?:[^{}]|\{[^{}]*\})*)\}')
+_SPEC = re.compile(r"\{([^{}]*)\}")
+"""Linear by construction: each alternative starts with a character no other alternative of it can."""
 _SPEC_TYPES = {"FeatureSpec": FeatureFileFormat.FLAT, "VersionedSpecs": FeatureFileFormat.VERSIONED}
 
 
-@dataclass(frozen=True, slots=True)
-class _Composite:
-    elements: tuple[tuple[str | None, _Composite | str], ...]
-    line: int
-
-
-class _Reader:
-    """Composite literals over the tokens (text, line) of a Go file without comments and blanks."""
-
-    def __init__(self, text: str, source: str) -> None:
-        self.source = source
-        self.tokens: list[tuple[str, int]] = []
-        line = 1
-        for match in _TOKEN.finditer(text):
-            token = match.group()
-            if not token.isspace() and not token.startswith(("//", "/*")):
-                self.tokens.append((token, line))
-            line += token.count("\n")
-
-    def fail(self, index: int, message: str) -> GoFeaturesError:
-        line = self.tokens[min(index, len(self.tokens) - 1)][1] if self.tokens else 1
-        return GoFeaturesError(f"{self.source}:{line}: {message}")
-
-    def text(self, index: int) -> str:
-        return self.tokens[index][0] if index < len(self.tokens) else ""
-
-    def composite(self, i: int) -> tuple[_Composite, int]:
-        """Parse ``{ elem, key: elem, }`` starting at the token ``{``."""
-        start, i = i, i + 1
-        elements: list[tuple[str | None, _Composite | str]] = []
-        while self.text(i) != "}":
-            if i >= len(self.tokens):
-                raise self.fail(start, "unclosed '{'")
-            first, i = self.value(i)
-            if self.text(i) == ":":
-                if not isinstance(first, str):
-                    raise self.fail(i, "a composite literal cannot be a key")
-                value, i = self.value(i + 1)
-                elements.append((first, value))
-            else:
-                elements.append((None, first))
-            if self.text(i) == ",":
-                i += 1
-            elif self.text(i) != "}":
-                raise self.fail(i, "expected ',' or '}' in a composite literal")
-        return _Composite(tuple(elements), self.tokens[start][1]), i + 1
-
-    def value(self, i: int) -> tuple[_Composite | str, int]:
-        """An expression up to a top-level ``,``/``:``/``}``, or a (possibly typed) composite literal."""
-        start, depth = i, 0
-        while i < len(self.tokens):
-            token = self.text(i)
-            if depth == 0 and token == "{":  # a literal, or a typed one: featuregate.FeatureSpec{...}
-                return self.composite(i)
-            if depth == 0 and token in (",", ":", "}"):
-                break
-            depth += (token in ("(", "[")) - (token in (")", "]"))
-            i += 1
-        if i == start:
-            raise self.fail(start, "expected a value")
-        return " ".join(token for token, _ in self.tokens[start:i]), i
+def _blank(match: re.Match[str]) -> str:
+    """A comment as blanks; a string as its quotes around blanks (names are read from the text itself)."""
+    token = match.group()
+    inner = re.sub(r"[^\n]", " ", token[1:-1])
+    return f" {inner} " if token.startswith("/") else f"{token[0]}{inner}{token[-1]}"
 
 
 def _gate_name(expr: str, constants: dict[str, str]) -> str:
-    if len(expr) >= 2 and expr[0] == expr[-1] and expr[0] in '"`':
+    if expr.startswith('"'):
         return expr[1:-1]
     ident = expr.rsplit(".", 1)[-1]
     return constants.get(ident, ident)
 
 
-def _spec(comp: _Composite, source: str, gate: str) -> FeatureGate:
-    at = f"{source}:{comp.line}"
-    if any(key is None or not isinstance(value, str) for key, value in comp.elements):
-        raise GoFeaturesError(f"{at}: gate {gate!r}: expected keyed fields (Default: ..., PreRelease: ...)")
-    fields = {str(key): str(value) for key, value in comp.elements}
+def _spec(body: str, at: str, gate: str) -> FeatureGate:
+    fields: dict[str, str] = {}
+    for part in body.split(","):
+        key, colon, value = part.partition(":")
+        if not part.strip():
+            continue
+        if not colon or not key.strip().isidentifier():
+            raise GoFeaturesError(
+                f"{at}: gate {gate!r}: expected keyed fields (Default: ..., PreRelease: ...)"
+            )
+        fields[key.strip()] = value.strip()
     unknown = sorted(set(fields) - {"Default", "PreRelease", "LockToDefault", "Version"})
     if unknown:
         raise GoFeaturesError(f"{at}: gate {gate!r}: unknown field(s) {', '.join(unknown)}")
@@ -154,35 +104,33 @@ def parse_kube_features(
     Raises:
         GoFeaturesError: no gate map, a malformed literal, a gate declared twice (with both lines).
     """
-    reader = _Reader(text, source)
-    words = [token for token, _ in reader.tokens]
-    constants = {m.group(1): m.group(2) for m in _CONST_RE.finditer(" ".join(words))}
-    gates: dict[str, tuple[FeatureGate, int]] = {}
+    code = _NOISE.sub(_blank, text)
+    newlines = [m.start() for m in re.finditer("\n", code)]
+
+    def at(pos: int) -> str:
+        return f"{source}:{bisect.bisect(newlines, pos) + 1}"
+
+    constants = {m.group(1): text[m.start(2) : m.end(2)] for m in _CONST_RE.finditer(code)}
+    gates: dict[str, tuple[FeatureGate, str]] = {}
     formats: set[FeatureFileFormat] = set()
-    for i, word in enumerate(words[:-5]):  # map [ featuregate.Feature ] featuregate.FeatureSpec {
-        shape = [w.rsplit(".", 1)[-1] for w in words[i + 1 : i + 6]] if word == "map" else []
-        fmt = _SPEC_TYPES.get(shape[3]) if shape[:3] == ["[", "Feature", "]"] and shape[4] == "{" else None
-        if fmt is None:
-            continue
+    for found in _MAP.finditer(code):
+        fmt = _SPEC_TYPES[found.group(1)]
         formats.add(fmt)
-        body, _ = reader.composite(i + 5)
-        for key, value in body.elements:
-            if key is None or not isinstance(value, _Composite):
-                raise GoFeaturesError(
-                    f"{source}:{body.line}: expected 'Gate: {{...}}' entries in the gate map"
-                )
-            name = _gate_name(key, constants)
-            specs = [s for _, s in value.elements] if fmt is FeatureFileFormat.VERSIONED else [value]
-            spec = specs[-1] if specs else None
-            if not isinstance(spec, _Composite) or not all(isinstance(s, _Composite) for s in specs):
-                raise GoFeaturesError(
-                    f"{source}:{value.line}: gate {name!r}: expected a list of versioned specs"
-                )
+        body = _BODY.match(code, found.end())
+        if body is None:
+            raise GoFeaturesError(f"{at(found.end())}: unclosed '{{' (or literals nested too deep)")
+        pos, end = found.end(), body.end() - 1
+        while entry := _ENTRY.match(code, pos, end):
+            name = _gate_name(text[entry.start(1) : entry.end(1)], constants)
+            where, inner, pos = at(entry.start(1)), entry.group(2), entry.end()
+            specs = [inner] if fmt is FeatureFileFormat.FLAT else _SPEC.findall(inner)
+            if not specs or (fmt is FeatureFileFormat.VERSIONED and _SPEC.sub("", inner).strip(" \t\n,")):
+                raise GoFeaturesError(f"{where}: gate {name!r}: expected a list of versioned specs")
             if name in gates:
-                raise GoFeaturesError(
-                    f"{source}:{value.line}: gate {name!r} is declared twice (first on line {gates[name][1]})"
-                )
-            gates[name] = (_spec(spec, source, name), value.line)
+                raise GoFeaturesError(f"{where}: gate {name!r} is declared twice (first at {gates[name][1]})")
+            gates[name] = (_spec(specs[-1], where, name), where)
+        if code[pos:end].strip(" \t\n,"):
+            raise GoFeaturesError(f"{at(pos)}: expected 'Gate: {{...}}' entries in the gate map")
     if not formats:
         raise GoFeaturesError(
             f"{source}: no map[featuregate.Feature]featuregate.FeatureSpec or VersionedSpecs literal found"

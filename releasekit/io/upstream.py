@@ -13,14 +13,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import git
 
 from releasekit.errors import InputError, UpstreamError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
-from releasekit.io.gitcmd import git_reason, resolve_revision
+from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
+from releasekit.io.gitrev import list_revision
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
 from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -64,19 +65,16 @@ _LINE = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
 
 
 def check_ref(ref: str) -> str:
-    r"""``ref`` if it is safe to hand to git: not empty, no leading ``-``, ``..``, ``@{``, whitespace, ``~^:?*[\``.
+    r"""``ref`` if it is safe to hand to git (see :func:`~releasekit.io.gitcmd.check_revision`) and a plain name.
+
+    A plain name has no ``@{``, whitespace or ``~^:?*[\``, and does not end in ``.``, ``/`` or ``.lock``.
 
     Raises:
         UsageError: naming what is wrong.
     """
-    if not ref:
-        raise UsageError("--ref must not be empty")
-    if ref.startswith("-"):
-        raise UsageError(f"refusing ref {ref!r}: it starts with '-' and git would read it as an option")
-    if ".." in ref:
-        raise UsageError(f"refusing ref {ref!r}: '..' makes it a range, give one tag or commit")
+    check_revision(ref, "--ref")
     if "@{" in ref or _BAD_REF_CHARS.search(ref) or ref.endswith((".", "/", ".lock")):
-        raise UsageError(f"refusing ref {ref!r}: not a valid tag, branch or commit name")
+        raise UsageError(f"--ref: refusing {ref!r}: not a valid tag, branch or commit name")
     return ref
 
 
@@ -158,7 +156,9 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     target = root / f"{hashlib.sha256(spec.encode()).hexdigest()[:16]}-{name}.git"
     os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for credentials
     try:
-        repo = git.Repo(target) if target.exists() else git.Repo.clone_from(spec, target, bare=True)
+        if target.exists():
+            return git.Repo(target)
+        repo = git.Repo.clone_from(spec, target, bare=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise UpstreamError(
             f"the cached clone {target} of {spec} is not a git repository; delete it and run again, "
@@ -169,17 +169,11 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
             f"cannot clone {spec}: {git_reason(exc)}; check the URL and your network, "
             "or clone it yourself and pass the local folder instead"
         ) from None
-    try:  # older caches lack the refspecs a later fetch needs; a read-only cache answers what it has
-        current = repo.git.config("--get-all", "remote.origin.fetch").split("\n")
-    except git.GitCommandError:
-        current = []
-    if repo.remotes and any(r not in current for r in FETCH_REFSPECS):
-        try:
-            with repo.config_writer() as cfg:
-                cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
-                cfg.add_value('remote "origin"', "fetch", FETCH_REFSPECS[1])
-        except OSError:
-            pass
+    with (
+        repo.config_writer() as cfg
+    ):  # for a plain ``git fetch`` in the cache (resolve_ref names them itself)
+        cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
+        cfg.add_value('remote "origin"', "fetch", FETCH_REFSPECS[1])
     return repo
 
 
@@ -214,40 +208,28 @@ def resolve_ref(repo: Any, ref: str) -> Any:
     return commit
 
 
-def _blob_text(tree: Any, path: str) -> str | None:
-    try:
-        return str((tree / path).data_stream.read().decode("utf-8"))
-    except KeyError:
-        return None
-
-
 def read_crd_files(tree: Any, ref: str) -> tuple[tuple[str, bytes, tuple[Crd, ...]], ...]:
-    """Every YAML file under :data:`CRD_DIRS` of ``tree`` (git blobs; no kustomization): path, bytes, CRDs.
+    """Every YAML file right inside :data:`CRD_DIRS` of ``tree`` (a commit or tree; no kustomization): path, bytes, CRDs.
 
     Raises:
         UpstreamError: no CRD folder at all, or a file that is not YAML.
     """
-    folders = []
-    for folder in CRD_DIRS:
-        try:
-            folders.append(tree / folder)
-        except KeyError:
-            continue
-    if not folders:
+    listed = list_revision(tree, rev=ref, paths=CRD_DIRS)
+    if not listed.files and not listed.special:
         raise UpstreamError(f"{ref}: no {CRD_DIRS[0]}/ folder; is this a Kueue repository?")
     files: list[tuple[str, bytes, tuple[Crd, ...]]] = []
-    for sub in folders:
-        for blob in sorted(sub.blobs, key=lambda b: b.path):
-            if not blob.name.endswith((".yaml", ".yml")) or blob.name.startswith("kustomization"):
+    for folder in CRD_DIRS:
+        for path in sorted(p for p in listed.files if str(p.parent) == folder):
+            if not path.name.endswith((".yaml", ".yml")) or path.name.startswith("kustomization"):
                 continue
-            data: bytes = blob.data_stream.read()
+            data = listed.files[path].read()
             try:
                 docs = load_yaml_documents(data.decode("utf-8"), track_paths=False)
             except (YamlContentError, UnicodeDecodeError) as exc:
-                raise UpstreamError(f"{ref}:{blob.path}: cannot read CRD: {exc}") from None
+                raise UpstreamError(f"{ref}:{path}: cannot read CRD: {exc}") from None
             sha = hashlib.sha256(data).hexdigest()
-            crds = tuple(_crd(d.data, blob.path, sha) for d in docs if _is_crd(d.data))
-            files.append((str(blob.path), data, crds))
+            crds = tuple(_crd(d.data, str(path), sha) for d in docs if _is_crd(d.data))
+            files.append((str(path), data, crds))
     return tuple(files)
 
 
@@ -288,15 +270,14 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
     """
     check_ref(ref)
     commit = resolve_ref(repo, ref)
-    listed = _blob_text(commit.tree, FEATURE_LIST)
-    go = None if listed is not None else _blob_text(commit.tree, FEATURES_GO)
+    found = list_revision(commit, rev=ref, paths=(FEATURE_LIST, FEATURES_GO)).files
+    listed, go = (found.get(PurePosixPath(p)) for p in (FEATURE_LIST, FEATURES_GO))
     if listed is not None:
-        gates, features_file = (
-            parse_versioned_feature_list(listed, source=f"{ref}:{FEATURE_LIST}"),
-            FEATURE_LIST,
-        )
+        text, features_file = listed.read().decode("utf-8", "replace"), FEATURE_LIST
+        gates = parse_versioned_feature_list(text, source=f"{ref}:{FEATURE_LIST}")
     elif go is not None:
-        gates, features_file = parse_kube_features(go, source=f"{ref}:{FEATURES_GO}")[1], FEATURES_GO
+        text, features_file = go.read().decode("utf-8", "replace"), FEATURES_GO
+        gates = parse_kube_features(text, source=f"{ref}:{FEATURES_GO}")[1]
     else:
         raise UpstreamError(f"{ref}: neither {FEATURE_LIST} nor {FEATURES_GO} exists")
     tags = sorted(t.name for t in repo.tags if t.commit.hexsha == commit.hexsha)

@@ -113,19 +113,14 @@ def test_a_blob_over_the_limit_is_refused_before_it_is_read(
     big = tmp_path / CATALOG_FILE
     big.write_bytes(big.read_bytes() + b" " * 8192)
     r.git.commit("-qam", "a larger catalog")
-    read: list[PurePosixPath] = []
-    reader = gitrev._blob_reader
+    read: list[str] = []
+    reader = gitrev._Objects.read
 
-    def spy(odb: object, entry: gitrev._Entry, where: str) -> object:
-        inner = reader(odb, entry, where)
+    def spy(self: gitrev._Objects, spec: str) -> bytes | None:
+        read.append(spec)
+        return reader(self, spec)
 
-        def read_it() -> bytes:
-            read.append(entry.path)
-            return inner()
-
-        return read_it
-
-    monkeypatch.setattr(gitrev, "_blob_reader", spy)
+    monkeypatch.setattr(gitrev._Objects, "read", spy)
     limit = big.stat().st_size - 1
     with pytest.raises(SafetyLimitError) as info:
         run_check(CheckRequest(base="main", repo=tmp_path), limits=LoadLimits(max_file_bytes=limit))

@@ -126,7 +126,7 @@ def test_a_cached_clone_fetches_tags_it_lacks(
     cached = open_repository(url)
     assert cached.git.config("--get-all", "remote.origin.fetch").split("\n") == list(FETCH_REFSPECS)
     assert resolve_ref(cached, "v0.1.0").hexsha == repo.commit("HEAD~1").hexsha
-    # a cache written by an older releasekit has no refspec at all: opening it again repairs that
+    # a cache written by an older releasekit has no refspec at all: the fetch names them itself
     cached.git.config("--unset-all", "remote.origin.fetch")
     repo.create_tag("v0.2.0")
     again = open_repository(url)
