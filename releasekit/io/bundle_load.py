@@ -16,7 +16,6 @@ import gzip
 import json
 import os
 import shlex
-import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -38,6 +37,7 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.version import VersionError, parse_version
 
 __all__ = [
     "LOADER_CSV_UNPARSABLE",
@@ -180,38 +180,19 @@ def _require_dir(path: Path, shown: str) -> None:
 
 # ------------------------------------------------------------------ what Go's typed decode refuses
 
-_DIGITS = frozenset(string.digits)
-_IDENTIFIER = frozenset(string.ascii_letters + string.digits + "-")
-
-
 def semver_tolerant_error(text: str) -> str | None:
     """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
     parts = text.strip().removeprefix("v").split(".", 2)
     for index, part in enumerate(parts):  # leading zeroes are dropped before parsing
         if len(part) > 1:
             part = part.lstrip("0")
-            parts[index] = part if part and part[0] in _DIGITS else "0" + part
-    if len(parts) < 3:
-        if any(ch in parts[-1] for ch in "+-"):
-            return "Short version cannot contain PreRelease/Build meta data"
-        parts += ["0"] * (3 - len(parts))
-    patch, has_build, build = parts[2].partition("+")
-    patch, has_pre, pre = patch.partition("-")
-    for what, number in (("major", parts[0]), ("minor", parts[1]), ("patch", patch)):
-        if not set(number) <= _DIGITS:
-            return f'Invalid character(s) found in {what} number "{number}"'
-        if len(number) > 1 and number.startswith("0"):
-            return f'{what.capitalize()} number must not contain leading zeroes "{number}"'
-        if not number:
-            return 'strconv.ParseUint: parsing "": invalid syntax'
-    for present, items, what in ((has_pre, pre, "prerelease"), (has_build, build, "build meta data")):
-        for item in items.split(".") if present else ():
-            if not item:
-                return "Prerelease is empty" if what == "prerelease" else "Build meta data is empty"
-            if not set(item) <= _IDENTIFIER:
-                return f'Invalid character(s) found in {what} "{item}"'
-            if what == "prerelease" and set(item) <= _DIGITS and len(item) > 1 and item.startswith("0"):
-                return f'Numeric PreRelease version must not contain leading zeroes "{item}"'
+            parts[index] = part if "0" <= part[:1] <= "9" else "0" + part
+    if len(parts) < 3 and any(ch in parts[-1] for ch in "+-"):
+        return "Short version cannot contain PreRelease/Build meta data"
+    try:
+        parse_version(".".join(parts + ["0"] * (3 - len(parts))))
+    except VersionError as exc:
+        return str(exc)
     return None
 
 

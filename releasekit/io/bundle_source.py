@@ -11,23 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml_rs
-
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
-from releasekit.io.inputs import (
-    MAX_WALK_DEPTH,
-    check_nesting,
-    forbidden_character,
-    read_input,
-    read_input_text,
-)
+from releasekit.io.inputs import MAX_WALK_DEPTH, read_input, read_input_text
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
 __all__ = [
@@ -52,36 +44,18 @@ def is_bundle_dir(path: Path) -> bool:
     return (path / "manifests").is_dir() and (path / "metadata").is_dir()
 
 
-_DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-
-
 def _documents(path: Path) -> list[Any]:
-    """Every document of a YAML file (yaml-rs) or a JSON stream, read under the input policy.
+    """Every document of a YAML or JSON file, read under the input policy.
 
     Raises:
         InputError: the file cannot be read or parsed.
     """
     text = read_input_text(path, what="the template's folder")
-    data, is_json = text.encode("utf-8", "surrogatepass"), text.lstrip().startswith("{")
-    check_nesting(data, str(path), yaml=not is_json)
-    bad = None if is_json else forbidden_character(data)
-    if bad is not None:
-        raise InputError(
-            f"{path}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
-        )
     try:
-        if not is_json:
-            docs = (yaml_rs.loads(chunk, parse_datetime=False) for chunk in _DOC_SEPARATOR.split(text))
-            return [doc for doc in docs if doc is not None]
-        decoder, values, index = json.JSONDecoder(), [], len(text) - len(text.lstrip())
-        while index < len(text):
-            value, index = decoder.raw_decode(text, index)
-            values.append(value)
-            while index < len(text) and text[index] in " \t\r\n":
-                index += 1
-        return values
-    except ValueError as exc:
-        raise InputError(f"{path}: {'cannot parse' if is_json else 'invalid YAML'}: {exc}") from None
+        docs = load_yaml_documents(text, track_paths=False, source=str(path))
+    except YamlContentError as exc:
+        raise InputError(f"{path}:{exc.line or 1}: {exc.message}") from None
+    return [doc.data for doc in docs if doc.data is not None]
 
 
 def read_first_document(path: Path) -> Any:
