@@ -10,15 +10,16 @@ objects resolve their own ``image``. Also reads template files and bundle folder
 from __future__ import annotations
 
 import json
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from releasekit.errors import InputError, SafetyLimitError
+from releasekit.errors import InputError
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
-from releasekit.io.inputs import MAX_WALK_DEPTH, read_input, read_input_text
+from releasekit.io.inputs import read_input, read_input_text, walk_files
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
@@ -177,24 +178,16 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
     if not root.is_dir():
         raise InputError(f"{root}: --bundles must be a directory")
     source = BundleSource(root=root, render=render)
+    is_bundle = functools.cache(is_bundle_dir)
     metas: list[Meta] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        if len(here.relative_to(root).parts) > MAX_WALK_DEPTH:
-            raise SafetyLimitError(
-                f"{here}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
-            )
-        if is_bundle_dir(here):
-            source.bundle_dirs.append(here)
-            dirnames[:] = []
-            continue
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name == ".indexignore":
-                continue
-            file = here / name
-            data = read_input(file, root=root, what="--bundles")
-            file_metas, _findings = load_catalog_text(data, str(file))
+    for file in walk_files(root, what="--bundles"):
+        folders = [root / folder for folder in reversed(file.relative_to(root).parents)]
+        home = next((folder for folder in folders if is_bundle(folder)), None)
+        if home is not None:  # read when an image resolves to it (its files come one after another)
+            if source.bundle_dirs[-1:] != [home]:
+                source.bundle_dirs.append(home)
+        elif file.name != ".indexignore":
+            file_metas, _findings = load_catalog_text(read_input(file, root=root, what="--bundles"), str(file))
             metas.extend(m for m in file_metas if m.schema == "olm.bundle")
     config, _ = decode_metas(metas)
     for bundle in config.bundles:
