@@ -40,12 +40,7 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.version import VersionError, parse_version
 
 __all__ = [
-    "LOADER_CSV_UNPARSABLE",
-    "LOADER_METADATA_NOT_FOUND",
-    "LOADER_METADATA_UNPARSABLE",
-    "LOADER_NO_MANIFEST_FILES",
     "LOADER_RULES",
-    "LOADER_UNDECODABLE",
     "load_bundle",
     "load_bundle_root",
     "load_categories_file",
@@ -56,18 +51,13 @@ __all__ = [
     "semver_tolerant_error",
 ]
 
-LOADER_METADATA_NOT_FOUND: Final = ids.LOADER_METADATA_NOT_FOUND
-LOADER_NO_MANIFEST_FILES: Final = ids.LOADER_NO_MANIFEST_FILES
-LOADER_UNDECODABLE: Final = ids.LOADER_UNDECODABLE
-LOADER_CSV_UNPARSABLE: Final = ids.LOADER_CSV_UNPARSABLE
-LOADER_METADATA_UNPARSABLE: Final = ids.LOADER_METADATA_UNPARSABLE
 LOADER_RULES: Final = frozenset(
     {
-        LOADER_METADATA_NOT_FOUND,
-        LOADER_NO_MANIFEST_FILES,
-        LOADER_UNDECODABLE,
-        LOADER_CSV_UNPARSABLE,
-        LOADER_METADATA_UNPARSABLE,
+        ids.LOADER_METADATA_NOT_FOUND,
+        ids.LOADER_NO_MANIFEST_FILES,
+        ids.LOADER_UNDECODABLE,
+        ids.LOADER_CSV_UNPARSABLE,
+        ids.LOADER_METADATA_UNPARSABLE,
     }
 )
 """The rules this module reports itself, all of them refusals of operator-sdk's loader."""
@@ -180,6 +170,7 @@ def _require_dir(path: Path, shown: str) -> None:
 
 # ------------------------------------------------------------------ what Go's typed decode refuses
 
+
 def semver_tolerant_error(text: str) -> str | None:
     """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
     parts = text.strip().removeprefix("v").split(".", 2)
@@ -252,12 +243,11 @@ def _go_type(desc: Any) -> str:
     return str(desc[""] if isinstance(desc, dict) else desc)
 
 
+_GO_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
+
+
 def _go_json_type(value: object) -> str:
-    if isinstance(value, str | bool):
-        return "string" if isinstance(value, str) else "bool"
-    if isinstance(value, int | float):
-        return "number"
-    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "value"
+    return _GO_JSON_TYPES.get(type(value), "value")
 
 
 def _unmarshal_error(value: Any, struct: str, field: str, go_type: str) -> str:
@@ -330,7 +320,7 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
     if not data:
         hint = "an empty file is no manifest; delete it or give it one Kubernetes object"
         return [
-            _error(LOADER_UNDECODABLE, "unable to decode object: EOF", Location(file=shown, line=1), hint)
+            _error(ids.LOADER_UNDECODABLE, "unable to decode object: EOF", Location(file=shown, line=1), hint)
         ]
     if manifest is None:
         return []
@@ -340,7 +330,9 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
         )
         message = f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
         return [
-            _error(LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind")
+            _error(
+                ids.LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind"
+            )
         ]
     problem = _typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
     if problem is None:
@@ -348,7 +340,7 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
     path, detail, hint = problem
     what = "CSV" if manifest.kind == _CSV else "CRD"
     message = f"unable to parse {what} {shown.rpartition('/')[2]}: {_GO_JSON_WRAP}{detail}"
-    return [_error(LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
+    return [_error(ids.LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
 
 
 # ------------------------------------------------------------------ layouts
@@ -527,7 +519,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
             return ()  # the metadata file is there but broken: that finding says why
         hint = "add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations"
         message = f"metadata not found in {bundle.root}"
-        return (_error(LOADER_METADATA_NOT_FOUND, message, Location(file=bundle.root), hint),)
+        return (_error(ids.LOADER_METADATA_NOT_FOUND, message, Location(file=bundle.root), hint),)
     annotations = bundle.annotations
     if annotations is not None and annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
         for key, item in bundle.annotation_values.items():
@@ -539,7 +531,9 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
                 )
                 where = annotations.loc(f"$.annotations[{key!r}]")
                 return (
-                    _error(LOADER_METADATA_UNPARSABLE, message, where, f'quote the value: {key}: "{item}"'),
+                    _error(
+                        ids.LOADER_METADATA_UNPARSABLE, message, where, f'quote the value: {key}: "{item}"'
+                    ),
                 )
     value = bundle.annotation(ANNOTATION_MANIFESTS)
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
@@ -552,7 +546,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
         return ()
     hint = "put the CSV, CRDs and other manifests in the bundle's manifests/ folder"
     message = f"The directory {directory} contains no yaml files"
-    return (_error(LOADER_NO_MANIFEST_FILES, message, Location(file=directory), hint),)
+    return (_error(ids.LOADER_NO_MANIFEST_FILES, message, Location(file=directory), hint),)
 
 
 # ------------------------------------------------------------------ other bundle files
