@@ -227,13 +227,9 @@ def _crd_type(package: str) -> dict[str, Any]:
     names |= dict.fromkeys(("plural", "singular", "kind", "listKind"), "string")
     version = {"": f"{package}.CustomResourceDefinitionVersion", "name": "string"}
     version |= dict.fromkeys(("served", "storage", "deprecated"), "bool")
-    spec: dict[str, Any] = {
-        "": f"{package}.CustomResourceDefinitionSpec",
-        "group": "string",
-        "version": "string",
-    }
-    spec |= {"scope": f"{package}.ResourceScope", "names": names, "versions": [version]}
-    spec["preserveUnknownFields"] = "bool"
+    spec: dict[str, Any] = {"": f"{package}.CustomResourceDefinitionSpec", "preserveUnknownFields": "bool"}
+    spec |= {"group": "string", "version": "string", "scope": f"{package}.ResourceScope"}
+    spec |= {"names": names, "versions": [version]}
     return {"": f"{package}.CustomResourceDefinition", "metadata": _META, "spec": spec}
 
 
@@ -304,15 +300,12 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     if not errors:
         return None
     _, path, detail = next((e for e in errors if e[0]), errors[0])
+    hint = "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
     if path == "$.spec.version":
-        return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
-    if "of type []string" in detail and not path.endswith("]"):
-        return (
-            path,
-            detail,
-            "write the field as a list of strings (resourceNames: [one-secret]), not one value",
-        )
-    return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
+        hint = 'write spec.version as a semantic version in quotes, such as "1.2.3"'
+    elif "of type []string" in detail and not path.endswith("]"):
+        hint = "write the field as a list of strings (resourceNames: [one-secret]), not one value"
+    return path, detail, hint
 
 
 def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:

@@ -9,8 +9,8 @@ objects resolve their own ``image``. Also reads template files and bundle folder
 
 from __future__ import annotations
 
-import json
 import functools
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -106,11 +106,7 @@ def read_bundle_dir(path: Path) -> BundleFiles:
 
     def meta_doc(name: str, key: str) -> Any:
         files = [path / "metadata" / f"{name}{suffix}" for suffix in (".yaml", ".yml", ".json")]
-        doc = (
-            next(iter(_documents(file)), None)
-            if (file := next((f for f in files if f.is_file()), None))
-            else None
-        )
+        doc = next((read_first_document(file) for file in files if file.is_file()), None)
         return doc.get(key) if isinstance(doc, dict) else None
 
     return BundleFiles(
@@ -187,8 +183,8 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
             if source.bundle_dirs[-1:] != [home]:
                 source.bundle_dirs.append(home)
         elif file.name != ".indexignore":
-            file_metas, _findings = load_catalog_text(read_input(file, root=root, what="--bundles"), str(file))
-            metas.extend(m for m in file_metas if m.schema == "olm.bundle")
+            data = read_input(file, root=root, what="--bundles")
+            metas.extend(m for m in load_catalog_text(data, str(file))[0] if m.schema == "olm.bundle")
     config, _ = decode_metas(metas)
     for bundle in config.bundles:
         if bundle.image:
