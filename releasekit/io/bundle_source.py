@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from releasekit.errors import InputError
+from releasekit.io.bundle_load import load_bundle_root
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
 from releasekit.io.inputs import read_input, read_input_text, walk_files
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
+from releasekit.model.bundle_ids import YAML_INVALID
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
 __all__ = [
@@ -45,28 +46,18 @@ def is_bundle_dir(path: Path) -> bool:
     return (path / "manifests").is_dir() and (path / "metadata").is_dir()
 
 
-def _documents(path: Path) -> list[Any]:
-    """Every document of a YAML or JSON file, read under the input policy.
-
-    Raises:
-        InputError: the file cannot be read or parsed.
-    """
-    text = read_input_text(path, what="the template's folder")
-    try:
-        docs = load_yaml_documents(text, track_paths=False, source=str(path))
-    except YamlContentError as exc:
-        raise InputError(f"{path}:{exc.line or 1}: {exc.message}") from None
-    return [doc.data for doc in docs if doc.data is not None]
-
-
 def read_first_document(path: Path) -> Any:
     """The first YAML/JSON document of a template file (opm reads only that one).
 
     Raises:
         InputError: the file cannot be read or parsed.
     """
-    docs = _documents(path)
-    return docs[0] if docs else None
+    text = read_input_text(path, what="the template's folder")
+    try:
+        docs = iter_yaml_documents(text, track_paths=False, source=str(path))
+        return next((doc.data for doc in docs if doc.data is not None), None)
+    except YamlContentError as exc:
+        raise InputError(f"{path}:{exc.line or 1}: {exc.message}") from None
 
 
 def config_from_entries(entries: Sequence[Any], where: str) -> tuple[DeclarativeConfig, list[str]]:
@@ -94,27 +85,22 @@ BundleRenderer = Callable[[BundleFiles, str], Bundle]
 
 
 def read_bundle_dir(path: Path) -> BundleFiles:
-    """Read one registry+v1 bundle directory: every manifest's documents and the metadata files.
+    """Read one registry+v1 bundle directory as ``bundle validate`` does (:func:`load_bundle_root`).
 
     Raises:
         InputError: a manifest or metadata file cannot be read or parsed.
     """
-    manifests = [path / "manifests" / name for name in sorted(os.listdir(path / "manifests"))]
-    objects = [
-        doc for file in manifests if file.is_file() for doc in _documents(file) if isinstance(doc, dict)
-    ]
-
-    def meta_doc(name: str, key: str) -> Any:
-        files = [path / "metadata" / f"{name}{suffix}" for suffix in (".yaml", ".yml", ".json")]
-        doc = next((read_first_document(file) for file in files if file.is_file()), None)
-        return doc.get(key) if isinstance(doc, dict) else None
-
+    bundle = load_bundle_root(path)
+    broken = next((f for f in bundle.load_findings if f.rule == YAML_INVALID), None)
+    if broken is not None:
+        raise InputError(f"{broken.location}: {broken.message}")
+    manifests = sorted(bundle.all_manifests, key=lambda manifest: manifest.file)
     return BundleFiles(
         path=path,
-        objects=tuple(objects),
-        annotations=meta_doc("annotations", "annotations") or {},
-        dependencies=meta_doc("dependencies", "dependencies") or [],
-        properties=meta_doc("properties", "properties") or [],
+        objects=tuple(manifest.data for manifest in manifests if manifest.data),
+        annotations=bundle.annotation_values,
+        dependencies=bundle.dependencies.data["dependencies"] if bundle.dependencies else [],
+        properties=bundle.properties.data["properties"] if bundle.properties else [],
     )
 
 
