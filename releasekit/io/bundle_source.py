@@ -157,8 +157,6 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
     Raises:
         InputError: ``root`` is missing or not a folder, or a file cannot be read.
     """
-    if not root.is_dir():
-        raise InputError(f"{root}: --bundles must be a directory")
     source = BundleSource(root=root, render=render)
     is_bundle = functools.cache(is_bundle_dir)
     metas: list[Meta] = []

@@ -256,13 +256,7 @@ def _indexignore_specs(
     for path in files:
         if path.name != ".indexignore":
             continue
-        ref = tree.files[path]
-        try:
-            lines = ref.read().decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise InputError(
-                f"{tree.label}:{printable(str(path))}: cannot read .indexignore: not UTF-8"
-            ) from None
+        lines = tree.files[path].read().decode("utf-8", "replace").splitlines()  # opm reads bytes
         rel = path.parent.relative_to(root) if str(root) != "." else path.parent
         specs[rel] = pathspec.GitIgnoreSpec.from_lines(lines)
     return specs
