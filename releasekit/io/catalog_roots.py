@@ -257,8 +257,7 @@ def _indexignore_specs(
         if path.name != ".indexignore":
             continue
         lines = tree.files[path].read().decode("utf-8", "replace").splitlines()  # opm reads bytes
-        rel = path.parent.relative_to(root) if str(root) != "." else path.parent
-        specs[rel] = pathspec.GitIgnoreSpec.from_lines(lines)
+        specs[path.parent.relative_to(root)] = pathspec.GitIgnoreSpec.from_lines(lines)
     return specs
 
 
@@ -271,8 +270,7 @@ def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnor
         is_dir = depth < len(parts)
         verdict = False
         for level in range(depth):  # the .indexignore files of the folders above this entry
-            base = PurePosixPath(*parts[:level]) if level else PurePosixPath(".")
-            spec = specs.get(base)
+            spec = specs.get(PurePosixPath(*parts[:level]))
             if spec is None:
                 continue
             result = spec.check_file("/".join(parts[level:depth]) + ("/" if is_dir else ""))
@@ -306,7 +304,7 @@ def _content(
     for path in below:
         if path.name == ".indexignore" or _never_content(path):
             continue
-        if _ignored(path.relative_to(root) if str(root) != "." else path, specs):
+        if _ignored(path.relative_to(root), specs):
             continue
         parsed = cache.get(tree, path)
         if not parsed.tekton and not _is_template(parsed):
