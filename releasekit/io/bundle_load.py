@@ -411,13 +411,9 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         _read_manifest_dir(manifests_dir, _display(shown, "manifests")) if has_manifests else ([], [])
     )
     metadata_shown = _display(shown, "metadata")
-    entries = (
-        [e for e in _sorted_entries(metadata_dir, metadata_shown) if e.is_file()] if has_metadata else []
-    )
-    metadata_files = [_display(metadata_shown, entry.name) for entry in entries]
-    loaded = [
-        _load_file(entry, entry_shown) for entry, entry_shown in zip(entries, metadata_files, strict=True)
-    ]
+    entries = _sorted_entries(metadata_dir, metadata_shown) if has_metadata else []
+    metadata_files = {entry: _display(metadata_shown, entry.name) for entry in entries if entry.is_file()}
+    loaded = [_load_file(entry, entry_shown) for entry, entry_shown in metadata_files.items()]
     metadata = [manifest for manifest, _, _ in loaded if manifest is not None]
     dockerfile = path / "bundle.Dockerfile"
     return _bundle_from(
@@ -433,7 +429,7 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         else None,
         has_manifests_dir=has_manifests,
         has_metadata_dir=has_metadata,
-        metadata_files=tuple(metadata_files),
+        metadata_files=tuple(metadata_files.values()),
         findings=[f for _, found, _ in loaded for f in found],
     )
 
