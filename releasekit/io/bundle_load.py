@@ -16,7 +16,6 @@ import gzip
 import json
 import os
 import shlex
-import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -38,14 +37,10 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.version import VersionError, parse_version
 
 __all__ = [
-    "LOADER_CSV_UNPARSABLE",
-    "LOADER_METADATA_NOT_FOUND",
-    "LOADER_METADATA_UNPARSABLE",
-    "LOADER_NO_MANIFEST_FILES",
     "LOADER_RULES",
-    "LOADER_UNDECODABLE",
     "load_bundle",
     "load_bundle_root",
     "load_categories_file",
@@ -56,18 +51,13 @@ __all__ = [
     "semver_tolerant_error",
 ]
 
-LOADER_METADATA_NOT_FOUND: Final = ids.LOADER_METADATA_NOT_FOUND
-LOADER_NO_MANIFEST_FILES: Final = ids.LOADER_NO_MANIFEST_FILES
-LOADER_UNDECODABLE: Final = ids.LOADER_UNDECODABLE
-LOADER_CSV_UNPARSABLE: Final = ids.LOADER_CSV_UNPARSABLE
-LOADER_METADATA_UNPARSABLE: Final = ids.LOADER_METADATA_UNPARSABLE
 LOADER_RULES: Final = frozenset(
     {
-        LOADER_METADATA_NOT_FOUND,
-        LOADER_NO_MANIFEST_FILES,
-        LOADER_UNDECODABLE,
-        LOADER_CSV_UNPARSABLE,
-        LOADER_METADATA_UNPARSABLE,
+        ids.LOADER_METADATA_NOT_FOUND,
+        ids.LOADER_NO_MANIFEST_FILES,
+        ids.LOADER_UNDECODABLE,
+        ids.LOADER_CSV_UNPARSABLE,
+        ids.LOADER_METADATA_UNPARSABLE,
     }
 )
 """The rules this module reports itself, all of them refusals of operator-sdk's loader."""
@@ -180,9 +170,6 @@ def _require_dir(path: Path, shown: str) -> None:
 
 # ------------------------------------------------------------------ what Go's typed decode refuses
 
-_DIGITS = frozenset(string.digits)
-_IDENTIFIER = frozenset(string.ascii_letters + string.digits + "-")
-
 
 def semver_tolerant_error(text: str) -> str | None:
     """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
@@ -190,28 +177,13 @@ def semver_tolerant_error(text: str) -> str | None:
     for index, part in enumerate(parts):  # leading zeroes are dropped before parsing
         if len(part) > 1:
             part = part.lstrip("0")
-            parts[index] = part if part and part[0] in _DIGITS else "0" + part
-    if len(parts) < 3:
-        if any(ch in parts[-1] for ch in "+-"):
-            return "Short version cannot contain PreRelease/Build meta data"
-        parts += ["0"] * (3 - len(parts))
-    patch, has_build, build = parts[2].partition("+")
-    patch, has_pre, pre = patch.partition("-")
-    for what, number in (("major", parts[0]), ("minor", parts[1]), ("patch", patch)):
-        if not set(number) <= _DIGITS:
-            return f'Invalid character(s) found in {what} number "{number}"'
-        if len(number) > 1 and number.startswith("0"):
-            return f'{what.capitalize()} number must not contain leading zeroes "{number}"'
-        if not number:
-            return 'strconv.ParseUint: parsing "": invalid syntax'
-    for present, items, what in ((has_pre, pre, "prerelease"), (has_build, build, "build meta data")):
-        for item in items.split(".") if present else ():
-            if not item:
-                return "Prerelease is empty" if what == "prerelease" else "Build meta data is empty"
-            if not set(item) <= _IDENTIFIER:
-                return f'Invalid character(s) found in {what} "{item}"'
-            if what == "prerelease" and set(item) <= _DIGITS and len(item) > 1 and item.startswith("0"):
-                return f'Numeric PreRelease version must not contain leading zeroes "{item}"'
+            parts[index] = part if "0" <= part[:1] <= "9" else "0" + part
+    if len(parts) < 3 and any(ch in parts[-1] for ch in "+-"):
+        return "Short version cannot contain PreRelease/Build meta data"
+    try:
+        parse_version(".".join(parts + ["0"] * (3 - len(parts))))
+    except VersionError as exc:
+        return str(exc)
     return None
 
 
@@ -255,13 +227,9 @@ def _crd_type(package: str) -> dict[str, Any]:
     names |= dict.fromkeys(("plural", "singular", "kind", "listKind"), "string")
     version = {"": f"{package}.CustomResourceDefinitionVersion", "name": "string"}
     version |= dict.fromkeys(("served", "storage", "deprecated"), "bool")
-    spec: dict[str, Any] = {
-        "": f"{package}.CustomResourceDefinitionSpec",
-        "group": "string",
-        "version": "string",
-    }
-    spec |= {"scope": f"{package}.ResourceScope", "names": names, "versions": [version]}
-    spec["preserveUnknownFields"] = "bool"
+    spec: dict[str, Any] = {"": f"{package}.CustomResourceDefinitionSpec", "preserveUnknownFields": "bool"}
+    spec |= {"group": "string", "version": "string", "scope": f"{package}.ResourceScope"}
+    spec |= {"names": names, "versions": [version]}
     return {"": f"{package}.CustomResourceDefinition", "metadata": _META, "spec": spec}
 
 
@@ -271,12 +239,11 @@ def _go_type(desc: Any) -> str:
     return str(desc[""] if isinstance(desc, dict) else desc)
 
 
+_GO_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
+
+
 def _go_json_type(value: object) -> str:
-    if isinstance(value, str | bool):
-        return "string" if isinstance(value, str) else "bool"
-    if isinstance(value, int | float):
-        return "number"
-    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "value"
+    return _GO_JSON_TYPES.get(type(value), "value")
 
 
 def _unmarshal_error(value: Any, struct: str, field: str, go_type: str) -> str:
@@ -333,15 +300,12 @@ def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
     if not errors:
         return None
     _, path, detail = next((e for e in errors if e[0]), errors[0])
+    hint = "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
     if path == "$.spec.version":
-        return path, detail, 'write spec.version as a semantic version in quotes, such as "1.2.3"'
-    if "of type []string" in detail and not path.endswith("]"):
-        return (
-            path,
-            detail,
-            "write the field as a list of strings (resourceNames: [one-secret]), not one value",
-        )
-    return path, detail, "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
+        hint = 'write spec.version as a semantic version in quotes, such as "1.2.3"'
+    elif "of type []string" in detail and not path.endswith("]"):
+        hint = "write the field as a list of strings (resourceNames: [one-secret]), not one value"
+    return path, detail, hint
 
 
 def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:
@@ -349,7 +313,7 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
     if not data:
         hint = "an empty file is no manifest; delete it or give it one Kubernetes object"
         return [
-            _error(LOADER_UNDECODABLE, "unable to decode object: EOF", Location(file=shown, line=1), hint)
+            _error(ids.LOADER_UNDECODABLE, "unable to decode object: EOF", Location(file=shown, line=1), hint)
         ]
     if manifest is None:
         return []
@@ -359,7 +323,9 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
         )
         message = f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
         return [
-            _error(LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind")
+            _error(
+                ids.LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind"
+            )
         ]
     problem = _typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
     if problem is None:
@@ -367,7 +333,7 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
     path, detail, hint = problem
     what = "CSV" if manifest.kind == _CSV else "CRD"
     message = f"unable to parse {what} {shown.rpartition('/')[2]}: {_GO_JSON_WRAP}{detail}"
-    return [_error(LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
+    return [_error(ids.LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
 
 
 # ------------------------------------------------------------------ layouts
@@ -445,13 +411,9 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         _read_manifest_dir(manifests_dir, _display(shown, "manifests")) if has_manifests else ([], [])
     )
     metadata_shown = _display(shown, "metadata")
-    entries = (
-        [e for e in _sorted_entries(metadata_dir, metadata_shown) if e.is_file()] if has_metadata else []
-    )
-    metadata_files = [_display(metadata_shown, entry.name) for entry in entries]
-    loaded = [
-        _load_file(entry, entry_shown) for entry, entry_shown in zip(entries, metadata_files, strict=True)
-    ]
+    entries = _sorted_entries(metadata_dir, metadata_shown) if has_metadata else []
+    metadata_files = {entry: _display(metadata_shown, entry.name) for entry in entries if entry.is_file()}
+    loaded = [_load_file(entry, entry_shown) for entry, entry_shown in metadata_files.items()]
     metadata = [manifest for manifest, _, _ in loaded if manifest is not None]
     dockerfile = path / "bundle.Dockerfile"
     return _bundle_from(
@@ -467,7 +429,7 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
         else None,
         has_manifests_dir=has_manifests,
         has_metadata_dir=has_metadata,
-        metadata_files=tuple(metadata_files),
+        metadata_files=tuple(metadata_files.values()),
         findings=[f for _, found, _ in loaded for f in found],
     )
 
@@ -546,7 +508,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
             return ()  # the metadata file is there but broken: that finding says why
         hint = "add metadata/annotations.yaml with the operators.operatorframework.io.bundle.* annotations"
         message = f"metadata not found in {bundle.root}"
-        return (_error(LOADER_METADATA_NOT_FOUND, message, Location(file=bundle.root), hint),)
+        return (_error(ids.LOADER_METADATA_NOT_FOUND, message, Location(file=bundle.root), hint),)
     annotations = bundle.annotations
     if annotations is not None and annotations.file == _display(bundle.root, "metadata/annotations.yaml"):
         for key, item in bundle.annotation_values.items():
@@ -558,7 +520,9 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
                 )
                 where = annotations.loc(f"$.annotations[{key!r}]")
                 return (
-                    _error(LOADER_METADATA_UNPARSABLE, message, where, f'quote the value: {key}: "{item}"'),
+                    _error(
+                        ids.LOADER_METADATA_UNPARSABLE, message, where, f'quote the value: {key}: "{item}"'
+                    ),
                 )
     value = bundle.annotation(ANNOTATION_MANIFESTS)
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
@@ -571,7 +535,7 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
         return ()
     hint = "put the CSV, CRDs and other manifests in the bundle's manifests/ folder"
     message = f"The directory {directory} contains no yaml files"
-    return (_error(LOADER_NO_MANIFEST_FILES, message, Location(file=directory), hint),)
+    return (_error(ids.LOADER_NO_MANIFEST_FILES, message, Location(file=directory), hint),)
 
 
 # ------------------------------------------------------------------ other bundle files

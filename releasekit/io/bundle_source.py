@@ -9,25 +9,19 @@ objects resolve their own ``image``. Also reads template files and bundle folder
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml_rs
-
-from releasekit.errors import InputError, SafetyLimitError
+from releasekit.errors import InputError
+from releasekit.io.bundle_load import load_bundle_root
 from releasekit.io.fbc_load import decode_metas, load_catalog_text
-from releasekit.io.inputs import (
-    MAX_WALK_DEPTH,
-    check_nesting,
-    forbidden_character,
-    read_input,
-    read_input_text,
-)
+from releasekit.io.inputs import read_input, read_input_text, walk_files
+from releasekit.io.yamlio import YamlContentError, iter_yaml_documents
+from releasekit.model.bundle_ids import YAML_INVALID
 from releasekit.model.fbc import Bundle, DeclarativeConfig, Meta
 
 __all__ = [
@@ -52,46 +46,18 @@ def is_bundle_dir(path: Path) -> bool:
     return (path / "manifests").is_dir() and (path / "metadata").is_dir()
 
 
-_DOC_SEPARATOR = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
-
-
-def _documents(path: Path) -> list[Any]:
-    """Every document of a YAML file (yaml-rs) or a JSON stream, read under the input policy.
-
-    Raises:
-        InputError: the file cannot be read or parsed.
-    """
-    text = read_input_text(path, what="the template's folder")
-    data, is_json = text.encode("utf-8", "surrogatepass"), text.lstrip().startswith("{")
-    check_nesting(data, str(path), yaml=not is_json)
-    bad = None if is_json else forbidden_character(data)
-    if bad is not None:
-        raise InputError(
-            f"{path}:{bad[0]}: invalid YAML: control characters are not allowed (U+{bad[1]:04X})"
-        )
-    try:
-        if not is_json:
-            docs = (yaml_rs.loads(chunk, parse_datetime=False) for chunk in _DOC_SEPARATOR.split(text))
-            return [doc for doc in docs if doc is not None]
-        decoder, values, index = json.JSONDecoder(), [], len(text) - len(text.lstrip())
-        while index < len(text):
-            value, index = decoder.raw_decode(text, index)
-            values.append(value)
-            while index < len(text) and text[index] in " \t\r\n":
-                index += 1
-        return values
-    except ValueError as exc:
-        raise InputError(f"{path}: {'cannot parse' if is_json else 'invalid YAML'}: {exc}") from None
-
-
 def read_first_document(path: Path) -> Any:
     """The first YAML/JSON document of a template file (opm reads only that one).
 
     Raises:
         InputError: the file cannot be read or parsed.
     """
-    docs = _documents(path)
-    return docs[0] if docs else None
+    text = read_input_text(path, what="the template's folder")
+    try:
+        docs = iter_yaml_documents(text, track_paths=False, source=str(path))
+        return next((doc.data for doc in docs if doc.data is not None), None)
+    except YamlContentError as exc:
+        raise InputError(f"{path}:{exc.line or 1}: {exc.message}") from None
 
 
 def config_from_entries(entries: Sequence[Any], where: str) -> tuple[DeclarativeConfig, list[str]]:
@@ -119,31 +85,22 @@ BundleRenderer = Callable[[BundleFiles, str], Bundle]
 
 
 def read_bundle_dir(path: Path) -> BundleFiles:
-    """Read one registry+v1 bundle directory: every manifest's documents and the metadata files.
+    """Read one registry+v1 bundle directory as ``bundle validate`` does (:func:`load_bundle_root`).
 
     Raises:
         InputError: a manifest or metadata file cannot be read or parsed.
     """
-    manifests = [path / "manifests" / name for name in sorted(os.listdir(path / "manifests"))]
-    objects = [
-        doc for file in manifests if file.is_file() for doc in _documents(file) if isinstance(doc, dict)
-    ]
-
-    def meta_doc(name: str, key: str) -> Any:
-        files = [path / "metadata" / f"{name}{suffix}" for suffix in (".yaml", ".yml", ".json")]
-        doc = (
-            next(iter(_documents(file)), None)
-            if (file := next((f for f in files if f.is_file()), None))
-            else None
-        )
-        return doc.get(key) if isinstance(doc, dict) else None
-
+    bundle = load_bundle_root(path)
+    broken = next((f for f in bundle.load_findings if f.rule == YAML_INVALID), None)
+    if broken is not None:
+        raise InputError(f"{broken.location}: {broken.message}")
+    manifests = sorted(bundle.all_manifests, key=lambda manifest: manifest.file)
     return BundleFiles(
         path=path,
-        objects=tuple(objects),
-        annotations=meta_doc("annotations", "annotations") or {},
-        dependencies=meta_doc("dependencies", "dependencies") or [],
-        properties=meta_doc("properties", "properties") or [],
+        objects=tuple(manifest.data for manifest in manifests if manifest.data),
+        annotations=bundle.annotation_values,
+        dependencies=bundle.dependencies.data["dependencies"] if bundle.dependencies else [],
+        properties=bundle.properties.data["properties"] if bundle.properties else [],
     )
 
 
@@ -200,28 +157,18 @@ def load_bundle_source(root: Path, render: BundleRenderer) -> BundleSource:
     Raises:
         InputError: ``root`` is missing or not a folder, or a file cannot be read.
     """
-    if not root.is_dir():
-        raise InputError(f"{root}: --bundles must be a directory")
     source = BundleSource(root=root, render=render)
+    is_bundle = functools.cache(is_bundle_dir)
     metas: list[Meta] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        if len(here.relative_to(root).parts) > MAX_WALK_DEPTH:
-            raise SafetyLimitError(
-                f"{here}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
-            )
-        if is_bundle_dir(here):
-            source.bundle_dirs.append(here)
-            dirnames[:] = []
-            continue
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name == ".indexignore":
-                continue
-            file = here / name
+    for file in walk_files(root, what="--bundles"):
+        folders = [root / folder for folder in reversed(file.relative_to(root).parents)]
+        home = next((folder for folder in folders if is_bundle(folder)), None)
+        if home is not None:  # read when an image resolves to it (its files come one after another)
+            if source.bundle_dirs[-1:] != [home]:
+                source.bundle_dirs.append(home)
+        elif file.name != ".indexignore":
             data = read_input(file, root=root, what="--bundles")
-            file_metas, _findings = load_catalog_text(data, str(file))
-            metas.extend(m for m in file_metas if m.schema == "olm.bundle")
+            metas.extend(m for m in load_catalog_text(data, str(file))[0] if m.schema == "olm.bundle")
     config, _ = decode_metas(metas)
     for bundle in config.bundles:
         if bundle.image:

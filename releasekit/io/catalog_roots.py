@@ -6,8 +6,7 @@ A *catalog root*, the folder a catalog image serves as ``/configs``, is, in this
 1. each of ``releasekit.yaml``'s ``catalogRepository.roots`` (then nothing is guessed, nothing else read);
 2. the folder a Containerfile (``Containerfile*``, ``Dockerfile*``, ``*.Dockerfile``) copies to ``/configs``,
    resolved beside the Containerfile, else from the repository root;
-3. per package, the lowest folder holding the files of its FBC objects nearest each ``olm.package`` blob,
-   lifted to its parent when named after the package; a root inside another is part of the outer one.
+3. the folders of the FBC objects (:func:`releasekit.model.catalog_root.object_roots`).
 
 Every ``.json``/``.yaml``/``.yml`` file outside hidden folders is parsed once per blob (:class:`ParseCache`,
 shared by both revisions). Templates (``olm.semver``, ``olm.template.basic``, ``olm.template.substitutes``,
@@ -21,7 +20,6 @@ refused by a safety limit, is refused (exit 2): a catalog nobody read never pass
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,7 +32,13 @@ from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, pri
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import RepoTree
 from releasekit.io.streams import parse_document
-from releasekit.model.catalog_root import CatalogRoot, RootSource, guess_openshift
+from releasekit.model.catalog_root import (
+    CatalogRoot,
+    RootSource,
+    guess_openshift,
+    object_roots,
+    parse_containerfile,
+)
 from releasekit.model.fbc import DeclarativeConfig, Meta
 from releasekit.model.finding import Finding
 
@@ -58,7 +62,6 @@ _CONTAINERFILE = re.compile(
 )
 _MAX_CONTAINERFILE_BYTES = 1024 * 1024
 _TEKTON = re.compile(rb"(?m)^apiVersion:[ \t]*[\"']?tekton\.dev/")
-_BASE_TAG = re.compile(r"ose-operator-registry(?:-rhel[0-9]{1,2})?:v?([0-9]{1,2})\.([0-9]{1,3})$")
 
 
 # ------------------------------------------------------------------------------------ configuration
@@ -192,18 +195,14 @@ class FoundRoots:
     content: Mapping[str, tuple[PurePosixPath, ...]]
 
 
-def _common(folders: Iterable[PurePosixPath]) -> PurePosixPath:
-    texts = [str(f) for f in folders]
-    return PurePosixPath(posixpath.commonpath(texts) if texts else ".")
+def _within(roots: set[PurePosixPath], path: PurePosixPath) -> bool:
+    """True when ``path`` or a folder above it is in ``roots`` (depth steps, not one per root)."""
+    return path in roots or not roots.isdisjoint(path.parents)
 
 
-def _inside(path: PurePosixPath, root: PurePosixPath) -> bool:
-    return str(root) == "." or path.parts[: len(root.parts)] == root.parts
-
-
-def _within(ancestors: set[PurePosixPath], path: PurePosixPath) -> bool:
-    """True when ``path`` or a folder above it is in ``ancestors`` (depth steps, not one per root)."""
-    return PurePosixPath(".") in ancestors or path in ancestors or any(p in ancestors for p in path.parents)
+def _overlaps(root: PurePosixPath, roots: Iterable[PurePosixPath]) -> bool:
+    """True when ``root`` is inside one of ``roots`` or holds one."""
+    return any(_within({root}, other) or _within({other}, root) for other in roots)
 
 
 def _below(
@@ -233,7 +232,7 @@ def _containerfile_roots(
             text = tree.files[path].read().decode("utf-8", "replace")
         except ReleasekitError:
             continue
-        sources, tag = _parse_containerfile(text)
+        sources, tag = parse_containerfile(text)
         for source in sources:
             for base in (path.parent, PurePosixPath(".")):
                 resolved = _resolve(base, source)
@@ -243,89 +242,10 @@ def _containerfile_roots(
     return out
 
 
-def _parse_containerfile(text: str) -> tuple[list[str], str | None]:
-    """The sources of every ``COPY``/``ADD`` to ``/configs`` (not ``--from`` another stage), and the base tag."""
-    kept = "\n".join(line.strip() for line in text.splitlines() if not line.strip().startswith("#"))
-    sources: list[str] = []
-    tag: str | None = None
-    for line in re.sub(r"\\\n", " ", kept).rstrip("\\").splitlines():
-        verb, _, rest = line.replace("\t", " ").partition(" ")
-        words = rest.split()
-        if verb.upper() == "FROM" and tag is None:
-            match = _BASE_TAG.search(next((w for w in words if not w.startswith("--")), ""))
-            tag = f"v{int(match[1])}.{int(match[2])}" if match else None
-        if verb.upper() not in ("COPY", "ADD") or any(w.startswith("--from") for w in words):
-            continue
-        args = [w for w in words if not w.startswith("--")]
-        if rest.lstrip().startswith("["):
-            try:
-                args = json.loads(rest[rest.index("[") :])
-            except ValueError:
-                continue
-            if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-                args = [w for w in words if not w.startswith("--")]
-        if len(args) >= 2 and args[-1].rstrip("/") == "/configs":
-            sources.extend(args[:-1])
-    return sources, tag
-
-
 def _resolve(base: PurePosixPath, source: str) -> PurePosixPath | None:
-    parts = [p for p in PurePosixPath(source).parts if p not in (".", "")]
-    if source.startswith("/") or ".." in parts or any(c in source for c in "*?["):
+    if source.startswith("/") or ".." in PurePosixPath(source).parts or any(c in source for c in "*?["):
         return None
-    joined = PurePosixPath(*base.parts, *parts) if (base.parts or parts) else PurePosixPath(".")
-    return joined if joined.parts else PurePosixPath(".")
-
-
-def _groups(
-    anchors: list[PurePosixPath], others: list[PurePosixPath]
-) -> dict[PurePosixPath, list[PurePosixPath]]:
-    """One package's files grouped around its ``olm.package`` files (``anchors``).
-
-    Per folder, the (first two) anchors below it: an object joins the anchor alone below its deepest
-    folder that has any (the longest common folder), none when two tie. Without an anchor, one group.
-    """
-    if not anchors:
-        return {others[0]: list(others)} if others else {}
-    groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
-    below: dict[PurePosixPath, list[PurePosixPath]] = {}
-    for anchor in anchors:
-        for folder in (anchor.parent, *anchor.parent.parents):
-            held = below.setdefault(folder, [])
-            if len(held) < 2:
-                held.append(anchor)
-    for path in others:
-        for folder in (path.parent, *path.parent.parents):
-            nearest = below.get(folder)
-            if nearest:
-                if len(nearest) == 1:
-                    groups[nearest[0]].append(path)
-                break
-    return groups
-
-
-def _object_roots(
-    facts: Mapping[PurePosixPath, tuple[set[str], set[str]]],
-) -> dict[PurePosixPath, set[str]]:
-    """Heuristic roots: per package and olm.package blob, the lowest folder of its objects (lifted)."""
-    roots: dict[PurePosixPath, set[str]] = {}
-    files_of: dict[str, tuple[list[PurePosixPath], list[PurePosixPath]]] = {}
-    for path, (declared, used) in sorted(facts.items()):
-        for package in declared:
-            files_of.setdefault(package, ([], []))[0].append(path)
-        for package in used - declared:
-            files_of.setdefault(package, ([], []))[1].append(path)
-    for package, (anchors, others) in sorted(files_of.items()):
-        for members in _groups(anchors, others).values():
-            folder = _common(m.parent for m in members)
-            if folder.name == package and str(folder) != ".":
-                folder = folder.parent if folder.parent.parts else PurePosixPath(".")
-            roots.setdefault(folder, set()).add(package)
-    merged: dict[PurePosixPath, set[str]] = {}
-    for folder in sorted(roots, key=lambda f: len(f.parts) if str(f) != "." else 0):
-        outer = next((m for m in (*folder.parents, folder) if m in merged), None)
-        merged.setdefault(outer or folder, set()).update(roots[folder])
-    return merged
+    return PurePosixPath(posixpath.normpath(posixpath.join(base, source)))
 
 
 def _indexignore_specs(
@@ -336,15 +256,8 @@ def _indexignore_specs(
     for path in files:
         if path.name != ".indexignore":
             continue
-        ref = tree.files[path]
-        try:
-            lines = ref.read().decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise InputError(
-                f"{tree.label}:{printable(str(path))}: cannot read .indexignore: not UTF-8"
-            ) from None
-        rel = path.parent.relative_to(root) if str(root) != "." else path.parent
-        specs[rel] = pathspec.GitIgnoreSpec.from_lines(lines)
+        lines = tree.files[path].read().decode("utf-8", "replace").splitlines()  # opm reads bytes
+        specs[path.parent.relative_to(root)] = pathspec.GitIgnoreSpec.from_lines(lines)
     return specs
 
 
@@ -357,8 +270,7 @@ def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnor
         is_dir = depth < len(parts)
         verdict = False
         for level in range(depth):  # the .indexignore files of the folders above this entry
-            base = PurePosixPath(*parts[:level]) if level else PurePosixPath(".")
-            spec = specs.get(base)
+            spec = specs.get(PurePosixPath(*parts[:level]))
             if spec is None:
                 continue
             result = spec.check_file("/".join(parts[level:depth]) + ("/" if is_dir else ""))
@@ -392,7 +304,7 @@ def _content(
     for path in below:
         if path.name == ".indexignore" or _never_content(path):
             continue
-        if _ignored(path.relative_to(root) if str(root) != "." else path, specs):
+        if _ignored(path.relative_to(root), specs):
             continue
         parsed = cache.get(tree, path)
         if not parsed.tekton and not _is_template(parsed):
@@ -415,9 +327,7 @@ def _fbc_facts(
     broken: set[PurePosixPath] = set()
     listed = {PurePosixPath(path_text) for path_text, _ in config.roots}
     for path in sorted(tree.files):
-        if not _candidate(path) or any(p in NEVER_CONTENT_FOLDERS for p in path.parts):
-            continue
-        if listed and not _within(listed, path):
+        if not _candidate(path) or (listed and not _within(listed, path)):
             continue
         parsed = cache.get(tree, path)
         if parsed.refused is not None:
@@ -454,14 +364,12 @@ def _found_roots(
     for root, (containerfile, tag) in _containerfile_roots(tree, fbc_folders).items():
         found[root] = (RootSource.CONTAINERFILE, containerfile, tag)
     chosen = set(found)
-    for root in _object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
-        if not any(_inside(root, r) or _inside(r, root) for r in found):
+    for root in object_roots({p: f for p, f in facts.items() if not _within(chosen, p)}):
+        if not _overlaps(root, found):
             found[root] = (RootSource.OBJECTS, "", None)
     for old in carried:
         root = PurePosixPath(old.path)
-        if any(_inside(root, r) or _inside(r, root) for r in found):
-            continue
-        if any(_inside(p, root) for p in broken):
+        if not _overlaps(root, found) and any(_within({root}, p) for p in broken):
             found[root] = (RootSource.CARRIED, old.detail, old.openshift)
     return found
 

@@ -8,16 +8,14 @@ finding and left out. ``operator import`` checks a record the same way before it
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from releasekit.errors import InputError, SafetyLimitError, printable
 from releasekit.io.inputs import read_input_text
 from releasekit.io.streams import parse_document
+from releasekit.io.yamlio import dump_yaml_block
 from releasekit.model.finding import Finding, Location, make_finding
 from releasekit.model.operator import OperatorRecord
 
@@ -41,31 +39,16 @@ _HEADER = (
 )
 
 
-class _Bounded(io.StringIO):
-    """A text buffer that refuses to grow past ``limit`` characters (a deeply nested manifest renders large)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def write(self, text: str) -> int:
-        if self.tell() + len(text) > self.limit:
-            raise SafetyLimitError(f"the record would be longer than {self.limit:,} characters")
-        return super().write(text)
-
-
 def render_record(record: Mapping[str, Any], *, max_chars: int = MAX_RECORD_BYTES) -> str:
     """A record document (:func:`releasekit.plan.operator_record.make_record`) as deterministic block YAML.
 
     Raises:
         SafetyLimitError: the text would be longer than ``max_chars``.
     """
-    out = _Bounded(max_chars)
-    out.write(_HEADER)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    options: dict[str, Any] = {"sort_keys": False, "default_flow_style": False, "allow_unicode": True}
-    yaml.dump(dict(record), out, Dumper=dumper, width=1_000_000, **options)
-    return out.getvalue()
+    text = _HEADER + dump_yaml_block(dict(record))
+    if len(text) > max_chars:
+        raise SafetyLimitError(f"the record would be longer than {max_chars:,} characters")
+    return text
 
 
 def record_findings(text: str, display: str) -> list[Finding]:

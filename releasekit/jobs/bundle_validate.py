@@ -9,16 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
-from releasekit.io.bundle_load import (
-    LOADER_CSV_UNPARSABLE,
-    LOADER_METADATA_NOT_FOUND,
-    LOADER_METADATA_UNPARSABLE,
-    LOADER_NO_MANIFEST_FILES,
-    LOADER_RULES,
-    LOADER_UNDECODABLE,
-    load_bundle,
-    load_categories_file,
-)
+from releasekit.io.bundle_load import LOADER_RULES, load_bundle, load_categories_file
 from releasekit.io.streams import load_streams
 from releasekit.model import bundle_ids
 from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
@@ -98,7 +89,7 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
 
-_LOAD_OBJECTS = _OBJECT_REFUSALS | {LOADER_UNDECODABLE, LOADER_CSV_UNPARSABLE}
+_LOAD_OBJECTS = _OBJECT_REFUSALS | {bundle_ids.LOADER_UNDECODABLE, bundle_ids.LOADER_CSV_UNPARSABLE}
 """Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
 
 
@@ -113,7 +104,11 @@ def _sdk_text(finding: Finding) -> str:
 
 def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     """One line; the refusal operator-sdk meets first: metadata, then the manifests folder, then the loader."""
-    order = {LOADER_METADATA_NOT_FOUND: 0, LOADER_METADATA_UNPARSABLE: 0, LOADER_NO_MANIFEST_FILES: 1}
+    order = {
+        bundle_ids.LOADER_METADATA_NOT_FOUND: 0,
+        bundle_ids.LOADER_METADATA_UNPARSABLE: 0,
+        bundle_ids.LOADER_NO_MANIFEST_FILES: 1,
+    }
     first = min(refused, key=lambda f: order.get(f.rule, 2))
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
     text = " ".join(_sdk_text(first).split())  # a parser's message may span lines; the contract is one

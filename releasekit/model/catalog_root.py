@@ -14,13 +14,25 @@ more was dropped as a whole (and one new at head was added).
 from __future__ import annotations
 
 import enum
+import json
+import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from releasekit.model.stream import openshift_order
 
-__all__ = ["CatalogRoot", "RootPair", "RootPairing", "RootSource", "guess_openshift", "pair_roots"]
+__all__ = [
+    "CatalogRoot",
+    "RootPair",
+    "RootPairing",
+    "RootSource",
+    "guess_openshift",
+    "object_roots",
+    "pair_roots",
+    "parse_containerfile",
+]
 
 
 class RootSource(enum.StrEnum):
@@ -166,3 +178,81 @@ def _shared_versions(roots: Iterable[CatalogRoot]) -> set[str]:
         if root.openshift:
             (shared if root.openshift in seen else seen).add(root.openshift)
     return shared
+
+
+# ------------------------------------------------------------------ finding roots (io.catalog_roots reads)
+
+_BASE_TAG = re.compile(r"ose-operator-registry(?:-rhel[0-9]{1,2})?:v?([0-9]{1,2})\.([0-9]{1,3})$")
+
+
+def parse_containerfile(text: str) -> tuple[list[str], str | None]:
+    """The sources of every ``COPY``/``ADD`` to ``/configs`` (not ``--from`` another stage), and the base tag."""
+    kept = "\n".join(line.strip() for line in text.splitlines() if not line.strip().startswith("#"))
+    sources: list[str] = []
+    tag: str | None = None
+    for line in re.sub(r"\\\n", " ", kept).rstrip("\\").splitlines():
+        verb, _, rest = line.replace("\t", " ").partition(" ")
+        words = [w for w in rest.split() if not w.startswith("--")]
+        if verb.upper() == "FROM" and tag is None:
+            match = _BASE_TAG.search(words[0] if words else "")
+            tag = f"v{int(match[1])}.{int(match[2])}" if match else None
+        if verb.upper() not in ("COPY", "ADD") or any(w.startswith("--from") for w in rest.split()):
+            continue
+        if rest.lstrip().startswith("["):  # the JSON form
+            try:
+                words = json.loads(rest[rest.index("[") :])
+            except ValueError:
+                continue
+        if len(words) >= 2 and all(isinstance(w, str) for w in words) and words[-1].rstrip("/") == "/configs":
+            sources.extend(words[:-1])
+    return sources, tag
+
+
+def _groups(
+    anchors: list[PurePosixPath], others: list[PurePosixPath]
+) -> dict[PurePosixPath, list[PurePosixPath]]:
+    """One package's files grouped around its ``olm.package`` files (``anchors``).
+
+    Per folder, the (first two) anchors below it: an object joins the anchor alone below its deepest
+    folder that has any (the longest common folder), none when two tie. Without an anchor, one group.
+    """
+    if not anchors:
+        return {others[0]: list(others)} if others else {}
+    groups: dict[PurePosixPath, list[PurePosixPath]] = {a: [a] for a in anchors}
+    below: dict[PurePosixPath, list[PurePosixPath]] = {}
+    for anchor in anchors:
+        for folder in anchor.parents:
+            held = below.setdefault(folder, [])
+            if len(held) < 2:
+                held.append(anchor)
+    for path in others:
+        nearest = next((below[folder] for folder in path.parents if folder in below), [])
+        if len(nearest) == 1:
+            groups[nearest[0]].append(path)
+    return groups
+
+
+def object_roots(facts: Mapping[PurePosixPath, tuple[set[str], set[str]]]) -> dict[PurePosixPath, set[str]]:
+    """Roots by the objects: per package and ``olm.package`` file, the lowest folder of its files.
+
+    That folder is lifted to its parent when named after the package; a root inside another is part of
+    the outer one. ``facts``: per file, the packages it declares (``olm.package``) and the others it uses.
+    """
+    files_of: dict[str, tuple[list[PurePosixPath], list[PurePosixPath]]] = {}
+    for path, (declared, used) in sorted(facts.items()):
+        for package in declared:
+            files_of.setdefault(package, ([], []))[0].append(path)
+        for package in used - declared:
+            files_of.setdefault(package, ([], []))[1].append(path)
+    roots: dict[PurePosixPath, set[str]] = {}
+    for package, (anchors, others) in sorted(files_of.items()):
+        for members in _groups(anchors, others).values():
+            folder = PurePosixPath(posixpath.commonpath([str(m.parent) for m in members]))
+            if folder.name == package:
+                folder = folder.parent
+            roots.setdefault(folder, set()).add(package)
+    merged: dict[PurePosixPath, set[str]] = {}
+    for folder in sorted(roots, key=lambda f: len(f.parts)):
+        outer = next((m for m in (*folder.parents, folder) if m in merged), folder)
+        merged.setdefault(outer, set()).update(roots[folder])
+    return merged

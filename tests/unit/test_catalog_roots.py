@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from releasekit.io.catalog_roots import RepoConfig, _ignored, _parse_containerfile, read_repo_config
+from releasekit.io.catalog_roots import RepoConfig, _ignored, read_repo_config
 from releasekit.io.gitrev import FileRef, RepoTree
-from releasekit.model.catalog_root import CatalogRoot, guess_openshift, pair_roots
+from releasekit.model.catalog_root import CatalogRoot, guess_openshift, pair_roots, parse_containerfile
 
 
 def root(path: str, openshift: str | None, *packages: str) -> CatalogRoot:
@@ -83,7 +83,7 @@ def test_containerfile_copies_to_configs() -> None:
         'ADD ["other dir", "/configs"]\n'
         "COPY catalog.json /configs/pkg/catalog.json\n"
     )
-    sources, tag = _parse_containerfile(text)
+    sources, tag = parse_containerfile(text)
     assert sources == ["catalog/", "other dir"] and tag == "v4.18"
 
 
@@ -194,22 +194,23 @@ def _split_repository(catalogs: int, bundles: int) -> dict[str, bytes]:
 
 
 def _root_finding_work(files: dict[str, bytes]) -> int:
-    """Line events in releasekit/io/catalog_roots.py while finding the roots (timing-free)."""
+    """Line events in the root-finding modules (io and model) while finding the roots (timing-free)."""
     import sys
 
     from releasekit.io import catalog_roots
     from releasekit.io.catalog_roots import ParseCache, find_catalog_roots
+    from releasekit.model import catalog_root
 
     tree = _memory_tree(files)
     cache = ParseCache()
     for path in tree.files:  # parsing is the loader's cost, measured elsewhere; count root finding only
         cache.get(tree, path)
-    target = catalog_roots.__file__
+    targets = {catalog_roots.__file__, catalog_root.__file__}
     count = 0
 
     def tracer(frame: Any, event: str, _arg: Any) -> Any:
         nonlocal count
-        if frame.f_code.co_filename != target:
+        if frame.f_code.co_filename not in targets:
             return None
         if event == "line":
             count += 1

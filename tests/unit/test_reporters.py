@@ -242,7 +242,7 @@ def test_cli_prints_a_multi_line_parser_error_as_one_line(
     bad.write_text("x: [\n")
     result = run_line(["catalog", "template", str(bad)])
     assert result.exit_code == 2
-    assert len(result.stderr.strip().splitlines()) == 1 and "unclosed bracket" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and f"{bad}:2: invalid YAML: " in result.stderr
 
 
 # --------------------------------------------------------------------- names from hostile input (issue 23)
