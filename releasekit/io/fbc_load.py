@@ -1,6 +1,6 @@
 """Load a file-based catalog directory the way ``opm`` does, but report every problem.
 
-Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
+Adapter module: imports no rules, plans or jobs. opm's ``declcfg.LoadFS`` rules:
 
 - every regular file under the root is parsed (lexical order) unless an ``.indexignore`` file (gitignore
   syntax, at any level) excludes it; ``.indexignore`` files themselves are skipped;
@@ -10,17 +10,16 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
   value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
 
 One loader per format, files read one at a time and let go once parsed. JSON: the standard library's
-decoder, refusing duplicate keys and numbers opm refuses; ``raw_decode`` gives each object's offset, so its
-line is a count of newlines. YAML: one scan of the file's distinct lines, before any parsing
-(:func:`_yaml_docs`), decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
+decoder, refusing duplicate keys and numbers opm refuses. YAML: one scan of a file's distinct lines, before
+any parsing, decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
 (:mod:`releasekit.io.yamlio`, the YAML 1.1 reading opm's go-yaml shares) must.
 
-Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
-… ``RK-FBC-008``) with file and line, and the other files are still read. What cannot be read at all, or
-is refused by a safety limit, raises :class:`~releasekit.errors.InputError` /
-:class:`~releasekit.errors.SafetyLimitError` (exit 2): a missing root, a dangling symlink, a FIFO or other
-special file (refused from ``lstat``/``stat`` alone, never opened), a symlink that leaves the catalog, a
-file over :attr:`LoadLimits.max_file_bytes`, or YAML whose aliases expand too far.
+Unlike opm, loading does not stop at the first bad file: content problems become findings with file and
+line, and the other files are still read. What cannot be read at all, or is refused by a safety limit,
+raises :class:`~releasekit.errors.InputError` / :class:`~releasekit.errors.SafetyLimitError` (exit 2): a
+missing root, a dangling symlink, a FIFO or other special file (refused from ``lstat``/``stat`` alone,
+never opened), a symlink that leaves the catalog, a file over :attr:`LoadLimits.max_file_bytes`, or YAML
+whose aliases expand too far.
 
 Load-phase rule ids (never renumbered):
 
@@ -50,23 +49,15 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.inputs import (
-    MAX_DEPTH,
-    MAX_WALK_DEPTH,
-    check_nesting,
-    check_regular,
-    nesting_depth,
-    screen_yaml,
-)
+from releasekit.io import inputs
 from releasekit.model import fbc
-from releasekit.model.fbc import JSON_KINDS, MISSING, Bundle, DeclarativeConfig, Meta, Property, json_kind
+from releasekit.model.fbc import JSON_KINDS, MISSING, DeclarativeConfig, Meta, Property, json_kind
 from releasekit.model.finding import Finding, Location, Severity
 
 if TYPE_CHECKING:
@@ -95,7 +86,7 @@ DEFAULT_MAX_ALIAS_EVENTS = 1_000_000
 """Most YAML events that alias replay may produce in one document."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class LoadLimits:
     """Safety limits for loading untrusted catalogs."""
 
@@ -103,7 +94,7 @@ class LoadLimits:
     max_alias_events: int = DEFAULT_MAX_ALIAS_EVENTS
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class LoadResult:
     """A loaded catalog, the load-phase findings, and the files that were read."""
 
@@ -115,28 +106,11 @@ class LoadResult:
 # --------------------------------------------------------------------------------------------- walking
 
 
-def _indexignore_spec(path: str) -> pathspec.GitIgnoreSpec:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read .indexignore: {exc}") from None
-    import pathspec  # only catalogs with an .indexignore pay for importing it
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
-    """Gitignore semantics across levels: the deepest ``.indexignore`` with a matching pattern decides.
-
-    ``rel`` is the entry's path below the root; each spec comes with the folder it sits in (``""`` for
-    the root, else ending in ``/``).
-    """
+def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
+    """Gitignore across levels: the deepest ``.indexignore`` (by its folder) with a matching pattern decides."""
     verdict = False
     for base, spec in specs:
-        if not rel.startswith(base):
-            continue
-        result = spec.check_file(rel[len(base) :] + ("/" if is_dir else ""))
-        if result.include is not None:
+        if rel.startswith(base) and (result := spec.check_file(rel[len(base) :])).include is not None:
             verdict = bool(result.include)
     return verdict
 
@@ -149,20 +123,18 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
         SafetyLimitError: a symlink leaves the root, or a file is larger than the limit.
     """
     try:
-        root_st = root.stat()
+        if not stat.S_ISDIR(root.stat().st_mode):
+            raise InputError(f"{root}: is not a directory")
     except OSError as exc:
         raise InputError(f"{root}: cannot read catalog: {exc.strerror or exc}") from None
-    if not stat.S_ISDIR(root_st.st_mode):
-        raise InputError(f"{root}: is not a directory")
     root_real = os.path.realpath(root)
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []  # the .indexignore files above, by folder below root
     found: list[str] = []
 
-    def walk(prefix: str, rel_dir: str) -> None:
-        # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
-        if rel_dir.count("/") > MAX_WALK_DEPTH:
+    def walk(prefix: str, rel_dir: str) -> None:  # prefix: the folder as shown, "" or ending in "/"
+        if rel_dir.count("/") > inputs.MAX_WALK_DEPTH:
             raise SafetyLimitError(
-                f"{prefix.rstrip('/')}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+                f"{prefix.rstrip('/')}: folders nested deeper than {inputs.MAX_WALK_DEPTH} levels; refusing them"
             )
         try:
             with os.scandir(prefix or ".") as listing:
@@ -172,27 +144,29 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
                 f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
             ) from None
         if any(entry.name == ".indexignore" for entry in entries):
-            specs.append((rel_dir, _indexignore_spec(prefix + ".indexignore")))
+            import pathspec  # only catalogs with an .indexignore pay for importing it
+
+            try:
+                lines = Path(prefix + ".indexignore").read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputError(f"{prefix}.indexignore: cannot read .indexignore: {exc}") from None
+            specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
         for entry in entries:
-            name = entry.name
-            if name == ".indexignore":
-                continue
-            path = prefix + name
-            rel = rel_dir + name
+            path, rel = prefix + entry.name, rel_dir + entry.name
             try:
                 lst = entry.stat(follow_symlinks=False)
             except OSError as exc:
                 raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            if stat.S_ISDIR(lst.st_mode):
-                if not _ignored(specs, rel, True):
-                    walk(path + "/", rel + "/")
+            is_dir = stat.S_ISDIR(lst.st_mode)
+            if entry.name == ".indexignore" or _ignored(specs, rel + ("/" if is_dir else "")):
                 continue
-            if _ignored(specs, rel, False):
+            if is_dir:
+                walk(path + "/", rel + "/")
                 continue
-            st = check_regular(path, lst, root_real, what="the catalog")
-            if st.st_size > limits.max_file_bytes:
+            size = inputs.check_regular(path, lst, root_real, what="the catalog").st_size
+            if size > limits.max_file_bytes:
                 raise SafetyLimitError(
-                    f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
+                    f"{path}: {size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
                     "(raise it with --max-file-size)"
                 )
             found.append(path)
@@ -206,13 +180,28 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
 
 # --------------------------------------------------------------------------------------------- parsing
 
-_EMPTY: Any = object()
-"""A YAML document that holds nothing (blank, comments only, or ``null``): opm's object without schema."""
 _ABSENT: Any = object()
+_HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
+_HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
+_HINT_NUMBER = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
+    return Finding(
+        rule=rule,
+        severity=Severity.ERROR,
+        message=message,
+        location=Location(file=file, line=line, path=path),
+        hint=hint,
+    )
+
+
+class _Refused(ValueError):
+    """A content problem met inside a parser or decoder: its rule id, fix hint and the text it is about."""
+
+    def __init__(self, rule: str, message: str, hint: str, text: str = "") -> None:
+        super().__init__(message)
+        self.rule, self.hint, self.text = rule, hint, text
 
 
 def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -221,28 +210,23 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _DuplicateKeyError(f"duplicate key {key!r}")
+                raise _Refused("RK-FBC-003", f"duplicate key {key!r} in JSON object", _HINT_DUPLICATE)
             seen.add(key)
     return result
 
 
-class _GoNumberError(ValueError):
-    """A number Go's encoding/json (opm's parser) refuses: NaN, Infinity, or one past float64's range."""
-
-    def __init__(self, message: str, text: str) -> None:
-        super().__init__(message)
-        self.text = text
-
-
 def _go_constant(name: str) -> Any:
-    raise _GoNumberError(f"invalid character {name[0]!r} looking for beginning of value", name)
+    """NaN and Infinity, which Go's encoding/json (opm's parser) refuses."""
+    message = f"invalid JSON: invalid character {name[0]!r} looking for beginning of value"
+    raise _Refused("RK-FBC-001", message, _HINT_NUMBER, name)
 
 
 def _go_number(text: str, exact: Callable[[str], Any] = float) -> Any:
     """``exact(text)`` (an integer keeps every digit), refused as Go refuses a number past float64's range."""
     if (exact is float or len(text) > 300) and math.isinf(float(text)):  # also below Python's digit limit
         shown = text if len(text) <= 40 else text[:40] + "..."
-        raise _GoNumberError(f"json: cannot unmarshal number {shown} into Go value of type float64", text)
+        message = f"invalid JSON: json: cannot unmarshal number {shown} into Go value of type float64"
+        raise _Refused("RK-FBC-001", message, _HINT_NUMBER, text)
     return exact(text)
 
 
@@ -257,20 +241,17 @@ _YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
 
 
 def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[tuple[Any, int, int, int]]:
-    """Each object of a JSON stream with its first line, start and end offsets; stops at the first error, as opm."""
+    """Each object of a JSON stream with its first line, start and end; stops at the first error, as opm."""
     index = _WS.match(text).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, index) + 1
     while index < len(text):
         try:
             value, end = _JSON.raw_decode(text, index)
-        except _DuplicateKeyError as exc:
-            findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
-            return
-        except _GoNumberError as exc:
-            at = text.find(exc.text, index)
-            hint = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
-            line = text.count("\n", 0, at) + 1 if at >= 0 else line
-            findings.append(_finding("RK-FBC-001", f"invalid JSON: {exc}", file, line, hint))
+        except _Refused as exc:  # a number: its line; a duplicate key: the object's
+            at = text.find(exc.text, index) if exc.text else -1
+            findings.append(
+                _finding(exc.rule, str(exc), file, text.count("\n", 0, at) + 1 if at >= 0 else line, exc.hint)
+            )
             return
         except json.JSONDecodeError as exc:
             hint = "fix the JSON syntax; a catalog file is a stream of JSON objects or multi-document YAML"
@@ -419,12 +400,6 @@ def _nested(value: Any) -> Iterator[Any]:
             pending.extend(item)
 
 
-def _has_collection_key(value: Any) -> bool:
-    """Whether a value yaml-rs read has a collection (a tuple or frozenset) as a mapping key."""
-    nested = (key for item in _nested(value) if isinstance(item, dict) for key in item)
-    return any(type(key) in (tuple, frozenset) for key in nested)
-
-
 def _yaml_docs(
     text: str, file: str, findings: list[Finding], limits: LoadLimits
 ) -> Iterator[tuple[Any, int]]:
@@ -436,8 +411,7 @@ def _yaml_docs(
     lines: list[str] | None = text.split("\n")
     joined = "\n" + "\n".join(set(lines))  # type: ignore[arg-type]
     pyyaml, keys = _lines_found(joined, _YAML11_SCANS), _lines_found(joined, _KEY_SCANS)
-    if not pyyaml and not keys:
-        lines = None  # every document goes to yaml-rs
+    lines = lines if pyyaml or keys else None  # else every document goes to yaml-rs
     del joined
     any_doc = False
     for chunk, line in _yaml_chunks(text):
@@ -447,7 +421,8 @@ def _yaml_docs(
             value = _merged_document(chunk, file, line, findings, limits)
         else:
             value = _yaml_rs_value(chunk, file, line, findings, limits)
-            if not keys.isdisjoint(own) and value is not _ABSENT and _has_collection_key(value):
+            nested = (key for item in _nested(value) if isinstance(item, dict) for key in item)
+            if not keys.isdisjoint(own) and any(type(key) in (tuple, frozenset) for key in nested):
                 value = _merged_document(chunk, file, line, findings, limits)  # its error says where
         if value is not _ABSENT:
             yield value, _first_content_line(chunk, line)
@@ -512,20 +487,6 @@ def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], 
     return value
 
 
-_HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
-_HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
-
-
-def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.ERROR,
-        message=message,
-        location=Location(file=file, line=line, path=path),
-        hint=hint,
-    )
-
-
 def _go_value_text(value: Any) -> str:
     if isinstance(value, dict):
         return "map[string]interface {}{...}" if value else "map[string]interface {}{}"
@@ -538,14 +499,17 @@ def _go_value_text(value: Any) -> str:
     return repr(value)
 
 
-def _meta_from_doc(value: Any, line: int, file: str, findings: list[Finding]) -> Meta | None:
-    """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be."""
+def _meta_from_doc(value: Any, line: int, file: str, findings: list[Finding], *, yaml: bool) -> Meta | None:
+    """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be.
+
+    An empty YAML document (blank, comments only, or ``null``) is an object without schema.
+    """
 
     def refuse(rule: str, message: str, hint: str, path: str = "") -> Meta | None:
         findings.append(_finding(rule, message, file, line, hint, path))
         return None
 
-    if value is _EMPTY:
+    if value is None and yaml:
         hint = "remove the empty document (a blank or comment-only YAML document, or a stray '---')"
         return refuse("RK-FBC-005", "object '' is missing root schema field", hint)
     if not isinstance(value, dict):
@@ -720,10 +684,6 @@ def _properties(raw: list[Any], field: str) -> tuple[Property, ...]:
     return tuple(out)
 
 
-class _BundleObjectError(ValueError):
-    pass
-
-
 def _decode_object(data: str, where: str) -> Any:
     """The manifest in an ``olm.bundle.object``'s base64 ``data``; ``where`` names it in a refusal.
 
@@ -734,26 +694,26 @@ def _decode_object(data: str, where: str) -> Any:
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     is_json = text.lstrip().startswith("{")
-    if nesting_depth(raw, yaml=not is_json) is not None:
-        raise SafetyLimitError(f"{where} is nested deeper than {MAX_DEPTH} levels; refusing to parse it")
-    if is_json:
-        return json.loads(text)
-    return yaml_rs.loads(text, parse_datetime=False)
+    if inputs.nesting_depth(raw, yaml=not is_json) is not None:
+        raise SafetyLimitError(
+            f"{where} is nested deeper than {inputs.MAX_DEPTH} levels; refusing to parse it"
+        )
+    return json.loads(text) if is_json else yaml_rs.loads(text, parse_datetime=False)
 
 
-def _with_objects(bundle: Bundle) -> Bundle:
+def _with_objects(bundle: fbc.Bundle) -> fbc.Bundle:
     """``bundle`` with the manifests of its ``olm.bundle.object`` properties, decoded as opm does."""
     objects: list[Any] = []
+    hint = "olm.bundle.object data must be base64 of a YAML or JSON manifest"
     for index, prop in enumerate(bundle.properties):
         if prop.type != fbc.PROP_BUNDLE_OBJECT:
             continue
         prefix = f'read bundle objects: package "{bundle.package}", bundle "{bundle.name}": '
         data = prop.value.get("data") if isinstance(prop.value, dict) else None
         if not isinstance(data, str):
-            raise _BundleObjectError(
-                f"{prefix}parse property at index {index} as bundle object: "
-                f"json: cannot unmarshal {json_kind(prop.value)} into Go value of type property.BundleObject"
-            )
+            kind = json_kind(prop.value)
+            message = f"parse property at index {index} as bundle object: json: cannot unmarshal {kind} into Go value of type property.BundleObject"
+            raise _Refused("RK-FBC-008", prefix + message, hint)
         where = (
             f"{bundle.location.file}:{bundle.location.line}: bundle {bundle.name!r}: the manifest of its "
             f"olm.bundle.object property at index {index}"
@@ -763,9 +723,8 @@ def _with_objects(bundle: Bundle) -> Bundle:
         except SafetyLimitError:
             raise  # a ValueError too, but a refusal, not a finding
         except (binascii.Error, ValueError, UnicodeDecodeError, yaml_rs.YAMLDecodeError) as exc:
-            raise _BundleObjectError(
-                f"{prefix}convert bundle object property at index {index} to JSON: {exc}"
-            ) from None
+            message = f"convert bundle object property at index {index} to JSON: {exc}"
+            raise _Refused("RK-FBC-008", prefix + message, hint) from None
     if not objects:
         return bundle
     csv = next((o for o in objects if isinstance(o, dict) and o.get("kind") == "ClusterServiceVersion"), None)
@@ -791,20 +750,19 @@ def _add_typed(metas: Sequence[Meta], typed: dict[type, list[Any]], findings: li
         file, line = meta.location.file, meta.location.line
         try:
             item = _decode(meta.data, gotype, gotype, location=meta.location)
-            typed[type(item)].append(_with_objects(item) if type(item) is Bundle else item)
+            typed[type(item)].append(_with_objects(item) if type(item) is fbc.Bundle else item)
         except _TypeMismatch as exc:
             hint = f"give each field of the {meta.schema} object the type opm expects"
             findings.append(_finding("RK-FBC-007", f"parse {label}: {exc}", file, line, hint))
-        except _BundleObjectError as exc:
-            hint = "olm.bundle.object data must be base64 of a YAML or JSON manifest"
-            findings.append(_finding("RK-FBC-008", str(exc), file, line, hint))
+        except _Refused as exc:
+            findings.append(_finding(exc.rule, str(exc), file, line, exc.hint))
 
 
 def _config(typed: dict[type, list[Any]]) -> DeclarativeConfig:
     return DeclarativeConfig(
         packages=tuple(typed[fbc.Package]),
         channels=tuple(typed[fbc.Channel]),
-        bundles=tuple(typed[Bundle]),
+        bundles=tuple(typed[fbc.Bundle]),
         deprecations=tuple(typed[fbc.Deprecation]),
         others=tuple(typed[Meta]),
     )
@@ -829,31 +787,29 @@ def load_catalog_text(
     if not data:
         return [], findings
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         message = f"invalid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
         findings.append(_finding("RK-FBC-006", message, file, line, "save the file as UTF-8"))
         return [], findings
-    text = text.removeprefix("\ufeff")
+    is_json = text.lstrip(" \t\r\n").startswith("{")
     docs: Iterator[tuple[Any, int]]
-    if text.lstrip(" \t\r\n").startswith("{"):
-        check_nesting(data, file, yaml=False)
+    if is_json:
+        inputs.check_nesting(data, file, yaml=False)
         docs = ((value, line) for value, line, _, _ in _json_docs(text, file, findings))
+    elif (forbidden := inputs.screen_yaml(data, file).forbidden) is not None:
+        line, code = forbidden  # opm's reader stops there; yaml-rs would drop the rest
+        message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
+        hint = "remove the character; YAML text may not hold NUL or other control characters"
+        findings.append(_finding("RK-FBC-001", message, file, line, hint))
+        return [], findings
     else:
-        forbidden = screen_yaml(data, file).forbidden
-        if forbidden is not None:  # opm's reader stops there; yaml-rs would drop the rest
-            line, code = forbidden
-            message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
-            hint = "remove the character; YAML text may not hold NUL or other control characters"
-            findings.append(_finding("RK-FBC-001", message, file, line, hint))
-            return [], findings
-        docs = (
-            (_EMPTY if value is None else value, line)
-            for value, line in _yaml_docs(text, file, findings, limits)
-        )
+        docs = _yaml_docs(text, file, findings, limits)
     metas = [
-        meta for value, line in docs if (meta := _meta_from_doc(value, line, file, findings)) is not None
+        meta
+        for value, line in docs
+        if (meta := _meta_from_doc(value, line, file, findings, yaml=not is_json))
     ]
     return metas, findings
 
