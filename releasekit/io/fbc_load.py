@@ -15,11 +15,10 @@ any parsing, decides for each document whether yaml-rs (fast, YAML 1.2) may read
 (:mod:`releasekit.io.yamlio`, the YAML 1.1 reading opm's go-yaml shares) must.
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings with file and
-line, and the other files are still read. What cannot be read at all, or is refused by a safety limit,
-raises :class:`~releasekit.errors.InputError` / :class:`~releasekit.errors.SafetyLimitError` (exit 2): a
-missing root, a dangling symlink, a FIFO or other special file (refused from ``lstat``/``stat`` alone,
-never opened), a symlink that leaves the catalog, a file over :attr:`LoadLimits.max_file_bytes`, or YAML
-whose aliases expand too far.
+line. What cannot be read at all raises :class:`~releasekit.errors.InputError`, a safety limit
+:class:`~releasekit.errors.SafetyLimitError` (exit 2): a missing root, a dangling symlink, a FIFO or other
+special file (refused from ``lstat`` alone, never opened), a symlink that leaves the catalog, a file over
+:attr:`LoadLimits.max_file_bytes`, YAML whose aliases expand too far.
 
 Load-phase rule ids (never renumbered):
 
@@ -607,23 +606,18 @@ def _fields(specs: str) -> tuple[tuple[str, str, str, str], ...]:
     return tuple(fields)
 
 
+_PROPERTIES = "properties:[]property.Property"
 # Go struct: (what makes it, its fields)
 _STRUCTS: dict[str, tuple[Callable[..., Any], tuple[tuple[str, str, str, str], ...]]] = {
-    "Package": (
-        fbc.Package,
-        _fields("name defaultChannel icon:declcfg.Icon description properties:[]property.Property"),
-    ),
+    "Package": (fbc.Package, _fields(f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}")),
     "declcfg.Icon": (_icon, _fields("base64data mediatype")),
     # a channel written without entries keeps them nil (opm writes null back)
     "Channel": (
         functools.partial(fbc.Channel, entries=None),
-        _fields("name package entries:[]declcfg.ChannelEntry properties:[]property.Property"),
+        _fields(f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}"),
     ),
     "declcfg.ChannelEntry": (fbc.ChannelEntry, _fields("name replaces skips:[]string skipRange")),
-    "Bundle": (
-        fbc.Bundle,
-        _fields("name package image properties:[]property.Property relatedImages:[]declcfg.RelatedImage"),
-    ),
+    "Bundle": (fbc.Bundle, _fields(f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage")),
     "declcfg.RelatedImage": (fbc.RelatedImage, _fields("name image")),
     "Deprecation": (fbc.Deprecation, _fields("package entries:[]declcfg.DeprecationEntry")),
     "declcfg.DeprecationEntry": (
