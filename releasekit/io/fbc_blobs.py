@@ -59,15 +59,10 @@ def _bundles(data: bytes, shown: str) -> Iterator[tuple[RawBlob, Bundle]]:
     config, decode_findings = decode_metas(metas)
     if any(f.severity is Severity.ERROR for f in (*findings, *decode_findings)):
         return
-    decoded: dict[tuple[str, str], Bundle] = {}
-    for bundle in config.bundles:
-        decoded.setdefault((bundle.package, bundle.name), bundle)
-    seen: set[tuple[str, str]] = set()
-    for raw in raws:
-        key = (raw.package, raw.name)
-        if raw.schema == SCHEMA_BUNDLE and key in decoded and key not in seen:
-            seen.add(key)
-            yield raw, decoded[key]
+    decoded = {(bundle.package, bundle.name): bundle for bundle in reversed(config.bundles)}  # the first wins
+    for raw in raws:  # each bundle once, with the text of its first blob
+        if raw.schema == SCHEMA_BUNDLE and (bundle := decoded.pop((raw.package, raw.name), None)) is not None:
+            yield raw, bundle
 
 
 def published_blobs(
