@@ -9,20 +9,17 @@ the catalog's own checks report what is wrong with it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.fbc_load import LoadLimits, _json_docs, decode_metas, load_catalog_text
 from releasekit.model.fbc import SCHEMA_BUNDLE, Bundle
-from releasekit.model.finding import Location, Severity
+from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.published import PublishedBlob, PublishedKey
 
 __all__ = ["RawBlob", "json_stream_blobs", "published_blobs"]
-
-_WHITESPACE = " \t\r\n"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,34 +35,16 @@ class RawBlob:
 
 def json_stream_blobs(text: str) -> list[RawBlob] | None:
     """Every top-level object of ``text`` with its exact text; None when ``text`` is not a JSON stream."""
-    decoder = json.JSONDecoder()
-    out: list[RawBlob] = []
-    pos, line, size = 0, 1, len(text)
-    while True:
-        start = pos
-        while pos < size and text[pos] in _WHITESPACE:
-            pos += 1
-        line += text.count("\n", start, pos)
-        if pos >= size:
-            return out
-        if text[pos] != "{":
+    if text.strip(" \t\r\n") and not text.lstrip(" \t\r\n").startswith("{"):
+        return None
+    refused: list[Finding] = []
+    out = []
+    for obj, line, start, end in _json_docs(text, "", refused):
+        if not isinstance(obj, dict):
             return None
-        try:
-            obj, end = decoder.raw_decode(text, pos)
-        except ValueError:
-            return None
-        blob = text[pos:end]
-        out.append(
-            RawBlob(
-                schema=str(obj.get("schema", "")),
-                package=str(obj.get("package", "")),
-                name=str(obj.get("name", "")),
-                text=blob,
-                line=line,
-            )
-        )
-        line += blob.count("\n")
-        pos = end
+        schema, package, name = (str(obj.get(key, "")) for key in ("schema", "package", "name"))
+        out.append(RawBlob(schema=schema, package=package, name=name, text=text[start:end], line=line))
+    return None if refused else out
 
 
 def _bundles(data: bytes, shown: str) -> Iterator[tuple[RawBlob, Bundle]]:
@@ -80,15 +59,10 @@ def _bundles(data: bytes, shown: str) -> Iterator[tuple[RawBlob, Bundle]]:
     config, decode_findings = decode_metas(metas)
     if any(f.severity is Severity.ERROR for f in (*findings, *decode_findings)):
         return
-    decoded: dict[tuple[str, str], Bundle] = {}
-    for bundle in config.bundles:
-        decoded.setdefault((bundle.package, bundle.name), bundle)
-    seen: set[tuple[str, str]] = set()
-    for raw in raws:
-        key = (raw.package, raw.name)
-        if raw.schema == SCHEMA_BUNDLE and key in decoded and key not in seen:
-            seen.add(key)
-            yield raw, decoded[key]
+    decoded = {(bundle.package, bundle.name): bundle for bundle in reversed(config.bundles)}  # the first wins
+    for raw in raws:  # each bundle once, with the text of its first blob
+        if raw.schema == SCHEMA_BUNDLE and (bundle := decoded.pop((raw.package, raw.name), None)) is not None:
+            yield raw, bundle
 
 
 def published_blobs(

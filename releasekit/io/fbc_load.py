@@ -1,6 +1,6 @@
 """Load a file-based catalog directory the way ``opm`` does, but report every problem.
 
-Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
+Adapter module: imports no rules, plans or jobs. opm's ``declcfg.LoadFS`` rules:
 
 - every regular file under the root is parsed (lexical order) unless an ``.indexignore`` file (gitignore
   syntax, at any level) excludes it; ``.indexignore`` files themselves are skipped;
@@ -10,17 +10,15 @@ Adapter module. Rules, as opm's ``declcfg.LoadFS`` applies them:
   value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
 
 One loader per format, files read one at a time and let go once parsed. JSON: the standard library's
-decoder, refusing duplicate keys and numbers opm refuses; ``raw_decode`` gives each object's offset, so its
-line is a count of newlines. YAML: one scan of the file's distinct lines, before any parsing
-(:func:`_readers`), decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
+decoder, refusing duplicate keys and numbers opm refuses. YAML: one scan of a file's distinct lines, before
+any parsing, decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
 (:mod:`releasekit.io.yamlio`, the YAML 1.1 reading opm's go-yaml shares) must.
 
-Unlike opm, loading does not stop at the first bad file: content problems become findings (``RK-FBC-001``
-… ``RK-FBC-008``) with file and line, and the other files are still read. What cannot be read at all, or
-is refused by a safety limit, raises :class:`~releasekit.errors.InputError` /
+Unlike opm, loading does not stop at the first bad file: content problems become findings with file and
+line. What cannot be read at all raises :class:`~releasekit.errors.InputError`, a safety limit
 :class:`~releasekit.errors.SafetyLimitError` (exit 2): a missing root, a dangling symlink, a FIFO or other
-special file (refused from ``lstat``/``stat`` alone, never opened), a symlink that leaves the catalog, a
-file over :attr:`LoadLimits.max_file_bytes`, or YAML whose aliases expand too far.
+special file (refused from ``lstat`` alone, never opened), a symlink that leaves the catalog, a file over
+:attr:`LoadLimits.max_file_bytes`, YAML whose aliases expand too far.
 
 Load-phase rule ids (never renumbered):
 
@@ -40,49 +38,25 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import dataclasses
+import functools
 import gc
 import json
+import math
 import os
 import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.inputs import (
-    MAX_DEPTH,
-    MAX_WALK_DEPTH,
-    check_nesting,
-    check_regular,
-    nesting_depth,
-    screen_yaml,
-)
-from releasekit.model.fbc import (
-    JSON_KINDS,
-    MISSING,
-    PROP_BUNDLE_OBJECT,
-    SCHEMA_BUNDLE,
-    SCHEMA_CHANNEL,
-    SCHEMA_DEPRECATIONS,
-    SCHEMA_PACKAGE,
-    Bundle,
-    Channel,
-    ChannelEntry,
-    DeclarativeConfig,
-    Deprecation,
-    DeprecationEntry,
-    Icon,
-    Meta,
-    Package,
-    Property,
-    RelatedImage,
-    json_kind,
-)
+from releasekit.io import inputs
+from releasekit.model import fbc
+from releasekit.model.fbc import JSON_KINDS, MISSING, DeclarativeConfig, Meta, Property, json_kind
 from releasekit.model.finding import Finding, Location, Severity
 
 if TYPE_CHECKING:
@@ -111,7 +85,7 @@ DEFAULT_MAX_ALIAS_EVENTS = 1_000_000
 """Most YAML events that alias replay may produce in one document."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class LoadLimits:
     """Safety limits for loading untrusted catalogs."""
 
@@ -119,7 +93,7 @@ class LoadLimits:
     max_alias_events: int = DEFAULT_MAX_ALIAS_EVENTS
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class LoadResult:
     """A loaded catalog, the load-phase findings, and the files that were read."""
 
@@ -131,28 +105,11 @@ class LoadResult:
 # --------------------------------------------------------------------------------------------- walking
 
 
-def _indexignore_spec(path: str) -> pathspec.GitIgnoreSpec:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read .indexignore: {exc}") from None
-    import pathspec  # only catalogs with an .indexignore pay for importing it
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
-    """Gitignore semantics across levels: the deepest ``.indexignore`` with a matching pattern decides.
-
-    ``rel`` is the entry's path below the root; each spec comes with the folder it sits in (``""`` for
-    the root, else ending in ``/``).
-    """
+def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
+    """Gitignore across levels: the deepest ``.indexignore`` (by its folder) with a matching pattern decides."""
     verdict = False
     for base, spec in specs:
-        if not rel.startswith(base):
-            continue
-        result = spec.check_file(rel[len(base) :] + ("/" if is_dir else ""))
-        if result.include is not None:
+        if rel.startswith(base) and (result := spec.check_file(rel[len(base) :])).include is not None:
             verdict = bool(result.include)
     return verdict
 
@@ -165,20 +122,18 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
         SafetyLimitError: a symlink leaves the root, or a file is larger than the limit.
     """
     try:
-        root_st = root.stat()
+        if not stat.S_ISDIR(root.stat().st_mode):
+            raise InputError(f"{root}: is not a directory")
     except OSError as exc:
         raise InputError(f"{root}: cannot read catalog: {exc.strerror or exc}") from None
-    if not stat.S_ISDIR(root_st.st_mode):
-        raise InputError(f"{root}: is not a directory")
     root_real = os.path.realpath(root)
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []  # the .indexignore files above, by folder below root
     found: list[str] = []
 
-    def walk(prefix: str, rel_dir: str) -> None:
-        # prefix: the folder's path as shown, ending in "/" ("" for a root given as ".")
-        if rel_dir.count("/") > MAX_WALK_DEPTH:
+    def walk(prefix: str, rel_dir: str) -> None:  # prefix: the folder as shown, "" or ending in "/"
+        if rel_dir.count("/") > inputs.MAX_WALK_DEPTH:
             raise SafetyLimitError(
-                f"{prefix.rstrip('/')}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+                f"{prefix.rstrip('/')}: folders nested deeper than {inputs.MAX_WALK_DEPTH} levels; refusing them"
             )
         try:
             with os.scandir(prefix or ".") as listing:
@@ -188,27 +143,29 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
                 f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
             ) from None
         if any(entry.name == ".indexignore" for entry in entries):
-            specs.append((rel_dir, _indexignore_spec(prefix + ".indexignore")))
+            import pathspec  # only catalogs with an .indexignore pay for importing it
+
+            try:
+                lines = Path(prefix + ".indexignore").read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputError(f"{prefix}.indexignore: cannot read .indexignore: {exc}") from None
+            specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
         for entry in entries:
-            name = entry.name
-            if name == ".indexignore":
-                continue
-            path = prefix + name
-            rel = rel_dir + name
+            path, rel = prefix + entry.name, rel_dir + entry.name
             try:
                 lst = entry.stat(follow_symlinks=False)
             except OSError as exc:
                 raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            if stat.S_ISDIR(lst.st_mode):
-                if not _ignored(specs, rel, True):
-                    walk(path + "/", rel + "/")
+            is_dir = stat.S_ISDIR(lst.st_mode)
+            if entry.name == ".indexignore" or _ignored(specs, rel + ("/" if is_dir else "")):
                 continue
-            if _ignored(specs, rel, False):
+            if is_dir:
+                walk(path + "/", rel + "/")
                 continue
-            st = check_regular(path, lst, root_real, what="the catalog")
-            if st.st_size > limits.max_file_bytes:
+            size = inputs.check_regular(path, lst, root_real, what="the catalog").st_size
+            if size > limits.max_file_bytes:
                 raise SafetyLimitError(
-                    f"{path}: {st.st_size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
+                    f"{path}: {size:,} bytes is over the {limits.max_file_bytes:,}-byte limit per file "
                     "(raise it with --max-file-size)"
                 )
             found.append(path)
@@ -222,16 +179,28 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
 
 # --------------------------------------------------------------------------------------------- parsing
 
-
-@dataclass(frozen=True, slots=True)
-class _Doc:
-    value: Any
-    line: int
-    raw_empty: bool = False
+_ABSENT: Any = object()
+_HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
+_HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
+_HINT_NUMBER = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
+    return Finding(
+        rule=rule,
+        severity=Severity.ERROR,
+        message=message,
+        location=Location(file=file, line=line, path=path),
+        hint=hint,
+    )
+
+
+class _Refused(ValueError):
+    """A content problem met inside a parser or decoder: its rule id, fix hint and the text it is about."""
+
+    def __init__(self, rule: str, message: str, hint: str, text: str = "") -> None:
+        super().__init__(message)
+        self.rule, self.hint, self.text = rule, hint, text
 
 
 def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -240,127 +209,85 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _DuplicateKeyError(f"duplicate key {key!r}")
+                raise _Refused("RK-FBC-003", f"duplicate key {key!r} in JSON object", _HINT_DUPLICATE)
             seen.add(key)
     return result
 
 
-class _GoNumberError(ValueError):
-    """A number Go's encoding/json (opm's parser) refuses: NaN, Infinity, or one past float64's range."""
-
-    def __init__(self, message: str, text: str) -> None:
-        super().__init__(message)
-        self.text = text
-
-
 def _go_constant(name: str) -> Any:
-    raise _GoNumberError(f"invalid character {name[0]!r} looking for beginning of value", name)
+    """NaN and Infinity, which Go's encoding/json (opm's parser) refuses."""
+    message = f"invalid JSON: invalid character {name[0]!r} looking for beginning of value"
+    raise _Refused("RK-FBC-001", message, _HINT_NUMBER, name)
 
 
-def _go_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _GoNumberError(f"json: cannot unmarshal number {text[:40]} into Go value of type float64", text)
-    return value
-
-
-def _go_int(text: str) -> int:
-    if len(text) > 300 and float(text) in (float("inf"), float("-inf")):  # also below Python's digit limit
-        raise _GoNumberError(
-            f"json: cannot unmarshal number {text[:40]}... into Go value of type float64", text
-        )
-    return int(text)
+def _go_number(text: str, exact: Callable[[str], Any] = float) -> Any:
+    """``exact(text)`` (an integer keeps every digit), refused as Go refuses a number past float64's range."""
+    if (exact is float or len(text) > 300) and math.isinf(float(text)):  # also below Python's digit limit
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        message = f"invalid JSON: json: cannot unmarshal number {shown} into Go value of type float64"
+        raise _Refused("RK-FBC-001", message, _HINT_NUMBER, text)
+    return exact(text)
 
 
 _JSON = json.JSONDecoder(
     object_pairs_hook=_pairs_no_duplicates,
     parse_constant=_go_constant,
-    parse_float=_go_float,
-    parse_int=_go_int,
+    parse_float=_go_number,
+    parse_int=functools.partial(_go_number, exact=int),
 )
 _WS = re.compile(r"[ \t\r\n]*")
 _YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
 
 
-def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[_Doc]:
-    """The objects of a JSON stream, each with its first line; stops at the first error, as opm."""
+def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[tuple[Any, int, int, int]]:
+    """Each object of a JSON stream with its first line, start and end; stops at the first error, as opm."""
     index = _WS.match(text).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, index) + 1
     while index < len(text):
         try:
             value, end = _JSON.raw_decode(text, index)
-        except _DuplicateKeyError as exc:
-            findings.append(_finding("RK-FBC-003", f"{exc} in JSON object", file, line, _HINT_DUPLICATE))
-            return
-        except _GoNumberError as exc:
-            at = text.find(exc.text, index)
-            hint = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
-            line = text.count("\n", 0, at) + 1 if at >= 0 else line
-            findings.append(_finding("RK-FBC-001", f"invalid JSON: {exc}", file, line, hint))
+        except _Refused as exc:  # a number: its line; a duplicate key: the object's
+            at = text.find(exc.text, index) if exc.text else -1
+            findings.append(
+                _finding(exc.rule, str(exc), file, text.count("\n", 0, at) + 1 if at >= 0 else line, exc.hint)
+            )
             return
         except json.JSONDecodeError as exc:
             hint = "fix the JSON syntax; a catalog file is a stream of JSON objects or multi-document YAML"
             message = f"invalid JSON: {exc.msg} at offset {exc.pos}"
             findings.append(_finding("RK-FBC-001", message, file, text.count("\n", 0, exc.pos) + 1, hint))
             return
-        yield _Doc(value, line)
+        yield value, line, index, end
         next_index = _WS.match(text, end).end()  # type: ignore[union-attr]
         line += text.count("\n", index, next_index)
         index = next_index
 
 
-def _next_marker(text: str, pos: int) -> int:
-    found = text.find("\n---", pos)
-    return found + 1 if found >= 0 else -1
+# A separator is a line starting with "---" whose rest is blank or a comment (the Kubernetes YAML reader's
+# rule); "--- {a: 1}" keeps content on the marker line and stays part of the document.
+_SEPARATOR = re.compile(r"\n---[^\S\n]*+(?:#[^\n]*+)?(?=\n|\Z)")
+_BLANK_LINES = re.compile(r"(?:[^\S\n]*+(?:#[^\n]*+)?(?:\n|\Z))*+")
 
 
 def _yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
-    """Split YAML text into documents at ``---`` lines as the Kubernetes YAML reader does.
-
-    A separator is a line starting with ``---`` whose rest is blank or a comment; ``--- {a: 1}`` keeps
-    content on the marker line and stays part of the document.
-    """
-    start, start_line = 0, 1
-    counted, counted_line = 0, 1  # newlines are counted once, front to back
-    marker = 0 if text.startswith("---") else _next_marker(text, 0)
-    while marker >= 0:
-        eol = text.find("\n", marker + 3)
-        if eol < 0:
-            eol = len(text)
-        rest = text[marker + 3 : eol].strip()
-        if not rest or rest.startswith("#"):
-            chunk = text[start:marker]
-            if chunk:
-                yield chunk, start_line
-            start = eol + 1
-            if start <= len(text):
-                counted_line += text.count("\n", counted, start)
-                counted = start
-                start_line = counted_line
-        marker = _next_marker(text, eol)
-    chunk = text[start:]
-    if chunk:
-        yield chunk, start_line
+    """The documents of YAML text, split at ``---`` lines, each with its first line; empty ones are left out."""
+    start, line = 0, 1
+    head = text[: text.find("\n")] if "\n" in text else text
+    if _SEPARATOR.match("\n" + head):  # a separator on the first line
+        start, line = len(head) + 1, 2
+    for match in _SEPARATOR.finditer(text, max(start - 1, 0)):
+        if match.start() >= start:
+            yield text[start : match.start() + 1], line
+        line += text.count("\n", start, match.end() + 1)
+        start = match.end() + 1
+    if start < len(text):
+        yield text[start:], line
 
 
 def _first_content_line(chunk: str, line: int) -> int:
     """Line of the first line of ``chunk`` that is neither blank nor a comment (``line`` if none)."""
-    first = chunk[:1]
-    if first and not first.isspace() and first != "#":  # the usual case: content on the first line
-        return line
-    size = 512
-    while True:
-        complete = size >= len(chunk)
-        lines = (chunk if complete else chunk[:size]).splitlines()
-        if not complete:
-            lines.pop()  # may be cut short
-        for offset, raw in enumerate(lines):
-            stripped = raw.strip()
-            if stripped and not stripped.startswith("#"):
-                return line + offset
-        if complete:
-            return line
-        size *= 8
+    blank = _BLANK_LINES.match(chunk).group()  # type: ignore[union-attr]
+    return line if len(blank) == len(chunk) else line + blank.count("\n")
 
 
 # ------------------------------------------------------------------- which reader takes a YAML document
@@ -391,8 +318,13 @@ _YAML11_TOKEN = (
 # anchor (which keeps each scan linear: a run of ": : :" is gone through once, from the line's start)
 _BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
 _AFTER_KEY = r"[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
-# a flow entry: such a token, or one yaml-rs reads otherwise in a flow collection (":x", a lone "-")
-_FLOW_ENTRY = r"[ \t]*+(?:" + _YAML11_TOKEN + r"|:|-[ \t\r]*+(?:$|[,\]}]))"
+# a flow entry (maybe an explicit key, maybe anchored): such a token, or one yaml-rs reads otherwise in a flow
+# collection (":x", a lone "-")
+_FLOW_ENTRY = (
+    r"[ \t]*+(?:\?[ \t]++)?(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?(?:"
+    + _YAML11_TOKEN
+    + r"|:|-[ \t\r]*+(?:$|[,\]}]))"
+)
 # Each pattern starts with one literal character, which the regular expression engine skips to (one pattern
 # with them all as alternatives is tried at every offset, about ten times slower); a pattern whose
 # character the text does not hold is not run.
@@ -404,7 +336,7 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN + ")"),
         (",", _FLOW_ENTRY),  # flow collection entries
-        ("[", _FLOW_ENTRY),
+        ("[", _FLOW_ENTRY),  # a flow collection's first entry, where a node starts (see _FLOW_START)
         ("{", _FLOW_ENTRY),
         ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
         ("\x85", ""),  # YAML 1.1 line breaks
@@ -426,70 +358,13 @@ _KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-
-_LONG_LINE = 2048
-# a long line such as ``    data: <base64>``: a simple key, then one plain scalar to the end of the line
-_SIMPLE_PAIR = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_./-]*+:[ \t]++(?=[A-Za-z0-9/+])")
-_WHOLE_TOKEN = re.compile(_YAML11_TOKEN)
-# what may end a plain scalar or start another token on a line (a "#" starts a comment only after a
-# space), and the YAML 1.1 line breaks
-_SPLITS_PLAIN = (" ", "\t", ",", "[", "]", "{", "}", "\r", "\x85", "\u2028", "\u2029")
-
-
-@dataclass(frozen=True, slots=True)
-class _Readers:
-    """Which lines of a YAML text decide how its documents are read (see :func:`_readers`)."""
-
-    pyyaml: frozenset[str]
-    """Lines that send their document to PyYAML."""
-    keys: frozenset[str]
-    """Lines that may hold a collection as a key: yaml-rs reads their document and its keys are checked."""
-
-    def choose(self, chunk: str) -> str:
-        """``"pyyaml"``, ``"keys"`` (yaml-rs, keys checked) or ``"yaml-rs"`` for a document (whole lines)."""
-        if not self.pyyaml and not self.keys:
-            return "yaml-rs"
-        lines = chunk.split("\n")
-        if self.pyyaml and not self.pyyaml.isdisjoint(lines):
-            return "pyyaml"
-        if self.keys and not self.keys.isdisjoint(lines):
-            return "keys"
-        return "yaml-rs"
-
-
-def _readers(text: str) -> _Readers:
-    """One scan of YAML ``text``'s distinct lines (catalog lines repeat): which hold a construct above.
-
-    A line over ``_LONG_LINE`` characters (an ``olm.bundle.object``'s base64) is looked at in place by
-    :func:`_long_line_risky` instead of being copied and scanned.
-    """
-    if len(text) > _LONG_LINE // 8 * (text.count("\n") + 1):  # long lines: cut out only the short ones
-        short, pyyaml = _short_lines_and_risky_long_ones(text)
-    else:  # short lines, which repeat: cut them all, keep each once
-        short = set(text.split("\n"))
-        pyyaml = {line for line in short if len(line) > _LONG_LINE and _long_line_risky(line, 0, len(line))}
-    joined = "\n" + "\n".join(line for line in short if len(line) <= _LONG_LINE)
-    return _Readers(_lines_found(joined, _YAML11_SCANS) | pyyaml, _lines_found(joined, _KEY_SCANS))
-
-
-def _short_lines_and_risky_long_ones(text: str) -> tuple[set[str], set[str]]:
-    """The distinct lines of ``text`` up to ``_LONG_LINE`` characters, and its long lines that are risky.
-
-    A long line is looked at where it is, never copied unless it is risky.
-    """
-    short: set[str] = set()
-    risky: set[str] = set()
-    start, size = 0, len(text)
-    while start <= size:
-        end = text.find("\n", start)
-        if end < 0:
-            end = size
-        if end - start <= _LONG_LINE:
-            short.add(text[start:end])
-        elif _long_line_risky(text, start, end):
-            risky.add(text[start:end])
-        start = end + 1
-    return short, risky
+# A "[" or "{" starts a flow collection only where a node starts: at a line's start, after a flow indicator,
+# after ":", "-" or "?" and a space (":" also right before it, as in {a:[1.5]}), then maybe an anchor.
+# Elsewhere, as in Markdown's "| [1.5](url) |" in a description, it is text, which both read alike: a line
+# the "[" or "{" scan finds is kept only if this finds it too (each character is looked at once or twice).
+_FLOW_START = re.compile(
+    r"(?:^|[\r\[{,]|[:?-](?=[ \t])|:(?=[\[{]))[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?[\[{]" + _FLOW_ENTRY
+)
 
 
 def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) -> frozenset[str]:
@@ -506,56 +381,52 @@ def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) ->
             at = match.end() - 1  # the last character matched is on the line in question
             end = joined.find("\n", at)
             pos = len(joined) if end < 0 else end
-            found.add(joined[joined.rfind("\n", 0, at) + 1 : pos])
+            line = joined[joined.rfind("\n", 0, at) + 1 : pos]
+            if first not in "[{" or _FLOW_START.search(line):
+                found.add(line)
     return frozenset(found)
 
 
-def _long_line_risky(text: str, start: int, end: int) -> bool:
-    """What the scans say of the long line ``text[start:end]``, by a shortcut for a key and one plain scalar."""
-    pair = _SIMPLE_PAIR.match(text, start, end)
-    if pair is None or any(text.find(mark, pair.end(), end) >= 0 for mark in _SPLITS_PLAIN):
-        line = "\n" + text[start:end]
-        return any(scan.search(line) for _, scan in (*_YAML11_SCANS, *_KEY_SCANS))
-    # one plain scalar after the key: the key and the scalar are the only tokens
-    head = "\n" + text[start : pair.end()]
-    return (
-        any(scan.search(head) for _, scan in _YAML11_SCANS)
-        or _WHOLE_TOKEN.match(text, pair.end(), end) is not None
-    )
-
-
-def _has_collection_key(value: Any) -> bool:
-    """Whether a value yaml-rs read has a collection (a tuple or frozenset) as a mapping key."""
+def _nested(value: Any) -> Iterator[Any]:
+    """``value`` and every value inside it."""
     pending = [value]
     while pending:
         item = pending.pop()
-        if type(item) is dict:
-            if any(type(key) in (tuple, frozenset) for key in item):
-                return True
+        yield item
+        if isinstance(item, dict):
             pending.extend(item.values())
-        elif type(item) is list:
+        elif isinstance(item, list):
             pending.extend(item)
-    return False
 
 
-def _yaml_docs(text: str, file: str, findings: list[Finding], limits: LoadLimits) -> Iterator[_Doc]:
-    """The documents of YAML ``text`` as YAML 1.1 reads them, each parsed once by the reader chosen for it."""
-    readers = _readers(text)
+def _yaml_docs(
+    text: str, file: str, findings: list[Finding], limits: LoadLimits
+) -> Iterator[tuple[Any, int]]:
+    """The documents of YAML ``text`` as YAML 1.1 reads them, each with its first content line.
+
+    Each is parsed once, by the reader one scan of the file's distinct lines (catalog lines repeat) chose
+    for it; one yaml-rs reads with a collection as a key is refused, in PyYAML's words.
+    """
+    lines: list[str] | None = text.split("\n")
+    joined = "\n" + "\n".join(set(lines))  # type: ignore[arg-type]
+    pyyaml, keys = _lines_found(joined, _YAML11_SCANS), _lines_found(joined, _KEY_SCANS)
+    lines = lines if pyyaml or keys else None  # else every document goes to yaml-rs
+    del joined
     any_doc = False
     for chunk, line in _yaml_chunks(text):
         any_doc = True
-        reader = readers.choose(chunk)
-        if reader == "pyyaml":
+        own = lines[line - 1 : line + chunk.count("\n")] if lines is not None else ()
+        if not pyyaml.isdisjoint(own):
             value = _merged_document(chunk, file, line, findings, limits)
         else:
             value = _yaml_rs_value(chunk, file, line, findings, limits)
-            if reader == "keys" and value is not _ABSENT and _has_collection_key(value):
-                # YAML 1.1 refuses a collection as a key: PyYAML's error says where
-                value = _merged_document(chunk, file, line, findings, limits)
+            nested = (key for item in _nested(value) if isinstance(item, dict) for key in item)
+            if not keys.isdisjoint(own) and any(type(key) in (tuple, frozenset) for key in nested):
+                value = _merged_document(chunk, file, line, findings, limits)  # its error says where
         if value is not _ABSENT:
-            yield _Doc(value, _first_content_line(chunk, line), raw_empty=value is None)
+            yield value, _first_content_line(chunk, line)
     if not any_doc:
-        yield _Doc(None, 1, raw_empty=True)
+        yield None, 1
 
 
 def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
@@ -605,43 +476,14 @@ def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], 
             findings.append(_finding("RK-FBC-001", message, file, err_line, _HINT_YAML))
         return _ABSENT
     value = docs[0].data if docs else None
-    if (bad := _non_finite(value)) is not None:
+    bad = next((item for item in _nested(value) if type(item) is float and not math.isfinite(item)), None)
+    if bad is not None:
         hint = "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
-        message = f"invalid YAML: json: unsupported value: {bad}"
+        spelled = "NaN" if math.isnan(bad) else "+Inf" if bad > 0 else "-Inf"  # as Go spells them
+        message = f"invalid YAML: json: unsupported value: {spelled}"
         findings.append(_finding("RK-FBC-001", message, file, _first_content_line(chunk, line), hint))
         return _ABSENT
     return value
-
-
-def _non_finite(value: Any) -> str | None:
-    """``NaN``, ``+Inf`` or ``-Inf`` (Go's spelling) for the first non-finite float in ``value``, else ``None``."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if type(item) is float and item != item:
-            return "NaN"
-        if type(item) is float and item in (float("inf"), float("-inf")):
-            return "+Inf" if item > 0 else "-Inf"
-        if isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return None
-
-
-_HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
-_HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
-_ABSENT: Any = object()
-
-
-def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
-    return Finding(
-        rule=rule,
-        severity=Severity.ERROR,
-        message=message,
-        location=Location(file=file, line=line, path=path),
-        hint=hint,
-    )
 
 
 def _go_value_text(value: Any) -> str:
@@ -656,57 +498,44 @@ def _go_value_text(value: Any) -> str:
     return repr(value)
 
 
-def _compact_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+def _meta_from_doc(value: Any, line: int, file: str, findings: list[Finding], *, yaml: bool) -> Meta | None:
+    """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be.
 
-
-def _meta_from_doc(doc: _Doc, file: str, findings: list[Finding]) -> Meta | None:
-    """Decode one document into a Meta (opm's ``Meta.UnmarshalJSON``), or record why it cannot be."""
-    value = doc.value
+    An empty YAML document (blank, comments only, or ``null``) is an object without schema.
+    """
 
     def refuse(rule: str, message: str, hint: str, path: str = "") -> Meta | None:
-        findings.append(_finding(rule, message, file, doc.line, hint, path))
+        findings.append(_finding(rule, message, file, line, hint, path))
         return None
 
-    if doc.raw_empty:
+    if value is None and yaml:
         hint = "remove the empty document (a blank or comment-only YAML document, or a stray '---')"
         return refuse("RK-FBC-005", "object '' is missing root schema field", hint)
     if not isinstance(value, dict):
         message = f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}"
         return refuse("RK-FBC-002", message, "each catalog document must be an object with a schema field")
-    if len({key.casefold() if type(key) is str else str(key).casefold() for key in value}) != len(value):
-        _duplicate_folded_keys(value, file, doc.line, findings)
-        return None
-    picked: dict[str, str] = {}
-    for wanted in ("schema", "package", "name"):
-        key = _lookup_key(value, wanted)
-        if key is None:
-            continue
-        field_value = value[key]
-        if not isinstance(field_value, str):
-            message = f'expected value for key "{wanted}" to be a string, got {_go_value_text(field_value)}'
-            return refuse("RK-FBC-004", message, f'make "{wanted}" a string', path=f"$.{key}")
-        picked[wanted] = field_value
-    schema = picked.get("schema", "")
-    if not schema:
-        hint = "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)"
-        return refuse("RK-FBC-005", f"object '{_compact_json(value)}' is missing root schema field", hint)
-    return Meta(
-        schema=schema,
-        package=picked.get("package", ""),
-        name=picked.get("name", ""),
-        data=value,
-        location=Location(file=file, line=doc.line),
-    )
-
-
-def _duplicate_folded_keys(value: Mapping[Any, Any], file: str, line: int, findings: list[Finding]) -> None:
     folded: dict[str, list[str]] = {}
     for key in value:
         folded.setdefault(str(key).casefold(), []).append(str(key))
-    duplicates = {k: sorted(v) for k, v in folded.items() if len(v) > 1}
-    text = ", ".join(f'duplicate keys for key "{k}": [{" ".join(v)}]' for k, v in sorted(duplicates.items()))
-    findings.append(_finding("RK-FBC-003", text, file, line, _HINT_DUPLICATE))
+    if len(folded) != len(value):
+        repeated = sorted((k, sorted(v)) for k, v in folded.items() if len(v) > 1)
+        message = ", ".join(f'duplicate keys for key "{k}": [{" ".join(v)}]' for k, v in repeated)
+        return refuse("RK-FBC-003", message, _HINT_DUPLICATE)
+    picked: dict[str, str] = {}
+    for wanted in ("schema", "package", "name"):
+        key = _lookup_key(value, wanted)
+        if key is not None and not isinstance(value[key], str):
+            message = f'expected value for key "{wanted}" to be a string, got {_go_value_text(value[key])}'
+            return refuse("RK-FBC-004", message, f'make "{wanted}" a string', path=f"$.{key}")
+        picked[wanted] = "" if key is None else value[key]
+    if not picked["schema"]:
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+        hint = "add a schema field (olm.package, olm.channel, olm.bundle or olm.deprecations)"
+        return refuse("RK-FBC-005", f"object '{text}' is missing root schema field", hint)
+    location = Location(file=file, line=line)
+    return Meta(
+        schema=picked["schema"], package=picked["package"], name=picked["name"], data=value, location=location
+    )
 
 
 def _lookup_key(obj: Mapping[str, Any], wanted: str) -> str | None:
@@ -721,152 +550,28 @@ def _lookup_key(obj: Mapping[str, Any], wanted: str) -> str | None:
 
 
 # ----------------------------------------------------------------------------------- typed decoding
+#
+# opm's Go structs as (JSON field, Go type) pairs, decoded as Go's encoding/json does: strictly by JSON kind,
+# field names matched exactly and then case-insensitively, null as the zero value ("" for a string, the
+# default for the rest). A Go type is "string", "[]<element>" or another struct of the table; each struct
+# is made by the callable beside it, from its fields (snake_case) that are not absent or null.
 
 
 class _TypeMismatch(ValueError):
     pass
 
 
-def _get(obj: Mapping[str, Any], struct: str, name: str, kind: str, gotype: str) -> Any:
-    """Field ``name`` of ``obj`` checked against JSON ``kind`` (Go's strict-typed unmarshal)."""
-    value = obj.get(name, _ABSENT)
-    if value is _ABSENT:
-        key = _lookup_key(obj, name)
-        if key is None:
-            return None
-        value = obj[key]
-    if value is None:
-        return None
-    if JSON_KINDS.get(type(value)) != kind and json_kind(value) != kind:
+def _kind(gotype: str) -> str:
+    return "string" if gotype == "string" else "array" if gotype.startswith("[]") else "object"
+
+
+def _checked(value: Any, field: str, gotype: str) -> Any:
+    """``value`` when ``null`` or of the JSON kind Go's ``gotype`` takes, else Go's unmarshal error."""
+    if value is not None and json_kind(value) != _kind(gotype):
         raise _TypeMismatch(
-            f"json: cannot unmarshal {json_kind(value)} into Go struct field {struct}.{name} of type {gotype}"
+            f"json: cannot unmarshal {json_kind(value)} into Go struct field {field} of type {gotype}"
         )
     return value
-
-
-def _properties(obj: Mapping[str, Any], struct: str) -> tuple[Property, ...]:
-    raw = _get(obj, struct, "properties", "array", "[]property.Property")
-    out: list[Property] = []
-    for item in raw or ():
-        if type(item) is dict:
-            type_ = item.get("type")
-            if type(type_) is str and "value" in item:  # the usual shape, exact keys
-                out.append(Property(type=type_, value=item["value"]))
-                continue
-        if item is None:
-            out.append(Property(type="", value=MISSING))
-            continue
-        if not isinstance(item, dict):
-            raise _TypeMismatch(
-                f"json: cannot unmarshal {json_kind(item)} into Go struct field {struct}.properties "
-                "of type property.Property"
-            )
-        type_ = _get(item, f"{struct}.properties", "type", "string", "string") or ""
-        key = _lookup_key(item, "value")
-        out.append(Property(type=type_, value=item[key] if key is not None else MISSING))
-    return tuple(out)
-
-
-def _struct_items(
-    raw: list[Any] | None, field: str, gotype: str, *, null: bool = True, kind: type = dict
-) -> Iterator[Any]:
-    """The items of a Go array: of ``kind``, and ``None`` for ``null`` where ``null`` is taken.
-
-    Anything else is Go's unmarshal error, naming the struct ``field`` and its element type ``gotype``.
-    """
-    for item in raw or ():
-        if not isinstance(item, kind) and (item is not None or not null):
-            raise _TypeMismatch(
-                f"json: cannot unmarshal {json_kind(item)} into Go struct field {field} of type {gotype}"
-            )
-        yield item
-
-
-def _str(obj: Mapping[str, Any], struct: str, name: str) -> str:
-    return _get(obj, struct, name, "string", "string") or ""
-
-
-def _decode_package(meta: Meta) -> Package:
-    obj = meta.data
-    icon_raw = _get(obj, "Package", "icon", "object", "declcfg.Icon")
-    icon: Icon | None = None
-    if icon_raw is not None:
-        data = _str(icon_raw, "Package.icon", "base64data")
-        try:
-            _b64decode(data)
-        except (binascii.Error, ValueError) as exc:
-            raise _TypeMismatch(f"illegal base64 data in icon.base64data: {exc}") from None
-        icon = Icon(base64data=data, mediatype=_str(icon_raw, "Package.icon", "mediatype"))
-    return Package(
-        name=_str(obj, "Package", "name"),
-        default_channel=_str(obj, "Package", "defaultChannel"),
-        icon=icon,
-        description=_str(obj, "Package", "description"),
-        properties=_properties(obj, "Package"),
-        location=meta.location,
-    )
-
-
-def _decode_channel(meta: Meta) -> Channel:
-    obj = meta.data
-    raw_entries = _get(obj, "Channel", "entries", "array", "[]declcfg.ChannelEntry")
-    entries = [
-        ChannelEntry(name="") if item is None else _entry(item)
-        for item in _struct_items(raw_entries, "Channel.entries", "declcfg.ChannelEntry")
-    ]
-    return Channel(
-        name=_str(obj, "Channel", "name"),
-        package=_str(obj, "Channel", "package"),
-        entries=None if raw_entries is None else tuple(entries),
-        properties=_properties(obj, "Channel"),
-        location=meta.location,
-    )
-
-
-def _entry(item: dict[str, Any]) -> ChannelEntry:
-    skips = _get(item, "Channel.entries", "skips", "array", "[]string")
-    skips = tuple(s or "" for s in _struct_items(skips, "Channel.entries.skips", "string", kind=str))
-    return ChannelEntry(
-        name=_str(item, "Channel.entries", "name"),
-        replaces=_str(item, "Channel.entries", "replaces"),
-        skips=skips,
-        skip_range=_str(item, "Channel.entries", "skipRange"),
-    )
-
-
-def _decode_bundle(meta: Meta) -> Bundle:
-    obj = meta.data
-    raw_related = _get(obj, "Bundle", "relatedImages", "array", "[]declcfg.RelatedImage")
-    related = [
-        RelatedImage()
-        if item is None
-        else RelatedImage(
-            name=_str(item, "Bundle.relatedImages", "name"), image=_str(item, "Bundle.relatedImages", "image")
-        )
-        for item in _struct_items(raw_related, "Bundle.relatedImages", "declcfg.RelatedImage")
-    ]
-    return Bundle(
-        name=_str(obj, "Bundle", "name"),
-        package=_str(obj, "Bundle", "package"),
-        image=_str(obj, "Bundle", "image"),
-        properties=_properties(obj, "Bundle"),
-        related_images=None if raw_related is None else tuple(related),
-        location=meta.location,
-    )
-
-
-def _decode_deprecation(meta: Meta) -> Deprecation:
-    obj = meta.data
-    raw_entries = _get(obj, "Deprecation", "entries", "array", "[]declcfg.DeprecationEntry")
-    entries = []
-    for item in _struct_items(raw_entries, "Deprecation.entries", "declcfg.DeprecationEntry", null=False):
-        ref = _get(item, "Deprecation.entries", "reference", "object", "declcfg.PackageScopedReference") or {}
-        schema, name = (_str(ref, "Deprecation.entries.reference", key) for key in ("schema", "name"))
-        message = _str(item, "Deprecation.entries", "message")
-        entries.append(DeprecationEntry(schema=schema, name=name, message=message))
-    return Deprecation(
-        package=_str(obj, "Deprecation", "package"), entries=tuple(entries), location=meta.location
-    )
 
 
 def _b64decode(data: str) -> bytes:
@@ -874,7 +579,106 @@ def _b64decode(data: str) -> bytes:
     return base64.b64decode(data.replace("\n", "").replace("\r", ""), validate=True)
 
 
-def _decode_object(data: str, where: str = "olm.bundle.object") -> Any:
+def _icon(*, base64data: str, mediatype: str) -> fbc.Icon:
+    """The package icon: its data is ``[]byte`` in opm, base64 in JSON."""
+    try:
+        _b64decode(base64data)
+    except (binascii.Error, ValueError) as exc:
+        raise _TypeMismatch(f"illegal base64 data in icon.base64data: {exc}") from None
+    return fbc.Icon(base64data=base64data, mediatype=mediatype)
+
+
+def _deprecation_entry(*, message: str, reference: Mapping[str, str] | None = None) -> fbc.DeprecationEntry:
+    """A deprecation entry, its ``PackageScopedReference`` flattened as the model keeps it."""
+    return fbc.DeprecationEntry(message=message, **(reference or {}))
+
+
+def _fields(specs: str) -> tuple[tuple[str, str, str, str], ...]:
+    """Struct fields from ``specs``: JSON names, each with ``:<Go type>`` unless it is a string.
+
+    Each becomes (JSON name, model attribute, Go type, JSON kind).
+    """
+    fields = []
+    for spec in specs.split():
+        name, _, gotype = spec.partition(":")
+        gotype = gotype or "string"
+        fields.append((name, re.sub("([A-Z])", r"_\1", name).lower(), gotype, _kind(gotype)))
+    return tuple(fields)
+
+
+_PROPERTIES = "properties:[]property.Property"
+# Go struct: (what makes it, its fields)
+_STRUCTS: dict[str, tuple[Callable[..., Any], tuple[tuple[str, str, str, str], ...]]] = {
+    "Package": (fbc.Package, _fields(f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}")),
+    "declcfg.Icon": (_icon, _fields("base64data mediatype")),
+    # a channel written without entries keeps them nil (opm writes null back)
+    "Channel": (
+        functools.partial(fbc.Channel, entries=None),
+        _fields(f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}"),
+    ),
+    "declcfg.ChannelEntry": (fbc.ChannelEntry, _fields("name replaces skips:[]string skipRange")),
+    "Bundle": (fbc.Bundle, _fields(f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage")),
+    "declcfg.RelatedImage": (fbc.RelatedImage, _fields("name image")),
+    "Deprecation": (fbc.Deprecation, _fields("package entries:[]declcfg.DeprecationEntry")),
+    "declcfg.DeprecationEntry": (
+        _deprecation_entry,
+        _fields("reference:declcfg.PackageScopedReference message"),
+    ),
+    "declcfg.PackageScopedReference": (dict, _fields("schema name")),
+}
+
+
+def _field(obj: Mapping[str, Any], name: str) -> Any:
+    """Field ``name`` of a JSON object, found as Go's encoding/json finds it; ``None`` when absent."""
+    value = obj.get(name, _ABSENT)
+    if value is _ABSENT:
+        key = _lookup_key(obj, name)
+        value = None if key is None else obj[key]
+    return value
+
+
+def _decode(obj: Mapping[str, Any], struct: str, gotype: str, **values: Any) -> Any:
+    """``obj`` decoded into Go struct ``gotype`` of :data:`_STRUCTS`; ``struct`` is its path in errors."""
+    make, fields = _STRUCTS[gotype]
+    for name, attr, field_type, kind in fields:
+        value = _field(obj, name)
+        if value is None:
+            if kind == "string":
+                values[attr] = ""
+            continue
+        if JSON_KINDS.get(type(value)) != kind:
+            _checked(value, f"{struct}.{name}", field_type)
+        if kind == "string":
+            values[attr] = value
+        elif field_type == "[]property.Property":
+            values[attr] = _properties(value, f"{struct}.{name}")
+        elif field_type == "[]string":
+            values[attr] = tuple(_checked(item, f"{struct}.{name}", "string") or "" for item in value)
+        elif kind == "array":
+            field, element = f"{struct}.{name}", field_type[2:]
+            values[attr] = tuple(
+                _decode(_checked(item, field, element) or {}, field, element) for item in value
+            )
+        else:
+            values[attr] = _decode(value, f"{struct}.{name}", field_type)
+    return make(**values)
+
+
+def _properties(raw: list[Any], field: str) -> tuple[Property, ...]:
+    out: list[Property] = []
+    for item in raw:
+        if type(item) is dict and type(item.get("type")) is str and "value" in item:  # the usual shape
+            out.append(Property(type=item["type"], value=item["value"]))
+        elif _checked(item, field, "property.Property") is None:
+            out.append(Property(type="", value=MISSING))
+        else:
+            key = _lookup_key(item, "value")
+            type_ = _checked(_field(item, "type"), f"{field}.type", "string") or ""
+            out.append(Property(type=type_, value=MISSING if key is None else item[key]))
+    return tuple(out)
+
+
+def _decode_object(data: str, where: str) -> Any:
     """The manifest in an ``olm.bundle.object``'s base64 ``data``; ``where`` names it in a refusal.
 
     Raises:
@@ -884,115 +688,86 @@ def _decode_object(data: str, where: str = "olm.bundle.object") -> Any:
     raw = _b64decode(data)
     text = raw.decode("utf-8")
     is_json = text.lstrip().startswith("{")
-    if nesting_depth(raw, yaml=not is_json) is not None:
-        raise SafetyLimitError(f"{where} is nested deeper than {MAX_DEPTH} levels; refusing to parse it")
-    if is_json:
-        return json.loads(text)
-    return yaml_rs.loads(text, parse_datetime=False)
+    if inputs.nesting_depth(raw, yaml=not is_json) is not None:
+        raise SafetyLimitError(
+            f"{where} is nested deeper than {inputs.MAX_DEPTH} levels; refusing to parse it"
+        )
+    return json.loads(text) if is_json else yaml_rs.loads(text, parse_datetime=False)
 
 
-def _bundle_objects(bundle: Bundle) -> tuple[tuple[Any, ...], Mapping[str, Any] | None]:
+def _with_objects(bundle: fbc.Bundle) -> fbc.Bundle:
+    """``bundle`` with the manifests of its ``olm.bundle.object`` properties, decoded as opm does."""
     objects: list[Any] = []
-    csv: Mapping[str, Any] | None = None
+    hint = "olm.bundle.object data must be base64 of a YAML or JSON manifest"
     for index, prop in enumerate(bundle.properties):
-        if prop.type != PROP_BUNDLE_OBJECT:
+        if prop.type != fbc.PROP_BUNDLE_OBJECT:
             continue
         prefix = f'read bundle objects: package "{bundle.package}", bundle "{bundle.name}": '
-        value = prop.value
-        data = value.get("data") if isinstance(value, dict) else None
+        data = prop.value.get("data") if isinstance(prop.value, dict) else None
         if not isinstance(data, str):
-            raise _BundleObjectError(
-                f"{prefix}parse property at index {index} as bundle object: "
-                f"json: cannot unmarshal {json_kind(value)} into Go value of type property.BundleObject"
-            )
+            kind = json_kind(prop.value)
+            message = f"parse property at index {index} as bundle object: json: cannot unmarshal {kind} into Go value of type property.BundleObject"
+            raise _Refused("RK-FBC-008", prefix + message, hint)
+        where = (
+            f"{bundle.location.file}:{bundle.location.line}: bundle {bundle.name!r}: the manifest of its "
+            f"olm.bundle.object property at index {index}"
+        )
         try:
-            obj = _decode_object(
-                data,
-                f"{bundle.location.file}:{bundle.location.line}: bundle {bundle.name!r}: the manifest of its "
-                f"olm.bundle.object property at index {index}",
-            )
+            objects.append(_decode_object(data, where))
         except SafetyLimitError:
             raise  # a ValueError too, but a refusal, not a finding
         except (binascii.Error, ValueError, UnicodeDecodeError, yaml_rs.YAMLDecodeError) as exc:
-            raise _BundleObjectError(
-                f"{prefix}convert bundle object property at index {index} to JSON: {exc}"
-            ) from None
-        objects.append(obj)
-        if csv is None and isinstance(obj, dict) and obj.get("kind") == "ClusterServiceVersion":
-            csv = obj
-    return tuple(objects), csv
+            message = f"convert bundle object property at index {index} to JSON: {exc}"
+            raise _Refused("RK-FBC-008", prefix + message, hint) from None
+    if not objects:
+        return bundle
+    csv = next((o for o in objects if isinstance(o, dict) and o.get("kind") == "ClusterServiceVersion"), None)
+    return dataclasses.replace(bundle, objects=tuple(objects), csv=csv)
 
 
-class _BundleObjectError(ValueError):
-    pass
-
-
-_DECODERS: dict[str, tuple[str, Callable[[Meta], Package | Channel | Bundle | Deprecation]]] = {
-    SCHEMA_PACKAGE: ("package", _decode_package),
-    SCHEMA_CHANNEL: ("channel", _decode_channel),
-    SCHEMA_BUNDLE: ("bundle", _decode_bundle),
-    SCHEMA_DEPRECATIONS: ("deprecation", _decode_deprecation),
+# schema: (what opm's error calls it, Go struct)
+_SCHEMAS = {
+    fbc.SCHEMA_PACKAGE: ("package", "Package"),
+    fbc.SCHEMA_CHANNEL: ("channel", "Channel"),
+    fbc.SCHEMA_BUNDLE: ("bundle", "Bundle"),
+    fbc.SCHEMA_DEPRECATIONS: ("deprecation", "Deprecation"),
 }
 
 
-@dataclass(slots=True)
-class _Sink:
-    """Typed objects in load order, one list per kind, and the findings of both load phases."""
-
-    packages: list[Package] = field(default_factory=list)
-    channels: list[Channel] = field(default_factory=list)
-    bundles: list[Bundle] = field(default_factory=list)
-    deprecations: list[Deprecation] = field(default_factory=list)
-    others: list[Meta] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-
-    def add_meta(self, meta: Meta) -> None:
-        """Type one blob (opm's ``addMeta``); a blob that fails becomes a finding and is left out."""
-        decoder = _DECODERS.get(meta.schema)
-        if decoder is None:
-            self.others.append(meta)
-            return
-        label, decode = decoder
+def _add_typed(metas: Sequence[Meta], typed: dict[type, list[Any]], findings: list[Finding]) -> None:
+    """Type each blob (opm's ``addMeta``) into ``typed`` by class; a blob that fails becomes a finding."""
+    for meta in metas:
+        if meta.schema not in _SCHEMAS:
+            typed[Meta].append(meta)
+            continue
+        label, gotype = _SCHEMAS[meta.schema]
         file, line = meta.location.file, meta.location.line
         try:
-            item = decode(meta)
-            if isinstance(item, Bundle) and any(p.type == PROP_BUNDLE_OBJECT for p in item.properties):
-                objects, csv = _bundle_objects(item)  # decoded as opm does
-                item = dataclasses.replace(item, objects=objects, csv=csv)
+            item = _decode(meta.data, gotype, gotype, location=meta.location)
+            typed[type(item)].append(_with_objects(item) if type(item) is fbc.Bundle else item)
         except _TypeMismatch as exc:
             hint = f"give each field of the {meta.schema} object the type opm expects"
-            self.findings.append(_finding("RK-FBC-007", f"parse {label}: {exc}", file, line, hint))
-            return
-        except _BundleObjectError as exc:
-            hint = "olm.bundle.object data must be base64 of a YAML or JSON manifest"
-            self.findings.append(_finding("RK-FBC-008", str(exc), file, line, hint))
-            return
-        if isinstance(item, Bundle):
-            self.bundles.append(item)
-        elif isinstance(item, Channel):
-            self.channels.append(item)
-        elif isinstance(item, Package):
-            self.packages.append(item)
-        else:
-            self.deprecations.append(item)
+            findings.append(_finding("RK-FBC-007", f"parse {label}: {exc}", file, line, hint))
+        except _Refused as exc:
+            findings.append(_finding(exc.rule, str(exc), file, line, exc.hint))
 
-    def config(self) -> DeclarativeConfig:
-        """Everything kept, as one catalog."""
-        return DeclarativeConfig(
-            packages=tuple(self.packages),
-            channels=tuple(self.channels),
-            bundles=tuple(self.bundles),
-            deprecations=tuple(self.deprecations),
-            others=tuple(self.others),
-        )
+
+def _config(typed: dict[type, list[Any]]) -> DeclarativeConfig:
+    return DeclarativeConfig(
+        packages=tuple(typed[fbc.Package]),
+        channels=tuple(typed[fbc.Channel]),
+        bundles=tuple(typed[fbc.Bundle]),
+        deprecations=tuple(typed[fbc.Deprecation]),
+        others=tuple(typed[Meta]),
+    )
 
 
 def decode_metas(metas: Sequence[Meta]) -> tuple[DeclarativeConfig, tuple[Finding, ...]]:
     """Type every blob (opm's ``addMeta``); blobs that fail become findings and are left out."""
-    sink = _Sink()
-    for meta in metas:
-        sink.add_meta(meta)
-    return sink.config(), tuple(sink.findings)
+    typed: dict[type, list[Any]] = collections.defaultdict(list)
+    findings: list[Finding] = []
+    _add_typed(metas, typed, findings)
+    return _config(typed), tuple(findings)
 
 
 # --------------------------------------------------------------------------------------------- entry points
@@ -1006,26 +781,30 @@ def load_catalog_text(
     if not data:
         return [], findings
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         message = f"invalid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
         findings.append(_finding("RK-FBC-006", message, file, line, "save the file as UTF-8"))
         return [], findings
-    text = text.removeprefix("\ufeff")
-    if text.lstrip(" \t\r\n").startswith("{"):
-        check_nesting(data, file, yaml=False)
-        docs = _json_docs(text, file, findings)
+    is_json = text.lstrip(" \t\r\n").startswith("{")
+    docs: Iterator[tuple[Any, int]]
+    if is_json:
+        inputs.check_nesting(data, file, yaml=False)
+        docs = ((value, line) for value, line, _, _ in _json_docs(text, file, findings))
+    elif (forbidden := inputs.screen_yaml(data, file).forbidden) is not None:
+        line, code = forbidden  # opm's reader stops there; yaml-rs would drop the rest
+        message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
+        hint = "remove the character; YAML text may not hold NUL or other control characters"
+        findings.append(_finding("RK-FBC-001", message, file, line, hint))
+        return [], findings
     else:
-        forbidden = screen_yaml(data, file).forbidden
-        if forbidden is not None:  # opm's reader stops there; yaml-rs would drop the rest
-            line, code = forbidden
-            message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
-            hint = "remove the character; YAML text may not hold NUL or other control characters"
-            findings.append(_finding("RK-FBC-001", message, file, line, hint))
-            return [], findings
         docs = _yaml_docs(text, file, findings, limits)
-    metas = [meta for doc in docs if (meta := _meta_from_doc(doc, file, findings)) is not None]
+    metas = [
+        meta
+        for value, line in docs
+        if (meta := _meta_from_doc(value, line, file, findings, yaml=not is_json))
+    ]
     return metas, findings
 
 
@@ -1036,11 +815,7 @@ def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
         InputError: the root or a file cannot be read.
         SafetyLimitError: a safety limit refused the input.
     """
-    return load_and_check(root, _no_check, limits)[0]
-
-
-def _no_check(_config: DeclarativeConfig) -> None:
-    return None
+    return load_and_check(root, lambda _config: None, limits)[0]
 
 
 def load_and_check(
@@ -1059,8 +834,11 @@ def load_and_check(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        sink, parse_findings, files = _Sink(), [], []
-        for path in _catalog_files(root, limits):
+        typed: dict[type, list[Any]] = collections.defaultdict(list)
+        parse_findings: list[Finding] = []
+        type_findings: list[Finding] = []
+        files = _catalog_files(root, limits)
+        for path in files:
             try:
                 data = Path(path).read_bytes()
             except OSError as exc:
@@ -1068,11 +846,9 @@ def load_and_check(
             metas, findings = load_catalog_text(data, path, limits)
             del data
             parse_findings.extend(findings)
-            for meta in metas:
-                sink.add_meta(meta)
-            files.append(path)
-        config = sink.config()
-        result = LoadResult(config=config, findings=(*parse_findings, *sink.findings), files=tuple(files))
+            _add_typed(metas, typed, type_findings)
+        config = _config(typed)
+        result = LoadResult(config=config, findings=(*parse_findings, *type_findings), files=tuple(files))
         return result, check(config)
     finally:
         if collecting:

@@ -47,7 +47,7 @@ def _fast(text: str) -> list[Any] | str:
     if forbidden_character(data) is not None:
         return REFUSED
     findings: list[object] = []
-    values = [doc.value for doc in _yaml_docs(text, "f.yaml", findings, LoadLimits())]
+    values = [value for value, _line in _yaml_docs(text, "f.yaml", findings, LoadLimits())]
     return REFUSED if findings else values
 
 
@@ -195,6 +195,11 @@ EDGE_DOCUMENTS = [
     "k: [" + "a, " * 1000 + "0777]\n",
     "k: {" + "a: b, " * 1000 + "c: off}\n",
     "- " + "x" * 3000 + "\n- 1:20\n",
+    "k: [a, &x 0777]\n",  # an anchored flow entry
+    "k: [a, ? 0777]\n",  # an explicit key in a flow sequence
+    "--- [0777]\n",  # a flow collection on the document marker's line
+    "k: {a:[0777, 1.5]}\n",
+    "d: |\n  | v | [1.5](u) |\n  [0o17] x\n",  # Markdown in a block scalar: both read text
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS

@@ -477,3 +477,18 @@ def test_a_collection_key_yaml_rs_reads_is_refused_as_yaml_1_1_refuses_it() -> N
     assert metas == []
     assert _rules(findings) == [("RK-FBC-001", 2), ("RK-FBC-001", 6), ("RK-FBC-001", 9)]
     assert {f.message for f in findings} == {"invalid YAML: mapping keys must be scalars"}
+
+
+def test_markdown_brackets_in_a_block_scalar_keep_the_document_on_yaml_rs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A "[" inside text ("| [25.05](url) |") starts no flow collection: no PyYAML for it (issue 25)."""
+    import releasekit.io.fbc_load as fbc_load
+
+    def refuse(*_args: object) -> object:
+        raise AssertionError("sent to PyYAML")
+
+    monkeypatch.setattr(fbc_load, "_merged_document", refuse)
+    metas, findings = _load("schema: a\nd: |\n  | Slurm | [25.05](https://x.example/) |\n")
+    assert findings == []
+    assert metas[0].data["d"] == "| Slurm | [25.05](https://x.example/) |\n"
