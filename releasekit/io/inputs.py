@@ -33,7 +33,6 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_WALK_DEPTH",
-    "UTF8_BOM",
     "check_nesting",
     "check_regular",
     "contained",
@@ -334,7 +333,6 @@ def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> b
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class YamlScreen(NamedTuple):

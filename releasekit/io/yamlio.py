@@ -70,10 +70,11 @@ read_exponents_as_floats(SafeLoader)
 class YamlContentError(ValueError):
     """Text that is not valid YAML (or has duplicate keys): a content problem, reported as a finding."""
 
-    def __init__(self, message: str, line: int | None) -> None:
+    def __init__(self, message: str, line: int | None, context_line: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.context_line = context_line  # where the construct the parser found broken starts, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,10 +331,11 @@ def iter_yaml_documents(
         while loader.check_event(yaml.DocumentStartEvent):
             yield builder.document()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
+        # the problem's line first, then the context's (each stands in for the other when missing)
+        marks: list[int | None] = [m.line + 1 for m in (exc.problem_mark, exc.context_mark) if m is not None]
+        marks = marks or [None]
         problem = exc.problem or exc.context or "invalid YAML"
-        raise YamlContentError(f"invalid YAML: {problem}", line) from None
+        raise YamlContentError(f"invalid YAML: {problem}", marks[0], marks[-1]) from None
     except yaml.YAMLError as exc:
         raise YamlContentError(f"invalid YAML: {exc}", None) from None
     finally:
