@@ -160,12 +160,13 @@ class _Builder:
         self.constructor = yaml.constructor.SafeConstructor()
         self.plain: dict[str, Any] = {}  # the value of each plain scalar text seen
         self.anchors: dict[str, tuple[Any, int]] = {}  # value and node count
+        self.named: set[str] = set()  # every anchor given so far, the open collections' too
         self.lines: dict[str, int] = {}
 
     def document(self) -> LocatedDocument:
         """The next document (the loader stands before its ``DocumentStartEvent``)."""
         self.loader.get_event()
-        self.anchors, self.lines = {}, {}  # anchors are per document, as in PyYAML
+        self.anchors, self.lines, self.named = {}, {}, set()  # anchors are per document, as in PyYAML
         root = _Open([], "$", self.count, None)
         stack = [root]
         line = self.loader.peek_event().start_mark.line + 1
@@ -197,6 +198,8 @@ class _Builder:
                 f"{self.source}:{at}: YAML expands to more than {self.max_nodes:,} nodes "
                 "(alias expansion?); refusing to load it"
             )
+        if type(event) is not yaml.AliasEvent and event.anchor:
+            self._name(event)
         if type(event) is yaml.ScalarEvent:
             value = self._scalar(event)
             if event.anchor:
@@ -214,6 +217,13 @@ class _Builder:
             )
         return self.anchors[event.anchor]
 
+    def _name(self, event: Any) -> None:
+        """Refuse an anchor given twice in one document, as PyYAML does."""
+        if event.anchor in self.named:
+            line = event.start_mark.line + 1
+            raise YamlContentError(f"invalid YAML: found duplicate anchor {event.anchor!r}", line)
+        self.named.add(event.anchor)
+
     def _key(self, top: _Open, event: Any) -> None:
         """Read a mapping key; a repeated one is an error unless the last one wins."""
         at = event.start_mark.line + 1
@@ -221,6 +231,7 @@ class _Builder:
             merge = event.value == "<<" and event.tag is None and event.implicit[0]
             key = _MERGE if merge else self._scalar(event)
             if event.anchor:
+                self._name(event)
                 self.anchors[event.anchor] = (key, 1)
         else:
             key = self._alias(event)[0] if type(event) is yaml.AliasEvent else top.value

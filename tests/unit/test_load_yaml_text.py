@@ -98,3 +98,6 @@ def test_aliases_merge_keys_and_lines_come_out_as_written() -> None:
     assert doc.line_of("$.items[1]") == 5
     with pytest.raises(YamlContentError, match="undefined alias"):
         load_yaml_documents("a: &a [*a]\n")
+    with pytest.raises(YamlContentError, match="duplicate anchor 'x'") as info:
+        load_yaml_documents("a: &x 1\nb: &x [2]\n")
+    assert info.value.line == 2
