@@ -18,7 +18,6 @@ line starts with ``file`` or ``file:line`` (exit 2):
 from __future__ import annotations
 
 import errno
-import functools
 import os
 import re
 import stat
@@ -33,7 +32,6 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_WALK_DEPTH",
-    "UTF8_BOM",
     "check_nesting",
     "check_regular",
     "contained",
@@ -297,18 +295,13 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
 _INDENT_AS_SPACE = bytes.maketrans(b"\t?:-", b"    ")
 
 
-@functools.lru_cache(maxsize=8)
-def _indent_pattern(columns: int) -> re.Pattern[bytes]:
-    # a newline first: the literal the search skips to (an alternative such as ``\A|\n`` would make it
-    # try every offset); the first line is looked at on its own
-    return re.compile(rb"\n[ \t?:-]{%d}" % columns)
-
-
 def _long_indent(data: bytes, columns: int) -> bool:
     """Whether some line starts with at least ``columns`` indentation or block indicator characters."""
     if data[:columns].translate(_INDENT_AS_SPACE) == b" " * columns:  # the first line
         return True
-    return _indent_pattern(columns).search(data) is not None
+    # a newline first: the literal the search skips to (an alternative such as ``\A|\n`` would make it
+    # try every offset); ``re`` keeps the compiled pattern
+    return re.search(rb"\n[ \t?:-]{%d}" % columns, data) is not None
 
 
 def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
@@ -334,7 +327,6 @@ def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> b
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class YamlScreen(NamedTuple):

@@ -24,7 +24,7 @@ import yaml
 
 from releasekit.errors import TemplateError, one_line
 from releasekit.io.inputs import read_input_text
-from releasekit.io.yamlio import SafeLoader, YamlContentError, load_yaml_documents, read_exponents_as_floats
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents, read_exponents_as_floats
 
 if TYPE_CHECKING:
     from releasekit.io.template_engine import Engine
@@ -49,8 +49,6 @@ _NOT_YAML_PRINTABLE = re.compile("[\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff\\ufe
 
 def _yaml_printable(json_text: str) -> str:
     r"""``json_text`` with the characters YAML refuses or reads as line breaks written as ``\uXXXX``."""
-    if _NOT_YAML_PRINTABLE.search(json_text) is None:
-        return json_text
     return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
 
 
@@ -115,20 +113,6 @@ def to_yaml(value: Any, indent: int = 0) -> str:
     return " " + to_json(value if not isinstance(value, tuple) else list(value))
 
 
-def _context_line(text: str) -> int | None:
-    """Where the construct that broken YAML ``text`` leaves open starts (PyYAML's context mark), if known.
-
-    The loader reports where the parser noticed the problem, often the line after the broken value.
-    """
-    try:
-        for _ in yaml.compose_all(text, Loader=SafeLoader):
-            pass
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.context_mark or exc.problem_mark
-        return mark.line + 1 if mark is not None else None
-    return None
-
-
 class TemplateSet:
     """The templates of one folder, rendered in a strict, bounded sandbox."""
 
@@ -180,8 +164,8 @@ class TemplateSet:
         try:
             return load_yaml_text(text, source=name)
         except ValueError as exc:  # YamlContentError or SafetyLimitError
-            out_line = _context_line(text) if isinstance(exc, YamlContentError) else None
-            out_line = out_line or getattr(exc, "line", None)
+            # the parser notices a problem where it stops, often the line after the broken value
+            out_line = getattr(exc, "context_line", None) or getattr(exc, "line", None)
             where = self._source_line(name, text, out_line)
             problem = str(exc).splitlines()[0].removeprefix("invalid YAML: ")
             raise TemplateError(

@@ -1,13 +1,12 @@
 """Safe YAML loading that remembers where every value came from.
 
-Adapter module (may read files). Uses PyYAML's C composer when available, then builds plain
-Python values from the node tree itself, so that:
+Adapter module (may read files). Builds plain Python values from the events of PyYAML's parser (C where
+available) in one pass, so that:
 
 - every mapping key and sequence item gets a JSON path (``$.spec.install[0]``) mapped to its 1-based line;
 - duplicate keys are reported as content errors with the line of the second key;
-- aliases cannot blow up: the composed tree's expanded size is counted (each shared node once) before
-  anything is built, and construction counts nodes too, stopping at ``max_nodes``
-  (:class:`releasekit.errors.SafetyLimitError`), however the anchors nest;
+- aliases cannot blow up: an alias counts the nodes of the value it names (built once and shared), and
+  the count stops at ``max_nodes`` (:class:`releasekit.errors.SafetyLimitError`), however the anchors nest;
 - nesting deeper than :data:`releasekit.io.inputs.MAX_DEPTH` is refused before parsing, and an integer
   over Python's digit limit is a content error, not a ``ValueError``;
 - only plain data types come out (str, int, float, bool, None, list, dict), as ``yaml.safe_load`` gives.
@@ -18,7 +17,7 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,10 +70,11 @@ read_exponents_as_floats(SafeLoader)
 class YamlContentError(ValueError):
     """Text that is not valid YAML (or has duplicate keys): a content problem, reported as a finding."""
 
-    def __init__(self, message: str, line: int | None) -> None:
+    def __init__(self, message: str, line: int | None, context_line: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.context_line = context_line  # where the construct the parser found broken starts, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,53 +122,180 @@ def json_path(parent: str, key: object) -> str:
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_MERGE_TAG = "tag:yaml.org,2002:merge"
 _VALUE_TAG = "tag:yaml.org,2002:value"
 _INT_TAG = "tag:yaml.org,2002:int"
-
-_BOOL_TRUE = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}
 _INF = float("inf")
 _INFINITY_SPELLINGS = frozenset(f"{sign}.{inf}" for sign in ("", "+", "-") for inf in ("inf", "Inf", "INF"))
+_NO_KEY: Any = object()
+_MERGE: Any = object()
+
+
+@dataclass(slots=True)
+class _Open:
+    """A mapping or sequence being filled, and where it is."""
+
+    value: Any
+    path: str
+    start: int  # the node count after its own node: an anchored collection's size is the difference
+    anchor: str | None
+    key: Any = _NO_KEY  # a mapping's key waiting for its value (_MERGE for ``<<``)
+    child: str = ""  # that key's path
+    merges: list[Any] = field(default_factory=list)
 
 
 class _Builder:
-    """Turns a composed node tree into plain values, counting nodes and recording lines."""
+    """Plain values from PyYAML's event stream in one pass, counting nodes and recording lines.
 
-    def __init__(self, max_nodes: int, track: bool, last_key_wins: bool = False) -> None:
+    An alias is the value its anchor built (shared, as ``yaml.safe_load`` shares it) and counts as many
+    nodes as that value has, so an alias bomb reaches ``max_nodes`` after a handful of events.
+    """
+
+    def __init__(self, loader: Any, max_nodes: int, track: bool, last_key_wins: bool, source: str) -> None:
+        self.loader = loader
         self.max_nodes = max_nodes
         self.track = track
         self.last_key_wins = last_key_wins
+        self.source = source
         self.count = 0
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.plain: dict[str, Any] = {}  # the value of each plain scalar text seen
+        self.anchors: dict[str, tuple[Any, int]] = {}  # value and node count
+        self.named: set[str] = set()  # every anchor given so far, the open collections' too
         self.lines: dict[str, int] = {}
-        self._constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 
-    def build(self, node: yaml.Node, path: str) -> Any:
-        self.count += 1
+    def document(self) -> LocatedDocument:
+        """The next document (the loader stands before its ``DocumentStartEvent``)."""
+        self.loader.get_event()
+        self.anchors, self.lines, self.named = {}, {}, set()  # anchors are per document, as in PyYAML
+        root = _Open([], "$", self.count, None)
+        stack = [root]
+        line = self.loader.peek_event().start_mark.line + 1
+        while True:
+            event = self.loader.get_event()
+            top = stack[-1]
+            kind = type(event)
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                stack.pop()
+                self._add(stack[-1], self._close(top))
+            elif kind is yaml.DocumentEndEvent:
+                return LocatedDocument(data=root.value[0], line=line, lines=self.lines)
+            elif top.key is _NO_KEY and type(top.value) is dict:
+                self._key(top, event)
+            else:
+                self._node(event, top, stack)
+
+    def _node(self, event: Any, top: _Open, stack: list[_Open]) -> None:
+        """Count a value's node and place a scalar or alias, or open a collection."""
+        at = event.start_mark.line + 1
+        path = top.child
+        if self.track and type(top.value) is list:
+            path = top.path if top is stack[0] else f"{top.path}[{len(top.value)}]"
+            self.lines.setdefault(path, at)
+        value, size = self._alias(event) if type(event) is yaml.AliasEvent else (None, 1)
+        self.count += size
         if self.count > self.max_nodes:
             raise SafetyLimitError(
-                f"YAML expands to more than {self.max_nodes:,} nodes (alias expansion?); refusing to load it"
+                f"{self.source}:{at}: YAML expands to more than {self.max_nodes:,} nodes "
+                "(alias expansion?); refusing to load it"
             )
-        if self.track:
-            self.lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.ScalarNode):
-            return self._scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(child, f"{path}[{i}]") for i, child in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, path)
-        raise YamlContentError(
-            f"unsupported YAML node {node.tag}", node.start_mark.line + 1
-        )  # pragma: no cover
+        if type(event) is not yaml.AliasEvent and event.anchor:
+            self._name(event)
+        if type(event) is yaml.ScalarEvent:
+            value = self._scalar(event)
+            if event.anchor:
+                self.anchors[event.anchor] = (value, 1)
+        elif type(event) is not yaml.AliasEvent:
+            opened: Any = {} if type(event) is yaml.MappingStartEvent else []
+            stack.append(_Open(opened, path, self.count, event.anchor))
+            return
+        self._add(top, value)
 
-    def _scalar(self, node: yaml.ScalarNode) -> Any:
-        if node.tag == _STR_TAG:  # what the constructor gives a string (construct_yaml_str), without the call
-            return node.value
+    def _alias(self, event: Any) -> tuple[Any, int]:
+        if event.anchor not in self.anchors:  # undefined, or naming a collection that is still open
+            raise YamlContentError(
+                f"invalid YAML: found undefined alias {event.anchor!r}", event.start_mark.line + 1
+            )
+        return self.anchors[event.anchor]
+
+    def _name(self, event: Any) -> None:
+        """Refuse an anchor given twice in one document, as PyYAML does."""
+        if event.anchor in self.named:
+            line = event.start_mark.line + 1
+            raise YamlContentError(f"invalid YAML: found duplicate anchor {event.anchor!r}", line)
+        self.named.add(event.anchor)
+
+    def _key(self, top: _Open, event: Any) -> None:
+        """Read a mapping key; a repeated one is an error unless the last one wins."""
+        at = event.start_mark.line + 1
+        if type(event) is yaml.ScalarEvent:
+            merge = event.value == "<<" and event.tag is None and event.implicit[0]
+            key = _MERGE if merge else self._scalar(event)
+            if event.anchor:
+                self._name(event)
+                self.anchors[event.anchor] = (key, 1)
+        else:
+            key = self._alias(event)[0] if type(event) is yaml.AliasEvent else top.value
+            if type(key) in (dict, list):
+                raise YamlContentError("mapping keys must be scalars", at)
+        if key in top.value and not self.last_key_wins:
+            raise YamlContentError(f"duplicate key {key!r} (first given earlier in the same mapping)", at)
+        top.key = key
+        if self.track and key is not _MERGE:
+            top.child = json_path(top.path, key)
+            self.lines.setdefault(top.child, at)  # a value's line is its key's line
+
+    def _add(self, top: _Open, value: Any) -> None:
+        if type(top.value) is list:
+            top.value.append(value)
+        elif top.key is _MERGE:
+            top.merges.append(value)
+        else:
+            top.value[top.key] = value
+        top.key = _NO_KEY
+
+    def _close(self, done: _Open) -> Any:
+        """A finished collection; ``<<`` merge keys give their mappings' keys (explicit keys win, as in PyYAML)."""
+        value = done.value
+        if done.merges:
+            merged: dict[Any, Any] = {}
+            for source in done.merges:
+                for mapping in source if type(source) is list else [source]:
+                    if type(mapping) is dict:
+                        for key, item in mapping.items():
+                            merged.setdefault(key, item)
+            value = {key: item for key, item in merged.items() if key not in value} | value
+        if done.anchor:
+            self.anchors[done.anchor] = (value, self.count - done.start + 1)
+        return value
+
+    def _scalar(self, event: Any) -> Any:
+        plain = event.tag is None
+        if plain and not event.implicit[0]:  # quoted or block text
+            return event.value
+        if plain and event.value in self.plain:
+            return self.plain[event.value]
+        tag = (
+            event.tag
+            if event.tag not in (None, "!")
+            else self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        )
+        value = event.value
+        if tag != _STR_TAG:
+            value = self._construct(
+                yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, event.style)
+            )
+        if plain:
+            self.plain[event.value] = value
+        return value
+
+    def _construct(self, node: yaml.ScalarNode) -> Any:
+        """A scalar of a tag other than ``str``, as opm reads it where PyYAML would differ or fail."""
         if node.tag == _VALUE_TAG and not node.style:  # plain: None (Python loader) or "" (C loader)
             # a plain "=": PyYAML resolves it to YAML 1.1's value type and has no constructor for it;
             # go-yaml (opm) reads the text, and releasekit's catalog writer writes it unquoted as opm does
             return node.value
         try:
-            value = self._constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise YamlContentError(str(exc).splitlines()[0], node.start_mark.line + 1) from None
         except ValueError as exc:
@@ -181,92 +308,13 @@ class _Builder:
                 f"number {node.value[:20]}... is too long ({exc.args[0].split(':')[0]})",
                 node.start_mark.line + 1,
             ) from None
-        if isinstance(value, _dt.datetime | _dt.date):
-            # keep timestamps as written: catalogs and CSVs treat them as strings
-            return node.value
-        if isinstance(value, bytes):
+        if isinstance(value, _dt.datetime | _dt.date | bytes):
+            # keep timestamps as written (catalogs and CSVs treat them as strings), and binary as text
             return node.value
         if type(value) is float and value in (_INF, -_INF) and node.value not in _INFINITY_SPELLINGS:
             # a number past float64's range (1.0e+999): go-yaml's ParseFloat fails, so opm keeps the text
             return node.value
         return value
-
-    def _mapping(self, node: yaml.MappingNode, path: str) -> dict[Any, Any]:
-        result: dict[Any, Any] = {}
-        pairs: Iterable[tuple[yaml.Node, yaml.Node]] = node.value
-        if any(key_node.tag == _MERGE_TAG for key_node, _ in node.value):
-            pairs = _flatten_merge(node)
-        for key_node, value_node in pairs:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise YamlContentError("mapping keys must be scalars", key_node.start_mark.line + 1)
-            key = key_node.value if key_node.tag == _STR_TAG else self._scalar(key_node)
-            if type(key) is not str and not isinstance(key, str | int | float | bool) and key is not None:
-                key = str(key)
-            if key in result and not self.last_key_wins:
-                raise YamlContentError(
-                    f"duplicate key {key!r} (first given earlier in the same mapping)",
-                    key_node.start_mark.line + 1,
-                )
-            child = json_path(path, key)
-            if self.track:  # a value's line is its key's line
-                self.lines.setdefault(child, key_node.start_mark.line + 1)
-            result[key] = self.build(value_node, child)
-        return result
-
-
-def _flatten_merge(node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Node]]:
-    """Yield key/value node pairs, expanding ``<<`` merge keys (explicit keys win, as in PyYAML)."""
-    merged: list[tuple[yaml.Node, yaml.Node]] = []
-    own: list[tuple[yaml.Node, yaml.Node]] = []
-    for key_node, value_node in node.value:
-        if key_node.tag == _MERGE_TAG:
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            for source in sources:
-                if isinstance(source, yaml.MappingNode):
-                    merged.extend(_flatten_merge(source))
-        else:
-            own.append((key_node, value_node))
-    own_keys = {k.value for k, _ in own if isinstance(k, yaml.ScalarNode)}
-    seen: set[str] = set()
-    for key_node, value_node in merged:
-        if key_node.value in own_keys or key_node.value in seen:
-            continue
-        seen.add(key_node.value)
-        yield key_node, value_node
-    yield from own
-
-
-def _check_expansion(root: yaml.Node, budget: int, source: str) -> None:
-    """Refuse a document whose aliases expand past ``budget`` nodes, before building anything.
-
-    The composed tree shares one node per anchor, so its expanded size is counted once per distinct node
-    (iteratively): an alias bomb is refused in milliseconds, as the catalog path refuses it.
-    """
-    sizes: dict[int, int] = {}
-    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while pending:
-        node, done = pending.pop()
-        key = id(node)
-        if key in sizes:
-            continue
-        if isinstance(node, yaml.ScalarNode):
-            sizes[key] = 1
-            continue
-        children: list[yaml.Node] = (
-            [child for pair in node.value for child in pair]
-            if isinstance(node, yaml.MappingNode)
-            else list(node.value)
-        )
-        if done:
-            sizes[key] = 1 + sum(sizes.get(id(child), 1) for child in children)
-            if sizes[key] > budget:
-                raise SafetyLimitError(
-                    f"{source}:{node.start_mark.line + 1}: YAML expands to more than {budget:,} nodes "
-                    "(alias expansion?); refusing to load it"
-                )
-            continue
-        pending.append((node, True))
-        pending.extend((child, False) for child in children if id(child) not in sizes)
 
 
 def iter_yaml_documents(
@@ -288,25 +336,17 @@ def iter_yaml_documents(
     """
     check_nesting(text.encode("utf-8", "surrogatepass"), source, yaml=True)
     loader = SafeLoader(text)
-    budget = max_nodes
-    # without an anchor there is no alias, so no node is shared and the builder's own count is the size
-    anchored = "&" in text
+    builder = _Builder(loader, max_nodes, track_paths, last_key_wins, source)
     try:
-        while loader.check_node():
-            node = loader.get_node()
-            if node is None:  # pragma: no cover - check_node said there is one
-                break
-            if anchored:
-                _check_expansion(node, budget, source)
-            builder = _Builder(budget, track_paths, last_key_wins)
-            data = builder.build(node, "$")
-            budget -= builder.count
-            yield LocatedDocument(data=data, line=node.start_mark.line + 1, lines=builder.lines)
+        loader.get_event()  # StreamStartEvent
+        while loader.check_event(yaml.DocumentStartEvent):
+            yield builder.document()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
+        # the problem's line first, then the context's (each stands in for the other when missing)
+        marks: list[int | None] = [m.line + 1 for m in (exc.problem_mark, exc.context_mark) if m is not None]
+        marks = marks or [None]
         problem = exc.problem or exc.context or "invalid YAML"
-        raise YamlContentError(f"invalid YAML: {problem}", line) from None
+        raise YamlContentError(f"invalid YAML: {problem}", marks[0], marks[-1]) from None
     except yaml.YAMLError as exc:
         raise YamlContentError(f"invalid YAML: {exc}", None) from None
     finally:

@@ -6,14 +6,15 @@ does (:data:`releasekit.io.yamlio.EXPONENT_FLOAT`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from releasekit.errors import TemplateError
+from releasekit.errors import SafetyLimitError, TemplateError
 from releasekit.io.templates import TemplateSet, load_yaml_text
-from releasekit.io.yamlio import SafeLoader, YamlContentError
+from releasekit.io.yamlio import SafeLoader, YamlContentError, load_yaml_documents
 from tests.conftest import REPO_ROOT
 
 FILES = sorted((REPO_ROOT / "bundle-templates").glob("*.yaml")) + sorted(
@@ -51,3 +52,52 @@ def test_invalid_rendered_yaml_names_the_template_line(tmp_path: Path) -> None:
         TemplateError, match=r"t\.yaml\.j2:2: the rendered YAML is invalid at output line 2: "
     ):
         TemplateSet(tmp_path).render_yaml("t.yaml.j2", {})
+
+
+def _bomb(levels: int) -> str:
+    """Each level names the previous one ten times: 10**levels nodes once expanded."""
+    return "a0: &a0 [x, x]\n" + "".join(
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, levels + 1)
+    )
+
+
+def _traced_lines(text: str, max_nodes: int) -> int:
+    """Python lines run while loading ``text`` (a timing-free measure of the work)."""
+    count = 0
+
+    def trace(_frame: object, event: str, _arg: object) -> object:
+        nonlocal count
+        count += event == "line"
+        return trace
+
+    sys.settrace(trace)
+    try:
+        load_yaml_documents(text, max_nodes=max_nodes, source="bomb.yaml")
+    except SafetyLimitError:
+        pass
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_an_alias_bomb_is_refused_by_the_node_count_after_a_few_events() -> None:
+    with pytest.raises(SafetyLimitError, match=r"bomb\.yaml:\d+: .*alias"):
+        load_yaml_documents(_bomb(9), source="bomb.yaml")
+    # an alias counts the nodes of what it names without building them again: the work grows with the
+    # text, not with the expansion, whether the count refuses the document or not
+    for max_nodes in (1_000, 10**40):
+        assert _traced_lines(_bomb(30), max_nodes) <= 2.5 * _traced_lines(_bomb(15), max_nodes)
+
+
+def test_aliases_merge_keys_and_lines_come_out_as_written() -> None:
+    text = "base: &b {k: v, n: 1}\nitems:\n  - <<: *b\n    n: 2\n  - *b\n"
+    (doc,) = load_yaml_documents(text)
+    assert doc.data == {"base": {"k": "v", "n": 1}, "items": [{"k": "v", "n": 2}, {"k": "v", "n": 1}]}
+    assert list(doc.data["items"][0]) == ["k", "n"]  # merged keys first, as PyYAML orders them
+    assert doc.line_of("$.items[0].n") == 4
+    assert doc.line_of("$.items[1]") == 5
+    with pytest.raises(YamlContentError, match="undefined alias"):
+        load_yaml_documents("a: &a [*a]\n")
+    with pytest.raises(YamlContentError, match="duplicate anchor 'x'") as info:
+        load_yaml_documents("a: &x 1\nb: &x [2]\n")
+    assert info.value.line == 2
