@@ -35,10 +35,9 @@ RULES: Final[dict[str, str]] = {
     "RK-KONFLUX-009": "bundle image not pinned by digest",
     "RK-KONFLUX-010": "bundle image not from registry.redhat.io (or registry.stage.redhat.io)",
 }
-"""What each rule id finds."""
 
 RELEASE_REGISTRIES = ("registry.redhat.io/", "registry.stage.redhat.io/")
-RULE_IDS = tuple(f"RK-KONFLUX-{n:03d}" for n in range(1, 11))
+RULE_IDS = tuple(RULES)
 CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"
 _FOLDER = re.compile(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 _BASE = re.compile(

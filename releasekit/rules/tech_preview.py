@@ -54,7 +54,6 @@ RULES: Final[dict[str, RuleFacts]] = {
         "an experimental stream with releases does not set `blockClusterUpgrades: true`"
     ),
 }
-"""What each rule id finds."""
 
 CATALOG_RULES: Final = ("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012")
 CSV_RULES: Final = ("RK-BUNDLE-110", "RK-BUNDLE-111", "RK-BUNDLE-112")

@@ -176,7 +176,6 @@ RULES: Final[dict[str, RuleFacts]] = {
         "(ours) a CRD serves none of its versions (the API server accepts it)", Severity.WARNING
     ),
 }
-"""What each rule id finds."""
 
 Validator = Callable[[Bundle, ValidationOptions], list[Finding]]
 
