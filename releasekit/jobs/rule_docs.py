@@ -12,14 +12,13 @@ import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import releasekit.rules
-from releasekit.io import fbc_load
 from releasekit.io.atomic import write_text_atomic
 from releasekit.model import acknowledgement
 from releasekit.model.finding import Severity
-from releasekit.model.ruledoc import RuleDoc
-from releasekit.rules import fbc, graph
+from releasekit.model.ruledoc import RuleDoc, RuleFacts
 from releasekit.rules.explain import EXAMPLES
 
 __all__ = ["FAMILIES", "all_rule_docs", "main", "render_rules_markdown"]
@@ -226,42 +225,30 @@ DETAILS: Mapping[str, tuple[str, str, str]] = {
 }
 """Rules whose why, example and fix say more than their family's."""
 
-OUTSIDE_RULES: Mapping[str, tuple[str, Severity | None]] = {
-    "RK-FBC-054": ("input refused: unreadable, or over a safety limit (the command exits 2)", Severity.ERROR),
-    "RK-STREAM-040": (
+OUTSIDE_RULES: Mapping[str, RuleFacts] = {
+    "RK-FBC-001": RuleFacts("file is not valid YAML or JSON", None),
+    "RK-FBC-002": RuleFacts("a document is not an object (opm: `cannot unmarshal array ...`)", None),
+    "RK-FBC-003": RuleFacts("duplicate keys (case-folded at the top level, as opm; exact anywhere)", None),
+    "RK-FBC-004": RuleFacts("`schema`/`package`/`name` is not a string", None),
+    "RK-FBC-005": RuleFacts("object without `schema` (opm: `is missing root schema field`)", None),
+    "RK-FBC-006": RuleFacts("file is not valid UTF-8", None),
+    "RK-FBC-007": RuleFacts(
+        "an `olm.package`/`olm.channel`/`olm.bundle`/`olm.deprecations` field has the wrong type", None
+    ),
+    "RK-FBC-008": RuleFacts("an `olm.bundle.object` payload cannot be decoded", None),
+    "RK-FBC-054": RuleFacts("input refused: unreadable, or over a safety limit (the command exits 2)"),
+    "RK-STREAM-040": RuleFacts(
         "releasekit.yaml does not match its JSON Schema, or names paths that cannot work (a Containerfile "
-        "named as the FBC folder, a root among the inputs or through a file); the default layout is used meanwhile",
-        Severity.ERROR,
+        "named as the FBC folder, a root among the inputs or through a file); the default layout is used meanwhile"
     ),
 }
-"""Rule ids no rules module defines (the CLI's refusal finding, the layout configuration's schema finding)."""
+"""Rule ids no rules module defines: the loader's (:mod:`releasekit.io.fbc_load`), the CLI's refusal finding,
+the layout configuration's schema finding."""
 
 _OWN_BUNDLE_WHY = (
     "operator-sdk lets it pass, but a released bundle that breaks it breaks what the stream promises "
     "(stable APIs, images pinned to the release registries, the OpenShift versions it ships to)."
 )
-
-_TABLE_LINE = re.compile(r"^(RK-[A-Z]+-\d{3})\s+(?:(E|W|I|W/E|E/W|error|warning|info)\s+)?(\S.*)$")
-_SEVERITY = {"E": Severity.ERROR, "error": Severity.ERROR, "W": Severity.WARNING, "warning": Severity.WARNING}
-_SEVERITY |= {"I": Severity.INFO, "info": Severity.INFO}
-
-
-def _from_docstring(doc: str | None) -> dict[str, tuple[str, Severity | None]]:
-    """``RK-…`` rows of the reST tables in a docstring; an indented line continues the row above it."""
-    out: dict[str, tuple[str, Severity | None]] = {}
-    last = ""
-    for line in (doc or "").splitlines():
-        match = _TABLE_LINE.match(line.strip())
-        if match:
-            rid, sev, title = match.groups()
-            out[rid] = (title.replace("``", "`").strip(), _SEVERITY.get(sev or ""))
-            last = rid
-        elif last and line.startswith("    ") and line.strip() and not line.strip().startswith("="):
-            title, sev = out[last]
-            out[last] = (f"{title} {line.strip().replace('``', '`')}", sev)
-        else:
-            last = ""
-    return out
 
 
 def _plain(text: str) -> str:
@@ -275,31 +262,19 @@ def _family(rule_id: str) -> str:
 
 @cache
 def all_rule_docs() -> dict[str, RuleDoc]:
-    """Every rule id releasekit has, explained (sorted by id)."""
+    """Every rule id releasekit has, explained (sorted by id), from the ``RULES`` tables of the rule modules."""
     found = sorted(
         pkgutil.walk_packages(releasekit.rules.__path__, "releasekit.rules."), key=lambda i: i.name
     )
-    modules = [fbc_load, acknowledgement] + [importlib.import_module(info.name) for info in found]
-    titles: dict[str, tuple[str, Severity | None, str]] = {}
-    for module in modules:  # the id tables in the rule modules' docstrings: title and severity
-        for rid, (title, sev) in _from_docstring(module.__doc__).items():
-            titles.setdefault(rid, (title, sev, ""))
-    for module in modules:  # ``RULES = {id: title}`` tables: the title
-        table = getattr(module, "RULES", None)
-        if isinstance(table, Mapping):
-            for rid, title in table.items():
-                if isinstance(rid, str) and isinstance(title, str):
-                    _, sev, fix = titles.get(rid, ("", None, ""))
-                    titles[rid] = (title, sev, fix)
-    for rid, (title, sev) in OUTSIDE_RULES.items():
-        titles.setdefault(rid, (title, sev, ""))
-    for info in fbc.RULES.values():
-        titles[info.id] = (info.title, info.severity, info.hint)
-    for rule in graph.RULES.values():
-        titles[rule.id] = (rule.title, rule.severity, rule.hint)
+    tables: list[Mapping[str, Any]] = [OUTSIDE_RULES, acknowledgement.RULES]
+    tables += [getattr(importlib.import_module(info.name), "RULES", {}) for info in found]
+    facts: dict[str, tuple[str, Severity | None, str]] = {}
+    for table in tables:  # ``id: title`` where the finding decides the severity, else RuleFacts or RuleInfo
+        for rid, info in table.items():
+            facts[rid] = (info, None, "") if isinstance(info, str) else (info.title, info.severity, info.hint)
     out: dict[str, RuleDoc] = {}
-    for rid in sorted(titles):
-        title, sev, fix = titles[rid]
+    for rid in sorted(facts):
+        title, sev, fix = facts[rid]
         why, example, family_fix = DETAILS.get(rid) or FAMILIES.get(_family(rid), ("", "", ""))
         if rid in DETAILS:
             fix = family_fix
@@ -309,7 +284,7 @@ def all_rule_docs() -> dict[str, RuleDoc]:
         if title.startswith("(ours") and rid not in DETAILS:
             why = _OWN_BUNDLE_WHY
         fix = _plain(fix) or family_fix
-        out[rid] = RuleDoc(id=rid, severity=sev, title=title.rstrip("."), why=why, example=example, fix=fix)
+        out[rid] = RuleDoc(id=rid, severity=sev, title=title, why=why, example=example, fix=fix)
     return out
 
 

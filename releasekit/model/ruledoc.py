@@ -6,7 +6,20 @@ from dataclasses import dataclass
 
 from releasekit.model.finding import Severity
 
-__all__ = ["RuleDoc", "rule_anchor"]
+__all__ = ["RuleDoc", "RuleFacts", "rule_anchor"]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleFacts:
+    """A rule as the ``RULES`` table of its module registers it (:class:`releasekit.rules.fbc.RuleInfo` is alike).
+
+    ``severity`` is None where the context decides it (warning or error); ``hint`` is the generic fix. A table
+    whose rules have no fixed severity maps each id to its title alone.
+    """
+
+    title: str
+    severity: Severity | None = Severity.ERROR
+    hint: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

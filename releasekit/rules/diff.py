@@ -4,19 +4,7 @@ Pure core: the caller (:mod:`releasekit.jobs.check`) loads both revisions and ha
 package's catalog at base and head (:class:`PackageCatalog`) and the streams of both; nothing here reads
 files or git.
 
-Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
-
-=========== ========= ==========================================================================
-id          severity  what it finds
-=========== ========= ==========================================================================
-RK-DIFF-001 error     ``catalog/`` out of sync with ``streams/`` (:mod:`releasekit.jobs.catalog_build`)
-RK-DIFF-002 info      a catalog changed: bundles, channels, edges added or removed, default channel moved
-RK-DIFF-003 error     a published bundle left a channel or its catalog (Konflux's pruning rule)
-RK-DIFF-004 error     a published channel was removed (Konflux's pruning rule)
-RK-DIFF-005 error     a released bundle's content changed (image, properties, CSV metadata, related images)
-RK-DIFF-006 error     a released version's recorded facts in ``streams/`` changed (or the release vanished)
-RK-DIFF-007 error     a user is stranded: a version installable at base no longer reaches a channel head
-=========== ========= ==========================================================================
+Rule ids (``RK-DIFF-NNN``, stable, never renumbered), titles and severities: :data:`RULES`.
 
 Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
 with the base's published pairs, so a stranding new at head is an error and a published one a warning.
@@ -35,6 +23,7 @@ from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.graph import Edge, PackageGraph
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import Release, Stream, openshift_order
 from releasekit.model.version import Version
 from releasekit.rules.graph import (
@@ -80,14 +69,14 @@ RULE_BUNDLE_CONTENT = "RK-DIFF-005"
 RULE_RECORDED_FACTS = "RK-DIFF-006"
 RULE_STRANDED = "RK-DIFF-007"
 
-RULES: Final[dict[str, str]] = {
-    RULE_DRIFT: "catalog/ is out of sync with streams/",
-    RULE_CHANGES: "a catalog changed (bundles, channels, edges, default channel)",
-    RULE_BUNDLE_REMOVED: "a published bundle was removed from a channel or catalog",
-    RULE_CHANNEL_REMOVED: "a published channel was removed",
-    RULE_BUNDLE_CONTENT: "a released bundle's content changed",
-    RULE_RECORDED_FACTS: "a released version's recorded facts in streams/ changed",
-    RULE_STRANDED: "a version installable at base no longer reaches a channel head",
+RULES: Final[dict[str, RuleFacts]] = {
+    RULE_DRIFT: RuleFacts("catalog/ is out of sync with streams/"),
+    RULE_CHANGES: RuleFacts("a catalog changed (bundles, channels, edges, default channel)", Severity.INFO),
+    RULE_BUNDLE_REMOVED: RuleFacts("a published bundle was removed from a channel or catalog"),
+    RULE_CHANNEL_REMOVED: RuleFacts("a published channel was removed"),
+    RULE_BUNDLE_CONTENT: RuleFacts("a released bundle's content changed"),
+    RULE_RECORDED_FACTS: RuleFacts("a released version's recorded facts in streams/ changed"),
+    RULE_STRANDED: RuleFacts("a version installable at base no longer reaches a channel head"),
 }
 
 EXEMPT_CHANNEL_WORDS: Final = ("dev-preview", "pre-ga", "candidate")

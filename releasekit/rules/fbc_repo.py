@@ -7,21 +7,9 @@ values (``openshift`` holds the pair's label). In such a repository there is no 
 in the base is treated as published. :mod:`releasekit.rules.diff` still reports the summary (RK-DIFF-002),
 removed bundles and channels (RK-DIFF-003/004) and users stranded in a catalog (RK-DIFF-007).
 
-Rule ids are stable (``RK-DIFF-NNN``, never renumbered):
-
-=========== ========= ==========================================================================
-id          severity  what it finds
-=========== ========= ==========================================================================
-RK-DIFF-020 error     a package's catalog published at base is gone (a warning where the whole
-                      OpenShift catalog was dropped: versions leave support)
-RK-DIFF-021 info      a package's catalog (or a whole OpenShift catalog) was added
-RK-DIFF-022 info      a catalog root moved to another folder (paired by OpenShift version and package)
-RK-DIFF-023 warning   a published bundle's blob changed (names the image or blob digests before and after;
-                      an error where ``check --published`` shows the bundle released)
-RK-DIFF-024 info      a channel's head changed, or a new channel has its first head
-RK-DIFF-025 warning   a channel entry's skipRange no longer covers versions it covered at base
-RK-DIFF-026 error     a new bundle's image or related image is not pinned by digest
-=========== ========= ==========================================================================
+Rule ids (``RK-DIFF-NNN``, stable, never renumbered), titles and severities: :data:`RULES`. RK-DIFF-020 is a
+warning where a whole OpenShift catalog was dropped (versions leave support), RK-DIFF-023 an error where
+``check --published`` shows the bundle released.
 """
 
 from __future__ import annotations
@@ -37,6 +25,7 @@ from typing import Any, Final
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.version import RangeError, parse_range
 from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
@@ -75,14 +64,14 @@ RULE_HEAD_CHANGED = "RK-DIFF-024"
 RULE_SKIPRANGE_NARROWED = "RK-DIFF-025"
 RULE_NOT_PINNED = "RK-DIFF-026"
 
-RULES: Final[dict[str, str]] = {
-    RULE_CATALOG_DROPPED: "a published package catalog or OpenShift catalog was dropped",
-    RULE_CATALOG_ADDED: "a package catalog or OpenShift catalog was added",
-    RULE_ROOT_MOVED: "a catalog root moved to another folder",
-    RULE_BLOB_CHANGED: "a published bundle's blob changed",
-    RULE_HEAD_CHANGED: "a channel's head changed",
-    RULE_SKIPRANGE_NARROWED: "a skipRange no longer covers versions it covered",
-    RULE_NOT_PINNED: "a new bundle's image is not pinned by digest",
+RULES: Final[dict[str, RuleFacts]] = {
+    RULE_CATALOG_DROPPED: RuleFacts("a published package catalog or OpenShift catalog was dropped"),
+    RULE_CATALOG_ADDED: RuleFacts("a package catalog or OpenShift catalog was added", Severity.INFO),
+    RULE_ROOT_MOVED: RuleFacts("a catalog root moved to another folder", Severity.INFO),
+    RULE_BLOB_CHANGED: RuleFacts("a published bundle's blob changed", Severity.WARNING),
+    RULE_HEAD_CHANGED: RuleFacts("a channel's head changed", Severity.INFO),
+    RULE_SKIPRANGE_NARROWED: RuleFacts("a skipRange no longer covers versions it covered", Severity.WARNING),
+    RULE_NOT_PINNED: RuleFacts("a new bundle's image is not pinned by digest"),
 }
 
 DEPRECATE_HINT: Final = (

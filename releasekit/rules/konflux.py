@@ -1,35 +1,43 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
 Pure core: the caller describes each fragment (:class:`~releasekit.model.fragment.FragmentFacts`); the
-rules return findings.
-
-=============== ==================================================================================
-RK-KONFLUX-001  a fragment folder is not named after an OpenShift version (``v4.18``)
-RK-KONFLUX-002  no Containerfile beside the catalog
-RK-KONFLUX-003  base image is not ose-operator-registry(-rhel9) from openshift4/openshift5/brew
-RK-KONFLUX-004  base image tag differs from the fragment's OpenShift version
-RK-KONFLUX-005  the ``operators.operatorframework.io.index.configs.v1`` label is missing
-RK-KONFLUX-006  FBC root does not hold ``<package>/catalog.{json,yaml}``
-RK-KONFLUX-007  the fragment has no package
-RK-KONFLUX-008  bundle metadata format does not match the OpenShift version (csv.metadata from 4.17)
-RK-KONFLUX-009  bundle image not pinned by digest
-RK-KONFLUX-010  bundle image not from registry.redhat.io (or registry.stage.redhat.io)
-=============== ==================================================================================
+rules return findings. Rule ids (stable, never renumbered) and titles: :data:`RULES`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Final
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
 from releasekit.model.finding import Finding, Location, make_finding
 from releasekit.model.fragment import FragmentFacts
 
-__all__ = ["RELEASE_REGISTRIES", "RULE_IDS", "FragmentFacts", "check_fragment", "parse_openshift_folder"]
+__all__ = [
+    "RELEASE_REGISTRIES",
+    "RULES",
+    "RULE_IDS",
+    "FragmentFacts",
+    "check_fragment",
+    "parse_openshift_folder",
+]
+
+RULES: Final[dict[str, str]] = {
+    "RK-KONFLUX-001": "a fragment folder is not named after an OpenShift version (`v4.18`)",
+    "RK-KONFLUX-002": "no Containerfile beside the catalog",
+    "RK-KONFLUX-003": "base image is not ose-operator-registry(-rhel9) from openshift4/openshift5/brew",
+    "RK-KONFLUX-004": "base image tag differs from the fragment's OpenShift version",
+    "RK-KONFLUX-005": "the `operators.operatorframework.io.index.configs.v1` label is missing",
+    "RK-KONFLUX-006": "FBC root does not hold `<package>/catalog.{json,yaml}`",
+    "RK-KONFLUX-007": "the fragment has no package",
+    "RK-KONFLUX-008": "bundle metadata format does not match the OpenShift version (csv.metadata from 4.17)",
+    "RK-KONFLUX-009": "bundle image not pinned by digest",
+    "RK-KONFLUX-010": "bundle image not from registry.redhat.io (or registry.stage.redhat.io)",
+}
 
 RELEASE_REGISTRIES = ("registry.redhat.io/", "registry.stage.redhat.io/")
-RULE_IDS = tuple(f"RK-KONFLUX-{n:03d}" for n in range(1, 11))
+RULE_IDS = tuple(RULES)
 CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"
 _FOLDER = re.compile(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)$")
 _BASE = re.compile(

@@ -3,15 +3,8 @@
 Pure core: takes an :class:`~releasekit.model.lifecycle.OpenShiftLifecycle` and the loaded streams and
 returns findings.
 
-Rule ids (stable, never renumbered; the reader reports RK-STREAM-050 for a version the file's EUS list
-or upgrades name but its ``versions`` lacks):
-
-============= ======== ===============================================================================
-RK-STREAM-050 error    a lifecycle entry names a version that is not listed
-RK-STREAM-051 error    a lifecycle upgrade edge does not go upwards, or its kind does not fit the versions
-                       (``minor``/``eus`` inside one major, ``major`` into a higher major)
-RK-STREAM-052 error    a stream ships to an OpenShift version the lifecycle does not list
-============= ======== ===============================================================================
+Rule ids (stable, never renumbered), titles and severities: :data:`RULES`. The reader reports RK-STREAM-050
+for a version the file's EUS list or upgrades name but its ``versions`` lacks.
 """
 
 from __future__ import annotations
@@ -21,14 +14,15 @@ from typing import Final
 
 from releasekit.model.finding import Finding, Findings, Location
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import Stream
 
 __all__ = ["RULES", "check_lifecycle"]
 
-RULES: Final = {
-    "RK-STREAM-050": "a lifecycle entry names a version that is not listed",
-    "RK-STREAM-051": "a lifecycle upgrade edge does not go upwards or has the wrong kind",
-    "RK-STREAM-052": "a stream ships to an OpenShift version the lifecycle does not list",
+RULES: Final[dict[str, RuleFacts]] = {
+    "RK-STREAM-050": RuleFacts("a lifecycle entry names a version that is not listed"),
+    "RK-STREAM-051": RuleFacts("a lifecycle upgrade edge does not go upwards or has the wrong kind"),
+    "RK-STREAM-052": RuleFacts("a stream ships to an OpenShift version the lifecycle does not list"),
 }
 
 

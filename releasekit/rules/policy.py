@@ -5,18 +5,9 @@ pairs) and returns findings; each points at the line in ``streams/`` that decide
 
 The feature-gate policy of a release (RK-STREAM-014 … 018) is :mod:`releasekit.rules.stream`'s.
 
-Rule ids (stable, never renumbered; titles in :data:`RULES`):
-
-============= ========= ========================================================================
-id            severity  what it finds
-============= ========= ========================================================================
-RK-POLICY-001 error     a stable release ships a CRD with an alpha version (a warning for recorded
-                        history, releases made before releasekit)
-RK-POLICY-002 error     a storage-version change drops the old storage version from the served ones
-                        (an info per edge while the old versions stay served)
-RK-POLICY-003 error     an upgrade edge joins releases that own a different API group or kind
-RK-POLICY-004 error     an upgrade edge joins two streams or two packages
-============= ========= ========================================================================
+Rule ids (stable, never renumbered), titles and severities: :data:`RULES`. RK-POLICY-001 is a warning
+for recorded history (releases made before releasekit); RK-POLICY-002 an info per edge while the old
+versions stay served.
 """
 
 from __future__ import annotations
@@ -29,6 +20,7 @@ from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Inventory, Maturity, version_maturity
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
 from releasekit.rules.graph import analyze_config
 
@@ -51,11 +43,15 @@ RULE_STORAGE = "RK-POLICY-002"
 RULE_API_CHANGE = "RK-POLICY-003"
 RULE_CROSS_EDGE = "RK-POLICY-004"
 
-RULES: Final[dict[str, str]] = {
-    RULE_ALPHA_API: "a stable release ships a CRD with an alpha version (bundle or operator image)",
-    RULE_STORAGE: "a storage-version change across an upgrade edge stops serving the old storage version",
-    RULE_API_CHANGE: "an upgrade edge joins releases that own a different API group or kind",
-    RULE_CROSS_EDGE: "an upgrade edge joins two streams or two packages",
+RULES: Final[dict[str, RuleFacts]] = {
+    RULE_ALPHA_API: RuleFacts(
+        "a stable release ships a CRD with an alpha version (bundle or operator image)"
+    ),
+    RULE_STORAGE: RuleFacts(
+        "a storage-version change across an upgrade edge stops serving the old storage version"
+    ),
+    RULE_API_CHANGE: RuleFacts("an upgrade edge joins releases that own a different API group or kind"),
+    RULE_CROSS_EDGE: RuleFacts("an upgrade edge joins two streams or two packages"),
 }
 
 

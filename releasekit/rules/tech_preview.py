@@ -8,18 +8,8 @@ named ``stable`` or with ``stable...`` channels). Its releases must block cluste
 newest OpenShift minor they are listed for (:mod:`releasekit.model.tech_preview`): the stream sets
 ``blockClusterUpgrades: true`` and releasekit writes the property.
 
-Rule ids (stable, never renumbered):
-
-============== ======== ===============================================================================
-RK-POLICY-010  error    an experimental release's catalog entry has no ``olm.maxOpenShiftVersion``
-RK-POLICY-011  error    its value is below an OpenShift catalog the release is listed in (it could never
-                        be installed there without blocking the cluster), or is not ``X.Y``
-RK-POLICY-012  warning  a stable release's catalog entry carries ``olm.maxOpenShiftVersion``
-RK-STREAM-053  error    an experimental stream with releases does not set ``blockClusterUpgrades: true``
-RK-BUNDLE-110  error    an experimental release's CSV has no ``olm.maxOpenShiftVersion`` in ``olm.properties``
-RK-BUNDLE-111  error    the CSV's value is below a catalog the release is listed in, or is not ``X.Y``
-RK-BUNDLE-112  warning  a stable release's CSV carries ``olm.maxOpenShiftVersion``
-============== ======== ===============================================================================
+Rule ids (stable, never renumbered), titles and severities: :data:`RULES` (the CSV's, RK-BUNDLE-110 …
+112, are in :data:`releasekit.rules.bundle.RULES`).
 """
 
 from __future__ import annotations
@@ -30,6 +20,7 @@ from typing import Final
 from releasekit.model import jsontext
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import Release, Stream
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
@@ -42,12 +33,27 @@ from releasekit.rules.policy import is_stable
 __all__ = [
     "CATALOG_RULES",
     "CSV_RULES",
+    "RULES",
     "STREAM_RULES",
     "check_catalog_blocking",
     "check_csv_blocking",
     "check_stream_blocking",
     "csv_max_openshift",
 ]
+
+RULES: Final[dict[str, RuleFacts]] = {
+    "RK-POLICY-010": RuleFacts("an experimental release's catalog entry has no `olm.maxOpenShiftVersion`"),
+    "RK-POLICY-011": RuleFacts(
+        "its value is below an OpenShift catalog the release is listed in (it could never be installed there "
+        "without blocking the cluster), or is not `X.Y`"
+    ),
+    "RK-POLICY-012": RuleFacts(
+        "a stable release's catalog entry carries `olm.maxOpenShiftVersion`", Severity.WARNING
+    ),
+    "RK-STREAM-053": RuleFacts(
+        "an experimental stream with releases does not set `blockClusterUpgrades: true`"
+    ),
+}
 
 CATALOG_RULES: Final = ("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012")
 CSV_RULES: Final = ("RK-BUNDLE-110", "RK-BUNDLE-111", "RK-BUNDLE-112")

@@ -233,4 +233,4 @@ def test_rule_examples_name_real_rules_and_win_over_the_family() -> None:
     for rid, (example, _) in EXAMPLES.items():
         assert docs[rid].example == example or rid.startswith("RK-DIFF") or rid == "RK-POLICY-001"
     assert FAMILIES  # a rule not listed in EXAMPLES falls back on its family's example (see rule_docs)
-    assert "(it could never be installed there" in docs["RK-POLICY-011"].title  # continuation lines joined
+    assert "(it could never be installed there" in docs["RK-POLICY-011"].title

@@ -6,98 +6,24 @@ no jinja2, no files. Validators are named as ``operator-sdk``/``operator-framewo
 api's ``Error()`` form without the level prefix (``Value : (<csv>) install modes not found``).
 Target: api HEAD semantics (docs/olm-bundle-validation.md "version skew").
 
-Rule ids (stable, never renumbered; :mod:`releasekit.model.bundle_ids` holds the constants; the loader's
+Rule ids (stable, never renumbered), titles and severities (None where the finding decides): :data:`RULES`;
+:mod:`releasekit.model.bundle_ids` holds the constants (the loader's
 own refusals RK-BUNDLE-120 … 124 are reported by :mod:`releasekit.io.bundle_load`). RK-BUNDLE-090 and the
 error form of RK-BUNDLE-093 are stream policy: they judge only bundles of a releasekit stream
 (``ValidationOptions.stream``); a released version of the stream gets warnings. On ``bundle validate DIR``
-an error of 001 … 006 or 120 … 124 means operator-sdk would refuse to load the folder: exit 2.
-
-============  ========  =====================================================================
-id            severity  rule
-============  ========  =====================================================================
-RK-BUNDLE-001 E         file is not valid YAML/UTF-8 (``unable to decode object``)
-RK-BUNDLE-002 E         a manifest is not a mapping
-RK-BUNDLE-003 E         manifests folder contains a sub-folder (api loader)
-RK-BUNDLE-004 E         manifests folder has a hidden file (api loader)
-RK-BUNDLE-005 E         no CSV, or more than one CSV
-RK-BUNDLE-006 E         CRD apiVersion other than apiextensions.k8s.io/v1 or v1beta1
-RK-BUNDLE-007 I         a mapping repeats a key (the last value wins, as operator-sdk reads it)
-RK-BUNDLE-010 E         bundle root lacks manifests/ or metadata/
-RK-BUNDLE-011 E         no annotations file in metadata/
-RK-BUNDLE-012 E         required annotation missing
-RK-BUNDLE-013 E         media type annotation differs from the detected one
-RK-BUNDLE-014 E         channels / default channel annotation empty
-RK-BUNDLE-015 E         invalid dependency in dependencies.yaml
-RK-BUNDLE-016 W         manifests.v1 / metadata.v1 annotation differs from the layout (ours; reg never checks)
-RK-BUNDLE-017 E         kind not supported in a registry+v1 bundle (operator-sdk's and operator-registry's wording)
-RK-BUNDLE-018 E         object metadata kubectl would not accept (no name, a namespace, bad label/annotation keys)
-RK-BUNDLE-020 E         CSV metadata.name / spec.replaces not a valid name
-RK-BUNDLE-021 W         CSV has no annotations / no example annotations / both kinds of examples
-RK-BUNDLE-022 E         alm-examples is not a JSON list of objects
-RK-BUNDLE-023 E         an example's API is not provided by the CSV
-RK-BUNDLE-024 W         a provided API has no example
-RK-BUNDLE-025 E         install modes missing, none supported, or conversion webhooks without AllNamespaces only
-RK-BUNDLE-026 W/E       minKubeVersion missing (W) or not strict semver (E)
-RK-BUNDLE-027 E         required CSV field missing
-RK-BUNDLE-028 E         OLM annotation in the wrong case (CSV, OperatorGroup)
-RK-BUNDLE-029 W         olm.properties annotation used
-RK-BUNDLE-030 E         CSV apiVersion / kind missing
-RK-BUNDLE-031 E         owned CRD name is not <plural>.<group>
-RK-BUNDLE-035 E         CRD fails the Kubernetes API server's CRD validation (v1beta1 preserveUnknownFields too)
-RK-BUNDLE-040 E         duplicate CRD group/version/kind in the bundle
-RK-BUNDLE-041 E         owned CRD not found in the bundle
-RK-BUNDLE-042 E/W       CRD present but not owned by the CSV (W in operator-registry's content check)
-RK-BUNDLE-043 E         ServiceAccount manifest shadows one the CSV declares
-RK-BUNDLE-044 E/W       bundle compressed size over (E) or near (W) the 1 MiB limit
-RK-BUNDLE-045 E         spec.release set and the name is not <package>-v<version>-<release>
-RK-BUNDLE-046 E         relatedImages entry empty or not a valid pull spec
-RK-BUNDLE-050 E/W       OperatorHub CSV metadata (provider, maintainers, links, version, icon, minKubeVersion)
-RK-BUNDLE-051 E         capabilities annotation not a standard level
-RK-BUNDLE-052 E         category not standard (or not in the custom list)
-RK-BUNDLE-053 W         the deprecated ``operatorhub`` validator was selected
-RK-BUNDLE-060 E         no deployment to install
-RK-BUNDLE-061 W         container without resource requests
-RK-BUNDLE-062 W         owned/required CRD with an empty description
-RK-BUNDLE-063 W         channel not named stable*/fast*/candidate*
-RK-BUNDLE-064 W         CSV may create CRDs
-RK-BUNDLE-065 W         CSV name does not follow <operator>.v<semver>
-RK-BUNDLE-070 E         PodDisruptionBudget that blocks every eviction
-RK-BUNDLE-071 E         PriorityClass with globalDefault: true
-RK-BUNDLE-072 W         Role may write PodDisruptionBudgets
-RK-BUNDLE-073 E         Role may modify default SecurityContextConstraints
-RK-BUNDLE-080 E/W       API removed in Kubernetes 1.22/1.25/1.26 (E when k8s-version/minKubeVersion reaches it)
-RK-BUNDLE-081 E         k8s-version option or minKubeVersion unusable
-RK-BUNDLE-085 E/W       community: olm.maxOpenShiftVersion missing/invalid/too high with 1.22-removed APIs
-RK-BUNDLE-086 E/W       community: com.redhat.openshift.versions LABEL allows OpenShift 4.9+
-RK-BUNDLE-090 E/W       (ours, stream policy) a stream that excludes alpha APIs ships a CRD with an alpha version
-RK-BUNDLE-091 E         (ours, release checks) image not pinned by digest
-RK-BUNDLE-092 E         (ours, release checks) image not from an allowed registry
-RK-BUNDLE-093 E/W       (ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ
-RK-BUNDLE-094 W         (ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given
-RK-BUNDLE-100 I         (ours, bundle build) a candidate carries its minor's previous release's operator record
-RK-BUNDLE-101 W         (ours, bundle build) no operator record of the release or its minor: the template's facts
-RK-BUNDLE-102 E         (ours, bundle build) the operator record and the stream disagree (images, createdAt)
-RK-BUNDLE-110 E         (ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion
-RK-BUNDLE-111 E         (ours, stream bundles) its value is below a catalog the release is listed in
-RK-BUNDLE-112 W         (ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion
-RK-BUNDLE-120 E         loader refusal: no metadata (annotations) found in the bundle folder
-RK-BUNDLE-121 E         loader refusal: the manifests folder holds no file
-RK-BUNDLE-122 E         loader refusal: a manifest is empty or has no kind
-RK-BUNDLE-123 E         loader refusal: the CSV or a CRD cannot be parsed (CSV version not semver, wrong field types)
-RK-BUNDLE-124 E         loader refusal: metadata/annotations.yaml is not a map of strings
-RK-BUNDLE-125 W         (ours) a CRD serves none of its versions (the API server accepts it)
-RK-OLMV1-0xx  E         ``olmv1`` (optional): OLM v1 readiness, :mod:`releasekit.rules.olmv1`
-RK-OLMV1-005…010 W/E    (ours) broad RBAC (``*`` on ``*``, escalate/bind/impersonate, every URL), undecodable
-                        bundled roles, the suggested namespace: warnings by default, errors with ``olmv1``
-============  ========  =====================================================================
+an error of 001 … 006 or 120 … 124 means operator-sdk would refuse to load the folder: exit 2. The optional
+``olmv1`` validator runs :mod:`releasekit.rules.olmv1` (RK-OLMV1-0xx); its broad-RBAC, role and namespace
+checks (005 … 010) run as warnings without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.ruledoc import RuleFacts
 from releasekit.rules.bundle.crd import validate_crd
 from releasekit.rules.bundle.csv import validate_csv
 from releasekit.rules.bundle.good_practices import validate_good_practices
@@ -121,6 +47,7 @@ from releasekit.rules.bundle.structure import validate_bundle_structure, validat
 __all__ = [
     "DEFAULT_VALIDATORS",
     "OPTIONAL_CHECKS",
+    "RULES",
     "VALIDATORS",
     "VALIDATOR_RULES",
     "Validator",
@@ -128,6 +55,127 @@ __all__ = [
     "rules_run",
     "validate_releasekit_rules",
 ]
+
+RULES: Final[dict[str, RuleFacts]] = {
+    "RK-BUNDLE-001": RuleFacts("file is not valid YAML/UTF-8 (`unable to decode object`)"),
+    "RK-BUNDLE-002": RuleFacts("a manifest is not a mapping"),
+    "RK-BUNDLE-003": RuleFacts("manifests folder contains a sub-folder (api loader)"),
+    "RK-BUNDLE-004": RuleFacts("manifests folder has a hidden file (api loader)"),
+    "RK-BUNDLE-005": RuleFacts("no CSV, or more than one CSV"),
+    "RK-BUNDLE-006": RuleFacts("CRD apiVersion other than apiextensions.k8s.io/v1 or v1beta1"),
+    "RK-BUNDLE-007": RuleFacts(
+        "a mapping repeats a key (the last value wins, as operator-sdk reads it)", Severity.INFO
+    ),
+    "RK-BUNDLE-010": RuleFacts("bundle root lacks manifests/ or metadata/"),
+    "RK-BUNDLE-011": RuleFacts("no annotations file in metadata/"),
+    "RK-BUNDLE-012": RuleFacts("required annotation missing"),
+    "RK-BUNDLE-013": RuleFacts("media type annotation differs from the detected one"),
+    "RK-BUNDLE-014": RuleFacts("channels / default channel annotation empty"),
+    "RK-BUNDLE-015": RuleFacts("invalid dependency in dependencies.yaml"),
+    "RK-BUNDLE-016": RuleFacts(
+        "manifests.v1 / metadata.v1 annotation differs from the layout (ours; reg never checks)",
+        Severity.WARNING,
+    ),
+    "RK-BUNDLE-017": RuleFacts(
+        "kind not supported in a registry+v1 bundle (operator-sdk's and operator-registry's wording)"
+    ),
+    "RK-BUNDLE-018": RuleFacts(
+        "object metadata kubectl would not accept (no name, a namespace, bad label/annotation keys)"
+    ),
+    "RK-BUNDLE-020": RuleFacts("CSV metadata.name / spec.replaces not a valid name"),
+    "RK-BUNDLE-021": RuleFacts(
+        "CSV has no annotations / no example annotations / both kinds of examples", Severity.WARNING
+    ),
+    "RK-BUNDLE-022": RuleFacts("alm-examples is not a JSON list of objects"),
+    "RK-BUNDLE-023": RuleFacts("an example's API is not provided by the CSV"),
+    "RK-BUNDLE-024": RuleFacts("a provided API has no example", Severity.WARNING),
+    "RK-BUNDLE-025": RuleFacts(
+        "install modes missing, none supported, or conversion webhooks without AllNamespaces only"
+    ),
+    "RK-BUNDLE-026": RuleFacts("minKubeVersion missing (W) or not strict semver (E)", None),
+    "RK-BUNDLE-027": RuleFacts("required CSV field missing"),
+    "RK-BUNDLE-028": RuleFacts("OLM annotation in the wrong case (CSV, OperatorGroup)"),
+    "RK-BUNDLE-029": RuleFacts("olm.properties annotation used", Severity.WARNING),
+    "RK-BUNDLE-030": RuleFacts("CSV apiVersion / kind missing"),
+    "RK-BUNDLE-031": RuleFacts("owned CRD name is not <plural>.<group>"),
+    "RK-BUNDLE-035": RuleFacts(
+        "CRD fails the Kubernetes API server's CRD validation (v1beta1 preserveUnknownFields too)"
+    ),
+    "RK-BUNDLE-040": RuleFacts("duplicate CRD group/version/kind in the bundle"),
+    "RK-BUNDLE-041": RuleFacts("owned CRD not found in the bundle"),
+    "RK-BUNDLE-042": RuleFacts(
+        "CRD present but not owned by the CSV (W in operator-registry's content check)", None
+    ),
+    "RK-BUNDLE-043": RuleFacts("ServiceAccount manifest shadows one the CSV declares"),
+    "RK-BUNDLE-044": RuleFacts("bundle compressed size over (E) or near (W) the 1 MiB limit", None),
+    "RK-BUNDLE-045": RuleFacts("spec.release set and the name is not <package>-v<version>-<release>"),
+    "RK-BUNDLE-046": RuleFacts("relatedImages entry empty or not a valid pull spec"),
+    "RK-BUNDLE-050": RuleFacts(
+        "OperatorHub CSV metadata (provider, maintainers, links, version, icon, minKubeVersion)", None
+    ),
+    "RK-BUNDLE-051": RuleFacts("capabilities annotation not a standard level"),
+    "RK-BUNDLE-052": RuleFacts("category not standard (or not in the custom list)"),
+    "RK-BUNDLE-053": RuleFacts("the deprecated `operatorhub` validator was selected", Severity.WARNING),
+    "RK-BUNDLE-060": RuleFacts("no deployment to install"),
+    "RK-BUNDLE-061": RuleFacts("container without resource requests", Severity.WARNING),
+    "RK-BUNDLE-062": RuleFacts("owned/required CRD with an empty description", Severity.WARNING),
+    "RK-BUNDLE-063": RuleFacts("channel not named stable*/fast*/candidate*", Severity.WARNING),
+    "RK-BUNDLE-064": RuleFacts("CSV may create CRDs", Severity.WARNING),
+    "RK-BUNDLE-065": RuleFacts("CSV name does not follow <operator>.v<semver>", Severity.WARNING),
+    "RK-BUNDLE-070": RuleFacts("PodDisruptionBudget that blocks every eviction"),
+    "RK-BUNDLE-071": RuleFacts("PriorityClass with globalDefault: true"),
+    "RK-BUNDLE-072": RuleFacts("Role may write PodDisruptionBudgets", Severity.WARNING),
+    "RK-BUNDLE-073": RuleFacts("Role may modify default SecurityContextConstraints"),
+    "RK-BUNDLE-080": RuleFacts(
+        "API removed in Kubernetes 1.22/1.25/1.26 (E when k8s-version/minKubeVersion reaches it)", None
+    ),
+    "RK-BUNDLE-081": RuleFacts("k8s-version option or minKubeVersion unusable"),
+    "RK-BUNDLE-085": RuleFacts(
+        "community: olm.maxOpenShiftVersion missing/invalid/too high with 1.22-removed APIs", None
+    ),
+    "RK-BUNDLE-086": RuleFacts("community: com.redhat.openshift.versions LABEL allows OpenShift 4.9+", None),
+    "RK-BUNDLE-090": RuleFacts(
+        "(ours, stream policy) a stream that excludes alpha APIs ships a CRD with an alpha version", None
+    ),
+    "RK-BUNDLE-091": RuleFacts("(ours, release checks) image not pinned by digest"),
+    "RK-BUNDLE-092": RuleFacts("(ours, release checks) image not from an allowed registry"),
+    "RK-BUNDLE-093": RuleFacts(
+        "(ours) com.redhat.openshift.versions not in a documented form / LABEL and annotation differ", None
+    ),
+    "RK-BUNDLE-094": RuleFacts(
+        "(ours) com.redhat.openshift.versions disagrees with the OpenShift catalogs given", Severity.WARNING
+    ),
+    "RK-BUNDLE-100": RuleFacts(
+        "(ours, bundle build) a candidate carries its minor's previous release's operator record",
+        Severity.INFO,
+    ),
+    "RK-BUNDLE-101": RuleFacts(
+        "(ours, bundle build) no operator record of the release or its minor: the template's facts",
+        Severity.WARNING,
+    ),
+    "RK-BUNDLE-102": RuleFacts(
+        "(ours, bundle build) the operator record and the stream disagree (images, createdAt)"
+    ),
+    "RK-BUNDLE-110": RuleFacts(
+        "(ours, stream bundles) an experimental release's CSV lacks olm.maxOpenShiftVersion"
+    ),
+    "RK-BUNDLE-111": RuleFacts(
+        "(ours, stream bundles) its value is below a catalog the release is listed in"
+    ),
+    "RK-BUNDLE-112": RuleFacts(
+        "(ours, stream bundles) a stable release's CSV carries olm.maxOpenShiftVersion", Severity.WARNING
+    ),
+    "RK-BUNDLE-120": RuleFacts("loader refusal: no metadata (annotations) found in the bundle folder"),
+    "RK-BUNDLE-121": RuleFacts("loader refusal: the manifests folder holds no file"),
+    "RK-BUNDLE-122": RuleFacts("loader refusal: a manifest is empty or has no kind"),
+    "RK-BUNDLE-123": RuleFacts(
+        "loader refusal: the CSV or a CRD cannot be parsed (CSV version not semver, wrong field types)"
+    ),
+    "RK-BUNDLE-124": RuleFacts("loader refusal: metadata/annotations.yaml is not a map of strings"),
+    "RK-BUNDLE-125": RuleFacts(
+        "(ours) a CRD serves none of its versions (the API server accepts it)", Severity.WARNING
+    ),
+}
 
 Validator = Callable[[Bundle, ValidationOptions], list[Finding]]
 
