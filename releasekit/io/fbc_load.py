@@ -20,18 +20,7 @@ line. What cannot be read at all raises :class:`~releasekit.errors.InputError`, 
 special file (refused from ``lstat`` alone, never opened), a symlink that leaves the catalog, a file over
 :attr:`LoadLimits.max_file_bytes`, YAML whose aliases expand too far.
 
-Load-phase rule ids (never renumbered):
-
-=========== =====================================================================
-RK-FBC-001  file is not valid YAML or JSON
-RK-FBC-002  a document is not an object (opm: ``cannot unmarshal array ...``)
-RK-FBC-003  duplicate keys (case-folded at the top level, as opm; exact anywhere)
-RK-FBC-004  ``schema``/``package``/``name`` is not a string
-RK-FBC-005  object without ``schema`` (opm: ``is missing root schema field``)
-RK-FBC-006  file is not valid UTF-8
-RK-FBC-007  an ``olm.package``/``olm.channel``/``olm.bundle``/``olm.deprecations`` field has the wrong type
-RK-FBC-008  an ``olm.bundle.object`` payload cannot be decoded
-=========== =====================================================================
+Its findings are RK-FBC-001 … RK-FBC-008; their titles are in ``releasekit.jobs.rule_docs.OUTSIDE_RULES``.
 """
 
 from __future__ import annotations
