@@ -12,6 +12,7 @@ from typing import Any
 
 import semver
 
+from releasekit.model.fbc import RelatedImage
 from releasekit.model.finding import Location, nearest_line
 from releasekit.model.inventory import Crd, GateStage, Inventory
 
@@ -42,7 +43,6 @@ __all__ = [
     "UpgradePolicy",
     "Upstream",
     "image_has_digest",
-    "image_repository",
     "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
@@ -149,16 +149,6 @@ _DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
 def image_has_digest(image: str) -> bool:
     """True when ``image`` is pinned by a sha256 digest."""
     return bool(_DIGEST_RE.search(image))
-
-
-def image_repository(image: str) -> str:
-    """``registry/path/name`` of an image reference, without tag or digest."""
-    name = image.split("@", 1)[0]
-    slash = name.rfind("/")
-    colon = name.rfind(":")
-    if colon > slash:
-        name = name[:colon]
-    return name
 
 
 # ------------------------------------------------------------------------------------------ policies
@@ -335,14 +325,6 @@ class ReleaseImages:
         if self.must_gather is not None:
             pairs.append(("mustGather", self.must_gather))
         return tuple(pairs)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RelatedImage:
-    """One ``relatedImages`` entry of a published bundle (the name may be empty, as opm writes it)."""
-
-    name: str
-    image: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -562,7 +544,7 @@ class Stream:
             for r in self.releases
             if r.sets_gates and (r.version.major, r.version.minor) == minor and r.version < release.version
         ]
-        return max(earlier, key=_version_key) if earlier else None
+        return max(earlier, key=lambda r: r.version) if earlier else None
 
     def release_gate_settings(self, release: Release) -> tuple[GateSetting, ...]:
         """The release's own gate settings in force (its own, or inherited within its minor)."""
@@ -579,18 +561,6 @@ class Stream:
         merged = {s.gate: s for s in self.feature_gates.settings}
         merged.update({s.gate: s for s in self.release_gate_settings(release)})
         return tuple(merged[name] for name in sorted(merged))
-
-    def shipped_crds(self, inventory: Inventory) -> tuple[Crd, ...]:
-        """The operand CRDs this stream ships from ``inventory`` (alpha ones only if the policy names them)."""
-        return tuple(c for c in inventory.crds if self.api_maturity.allows(c))
-
-    def releases_in_channel(self, channel: str) -> tuple[Release, ...]:
-        """Releases of ``channel``, oldest first."""
-        return tuple(sorted((r for r in self.releases if self.channel_of(r) == channel), key=_version_key))
-
-
-def _version_key(release: Release) -> semver.Version:
-    return release.version
 
 
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:

@@ -6,6 +6,7 @@ Pure core, no third-party imports. Reproduces blang/semver's ``Parse`` and ``Par
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -21,7 +22,6 @@ __all__ = [
     "Version",
     "VersionError",
     "VersionRelease",
-    "compare_prerelease",
     "go_quote",
     "parse_prerelease_identifier",
     "parse_range",
@@ -132,30 +132,13 @@ def parse_prerelease_identifier(text: str) -> PrereleaseId:
     raise VersionError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
 
-def compare_prerelease(a: PrereleaseId, b: PrereleaseId) -> int:
-    """Compare two identifiers: numbers numerically, numbers before strings, strings bytewise."""
-    if isinstance(a, int) and isinstance(b, int):
-        return (a > b) - (a < b)
-    if isinstance(a, int):
-        return -1
-    if isinstance(b, int):
-        return 1
+def _ids_key(ids: Iterable[PrereleaseId]) -> tuple[tuple[int, int, str], ...]:
+    """Sort key of identifiers: numbers numerically, before strings, strings bytewise (ASCII); longer wins ties."""
+    return tuple((0, i, "") if isinstance(i, int) else (1, 0, i) for i in ids)
+
+
+def _cmp(a: tuple[object, ...], b: tuple[object, ...]) -> int:
     return (a > b) - (a < b)
-
-
-def _compare_pre(a: tuple[PrereleaseId, ...], b: tuple[PrereleaseId, ...]) -> int:
-    """Blang's pre-release comparison: none > some; then identifier by identifier; longer wins ties."""
-    if not a and not b:
-        return 0
-    if not a:
-        return 1
-    if not b:
-        return -1
-    for x, y in zip(a, b, strict=False):
-        cmp = compare_prerelease(x, y)
-        if cmp:
-            return cmp
-    return (len(a) > len(b)) - (len(a) < len(b))
 
 
 def _pre_text(pre: Iterable[PrereleaseId]) -> str:
@@ -189,13 +172,13 @@ class Version:
             text += "+" + ".".join(self.build)
         return text
 
+    def key(self) -> tuple[int, int, int, bool, tuple[tuple[int, int, str], ...]]:
+        """Sort key by semver precedence: a version without pre-release after one with it; no build."""
+        return (self.major, self.minor, self.patch, not self.pre, _ids_key(self.pre))
+
     def compare(self, other: Version) -> int:
         """-1, 0 or 1 by semver precedence (blang ``Compare``; build metadata ignored)."""
-        mine = (self.major, self.minor, self.patch)
-        theirs = (other.major, other.minor, other.patch)
-        if mine != theirs:
-            return 1 if mine > theirs else -1
-        return _compare_pre(self.pre, other.pre)
+        return _cmp(self.key(), other.key())
 
     def __lt__(self, other: Version) -> bool:
         return self.compare(other) < 0
@@ -277,11 +260,7 @@ class Release:
 
     def compare(self, other: Release | None) -> int:
         """Compare with another release; ``None`` (no release) sorts before any release."""
-        if other is None or not other.segments:
-            return 1 if self.segments else 0
-        if not self.segments:
-            return -1
-        return _compare_pre(self.segments, other.segments)
+        return _cmp(_ids_key(self.segments), _ids_key(other.segments if other else ()))
 
 
 def parse_release(text: str) -> Release | None:
@@ -317,12 +296,8 @@ class VersionRelease:
 
     def compare(self, other: VersionRelease) -> int:
         """Version precedence first, then no release < any release, then release identifiers."""
-        cmp = self.version.compare(other.version)
-        if cmp:
-            return cmp
-        if self.release is None:
-            return 0 if other.release is None or not other.release.segments else -1
-        return self.release.compare(other.release)
+        mine = (self.version.key(), _ids_key(self.release.segments if self.release else ()))
+        return _cmp(mine, (other.version.key(), _ids_key(other.release.segments if other.release else ())))
 
     def kubernetes_safe_string(self) -> str:
         """``<version>[-<release>]`` with ``+`` replaced by ``-`` (opm's normalized-name suffix)."""
@@ -339,18 +314,13 @@ class VersionRelease:
 
 # --------------------------------------------------------------------------------------------- ranges
 
-_Comparator = Callable[[Version, Version], bool]
-
-_COMPARATORS: dict[str, _Comparator] = {
-    "": lambda v, r: v.compare(r) == 0,
-    "=": lambda v, r: v.compare(r) == 0,
-    "==": lambda v, r: v.compare(r) == 0,
-    "!": lambda v, r: v.compare(r) != 0,
-    "!=": lambda v, r: v.compare(r) != 0,
-    ">": lambda v, r: v.compare(r) > 0,
-    ">=": lambda v, r: v.compare(r) >= 0,
-    "<": lambda v, r: v.compare(r) < 0,
-    "<=": lambda v, r: v.compare(r) <= 0,
+_COMPARATORS: dict[str, Callable[[int, int], bool]] = {  # applied to (version.compare(bound), 0)
+    **dict.fromkeys(("", "=", "=="), operator.eq),
+    **dict.fromkeys(("!", "!="), operator.ne),
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
 }
 
 
@@ -363,7 +333,7 @@ class Comparison:
 
     def matches(self, version: Version) -> bool:
         """True when ``version`` satisfies this term."""
-        return _COMPARATORS[self.op](version, self.version)
+        return _COMPARATORS[self.op](version.compare(self.version), 0)
 
     def __str__(self) -> str:
         return f"{self.op}{self.version}"
