@@ -1,7 +1,8 @@
 """File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them.
 
 Pure core: no I/O. Every object remembers where it was read; property values and blobs of other schemas
-stay parsed JSON values, so they can be re-emitted exactly.
+stay parsed JSON values, so they can be re-emitted exactly. Also the catalog as found in a repository:
+a fragment (``catalog/v<X.Y>``) and a published bundle blob.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ __all__ = [
     "DeclarativeConfig",
     "Deprecation",
     "DeprecationEntry",
+    "FragmentFacts",
     "Icon",
     "Meta",
     "Package",
     "Property",
+    "PublishedBlob",
+    "PublishedKey",
     "RelatedImage",
     "JSON_KINDS",
     "json_kind",
@@ -289,3 +293,36 @@ class OrderedValue(dict[str, Any]):
     """A JSON object already in Go's marshal order; writers keep its key order (see ``fbc_write.GoOrdered``)."""
 
     __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FragmentFacts:
+    """One catalog fragment (``catalog/v<X.Y>``) as found on disk or planned: what the Konflux rules judge.
+
+    ``containerfile`` is None when there is none; ``package_files`` holds ``(package folder, file name,
+    displayed path)`` for each file under the FBC root.
+    """
+
+    folder: str
+    folder_path: str
+    containerfile: str | None
+    containerfile_path: str = ""
+    package_files: tuple[tuple[str, str, str], ...] = ()
+    config: DeclarativeConfig = field(default_factory=DeclarativeConfig)
+
+
+PublishedKey = tuple[str, str, str]
+"""``(OpenShift version, package, bundle name)``: one bundle in one catalog."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublishedBlob:
+    """One ``olm.bundle`` blob of a committed catalog, as :mod:`releasekit.plan.carry` keeps it byte for byte.
+
+    ``text`` is the blob's exact text, ``{`` to ``}``; ``revision`` what it was read from (``HEAD``).
+    """
+
+    bundle: Bundle
+    text: str
+    location: Location
+    revision: str = "HEAD"

@@ -1,6 +1,6 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
-Pure core: the caller describes each fragment (:class:`~releasekit.model.fragment.FragmentFacts`); the
+Pure core: the caller describes each fragment (:class:`~releasekit.model.fbc.FragmentFacts`); the
 rules return findings.
 
 =============== ==================================================================================
@@ -22,9 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
+from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, FragmentFacts
 from releasekit.model.finding import Finding, Location, make_finding
-from releasekit.model.fragment import FragmentFacts
 
 __all__ = ["RELEASE_REGISTRIES", "RULE_IDS", "FragmentFacts", "check_fragment", "parse_openshift_folder"]
 
