@@ -101,19 +101,9 @@ JSON_KINDS: dict[type, str] = {  # exact types; json_kind also handles subclasse
 def json_kind(value: Any) -> str:
     """The JSON kind of a parsed value as Go's encoding/json names it in errors (object, array, ...)."""
     kind = JSON_KINDS.get(type(value))
-    if kind is not None:
-        return kind
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "null"
+    if kind is None:  # a subclass (OrderedValue): the kind of its nearest JSON base
+        kind = next((JSON_KINDS[base] for base in type(value).__mro__ if base in JSON_KINDS), "null")
+    return kind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,13 +119,6 @@ class Meta:
 
 class _Missing:
     """Marks a property that had no ``value`` key at all (opm: ``unexpected end of JSON input``)."""
-
-    _instance: _Missing | None = None
-
-    def __new__(cls) -> _Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
 
     def __repr__(self) -> str:
         return "MISSING"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import semver
@@ -383,23 +383,14 @@ class CsvMetadataFacts:
         annotations = dict(self.annotations)
         if created_at is not None:
             annotations["createdAt"] = created_at
-        api_services: dict[str, Any] = {}
-        if self.api_services_owned:
-            api_services["owned"] = [_api_service_wire(a) for a in self.api_services_owned]
-        if self.api_services_required:
-            api_services["required"] = [_api_service_wire(a) for a in self.api_services_required]
-        crds: dict[str, Any] = {}
-        if self.owned_crds:
-            crds["owned"] = [{"name": c.name, "version": c.version, "kind": c.kind} for c in self.owned_crds]
-        if self.required_crds:
-            crds["required"] = [
-                {"name": c.name, "version": c.version, "kind": c.kind} for c in self.required_crds
-            ]
+        # asdict keeps the field order, which is the order opm writes the keys in
+        services = {"owned": self.api_services_owned, "required": self.api_services_required}
+        crds = {"owned": self.owned_crds, "required": self.required_crds}
         wire: dict[str, Any] = {
             "annotations": dict(sorted(annotations.items())),
-            "apiServiceDefinitions": api_services,
-            "crdDescriptions": crds,
-            "installModes": [{"type": m.type, "supported": m.supported} for m in self.install_modes],
+            "apiServiceDefinitions": {k: [asdict(a) for a in refs] for k, refs in services.items() if refs},
+            "crdDescriptions": {k: [asdict(c) for c in refs] for k, refs in crds.items() if refs},
+            "installModes": [asdict(m) for m in self.install_modes],
         }
         if self.has_labels:
             wire["labels"] = dict(self.labels)
@@ -408,10 +399,6 @@ class CsvMetadataFacts:
         if self.min_kube_version is not None:
             wire["minKubeVersion"] = self.min_kube_version
         return wire
-
-
-def _api_service_wire(ref: ApiServiceRef) -> dict[str, str]:
-    return {"group": ref.group, "version": ref.version, "kind": ref.kind, "name": ref.name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -212,8 +212,11 @@ def parse_version(text: str) -> Version:
     parts = text.split(".", 2)
     if len(parts) != 3:
         raise VersionError("No Major.Minor.Patch elements found")
+    patch_text, plus, build_text = parts[2].partition("+")  # splitting raises nothing, so blang's order holds
+    patch_text, dash, pre_text = patch_text.partition("-")
+    build_parts = build_text.split(".") if plus else []
     numbers: list[int] = []
-    for label, part in (("major", parts[0]), ("minor", parts[1])):
+    for label, part in (("major", parts[0]), ("minor", parts[1]), ("patch", patch_text)):
         if not _only_digits(part):
             raise VersionError(f"Invalid character(s) found in {label} number {go_quote(part)}")
         if _has_leading_zeroes(part):
@@ -221,29 +224,13 @@ def parse_version(text: str) -> Version:
                 f"{label.capitalize()} number must not contain leading zeroes {go_quote(part)}"
             )
         numbers.append(_parse_uint(part))
-    patch_text = parts[2]
-    build_parts: list[str] = []
-    pre_parts: list[str] = []
-    plus = patch_text.find("+")
-    if plus != -1:
-        build_parts = patch_text[plus + 1 :].split(".")
-        patch_text = patch_text[:plus]
-    dash = patch_text.find("-")
-    if dash != -1:
-        pre_parts = patch_text[dash + 1 :].split(".")
-        patch_text = patch_text[:dash]
-    if not _only_digits(patch_text):
-        raise VersionError(f"Invalid character(s) found in patch number {go_quote(patch_text)}")
-    if _has_leading_zeroes(patch_text):
-        raise VersionError(f"Patch number must not contain leading zeroes {go_quote(patch_text)}")
-    patch = _parse_uint(patch_text)
-    pre = tuple(parse_prerelease_identifier(p) for p in pre_parts)
+    pre = tuple(parse_prerelease_identifier(p) for p in pre_text.split(".")) if dash else ()
     for item in build_parts:
         if not item:
             raise VersionError("Build meta data is empty")
         if not _only_alphanum(item):
             raise VersionError(f"Invalid character(s) found in build meta data {go_quote(item)}")
-    return Version(numbers[0], numbers[1], patch, pre, tuple(build_parts))
+    return Version(numbers[0], numbers[1], numbers[2], pre, tuple(build_parts))
 
 
 # ------------------------------------------------------------------------------------------- release
