@@ -189,9 +189,7 @@ class Bundle:
     def annotation(self, key: str) -> str | None:
         """One metadata annotation as a string, or None when absent."""
         value = self.annotation_values.get(key)
-        if value is None:
-            return None
-        return value if isinstance(value, str) else str(value)
+        return None if value is None else str(value)
 
     @property
     def package(self) -> str:
@@ -201,14 +199,9 @@ class Bundle:
     @property
     def channels(self) -> tuple[str, ...]:
         """Channels named in metadata: ``channels.v1`` plus the default channel, trimmed, deduplicated."""
-        names: list[str] = []
-        raw = [*(self.annotation(ANNOTATION_CHANNELS) or "").split(",")]
-        raw.append(self.annotation(ANNOTATION_DEFAULT_CHANNEL) or "")
-        for item in raw:
-            item = item.strip()
-            if item and item not in names:
-                names.append(item)
-        return tuple(names)
+        listed = (self.annotation(ANNOTATION_CHANNELS) or "").split(",")
+        names = (item.strip() for item in (*listed, self.annotation(ANNOTATION_DEFAULT_CHANNEL) or ""))
+        return tuple(dict.fromkeys(name for name in names if name))
 
     @property
     def csv_name(self) -> str:

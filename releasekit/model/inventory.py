@@ -104,11 +104,7 @@ class Crd:
     @property
     def maturity(self) -> Maturity:
         """The CRD's maturity: alpha if any version is alpha, else the least mature version's."""
-        maturities = {v.maturity for v in self.versions}
-        for level in (Maturity.ALPHA, Maturity.BETA):
-            if level in maturities:
-                return level
-        return Maturity.GA
+        return min((v.maturity for v in self.versions), key=list(Maturity).index, default=Maturity.GA)
 
     @property
     def is_alpha(self) -> bool:

@@ -66,18 +66,12 @@ def match_baseline(
 
     Matching counts: two head findings with one key and one base finding give one unchanged, one new.
     """
-    available = Counter(baseline_key(f) for f in base)
+    left = Counter(baseline_key(f) for f in base)  # base findings not matched yet (negative: none left)
     states: dict[Finding, BaselineState] = {}
-    used: Counter[tuple[str, ...]] = Counter()
     for f in sort_findings(head):
         key = baseline_key(f)
-        if used[key] < available[key]:
-            used[key] += 1
-            states[f] = BaselineState.UNCHANGED
-        else:
-            states[f] = BaselineState.NEW
-    left = Counter(available)
-    left.subtract(used)
+        states[f] = BaselineState.UNCHANGED if left[key] > 0 else BaselineState.NEW
+        left[key] -= 1
     fixed: list[Finding] = []
     for f in sort_findings(base):
         key = baseline_key(f)

@@ -85,17 +85,8 @@ def go_quote(text: str) -> str:
     return "".join(out)
 
 
-def _only_digits(text: str) -> bool:
-    """Only ASCII digits ``0-9`` (true for ``""``), tested without a Python-level loop."""
-    return text.isascii() and (text.isdigit() or not text)
-
-
-def _only_alphanum(text: str) -> bool:
-    """Only ``[0-9A-Za-z-]`` (true for ``""``), tested without a Python-level loop."""
-    if not text.isascii():
-        return False
-    bare = text.replace("-", "")
-    return not bare or bare.isalnum()
+_DIGITS = re.compile(r"[0-9]*")  # blang's containsOnly: true for ""
+_ALPHANUM = re.compile(r"[0-9A-Za-z-]*")
 
 
 def _has_leading_zeroes(text: str) -> bool:
@@ -123,11 +114,11 @@ def parse_prerelease_identifier(text: str) -> PrereleaseId:
     """
     if not text:
         raise VersionError("Prerelease is empty")
-    if _only_digits(text):
+    if _DIGITS.fullmatch(text):
         if _has_leading_zeroes(text):
             raise VersionError(f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}")
         return _parse_uint(text)
-    if _only_alphanum(text):
+    if _ALPHANUM.fullmatch(text):
         return text
     raise VersionError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
@@ -217,7 +208,7 @@ def parse_version(text: str) -> Version:
     build_parts = build_text.split(".") if plus else []
     numbers: list[int] = []
     for label, part in (("major", parts[0]), ("minor", parts[1]), ("patch", patch_text)):
-        if not _only_digits(part):
+        if not _DIGITS.fullmatch(part):
             raise VersionError(f"Invalid character(s) found in {label} number {go_quote(part)}")
         if _has_leading_zeroes(part):
             raise VersionError(
@@ -228,7 +219,7 @@ def parse_version(text: str) -> Version:
     for item in build_parts:
         if not item:
             raise VersionError("Build meta data is empty")
-        if not _only_alphanum(item):
+        if not _ALPHANUM.fullmatch(item):
             raise VersionError(f"Invalid character(s) found in build meta data {go_quote(item)}")
     return Version(numbers[0], numbers[1], numbers[2], pre, tuple(build_parts))
 
@@ -391,7 +382,7 @@ def _split_comparator_version(text: str) -> tuple[str, str]:
 
 def _go_atoi(text: str) -> int | None:
     body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not _only_digits(body):
+    if not body or not _DIGITS.fullmatch(body):
         return None
     if len(body) > _INT64_DIGITS and len(body.lstrip("0")) > _INT64_DIGITS:
         return None  # out of int64's range (checked before int(), which refuses over 4,300 digits)
