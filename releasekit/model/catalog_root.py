@@ -17,6 +17,7 @@ import enum
 import json
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -172,12 +173,8 @@ def _same_path(a: CatalogRoot, b: CatalogRoot) -> bool:
 
 def _shared_versions(roots: Iterable[CatalogRoot]) -> set[str]:
     """OpenShift versions that more than one root of one revision serves (their labels need the path)."""
-    seen: set[str] = set()
-    shared: set[str] = set()
-    for root in roots:
-        if root.openshift:
-            (shared if root.openshift in seen else seen).add(root.openshift)
-    return shared
+    served = Counter(root.openshift for root in roots if root.openshift)
+    return {version for version, count in served.items() if count > 1}
 
 
 # ------------------------------------------------------------------ finding roots (io.catalog_roots reads)

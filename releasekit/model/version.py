@@ -49,17 +49,8 @@ class RangeError(ValueError):
     """A range that blang ``ParseRange`` rejects; ``str()`` is blang's message."""
 
 
-_GO_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\t": "\\t",
-    "\r": "\\r",
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\v": "\\v",
-}
+# Go's backslash escapes: each character and the letter written after the backslash
+_GO_ESCAPES = {char: "\\" + name for char, name in zip('"\\\n\t\r\a\b\f\v', '"\\ntrabfv', strict=True)}
 
 
 def go_quote(text: str) -> str:
@@ -97,13 +88,10 @@ def _parse_uint(text: str) -> int:
     """Go ``strconv.ParseUint(text, 10, 64)`` for a string already known to hold only ASCII digits."""
     if not text:
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
-    if len(text) > _UINT64_DIGITS and len(text.lstrip("0")) > _UINT64_DIGITS:
-        # out of range whatever the digits; checked before int(), which refuses over 4,300 digits
+    digits = text.lstrip("0") or "0"
+    if len(digits) > _UINT64_DIGITS or int(digits) > _UINT64_MAX:  # length first: int() refuses 4,300 digits
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
-    value = int(text)
-    if value > _UINT64_MAX:
-        raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
-    return value
+    return int(digits)
 
 
 def parse_prerelease_identifier(text: str) -> PrereleaseId:
