@@ -8,7 +8,7 @@ a fragment (``catalog/v<X.Y>``) and a published bundle blob.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from releasekit.model.finding import Location
@@ -128,37 +128,17 @@ MISSING: Any = _Missing()
 """The value of a property written without ``value``."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Property:
     """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
 
-    Hand-written rather than a dataclass so that ``Property(t, v)`` patterns match positionally while the
-    constructor stays keyword-only, and so the loader can make tens of thousands cheaply.
+    ``Property(t, v)`` patterns match positionally although the constructor is keyword-only.
     """
 
-    __slots__ = ("type", "value")
     __match_args__ = ("type", "value")
 
     type: str
-    value: Any
-
-    def __init__(self, *, type: str, value: Any = None) -> None:  # noqa: A002 - the JSON field name
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "value", value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Property is immutable: cannot set {name}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Property)
-        return (self.type, self.value) == (other.type, other.value)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.value))
-
-    def __repr__(self) -> str:
-        return f"Property(type={self.type!r}, value={self.value!r})"
+    value: Any = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -264,11 +244,7 @@ class DeclarativeConfig:
     def merged(self, other: DeclarativeConfig) -> DeclarativeConfig:
         """This config followed by ``other`` (used to combine several render arguments)."""
         return DeclarativeConfig(
-            packages=self.packages + other.packages,
-            channels=self.channels + other.channels,
-            bundles=self.bundles + other.bundles,
-            deprecations=self.deprecations + other.deprecations,
-            others=self.others + other.others,
+            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
         )
 
 
