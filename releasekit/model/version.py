@@ -301,9 +301,6 @@ class Comparison:
         """True when ``version`` satisfies this term."""
         return _COMPARATORS[self.op](version.compare(self.version), 0)
 
-    def __str__(self) -> str:
-        return f"{self.op}{self.version}"
-
 
 @dataclass(frozen=True, slots=True)
 class Range:
@@ -315,12 +312,6 @@ class Range:
     def contains(self, version: Version) -> bool:
         """True when ``version`` is in the range (an empty ``||`` group matches nothing)."""
         return any(group and all(term.matches(version) for term in group) for group in self.alternatives)
-
-    def __contains__(self, version: object) -> bool:
-        return isinstance(version, Version) and self.contains(version)
-
-    def __str__(self) -> str:
-        return " || ".join(" ".join(str(t) for t in group) for group in self.alternatives)
 
 
 def _split_and_trim(text: str) -> list[str]:
