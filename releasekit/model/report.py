@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from releasekit.model.acknowledgement import Acknowledgement
-from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
+from releasekit.model.finding import Finding, Severity, sort_findings
 
 __all__ = [
     "BaselineState",
@@ -172,11 +172,6 @@ class Report:
         return sort_findings(self.findings)
 
     @property
-    def counts(self) -> dict[Severity, int]:
-        """Number of findings per severity, the acknowledged ones left out."""
-        return count_by_severity(f for f in self.findings if f not in self.acknowledged)
-
-    @property
     def clean_rules(self) -> tuple[str, ...]:
         """Rules that ran and found nothing at all."""
         fired = {f.rule for f in self.findings}
@@ -185,7 +180,7 @@ class Report:
     @property
     def numbers(self) -> Numbers:
         """Checks run, findings by severity and, with a baseline, new / unchanged / fixed."""
-        counts = self.counts
+        counts = Counter(f.severity for f in self.findings if f not in self.acknowledged)
         base = dict(
             checks=len(set(self.rules) | {f.rule for f in self.findings}),
             clean=len(self.clean_rules),

@@ -348,13 +348,9 @@ def _split_or_parts(parts: list[str]) -> list[list[str]]:
     return groups
 
 
-def _is_go_digit(ch: str) -> bool:
-    return unicodedata.category(ch) == "Nd"
-
-
 def _split_comparator_version(text: str) -> tuple[str, str]:
     for i, ch in enumerate(text):
-        if _is_go_digit(ch):
+        if unicodedata.category(ch) == "Nd":  # Go's unicode.IsDigit
             return text[:i].strip(), text[i:]
     raise RangeError(f"Could not get version from string: {go_quote(text)}")
 
@@ -366,17 +362,13 @@ def _go_atoi(text: str) -> int | None:
     if len(body) > _INT64_DIGITS and len(body.lstrip("0")) > _INT64_DIGITS:
         return None  # out of int64's range (checked before int(), which refuses over 4,300 digits)
     value = int(text)
-    if not -(2**63) <= value <= _INT64_MAX:
-        return None
-    return value
+    return value if -(2**63) <= value <= _INT64_MAX else None
 
 
 def _increment(text: str, index: int) -> str:
     """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``."""
     parts = text.split(".")
-    if len(parts) <= index:
-        return ""
-    value = _go_atoi(parts[index])
+    value = _go_atoi(parts[index]) if index < len(parts) else None
     if value is None:
         return ""
     value = value + 1 if value < _INT64_MAX else -(2**63)  # Go int wraps
@@ -386,9 +378,7 @@ def _increment(text: str, index: int) -> str:
 
 def _flat_wildcard(text: str) -> str:
     flat = text.replace(".x.x", ".x", 1).replace(".x", ".0", 1)
-    if len(flat.split(".")) == 2:
-        return flat + ".0"
-    return flat
+    return flat + ".0" if len(flat.split(".")) == 2 else flat
 
 
 # comparator -> (a comparison added before, the comparison it becomes, whether its version is incremented)
