@@ -210,9 +210,7 @@ class Bundle:
     @property
     def subject(self) -> tuple[str, ...]:
         """The subject findings about this bundle carry."""
-        if self.csv is not None and self.csv.name:
-            return (f'bundle "{self.csv.name}"',)
-        return (f'bundle "{self.root}"',)
+        return (f'bundle "{self.csv_name or self.root}"',)
 
 
 DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (

@@ -131,9 +131,11 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
         olds = sorted((r for r in base if package in r.packages), key=_pair_key)
         news = sorted((r for r in head if package in r.packages), key=_pair_key)
         shared = _shared_versions(olds) | _shared_versions(news)
-        for same in (_same_place, _same_version, _same_path):
+        # strictest first: the same path and version; the same version (a moved folder); the same path
+        for key in (lambda r: (r.path, r.openshift), lambda r: r.openshift, lambda r: r.path):
             for before in list(olds):
-                after = next((n for n in news if same(before, n)), None)
+                wanted = key(before)
+                after = next((n for n in news if wanted is not None and key(n) == wanted), None)
                 if after is not None:
                     pairs.append((package, before, after, shared))
                     olds.remove(before)
@@ -157,18 +159,6 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
         openshift_added=tuple(sorted(versions_after - versions_before, key=openshift_order)),
         openshift_dropped=tuple(sorted(versions_before - versions_after, key=openshift_order)),
     )
-
-
-def _same_place(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.path == b.path and a.openshift == b.openshift
-
-
-def _same_version(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.openshift is not None and a.openshift == b.openshift
-
-
-def _same_path(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.path == b.path
 
 
 def _shared_versions(roots: Iterable[CatalogRoot]) -> set[str]:

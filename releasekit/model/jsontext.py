@@ -6,6 +6,7 @@ JSON document the json module reads recursively, so :func:`loads` refuses one ne
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "too_deep_at"]
@@ -53,8 +54,6 @@ def loads(text: str) -> Any:
         NestedTooDeep: the text nests too deep (a ``ValueError``, as the json module's refusals).
         json.JSONDecodeError: the text is not JSON.
     """
-    import json  # here: importing this module (for MAX_DEPTH) must not cost the json module's import
-
     if too_deep_at(text) is not None:
         raise NestedTooDeep(f"nested deeper than {MAX_DEPTH} levels")
     return json.loads(text)

@@ -495,13 +495,10 @@ class Stream:
     @property
     def channel_names(self) -> tuple[str, ...]:
         """Channels of the published releases, ordered by their newest release's version."""
-        seen: dict[str, semver.Version] = {}
-        for release in self.releases:
-            if release.status.is_published:
-                name = self.channel_of(release)
-                if name not in seen or release.version > seen[name]:
-                    seen[name] = release.version
-        return tuple(name for name, _ in sorted(seen.items(), key=lambda item: item[1]))
+        newest: dict[str, semver.Version] = {}
+        for release in sorted((r for r in self.releases if r.status.is_published), key=lambda r: r.version):
+            newest[self.channel_of(release)] = release.version  # oldest first: the last one is the newest
+        return tuple(sorted(newest, key=newest.__getitem__))
 
     @property
     def default_channel(self) -> str | None:

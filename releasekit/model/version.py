@@ -267,10 +267,7 @@ class VersionRelease:
 
     def kubernetes_safe_string(self) -> str:
         """``<version>[-<release>]`` with ``+`` replaced by ``-`` (opm's normalized-name suffix)."""
-        text = str(self.version).replace("+", "-")
-        if self.release is not None and self.release.segments:
-            text += f"-{self.release}"
-        return text
+        return str(self).replace("+", "-")  # a release has no "+"
 
     def __str__(self) -> str:
         if self.release is not None and self.release.segments:
