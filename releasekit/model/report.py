@@ -145,9 +145,7 @@ class Report:
 
     def state(self, finding: Finding) -> BaselineState | None:
         """The finding's baseline state, or ``None`` without a baseline."""
-        if self.baseline is None:
-            return None
-        return self.baseline.get(finding, BaselineState.NEW)
+        return None if self.baseline is None else self.baseline.get(finding, BaselineState.NEW)
 
     def is_new(self, finding: Finding) -> bool:
         """True when the change brought the finding (always, without a baseline)."""
@@ -187,8 +185,8 @@ class Report:
             errors=counts[Severity.ERROR],
             warnings=counts[Severity.WARNING],
             info=counts[Severity.INFO],
+            acknowledged=sum(1 for f in self.findings if f in self.acknowledged),
         )
-        base["acknowledged"] = sum(1 for f in self.findings if f in self.acknowledged)
         if self.baseline is None:
             return Numbers(**base)
         judged = [f for f in self.findings if f not in self.acknowledged]

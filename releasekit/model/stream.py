@@ -52,9 +52,6 @@ DEFAULT_NEWEST_MINOR = "newest-minor"
 """``channels.default`` value meaning: the channel of the newest released (or deprecated) minor."""
 
 
-# --------------------------------------------------------------------------------------------- origin
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Origin:
     """Where a value was loaded from: file, the JSON path of the object and the lines below it.
@@ -73,9 +70,6 @@ class Origin:
 
 def _origin_field() -> Any:
     return field(default_factory=Origin, compare=False, repr=False)
-
-
-# ------------------------------------------------------------------------------------------- values
 
 
 OPENSHIFT_NUMBER_DIGITS = 9
@@ -136,10 +130,8 @@ def openshift_versions_label_form(value: str) -> str | None:
     if _LABEL_SINGLE.match(value):
         return "exact" if value.startswith("=") else "minimum"
     match = _LABEL_RANGE.match(value)
-    if match:
-        low = (int(match.group(1)), int(match.group(2)))
-        high = (int(match.group(3)), int(match.group(4)))
-        return "range" if low <= high else None
+    if match and (int(match[1]), int(match[2])) <= (int(match[3]), int(match[4])):  # low to high
+        return "range"
     return None
 
 
@@ -149,9 +141,6 @@ _DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
 def image_has_digest(image: str) -> bool:
     """True when ``image`` is pinned by a sha256 digest."""
     return bool(_DIGEST_RE.search(image))
-
-
-# ------------------------------------------------------------------------------------------ policies
 
 
 class CrdPlacement(enum.StrEnum):
@@ -293,9 +282,6 @@ class UpgradePolicy:
         return self.skip_range.format(
             version=str(version), major=version.major, minor=version.minor, patch=version.patch
         )
-
-
-# ------------------------------------------------------------------------------------------ releases
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

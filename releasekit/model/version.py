@@ -212,9 +212,6 @@ def parse_version(text: str) -> Version:
     return Version(numbers[0], numbers[1], numbers[2], pre, tuple(build_parts))
 
 
-# ------------------------------------------------------------------------------------------- release
-
-
 @dataclass(frozen=True, slots=True)
 class Release:
     """opm's optional release suffix of a bundle version (``model.Release``): pre-release identifiers."""
@@ -274,8 +271,6 @@ class VersionRelease:
             return f"{self.version}-{self.release}"
         return str(self.version)
 
-
-# --------------------------------------------------------------------------------------------- ranges
 
 _COMPARATORS: dict[str, Callable[[int, int], bool]] = {  # applied to (version.compare(bound), 0)
     **dict.fromkeys(("", "=", "=="), operator.eq),
