@@ -78,11 +78,8 @@ class OpenShiftLifecycle:
         versions = tuple(sorted(set(versions)))
         eus = tuple(sorted(set(eus)))
         edges: dict[tuple[OpenShiftVersion, OpenShiftVersion], UpgradeEdge] = {}
-        for edge in explicit:
+        for edge in (*explicit, *(default_edges(versions, eus) if derive else ())):  # explicit ones win
             edges.setdefault((edge.source, edge.target), edge)
-        if derive:
-            for edge in default_edges(versions, eus):
-                edges.setdefault((edge.source, edge.target), edge)
         return cls(
             versions=versions,
             eus=eus,
