@@ -131,7 +131,6 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
         olds = sorted((r for r in base if package in r.packages), key=_pair_key)
         news = sorted((r for r in head if package in r.packages), key=_pair_key)
         shared = _shared_versions(olds) | _shared_versions(news)
-        # strictest first: the same path and version; the same version (a moved folder); the same path
         for key in (lambda r: (r.path, r.openshift), lambda r: r.openshift, lambda r: r.path):
             for before in list(olds):
                 wanted = key(before)
