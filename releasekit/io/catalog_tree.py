@@ -15,8 +15,7 @@ from pathlib import Path
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
 from releasekit.io.inputs import inside, read_input_text
-from releasekit.model.fbc import DeclarativeConfig
-from releasekit.model.fragment import FragmentFacts
+from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
 
 __all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "find_fragments", "package_config", "read_fragment"]
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from releasekit.io.fbc_load import LoadLimits, _json_docs, decode_metas, load_catalog_text
-from releasekit.model.fbc import SCHEMA_BUNDLE, Bundle
+from releasekit.model.fbc import SCHEMA_BUNDLE, Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
-from releasekit.model.published import PublishedBlob, PublishedKey
 
 __all__ = ["RawBlob", "json_stream_blobs", "published_blobs"]
 

@@ -11,10 +11,9 @@ from releasekit.io.fbc_blobs import published_blobs
 from releasekit.io.githistory import file_history
 from releasekit.io.gitrev import FileRef, is_shallow
 from releasekit.io.inputs import read_input
-from releasekit.model.fbc import Bundle
+from releasekit.model.fbc import Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location
 from releasekit.model.layout import CatalogLayout
-from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 from releasekit.plan.carry import carried_blobs
 from releasekit.rules.carry import (

@@ -15,10 +15,9 @@ from releasekit.io.fbc_write import render_json
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.io.templates import TemplateSet, load_yaml_text
-from releasekit.model.fbc import Bundle
+from releasekit.model.fbc import Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
-from releasekit.model.published import PublishedBlob, PublishedKey
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
 from releasekit.plan.bundle import plan_bundle, upstream_ref
 from releasekit.plan.catalog import (

@@ -36,9 +36,8 @@ from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, Acknowledgement, acknowledge
 from releasekit.model.acknowledgement import RULES as ACK_RULES
-from releasekit.model.fbc import DeclarativeConfig, Package
+from releasekit.model.fbc import DeclarativeConfig, FragmentFacts, Package
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.fragment import FragmentFacts
 from releasekit.model.layout import DEFAULT_LAYOUT
 from releasekit.model.lifecycle import OpenShiftLifecycle
 from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from releasekit.io.fbc_load import LOAD_RULES
-from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
 from releasekit.model.finding import Finding, Severity
-from releasekit.model.fragment import FragmentFacts
 from releasekit.rules import graph as graph_rules
 from releasekit.rules.diff import PackageCatalog
 from releasekit.rules.fbc import RULES as FBC_RULES

@@ -67,12 +67,6 @@ def identity_of(finding: Finding) -> Identity:
     return (finding.rule, finding.subject, tuple(sorted(finding.facts)))
 
 
-def _describe(ack: Acknowledgement) -> str:
-    parts = [ack.rule, *(f'"{s}"' if '"' not in s else s for s in ack.subject)]
-    parts += [f"{k} {v}" for k, v in ack.facts]
-    return " ".join(parts)
-
-
 def acknowledge(
     findings: Iterable[Finding],
     acknowledgements: Iterable[Acknowledgement],
@@ -90,14 +84,8 @@ def acknowledge(
     for ack in acknowledgements:
         earlier = by_identity.get(ack.identity)
         if earlier is not None:
-            problems.append(
-                _problem(
-                    RULE_ACK_STALE,
-                    f"acknowledgement of {_describe(ack)} repeats the one at line {earlier.location.line}",
-                    ack,
-                    "remove one of the two",
-                )
-            )
+            repeat = f"repeats the one at line {earlier.location.line}"
+            problems.append(_problem(RULE_ACK_STALE, ack, repeat, "remove one of the two"))
             continue
         by_identity[ack.identity] = ack
     acknowledged: dict[Finding, Acknowledgement] = {}
@@ -117,26 +105,24 @@ def acknowledge(
         if key in used:
             continue
         if key in errors:
+            what = "names an error; an error is never acknowledged"
             problems.append(
-                _problem(
-                    RULE_ACK_ERROR,
-                    f"acknowledgement of {_describe(ack)} names an error; an error is never acknowledged",
-                    ack,
-                    "fix what the error reports, then remove the entry",
-                )
+                _problem(RULE_ACK_ERROR, ack, what, "fix what the error reports, then remove the entry")
             )
         elif complete:
-            problems.append(
-                _problem(
-                    RULE_ACK_STALE,
-                    f"acknowledgement of {_describe(ack)} matches no finding",
-                    ack,
-                    "remove the entry (what it acknowledged is gone), or correct its rule, subject and facts "
-                    "to those the JSON report (--format json) gives the finding",
-                )
+            hint = (
+                "remove the entry (what it acknowledged is gone), or correct its rule, subject and facts "
+                "to those the JSON report (--format json) gives the finding"
             )
+            problems.append(_problem(RULE_ACK_STALE, ack, "matches no finding", hint))
     return acknowledged, tuple(problems)
 
 
-def _problem(rule: str, message: str, ack: Acknowledgement, hint: str) -> Finding:
+def _problem(rule: str, ack: Acknowledgement, what: str, hint: str) -> Finding:
+    parts = [
+        ack.rule,
+        *(f'"{s}"' if '"' not in s else s for s in ack.subject),
+        *(f"{k} {v}" for k, v in ack.facts),
+    ]
+    message = f"acknowledgement of {' '.join(parts)} {what}"
     return make_finding(rule, message, ack.location, hint, (ACKNOWLEDGEMENTS_FILE,), Severity.WARNING)

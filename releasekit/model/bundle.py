@@ -49,6 +49,14 @@ class BundleLayout(enum.StrEnum):
     FILE = "file"
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Manifest:
     """One YAML/JSON document from one file, with the line of each JSON path in it."""
@@ -71,14 +79,12 @@ class Manifest:
     @property
     def kind(self) -> str:
         """``kind`` as a string ('' when missing or not a string)."""
-        value = self.data.get("kind")
-        return value if isinstance(value, str) else ""
+        return _text(self.data.get("kind"))
 
     @property
     def api_version(self) -> str:
         """``apiVersion`` as a string ('' when missing or not a string)."""
-        value = self.data.get("apiVersion")
-        return value if isinstance(value, str) else ""
+        return _text(self.data.get("apiVersion"))
 
     @property
     def group(self) -> str:
@@ -88,26 +94,22 @@ class Manifest:
     @property
     def metadata(self) -> Mapping[str, Any]:
         """``metadata`` as a mapping (empty when missing or malformed)."""
-        value = self.data.get("metadata")
-        return value if isinstance(value, Mapping) else {}
+        return _mapping(self.data.get("metadata"))
 
     @property
     def name(self) -> str:
         """``metadata.name`` as a string ('' when missing)."""
-        value = self.metadata.get("name")
-        return value if isinstance(value, str) else ""
+        return _text(self.metadata.get("name"))
 
     @property
     def annotations(self) -> Mapping[str, Any]:
         """``metadata.annotations`` as a mapping (empty when missing)."""
-        value = self.metadata.get("annotations")
-        return value if isinstance(value, Mapping) else {}
+        return _mapping(self.metadata.get("annotations"))
 
     @property
     def spec(self) -> Mapping[str, Any]:
         """``spec`` as a mapping (empty when missing)."""
-        value = self.data.get("spec")
-        return value if isinstance(value, Mapping) else {}
+        return _mapping(self.data.get("spec"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,17 +183,12 @@ class Bundle:
     @property
     def annotation_values(self) -> Mapping[str, Any]:
         """The ``annotations`` map of the metadata file (empty when there is none)."""
-        if self.annotations is None:
-            return {}
-        value = self.annotations.data.get("annotations")
-        return value if isinstance(value, Mapping) else {}
+        return _mapping(self.annotations.data.get("annotations")) if self.annotations is not None else {}
 
     def annotation(self, key: str) -> str | None:
         """One metadata annotation as a string, or None when absent."""
         value = self.annotation_values.get(key)
-        if value is None:
-            return None
-        return value if isinstance(value, str) else str(value)
+        return None if value is None else str(value)
 
     @property
     def package(self) -> str:
@@ -201,14 +198,9 @@ class Bundle:
     @property
     def channels(self) -> tuple[str, ...]:
         """Channels named in metadata: ``channels.v1`` plus the default channel, trimmed, deduplicated."""
-        names: list[str] = []
-        raw = [*(self.annotation(ANNOTATION_CHANNELS) or "").split(",")]
-        raw.append(self.annotation(ANNOTATION_DEFAULT_CHANNEL) or "")
-        for item in raw:
-            item = item.strip()
-            if item and item not in names:
-                names.append(item)
-        return tuple(names)
+        listed = (self.annotation(ANNOTATION_CHANNELS) or "").split(",")
+        names = (item.strip() for item in (*listed, self.annotation(ANNOTATION_DEFAULT_CHANNEL) or ""))
+        return tuple(dict.fromkeys(name for name in names if name))
 
     @property
     def csv_name(self) -> str:
@@ -218,9 +210,7 @@ class Bundle:
     @property
     def subject(self) -> tuple[str, ...]:
         """The subject findings about this bundle carry."""
-        if self.csv is not None and self.csv.name:
-            return (f'bundle "{self.csv.name}"',)
-        return (f'bundle "{self.root}"',)
+        return (f'bundle "{self.csv_name or self.root}"',)
 
 
 DEFAULT_ALLOWED_REGISTRIES: tuple[str, ...] = (

@@ -17,6 +17,7 @@ import enum
 import json
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -130,9 +131,10 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
         olds = sorted((r for r in base if package in r.packages), key=_pair_key)
         news = sorted((r for r in head if package in r.packages), key=_pair_key)
         shared = _shared_versions(olds) | _shared_versions(news)
-        for same in (_same_place, _same_version, _same_path):
+        for key in (lambda r: (r.path, r.openshift), lambda r: r.openshift, lambda r: r.path):
             for before in list(olds):
-                after = next((n for n in news if same(before, n)), None)
+                wanted = key(before)
+                after = next((n for n in news if wanted is not None and key(n) == wanted), None)
                 if after is not None:
                     pairs.append((package, before, after, shared))
                     olds.remove(before)
@@ -158,26 +160,10 @@ def pair_roots(base: Sequence[CatalogRoot], head: Sequence[CatalogRoot]) -> Root
     )
 
 
-def _same_place(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.path == b.path and a.openshift == b.openshift
-
-
-def _same_version(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.openshift is not None and a.openshift == b.openshift
-
-
-def _same_path(a: CatalogRoot, b: CatalogRoot) -> bool:
-    return a.path == b.path
-
-
 def _shared_versions(roots: Iterable[CatalogRoot]) -> set[str]:
     """OpenShift versions that more than one root of one revision serves (their labels need the path)."""
-    seen: set[str] = set()
-    shared: set[str] = set()
-    for root in roots:
-        if root.openshift:
-            (shared if root.openshift in seen else seen).add(root.openshift)
-    return shared
+    served = Counter(root.openshift for root in roots if root.openshift)
+    return {version for version, count in served.items() if count > 1}
 
 
 # ------------------------------------------------------------------ finding roots (io.catalog_roots reads)

@@ -1,13 +1,14 @@
 """File-based catalog (FBC) wire types, as opm's ``declcfg`` package defines them.
 
 Pure core: no I/O. Every object remembers where it was read; property values and blobs of other schemas
-stay parsed JSON values, so they can be re-emitted exactly.
+stay parsed JSON values, so they can be re-emitted exactly. Also the catalog as found in a repository:
+a fragment (``catalog/v<X.Y>``) and a published bundle blob.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from releasekit.model.finding import Location
@@ -30,10 +31,13 @@ __all__ = [
     "DeclarativeConfig",
     "Deprecation",
     "DeprecationEntry",
+    "FragmentFacts",
     "Icon",
     "Meta",
     "Package",
     "Property",
+    "PublishedBlob",
+    "PublishedKey",
     "RelatedImage",
     "JSON_KINDS",
     "json_kind",
@@ -97,19 +101,9 @@ JSON_KINDS: dict[type, str] = {  # exact types; json_kind also handles subclasse
 def json_kind(value: Any) -> str:
     """The JSON kind of a parsed value as Go's encoding/json names it in errors (object, array, ...)."""
     kind = JSON_KINDS.get(type(value))
-    if kind is not None:
-        return kind
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "null"
+    if kind is None:  # a subclass (OrderedValue): the kind of its nearest JSON base
+        kind = next((JSON_KINDS[base] for base in type(value).__mro__ if base in JSON_KINDS), "null")
+    return kind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,13 +120,6 @@ class Meta:
 class _Missing:
     """Marks a property that had no ``value`` key at all (opm: ``unexpected end of JSON input``)."""
 
-    _instance: _Missing | None = None
-
-    def __new__(cls) -> _Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
     def __repr__(self) -> str:
         return "MISSING"
 
@@ -141,37 +128,17 @@ MISSING: Any = _Missing()
 """The value of a property written without ``value``."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Property:
     """A ``{type, value}`` property; ``value`` is any JSON value, or :data:`MISSING`.
 
-    Hand-written rather than a dataclass so that ``Property(t, v)`` patterns match positionally while the
-    constructor stays keyword-only, and so the loader can make tens of thousands cheaply.
+    ``Property(t, v)`` patterns match positionally although the constructor is keyword-only.
     """
 
-    __slots__ = ("type", "value")
     __match_args__ = ("type", "value")
 
     type: str
-    value: Any
-
-    def __init__(self, *, type: str, value: Any = None) -> None:  # noqa: A002 - the JSON field name
-        object.__setattr__(self, "type", type)
-        object.__setattr__(self, "value", value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Property is immutable: cannot set {name}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Property)
-        return (self.type, self.value) == (other.type, other.value)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.value))
-
-    def __repr__(self) -> str:
-        return f"Property(type={self.type!r}, value={self.value!r})"
+    value: Any = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -277,11 +244,7 @@ class DeclarativeConfig:
     def merged(self, other: DeclarativeConfig) -> DeclarativeConfig:
         """This config followed by ``other`` (used to combine several render arguments)."""
         return DeclarativeConfig(
-            packages=self.packages + other.packages,
-            channels=self.channels + other.channels,
-            bundles=self.bundles + other.bundles,
-            deprecations=self.deprecations + other.deprecations,
-            others=self.others + other.others,
+            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
         )
 
 
@@ -289,3 +252,36 @@ class OrderedValue(dict[str, Any]):
     """A JSON object already in Go's marshal order; writers keep its key order (see ``fbc_write.GoOrdered``)."""
 
     __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FragmentFacts:
+    """One catalog fragment (``catalog/v<X.Y>``) as found on disk or planned: what the Konflux rules judge.
+
+    ``containerfile`` is None when there is none; ``package_files`` holds ``(package folder, file name,
+    displayed path)`` for each file under the FBC root.
+    """
+
+    folder: str
+    folder_path: str
+    containerfile: str | None
+    containerfile_path: str = ""
+    package_files: tuple[tuple[str, str, str], ...] = ()
+    config: DeclarativeConfig = field(default_factory=DeclarativeConfig)
+
+
+PublishedKey = tuple[str, str, str]
+"""``(OpenShift version, package, bundle name)``: one bundle in one catalog."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublishedBlob:
+    """One ``olm.bundle`` blob of a committed catalog, as :mod:`releasekit.plan.carry` keeps it byte for byte.
+
+    ``text`` is the blob's exact text, ``{`` to ``}``; ``revision`` what it was read from (``HEAD``).
+    """
+
+    bundle: Bundle
+    text: str
+    location: Location
+    revision: str = "HEAD"

@@ -14,7 +14,6 @@ __all__ = [
     "Findings",
     "Location",
     "Severity",
-    "count_by_severity",
     "has_errors",
     "make_finding",
     "nearest_line",
@@ -127,11 +126,3 @@ def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
 def has_errors(findings: Iterable[Finding]) -> bool:
     """True when any finding is an error (exit code 1)."""
     return any(f.severity is Severity.ERROR for f in findings)
-
-
-def count_by_severity(findings: Iterable[Finding]) -> dict[Severity, int]:
-    """Count findings per severity (every severity present as a key)."""
-    counts = dict.fromkeys(Severity, 0)
-    for f in findings:
-        counts[f.severity] += 1
-    return counts

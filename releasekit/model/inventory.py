@@ -49,20 +49,15 @@ class InventorySource(enum.StrEnum):
     TRANSCRIBED = "transcribed"
 
 
-_VERSION_RE = re.compile(r"^v\d+(?:(alpha|beta)\d+)?$")
 # ASCII digits, at most 9 (int() refuses over 4,300 with a bare ValueError; no Kueue line is that long)
 _LINE_RE = re.compile(r"v?([0-9]{1,9})\.([0-9]{1,9})(?:[.\-].*)?\Z", re.DOTALL)
 
 
 def version_maturity(name: str) -> Maturity:
     """Maturity of a Kubernetes API version name: ``v1alpha1`` -> alpha, ``v1beta2`` -> beta, ``v1`` -> ga."""
-    match = _VERSION_RE.match(name)
-    kind = match.group(1) if match else ("alpha" if "alpha" in name else "beta" if "beta" in name else None)
-    if kind == "alpha":
+    if "alpha" in name:
         return Maturity.ALPHA
-    if kind == "beta":
-        return Maturity.BETA
-    return Maturity.GA
+    return Maturity.BETA if "beta" in name else Maturity.GA
 
 
 def line_of_version(text: str) -> str | None:
@@ -109,11 +104,7 @@ class Crd:
     @property
     def maturity(self) -> Maturity:
         """The CRD's maturity: alpha if any version is alpha, else the least mature version's."""
-        maturities = {v.maturity for v in self.versions}
-        for level in (Maturity.ALPHA, Maturity.BETA):
-            if level in maturities:
-                return level
-        return Maturity.GA
+        return min((v.maturity for v in self.versions), key=list(Maturity).index, default=Maturity.GA)
 
     @property
     def is_alpha(self) -> bool:

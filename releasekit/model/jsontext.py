@@ -6,9 +6,10 @@ JSON document the json module reads recursively, so :func:`loads` refuses one ne
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "nesting_exceeds", "too_deep_at"]
+__all__ = ["MAX_DEPTH", "NestedTooDeep", "loads", "too_deep_at"]
 
 MAX_DEPTH = 256
 """Deepest nesting of mappings and sequences accepted in any YAML or JSON input (files and embedded text)."""
@@ -46,11 +47,6 @@ def too_deep_at(text: str, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
     return None
 
 
-def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether JSON ``text`` nests deeper than ``limit`` (see :func:`too_deep_at`)."""
-    return too_deep_at(text, limit) is not None
-
-
 def loads(text: str) -> Any:
     """``json.loads(text)``, refusing text nested deeper than :data:`MAX_DEPTH`.
 
@@ -58,8 +54,6 @@ def loads(text: str) -> Any:
         NestedTooDeep: the text nests too deep (a ``ValueError``, as the json module's refusals).
         json.JSONDecodeError: the text is not JSON.
     """
-    import json  # here: importing this module (for MAX_DEPTH) must not cost the json module's import
-
-    if nesting_exceeds(text):
+    if too_deep_at(text) is not None:
         raise NestedTooDeep(f"nested deeper than {MAX_DEPTH} levels")
     return json.loads(text)

@@ -24,9 +24,6 @@ class EdgeKind(enum.StrEnum):
     MAJOR = "major"
 
 
-_KIND_ORDER = {EdgeKind.MINOR: 0, EdgeKind.EUS: 1, EdgeKind.MAJOR: 2}
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpgradeEdge:
     """A cluster upgrade from ``source`` to ``target``; ``line`` is where the file writes it (0: derived)."""
@@ -38,7 +35,7 @@ class UpgradeEdge:
 
     def sort_key(self) -> tuple[OpenShiftVersion, int, OpenShiftVersion]:
         """Source first, then minor before EUS before major, then target."""
-        return (self.source, _KIND_ORDER[self.kind], self.target)
+        return (self.source, list(EdgeKind).index(self.kind), self.target)
 
 
 def default_edges(
@@ -81,11 +78,8 @@ class OpenShiftLifecycle:
         versions = tuple(sorted(set(versions)))
         eus = tuple(sorted(set(eus)))
         edges: dict[tuple[OpenShiftVersion, OpenShiftVersion], UpgradeEdge] = {}
-        for edge in explicit:
+        for edge in (*explicit, *(default_edges(versions, eus) if derive else ())):  # explicit ones win
             edges.setdefault((edge.source, edge.target), edge)
-        if derive:
-            for edge in default_edges(versions, eus):
-                edges.setdefault((edge.source, edge.target), edge)
         return cls(
             versions=versions,
             eus=eus,

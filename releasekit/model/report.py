@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from releasekit.model.acknowledgement import Acknowledgement
-from releasekit.model.finding import Finding, Severity, count_by_severity, sort_findings
+from releasekit.model.finding import Finding, Severity, sort_findings
 
 __all__ = [
     "BaselineState",
@@ -66,18 +66,12 @@ def match_baseline(
 
     Matching counts: two head findings with one key and one base finding give one unchanged, one new.
     """
-    available = Counter(baseline_key(f) for f in base)
+    left = Counter(baseline_key(f) for f in base)  # base findings not matched yet (negative: none left)
     states: dict[Finding, BaselineState] = {}
-    used: Counter[tuple[str, ...]] = Counter()
     for f in sort_findings(head):
         key = baseline_key(f)
-        if used[key] < available[key]:
-            used[key] += 1
-            states[f] = BaselineState.UNCHANGED
-        else:
-            states[f] = BaselineState.NEW
-    left = Counter(available)
-    left.subtract(used)
+        states[f] = BaselineState.UNCHANGED if left[key] > 0 else BaselineState.NEW
+        left[key] -= 1
     fixed: list[Finding] = []
     for f in sort_findings(base):
         key = baseline_key(f)
@@ -151,9 +145,7 @@ class Report:
 
     def state(self, finding: Finding) -> BaselineState | None:
         """The finding's baseline state, or ``None`` without a baseline."""
-        if self.baseline is None:
-            return None
-        return self.baseline.get(finding, BaselineState.NEW)
+        return None if self.baseline is None else self.baseline.get(finding, BaselineState.NEW)
 
     def is_new(self, finding: Finding) -> bool:
         """True when the change brought the finding (always, without a baseline)."""
@@ -178,11 +170,6 @@ class Report:
         return sort_findings(self.findings)
 
     @property
-    def counts(self) -> dict[Severity, int]:
-        """Number of findings per severity, the acknowledged ones left out."""
-        return count_by_severity(f for f in self.findings if f not in self.acknowledged)
-
-    @property
     def clean_rules(self) -> tuple[str, ...]:
         """Rules that ran and found nothing at all."""
         fired = {f.rule for f in self.findings}
@@ -191,15 +178,15 @@ class Report:
     @property
     def numbers(self) -> Numbers:
         """Checks run, findings by severity and, with a baseline, new / unchanged / fixed."""
-        counts = self.counts
+        counts = Counter(f.severity for f in self.findings if f not in self.acknowledged)
         base = dict(
             checks=len(set(self.rules) | {f.rule for f in self.findings}),
             clean=len(self.clean_rules),
             errors=counts[Severity.ERROR],
             warnings=counts[Severity.WARNING],
             info=counts[Severity.INFO],
+            acknowledged=sum(1 for f in self.findings if f in self.acknowledged),
         )
-        base["acknowledged"] = sum(1 for f in self.findings if f in self.acknowledged)
         if self.baseline is None:
             return Numbers(**base)
         judged = [f for f in self.findings if f not in self.acknowledged]

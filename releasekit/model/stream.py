@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import semver
 
+from releasekit.model.fbc import RelatedImage
 from releasekit.model.finding import Location, nearest_line
 from releasekit.model.inventory import Crd, GateStage, Inventory
 
@@ -42,7 +43,6 @@ __all__ = [
     "UpgradePolicy",
     "Upstream",
     "image_has_digest",
-    "image_repository",
     "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
@@ -50,9 +50,6 @@ __all__ = [
 
 DEFAULT_NEWEST_MINOR = "newest-minor"
 """``channels.default`` value meaning: the channel of the newest released (or deprecated) minor."""
-
-
-# --------------------------------------------------------------------------------------------- origin
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,9 +70,6 @@ class Origin:
 
 def _origin_field() -> Any:
     return field(default_factory=Origin, compare=False, repr=False)
-
-
-# ------------------------------------------------------------------------------------------- values
 
 
 OPENSHIFT_NUMBER_DIGITS = 9
@@ -136,10 +130,8 @@ def openshift_versions_label_form(value: str) -> str | None:
     if _LABEL_SINGLE.match(value):
         return "exact" if value.startswith("=") else "minimum"
     match = _LABEL_RANGE.match(value)
-    if match:
-        low = (int(match.group(1)), int(match.group(2)))
-        high = (int(match.group(3)), int(match.group(4)))
-        return "range" if low <= high else None
+    if match and (int(match[1]), int(match[2])) <= (int(match[3]), int(match[4])):  # low to high
+        return "range"
     return None
 
 
@@ -149,19 +141,6 @@ _DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
 def image_has_digest(image: str) -> bool:
     """True when ``image`` is pinned by a sha256 digest."""
     return bool(_DIGEST_RE.search(image))
-
-
-def image_repository(image: str) -> str:
-    """``registry/path/name`` of an image reference, without tag or digest."""
-    name = image.split("@", 1)[0]
-    slash = name.rfind("/")
-    colon = name.rfind(":")
-    if colon > slash:
-        name = name[:colon]
-    return name
-
-
-# ------------------------------------------------------------------------------------------ policies
 
 
 class CrdPlacement(enum.StrEnum):
@@ -305,9 +284,6 @@ class UpgradePolicy:
         )
 
 
-# ------------------------------------------------------------------------------------------ releases
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Upstream:
     """The upstream Kueue a release ships, as precisely as it is known."""
@@ -335,14 +311,6 @@ class ReleaseImages:
         if self.must_gather is not None:
             pairs.append(("mustGather", self.must_gather))
         return tuple(pairs)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RelatedImage:
-    """One ``relatedImages`` entry of a published bundle (the name may be empty, as opm writes it)."""
-
-    name: str
-    image: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -401,23 +369,14 @@ class CsvMetadataFacts:
         annotations = dict(self.annotations)
         if created_at is not None:
             annotations["createdAt"] = created_at
-        api_services: dict[str, Any] = {}
-        if self.api_services_owned:
-            api_services["owned"] = [_api_service_wire(a) for a in self.api_services_owned]
-        if self.api_services_required:
-            api_services["required"] = [_api_service_wire(a) for a in self.api_services_required]
-        crds: dict[str, Any] = {}
-        if self.owned_crds:
-            crds["owned"] = [{"name": c.name, "version": c.version, "kind": c.kind} for c in self.owned_crds]
-        if self.required_crds:
-            crds["required"] = [
-                {"name": c.name, "version": c.version, "kind": c.kind} for c in self.required_crds
-            ]
+        # asdict keeps the field order, which is the order opm writes the keys in
+        services = {"owned": self.api_services_owned, "required": self.api_services_required}
+        crds = {"owned": self.owned_crds, "required": self.required_crds}
         wire: dict[str, Any] = {
             "annotations": dict(sorted(annotations.items())),
-            "apiServiceDefinitions": api_services,
-            "crdDescriptions": crds,
-            "installModes": [{"type": m.type, "supported": m.supported} for m in self.install_modes],
+            "apiServiceDefinitions": {k: [asdict(a) for a in refs] for k, refs in services.items() if refs},
+            "crdDescriptions": {k: [asdict(c) for c in refs] for k, refs in crds.items() if refs},
+            "installModes": [asdict(m) for m in self.install_modes],
         }
         if self.has_labels:
             wire["labels"] = dict(self.labels)
@@ -426,10 +385,6 @@ class CsvMetadataFacts:
         if self.min_kube_version is not None:
             wire["minKubeVersion"] = self.min_kube_version
         return wire
-
-
-def _api_service_wire(ref: ApiServiceRef) -> dict[str, str]:
-    return {"group": ref.group, "version": ref.version, "kind": ref.kind, "name": ref.name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -526,13 +481,10 @@ class Stream:
     @property
     def channel_names(self) -> tuple[str, ...]:
         """Channels of the published releases, ordered by their newest release's version."""
-        seen: dict[str, semver.Version] = {}
-        for release in self.releases:
-            if release.status.is_published:
-                name = self.channel_of(release)
-                if name not in seen or release.version > seen[name]:
-                    seen[name] = release.version
-        return tuple(name for name, _ in sorted(seen.items(), key=lambda item: item[1]))
+        newest: dict[str, semver.Version] = {}
+        for release in sorted((r for r in self.releases if r.status.is_published), key=lambda r: r.version):
+            newest[self.channel_of(release)] = release.version  # oldest first: the last one is the newest
+        return tuple(sorted(newest, key=newest.__getitem__))
 
     @property
     def default_channel(self) -> str | None:
@@ -562,7 +514,7 @@ class Stream:
             for r in self.releases
             if r.sets_gates and (r.version.major, r.version.minor) == minor and r.version < release.version
         ]
-        return max(earlier, key=_version_key) if earlier else None
+        return max(earlier, key=lambda r: r.version) if earlier else None
 
     def release_gate_settings(self, release: Release) -> tuple[GateSetting, ...]:
         """The release's own gate settings in force (its own, or inherited within its minor)."""
@@ -579,18 +531,6 @@ class Stream:
         merged = {s.gate: s for s in self.feature_gates.settings}
         merged.update({s.gate: s for s in self.release_gate_settings(release)})
         return tuple(merged[name] for name in sorted(merged))
-
-    def shipped_crds(self, inventory: Inventory) -> tuple[Crd, ...]:
-        """The operand CRDs this stream ships from ``inventory`` (alpha ones only if the policy names them)."""
-        return tuple(c for c in inventory.crds if self.api_maturity.allows(c))
-
-    def releases_in_channel(self, channel: str) -> tuple[Release, ...]:
-        """Releases of ``channel``, oldest first."""
-        return tuple(sorted((r for r in self.releases if self.channel_of(r) == channel), key=_version_key))
-
-
-def _version_key(release: Release) -> semver.Version:
-    return release.version
 
 
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:

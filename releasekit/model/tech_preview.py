@@ -8,6 +8,7 @@ minor among its catalogs, in the CSV's ``olm.properties`` annotation and the bun
 from __future__ import annotations
 
 import json
+import re
 from typing import Final
 
 from releasekit.model.stream import OPENSHIFT_NUMBER_DIGITS, OpenShiftVersion, Release, Stream
@@ -43,19 +44,14 @@ def olm_properties_annotation(value: str) -> str:
     return json.dumps([{"type": PROP_MAX_OPENSHIFT, "value": value}], separators=(",", ":"))
 
 
-def _number(text: str) -> bool:
-    """Whether ``text`` is ASCII digits, at most :data:`OPENSHIFT_NUMBER_DIGITS` of them.
-
-    ``str.isdigit`` alone takes ``²`` and ``٤``, and int() refuses over 4,300 digits.
-    """
-    return text.isascii() and text.isdigit() and len(text) <= OPENSHIFT_NUMBER_DIGITS
+# ``4.19`` / ``v4.19`` / ``4.19.0`` / ``4.19-rc.1``: ASCII digits, so int() never sees a huge number
+_MAX_OPENSHIFT = re.compile(
+    rf"v?([0-9]{{1,{OPENSHIFT_NUMBER_DIGITS}}})\.([0-9]{{1,{OPENSHIFT_NUMBER_DIGITS}}})(?:[.+-].*)?\Z",
+    re.DOTALL,
+)
 
 
 def parse_max_openshift(value: object) -> OpenShiftVersion | None:
     """``4.19`` / ``v4.19`` / ``4.19.0`` as an OpenShift version (patch dropped, as OLM does); None if not."""
-    if not isinstance(value, str):
-        return None
-    parts = value.strip().removeprefix("v").split("+")[0].split("-")[0].split(".")
-    if len(parts) < 2 or not all(_number(p) for p in parts[:2]):
-        return None
-    return OpenShiftVersion(major=int(parts[0]), minor=int(parts[1]))
+    match = _MAX_OPENSHIFT.match(value.strip()) if isinstance(value, str) else None
+    return OpenShiftVersion(major=int(match[1]), minor=int(match[2])) if match else None

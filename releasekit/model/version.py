@@ -6,6 +6,7 @@ Pure core, no third-party imports. Reproduces blang/semver's ``Parse`` and ``Par
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -21,7 +22,6 @@ __all__ = [
     "Version",
     "VersionError",
     "VersionRelease",
-    "compare_prerelease",
     "go_quote",
     "parse_prerelease_identifier",
     "parse_range",
@@ -49,17 +49,8 @@ class RangeError(ValueError):
     """A range that blang ``ParseRange`` rejects; ``str()`` is blang's message."""
 
 
-_GO_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\t": "\\t",
-    "\r": "\\r",
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\v": "\\v",
-}
+# Go's backslash escapes: each character and the letter written after the backslash
+_GO_ESCAPES = {char: "\\" + name for char, name in zip('"\\\n\t\r\a\b\f\v', '"\\ntrabfv', strict=True)}
 
 
 def go_quote(text: str) -> str:
@@ -85,17 +76,8 @@ def go_quote(text: str) -> str:
     return "".join(out)
 
 
-def _only_digits(text: str) -> bool:
-    """Only ASCII digits ``0-9`` (true for ``""``), tested without a Python-level loop."""
-    return text.isascii() and (text.isdigit() or not text)
-
-
-def _only_alphanum(text: str) -> bool:
-    """Only ``[0-9A-Za-z-]`` (true for ``""``), tested without a Python-level loop."""
-    if not text.isascii():
-        return False
-    bare = text.replace("-", "")
-    return not bare or bare.isalnum()
+_DIGITS = re.compile(r"[0-9]*")  # blang's containsOnly: true for ""
+_ALPHANUM = re.compile(r"[0-9A-Za-z-]*")
 
 
 def _has_leading_zeroes(text: str) -> bool:
@@ -106,13 +88,10 @@ def _parse_uint(text: str) -> int:
     """Go ``strconv.ParseUint(text, 10, 64)`` for a string already known to hold only ASCII digits."""
     if not text:
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
-    if len(text) > _UINT64_DIGITS and len(text.lstrip("0")) > _UINT64_DIGITS:
-        # out of range whatever the digits; checked before int(), which refuses over 4,300 digits
+    digits = text.lstrip("0") or "0"
+    if len(digits) > _UINT64_DIGITS or int(digits) > _UINT64_MAX:  # length first: int() refuses 4,300 digits
         raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
-    value = int(text)
-    if value > _UINT64_MAX:
-        raise VersionError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
-    return value
+    return int(digits)
 
 
 def parse_prerelease_identifier(text: str) -> PrereleaseId:
@@ -123,39 +102,22 @@ def parse_prerelease_identifier(text: str) -> PrereleaseId:
     """
     if not text:
         raise VersionError("Prerelease is empty")
-    if _only_digits(text):
+    if _DIGITS.fullmatch(text):
         if _has_leading_zeroes(text):
             raise VersionError(f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}")
         return _parse_uint(text)
-    if _only_alphanum(text):
+    if _ALPHANUM.fullmatch(text):
         return text
     raise VersionError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
 
-def compare_prerelease(a: PrereleaseId, b: PrereleaseId) -> int:
-    """Compare two identifiers: numbers numerically, numbers before strings, strings bytewise."""
-    if isinstance(a, int) and isinstance(b, int):
-        return (a > b) - (a < b)
-    if isinstance(a, int):
-        return -1
-    if isinstance(b, int):
-        return 1
+def _ids_key(ids: Iterable[PrereleaseId]) -> tuple[tuple[int, int, str], ...]:
+    """Sort key of identifiers: numbers numerically, before strings, strings bytewise (ASCII); longer wins ties."""
+    return tuple((0, i, "") if isinstance(i, int) else (1, 0, i) for i in ids)
+
+
+def _cmp(a: tuple[object, ...], b: tuple[object, ...]) -> int:
     return (a > b) - (a < b)
-
-
-def _compare_pre(a: tuple[PrereleaseId, ...], b: tuple[PrereleaseId, ...]) -> int:
-    """Blang's pre-release comparison: none > some; then identifier by identifier; longer wins ties."""
-    if not a and not b:
-        return 0
-    if not a:
-        return 1
-    if not b:
-        return -1
-    for x, y in zip(a, b, strict=False):
-        cmp = compare_prerelease(x, y)
-        if cmp:
-            return cmp
-    return (len(a) > len(b)) - (len(a) < len(b))
 
 
 def _pre_text(pre: Iterable[PrereleaseId]) -> str:
@@ -189,13 +151,13 @@ class Version:
             text += "+" + ".".join(self.build)
         return text
 
+    def key(self) -> tuple[int, int, int, bool, tuple[tuple[int, int, str], ...]]:
+        """Sort key by semver precedence: a version without pre-release after one with it; no build."""
+        return (self.major, self.minor, self.patch, not self.pre, _ids_key(self.pre))
+
     def compare(self, other: Version) -> int:
         """-1, 0 or 1 by semver precedence (blang ``Compare``; build metadata ignored)."""
-        mine = (self.major, self.minor, self.patch)
-        theirs = (other.major, other.minor, other.patch)
-        if mine != theirs:
-            return 1 if mine > theirs else -1
-        return _compare_pre(self.pre, other.pre)
+        return _cmp(self.key(), other.key())
 
     def __lt__(self, other: Version) -> bool:
         return self.compare(other) < 0
@@ -229,41 +191,25 @@ def parse_version(text: str) -> Version:
     parts = text.split(".", 2)
     if len(parts) != 3:
         raise VersionError("No Major.Minor.Patch elements found")
+    patch_text, plus, build_text = parts[2].partition("+")  # splitting raises nothing, so blang's order holds
+    patch_text, dash, pre_text = patch_text.partition("-")
+    build_parts = build_text.split(".") if plus else []
     numbers: list[int] = []
-    for label, part in (("major", parts[0]), ("minor", parts[1])):
-        if not _only_digits(part):
+    for label, part in (("major", parts[0]), ("minor", parts[1]), ("patch", patch_text)):
+        if not _DIGITS.fullmatch(part):
             raise VersionError(f"Invalid character(s) found in {label} number {go_quote(part)}")
         if _has_leading_zeroes(part):
             raise VersionError(
                 f"{label.capitalize()} number must not contain leading zeroes {go_quote(part)}"
             )
         numbers.append(_parse_uint(part))
-    patch_text = parts[2]
-    build_parts: list[str] = []
-    pre_parts: list[str] = []
-    plus = patch_text.find("+")
-    if plus != -1:
-        build_parts = patch_text[plus + 1 :].split(".")
-        patch_text = patch_text[:plus]
-    dash = patch_text.find("-")
-    if dash != -1:
-        pre_parts = patch_text[dash + 1 :].split(".")
-        patch_text = patch_text[:dash]
-    if not _only_digits(patch_text):
-        raise VersionError(f"Invalid character(s) found in patch number {go_quote(patch_text)}")
-    if _has_leading_zeroes(patch_text):
-        raise VersionError(f"Patch number must not contain leading zeroes {go_quote(patch_text)}")
-    patch = _parse_uint(patch_text)
-    pre = tuple(parse_prerelease_identifier(p) for p in pre_parts)
+    pre = tuple(parse_prerelease_identifier(p) for p in pre_text.split(".")) if dash else ()
     for item in build_parts:
         if not item:
             raise VersionError("Build meta data is empty")
-        if not _only_alphanum(item):
+        if not _ALPHANUM.fullmatch(item):
             raise VersionError(f"Invalid character(s) found in build meta data {go_quote(item)}")
-    return Version(numbers[0], numbers[1], patch, pre, tuple(build_parts))
-
-
-# ------------------------------------------------------------------------------------------- release
+    return Version(numbers[0], numbers[1], numbers[2], pre, tuple(build_parts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,11 +223,7 @@ class Release:
 
     def compare(self, other: Release | None) -> int:
         """Compare with another release; ``None`` (no release) sorts before any release."""
-        if other is None or not other.segments:
-            return 1 if self.segments else 0
-        if not self.segments:
-            return -1
-        return _compare_pre(self.segments, other.segments)
+        return _cmp(_ids_key(self.segments), _ids_key(other.segments if other else ()))
 
 
 def parse_release(text: str) -> Release | None:
@@ -317,19 +259,12 @@ class VersionRelease:
 
     def compare(self, other: VersionRelease) -> int:
         """Version precedence first, then no release < any release, then release identifiers."""
-        cmp = self.version.compare(other.version)
-        if cmp:
-            return cmp
-        if self.release is None:
-            return 0 if other.release is None or not other.release.segments else -1
-        return self.release.compare(other.release)
+        mine = (self.version.key(), _ids_key(self.release.segments if self.release else ()))
+        return _cmp(mine, (other.version.key(), _ids_key(other.release.segments if other.release else ())))
 
     def kubernetes_safe_string(self) -> str:
         """``<version>[-<release>]`` with ``+`` replaced by ``-`` (opm's normalized-name suffix)."""
-        text = str(self.version).replace("+", "-")
-        if self.release is not None and self.release.segments:
-            text += f"-{self.release}"
-        return text
+        return str(self).replace("+", "-")  # a release has no "+"
 
     def __str__(self) -> str:
         if self.release is not None and self.release.segments:
@@ -337,20 +272,13 @@ class VersionRelease:
         return str(self.version)
 
 
-# --------------------------------------------------------------------------------------------- ranges
-
-_Comparator = Callable[[Version, Version], bool]
-
-_COMPARATORS: dict[str, _Comparator] = {
-    "": lambda v, r: v.compare(r) == 0,
-    "=": lambda v, r: v.compare(r) == 0,
-    "==": lambda v, r: v.compare(r) == 0,
-    "!": lambda v, r: v.compare(r) != 0,
-    "!=": lambda v, r: v.compare(r) != 0,
-    ">": lambda v, r: v.compare(r) > 0,
-    ">=": lambda v, r: v.compare(r) >= 0,
-    "<": lambda v, r: v.compare(r) < 0,
-    "<=": lambda v, r: v.compare(r) <= 0,
+_COMPARATORS: dict[str, Callable[[int, int], bool]] = {  # applied to (version.compare(bound), 0)
+    **dict.fromkeys(("", "=", "=="), operator.eq),
+    **dict.fromkeys(("!", "!="), operator.ne),
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
 }
 
 
@@ -363,10 +291,7 @@ class Comparison:
 
     def matches(self, version: Version) -> bool:
         """True when ``version`` satisfies this term."""
-        return _COMPARATORS[self.op](version, self.version)
-
-    def __str__(self) -> str:
-        return f"{self.op}{self.version}"
+        return _COMPARATORS[self.op](version.compare(self.version), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,12 +304,6 @@ class Range:
     def contains(self, version: Version) -> bool:
         """True when ``version`` is in the range (an empty ``||`` group matches nothing)."""
         return any(group and all(term.matches(version) for term in group) for group in self.alternatives)
-
-    def __contains__(self, version: object) -> bool:
-        return isinstance(version, Version) and self.contains(version)
-
-    def __str__(self) -> str:
-        return " || ".join(" ".join(str(t) for t in group) for group in self.alternatives)
 
 
 def _split_and_trim(text: str) -> list[str]:
@@ -421,35 +340,27 @@ def _split_or_parts(parts: list[str]) -> list[list[str]]:
     return groups
 
 
-def _is_go_digit(ch: str) -> bool:
-    return unicodedata.category(ch) == "Nd"
-
-
 def _split_comparator_version(text: str) -> tuple[str, str]:
     for i, ch in enumerate(text):
-        if _is_go_digit(ch):
+        if unicodedata.category(ch) == "Nd":  # Go's unicode.IsDigit
             return text[:i].strip(), text[i:]
     raise RangeError(f"Could not get version from string: {go_quote(text)}")
 
 
 def _go_atoi(text: str) -> int | None:
     body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not _only_digits(body):
+    if not body or not _DIGITS.fullmatch(body):
         return None
     if len(body) > _INT64_DIGITS and len(body.lstrip("0")) > _INT64_DIGITS:
         return None  # out of int64's range (checked before int(), which refuses over 4,300 digits)
     value = int(text)
-    if not -(2**63) <= value <= _INT64_MAX:
-        return None
-    return value
+    return value if -(2**63) <= value <= _INT64_MAX else None
 
 
 def _increment(text: str, index: int) -> str:
     """Blang's ``incrementMajorVersion``/``incrementMinorVersion`` on part ``index`` of ``text``."""
     parts = text.split(".")
-    if len(parts) <= index:
-        return ""
-    value = _go_atoi(parts[index])
+    value = _go_atoi(parts[index]) if index < len(parts) else None
     if value is None:
         return ""
     value = value + 1 if value < _INT64_MAX else -(2**63)  # Go int wraps
@@ -459,9 +370,7 @@ def _increment(text: str, index: int) -> str:
 
 def _flat_wildcard(text: str) -> str:
     flat = text.replace(".x.x", ".x", 1).replace(".x", ".0", 1)
-    if len(flat.split(".")) == 2:
-        return flat + ".0"
-    return flat
+    return flat + ".0" if len(flat.split(".")) == 2 else flat
 
 
 # comparator -> (a comparison added before, the comparison it becomes, whether its version is incremented)

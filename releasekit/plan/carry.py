@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from releasekit.model.published import PublishedBlob, PublishedKey
+from releasekit.model.fbc import PublishedBlob, PublishedKey
 from releasekit.model.stream import Stream
 
 __all__ = ["carried_blobs"]

@@ -1,6 +1,6 @@
 """Published blobs carried into the new catalogs: they must agree with the release, and stay as published.
 
-Pure rules over :class:`releasekit.model.published.PublishedBlob` (what the committed catalog holds) and
+Pure rules over :class:`releasekit.model.fbc.PublishedBlob` (what the committed catalog holds) and
 the bundle releasekit would generate from ``streams/`` for the same release:
 
 a hand edit of a published bundle is drift (RK-DIFF-010: the build would put the committed blob back), and
@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
-from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle
+from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
-from releasekit.model.published import PublishedBlob, PublishedKey
 
 __all__ = [
     "RULES",

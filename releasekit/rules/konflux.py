@@ -1,6 +1,6 @@
 """Konflux's rules for file-based catalog fragments (what ``validate-fbc`` and friends enforce).
 
-Pure core: the caller describes each fragment (:class:`~releasekit.model.fragment.FragmentFacts`); the
+Pure core: the caller describes each fragment (:class:`~releasekit.model.fbc.FragmentFacts`); the
 rules return findings. Rule ids (stable, never renumbered) and titles: :data:`RULES`.
 """
 
@@ -10,9 +10,8 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA
+from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, FragmentFacts
 from releasekit.model.finding import Finding, Location, make_finding
-from releasekit.model.fragment import FragmentFacts
 
 __all__ = [
     "RELEASE_REGISTRIES",

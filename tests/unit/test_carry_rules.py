@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from releasekit.model.fbc import PROP_CSV_METADATA, PROP_GVK, PROP_PACKAGE, Bundle, Property, RelatedImage
+from releasekit.model.fbc import (
+    PROP_CSV_METADATA,
+    PROP_GVK,
+    PROP_PACKAGE,
+    Bundle,
+    Property,
+    PublishedBlob,
+    RelatedImage,
+)
 from releasekit.model.finding import Location
-from releasekit.model.published import PublishedBlob
 from releasekit.rules.carry import check_carried_edits, check_carried_facts
 
 KEY = ("v4.18", "foo", "foo.v1.0.0")

@@ -14,11 +14,11 @@ from releasekit.model.fbc import (
     PROP_CSV_METADATA,
     Bundle,
     DeclarativeConfig,
+    FragmentFacts,
     Package,
     Property,
 )
 from releasekit.model.finding import Severity
-from releasekit.model.fragment import FragmentFacts
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.plan.catalog import containerfile
 from releasekit.rules.konflux import check_fragment

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from releasekit.io.streams import load_streams
-from releasekit.model.fbc import Bundle
+from releasekit.model.fbc import Bundle, PublishedBlob
 from releasekit.model.finding import Location
-from releasekit.model.published import PublishedBlob
 from releasekit.plan.carry import carried_blobs
 from tests.conftest import REPO_ROOT
 
