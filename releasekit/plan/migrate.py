@@ -19,6 +19,7 @@ from releasekit.model.fbc import (
     OrderedValue,
     Property,
 )
+from releasekit.plan.template_basic import field_ci
 
 __all__ = [
     "LEVELS",
@@ -88,14 +89,7 @@ def _struct(obj: Any, fields: Sequence[tuple[str, Callable[[Any], Any], bool]]) 
 
 
 def _field(src: Mapping[str, Any], name: str) -> Any:
-    """Go's case-insensitive field match: exact key first, then any key equal ignoring case."""
-    if name in src:
-        return src[name]
-    low = name.lower()
-    for key, value in src.items():
-        if isinstance(key, str) and key.lower() == low:
-            return value
-    return None
+    return field_ci(src, name)[1]
 
 
 def _empty(value: Any) -> bool:

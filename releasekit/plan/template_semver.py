@@ -267,7 +267,7 @@ def _generate_channels(
     hwc: tuple[str, str, semver.Version, str] = ("candidate", "", semver.Version(0, 0, 0), "")
     for arch in _PHASES:
         bundles = versions.get(arch) or {}
-        for name in sorted(bundles, key=lambda n: _SortKey(bundles[n])):
+        for name in sorted(bundles, key=bundles.__getitem__):
             version = bundles[name]
             keys: list[tuple[str, str]] = []
             if template.generate_major:
@@ -292,16 +292,6 @@ def _generate_channels(
     return out, hwc[3]
 
 
-class _SortKey:
-    __slots__ = ("v",)
-
-    def __init__(self, v: semver.Version) -> None:
-        self.v = v
-
-    def __lt__(self, other: _SortKey) -> bool:
-        return self.v.compare(other.v) < 0
-
-
 def _set_edges(channels: dict[str, list[ChannelEntry]], t: _Tuple, replaces: str, skips: set[str]) -> None:
     entry = channels[t.parent][t.index]
     rest = tuple(sorted(skips - {replaces}))
@@ -311,7 +301,7 @@ def _set_edges(channels: dict[str, list[ChannelEntry]], t: _Tuple, replaces: str
 
 
 def _link(channels: dict[str, list[ChannelEntry]], entries: list[_Tuple]) -> None:
-    entries.sort(key=lambda t: (_PHASE_RANK[t.arch], _KIND_RANK[t.kind], _SortKey(t.version)))
+    entries.sort(key=lambda t: (_PHASE_RANK[t.arch], _KIND_RANK[t.kind], t.version))
     prev_zmax = ""
     cur_skips: set[str] = set()
     for index in range(1, len(entries)):
