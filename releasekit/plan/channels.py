@@ -12,26 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from releasekit.model.fbc import ChannelEntry
+from releasekit.model.fbc import Channel, ChannelEntry
 from releasekit.model.stream import DEFAULT_NEWEST_MINOR, CrossMinor, Release, ReleaseStatus, Stream
 
-__all__ = ["PlannedChannel", "PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlannedChannel:
-    """A channel: its name and its entries (ascending versions) with their edges."""
-
-    name: str
-    entries: tuple[ChannelEntry, ...]
-    releases: tuple[Release, ...]
+__all__ = ["PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlannedChannels:
     """Every channel of one package in one catalog, and the default channel."""
 
-    channels: tuple[PlannedChannel, ...]
+    channels: tuple[Channel, ...]
     default_channel: str
 
 
@@ -94,14 +85,13 @@ def plan_channels(
     for release in ordered:
         grouped.setdefault(stream.channels.channel_for(release.version), []).append(release)
     channels = []
-    for name, members in grouped.items():
+    for name, members in sorted(grouped.items()):
         entries = []
         for release in members:
             bundle = release.csv_name(stream.package)
             replaces, skips, skip_range = edges.get(bundle, ("", (), ""))
             entries.append(ChannelEntry(name=bundle, replaces=replaces, skips=skips, skip_range=skip_range))
-        channels.append(PlannedChannel(name=name, entries=tuple(entries), releases=tuple(members)))
-    channels.sort(key=lambda c: c.name)
+        channels.append(Channel(name=name, package=stream.package, entries=tuple(entries)))
     if stream.channels.default == DEFAULT_NEWEST_MINOR:
         default = stream.channels.channel_for(ordered[-1].version) if ordered else ""
     else:
@@ -123,8 +113,5 @@ def csv_edges(stream: Stream, release: Release) -> ChannelEntry:
     ]
     planned = plan_channels(stream, upto)
     bundle = release.csv_name(stream.package)
-    for channel in planned.channels:
-        for entry in channel.entries:
-            if entry.name == bundle:
-                return entry
-    return ChannelEntry(name=bundle)
+    found = (e for c in planned.channels for e in c.entry_list if e.name == bundle)
+    return next(found, ChannelEntry(name=bundle))
