@@ -66,6 +66,15 @@ def _crd_group(name: str) -> str:
     return name.split(".", 1)[1] if "." in name else ""
 
 
+def _api_gvks(csv: Mapping[str, Any], section: str) -> set[tuple[str, str, str]]:
+    apis = _get(csv, "spec", "apiservicedefinitions", section) or []
+    return {
+        (a.get("group") or "", a.get("kind") or "", a.get("version") or "")
+        for a in apis
+        if isinstance(a, Mapping)
+    }
+
+
 def _provided_gvks(objects: Sequence[Any], csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     out: set[tuple[str, str, str]] = set()
     for obj in objects:
@@ -80,10 +89,7 @@ def _provided_gvks(objects: Sequence[Any], csv: Mapping[str, Any]) -> set[tuple[
         single = _get(obj, "spec", "version")
         if isinstance(single, str) and single:
             out.add((group, kind, single))
-    for api in _get(csv, "spec", "apiservicedefinitions", "owned") or []:
-        if isinstance(api, Mapping):
-            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
-    return out
+    return out | _api_gvks(csv, "owned")
 
 
 def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
@@ -91,10 +97,7 @@ def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     for crd in _get(csv, "spec", "customresourcedefinitions", "required") or []:
         if isinstance(crd, Mapping):
             out.add((_crd_group(crd.get("name") or ""), crd.get("kind") or "", crd.get("version") or ""))
-    for api in _get(csv, "spec", "apiservicedefinitions", "required") or []:
-        if isinstance(api, Mapping):
-            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
-    return out
+    return out | _api_gvks(csv, "required")
 
 
 def _operator_images(csv: Mapping[str, Any]) -> list[str]:
@@ -110,10 +113,11 @@ def _operator_images(csv: Mapping[str, Any]) -> list[str]:
 
 
 def _related_images(csv: Mapping[str, Any], image: str) -> tuple[RelatedImage, ...]:
-    related: list[RelatedImage] = []
-    for item in _get(csv, "spec", "relatedImages") or []:
-        if isinstance(item, Mapping):
-            related.append(RelatedImage(name=item.get("name") or "", image=item.get("image") or ""))
+    related = [
+        RelatedImage(name=item.get("name") or "", image=item.get("image") or "")
+        for item in _get(csv, "spec", "relatedImages") or []
+        if isinstance(item, Mapping)
+    ]
     seen = {r.image for r in related}
     if image and image not in seen:
         related.append(RelatedImage(image=image))

@@ -59,10 +59,8 @@ def render_mermaid(graph: PackageGraph) -> str:
         title = channel.name + (" (default)" if channel.name == graph.default_channel else "")
         lines.append(f'  subgraph c{ci}["{_mermaid_text(title)}"]')
         for bundle in channel.entries:
-            if bundle in channel.heads:
-                lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)} (head)"]:::head')
-            else:
-                lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)}"]')
+            head = ' (head)"]:::head' if bundle in channel.heads else '"]'
+            lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)}{head}')
         lines.append("  end")
     lines.extend(f"  {source} -- {kind.value} --> {target}" for source, target, kind in _edge_ends(graph, ""))
     return "\n".join(lines) + "\n"
