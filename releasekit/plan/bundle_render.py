@@ -174,13 +174,11 @@ def render_bundle_manifests(
         else:
             others.append(Property(type=type_, value=value))
 
-    props: list[Property] = []
-    for obj in objects:
-        if not image:
-            data = base64.b64encode(go_marshal_compact(obj).encode("utf-8")).decode("ascii")
-            props.append(Property(type=PROP_BUNDLE_OBJECT, value={"data": data}))
-        elif obj is csv:
-            props.append(Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv)))
+    if image:
+        props = [Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv))]
+    else:
+        encoded = (base64.b64encode(go_marshal_compact(o).encode()).decode() for o in objects)
+        props = [Property(type=PROP_BUNDLE_OBJECT, value={"data": data}) for data in encoded]
     props.append(
         Property(type="olm.package", value=package_prop or {"packageName": package, "version": str(version)})
     )

@@ -229,13 +229,12 @@ def recorded_csv(
 ) -> dict[str, Any]:
     """The release's CSV: the recorded facts (re-aimed at ``release`` when carried) plus the prose."""
     csv: dict[str, Any] = copy.deepcopy(dict(record.csv))
+    if carried_from is not None:
+        csv = _replace_strings(csv, _image_mapping(carried_from, release))
     metadata = csv.setdefault("metadata", {})
     spec = csv.setdefault("spec", {})
     annotations = dict(metadata.get("annotations") or {})
     if carried_from is not None:
-        csv = _replace_strings(csv, _image_mapping(carried_from, release))
-        metadata, spec = csv["metadata"], csv["spec"]
-        annotations = dict(metadata.get("annotations") or {})
         metadata["name"] = release.csv_name(stream.package)
         spec["version"] = str(release.version)
         annotations.pop("createdAt", None)
