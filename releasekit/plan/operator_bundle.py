@@ -291,10 +291,7 @@ def recorded_csv(
 def _bundle_annotations(
     stream: Stream, record: OperatorRecord, wanted: Mapping[str, str], carried: bool
 ) -> dict[str, str]:
-    out = dict(record.annotations)
-    for key in CHANNEL_KEYS:
-        if key in wanted:
-            out[key] = wanted[key]
+    out = {**record.annotations, **{key: wanted[key] for key in CHANNEL_KEYS if key in wanted}}
     if carried:
         out[PACKAGE_ANNOTATION] = stream.package
     return out

@@ -185,10 +185,6 @@ class _Tuple:
     index: int
 
 
-def _strip_build(v: semver.Version) -> str:
-    return str(v.replace(build=None))
-
-
 def _versions_for_phase(
     images: Sequence[str], bundles_by_image: Mapping[str, Bundle], state: dict[str, str]
 ) -> dict[str, semver.Version]:
@@ -219,7 +215,7 @@ def _versions_for_phase(
     seen: dict[str, int] = {}
     errors: list[str] = []
     for version in entries.values():
-        stripped = _strip_build(version)
+        stripped = str(version.replace(build=None))
         if stripped in seen:
             errors.append(f'bundle version "{version}" cannot be compared to "{stripped}"')
         seen[stripped] = seen.get(stripped, 0) + 1
