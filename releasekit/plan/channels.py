@@ -39,17 +39,15 @@ def catalog_releases(stream: Stream, catalog: str, *, candidates: bool = False) 
     return tuple(sorted(chosen, key=lambda r: r.version))
 
 
-def _edges(
-    stream: Stream, releases: Sequence[Release], cross_minor: CrossMinor
-) -> dict[str, tuple[str, tuple[str, ...], str]]:
-    """Edges (replaces, skips, skipRange) by bundle name for ascending ``releases`` of one stream."""
+def _edges(stream: Stream, releases: Sequence[Release], cross_minor: CrossMinor) -> dict[str, ChannelEntry]:
+    """Each minor head's entry with its edges, by bundle name, for ascending ``releases`` of one stream."""
     package = stream.package
     policy = stream.upgrades
     by_minor: dict[tuple[int, int], list[Release]] = {}
     for release in releases:
         by_minor.setdefault((release.version.major, release.version.minor), []).append(release)
     minors = sorted(by_minor)
-    edges: dict[str, tuple[str, tuple[str, ...], str]] = {}
+    edges: dict[str, ChannelEntry] = {}
     for index, key in enumerate(minors):
         group = by_minor[key]
         head = group[-1]
@@ -63,10 +61,11 @@ def _edges(
                     replaces = previous_head.csv_name(package)
                 skips |= {r.csv_name(package) for r in earlier if policy.may_cross(r, head)}
                 skips.discard(replaces)
-        edges[head.csv_name(package)] = (
-            replaces,
-            tuple(sorted(skips)),
-            policy.skip_range_for(head.version) or "",
+        edges[head.csv_name(package)] = ChannelEntry(
+            name=head.csv_name(package),
+            replaces=replaces,
+            skips=tuple(sorted(skips)),
+            skip_range=policy.skip_range_for(head.version) or "",
         )
     return edges
 
@@ -86,12 +85,9 @@ def plan_channels(
         grouped.setdefault(stream.channels.channel_for(release.version), []).append(release)
     channels = []
     for name, members in sorted(grouped.items()):
-        entries = []
-        for release in members:
-            bundle = release.csv_name(stream.package)
-            replaces, skips, skip_range = edges.get(bundle, ("", (), ""))
-            entries.append(ChannelEntry(name=bundle, replaces=replaces, skips=skips, skip_range=skip_range))
-        channels.append(Channel(name=name, package=stream.package, entries=tuple(entries)))
+        bundles = (r.csv_name(stream.package) for r in members)
+        entries = tuple(edges.get(bundle) or ChannelEntry(name=bundle) for bundle in bundles)
+        channels.append(Channel(name=name, package=stream.package, entries=entries))
     if stream.channels.default == DEFAULT_NEWEST_MINOR:
         default = stream.channels.channel_for(ordered[-1].version) if ordered else ""
     else:
