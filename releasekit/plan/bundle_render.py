@@ -21,6 +21,10 @@ __all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
 PACKAGE_ANNOTATION = "operators.operatorframework.io.bundle.package.v1"
 
 
+_GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+"""What Go's ``json.Marshal`` escapes in strings beyond JSON's own escapes."""
+
+
 class BundleRenderError(ValueError):
     """A bundle directory that opm could not render (no CSV, no package annotation, bad version)."""
 
@@ -39,15 +43,7 @@ def _normalise_numbers(value: Any) -> Any:
 def go_marshal_compact(value: Any) -> str:
     """``json.Marshal`` of a decoded object: sorted keys, compact, HTML characters escaped."""
     text = json.dumps(_normalise_numbers(value), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    for raw, esc in (
-        ("<", "\\u003c"),
-        (">", "\\u003e"),
-        ("&", "\\u0026"),
-        ("\u2028", "\\u2028"),
-        ("\u2029", "\\u2029"),
-    ):
-        text = text.replace(raw, esc)
-    return text
+    return text.translate(_GO_ESCAPES)
 
 
 def _get(obj: Any, *path: str) -> Any:
