@@ -92,29 +92,25 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
 
 
 _GO_TYPES = {"string": "string", "bool": "bool", "object": "struct", "array": "slice"}
+_JSON_KINDS: tuple[tuple[Any, str], ...] = (
+    (bool, "bool"),  # before int: a bool is an int to Python
+    (str, "string"),
+    (int | float, "number"),
+    (Mapping, "object"),
+    (list, "array"),
+)
 
 
 def _go_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    return "null"
+    return next((kind for cls, kind in _JSON_KINDS if isinstance(value, cls)), "null")
 
 
 def _phase_images(value: Any) -> tuple[str, ...]:
     channel = _strict(value, "semver.channelBundles", {"bundles": "array"})
-    images: list[str] = []
-    for item in channel.get("bundles") or ():
-        entry = _strict(item, "semver.bundleEntry", {"image": "string"})
-        images.append(entry.get("image") or "")
-    return tuple(images)
+    entries = (
+        _strict(item, "semver.bundleEntry", {"image": "string"}) for item in channel.get("bundles") or ()
+    )
+    return tuple(entry.get("image") or "" for entry in entries)
 
 
 def parse_semver(doc: Any) -> SemverTemplate:
