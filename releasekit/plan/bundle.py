@@ -8,7 +8,7 @@ and which ship is decided from the files read at the ref, not from the inventory
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
@@ -116,11 +116,6 @@ class BundlePlan:
     def bundle_crds(self) -> tuple[PlannedCrd, ...]:
         """CRDs placed in ``manifests/``."""
         return tuple(c for c in self.crds if c.placement == CrdPlacement.BUNDLE.value)
-
-    @property
-    def asset_crds(self) -> tuple[PlannedCrd, ...]:
-        """CRDs placed in ``operator-assets/crds/``."""
-        return tuple(c for c in self.crds if c.placement == CrdPlacement.OPERATOR_ASSETS.value)
 
     @property
     def excluded_crds(self) -> tuple[PlannedCrd, ...]:
@@ -395,8 +390,3 @@ def manifest_document(plan: BundlePlan) -> dict[str, Any]:
         "crds": [_crd_entry(c) for c in plan.crds if c.placement != EXCLUDED],
         "excluded": [_crd_entry(c) for c in plan.excluded_crds],
     }
-
-
-def shipped_kinds(crds: Iterable[PlannedCrd]) -> tuple[str, ...]:
-    """Kinds of ``crds``, sorted (for messages and tests)."""
-    return tuple(sorted(c.crd.kind for c in crds))

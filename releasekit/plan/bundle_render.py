@@ -21,6 +21,10 @@ __all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
 PACKAGE_ANNOTATION = "operators.operatorframework.io.bundle.package.v1"
 
 
+_GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+"""What Go's ``json.Marshal`` escapes in strings beyond JSON's own escapes."""
+
+
 class BundleRenderError(ValueError):
     """A bundle directory that opm could not render (no CSV, no package annotation, bad version)."""
 
@@ -39,15 +43,7 @@ def _normalise_numbers(value: Any) -> Any:
 def go_marshal_compact(value: Any) -> str:
     """``json.Marshal`` of a decoded object: sorted keys, compact, HTML characters escaped."""
     text = json.dumps(_normalise_numbers(value), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    for raw, esc in (
-        ("<", "\\u003c"),
-        (">", "\\u003e"),
-        ("&", "\\u0026"),
-        ("\u2028", "\\u2028"),
-        ("\u2029", "\\u2029"),
-    ):
-        text = text.replace(raw, esc)
-    return text
+    return text.translate(_GO_ESCAPES)
 
 
 def _get(obj: Any, *path: str) -> Any:
@@ -66,6 +62,15 @@ def _crd_group(name: str) -> str:
     return name.split(".", 1)[1] if "." in name else ""
 
 
+def _api_gvks(csv: Mapping[str, Any], section: str) -> set[tuple[str, str, str]]:
+    apis = _get(csv, "spec", "apiservicedefinitions", section) or []
+    return {
+        (a.get("group") or "", a.get("kind") or "", a.get("version") or "")
+        for a in apis
+        if isinstance(a, Mapping)
+    }
+
+
 def _provided_gvks(objects: Sequence[Any], csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     out: set[tuple[str, str, str]] = set()
     for obj in objects:
@@ -80,10 +85,7 @@ def _provided_gvks(objects: Sequence[Any], csv: Mapping[str, Any]) -> set[tuple[
         single = _get(obj, "spec", "version")
         if isinstance(single, str) and single:
             out.add((group, kind, single))
-    for api in _get(csv, "spec", "apiservicedefinitions", "owned") or []:
-        if isinstance(api, Mapping):
-            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
-    return out
+    return out | _api_gvks(csv, "owned")
 
 
 def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
@@ -91,10 +93,7 @@ def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     for crd in _get(csv, "spec", "customresourcedefinitions", "required") or []:
         if isinstance(crd, Mapping):
             out.add((_crd_group(crd.get("name") or ""), crd.get("kind") or "", crd.get("version") or ""))
-    for api in _get(csv, "spec", "apiservicedefinitions", "required") or []:
-        if isinstance(api, Mapping):
-            out.add((api.get("group") or "", api.get("kind") or "", api.get("version") or ""))
-    return out
+    return out | _api_gvks(csv, "required")
 
 
 def _operator_images(csv: Mapping[str, Any]) -> list[str]:
@@ -110,10 +109,11 @@ def _operator_images(csv: Mapping[str, Any]) -> list[str]:
 
 
 def _related_images(csv: Mapping[str, Any], image: str) -> tuple[RelatedImage, ...]:
-    related: list[RelatedImage] = []
-    for item in _get(csv, "spec", "relatedImages") or []:
-        if isinstance(item, Mapping):
-            related.append(RelatedImage(name=item.get("name") or "", image=item.get("image") or ""))
+    related = [
+        RelatedImage(name=item.get("name") or "", image=item.get("image") or "")
+        for item in _get(csv, "spec", "relatedImages") or []
+        if isinstance(item, Mapping)
+    ]
     seen = {r.image for r in related}
     if image and image not in seen:
         related.append(RelatedImage(image=image))
@@ -170,13 +170,11 @@ def render_bundle_manifests(
         else:
             others.append(Property(type=type_, value=value))
 
-    props: list[Property] = []
-    for obj in objects:
-        if not image:
-            data = base64.b64encode(go_marshal_compact(obj).encode("utf-8")).decode("ascii")
-            props.append(Property(type=PROP_BUNDLE_OBJECT, value={"data": data}))
-        elif obj is csv:
-            props.append(Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv)))
+    if image:
+        props = [Property(type=PROP_CSV_METADATA, value=build_csv_metadata(csv))]
+    else:
+        encoded = (base64.b64encode(go_marshal_compact(o).encode()).decode() for o in objects)
+        props = [Property(type=PROP_BUNDLE_OBJECT, value={"data": data}) for data in encoded]
     props.append(
         Property(type="olm.package", value=package_prop or {"packageName": package, "version": str(version)})
     )

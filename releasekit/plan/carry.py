@@ -23,12 +23,11 @@ def carried_blobs(
     A blob is carried when it is the bundle of a published release of the stream that owns its package,
     and that release still lists the catalog's OpenShift version.
     """
-    wanted: dict[PublishedKey, None] = {}
-    for stream in streams:
-        for release in stream.releases:
-            if not release.status.is_published:
-                continue
-            name = release.csv_name(stream.package)
-            for openshift in release.catalogs:
-                wanted[(str(openshift), stream.package, name)] = None
+    wanted = {
+        (str(openshift), stream.package, release.csv_name(stream.package))
+        for stream in streams
+        for release in stream.releases
+        if release.status.is_published
+        for openshift in release.catalogs
+    }
     return {key: blob for key, blob in sorted(published.items()) if key in wanted}

@@ -33,7 +33,6 @@ from releasekit.model.fbc import (
     PROP_GVK,
     PROP_PACKAGE,
     Bundle,
-    Channel,
     DeclarativeConfig,
     Deprecation,
     DeprecationEntry,
@@ -167,37 +166,26 @@ def plan_package(
         r for r in stream.releases if r.status is ReleaseStatus.WITHDRAWN and openshift in r.catalogs
     )
     in_catalog = tuple(sorted((*releases, *withdrawn), key=lambda r: r.version))
-    deprecated = tuple(
-        r for r in in_catalog if r.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
-    )
     if not in_catalog:
         return None
     planned = plan_channels(stream, in_catalog, cross_minor=cross_minor)
-    channels = tuple(
-        Channel(name=c.name, package=stream.package, entries=c.entries) for c in planned.channels
-    )
     bundles = tuple(
         carried.get(r.csv_name(stream.package)) or _bundle(stream, r, manifests[str(r.version)], openshift)
         for r in sorted(in_catalog, key=lambda r: r.csv_name(stream.package))
     )
-    deprecations: tuple[Deprecation, ...] = ()
-    if deprecated:
-        deprecations = (
-            Deprecation(
-                package=stream.package,
-                entries=tuple(
-                    DeprecationEntry(
-                        schema="olm.bundle",
-                        name=r.csv_name(stream.package),
-                        message=r.deprecation_message or f"{r.csv_name(stream.package)} is {r.status.value}",
-                    )
-                    for r in deprecated
-                ),
-            ),
+    entries = tuple(
+        DeprecationEntry(
+            schema="olm.bundle",
+            name=r.csv_name(stream.package),
+            message=r.deprecation_message or f"{r.csv_name(stream.package)} is {r.status.value}",
         )
+        for r in in_catalog
+        if r.status in (ReleaseStatus.DEPRECATED, ReleaseStatus.WITHDRAWN)
+    )
+    deprecations = (Deprecation(package=stream.package, entries=entries),) if entries else ()
     return DeclarativeConfig(
         packages=(Package(name=stream.package, default_channel=planned.default_channel),),
-        channels=channels,
+        channels=planned.channels,
         bundles=bundles,
         deprecations=deprecations,
     )

@@ -12,26 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from releasekit.model.fbc import ChannelEntry
+from releasekit.model.fbc import Channel, ChannelEntry
 from releasekit.model.stream import DEFAULT_NEWEST_MINOR, CrossMinor, Release, ReleaseStatus, Stream
 
-__all__ = ["PlannedChannel", "PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlannedChannel:
-    """A channel: its name and its entries (ascending versions) with their edges."""
-
-    name: str
-    entries: tuple[ChannelEntry, ...]
-    releases: tuple[Release, ...]
+__all__ = ["PlannedChannels", "catalog_releases", "csv_edges", "plan_channels"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlannedChannels:
     """Every channel of one package in one catalog, and the default channel."""
 
-    channels: tuple[PlannedChannel, ...]
+    channels: tuple[Channel, ...]
     default_channel: str
 
 
@@ -48,17 +39,15 @@ def catalog_releases(stream: Stream, catalog: str, *, candidates: bool = False) 
     return tuple(sorted(chosen, key=lambda r: r.version))
 
 
-def _edges(
-    stream: Stream, releases: Sequence[Release], cross_minor: CrossMinor
-) -> dict[str, tuple[str, tuple[str, ...], str]]:
-    """Edges (replaces, skips, skipRange) by bundle name for ascending ``releases`` of one stream."""
+def _edges(stream: Stream, releases: Sequence[Release], cross_minor: CrossMinor) -> dict[str, ChannelEntry]:
+    """Each minor head's entry with its edges, by bundle name, for ascending ``releases`` of one stream."""
     package = stream.package
     policy = stream.upgrades
     by_minor: dict[tuple[int, int], list[Release]] = {}
     for release in releases:
         by_minor.setdefault((release.version.major, release.version.minor), []).append(release)
     minors = sorted(by_minor)
-    edges: dict[str, tuple[str, tuple[str, ...], str]] = {}
+    edges: dict[str, ChannelEntry] = {}
     for index, key in enumerate(minors):
         group = by_minor[key]
         head = group[-1]
@@ -72,10 +61,11 @@ def _edges(
                     replaces = previous_head.csv_name(package)
                 skips |= {r.csv_name(package) for r in earlier if policy.may_cross(r, head)}
                 skips.discard(replaces)
-        edges[head.csv_name(package)] = (
-            replaces,
-            tuple(sorted(skips)),
-            policy.skip_range_for(head.version) or "",
+        edges[head.csv_name(package)] = ChannelEntry(
+            name=head.csv_name(package),
+            replaces=replaces,
+            skips=tuple(sorted(skips)),
+            skip_range=policy.skip_range_for(head.version) or "",
         )
     return edges
 
@@ -94,14 +84,10 @@ def plan_channels(
     for release in ordered:
         grouped.setdefault(stream.channels.channel_for(release.version), []).append(release)
     channels = []
-    for name, members in grouped.items():
-        entries = []
-        for release in members:
-            bundle = release.csv_name(stream.package)
-            replaces, skips, skip_range = edges.get(bundle, ("", (), ""))
-            entries.append(ChannelEntry(name=bundle, replaces=replaces, skips=skips, skip_range=skip_range))
-        channels.append(PlannedChannel(name=name, entries=tuple(entries), releases=tuple(members)))
-    channels.sort(key=lambda c: c.name)
+    for name, members in sorted(grouped.items()):
+        bundles = (r.csv_name(stream.package) for r in members)
+        entries = tuple(edges.get(bundle) or ChannelEntry(name=bundle) for bundle in bundles)
+        channels.append(Channel(name=name, package=stream.package, entries=entries))
     if stream.channels.default == DEFAULT_NEWEST_MINOR:
         default = stream.channels.channel_for(ordered[-1].version) if ordered else ""
     else:
@@ -123,8 +109,5 @@ def csv_edges(stream: Stream, release: Release) -> ChannelEntry:
     ]
     planned = plan_channels(stream, upto)
     bundle = release.csv_name(stream.package)
-    for channel in planned.channels:
-        for entry in channel.entries:
-            if entry.name == bundle:
-                return entry
-    return ChannelEntry(name=bundle)
+    found = (e for c in planned.channels for e in c.entry_list if e.name == bundle)
+    return next(found, ChannelEntry(name=bundle))

@@ -8,6 +8,7 @@ maturity, ``min_kube_version``, related images), ``images``, ``env`` (``RELATED_
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -46,10 +47,7 @@ def openshift_versions_value(stream: Stream, release: Release) -> str:
 
 def _owned(stream: Stream, release: Release, crds: Iterable[Crd]) -> list[dict[str, str]]:
     if release.recorded is not None:
-        return [
-            {"name": c.name, "version": c.version, "kind": c.kind}
-            for c in release.recorded.csv_metadata.owned_crds
-        ]
+        return _crd_refs(release.recorded.csv_metadata.owned_crds)
     api = release.owned_api
     name = f"kueues.{api.group}" if api else OPERATOR_CRD  # 0.1.0 owned kueues.operator.openshift.io
     owned = [{"name": name, "version": api.version if api else "v1", "kind": api.kind if api else "Kueue"}]
@@ -86,17 +84,12 @@ def csv_context(
         labels = dict(recorded.labels)
         install_modes = [{"type": m.type, "supported": m.supported} for m in recorded.install_modes]
         required = _crd_refs(recorded.required_crds)
-        api_services: dict[str, Any] = {}
-        if recorded.api_services_owned:
-            api_services["owned"] = [
-                {"group": a.group, "version": a.version, "kind": a.kind, "name": a.name}
-                for a in recorded.api_services_owned
-            ]
-        if recorded.api_services_required:
-            api_services["required"] = [
-                {"group": a.group, "version": a.version, "kind": a.kind, "name": a.name}
-                for a in recorded.api_services_required
-            ]
+        sections = {"owned": recorded.api_services_owned, "required": recorded.api_services_required}
+        api_services: dict[str, Any] = {
+            key: [{"group": a.group, "version": a.version, "kind": a.kind, "name": a.name} for a in apis]
+            for key, apis in sections.items()
+            if apis
+        }
         maturity, min_kube = recorded.maturity, recorded.min_kube_version
     else:
         annotations = {str(k): str(v) for k, v in dict(defaults.get("annotations", {})).items()}
@@ -154,8 +147,6 @@ def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict
     Adds ``prose`` (the stream's entry over ``default``) and ``description``, and the prose annotations
     (``description``, ``alm-examples``) and owned CRDs' display names and descriptions to the facts.
     """
-    import json
-
     stream_name = str(context["stream"]["name"])
     prose = {**dict(prose_doc.get("default") or {}), **dict(prose_doc.get(stream_name) or {})}
     description = str(prose.get("description", ""))
@@ -165,27 +156,25 @@ def with_prose(context: Mapping[str, Any], prose_doc: Mapping[str, Any]) -> dict
     if prose.get("shortDescription"):
         annotations["description"] = str(prose["shortDescription"])
     examples = dict(prose.get("examples") or {})
-    alm = []
-    for crd in context["csv"]["owned_crds"]:
-        example = examples.get(crd["kind"])
-        if example is not None:
-            group = str(crd["name"]).split(".", 1)[1]
-            alm.append({"apiVersion": f"{group}/{crd['version']}", "kind": crd["kind"], **dict(example)})
-    if alm:
-        annotations["alm-examples"] = json.dumps(alm, indent=2)
     texts = dict(prose.get("ownedCrdText") or {})
-    owned = []
+    alm, owned = [], []
     for crd in context["csv"]["owned_crds"]:
-        text = dict(texts.get(crd["kind"]) or {})
+        kind, name, version = crd["kind"], crd["name"], crd["version"]
+        if examples.get(kind) is not None:
+            group = str(name).split(".", 1)[1]
+            alm.append({"apiVersion": f"{group}/{version}", "kind": kind, **dict(examples[kind])})
+        text = dict(texts.get(kind) or {})
         owned.append(
             {
-                "name": crd["name"],
-                "version": crd["version"],
-                "kind": crd["kind"],
-                "displayName": str(text.get("displayName", crd["kind"])),
-                "description": str(text.get("description", f"{crd['kind']} ({crd['name']})")),
+                "name": name,
+                "version": version,
+                "kind": kind,
+                "displayName": str(text.get("displayName", kind)),
+                "description": str(text.get("description", f"{kind} ({name})")),
             }
         )
+    if alm:
+        annotations["alm-examples"] = json.dumps(alm, indent=2)
     return {
         **context,
         "prose": prose,

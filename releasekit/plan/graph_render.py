@@ -8,6 +8,7 @@ Mermaid, a double border in DOT, where ``replaces`` is solid, ``skips`` dashed, 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any, Final
@@ -59,10 +60,8 @@ def render_mermaid(graph: PackageGraph) -> str:
         title = channel.name + (" (default)" if channel.name == graph.default_channel else "")
         lines.append(f'  subgraph c{ci}["{_mermaid_text(title)}"]')
         for bundle in channel.entries:
-            if bundle in channel.heads:
-                lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)} (head)"]:::head')
-            else:
-                lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)}"]')
+            head = ' (head)"]:::head' if bundle in channel.heads else '"]'
+            lines.append(f'    {ids[(channel.name, bundle)]}["{_mermaid_text(bundle)}{head}')
         lines.append("  end")
     lines.extend(f"  {source} -- {kind.value} --> {target}" for source, target, kind in _edge_ends(graph, ""))
     return "\n".join(lines) + "\n"
@@ -100,14 +99,12 @@ def render_dot(graphs: Sequence[PackageGraph]) -> str:
 
 
 def graph_to_json(graph: PackageGraph) -> dict[str, Any]:
-    """One package's graph as JSON-ready data."""
+    """One package's graph as JSON-ready data (channels and reachability as the model names their fields)."""
     return {
         "package": graph.package,
         "defaultChannel": graph.default_channel,
         "defaultHead": graph.default_head,
-        "channels": [
-            {"name": c.name, "entries": list(c.entries), "heads": list(c.heads)} for c in graph.channels
-        ],
+        "channels": [dataclasses.asdict(c) for c in graph.channels],
         "nodes": [
             {
                 "name": n.name,
@@ -121,16 +118,7 @@ def graph_to_json(graph: PackageGraph) -> dict[str, Any]:
             {"from": e.source, "to": e.target, "channel": e.channel, "kind": e.kind.value}
             for e in graph.edges
         ],
-        "reachability": [
-            {
-                "bundle": r.bundle,
-                "version": r.version,
-                "reachable": r.reachable,
-                "path": list(r.path),
-                "reason": r.reason,
-            }
-            for r in graph.reachability
-        ],
+        "reachability": [dataclasses.asdict(r) for r in graph.reachability],
     }
 
 

@@ -8,7 +8,7 @@ Pure core, after operator-registry's ``render.go`` and ``migrations``. Levels, i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from releasekit.model.fbc import (
@@ -19,6 +19,7 @@ from releasekit.model.fbc import (
     OrderedValue,
     Property,
 )
+from releasekit.plan.template_basic import field_ci
 
 __all__ = [
     "LEVELS",
@@ -70,32 +71,15 @@ def prepare_for_render(config: DeclarativeConfig) -> DeclarativeConfig:
 
 # ------------------------------------------------------------------------------- Go struct marshalling
 
+Convert = Callable[[Any], Any]
+
 
 def _str(v: Any) -> str:
     return v if isinstance(v, str) else ""
 
 
-def _struct(obj: Any, fields: Sequence[tuple[str, Callable[[Any], Any], bool]]) -> OrderedValue:
-    """Marshal ``obj`` (a parsed JSON object) as a Go struct with these fields, in this order."""
-    src: Mapping[str, Any] = obj if isinstance(obj, Mapping) else {}
-    out = OrderedValue()
-    for name, conv, omitempty in fields:
-        value = conv(_field(src, name))
-        if omitempty and _empty(value):
-            continue
-        out[name] = value
-    return out
-
-
 def _field(src: Mapping[str, Any], name: str) -> Any:
-    """Go's case-insensitive field match: exact key first, then any key equal ignoring case."""
-    if name in src:
-        return src[name]
-    low = name.lower()
-    for key, value in src.items():
-        if isinstance(key, str) and key.lower() == low:
-            return value
-    return None
+    return field_ci(src, name)[1]
 
 
 def _empty(value: Any) -> bool:
@@ -104,25 +88,34 @@ def _empty(value: Any) -> bool:
     return value is None or value is False or value == "" or value == 0 or value == [] or value == {}
 
 
+def _struct(*fields: tuple[str, Convert, bool]) -> Callable[[Any], OrderedValue]:
+    """Marshal a parsed JSON object as a Go struct with these (name, convert, omitempty) fields, in order."""
+
+    def convert(obj: Any) -> OrderedValue:
+        src: Mapping[str, Any] = obj if isinstance(obj, Mapping) else {}
+        out = OrderedValue()
+        for name, conv, omitempty in fields:
+            value = conv(_field(src, name))
+            if not (omitempty and _empty(value)):
+                out[name] = value
+        return out
+
+    return convert
+
+
 def _string_map(v: Any) -> Any:
     if not isinstance(v, Mapping) or not v:
         return None
     return {str(k): _str(x) for k, x in v.items()}
 
 
-def _list_of(conv: Callable[[Any], Any]) -> Callable[[Any], Any]:
+def _list_of(conv: Convert) -> Convert:
     def convert(v: Any) -> Any:
         if not isinstance(v, list):
             return None
         return [conv(item) for item in v]
 
     return convert
-
-
-def _strings(v: Any) -> Any:
-    if not isinstance(v, list):
-        return None
-    return [_str(x) for x in v]
 
 
 def _raw(v: Any) -> Any:
@@ -137,115 +130,72 @@ def _bool(v: Any) -> bool:
     return v is True
 
 
-def _descriptor(v: Any) -> OrderedValue:
-    return _struct(
-        v,
-        (
-            ("path", _str, False),
-            ("displayName", _str, True),
-            ("description", _str, True),
-            ("x-descriptors", _strings, True),
-            ("value", _raw, True),
-        ),
+_descriptors = _list_of(
+    _struct(
+        ("path", _str, False),
+        ("displayName", _str, True),
+        ("description", _str, True),
+        ("x-descriptors", _list_of(_str), True),
+        ("value", _raw, True),
     )
-
-
-def _resource_ref(v: Any) -> OrderedValue:
-    return _struct(v, (("name", _str, False), ("kind", _str, False), ("version", _str, False)))
-
-
-_DESCRIPTION_TAIL: tuple[tuple[str, Callable[[Any], Any], bool], ...] = (
+)
+_resource_ref = _struct(("name", _str, False), ("kind", _str, False), ("version", _str, False))
+_DESCRIPTION_TAIL: tuple[tuple[str, Convert, bool], ...] = (
     ("displayName", _str, True),
     ("description", _str, True),
     ("resources", _list_of(_resource_ref), True),
-    ("statusDescriptors", _list_of(_descriptor), True),
-    ("specDescriptors", _list_of(_descriptor), True),
-    ("actionDescriptors", _list_of(_descriptor), True),
+    ("statusDescriptors", _descriptors, True),
+    ("specDescriptors", _descriptors, True),
+    ("actionDescriptors", _descriptors, True),
 )
+_api_service = _struct(
+    ("name", _str, False),
+    ("group", _str, False),
+    ("version", _str, False),
+    ("kind", _str, False),
+    ("deploymentName", _str, True),
+    ("containerPort", _int, True),
+    *_DESCRIPTION_TAIL,
+)
+_crd = _struct(("name", _str, False), ("version", _str, False), ("kind", _str, False), *_DESCRIPTION_TAIL)
+_app_link = _struct(("name", _str, True), ("url", _str, True))
+_maintainer = _struct(("name", _str, True), ("email", _str, True))
+_install_mode = _struct(("type", _str, False), ("supported", _bool, False))
+_gvk = _struct(("group", _str, False), ("version", _str, False), ("kind", _str, False))
 
 
-def _crd_description(v: Any) -> OrderedValue:
-    return _struct(
-        v, (("name", _str, False), ("version", _str, False), ("kind", _str, False), *_DESCRIPTION_TAIL)
-    )
+def _owned_required(item: Convert) -> Callable[[Any], OrderedValue]:
+    return _struct(("owned", _list_of(item), True), ("required", _list_of(item), True))
 
 
-def _api_service_description(v: Any) -> OrderedValue:
-    return _struct(
-        v,
-        (
-            ("name", _str, False),
-            ("group", _str, False),
-            ("version", _str, False),
-            ("kind", _str, False),
-            ("deploymentName", _str, True),
-            ("containerPort", _int, True),
-            *_DESCRIPTION_TAIL,
-        ),
-    )
-
-
-def _owned_required(item: Callable[[Any], Any]) -> Callable[[Any], OrderedValue]:
-    def convert(v: Any) -> OrderedValue:
-        return _struct(v, (("owned", _list_of(item), True), ("required", _list_of(item), True)))
-
-    return convert
-
-
-def _app_link(v: Any) -> OrderedValue:
-    return _struct(v, (("name", _str, True), ("url", _str, True)))
-
-
-def _maintainer(v: Any) -> OrderedValue:
-    return _struct(v, (("name", _str, True), ("email", _str, True)))
-
-
-def _install_mode(v: Any) -> OrderedValue:
-    return _struct(v, (("type", _str, False), ("supported", _bool, False)))
-
-
-def _gvk(v: Any) -> OrderedValue:
-    return _struct(v, (("group", _str, False), ("version", _str, False), ("kind", _str, False)))
+_CSV_METADATA: tuple[tuple[str, str, str, Convert, bool], ...] = (
+    ("annotations", "metadata", "annotations", _string_map, True),
+    ("apiServiceDefinitions", "spec", "apiservicedefinitions", _owned_required(_api_service), False),
+    ("crdDescriptions", "spec", "customresourcedefinitions", _owned_required(_crd), False),
+    ("description", "spec", "description", _str, True),
+    ("displayName", "spec", "displayName", _str, True),
+    ("installModes", "spec", "installModes", _list_of(_install_mode), True),
+    ("keywords", "spec", "keywords", _list_of(_str), True),
+    ("labels", "metadata", "labels", _string_map, True),
+    ("links", "spec", "links", _list_of(_app_link), True),
+    ("maintainers", "spec", "maintainers", _list_of(_maintainer), True),
+    ("maturity", "spec", "maturity", _str, True),
+    ("minKubeVersion", "spec", "minKubeVersion", _str, True),
+    ("nativeAPIs", "spec", "nativeAPIs", _list_of(_gvk), True),
+    ("provider", "spec", "provider", _app_link, False),
+)
+"""``property.CSVMetadata``'s fields in Go's order: (name, CSV section, CSV key, convert, omitempty)."""
 
 
 def build_csv_metadata(csv: Mapping[str, Any]) -> OrderedValue:
     """The ``olm.csv.metadata`` value opm builds from a CSV (``property.MustBuildCSVMetadata``)."""
-    metadata = _field(csv, "metadata")
-    metadata = metadata if isinstance(metadata, Mapping) else {}
-    spec = _field(csv, "spec")
-    spec = spec if isinstance(spec, Mapping) else {}
+    sections = {name: _field(csv, name) for name in ("metadata", "spec")}
     out = OrderedValue()
-    annotations = _string_map(_field(metadata, "annotations"))
-    if annotations:
-        out["annotations"] = annotations
-    out["apiServiceDefinitions"] = _owned_required(_api_service_description)(
-        _field(spec, "apiservicedefinitions")
-    )
-    out["crdDescriptions"] = _owned_required(_crd_description)(_field(spec, "customresourcedefinitions"))
-    rest: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
-        ("description", "description", _str),
-        ("displayName", "displayName", _str),
-        ("installModes", "installModes", _list_of(_install_mode)),
-        ("keywords", "keywords", _strings),
-    )
-    for name, source, conv in rest:
-        value = conv(_field(spec, source))
-        if not _empty(value):
+    for name, section, key, conv, omitempty in _CSV_METADATA:
+        source = sections[section]
+        value = conv(_field(source if isinstance(source, Mapping) else {}, key))
+        if not (omitempty and _empty(value)):
             out[name] = value
-    labels = _string_map(_field(metadata, "labels"))
-    if labels:
-        out["labels"] = labels
-    for name, conv in (
-        ("links", _list_of(_app_link)),
-        ("maintainers", _list_of(_maintainer)),
-        ("maturity", _str),
-        ("minKubeVersion", _str),
-        ("nativeAPIs", _list_of(_gvk)),
-    ):
-        value = conv(_field(spec, name))
-        if not _empty(value):
-            out[name] = value
-    out["provider"] = _app_link(_field(spec, "provider"))
     return out
 
 

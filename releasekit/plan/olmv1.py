@@ -154,6 +154,29 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
     return kinds
 
 
+def _role_and_binding(
+    kind: str, installer: str, ns: str, rules: Iterable[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``<installer>-clusterrole`` (or ``-role``, in ``ns``) with ``rules``, bound to the installer account."""
+    name = f"{installer}-{kind.lower()}"
+    meta = {} if kind == "ClusterRole" else {"namespace": ns}
+    return [
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": kind,
+            "metadata": {"name": name, **meta},
+            "rules": _dedupe(rules),
+        },
+        {
+            "apiVersion": f"{_RBAC}/v1",
+            "kind": f"{kind}Binding",
+            "metadata": {"name": f"{name}-binding", **meta},
+            "roleRef": {"apiGroup": _RBAC, "kind": kind, "name": name},
+            "subjects": [{"kind": "ServiceAccount", "name": installer, "namespace": ns}],
+        },
+    ]
+
+
 def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[str, Any]]:
     """Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ClusterExtension (in that order).
 
@@ -217,36 +240,11 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
         source["channels"] = [request.channel]
     if request.version:
         source["version"] = request.version
-    meta_ns = {"namespace": ns}
     return [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}},
-        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": installer, **meta_ns}},
-        {
-            "apiVersion": f"{_RBAC}/v1",
-            "kind": "ClusterRole",
-            "metadata": {"name": f"{installer}-clusterrole"},
-            "rules": _dedupe(cluster_rules),
-        },
-        {
-            "apiVersion": f"{_RBAC}/v1",
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": f"{installer}-clusterrole-binding"},
-            "roleRef": {"apiGroup": _RBAC, "kind": "ClusterRole", "name": f"{installer}-clusterrole"},
-            "subjects": [{"kind": "ServiceAccount", "name": installer, "namespace": ns}],
-        },
-        {
-            "apiVersion": f"{_RBAC}/v1",
-            "kind": "Role",
-            "metadata": {"name": f"{installer}-role", **meta_ns},
-            "rules": _dedupe(ns_rules),
-        },
-        {
-            "apiVersion": f"{_RBAC}/v1",
-            "kind": "RoleBinding",
-            "metadata": {"name": f"{installer}-role-binding", **meta_ns},
-            "roleRef": {"apiGroup": _RBAC, "kind": "Role", "name": f"{installer}-role"},
-            "subjects": [{"kind": "ServiceAccount", "name": installer, "namespace": ns}],
-        },
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": installer, "namespace": ns}},
+        *_role_and_binding("ClusterRole", installer, ns, cluster_rules),
+        *_role_and_binding("Role", installer, ns, ns_rules),
         {
             "apiVersion": "olm.operatorframework.io/v1",
             "kind": "ClusterExtension",

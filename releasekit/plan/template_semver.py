@@ -92,29 +92,25 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
 
 
 _GO_TYPES = {"string": "string", "bool": "bool", "object": "struct", "array": "slice"}
+_JSON_KINDS: tuple[tuple[Any, str], ...] = (
+    (bool, "bool"),  # before int: a bool is an int to Python
+    (str, "string"),
+    (int | float, "number"),
+    (Mapping, "object"),
+    (list, "array"),
+)
 
 
 def _go_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    return "null"
+    return next((kind for cls, kind in _JSON_KINDS if isinstance(value, cls)), "null")
 
 
 def _phase_images(value: Any) -> tuple[str, ...]:
     channel = _strict(value, "semver.channelBundles", {"bundles": "array"})
-    images: list[str] = []
-    for item in channel.get("bundles") or ():
-        entry = _strict(item, "semver.bundleEntry", {"image": "string"})
-        images.append(entry.get("image") or "")
-    return tuple(images)
+    entries = (
+        _strict(item, "semver.bundleEntry", {"image": "string"}) for item in channel.get("bundles") or ()
+    )
+    return tuple(entry.get("image") or "" for entry in entries)
 
 
 def parse_semver(doc: Any) -> SemverTemplate:
@@ -145,17 +141,11 @@ def parse_semver(doc: Any) -> SemverTemplate:
     pref = data.get("defaultChannelTypePreference") or ""
     if pref == "":
         pref = "minor" if minor else "major"
-    elif pref == "minor":
-        if not minor:
+    elif pref in ("minor", "major"):
+        if not (minor if pref == "minor" else major):
             raise _read_error(
-                "schema attribute mismatch: DefaultChannelTypePreference set to 'minor' doesn't make sense "
-                "if not generating minor-version channels"
-            )
-    elif pref == "major":
-        if not major:
-            raise _read_error(
-                "schema attribute mismatch: DefaultChannelTypePreference set to 'major' doesn't make sense "
-                "if not generating major-version channels"
+                f"schema attribute mismatch: DefaultChannelTypePreference set to '{pref}' doesn't make sense "
+                f"if not generating {pref}-version channels"
             )
     else:
         raise _read_error(
@@ -191,10 +181,6 @@ class _Tuple:
     index: int
 
 
-def _strip_build(v: semver.Version) -> str:
-    return str(v.replace(build=None))
-
-
 def _versions_for_phase(
     images: Sequence[str], bundles_by_image: Mapping[str, Bundle], state: dict[str, str]
 ) -> dict[str, semver.Version]:
@@ -225,7 +211,7 @@ def _versions_for_phase(
     seen: dict[str, int] = {}
     errors: list[str] = []
     for version in entries.values():
-        stripped = _strip_build(version)
+        stripped = str(version.replace(build=None))
         if stripped in seen:
             errors.append(f'bundle version "{version}" cannot be compared to "{stripped}"')
         seen[stripped] = seen.get(stripped, 0) + 1
@@ -237,23 +223,9 @@ def _versions_for_phase(
     return entries
 
 
-def _hwc_gt(
-    a: tuple[str, str, semver.Version, str], b: tuple[str, str, semver.Version, str], pref: str
-) -> bool:
-    a_arch, a_kind, a_ver, _ = a
-    b_arch, b_kind, b_ver, _ = b
-    if _PHASE_RANK[a_arch] != _PHASE_RANK[b_arch]:
-        return _PHASE_RANK[a_arch] > _PHASE_RANK[b_arch]
-    cmp = a_ver.compare(b_ver)
-    if cmp != 0:
-        return cmp > 0
-    if a_kind != b_kind:
-        if a_kind == pref:
-            return True
-        if b_kind == pref:
-            return False
-        return _KIND_RANK[a_kind] > _KIND_RANK[b_kind]
-    return False
+def _hwc_key(arch: str, kind: str, version: semver.Version, pref: str) -> tuple[Any, ...]:
+    """Orders channels as opm's high-water mark: stability, then version, then the preferred kind."""
+    return (_PHASE_RANK[arch], version, kind == pref, _KIND_RANK[kind])
 
 
 def _generate_channels(
@@ -264,10 +236,10 @@ def _generate_channels(
 ) -> tuple[list[Channel], str]:
     channels: dict[str, list[ChannelEntry]] = {}
     tuples: list[_Tuple] = []
-    hwc: tuple[str, str, semver.Version, str] = ("candidate", "", semver.Version(0, 0, 0), "")
+    hwc_key, hwc = _hwc_key("candidate", "", semver.Version(0, 0, 0), template.preference), ""
     for arch in _PHASES:
         bundles = versions.get(arch) or {}
-        for name in sorted(bundles, key=lambda n: _SortKey(bundles[n])):
+        for name in sorted(bundles, key=bundles.__getitem__):
             version = bundles[name]
             keys: list[tuple[str, str]] = []
             if template.generate_major:
@@ -277,9 +249,9 @@ def _generate_channels(
             for kind, channel_name in keys:
                 if channel_name not in channels:
                     channels[channel_name] = []
-                    candidate = (arch, kind, version, channel_name)
-                    if _hwc_gt(candidate, hwc, template.preference):
-                        hwc = candidate
+                    key = _hwc_key(arch, kind, version, template.preference)
+                    if key > hwc_key:
+                        hwc_key, hwc = key, channel_name
                 channels[channel_name].append(ChannelEntry(name=name))
                 tuples.append(
                     _Tuple(arch, kind, channel_name, name, version, len(channels[channel_name]) - 1)
@@ -289,17 +261,7 @@ def _generate_channels(
     else:
         _link(channels, tuples)
     out = [Channel(name=name, package=package, entries=tuple(channels[name])) for name in sorted(channels)]
-    return out, hwc[3]
-
-
-class _SortKey:
-    __slots__ = ("v",)
-
-    def __init__(self, v: semver.Version) -> None:
-        self.v = v
-
-    def __lt__(self, other: _SortKey) -> bool:
-        return self.v.compare(other.v) < 0
+    return out, hwc
 
 
 def _set_edges(channels: dict[str, list[ChannelEntry]], t: _Tuple, replaces: str, skips: set[str]) -> None:
@@ -311,7 +273,7 @@ def _set_edges(channels: dict[str, list[ChannelEntry]], t: _Tuple, replaces: str
 
 
 def _link(channels: dict[str, list[ChannelEntry]], entries: list[_Tuple]) -> None:
-    entries.sort(key=lambda t: (_PHASE_RANK[t.arch], _KIND_RANK[t.kind], _SortKey(t.version)))
+    entries.sort(key=lambda t: (_PHASE_RANK[t.arch], _KIND_RANK[t.kind], t.version))
     prev_zmax = ""
     cur_skips: set[str] = set()
     for index in range(1, len(entries)):
@@ -375,11 +337,7 @@ def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool =
     Raises:
         TemplateRenderError: with opm's text (wrapped as opm wraps it).
     """
-    images: list[str] = []
-    for phase in _PHASES:
-        for image in template.phase(phase):
-            if image not in images:
-                images.append(image)
+    images = dict.fromkeys(image for phase in _PHASES for image in template.phase(phase))
     bundles: list[Bundle] = []
     by_image: dict[str, Bundle] = {}
     for image in images:

@@ -13,6 +13,7 @@ from releasekit.model.inventory import Crd, CrdVersion, Inventory, InventorySour
 from releasekit.model.stream import Release, Stream, UpgradePolicy, Upstream
 from releasekit.plan.bundle import (
     BundlePlan,
+    PlannedCrd,
     UpstreamPin,
     bundle_annotations,
     check_hashes,
@@ -20,7 +21,6 @@ from releasekit.plan.bundle import (
     plan_bundle,
     require_pinned,
     select_releases,
-    shipped_kinds,
     template_context,
     upstream_ref,
 )
@@ -39,6 +39,14 @@ def _release(stream: Stream, version: str) -> Release:
     release = stream.release(version)
     assert release is not None
     return release
+
+
+def _kinds(crds: tuple[PlannedCrd, ...]) -> tuple[str, ...]:
+    return tuple(sorted(c.crd.kind for c in crds))
+
+
+def _assets(plan: BundlePlan) -> tuple[PlannedCrd, ...]:
+    return tuple(c for c in plan.crds if c.placement == "operator-assets")
 
 
 def _crd(kind: str, plural: str, *versions: str, sha: str | None = None) -> Crd:
@@ -89,7 +97,7 @@ def _plan(stream: Stream, version: str, read: tuple[Crd, ...] = READ_0_11_1, **k
 
 def test_stable_leaves_out_every_crd_with_an_alpha_version() -> None:
     plan = _plan(STABLE, "1.0.1")
-    assert shipped_kinds(plan.excluded_crds) == ("Cohort", "Topology")  # Topology had v1beta1 too: still out
+    assert _kinds(plan.excluded_crds) == ("Cohort", "Topology")  # Topology had v1beta1 too: still out
     assert [c.kind for c in plan.shipped] == ["ClusterQueue", "LocalQueue"]
     assert all(v.maturity is not Maturity.ALPHA for c in plan.shipped for v in c.versions)
     topology = next(c for c in plan.excluded_crds if c.crd.kind == "Topology")
@@ -100,8 +108,8 @@ def test_stable_cites_operand_crds_embedded_in_the_operator_image() -> None:
     """operator-assets: the bundle holds no Kueue file; the CRDs are cited from the inventory, unhashed."""
     plan = _plan(STABLE, "1.0.1", inventory=replace(INVENTORY, crds=READ_0_11_1))
     assert plan.bundle_crds == ()
-    assert [(c.crd.kind, c.path) for c in plan.asset_crds] == [("ClusterQueue", None), ("LocalQueue", None)]
-    assert not plan.pinned and "cited" in plan.asset_crds[0].reason
+    assert [(c.crd.kind, c.path) for c in _assets(plan)] == [("ClusterQueue", None), ("LocalQueue", None)]
+    assert not plan.pinned and "cited" in _assets(plan)[0].reason
     entries = manifest_document(plan)["crds"]
     assert [e["placement"] for e in entries] == ["operator-assets", "operator-assets"]
     owned = template_context(plan, defaults={}, prose={})["owned_crds"]
@@ -110,8 +118,8 @@ def test_stable_cites_operand_crds_embedded_in_the_operator_image() -> None:
 
 def test_experimental_keeps_alpha_apis_in_the_bundle_owned_by_the_csv() -> None:
     plan = _plan(EXPERIMENTAL, "0.3.0")
-    assert plan.excluded_crds == () and plan.asset_crds == ()
-    assert shipped_kinds(plan.bundle_crds) == ("ClusterQueue", "Cohort", "LocalQueue", "Topology")
+    assert plan.excluded_crds == () and _assets(plan) == ()
+    assert _kinds(plan.bundle_crds) == ("ClusterQueue", "Cohort", "LocalQueue", "Topology")
     assert all(c.path is not None and c.path.parent == PurePosixPath("manifests") for c in plan.bundle_crds)
     owned = template_context(plan, defaults={}, prose={})["owned_crds"]
     assert {c["kind"] for c in owned} == {"Kueue", "ClusterQueue", "Cohort", "LocalQueue", "Topology"}
@@ -122,7 +130,7 @@ def test_experimental_keeps_alpha_apis_in_the_bundle_owned_by_the_csv() -> None:
 def test_experimental_leaves_out_alpha_apis_it_does_not_name() -> None:
     read = (*READ_0_11_1, _crd("CapacityProvider", "capacityproviders", "v1alpha1"))
     plan = _plan(EXPERIMENTAL, "0.3.0", read)
-    assert shipped_kinds(plan.excluded_crds) == ("CapacityProvider",)
+    assert _kinds(plan.excluded_crds) == ("CapacityProvider",)
     assert "alphaApis" in plan.excluded_crds[0].reason
 
 
@@ -134,7 +142,7 @@ def test_alpha_is_decided_from_the_files_read_not_the_inventory() -> None:
     )
     transcribed = replace(INVENTORY, source=InventorySource.TRANSCRIBED, crds=claimed)
     plan = _plan(STABLE, "1.0.1", inventory=transcribed, allow_unpinned=True)
-    assert shipped_kinds(plan.excluded_crds) == ("Cohort", "Topology")
+    assert _kinds(plan.excluded_crds) == ("Cohort", "Topology")
 
 
 def test_file_names_and_layout_are_deterministic() -> None:
