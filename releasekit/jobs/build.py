@@ -40,6 +40,7 @@ from releasekit.jobs.compare import (
     published_by_streams,
     streams_at_head,
 )
+from releasekit.jobs.judge import POLICY_RULES, judge_policies
 from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.acknowledgement import acknowledge
@@ -50,11 +51,8 @@ from releasekit.model.report import Report
 from releasekit.model.stream import ReleaseStatus, Stream
 from releasekit.plan.operator_bundle import record_findings
 from releasekit.plan.template_basic import BASIC_SCHEMA
-from releasekit.rules import policy as policy_rules
 from releasekit.rules.carry import RULES as CARRY_RULES
 from releasekit.rules.carry import nothing_compared
-from releasekit.rules.graph import GraphPolicy
-from releasekit.rules.tech_preview import check_catalog_blocking
 
 __all__ = ["BuildRequest", "BuildResult", "RECORD_RULES", "build", "record_findings_of", "run_build"]
 
@@ -283,10 +281,9 @@ def _build(
     findings.extend(record_findings_of(request.streams_dir, loaded.streams))
     rules.extend(RECORD_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
-    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
-    rules.extend(policy_rules.RULES)
+    findings.extend(judge_policies(loaded, catalogs))
+    rules.extend(POLICY_RULES)
     rules.append("RK-DIFF-001")
-    lifecycle = streams_check.lifecycle
     comparison = (
         _compare_with_head(request, committed_bytes, built, layout)
         if not any(f.severity is Severity.ERROR and f.rule in _UNLOADABLE for f in streams_report.findings)
@@ -294,19 +291,10 @@ def _build(
     )
     findings.extend(comparison.findings)
     rules.extend(COMPARISON_RULES)
-    findings.extend(check_catalog_blocking(loaded.streams, catalogs))
-    rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
-
-    policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
-    order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
 
     def check_tree(tree: Path) -> None:
         tree_findings, tree_checked, tree_rules = validate_tree(
-            tree,
-            policies=policies,
-            upgrade_order=order,
-            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
-            stranding_severity=comparison.stranding_severity,
+            tree, streams=streams_check, stranding_severity=comparison.stranding_severity
         )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)

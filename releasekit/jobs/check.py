@@ -30,8 +30,8 @@ from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.jobs.build import RECORD_RULES, record_findings_of
 from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
-from releasekit.jobs.compare import load_package_catalog
-from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
+from releasekit.jobs.compare import COMPARISON_RULES, catalog_changes, compare_streams, load_package_catalog
+from releasekit.jobs.judge import JUDGED_RULES, POLICY_RULES, judge_catalogs, judge_policies
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, Acknowledgement, acknowledge
@@ -41,7 +41,7 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.model.layout import DEFAULT_LAYOUT
 from releasekit.model.lifecycle import OpenShiftLifecycle
-from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline
+from releasekit.model.report import BaselineState, FailOn, Report, match_baseline
 from releasekit.model.stream import Stream, openshift_order
 from releasekit.model.stream_ids import RULE_EMPTY
 from releasekit.plan.graph_render import render_mermaid
@@ -49,10 +49,7 @@ from releasekit.plan.matrix_render import render_changed_markdown
 from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
-from releasekit.rules import policy as policy_rules
-from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
-from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
 from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
@@ -97,13 +94,22 @@ def _changed(
     }
 
 
-def _load_package(
-    files: Mapping[PurePosixPath, FileRef], key: Key, limits: LoadLimits
-) -> tuple[PackageCatalog | None, list[Finding], list[str]]:
-    """One package's catalog at one revision, from its file(s) under ``configs/<package>/``."""
-    texts = [(f"{CATALOG}/{rel}", files[rel].read()) for rel in sorted(files) if _catalog_key(rel) == key]
-    catalog, findings = load_package_catalog(texts, key, limits)
-    return catalog, findings, [shown for shown, _ in texts]
+def _load_catalogs(
+    files: Mapping[PurePosixPath, FileRef], keys: set[Key], limits: LoadLimits
+) -> tuple[dict[Key, PackageCatalog], list[Finding], list[str]]:
+    """The package catalogs ``keys`` under ``configs/<package>/``, what loading found, the files read."""
+    texts: dict[Key, list[tuple[str, bytes]]] = {}
+    for rel in sorted(files):
+        if (key := _catalog_key(rel)) in keys:
+            texts.setdefault(key, []).append((f"{CATALOG}/{rel}", files[rel].read()))
+    cats: dict[Key, PackageCatalog] = {}
+    findings: list[Finding] = []
+    for key, shown in sorted(texts.items()):
+        cat, found = load_package_catalog(shown, key, limits)
+        findings.extend(found)
+        if cat is not None:  # always: the key has files
+            cats[key] = cat
+    return cats, findings, [name for shown in texts.values() for name, _ in shown]
 
 
 def _drift(
@@ -328,13 +334,10 @@ def _baseline(
         streams_check = check_streams_folder(
             base.root / "streams", display_root="streams", loaded=base_loaded
         )
-        keys = _keys(base, base, packages)
-        cats = _base_catalogs(base, keys, limits)
-        published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
         stream_packages = {s.package for s in base_loaded.streams}
-        findings = _judge_revision(
-            base, base, streams_check, keys, set(), stream_packages, published, limits
-        )[0]
+        findings, _, _, cats = _judge_revision(
+            base, base, streams_check, _keys(base, base, packages), set(), stream_packages, None, limits
+        )
         return list(dict.fromkeys(_without_history_notes(findings, cats, cats)))
     except ReleasekitError:
         return []
@@ -364,12 +367,12 @@ def _judge_revision(
     keys: set[Key],
     changed_catalog: set[PurePosixPath],
     stream_packages: set[str],
-    published: frozenset[tuple[str, str]],
+    published: frozenset[tuple[str, str]] | None,
     limits: LoadLimits,
 ) -> tuple[list[Finding], list[str], set[str], dict[Key, PackageCatalog]]:
     """Everything that judges one revision on its own (the head of a check, or its base for the baseline).
 
-    Returns the findings, the files read, the rules run and the revision's package catalogs.
+    ``published``: the bundles the base publishes (None: this revision is the base). Returns the findings, the files read, the rules run and the revision's package catalogs.
     """
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
@@ -380,41 +383,30 @@ def _judge_revision(
     generated, carry_found = _generated_files(rev, base, loaded)
     findings.extend(carry_found)
     findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
-    cats: dict[Key, PackageCatalog] = {}
-    for key in sorted(keys):
-        cat, load_findings, shown = _load_package(catalog, key, limits)
-        if cat is not None:
-            cats[key] = cat
-            findings.extend(load_findings)
-            checked.extend(shown)
+    cats, load_findings, shown = _load_catalogs(catalog, keys, limits)
+    findings.extend(load_findings)
+    checked.extend(shown)
+    if published is None:
+        published = _published(cats)
     touched_files = set(changed_catalog) | {
         rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in cats
     }
-    lifecycle = streams_check.lifecycle
-    order = _openshift_order(None, {k[0] for k in cats})
     findings.extend(
         judge_catalogs(
             [c.config for _, c in sorted(cats.items())],
             [c for _, c in sorted(cats.items())],
             _touched_fragments(catalog, touched_files, cats),
-            policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
-            upgrade_order=order,
-            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
+            streams=streams_check,
             stranding_severity=graph_rules.published_severity(published),
         )
     )
-    rules.update(JUDGED_RULES)
-    configs = [(o, c.config) for (o, _), c in sorted(cats.items())]
-    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, configs))
-    findings.extend(check_catalog_blocking(loaded.streams, configs))
-    rules.update(policy_rules.RULES)
-    rules.update(CATALOG_RULES)
+    findings.extend(judge_policies(loaded, [(o, c.config) for (o, _), c in sorted(cats.items())]))
+    rules.update(JUDGED_RULES, POLICY_RULES)
     return findings, checked, rules, cats
 
 
-def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
-    catalog = base.under(CATALOG)
-    return {key: cat for key in sorted(keys) if (cat := _load_package(catalog, key, limits)[0]) is not None}
+def _published(cats: Mapping[Key, PackageCatalog]) -> frozenset[tuple[str, str]]:
+    return graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -444,23 +436,16 @@ def _check(
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
     touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
     keys = _keys(base, head, touched_packages)
-    base_cats = _base_catalogs(base, keys, limits)
-    published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
+    base_cats = _load_catalogs(base.under(CATALOG), keys, limits)[0]
     findings, checked, rules, head_cats = _judge_revision(
-        head, base, streams_check, keys, changed_catalog, stream_packages, published, limits
+        head, base, streams_check, keys, changed_catalog, stream_packages, _published(base_cats), limits
     )
 
     # the comparison with the base (the rules that need one)
-    findings.extend(
-        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
-    )
-    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
-    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
-    rules.update(diff_rules.RULES)
-    changes = tuple(
-        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-        for c in diff_rules.summarize_changes(base_cats, head_cats)
-    )
+    findings.extend(compare_streams(base_loaded, loaded))
+    findings.extend(diff_rules.check_diff(base_cats, head_cats))
+    rules.update(COMPARISON_RULES)
+    changes = catalog_changes(base_cats, head_cats)
     findings = _without_history_notes(findings, base_cats, head_cats)
 
     extras: list[tuple[str, str]] = []

@@ -26,6 +26,8 @@ from releasekit.rules.diff import PackageCatalog
 __all__ = [
     "COMPARISON_RULES",
     "Comparison",
+    "catalog_changes",
+    "compare_streams",
     "compare_with_head",
     "load_package_catalog",
     "published_by_streams",
@@ -129,21 +131,12 @@ def compare_with_head(
     keys = {key for rel in differ if (key := layout.catalog_key(rel)) is not None}
     findings: list[Finding] = []
     if base_streams is not None and base_streams is not head_streams:
-        findings.extend(
-            stream_rules.check_inventory_changes(
-                base_streams.streams, base_streams.inventories, head_streams.inventories
-            )
-        )
-        findings.extend(diff_rules.check_recorded_facts(base_streams.streams, head_streams.streams))
+        findings.extend(compare_streams(base_streams, head_streams))
     if not keys:
         return Comparison(findings=tuple(findings))
     base = _package_catalogs(base_files, layout, keys, display)
     head = _package_catalogs(head_files, layout, keys, display)
-    findings.extend(diff_rules.check_diff(base, head, (), ()))  # recorded facts compared above, once
-    changes = tuple(
-        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-        for c in diff_rules.summarize_changes(base, head)
-    )
+    findings.extend(diff_rules.check_diff(base, head))  # recorded facts compared above, once
     every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
     published = graph_rules.published_pairs(
         (key[0], catalog.config)
@@ -151,8 +144,26 @@ def compare_with_head(
     )
     return Comparison(
         findings=tuple(findings),
-        changes=changes,
+        changes=catalog_changes(base, head),
         stranding_severity=graph_rules.published_severity(published),
+    )
+
+
+def compare_streams(base: LoadedStreams, head: LoadedStreams) -> list[Finding]:
+    """The comparison rules over ``streams/``: inventories that changed, published facts edited (RK-DIFF-006)."""
+    return [
+        *stream_rules.check_inventory_changes(base.streams, base.inventories, head.inventories),
+        *diff_rules.check_recorded_facts(base.streams, head.streams),
+    ]
+
+
+def catalog_changes(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[CatalogChangeNote, ...]:
+    """What a change does to each package catalog, in the lines the reports show."""
+    return tuple(
+        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+        for c in diff_rules.summarize_changes(base, head)
     )
 
 
