@@ -27,10 +27,15 @@ from releasekit.io.gitrev import (
     snapshot_worktree,
 )
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.jobs.build import RECORD_RULES, record_findings_of
 from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
-from releasekit.jobs.compare import COMPARISON_RULES, catalog_changes, compare_streams, load_package_catalog
+from releasekit.jobs.compare import (
+    COMPARISON_RULES,
+    catalog_changes,
+    compare_streams,
+    load_package_catalogs,
+    published_in,
+)
 from releasekit.jobs.judge import JUDGED_RULES, POLICY_RULES, judge_catalogs, judge_policies
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
@@ -92,24 +97,6 @@ def _changed(
     return {
         p for p in base.keys() | head.keys() if p not in base or p not in head or base[p].sha != head[p].sha
     }
-
-
-def _load_catalogs(
-    files: Mapping[PurePosixPath, FileRef], keys: set[Key], limits: LoadLimits
-) -> tuple[dict[Key, PackageCatalog], list[Finding], list[str]]:
-    """The package catalogs ``keys`` under ``configs/<package>/``, what loading found, the files read."""
-    texts: dict[Key, list[tuple[str, bytes]]] = {}
-    for rel in sorted(files):
-        if (key := _catalog_key(rel)) in keys:
-            texts.setdefault(key, []).append((f"{CATALOG}/{rel}", files[rel].read()))
-    cats: dict[Key, PackageCatalog] = {}
-    findings: list[Finding] = []
-    for key, shown in sorted(texts.items()):
-        cat, found = load_package_catalog(shown, key, limits)
-        findings.extend(found)
-        if cat is not None:  # always: the key has files
-            cats[key] = cat
-    return cats, findings, [name for shown in texts.values() for name, _ in shown]
 
 
 def _drift(
@@ -377,17 +364,18 @@ def _judge_revision(
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
     checked: list[str] = [*report.checked]
-    rules: set[str] = {*report.rules, *RECORD_RULES, diff_rules.RULE_DRIFT, carry_rules.RULE_CARRIED_FACTS}
-    findings.extend(record_findings_of(rev.root / "streams", loaded.streams, display_root="streams"))
+    rules: set[str] = {*report.rules, diff_rules.RULE_DRIFT, carry_rules.RULE_CARRIED_FACTS}
     catalog = rev.under(CATALOG)
     generated, carry_found = _generated_files(rev, base, loaded)
     findings.extend(carry_found)
     findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
-    cats, load_findings, shown = _load_catalogs(catalog, keys, limits)
+    cats, load_findings, shown = load_package_catalogs(
+        catalog, keys, _catalog_key, display=CATALOG, limits=limits
+    )
     findings.extend(load_findings)
     checked.extend(shown)
     if published is None:
-        published = _published(cats)
+        published = published_in(cats)
     touched_files = set(changed_catalog) | {
         rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in cats
     }
@@ -400,13 +388,10 @@ def _judge_revision(
             stranding_severity=graph_rules.published_severity(published),
         )
     )
-    findings.extend(judge_policies(loaded, [(o, c.config) for (o, _), c in sorted(cats.items())]))
+    configs = [(o, c.config) for (o, _), c in sorted(cats.items())]
+    findings.extend(judge_policies(loaded, configs, streams_dir=rev.root / "streams", display_root="streams"))
     rules.update(JUDGED_RULES, POLICY_RULES)
     return findings, checked, rules, cats
-
-
-def _published(cats: Mapping[Key, PackageCatalog]) -> frozenset[tuple[str, str]]:
-    return graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -436,9 +421,11 @@ def _check(
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
     touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
     keys = _keys(base, head, touched_packages)
-    base_cats = _load_catalogs(base.under(CATALOG), keys, limits)[0]
+    base_cats = load_package_catalogs(
+        base.under(CATALOG), keys, _catalog_key, display=CATALOG, limits=limits
+    )[0]
     findings, checked, rules, head_cats = _judge_revision(
-        head, base, streams_check, keys, changed_catalog, stream_packages, _published(base_cats), limits
+        head, base, streams_check, keys, changed_catalog, stream_packages, published_in(base_cats), limits
     )
 
     # the comparison with the base (the rules that need one)

@@ -7,14 +7,17 @@ callers load, this judges, with the policies, OpenShift order and upgrade edges 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from releasekit.io.fbc_load import LOAD_RULES
+from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams
 from releasekit.jobs.streams_validate import StreamsCheck
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.fragment import FragmentFacts
 from releasekit.model.stream import openshift_order
+from releasekit.plan.operator_bundle import record_findings
 from releasekit.rules import graph as graph_rules
 from releasekit.rules import policy as policy_rules
 from releasekit.rules.diff import PackageCatalog
@@ -34,8 +37,14 @@ JUDGED_RULES: tuple[str, ...] = (
 )
 """The rules :func:`judge_catalogs` runs (with the loaders' own)."""
 
-POLICY_RULES: tuple[str, ...] = (*policy_rules.RULES, *CATALOG_RULES)
-"""The rules :func:`judge_policies` runs."""
+POLICY_RULES: tuple[str, ...] = (
+    *policy_rules.RULES,
+    *CATALOG_RULES,
+    "RK-BUNDLE-100",
+    "RK-BUNDLE-101",
+    "RK-BUNDLE-102",
+)
+"""The rules :func:`judge_policies` runs (the operator records' as ``bundle build`` does)."""
 
 
 def judge_catalogs(
@@ -82,10 +91,20 @@ def judge_catalogs(
 
 
 def judge_policies(
-    streams: LoadedStreams, catalogs: Sequence[tuple[str, DeclarativeConfig]]
+    streams: LoadedStreams,
+    catalogs: Sequence[tuple[str, DeclarativeConfig]],
+    *,
+    streams_dir: Path,
+    display_root: str | None = None,
 ) -> list[Finding]:
-    """The release policies and the tech-preview gates of ``streams`` over ``(openshift, config)`` catalogs."""
+    """The release policies and tech-preview gates of ``streams`` over ``(openshift, config)`` catalogs.
+
+    With them RK-BUNDLE-100…102, from the operator records in ``streams_dir/operator/``.
+    """
+    records, unreadable = load_operator_records(streams_dir, display_root=display_root)
     return [
         *policy_rules.check_policy(streams.streams, streams.inventories, catalogs),
         *check_catalog_blocking(streams.streams, catalogs),
+        *unreadable,
+        *record_findings(list(streams.streams), records),
     ]
