@@ -67,7 +67,6 @@ def validate_dirs(
 
 def validate_tree(
     tree: Path,
-    limits: LoadLimits | None = None,
     *,
     streams: StreamsCheck | None = None,
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
@@ -83,7 +82,7 @@ def validate_tree(
     packages: list[PackageCatalog] = []
     fragments = []
     for folder in find_fragments(tree):
-        fragment = read_fragment(folder, limits)
+        fragment = read_fragment(folder)
         if fragment.loaded is not None:
             config = fragment.loaded.config
             findings.extend(fragment.loaded.findings)
@@ -97,10 +96,6 @@ def validate_tree(
                 )
         fragments.append(fragment.facts)
     findings += judge_catalogs(
-        catalogs,
-        packages,
-        fragments,
-        streams=streams,
-        stranding_severity=stranding_severity,
+        catalogs, packages, fragments, streams=streams, stranding_severity=stranding_severity
     )
     return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)

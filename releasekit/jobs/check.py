@@ -31,6 +31,7 @@ from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
 from releasekit.jobs.compare import (
     COMPARISON_RULES,
+    Key,
     catalog_changes,
     compare_streams,
     load_package_catalogs,
@@ -61,7 +62,6 @@ __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
 _CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
-Key = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -359,7 +359,8 @@ def _judge_revision(
 ) -> tuple[list[Finding], list[str], set[str], dict[Key, PackageCatalog]]:
     """Everything that judges one revision on its own (the head of a check, or its base for the baseline).
 
-    ``published``: the bundles the base publishes (None: this revision is the base). Returns the findings, the files read, the rules run and the revision's package catalogs.
+    ``published``: the bundles the base publishes (None: this revision is the base). Returns the findings,
+    the files read, the rules run and the revision's package catalogs.
     """
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
