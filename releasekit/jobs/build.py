@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -28,7 +28,6 @@ from releasekit.io.config import RULES as CONFIG_RULES
 from releasekit.io.config import load_layout
 from releasekit.io.fbc_write import blobs_in_render_order
 from releasekit.io.gitrev import committed_files
-from releasekit.io.operator_records import load_operator_records
 from releasekit.io.yamlio import dump_yaml_block
 from releasekit.jobs.carry import carried_at_head, carry_findings, history_hints, working_findings
 from releasekit.jobs.catalog_build import CatalogBuild, build_catalogs, compare_files, drift
@@ -40,6 +39,7 @@ from releasekit.jobs.compare import (
     published_by_streams,
     streams_at_head,
 )
+from releasekit.jobs.judge import POLICY_RULES, judge_policies
 from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.acknowledgement import acknowledge
@@ -48,15 +48,11 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import ReleaseStatus, Stream
-from releasekit.plan.operator_bundle import record_findings
 from releasekit.plan.template_basic import BASIC_SCHEMA
-from releasekit.rules import policy as policy_rules
 from releasekit.rules.carry import RULES as CARRY_RULES
 from releasekit.rules.carry import nothing_compared
-from releasekit.rules.graph import GraphPolicy
-from releasekit.rules.tech_preview import check_catalog_blocking
 
-__all__ = ["BuildRequest", "BuildResult", "RECORD_RULES", "build", "record_findings_of", "run_build"]
+__all__ = ["BuildRequest", "BuildResult", "build", "run_build"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,17 +122,6 @@ def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Fi
 
 _UNLOADABLE = frozenset({"RK-STREAM-001", "RK-STREAM-002", "RK-STREAM-003", "RK-STREAM-004"})
 """Stream errors that leave a release out of what was loaded: compared with HEAD it would look removed."""
-
-RECORD_RULES = ("RK-BUNDLE-100", "RK-BUNDLE-101", "RK-BUNDLE-102")
-"""The operator-record rules ``build`` and ``check`` run as ``bundle build`` does."""
-
-
-def record_findings_of(
-    streams_dir: Path, streams: Sequence[Stream], *, display_root: str | None = None
-) -> list[Finding]:
-    """RK-BUNDLE-100…102 for every release, from the operator records in ``streams/operator/``."""
-    records, unreadable = load_operator_records(streams_dir, display_root=display_root)
-    return [*unreadable, *record_findings(list(streams), records)]
 
 
 def _without_derived(stream_findings: Iterable[Finding], tree_findings: list[Finding]) -> list[Finding]:
@@ -280,13 +265,10 @@ def _build(
             )
         )
     rules.extend(CARRY_RULES)
-    findings.extend(record_findings_of(request.streams_dir, loaded.streams))
-    rules.extend(RECORD_RULES)
     catalogs = [(str(f.openshift), config) for f in built.fragments for _, config in f.packages]
-    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, catalogs))
-    rules.extend(policy_rules.RULES)
+    findings.extend(judge_policies(loaded, catalogs, streams_dir=request.streams_dir))
+    rules.extend(POLICY_RULES)
     rules.append("RK-DIFF-001")
-    lifecycle = streams_check.lifecycle
     comparison = (
         _compare_with_head(request, committed_bytes, built, layout)
         if not any(f.severity is Severity.ERROR and f.rule in _UNLOADABLE for f in streams_report.findings)
@@ -294,19 +276,10 @@ def _build(
     )
     findings.extend(comparison.findings)
     rules.extend(COMPARISON_RULES)
-    findings.extend(check_catalog_blocking(loaded.streams, catalogs))
-    rules.extend(("RK-POLICY-010", "RK-POLICY-011", "RK-POLICY-012"))
-
-    policies = {s.package: GraphPolicy.from_stream(s) for s in loaded.streams}
-    order = tuple(dict.fromkeys(str(v) for s in loaded.streams for v in s.openshift))
 
     def check_tree(tree: Path) -> None:
         tree_findings, tree_checked, tree_rules = validate_tree(
-            tree,
-            policies=policies,
-            upgrade_order=order,
-            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
-            stranding_severity=comparison.stranding_severity,
+            tree, streams=streams_check, stranding_severity=comparison.stranding_severity
         )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)

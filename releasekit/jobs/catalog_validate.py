@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,7 @@ from releasekit.model.report import Report
 from releasekit.rules.fbc import RULES, validate_config
 
 if TYPE_CHECKING:
-    from releasekit.rules.graph import GraphPolicy
+    from releasekit.jobs.streams_validate import StreamsCheck
 
 # The graph, judging and line-refining modules are imported where they are needed: `catalog validate` of
 # JSON catalogs loads no YAML parser (tests/unit/test_startup.py).
@@ -67,12 +67,9 @@ def validate_dirs(
 
 def validate_tree(
     tree: Path,
-    limits: LoadLimits | None = None,
     *,
-    policies: Mapping[str, GraphPolicy] | None = None,
-    upgrade_order: Sequence[str] = (),
+    streams: StreamsCheck | None = None,
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
-    upgrade_edges: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
     from releasekit.io.fbc_locate import refine_locations
@@ -85,7 +82,7 @@ def validate_tree(
     packages: list[PackageCatalog] = []
     fragments = []
     for folder in find_fragments(tree):
-        fragment = read_fragment(folder, limits)
+        fragment = read_fragment(folder)
         if fragment.loaded is not None:
             config = fragment.loaded.config
             findings.extend(fragment.loaded.findings)
@@ -99,12 +96,6 @@ def validate_tree(
                 )
         fragments.append(fragment.facts)
     findings += judge_catalogs(
-        catalogs,
-        packages,
-        fragments,
-        policies=policies or {},
-        upgrade_order=upgrade_order,
-        upgrade_edges=upgrade_edges,
-        stranding_severity=stranding_severity,
+        catalogs, packages, fragments, streams=streams, stranding_severity=stranding_severity
     )
     return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)

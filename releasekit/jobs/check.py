@@ -27,11 +27,17 @@ from releasekit.io.gitrev import (
     snapshot_worktree,
 )
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.jobs.build import RECORD_RULES, record_findings_of
 from releasekit.jobs.carry import carried_at, carry_findings
 from releasekit.jobs.catalog_build import build_catalogs, compare_files
-from releasekit.jobs.compare import load_package_catalog
-from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
+from releasekit.jobs.compare import (
+    COMPARISON_RULES,
+    Key,
+    catalog_changes,
+    compare_streams,
+    load_package_catalogs,
+    published_in,
+)
+from releasekit.jobs.judge import JUDGED_RULES, POLICY_RULES, judge_catalogs, judge_policies
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, Acknowledgement, acknowledge
@@ -40,7 +46,7 @@ from releasekit.model.fbc import DeclarativeConfig, FragmentFacts, Package
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT
 from releasekit.model.lifecycle import OpenShiftLifecycle
-from releasekit.model.report import BaselineState, CatalogChangeNote, FailOn, Report, match_baseline
+from releasekit.model.report import BaselineState, FailOn, Report, match_baseline
 from releasekit.model.stream import Stream, openshift_order
 from releasekit.model.stream_ids import RULE_EMPTY
 from releasekit.plan.graph_render import render_mermaid
@@ -48,17 +54,13 @@ from releasekit.plan.matrix_render import render_changed_markdown
 from releasekit.rules import carry as carry_rules
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import graph as graph_rules
-from releasekit.rules import policy as policy_rules
-from releasekit.rules import stream as stream_rules
 from releasekit.rules.diff import PackageCatalog
-from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
 from releasekit.rules.upgrade_matrix import upgrade_matrix
 
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
 _CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
-Key = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,15 +96,6 @@ def _changed(
     return {
         p for p in base.keys() | head.keys() if p not in base or p not in head or base[p].sha != head[p].sha
     }
-
-
-def _load_package(
-    files: Mapping[PurePosixPath, FileRef], key: Key, limits: LoadLimits
-) -> tuple[PackageCatalog | None, list[Finding], list[str]]:
-    """One package's catalog at one revision, from its file(s) under ``configs/<package>/``."""
-    texts = [(f"{CATALOG}/{rel}", files[rel].read()) for rel in sorted(files) if _catalog_key(rel) == key]
-    catalog, findings = load_package_catalog(texts, key, limits)
-    return catalog, findings, [shown for shown, _ in texts]
 
 
 def _drift(
@@ -327,13 +320,10 @@ def _baseline(
         streams_check = check_streams_folder(
             base.root / "streams", display_root="streams", loaded=base_loaded
         )
-        keys = _keys(base, base, packages)
-        cats = _base_catalogs(base, keys, limits)
-        published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(cats.items()))
         stream_packages = {s.package for s in base_loaded.streams}
-        findings = _judge_revision(
-            base, base, streams_check, keys, set(), stream_packages, published, limits
-        )[0]
+        findings, _, _, cats = _judge_revision(
+            base, base, streams_check, _keys(base, base, packages), set(), stream_packages, None, limits
+        )
         return list(dict.fromkeys(_without_history_notes(findings, cats, cats)))
     except ReleasekitError:
         return []
@@ -363,57 +353,45 @@ def _judge_revision(
     keys: set[Key],
     changed_catalog: set[PurePosixPath],
     stream_packages: set[str],
-    published: frozenset[tuple[str, str]],
+    published: frozenset[tuple[str, str]] | None,
     limits: LoadLimits,
 ) -> tuple[list[Finding], list[str], set[str], dict[Key, PackageCatalog]]:
     """Everything that judges one revision on its own (the head of a check, or its base for the baseline).
 
-    Returns the findings, the files read, the rules run and the revision's package catalogs.
+    ``published``: the bundles the base publishes (None: this revision is the base). Returns the findings,
+    the files read, the rules run and the revision's package catalogs.
     """
     loaded, report = streams_check.loaded, streams_check.report
     findings: list[Finding] = [*report.findings]
     checked: list[str] = [*report.checked]
-    rules: set[str] = {*report.rules, *RECORD_RULES, diff_rules.RULE_DRIFT, carry_rules.RULE_CARRIED_FACTS}
-    findings.extend(record_findings_of(rev.root / "streams", loaded.streams, display_root="streams"))
+    rules: set[str] = {*report.rules, diff_rules.RULE_DRIFT, carry_rules.RULE_CARRIED_FACTS}
     catalog = rev.under(CATALOG)
     generated, carry_found = _generated_files(rev, base, loaded)
     findings.extend(carry_found)
     findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
-    cats: dict[Key, PackageCatalog] = {}
-    for key in sorted(keys):
-        cat, load_findings, shown = _load_package(catalog, key, limits)
-        if cat is not None:
-            cats[key] = cat
-            findings.extend(load_findings)
-            checked.extend(shown)
+    cats, load_findings, shown = load_package_catalogs(
+        catalog, keys, _catalog_key, display=CATALOG, limits=limits
+    )
+    findings.extend(load_findings)
+    checked.extend(shown)
+    if published is None:
+        published = published_in(cats)
     touched_files = set(changed_catalog) | {
         rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in cats
     }
-    lifecycle = streams_check.lifecycle
-    order = _openshift_order(None, {k[0] for k in cats})
     findings.extend(
         judge_catalogs(
             [c.config for _, c in sorted(cats.items())],
             [c for _, c in sorted(cats.items())],
             _touched_fragments(catalog, touched_files, cats),
-            policies={s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded.streams},
-            upgrade_order=order,
-            upgrade_edges=lifecycle.pairs_among(order) if lifecycle is not None else None,
+            streams=streams_check,
             stranding_severity=graph_rules.published_severity(published),
         )
     )
-    rules.update(JUDGED_RULES)
     configs = [(o, c.config) for (o, _), c in sorted(cats.items())]
-    findings.extend(policy_rules.check_policy(loaded.streams, loaded.inventories, configs))
-    findings.extend(check_catalog_blocking(loaded.streams, configs))
-    rules.update(policy_rules.RULES)
-    rules.update(CATALOG_RULES)
+    findings.extend(judge_policies(loaded, configs, streams_dir=rev.root / "streams", display_root="streams"))
+    rules.update(JUDGED_RULES, POLICY_RULES)
     return findings, checked, rules, cats
-
-
-def _base_catalogs(base: Snapshot, keys: set[Key], limits: LoadLimits) -> dict[Key, PackageCatalog]:
-    catalog = base.under(CATALOG)
-    return {key: cat for key in sorted(keys) if (cat := _load_package(catalog, key, limits)[0]) is not None}
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -443,23 +421,18 @@ def _check(
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
     touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
     keys = _keys(base, head, touched_packages)
-    base_cats = _base_catalogs(base, keys, limits)
-    published = graph_rules.published_pairs((o, c.config) for (o, _), c in sorted(base_cats.items()))
+    base_cats = load_package_catalogs(
+        base.under(CATALOG), keys, _catalog_key, display=CATALOG, limits=limits
+    )[0]
     findings, checked, rules, head_cats = _judge_revision(
-        head, base, streams_check, keys, changed_catalog, stream_packages, published, limits
+        head, base, streams_check, keys, changed_catalog, stream_packages, published_in(base_cats), limits
     )
 
     # the comparison with the base (the rules that need one)
-    findings.extend(
-        stream_rules.check_inventory_changes(base_loaded.streams, base_loaded.inventories, loaded.inventories)
-    )
-    rules.add(stream_rules.RULE_INVENTORY_CHANGED)
-    findings.extend(diff_rules.check_diff(base_cats, head_cats, base_loaded.streams, loaded.streams))
-    rules.update(diff_rules.RULES)
-    changes = tuple(
-        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-        for c in diff_rules.summarize_changes(base_cats, head_cats)
-    )
+    findings.extend(compare_streams(base_loaded, loaded))
+    findings.extend(diff_rules.check_diff(base_cats, head_cats))
+    rules.update(COMPARISON_RULES)
+    changes = catalog_changes(base_cats, head_cats)
     findings = _without_history_notes(findings, base_cats, head_cats)
 
     extras: list[tuple[str, str]] = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
-from releasekit.io.gitrev import committed_files
+from releasekit.io.gitrev import FileRef, committed_files
 from releasekit.io.streams import LoadedStreams, load_streams
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.layout import CatalogLayout
@@ -26,8 +26,12 @@ from releasekit.rules.diff import PackageCatalog
 __all__ = [
     "COMPARISON_RULES",
     "Comparison",
+    "catalog_changes",
+    "compare_streams",
     "compare_with_head",
     "load_package_catalog",
+    "load_package_catalogs",
+    "published_in",
     "published_by_streams",
     "streams_at_head",
 ]
@@ -96,22 +100,34 @@ def load_package_catalog(
     return PackageCatalog(openshift=key[0], package=key[1], config=config, file=files[0][0]), findings
 
 
-def _package_catalogs(
-    files: Mapping[PurePosixPath, bytes], layout: CatalogLayout, keys: set[Key], display: str
-) -> dict[Key, PackageCatalog]:
-    """The package catalogs ``keys`` of a tree (``files`` relative to its root), decoded without judging."""
-    by_key: dict[Key, list[tuple[str, bytes]]] = {}
+def load_package_catalogs(
+    files: Mapping[PurePosixPath, bytes | FileRef],
+    keys: set[Key],
+    key_of: Callable[[PurePosixPath], Key | None],
+    *,
+    display: str,
+    limits: LoadLimits | None = None,
+) -> tuple[dict[Key, PackageCatalog], list[Finding], list[str]]:
+    """The package catalogs ``keys`` of a tree (under ``display``), what loading found, the files read."""
+    texts: dict[Key, list[tuple[str, bytes]]] = {}
     for rel in sorted(files):
-        key = layout.catalog_key(rel)
-        if key is not None and key in keys:
+        if (key := key_of(rel)) is not None and key in keys:
+            data = files[rel]
             shown = f"{display}/{rel}" if display not in ("", ".") else str(rel)
-            by_key.setdefault(key, []).append((shown, files[rel]))
-    out: dict[Key, PackageCatalog] = {}
-    for key, texts in by_key.items():
-        catalog, _ = load_package_catalog(texts, key, LoadLimits())  # judged where they are checked
-        if catalog is not None:
-            out[key] = catalog
-    return out
+            texts.setdefault(key, []).append((shown, data if isinstance(data, bytes) else data.read()))
+    catalogs: dict[Key, PackageCatalog] = {}
+    findings: list[Finding] = []
+    for key, shown_texts in sorted(texts.items()):
+        catalog, found = load_package_catalog(shown_texts, key, limits or LoadLimits())
+        findings.extend(found)
+        if catalog is not None:  # always: the key has files
+            catalogs[key] = catalog
+    return catalogs, findings, [name for shown_texts in texts.values() for name, _ in shown_texts]
+
+
+def published_in(catalogs: Mapping[Key, PackageCatalog]) -> frozenset[tuple[str, str]]:
+    """``(bundle, openshift)`` of every bundle the package catalogs publish."""
+    return graph_rules.published_pairs((key[0], c.config) for key, c in sorted(catalogs.items()))
 
 
 def compare_with_head(
@@ -129,30 +145,37 @@ def compare_with_head(
     keys = {key for rel in differ if (key := layout.catalog_key(rel)) is not None}
     findings: list[Finding] = []
     if base_streams is not None and base_streams is not head_streams:
-        findings.extend(
-            stream_rules.check_inventory_changes(
-                base_streams.streams, base_streams.inventories, head_streams.inventories
-            )
-        )
-        findings.extend(diff_rules.check_recorded_facts(base_streams.streams, head_streams.streams))
+        findings.extend(compare_streams(base_streams, head_streams))
     if not keys:
         return Comparison(findings=tuple(findings))
-    base = _package_catalogs(base_files, layout, keys, display)
-    head = _package_catalogs(head_files, layout, keys, display)
-    findings.extend(diff_rules.check_diff(base, head, (), ()))  # recorded facts compared above, once
-    changes = tuple(
-        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
-        for c in diff_rules.summarize_changes(base, head)
-    )
+    # judged where they are checked: the loaders' findings are not the comparison's
+    base = load_package_catalogs(base_files, keys, layout.catalog_key, display=display)[0]
+    head = load_package_catalogs(head_files, keys, layout.catalog_key, display=display)[0]
+    findings.extend(diff_rules.check_diff(base, head))  # recorded facts compared above, once
     every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
-    published = graph_rules.published_pairs(
-        (key[0], catalog.config)
-        for key, catalog in sorted(_package_catalogs(base_files, layout, every, display).items())
-    )
+    published = published_in(load_package_catalogs(base_files, every, layout.catalog_key, display=display)[0])
     return Comparison(
         findings=tuple(findings),
-        changes=changes,
+        changes=catalog_changes(base, head),
         stranding_severity=graph_rules.published_severity(published),
+    )
+
+
+def compare_streams(base: LoadedStreams, head: LoadedStreams) -> list[Finding]:
+    """The comparison rules over ``streams/``: inventories that changed, published facts edited (RK-DIFF-006)."""
+    return [
+        *stream_rules.check_inventory_changes(base.streams, base.inventories, head.inventories),
+        *diff_rules.check_recorded_facts(base.streams, head.streams),
+    ]
+
+
+def catalog_changes(
+    base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
+) -> tuple[CatalogChangeNote, ...]:
+    """What a change does to each package catalog, in the lines the reports show."""
+    return tuple(
+        CatalogChangeNote(openshift=c.openshift, package=c.package, lines=c.lines())
+        for c in diff_rules.summarize_changes(base, head)
     )
 
 
