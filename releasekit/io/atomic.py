@@ -192,20 +192,14 @@ def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPa
     found: list[PurePosixPath] = []
     empty: list[PurePosixPath] = []
     for folder, dirnames, filenames in os.walk(target):
-        dirnames.sort()
         rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
         links = [name for name in dirnames if (Path(folder) / name).is_symlink()]
         found.extend(rel_folder / name for name in links)  # a symlinked folder is an entry, never followed
         dirnames[:] = [name for name in dirnames if name not in links]
-        found.extend(rel_folder / name for name in sorted(filenames))
+        found.extend(rel_folder / name for name in filenames)
         if not dirnames and not filenames and rel_folder != PurePosixPath("."):
             empty.append(rel_folder)
     return sorted(p for p in found if p != PurePosixPath(MARKER)), sorted(empty)
-
-
-def _is_regular(path: Path) -> bool:
-    st = _lstat(path)
-    return st is not None and stat.S_ISREG(st.st_mode)
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -290,7 +284,16 @@ def plan_writes(
     return out
 
 
-def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
+def check_output_target(
+    target: Path, *, owned: Callable[[PurePosixPath], bool] | None = None, inputs: Sequence[Path] = ()
+) -> None:
+    """Refuse ``target`` as :func:`write_tree_atomic` would, before any work (and before any lock file).
+
+    Raises:
+        SafetyLimitError: the current folder, a repository root, a folder holding an input, something
+            that is not a folder, or a folder of files releasekit did not write.
+    """
+    target = Path(os.path.normpath(target.absolute()))
     real = os.path.realpath(target)
     if real == os.path.realpath(Path.cwd()):
         raise SafetyLimitError(f"{target}: is the current folder; refusing to replace it (name a sub-folder)")
@@ -303,6 +306,12 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
             raise SafetyLimitError(
                 f"{target}: holds the input {item}; refusing to replace it (name a folder outside the inputs)"
             )
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise SafetyLimitError(
+            f"{target}: is not a folder (or is a symbolic link); refusing to write into it"
+        )
+    if target.is_dir():
+        _claim(target, owned)
 
 
 def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath]:
@@ -371,25 +380,6 @@ def _swap_in(staging: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def check_output_target(
-    target: Path, *, owned: Callable[[PurePosixPath], bool] | None = None, inputs: Sequence[Path] = ()
-) -> None:
-    """Refuse ``target`` as :func:`write_tree_atomic` would, before any work (and before any lock file).
-
-    Raises:
-        SafetyLimitError: the current folder, a repository root, a folder holding an input, something
-            that is not a folder, or a folder of files releasekit did not write.
-    """
-    target = Path(os.path.normpath(target.absolute()))
-    _refuse_target(target, inputs)
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise SafetyLimitError(
-            f"{target}: is not a folder (or is a symbolic link); refusing to write into it"
-        )
-    if target.is_dir():
-        _claim(target, owned)
-
-
 def _marker_text(listing: set[PurePosixPath]) -> str:
     return _MARKER_HEAD + "".join(f"{rel}\n" for rel in sorted(str(r) for r in listing))
 
@@ -429,7 +419,11 @@ def write_tree_atomic(
         plan_writes(target, files, listed if marker else set(files))  # refuses before anything is written
         existing, empty = _existing_files(target)  # none for a new folder
         if marker:
-            mine = {p for p in existing if p in listed and (prune or p in files) and _is_regular(target / p)}
+            mine = {
+                p
+                for p in existing
+                if p in listed and (prune or p in files) and stat.S_ISREG(os.lstat(target / p).st_mode)
+            }
         else:
             mine = {p for p in existing if owned is not None and owned(p)}
         keep = [p for p in existing if p not in mine and p not in files]
