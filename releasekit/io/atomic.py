@@ -2,19 +2,14 @@
 
 Adapter module (writes files; imports nothing from rules, plan or jobs).
 
-- Ownership: releasekit replaces or removes only what the marker :data:`MARKER` of a folder lists (every
-  write leaves it). A file it must write that exists, is not listed and holds other bytes is refused (exit
-  2, naming it); one holding exactly those bytes is taken into the marker. No write or ``--check`` read
-  follows a symbolic link: every folder on the way must be a real folder (:func:`target_stat`).
-- :func:`write_tree_atomic` builds a generated folder beside the target, carries every file the marker
-  does not list into it byte for byte, and exchanges the two in one ``renameat2(RENAME_EXCHANGE)``, so
-  the old or the new tree is there at every instant. Where the kernel cannot exchange, two renames are
-  used and a run killed between them is repaired by the next; leftover ``.<name>.releasekit-new.*`` /
-  ``-old.*`` folders are removed by the next write.
-- :func:`write_files` writes file by file (``writes: files``), each atomically through folder
-  descriptors that never follow a link, after every target has been checked.
-- :func:`output_lock`: an exclusive ``flock``, so a second build of the same checkout stops at once.
-- :func:`writing` turns an ``OSError`` of a write (a read-only tree, a full disk) into one line and exit 2.
+- Ownership: releasekit replaces or removes only what the marker :data:`MARKER` of a folder lists. A file
+  it must write that exists, is not listed and holds other bytes is refused (exit 2); one holding exactly
+  those bytes is taken into the marker. No write or ``--check`` read goes through a symbolic link
+  (:func:`target_stat`), and every target is checked before the first write (:func:`plan_writes`).
+- :func:`write_tree_atomic` builds the new folder beside the target, carries every file the marker does
+  not list into it byte for byte, and exchanges the two in one ``renameat2(RENAME_EXCHANGE)``; where the
+  kernel cannot, two renames, and a run killed between them is repaired by the next write.
+- :func:`write_files` writes file by file (``writes: files``), each file atomically.
 """
 
 from __future__ import annotations
@@ -26,7 +21,6 @@ import fcntl
 import os
 import shutil
 import stat
-import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
@@ -75,35 +69,24 @@ def writing(path: Path | str) -> Iterator[None]:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _replace_in(folder_fd: int, name: str, data: bytes) -> None:
-    """Write ``name`` in open folder ``folder_fd`` through a temporary sibling renamed over it."""
-    tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(tmp, flags, 0o644, dir_fd=folder_fd)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            os.fchmod(handle.fileno(), 0o644)
-        os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp, dir_fd=folder_fd)
-        raise
-
-
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, renamed over it.
+    """Write ``data`` to ``path`` through a new temporary file in the same folder, renamed over it.
 
     Raises:
         InputError: the file cannot be written (one line, see :func:`writing`).
     """
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
-            _replace_in(folder, path.name, data)
-        finally:
-            os.close(folder)
+            with tmp.open("xb") as handle:  # exclusive: never opens a file or link planted there
+                handle.write(data)
+                os.fchmod(handle.fileno(), 0o644)
+            tmp.replace(path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -186,28 +169,19 @@ def _safe_relative(rel: PurePosixPath) -> PurePosixPath:
 
 
 def written_files(target: Path) -> set[PurePosixPath]:
-    """The files releasekit's marker in ``target`` says it wrote (empty without a marker)."""
-    return _marker_files(target) or set()
+    """The files releasekit's marker in ``target`` says it wrote (empty without a marker).
 
-
-def _marker_files(target: Path) -> set[PurePosixPath] | None:
-    """The files the marker in ``target`` lists (a line leaving the folder lists nothing), or ``None``.
+    A line naming a path that leaves the folder lists nothing.
 
     Raises:
         InputError, SafetyLimitError: the marker is a link, a FIFO or device, or cannot be read.
     """
     marker = target / MARKER
-    try:
-        os.lstat(marker)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise InputError(f"{marker}: cannot read: {exc.strerror or exc}") from None
+    if not os.path.lexists(marker):
+        return set()
     text = read_input(marker, root=target, links=False, what="a generated folder").decode("utf-8", "replace")
     listed = {PurePosixPath(line) for line in text.splitlines() if line and not line.startswith("#")}
-    return {
-        rel for rel in listed if not rel.is_absolute() and ".." not in rel.parts and rel.name not in ("", ".")
-    }
+    return {rel for rel in listed if rel.name and not rel.is_absolute() and ".." not in rel.parts}
 
 
 def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPath]]:
@@ -218,20 +192,14 @@ def _existing_files(target: Path) -> tuple[list[PurePosixPath], list[PurePosixPa
     found: list[PurePosixPath] = []
     empty: list[PurePosixPath] = []
     for folder, dirnames, filenames in os.walk(target):
-        dirnames.sort()
         rel_folder = PurePosixPath(Path(folder).relative_to(target).as_posix())
         links = [name for name in dirnames if (Path(folder) / name).is_symlink()]
         found.extend(rel_folder / name for name in links)  # a symlinked folder is an entry, never followed
         dirnames[:] = [name for name in dirnames if name not in links]
-        found.extend(rel_folder / name for name in sorted(filenames))
+        found.extend(rel_folder / name for name in filenames)
         if not dirnames and not filenames and rel_folder != PurePosixPath("."):
             empty.append(rel_folder)
     return sorted(p for p in found if p != PurePosixPath(MARKER)), sorted(empty)
-
-
-def _is_regular(path: Path) -> bool:
-    st = _lstat(path)
-    return st is not None and stat.S_ISREG(st.st_mode)
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -316,7 +284,16 @@ def plan_writes(
     return out
 
 
-def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
+def check_output_target(
+    target: Path, *, owned: Callable[[PurePosixPath], bool] | None = None, inputs: Sequence[Path] = ()
+) -> None:
+    """Refuse ``target`` as :func:`write_tree_atomic` would, before any work (and before any lock file).
+
+    Raises:
+        SafetyLimitError: the current folder, a repository root, a folder holding an input, something
+            that is not a folder, or a folder of files releasekit did not write.
+    """
+    target = Path(os.path.normpath(target.absolute()))
     real = os.path.realpath(target)
     if real == os.path.realpath(Path.cwd()):
         raise SafetyLimitError(f"{target}: is the current folder; refusing to replace it (name a sub-folder)")
@@ -329,22 +306,28 @@ def _refuse_target(target: Path, inputs: Sequence[Path]) -> None:
             raise SafetyLimitError(
                 f"{target}: holds the input {item}; refusing to replace it (name a folder outside the inputs)"
             )
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise SafetyLimitError(
+            f"{target}: is not a folder (or is a symbolic link); refusing to write into it"
+        )
+    if target.is_dir():
+        _claim(target, owned)
 
 
-def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath] | None:
-    """The files the marker of existing ``target`` lists (``None`` without one).
+def _claim(target: Path, owned: Callable[[PurePosixPath], bool] | None) -> set[PurePosixPath]:
+    """The files the marker of existing folder ``target`` lists.
 
     Refuses a folder that has no marker and holds files of which ``owned`` recognises no top-level entry.
     """
-    listed = _marker_files(target)
-    if listed is None:
-        tops = sorted(e.name for e in target.iterdir() if not e.name.startswith("."))
-        if tops and (owned is None or not any(owned(PurePosixPath(top)) for top in tops)):
-            raise SafetyLimitError(
-                f"{target}: holds files releasekit did not write (such as {tops[0]!r}) and no "
-                f"{MARKER} marker; refusing to write into it (name an empty or new folder)"
-            )
-    return listed
+    if os.path.lexists(target / MARKER):
+        return written_files(target)
+    tops = sorted(e.name for e in target.iterdir() if not e.name.startswith("."))
+    if tops and (owned is None or not any(owned(PurePosixPath(top)) for top in tops)):
+        raise SafetyLimitError(
+            f"{target}: holds files releasekit did not write (such as {tops[0]!r}) and no "
+            f"{MARKER} marker; refusing to write into it (name an empty or new folder)"
+        )
+    return set()
 
 
 def _clean_leftovers(target: Path) -> None:
@@ -368,11 +351,8 @@ _RENAME_EXCHANGE = 2
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
-    if not sys.platform.startswith("linux"):
-        return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2  # Linux only: AttributeError elsewhere
     except (OSError, AttributeError):
         return False
     renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
@@ -398,25 +378,6 @@ def _swap_in(staging: Path, target: Path) -> None:
     target.rename(old)
     staging.rename(target)
     shutil.rmtree(old, ignore_errors=True)
-
-
-def check_output_target(
-    target: Path, *, owned: Callable[[PurePosixPath], bool] | None = None, inputs: Sequence[Path] = ()
-) -> None:
-    """Refuse ``target`` as :func:`write_tree_atomic` would, before any work (and before any lock file).
-
-    Raises:
-        SafetyLimitError: the current folder, a repository root, a folder holding an input, something
-            that is not a folder, or a folder of files releasekit did not write.
-    """
-    target = Path(os.path.normpath(target.absolute()))
-    _refuse_target(target, inputs)
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise SafetyLimitError(
-            f"{target}: is not a folder (or is a symbolic link); refusing to write into it"
-        )
-    if target.is_dir():
-        _claim(target, owned)
 
 
 def _marker_text(listing: set[PurePosixPath]) -> str:
@@ -451,20 +412,18 @@ def write_tree_atomic(
         InputError: another releasekit run is writing ``target``, or it cannot be written.
     """
     target = Path(os.path.normpath(target.absolute()))
-    for rel in files:
-        _safe_relative(rel)
     check_output_target(target, owned=owned, inputs=inputs)
     with output_lock(target) if lock else contextlib.nullcontext(), writing(target):
         _clean_leftovers(target)
-        existing: list[PurePosixPath] = []
-        empty: list[PurePosixPath] = []
-        listed: set[PurePosixPath] = set()
-        if target.is_dir():
-            listed = (_claim(target, owned) or set()) if marker else set()
-            existing, empty = _existing_files(target)
-            plan_writes(target, files, listed if marker else set(files))  # refuses before anything is written
+        listed = _claim(target, owned) if marker and target.is_dir() else set()
+        plan_writes(target, files, listed if marker else set(files))  # refuses before anything is written
+        existing, empty = _existing_files(target)  # none for a new folder
         if marker:
-            mine = {p for p in existing if p in listed and (prune or p in files) and _is_regular(target / p)}
+            mine = {
+                p
+                for p in existing
+                if p in listed and (prune or p in files) and stat.S_ISREG(os.lstat(target / p).st_mode)
+            }
         else:
             mine = {p for p in existing if owned is not None and owned(p)}
         keep = [p for p in existing if p not in mine and p not in files]
@@ -503,33 +462,6 @@ def _keep(source: Path, dest: Path) -> None:
         shutil.copy2(source, dest, follow_symlinks=False)
 
 
-def _open_folder(parent_fd: int, name: str, shown: Path, create: bool) -> int:
-    """A descriptor of real folder ``name`` in ``parent_fd`` (made when ``create``), never through a link."""
-    if create:
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o755, dir_fd=parent_fd)
-    try:
-        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent_fd)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise SafetyLimitError(
-                f"{shown}: is not a real folder (a link or a file); refusing to write through it"
-            ) from None
-        raise
-
-
-def _write_under(root: Path, rel: PurePosixPath, data: bytes) -> None:
-    """Write ``root/rel`` atomically through folder descriptors: no component is followed as a link."""
-    fds = [_open_folder(_AT_FDCWD, str(root), root, False)]
-    try:
-        for i, part in enumerate(rel.parts[:-1]):
-            fds.append(_open_folder(fds[-1], part, root.joinpath(*rel.parts[: i + 1]), True))
-        _replace_in(fds[-1], rel.name, data)
-    finally:
-        for fd in fds:
-            os.close(fd)
-
-
 def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool = True) -> None:
     """Write ``files`` under ``root`` file by file (``writes: files``); nothing else is touched or removed.
 
@@ -541,15 +473,13 @@ def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool 
             run holds the lock; the tree cannot be written.
     """
     root = Path(os.path.normpath(root.absolute()))
-    for rel in files:
-        _safe_relative(rel)
     st = _lstat(root)
     if st is not None and not stat.S_ISDIR(st.st_mode):
         raise SafetyLimitError(f"{root}: is not a folder (or is a symbolic link); refusing to write into it")
     with writing(root):
         root.mkdir(parents=True, exist_ok=True)
     with output_lock(root, inside=True) if lock else contextlib.nullcontext():
-        listed = _marker_files(root) or set()
+        listed = written_files(root)
         todo = plan_writes(root, files, listed)
         for rel in todo:  # a read-only tree is refused before the first write, not half way
             folder = root.joinpath(*rel.parts[:-1])
@@ -559,10 +489,8 @@ def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool 
                 raise InputError(f"{folder}: cannot write: {os.strerror(errno.EACCES)}")
         listing = set(files) | {p for p in listed if _lstat(root / p) is not None}
         text = _marker_text(listing).encode()
-        with writing(root):
-            for rel, data in sorted(todo.items()):
-                with writing(root / rel):
-                    _write_under(root, rel, data)
-            marker_st = _lstat(root / MARKER)
-            if marker_st is None or not _holds(root / MARKER, marker_st, text):
-                _write_under(root, PurePosixPath(MARKER), text)
+        for rel, data in sorted(todo.items()):
+            write_bytes_atomic(root / rel, data)
+        marker_st = _lstat(root / MARKER)
+        if marker_st is None or not _holds(root / MARKER, marker_st, text):
+            write_bytes_atomic(root / MARKER, text)

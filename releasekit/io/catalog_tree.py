@@ -64,9 +64,10 @@ def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
     text = None
     if containerfile is not None:
         text = read_input_text(containerfile, root=folder.parent, what="the catalog tree")
-    loaded = load_catalog(root, limits) if root is not None else None
+    loaded = None
     package_files: list[tuple[str, str, str]] = []
     if root is not None:
+        loaded = load_catalog(root, limits)
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.name != ".indexignore":
                 rel = path.relative_to(root)
@@ -76,11 +77,9 @@ def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
         folder=folder.name,
         folder_path=str(folder),
         containerfile=text,
-        containerfile_path=str(containerfile) if containerfile else "",
+        containerfile_path=str(containerfile or ""),
         package_files=tuple(package_files),
-        config=loaded.config
-        if loaded is not None
-        else FragmentFacts(folder="", folder_path="", containerfile=None).config,
+        config=loaded.config if loaded is not None else DeclarativeConfig(),
     )
     return Fragment(folder=folder, root=root, loaded=loaded, facts=facts)
 

@@ -31,32 +31,34 @@ INPUTS: Final = ("streams", "bundle-templates", CONFIG_FILE)
 """What ``catalog.root`` may not be or lie in (compared ignoring case, as a case-insensitive file system would)."""
 
 
+def _finding(
+    doc: LocatedDocument, display: str, path: str, message: str, hint: str, line_of: str = ""
+) -> Finding:
+    """RK-STREAM-040 at ``path`` of the file, on the line of ``line_of`` (``path`` by default)."""
+    at = Location(file=display, line=doc.line_of(line_of or path), path=path)
+    return make_finding(RULE_CONFIG, message, at, hint, ())
+
+
 def _refused(
     repo_root: Path, layout: CatalogLayout, catalog: dict[str, object], doc: LocatedDocument, display: str
 ) -> list[Finding]:
     """A root among the inputs or through a file, and a Containerfile named like the FBC folder."""
     out: list[Finding] = []
     root, parts = layout.root, layout.root.split("/")
-    where = Location(
-        file=display,
-        line=doc.line_of("$.catalog.root" if "root" in catalog else "$.catalog"),
-        path="$.catalog.root",
-    )
+    root_line = "$.catalog.root" if "root" in catalog else "$.catalog"
     prefixes = ["/".join(parts[: depth + 1]) for depth in range(len(parts))] if root != "." else []
     files = [p for p in prefixes if os.path.lexists(repo_root / p) and not (repo_root / p).is_dir()]
     if root != "." and parts[0].casefold() in {name.casefold() for name in INPUTS}:
         inside = "is" if len(parts) == 1 else "lies inside"
         message = f"catalog.root {root!r} {inside} the input {parts[0]!r}: the catalogs would be written among releasekit's own inputs"
         hint = "name a folder of its own, such as catalog (the default) or '.' with writes: files"
-        out.append(make_finding(RULE_CONFIG, message, where, hint, ()))
+        out.append(_finding(doc, display, "$.catalog.root", message, hint, root_line))
     elif files:
         message = f"catalog.root {root!r}: {files[0]!r} is a file, not a folder"
-        out.append(
-            make_finding(RULE_CONFIG, message, where, "name a folder (it is created when missing)", ())
-        )
+        hint = "name a folder (it is created when missing)"
+        out.append(_finding(doc, display, "$.catalog.root", message, hint, root_line))
     if layout.containerfile.casefold() == layout.fbc_dir.casefold():
         key = next((k for k in ("containerfile", "fbcDir") if k in catalog), "")
-        path = f"$.catalog.{key}" if key else "$.catalog"
         message = (
             f"catalog.containerfile {layout.containerfile!r} and catalog.fbcDir {layout.fbc_dir!r} name the same "
             "path in each fragment (a file and a folder cannot both be there)"
@@ -65,11 +67,7 @@ def _refused(
             "give the Containerfile another name than the FBC folder (names differing only in case are one path "
             "on macOS and Windows)"
         )
-        out.append(
-            make_finding(
-                RULE_CONFIG, message, Location(file=display, line=doc.line_of(path), path=path), hint, ()
-            )
-        )
+        out.append(_finding(doc, display, f"$.catalog.{key}" if key else "$.catalog", message, hint))
     return out
 
 
@@ -100,15 +98,7 @@ def load_layout(repo_root: Path) -> tuple[CatalogLayout, list[Finding]]:
     if layout.root == "." and layout.owns_tree:
         message = "catalog.writes: tree with root '.' would make releasekit own the whole repository"
         hint = "use writes: files (releasekit then writes only each catalog.json and Containerfile)"
-        findings.append(
-            make_finding(
-                RULE_CONFIG,
-                message,
-                Location(file=display, line=doc.line_of("$.catalog"), path="$.catalog"),
-                hint,
-                (),
-            )
-        )
+        findings.append(_finding(doc, display, "$.catalog", message, hint))
         layout = replace(layout, owns_tree=False)
     refused = _refused(repo_root, layout, catalog, doc, display)
     return (DEFAULT_LAYOUT, findings + refused) if refused else (layout, findings)

@@ -26,9 +26,9 @@ import functools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 
@@ -84,94 +84,74 @@ def _reencode_base64(data: str) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
+def _present(**fields: Any) -> dict[str, Any]:
+    """The fields Go's ``omitempty`` writes: the non-empty ones, in order."""
+    return {key: value for key, value in fields.items() if value}
+
+
 def _package_blob(p: Package) -> GoOrdered:
-    out = GoOrdered(schema=SCHEMA_PACKAGE, name=p.name, defaultChannel=p.default_channel)
-    if p.icon is not None:
-        out["icon"] = GoOrdered(base64data=_reencode_base64(p.icon.base64data), mediatype=p.icon.mediatype)
-    if p.description:
-        out["description"] = p.description
-    if p.properties:
-        out["properties"] = [_prop(x) for x in p.properties]
-    return out
+    icon = p.icon and GoOrdered(base64data=_reencode_base64(p.icon.base64data), mediatype=p.icon.mediatype)
+    return GoOrdered(
+        schema=SCHEMA_PACKAGE,
+        name=p.name,
+        defaultChannel=p.default_channel,
+        **_present(icon=icon, description=p.description, properties=[_prop(x) for x in p.properties]),
+    )
 
 
 def _channel_blob(c: Channel) -> GoOrdered:
-    out = GoOrdered(schema=SCHEMA_CHANNEL, name=c.name, package=c.package)
-    if c.entries is None:
-        out["entries"] = None
-    else:
-        entries = []
-        for e in c.entries:
-            entry = GoOrdered(name=e.name)
-            if e.replaces:
-                entry["replaces"] = e.replaces
-            if e.skips:
-                entry["skips"] = list(e.skips)
-            if e.skip_range:
-                entry["skipRange"] = e.skip_range
-            entries.append(entry)
-        out["entries"] = entries
-    if c.properties:
-        out["properties"] = [_prop(x) for x in c.properties]
-    return out
+    entries = None
+    if c.entries is not None:
+        entries = [
+            GoOrdered(
+                name=e.name, **_present(replaces=e.replaces, skips=list(e.skips), skipRange=e.skip_range)
+            )
+            for e in c.entries
+        ]
+    return GoOrdered(
+        schema=SCHEMA_CHANNEL,
+        name=c.name,
+        package=c.package,
+        entries=entries,
+        **_present(properties=[_prop(x) for x in c.properties]),
+    )
 
 
 def _bundle_blob(b: Bundle) -> GoOrdered:
-    out = GoOrdered(schema=SCHEMA_BUNDLE)
-    if b.name:
-        out["name"] = b.name
-    if b.package:
-        out["package"] = b.package
-    out["image"] = b.image
-    if b.properties:
-        out["properties"] = [_prop(x) for x in b.properties]
-    if b.related_images:
-        out["relatedImages"] = [GoOrdered(name=r.name, image=r.image) for r in b.related_images]
-    return out
+    return GoOrdered(
+        schema=SCHEMA_BUNDLE,
+        **_present(name=b.name, package=b.package),
+        image=b.image,
+        **_present(
+            properties=[_prop(x) for x in b.properties],
+            relatedImages=[GoOrdered(name=r.name, image=r.image) for r in b.related_images or ()],
+        ),
+    )
 
 
 def _deprecation_blob(d: Deprecation) -> GoOrdered:
-    entries: list[GoOrdered] | None = None
-    if d.entries:
-        entries = []
-        for e in d.entries:
-            ref = GoOrdered(schema=e.schema)
-            if e.name:
-                ref["name"] = e.name
-            entries.append(GoOrdered(reference=ref, message=e.message))
-    return GoOrdered(schema=SCHEMA_DEPRECATIONS, package=d.package, entries=entries)
-
-
-_T = TypeVar("_T")
-
-
-def _by_package(items: Iterable[_T], package: Callable[[_T], str]) -> dict[str, list[_T]]:
-    """``items`` grouped by their package name, each group in load order."""
-    groups: dict[str, list[_T]] = {}
-    for item in items:
-        groups.setdefault(package(item), []).append(item)
-    return groups
+    entries = [
+        GoOrdered(reference=GoOrdered(schema=e.schema, **_present(name=e.name)), message=e.message)
+        for e in d.entries
+    ]
+    return GoOrdered(schema=SCHEMA_DEPRECATIONS, package=d.package, entries=entries or None)
 
 
 def blobs_in_render_order(config: DeclarativeConfig) -> list[Mapping[str, Any]]:
     """Every blob of ``config`` as a JSON value, in the order ``opm render`` writes them."""
-    packages = _by_package(config.packages, lambda p: p.name)
-    channels = _by_package(config.channels, lambda c: c.package)
-    bundles = _by_package(config.bundles, lambda b: b.package)
-    others = _by_package(config.others, lambda o: o.package)
-    deprecations = _by_package(config.deprecations, lambda d: d.package)
-    names = {*packages, *channels, *bundles, *others, *deprecations}
-    out: list[Mapping[str, Any]] = []
-    for name in sorted(names):
-        if not name:
-            continue
-        out.extend(_package_blob(p) for p in packages.get(name, ()))
-        out.extend(_channel_blob(c) for c in sorted(channels.get(name, ()), key=lambda c: c.name))
-        out.extend(_bundle_blob(b) for b in sorted(bundles.get(name, ()), key=lambda b: b.name))
-        out.extend(o.data for o in sorted(others.get(name, ()), key=lambda o: o.schema))
-        out.extend(_deprecation_blob(d) for d in deprecations.get(name, ()))
-    out.extend(o.data for o in others.get("", ()))
-    return out
+    keyed = sorted(  # (package, kind, name or schema): a stable sort keeps load order within a key
+        [
+            *((p.name, 0, "", _package_blob(p)) for p in config.packages),
+            *((c.package, 1, c.name, _channel_blob(c)) for c in config.channels),
+            *((b.package, 2, b.name, _bundle_blob(b)) for b in config.bundles),
+            *((o.package, 3, o.schema, o.data) for o in config.others),
+            *((d.package, 4, "", _deprecation_blob(d)) for d in config.deprecations),
+        ],
+        key=lambda item: item[:3],
+    )
+    return [blob for package, _, _, blob in keyed if package] + [
+        o.data for o in config.others if not o.package
+    ]
 
 
 # ----------------------------------------------------------------------------------------- numbers
@@ -221,10 +201,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def go_json_string(s: str) -> str:
     """A string as Go's ``encoding/json`` writes it with HTML escaping off."""
-    out = _json_basestring(s)
-    if "\u2028" in out or "\u2029" in out:
-        out = out.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return out
+    return _json_basestring(s).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _json_into(value: Any, indent: str, out: list[str]) -> None:
@@ -256,7 +233,7 @@ def _json_into(value: Any, indent: str, out: list[str]) -> None:
 
 def _no_surrogates(text: str) -> str:
     r"""Lone surrogates (from ``\ud800`` escapes) as U+FFFD, as Go decodes them."""
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def render_json(config: DeclarativeConfig, verbatim: Mapping[tuple[str, str], str] | None = None) -> str:
@@ -331,15 +308,6 @@ def yaml_key_less(a: str, b: str) -> bool:
 _YAML_KEY: Callable[[str], Any] = functools.cmp_to_key(lambda a, b: -1 if yaml_key_less(a, b) else 1)
 
 
-def _yaml_sorted(keys: Iterable[str]) -> list[str]:
-    keys = list(keys)
-    if all(k.isascii() and (k.replace("-", "").replace(".", "").replace("/", "").isalpha()) for k in keys):
-        # only letters and '-', '.', '/': no digits, so the natural order is code point order with
-        # non-letters first; '-' (0x2d), '.' (0x2e) and '/' (0x2f) already sort below every letter.
-        return sorted(keys)
-    return sorted(keys, key=_YAML_KEY)
-
-
 # go-yaml v2 resolve(): which plain scalars read back as something other than a string.
 _YAML_NON_STR = re.compile(
     r"^(?:[yYnN~]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|null|Null|NULL"
@@ -398,12 +366,11 @@ _SEQ = "tag:yaml.org,2002:seq"
 def _node(value: Any) -> yaml.Node:
     """The node go-yaml's encoder makes of a JSON value (keys sorted, every scalar an implicit string)."""
     if isinstance(value, str):
-        if not value.isascii():
-            value = _no_surrogates(value)
+        value = _no_surrogates(value)
         style = "|" if "\n" in value else None if _plain_is_str(value) else '"'
         return yaml.ScalarNode(_STR, value, style=style)
     if isinstance(value, Mapping):
-        pairs = [(_node(key), _node(value[key])) for key in _yaml_sorted(value)]
+        pairs = [(_node(key), _node(value[key])) for key in sorted(value, key=_YAML_KEY)]
         return yaml.MappingNode(_MAP, pairs, flow_style=not pairs)
     if isinstance(value, list | tuple):
         return yaml.SequenceNode(_SEQ, [_node(item) for item in value], flow_style=not value)
