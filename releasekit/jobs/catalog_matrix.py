@@ -9,7 +9,7 @@ from pathlib import Path
 from releasekit.errors import InputError, UsageError
 from releasekit.io.catalog_tree import find_fragments, read_fragment
 from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
-from releasekit.jobs.catalog_render import load_error_line
+from releasekit.jobs.catalog_render import refuse_load_errors
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
@@ -50,9 +50,7 @@ def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
         fragment = read_fragment(folder)
         if fragment.loaded is None:
             continue
-        error = load_error_line(fragment.loaded.findings)
-        if error is not None:
-            raise InputError(f"{error}; `releasekit catalog validate` lists them all")
+        refuse_load_errors(fragment.loaded.findings, suffix="; `releasekit catalog validate` lists them all")
         configs[folder.name] = fragment.loaded.config
     if not configs:
         raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
@@ -78,9 +76,7 @@ def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
         lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
     if lifecycle is not None:
         findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
-    error = load_error_line(findings, "more: `releasekit streams validate` lists them")
-    if error is not None:
-        raise InputError(error)
+    refuse_load_errors(findings, "more: `releasekit streams validate` lists them")
     return lifecycle
 
 
