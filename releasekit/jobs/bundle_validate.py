@@ -93,15 +93,6 @@ _LOAD_OBJECTS = _OBJECT_REFUSALS | {bundle_ids.LOADER_UNDECODABLE, bundle_ids.LO
 """Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
 
 
-def _sdk_text(finding: Finding) -> str:
-    wrapped = (
-        finding.rule in _LOAD_OBJECTS
-        and not finding.message.startswith("unable to find a csv")
-        and "/metadata/" not in finding.location.file
-    )
-    return f"error loading objs in directory: {finding.message}" if wrapped else finding.message
-
-
 def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     """One line; the refusal operator-sdk meets first: metadata, then the manifests folder, then the loader."""
     order = {
@@ -111,7 +102,13 @@ def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     }
     first = min(refused, key=lambda f: order.get(f.rule, 2))
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-    text = " ".join(_sdk_text(first).split())  # a parser's message may span lines; the contract is one
+    wrapped = (
+        first.rule in _LOAD_OBJECTS
+        and not first.message.startswith("unable to find a csv")
+        and "/metadata/" not in first.location.file
+    )
+    text = f"error loading objs in directory: {first.message}" if wrapped else first.message
+    text = " ".join(text.split())  # a parser's message may span lines; the contract is one
     return f"{root}: not a loadable bundle, operator-sdk refuses it: {text}{more}"
 
 

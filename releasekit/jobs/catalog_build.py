@@ -111,9 +111,7 @@ def build_catalogs(
     crds: dict[Any, dict[str, Any]] = {}
     records = functools.cache(lambda: load_operator_records(streams_dir)[0])  # read on first need
     reader = None
-    if (
-        upstream is not None
-    ):  # imported here: the bundle job's rules and gitpython, about 70 ms, are for this alone
+    if upstream is not None:  # imported here: the bundle job's rules and gitpython (70 ms) serve this alone
         from releasekit.jobs.bundle_build import UpstreamReader
 
         reader = UpstreamReader(upstream)  # opens the repository on first use

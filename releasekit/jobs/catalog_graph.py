@@ -7,7 +7,7 @@ from pathlib import Path
 from releasekit.errors import InputError, UsageError
 from releasekit.io.fbc_load import load_catalog
 from releasekit.jobs.catalog_matrix import openshift_roots
-from releasekit.jobs.catalog_render import load_error_line
+from releasekit.jobs.catalog_render import refuse_load_errors
 from releasekit.model.stream import OpenShiftVersion
 from releasekit.plan.graph_render import render_dot, render_json, render_mermaid
 from releasekit.rules.graph import analyze_config
@@ -44,9 +44,7 @@ def draw_graph(directory: Path, *, package: str | None, fmt: str, openshift: str
     """The upgrade graph of the catalog at ``directory`` in ``fmt`` (``mermaid``, ``dot`` or ``json``)."""
     root = resolve_root(directory, openshift)
     loaded = load_catalog(root)
-    error = load_error_line(loaded.findings)
-    if error is not None:
-        raise InputError(f"{error}; `releasekit catalog validate` lists them all")
+    refuse_load_errors(loaded.findings, suffix="; `releasekit catalog validate` lists them all")
     graphs = analyze_config(loaded.config)
     if not graphs:
         raise InputError(f"{root}: no olm.package in this catalog")

@@ -9,7 +9,7 @@ from pathlib import Path
 from releasekit.errors import InputError, UsageError
 from releasekit.io.catalog_tree import find_fragments, read_fragment
 from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
-from releasekit.jobs.catalog_render import load_error_line
+from releasekit.jobs.catalog_render import refuse_load_errors
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
 from releasekit.model.lifecycle import OpenShiftLifecycle, UpgradeEdge
@@ -50,44 +50,36 @@ def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
         fragment = read_fragment(folder)
         if fragment.loaded is None:
             continue
-        error = load_error_line(fragment.loaded.findings)
-        if error is not None:
-            raise InputError(f"{error}; `releasekit catalog validate` lists them all")
+        refuse_load_errors(fragment.loaded.findings, suffix="; `releasekit catalog validate` lists them all")
         configs[folder.name] = fragment.loaded.config
     if not configs:
         raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
     return configs
 
 
-def matrix_edges(present: list[str], lifecycle: OpenShiftLifecycle | None) -> tuple[UpgradeEdge, ...]:
-    """The lifecycle's edges among ``present``; without a lifecycle, each minor to the next one."""
+def _edges(request: MatrixRequest, present: list[str]) -> tuple[UpgradeEdge, ...]:
+    """The named lifecycle's edges among ``present``, judged as ``build`` judges it (none: minor to minor)."""
+    loaded: tuple[OpenShiftLifecycle | None, tuple[Finding, ...]] = (None, ())
+    if request.lifecycle is None:
+        if request.streams_dir.is_dir():
+            loaded = load_lifecycle(request.streams_dir)
+    elif not request.lifecycle.is_file():
+        raise UsageError(f"--lifecycle {request.lifecycle}: no such file")
+    else:
+        loaded = read_lifecycle(request.lifecycle, str(request.lifecycle))
+    lifecycle, findings = loaded
+    if lifecycle is not None:
+        findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
+    refuse_load_errors(findings, "more: `releasekit streams validate` lists them")
     if lifecycle is None:
         lifecycle = OpenShiftLifecycle.build(OpenShiftVersion.parse(v) for v in present)
     return lifecycle.edges_among(present)
 
 
-def _lifecycle(request: MatrixRequest) -> OpenShiftLifecycle | None:
-    """The lifecycle the request names, judged as ``build`` judges it."""
-    if request.lifecycle is None:
-        if not request.streams_dir.is_dir():
-            return None
-        lifecycle, findings = load_lifecycle(request.streams_dir)
-    elif not request.lifecycle.is_file():
-        raise UsageError(f"--lifecycle {request.lifecycle}: no such file")
-    else:
-        lifecycle, findings = read_lifecycle(request.lifecycle, str(request.lifecycle))
-    if lifecycle is not None:
-        findings += check_lifecycle(lifecycle)  # the file's own consistency; the streams are not read here
-    error = load_error_line(findings, "more: `releasekit streams validate` lists them")
-    if error is not None:
-        raise InputError(error)
-    return lifecycle
-
-
 def run_matrix(request: MatrixRequest) -> str:
     """The rendered matrix."""
     configs = load_tree_configs(request.tree)
-    edges = matrix_edges(sorted(configs, key=OpenShiftVersion.parse), _lifecycle(request))
+    edges = _edges(request, sorted(configs, key=OpenShiftVersion.parse))
     render = {"json": render_json, "markdown": render_markdown}.get(request.fmt, render_text)
     return render(upgrade_matrix(configs, edges))
 
@@ -130,6 +122,6 @@ def cross_openshift_findings(
     if len(configs) < 2:
         return []
     present = sorted(configs, key=OpenShiftVersion.parse)
-    edges = matrix_edges(present, _lifecycle(MatrixRequest(lifecycle=lifecycle_file)))
+    edges = _edges(MatrixRequest(lifecycle=lifecycle_file), present)
     pairs = [(str(e.source), str(e.target)) for e in edges]
     return list(check_openshift_upgrades([(v, configs[v]) for v in present], files=files, edges=pairs))

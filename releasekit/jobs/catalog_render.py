@@ -14,14 +14,17 @@ from releasekit.model.finding import Finding, Severity
 from releasekit.plan.bundle_render import BundleRenderError, render_bundle_manifests
 from releasekit.plan.migrate import MigrationError, migrate, prepare_for_render, stages_for_level
 
-__all__ = ["load_error_line", "render_bundle_files", "render_references"]
+__all__ = ["refuse_load_errors", "render_bundle_files", "render_references"]
 
 
-def load_error_line(findings: Sequence[Finding], more: str = "more load errors") -> str | None:
-    """The first error finding on one line, with how many ``more`` there are; None without an error."""
+def refuse_load_errors(
+    findings: Sequence[Finding], more: str = "more load errors", *, prefix: str = "", suffix: str = ""
+) -> None:
+    """Raise InputError naming the first error finding on one line, with how many ``more`` there are."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    more = f" (and {len(errors) - 1} {more})" if len(errors) > 1 else ""
-    return f"{errors[0].location}: {errors[0].message}{more}" if errors else None
+    if errors:
+        more = f" (and {len(errors) - 1} {more})" if len(errors) > 1 else ""
+        raise InputError(f"{prefix}{errors[0].location}: {errors[0].message}{more}{suffix}")
 
 
 def render_bundle_files(files: BundleFiles, image: str) -> Bundle:
@@ -50,9 +53,7 @@ def load_reference(ref: Path) -> DeclarativeConfig:
         result = load_catalog(ref)
     except ReleasekitError as exc:
         raise InputError(f'render reference "{ref}": {exc}') from None
-    error = load_error_line(result.findings)
-    if error is not None:
-        raise InputError(f'render reference "{ref}": {error}')
+    refuse_load_errors(result.findings, prefix=f'render reference "{ref}": ')
     return result.config
 
 

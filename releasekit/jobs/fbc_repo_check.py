@@ -32,7 +32,7 @@ from releasekit.jobs.check import CheckRequest, CheckResult
 from releasekit.jobs.fbc_templates import check_templates
 from releasekit.jobs.published import Published, mark_published, parse_published, published_loader
 from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
-from releasekit.model.fbc import DeclarativeConfig
+from releasekit.model.fbc import Bundle, Channel, DeclarativeConfig, Package
 from releasekit.model.finding import Finding
 from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import openshift_order
@@ -82,14 +82,8 @@ def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], .
 
 
 def _first_file(config: DeclarativeConfig, fallback: str) -> str:
-    for location in (
-        *(p.location for p in config.packages),
-        *(c.location for c in config.channels),
-        *(b.location for b in config.bundles),
-    ):
-        if location.file:
-            return location.file
-    return fallback
+    objects: tuple[Package | Channel | Bundle, ...] = (*config.packages, *config.channels, *config.bundles)
+    return next((o.location.file for o in objects if o.location.file), fallback)
 
 
 class _Loaded:
@@ -238,14 +232,7 @@ def _openshift_upgrades(
 
         before, after = catalogs(base), catalogs(head)
         severity = graph_rules.published_severity(graph_rules.published_pairs(before))
-        head_findings.extend(
-            graph_rules.check_openshift_upgrades(
-                after, severity=severity, files={o: head[(o, package)].file for o, _ in after}
-            )
-        )
-        base_findings.extend(
-            graph_rules.check_openshift_upgrades(
-                before, severity=severity, files={o: base[(o, package)].file for o, _ in before}
-            )
-        )
+        for out, cats, chain in ((head_findings, head, after), (base_findings, base, before)):
+            files = {o: cats[(o, package)].file for o, _ in chain}
+            out.extend(graph_rules.check_openshift_upgrades(chain, severity=severity, files=files))
     return head_findings, base_findings

@@ -50,11 +50,6 @@ class ImportedOperator:
     substituted: int
 
 
-def record_path(streams_dir: Path, version: str) -> Path:
-    """``<streams>/operator/<version>.yaml``."""
-    return streams_dir / OPERATOR_DIR / f"{version}.yaml"
-
-
 def _shown(value: object) -> str:
     """A value from the repository as a message quotes it: printable, one line, not too long."""
     text = printable(str(value))
@@ -230,9 +225,8 @@ def import_operator(
     check_ref(ref)  # before anything touches git
     if not _is_version(version):
         raise UsageError(f"--version {_shown(version)!r} is not a semantic version (X.Y.Z)")
-    path = contained(
-        record_path(streams_dir, version), streams_dir / OPERATOR_DIR, "the record named after --version"
-    )
+    folder = streams_dir / OPERATOR_DIR
+    path = contained(folder / f"{version}.yaml", folder, "the record named after --version")
     _check_output(streams_dir, path)  # before git: a run that cannot write reads nothing
     snap = read_operator_snapshot(repo, ref, cache=cache)
     dockerfile = _text(snap.dockerfile, f"{ref}:{DOCKERFILE_PATH}") if snap.dockerfile is not None else None
