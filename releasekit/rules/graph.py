@@ -51,7 +51,6 @@ from releasekit.model.graph import (
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Stream
 from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, parse_max_openshift
 from releasekit.model.version import (
-    Range,
     RangeError,
     Version,
     VersionError,
@@ -585,23 +584,6 @@ def check_graph(
 # ------------------------------------------------------------------------------ across OpenShift
 
 
-def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
-    """Names some entry replaces or skips, and the parsed skipRanges, of one package."""
-    named: set[str] = set()
-    ranges: list[tuple[str, Range]] = []
-    for ch in pkg.channels:
-        for _, entry in _unique(ch.entry_list):
-            if entry.replaces:
-                named.add(entry.replaces)
-            named.update(entry.skips)
-            if entry.skip_range:
-                try:
-                    ranges.append((entry.name, parse_range(entry.skip_range)))
-                except RangeError:
-                    continue
-    return named, ranges
-
-
 def entry_sources(config: DeclarativeConfig, package: str, name: str, version: Version | None) -> list[str]:
     """Entries of ``package`` that upgrade from bundle ``name``: they replace or skip it, or skipRange its version."""
     found: set[str] = set()
@@ -661,24 +643,19 @@ def find_strandings(
         new_packages = _packages(new_config)
         for name, pkg in sorted(_packages(old_config).items()):
             nodes = _nodes(pkg, DEFAULT_POLICY)
-            target = new_packages.get(name)
-            present = set(_nodes(target, DEFAULT_POLICY)) if target is not None else set()
-            named, ranges = _upgradable_from(target) if target is not None else (set(), [])
+            target = new_packages.get(name, _Package(name))
+            # a bundle of the newer catalog, or the source of an edge there, is not stranded
+            kept = set(_nodes(target, DEFAULT_POLICY)) | {edge.source for edge, _, _ in _edges(target, nodes)}
             for node in sorted(nodes.values(), key=_version_key):
-                if node.name in present or node.name in named:
+                if node.name in kept:
                     continue
                 if blocks_upgrade(pkg.bundles.get(node.name), newer):
                     continue  # the cluster cannot upgrade to ``newer`` while it is installed
-                version = node.version
-                if version is not None and any(
-                    entry != node.name and rng.contains(version) for entry, rng in ranges
-                ):
-                    continue
                 out.append(
                     Stranding(
                         package=name,
                         bundle=node.name,
-                        version=str(version) if version is not None else "",
+                        version=str(node.version) if node.version is not None else "",
                         openshift_from=older,
                         openshift_to=newer,
                     )
