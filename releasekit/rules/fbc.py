@@ -618,16 +618,16 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
 def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageState], out: _Collector) -> None:
     for ch in channels:
         state = packages.get(ch.package)
+        subject = (_pkg(ch.package), _chan(ch.name))
         if state is None:
             out.add(
                 "RK-FBC-013",
                 f"unknown package {_q(ch.package)} for channel {_q(ch.name)}",
                 ch.location,
                 "$.package",
-                (_pkg(ch.package), _chan(ch.name)),
+                subject,
             )
             continue
-        subject = (_pkg(ch.package), _chan(ch.name))
         if ch.name == "":
             out.add(
                 "RK-FBC-014",
@@ -672,16 +672,16 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
             )
             continue
         state = packages.get(b.package)
+        subject = (_pkg(b.package), _bun(b.name))
         if state is None:
             out.add(
                 "RK-FBC-018",
                 f"unknown package {_q(b.package)} for bundle {_q(b.name)}",
                 b.location,
                 "$.package",
-                (_pkg(b.package), _bun(b.name)),
+                subject,
             )
             continue
-        subject = (_pkg(b.package), _bun(b.name))
         if b.name in state.bundles:
             out.add(
                 "RK-FBC-019",
@@ -751,29 +751,23 @@ def _check_properties(
 
 def _check_images(b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector) -> None:
     """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024)."""
-    image_reason = None
-    if b.image:
-        image_reason = reason = image_pull_spec_error(b.image)
-        if reason is not None:
-            out.add(
-                "RK-FBC-023",
-                f"package {_q(b.package)} bundle {_q(b.name)} image: invalid image pull spec {_q(b.image)}: {reason}",
-                b.location,
-                "$.image",
-                subject,
-            )
-    for i, related in enumerate(b.related_images or ()):
-        if not related.image:
+    images = [("RK-FBC-023", "image", b.image)] + [
+        ("RK-FBC-024", f"relatedImages[{i}].image", related.image)
+        for i, related in enumerate(b.related_images or ())
+    ]
+    reasons: dict[str, str | None] = {}  # the bundle's own image is usually listed again
+    for rule, field, image in images:
+        if not image:
             continue
-        # the bundle's own image is usually listed again: its verdict is known
-        reason = image_reason if related.image == b.image else image_pull_spec_error(related.image)
-        if reason is not None:
+        if image not in reasons:
+            reasons[image] = image_pull_spec_error(image)
+        if reasons[image] is not None:
             out.add(
-                "RK-FBC-024",
-                f"package {_q(b.package)} bundle {_q(b.name)} relatedImages[{i}].image: invalid image pull "
-                f"spec {_q(related.image)}: {reason}",
+                rule,
+                f"package {_q(b.package)} bundle {_q(b.name)} {field}: invalid image pull spec {_q(image)}: "
+                f"{reasons[image]}",
                 b.location,
-                f"$.relatedImages[{i}].image",
+                f"$.{field}",
                 subject,
             )
 
@@ -929,23 +923,16 @@ def _deprecation_reference_problem(
 ) -> tuple[str, str, str] | None:
     """(rule, opm's message, field of the reference) when entry ``j`` names nothing it may deprecate."""
     package = _q(dep.package)
-    if schema == "olm.bundle":
-        if name not in entry_names:
-            return (
-                "RK-FBC-035",
-                f"cannot deprecate bundle {_q(name)} for package {package}: bundle not found",
-                "name",
-            )
-        return None
-    if schema == "olm.channel":
-        if name not in state.channels and name != state.package.default_channel:
-            message = f"cannot deprecate channel {_q(name)} for package {package}: channel not found"
-            return "RK-FBC-036", message, "name"
-        return None
-    if schema == "olm.package":
-        if name != "":
-            message = f"package name must be empty for deprecated package {package} (specified {_q(name)})"
-            return "RK-FBC-037", message, "name"
+    if schema == "olm.bundle" and name not in entry_names:
+        message = f"cannot deprecate bundle {_q(name)} for package {package}: bundle not found"
+        return "RK-FBC-035", message, "name"
+    if schema == "olm.channel" and name not in state.channels and name != state.package.default_channel:
+        message = f"cannot deprecate channel {_q(name)} for package {package}: channel not found"
+        return "RK-FBC-036", message, "name"
+    if schema == "olm.package" and name != "":
+        message = f"package name must be empty for deprecated package {package} (specified {_q(name)})"
+        return "RK-FBC-037", message, "name"
+    if schema in ("olm.bundle", "olm.channel", "olm.package"):
         return None
     return (
         "RK-FBC-038",
