@@ -109,18 +109,12 @@ def _check_minors(stream: Stream) -> list[Finding]:
                     "withdrawn one), or keep the release as deprecated",
                     (*subject, str(newest.version)),
                 )
-    for release in published:
-        same_minor = [
-            r
-            for r in published
-            if (r.version.major, r.version.minor) == (release.version.major, release.version.minor)
-            and r.version < release.version
-        ]
-        for older in same_minor:
+    for release in (r for r in published if r.owned_api is not None):
+        for older in published:
             if (
-                older.owned_api is not None
-                and release.owned_api is not None
-                and older.owned_api != release.owned_api
+                (older.version.major, older.version.minor) == (release.version.major, release.version.minor)
+                and older.version < release.version
+                and older.owned_api not in (None, release.owned_api)
             ):
                 out.add(
                     ids.RULE_API_IN_MINOR,
