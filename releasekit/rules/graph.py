@@ -586,22 +586,9 @@ def check_graph(
 
 def entry_sources(config: DeclarativeConfig, package: str, name: str, version: Version | None) -> list[str]:
     """Entries of ``package`` that upgrade from bundle ``name``: they replace or skip it, or skipRange its version."""
-    found: set[str] = set()
-    for channel in config.channels:
-        if channel.package != package:
-            continue
-        for entry in channel.entry_list:
-            if not entry.name:
-                continue
-            if entry.replaces == name or name in entry.skips:
-                found.add(entry.name)
-            elif entry.skip_range and version is not None:
-                try:
-                    if parse_range(entry.skip_range).contains(version):
-                        found.add(entry.name)
-                except RangeError:
-                    continue
-    return sorted(found)
+    pkg = _packages(config).get(package)
+    source = {name: Node(name=name, version=version, channels=())}
+    return sorted({edge.target for edge, _, _ in _edges(pkg, source)}) if pkg is not None else []
 
 
 def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
