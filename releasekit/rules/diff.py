@@ -174,11 +174,6 @@ class CatalogChange:
     default_after: str = ""
     file: str = ""
 
-    @property
-    def empty(self) -> bool:
-        """True when nothing a user sees changed (content changes are RK-DIFF-005's)."""
-        return not self.lines()
-
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
 
@@ -253,7 +248,7 @@ def summarize_changes(
             default_after=_default(after),
             file=(head[key] if key in head else base[key]).file,
         )
-        if not change.empty:
+        if change.lines():  # something a user sees changed (content changes are RK-DIFF-005's)
             out.append(change)
     return tuple(out)
 
@@ -411,15 +406,8 @@ def release_facts(release: Release) -> dict[str, str]:
         facts[f"images.{name}"] = image
     facts["createdAt"] = release.created_at or ""
     facts["openshiftVersionsLabel"] = release.openshift_versions_label or ""
-    up = release.upstream
-    for name, value in (
-        ("line", up.line),
-        ("inventory", up.inventory),
-        ("describe", up.describe),
-        ("tag", up.tag),
-        ("commit", up.commit),
-    ):
-        facts[f"upstream.{name}"] = value or ""
+    for name in ("line", "inventory", "describe", "tag", "commit"):
+        facts[f"upstream.{name}"] = getattr(release.upstream, name) or ""
     facts["ownedApi"] = str(release.owned_api) if release.owned_api else ""
     for setting in release.gate_settings:
         facts[f"featureGates.settings.{setting.gate}"] = str(setting.enabled).lower()
@@ -529,19 +517,17 @@ def check_stranded(
     for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
-        versions = bundle_versions(old.config)
         graph = analyze_package(old.config, key[1])
         if graph is None:
             continue
         new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
-            version = versions.get(node.name)
-            if not _reaches_head(graph, old.config, node.name, version):
+            if not _reaches_head(graph, old.config, node.name, node.version):
                 continue
             if (
                 new is not None
                 and new_graph is not None
-                and _reaches_head(new_graph, new.config, node.name, version)
+                and _reaches_head(new_graph, new.config, node.name, node.version)
             ):
                 continue
             if new is None or new_graph is None:
