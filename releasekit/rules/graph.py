@@ -409,16 +409,16 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
     ordered = sorted(nodes.values(), key=_version_key)
     rows = []
     for node in ordered:
-        version = str(node.version) if node.version is not None else ""
-        if head is None:
-            rows.append(Reachability(bundle=node.name, version=version, reachable=False))
-            continue
-        path = shortest_paths(node.name, adjacency).get(head)
-        if path is not None:
-            rows.append(Reachability(bundle=node.name, version=version, reachable=True, path=path))
-        else:
-            reason = _reason(node, nodes[head], pkg, policy)
-            rows.append(Reachability(bundle=node.name, version=version, reachable=False, reason=reason))
+        path = shortest_paths(node.name, adjacency).get(head) if head is not None else None
+        rows.append(
+            Reachability(
+                bundle=node.name,
+                version=str(node.version) if node.version is not None else "",
+                reachable=path is not None,
+                path=path or (),
+                reason=_reason(node, nodes[head], pkg, policy) if head is not None and path is None else None,
+            )
+        )
     graph = PackageGraph(
         package=pkg.name,
         default_channel=pkg.default_channel,
