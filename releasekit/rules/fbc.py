@@ -229,18 +229,6 @@ _q = go_quote
 _SubjectPart = tuple[str, str]
 
 
-def _pkg(name: str) -> _SubjectPart:
-    return ("package", name)
-
-
-def _chan(name: str) -> _SubjectPart:
-    return ("channel", name)
-
-
-def _bun(name: str) -> _SubjectPart:
-    return ("bundle", name)
-
-
 class _HintArgs(dict[str, str]):
     """Hint arguments; a placeholder nobody filled stays readable instead of failing."""
 
@@ -593,9 +581,15 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
     states: dict[str, _PackageState] = {}
     for pkg in packages:
         if pkg.name == "":
-            out.add("RK-FBC-010", "config contains package with no name", pkg.location, "$.name", (_pkg(""),))
+            out.add(
+                "RK-FBC-010",
+                "config contains package with no name",
+                pkg.location,
+                "$.name",
+                (("package", ""),),
+            )
             continue
-        subject = (_pkg(pkg.name),)
+        subject = (("package", pkg.name),)
         if pkg.name in states:
             first = states[pkg.name].package.location
             where = f" (first defined at {first})" if first.file else ""
@@ -618,7 +612,7 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
 def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageState], out: _Collector) -> None:
     for ch in channels:
         state = packages.get(ch.package)
-        subject = (_pkg(ch.package), _chan(ch.name))
+        subject = (("package", ch.package), ("channel", ch.name))
         if state is None:
             out.add(
                 "RK-FBC-013",
@@ -634,7 +628,7 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                 f"package {_q(ch.package)} contains channel with no name",
                 ch.location,
                 "$.name",
-                (_pkg(ch.package),),
+                (("package", ch.package),),
             )
             continue
         if ch.name in state.channels:
@@ -654,7 +648,7 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                     f"invalid package {_q(ch.package)}, channel {_q(ch.name)}: duplicate entry {_q(entry.name)}",
                     ch.location,
                     f"$.entries[{i}]",
-                    (*subject, _bun(entry.name)),
+                    (*subject, ("bundle", entry.name)),
                 )
             seen.add(entry.name)
         state.channels[ch.name] = ch
@@ -668,11 +662,11 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 f"package name must be set for bundle {_q(b.name)}",
                 b.location,
                 "$.package",
-                (_bun(b.name),),
+                (("bundle", b.name),),
             )
             continue
         state = packages.get(b.package)
-        subject = (_pkg(b.package), _bun(b.name))
+        subject = (("package", b.package), ("bundle", b.name))
         if state is None:
             out.add(
                 "RK-FBC-018",
@@ -829,7 +823,7 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
                 f"no olm.bundle blobs found in package {_q(name)} for olm.channel entries [{' '.join(missing)}]",
                 ch.location,
                 f"$.entries[{first}]",
-                (_pkg(name), _chan(ch.name)),
+                (("package", name), ("channel", ch.name)),
             )
 
 
@@ -849,11 +843,11 @@ def _check_deprecations(
                 f"package name must be set for deprecation item {i}",
                 dep.location,
                 "$.package",
-                (_pkg(""),),
+                (("package", ""),),
             )
             continue
         state = packages.get(dep.package)
-        psubject = (_pkg(dep.package),)
+        psubject = (("package", dep.package),)
         if state is None:
             out.add(
                 "RK-FBC-031",
@@ -878,7 +872,7 @@ def _check_deprecations(
 
 def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Collector) -> None:
     """Each entry of one package's deprecation: a schema, no repeat, a reference that exists, a message."""
-    psubject = (_pkg(dep.package),)
+    psubject = (("package", dep.package),)
     entry_names = state.entry_names()
     refs: set[tuple[str, str]] = set()
     for j, entry in enumerate(dep.entries):
@@ -944,7 +938,7 @@ def _deprecation_reference_problem(
 
 def _check_package_model(state: _PackageState, out: _Collector) -> None:
     pkg = state.package
-    psubject = (_pkg(pkg.name),)
+    psubject = (("package", pkg.name),)
     if pkg.default_channel == "":
         out.add("RK-FBC-040", "default channel must be set", pkg.location, "$.defaultChannel", psubject)
         if not state.channels:
@@ -958,7 +952,7 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
             "olm.channel blob)",
             pkg.location,
             "$.defaultChannel",
-            (*psubject, _chan(pkg.default_channel)),
+            (*psubject, ("channel", pkg.default_channel)),
         )
     for ch in state.channels.values():
         _check_channel_model(pkg, ch, out)
@@ -968,7 +962,7 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
 
 
 def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
-    csubject = (_pkg(pkg.name), _chan(ch.name))
+    csubject = (("package", pkg.name), ("channel", ch.name))
     entries = ch.entry_list
     if not entries:
         out.add(
@@ -991,7 +985,7 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         if entry.name in seen:
             continue  # RK-FBC-016; the model keeps the first
         seen.add(entry.name)
-        bsubject = (*csubject, _bun(entry.name))
+        bsubject = (*csubject, ("bundle", entry.name))
         if entry.name == "":
             out.add("RK-FBC-048", "name must be set", ch.location, f"$.entries[{i}]", bsubject)
         for j, skip in enumerate(entry.skips):
@@ -1023,7 +1017,7 @@ def _skip_range_error(text: str) -> str | None:
 
 def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> None:
     b = facts.bundle
-    subject = (_pkg(pkg.name), _bun(b.name))
+    subject = (("package", pkg.name), ("bundle", b.name))
     prop_path = (
         f"$.properties[{facts.package_prop_index}].value" if facts.package_prop_index is not None else ""
     )
@@ -1078,5 +1072,5 @@ def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
         f"duplicate versions found in bundles: [{groups}]",
         first.bundle.location,
         path,
-        (_pkg(state.package.name),),
+        (("package", state.package.name),),
     )
