@@ -56,7 +56,6 @@ __all__ = [
     "check_recorded_facts",
     "check_stranded",
     "in_catalog_order",
-    "is_exempt_channel",
     "release_facts",
     "summarize_changes",
 ]
@@ -272,12 +271,6 @@ def check_changes(changes: Iterable[CatalogChange]) -> tuple[Finding, ...]:
 # ------------------------------------------------------------------------------------------ pruning
 
 
-def is_exempt_channel(name: str) -> bool:
-    """True for channels Konflux lets lose entries (``dev-preview``, ``pre-ga``, ``candidate``)."""
-    lowered = name.lower()
-    return any(word in lowered for word in EXEMPT_CHANNEL_WORDS)
-
-
 def _where(head: PackageCatalog | None, base: PackageCatalog, line: int | None = None) -> Location:
     if head is not None:
         package_line = head.config.packages[0].location.line if head.config.packages else None
@@ -296,7 +289,7 @@ def check_pruning(
         new_channels = {c.name: c for c in new.config.channels} if new else {}
         lost: dict[str, list[str]] = {}
         for channel in old.config.channels:
-            if is_exempt_channel(channel.name):
+            if any(word in channel.name.lower() for word in EXEMPT_CHANNEL_WORDS):
                 continue
             after = new_channels.get(channel.name)
             if after is None:

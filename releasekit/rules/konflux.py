@@ -19,7 +19,6 @@ __all__ = [
     "RULE_IDS",
     "FragmentFacts",
     "check_fragment",
-    "parse_openshift_folder",
 ]
 
 RULES: Final[dict[str, str]] = {
@@ -45,12 +44,6 @@ _BASE = re.compile(
 )
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 _CSV_METADATA_MIN = (4, 17)
-
-
-def parse_openshift_folder(name: str) -> tuple[int, int] | None:
-    """``(4, 18)`` for ``v4.18``; None for anything else."""
-    match = _FOLDER.match(name)
-    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def _finding(
@@ -162,7 +155,8 @@ def _check_bundles(facts: FragmentFacts, version: tuple[int, int] | None) -> Ite
 def check_fragment(facts: FragmentFacts) -> tuple[Finding, ...]:
     """Every Konflux layout and content rule for one fragment."""
     findings: list[Finding] = []
-    version = parse_openshift_folder(facts.folder)
+    match = _FOLDER.match(facts.folder)
+    version = (int(match.group(1)), int(match.group(2))) if match else None
     if version is None:
         findings.append(
             _finding(
