@@ -975,10 +975,8 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         return
     problem = check_channel_graph(entries)
     if problem is not None:
-        index = entry_index(ch, problem.names[0]) if problem.names else 0
-        path = (
-            f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
-        )
+        known = problem.names and problem.names[0] in {e.name for e in entries}
+        path = f"$.entries[{entry_index(ch, problem.names[0])}]" if known else ""
         out.add(problem.rule, problem.message, ch.location, path, csubject)
     seen: set[str] = set()
     for i, entry in enumerate(entries):

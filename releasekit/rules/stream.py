@@ -528,17 +528,11 @@ def _inherited_gates(stream: Stream, release: Release, source: Release, subject:
     """RK-STREAM-032: say which release's gates a release without ``featureGates`` keeps, and what they are."""
     settings = [f"{s.gate}={str(s.enabled).lower()}" for s in stream.release_gate_settings(release)]
     opt_in = [g.gate for g in stream.release_opt_in_gates(release)]
-    held = "; ".join(
-        part
-        for part in (
-            f"settings {', '.join(settings)}" if settings else "",
-            f"opt-in {', '.join(opt_in)}" if opt_in else "",
-        )
-        if part
-    )
+    held = [f"settings {', '.join(settings)}"] if settings else []
+    held += [f"opt-in {', '.join(opt_in)}"] if opt_in else []
     return _f(
         ids.RULE_GATES_INHERITED,
-        f"no featureGates: it keeps those of {source.version} ({held or 'none'})",
+        f"no featureGates: it keeps those of {source.version} ({'; '.join(held) or 'none'})",
         release.origin.at(".version"),
         "nothing to do if that is meant; write `featureGates: {}` for none, or the release's own",
         subject,
