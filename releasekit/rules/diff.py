@@ -149,9 +149,18 @@ def _reaches_head(
     return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
-def _edges(config: DeclarativeConfig | None, package: str) -> set[Edge]:
-    graph = analyze_package(config, package) if config is not None else None
-    return set(graph.edges) if graph is not None else set()
+def _contents(catalog: PackageCatalog | None, package: str) -> tuple[set[str], set[str], set[Edge], str]:
+    """Bundle names, channel names, upgrade edges and default channel of one package catalog (or none)."""
+    if catalog is None:
+        return set(), set(), set(), ""
+    config = catalog.config
+    graph = analyze_package(config, package)
+    return (
+        {b.name for b in config.bundles},
+        {c.name for c in config.channels},
+        set(graph.edges) if graph is not None else set(),
+        config.packages[0].default_channel if config.packages else "",
+    )
 
 
 # ------------------------------------------------------------------------------------------ changes
@@ -214,26 +223,14 @@ class CatalogChange:
         return "; ".join(parts)
 
 
-def _default(config: DeclarativeConfig | None) -> str:
-    if config is None or not config.packages:
-        return ""
-    return config.packages[0].default_channel
-
-
 def summarize_changes(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[CatalogChange, ...]:
     """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
     out: list[CatalogChange] = []
     for key in in_catalog_order(set(base) | set(head)):
-        before = base[key].config if key in base else None
-        after = head[key].config if key in head else None
-        b_bundles = {b.name for b in before.bundles} if before else set()
-        a_bundles = {b.name for b in after.bundles} if after else set()
-        b_channels = {c.name for c in before.channels} if before else set()
-        a_channels = {c.name for c in after.channels} if after else set()
-        b_edges = _edges(before, key[1])
-        a_edges = _edges(after, key[1])
+        b_bundles, b_channels, b_edges, b_default = _contents(base.get(key), key[1])
+        a_bundles, a_channels, a_edges, a_default = _contents(head.get(key), key[1])
         change = CatalogChange(
             openshift=key[0],
             package=key[1],
@@ -243,8 +240,8 @@ def summarize_changes(
             channels_removed=tuple(sorted(b_channels - a_channels)),
             edges_added=tuple(sorted(a_edges - b_edges)),
             edges_removed=tuple(sorted(b_edges - a_edges)),
-            default_before=_default(before),
-            default_after=_default(after),
+            default_before=b_default,
+            default_after=a_default,
             file=(head[key] if key in head else base[key]).file,
         )
         if change.lines():  # something a user sees changed (content changes are RK-DIFF-005's)
