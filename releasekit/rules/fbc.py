@@ -76,6 +76,11 @@ class RuleInfo:
     severity: Severity = Severity.ERROR
 
 
+_PULL_SPEC_HINT: Final = (
+    "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; digest "
+    "algorithms sha256, sha384 or sha512)"
+)
+
 RULES: Final[Mapping[str, RuleInfo]] = {
     rid: RuleInfo(rid, title, hint)
     for rid, (title, hint) in {
@@ -118,16 +123,8 @@ RULES: Final[Mapping[str, RuleInfo]] = {
             "olm.package property names another package",
             "set the olm.package property's packageName to {package!r}",
         ),
-        "RK-FBC-023": (
-            "invalid bundle image pull spec",
-            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-            "digest algorithms sha256, sha384 or sha512)",
-        ),
-        "RK-FBC-024": (
-            "invalid related image pull spec",
-            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-            "digest algorithms sha256, sha384 or sha512)",
-        ),
+        "RK-FBC-023": ("invalid bundle image pull spec", _PULL_SPEC_HINT),
+        "RK-FBC-024": ("invalid related image pull spec", _PULL_SPEC_HINT),
         "RK-FBC-025": (
             "version is not strict semver",
             "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",

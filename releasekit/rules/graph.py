@@ -240,15 +240,6 @@ def bundle_version(bundle: Bundle) -> Version | None:
     return None
 
 
-def _gvk_groups(bundle: Bundle) -> tuple[str, ...]:
-    groups = {
-        str(p.value["group"])
-        for p in bundle.properties_of(PROP_GVK)
-        if isinstance(p.value, Mapping) and isinstance(p.value.get("group"), str)
-    }
-    return tuple(sorted(groups))
-
-
 def _unique(entries: Iterable[ChannelEntry]) -> tuple[tuple[int, ChannelEntry], ...]:
     """Entries with a name, the first of a repeated name only (as opm's model keeps one), with indexes."""
     seen: set[str] = set()
@@ -300,7 +291,9 @@ def _packages(config: DeclarativeConfig) -> dict[str, _Package]:
 def _api_groups(name: str, bundle: Bundle | None, policy: GraphPolicy) -> tuple[str, ...]:
     if policy.api_group_of is not None and name in policy.api_group_of:
         return (policy.api_group_of[name],)
-    return _gvk_groups(bundle) if bundle is not None else ()
+    gvks = bundle.properties_of(PROP_GVK) if bundle is not None else ()
+    groups = {p.value.get("group") if isinstance(p.value, Mapping) else None for p in gvks}
+    return tuple(sorted(g for g in groups if isinstance(g, str)))
 
 
 def _nodes(pkg: _Package, policy: GraphPolicy) -> dict[str, Node]:
