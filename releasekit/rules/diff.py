@@ -116,19 +116,13 @@ def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
 
 def _top_heads(graph: PackageGraph) -> dict[str, str]:
     """Channel -> its newest head (a channel with two heads still has one that users aim for)."""
-    out: dict[str, str] = {}
-    for channel in graph.channels:
-        ranked = sorted(
-            channel.heads,
-            key=lambda h: (
-                (n.version is not None, n.version or Version(major=0, minor=0, patch=0), h)
-                if (n := graph.node(h)) is not None
-                else (False, Version(major=0, minor=0, patch=0), h)
-            ),
-        )
-        if ranked:
-            out[channel.name] = ranked[-1]
-    return out
+
+    def rank(name: str) -> tuple[bool, Version, str]:
+        node = graph.node(name)
+        version = node.version if node is not None else None
+        return (version is not None, version or Version(major=0, minor=0, patch=0), name)
+
+    return {channel.name: max(channel.heads, key=rank) for channel in graph.channels if channel.heads}
 
 
 def _reaches_head(

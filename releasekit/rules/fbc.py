@@ -544,13 +544,11 @@ class _PackageState:
     package: Package
     channels: dict[str, Channel]
     bundles: dict[str, _BundleFacts]
-    _entry_names: frozenset[str] | None = None
 
+    @functools.cached_property
     def entry_names(self) -> frozenset[str]:
         """Every entry name of the package's channels (computed once, after the channels are read)."""
-        if self._entry_names is None:
-            self._entry_names = frozenset(e.name for ch in self.channels.values() for e in ch.entry_list)
-        return self._entry_names
+        return frozenset(e.name for ch in self.channels.values() for e in ch.entry_list)
 
 
 def entry_index(channel: Channel, name: str) -> int:
@@ -704,7 +702,7 @@ def _check_bundle_blob(
     _check_images(b, subject, out)
     if len(package_props) == 1 and package_props_ok:
         _check_package_property(b, facts, package_props[0], subject, out)
-    if b.name not in state.entry_names():
+    if b.name not in state.entry_names:
         out.add(
             "RK-FBC-027",
             f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
@@ -870,7 +868,7 @@ def _check_deprecations(
 def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Collector) -> None:
     """Each entry of one package's deprecation: a schema, no repeat, a reference that exists, a message."""
     psubject = (("package", dep.package),)
-    entry_names = state.entry_names()
+    entry_names = state.entry_names
     refs: set[tuple[str, str]] = set()
     for j, entry in enumerate(dep.entries):
         path = f"$.entries[{j}]"
@@ -1040,7 +1038,7 @@ def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> N
 
 
 def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
-    in_channels = state.entry_names()
+    in_channels = state.entry_names
     by_version: dict[str, list[_BundleFacts]] = {}
     for name, facts in state.bundles.items():
         if facts.version is None or not facts.release_ok or name not in in_channels:
