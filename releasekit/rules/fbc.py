@@ -538,6 +538,12 @@ class _BundleFacts:
     release_ok: bool = True
     package_prop_index: int | None = None
 
+    @property
+    def version_path(self) -> str:
+        """JSON path of the version in the ``olm.package`` property ("" when there is none)."""
+        index = self.package_prop_index
+        return f"$.properties[{index}].value.version" if index is not None else ""
+
 
 @dataclass
 class _PackageState:
@@ -1011,9 +1017,6 @@ def _skip_range_error(text: str) -> str | None:
 def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> None:
     b = facts.bundle
     subject = (("package", pkg.name), ("bundle", b.name))
-    prop_path = (
-        f"$.properties[{facts.package_prop_index}].value" if facts.package_prop_index is not None else ""
-    )
     if facts.version is not None and facts.release is not None and facts.release.segments:
         normalized = f"{pkg.name}-v{VersionRelease(facts.version, facts.release).kubernetes_safe_string()}"
         if b.name != normalized:
@@ -1030,7 +1033,7 @@ def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> N
                 "RK-FBC-053",
                 "cannot use build metadata in version with a release version",
                 b.location,
-                f"{prop_path}.version" if prop_path else "",
+                facts.version_path,
                 subject,
             )
     if b.image == "" and not b.objects:
@@ -1055,15 +1058,10 @@ def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
         f"{{{key}: [{', '.join(sorted(f.bundle.name for f in dups[key]))}]}}" for key in sorted(dups)
     )
     first = sorted(dups[min(dups)], key=lambda f: f.bundle.name)[1]
-    path = (
-        f"$.properties[{first.package_prop_index}].value.version"
-        if first.package_prop_index is not None
-        else ""
-    )
     out.add(
         "RK-FBC-047",
         f"duplicate versions found in bundles: [{groups}]",
         first.bundle.location,
-        path,
+        first.version_path,
         (("package", state.package.name),),
     )
