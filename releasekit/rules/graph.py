@@ -193,12 +193,8 @@ _q = go_quote
 
 
 def _subject(package: str, channel: str = "", bundle: str = "") -> tuple[str, ...]:
-    parts = [f"package {_q(package)}"]
-    if channel:
-        parts.append(f"channel {_q(channel)}")
-    if bundle:
-        parts.append(f"bundle {_q(bundle)}")
-    return tuple(parts)
+    named = (("package", package), ("channel", channel), ("bundle", bundle))
+    return tuple(f"{kind} {_q(name)}" for kind, name in named if name or kind == "package")
 
 
 def _where(location: Location, file: str, path: str = "") -> Location:

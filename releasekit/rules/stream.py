@@ -255,34 +255,30 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
             f"refer to {_wanted_inventory(release)} or correct the upstream pin",
             subject,
         )
-    out += _check_pin(release, inventory, subject)
+    _check_pin(release, inventory, subject, out)
     out += _check_gates(stream, release, inventory, subject)
     _check_apis(stream, inventory, subject, out)
     return out
 
 
-def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
+def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...], out: Findings) -> None:
     """RK-STREAM-030: a release with a pin names the exact inventory of that pin, not another pin's."""
     up = release.upstream
     pins = {p for p in (up.describe, up.tag) if p}
     if inventory.source is not InventorySource.EXACT or not pins:
-        return []
+        return
     same = inventory.ref in pins or (inventory.describe or "") in pins
-    if up.commit:
-        same = same or inventory.commit.startswith(up.commit)
-    if same:
-        return []
-    return [
-        _f(
-            ids.RULE_INVENTORY_PIN,
-            f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
-            f"describes {inventory.pin} ({inventory.commit[:12]})",
-            up.origin.at(".inventory"),
-            f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
-            f"{up.describe or up.tag}` writes it)",
-            subject,
-        )
-    ]
+    if same or (up.commit and inventory.commit.startswith(up.commit)):
+        return
+    out.add(
+        ids.RULE_INVENTORY_PIN,
+        f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
+        f"describes {inventory.pin} ({inventory.commit[:12]})",
+        up.origin.at(".inventory"),
+        f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
+        f"{up.describe or up.tag}` writes it)",
+        subject,
+    )
 
 
 def _wanted_inventory(release: Release) -> str:
