@@ -247,10 +247,8 @@ def _unique(entries: Iterable[ChannelEntry]) -> tuple[tuple[int, ChannelEntry], 
     return tuple(out)
 
 
-def _version_key(node: Node) -> tuple[int, Version, str]:
-    if node.version is None:
-        return (1, Version(0, 0, 0), node.name)
-    return (0, node.version, node.name)
+def _version_key(node: Node) -> tuple[bool, Version, str]:
+    return (node.version is None, node.version if node.version is not None else Version(0, 0, 0), node.name)
 
 
 @dataclass(slots=True)
@@ -342,14 +340,10 @@ def _edges(pkg: _Package, nodes: Mapping[str, Node]) -> list[tuple[Edge, Channel
 
 def upgrade_adjacency(edges: Iterable[Edge]) -> dict[str, list[str]]:
     """Where each bundle can upgrade to: the distinct targets of its edges, sorted (deterministic paths)."""
-    adjacency: dict[str, list[str]] = {}
+    targets: dict[str, set[str]] = {}
     for edge in edges:
-        adjacency.setdefault(edge.source, [])
-        if edge.target not in adjacency[edge.source]:
-            adjacency[edge.source].append(edge.target)
-    for targets in adjacency.values():
-        targets.sort()
-    return adjacency
+        targets.setdefault(edge.source, set()).add(edge.target)
+    return {source: sorted(names) for source, names in targets.items()}
 
 
 def shortest_paths(start: str, adjacency: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
