@@ -396,10 +396,7 @@ def _lookup(obj: Mapping[str, Any], name: str) -> Any:
     if name in obj:
         return obj[name]
     folded = name.casefold()
-    for key, value in obj.items():
-        if isinstance(key, str) and key.casefold() == folded:
-            return value
-    return None
+    return next((v for k, v in obj.items() if isinstance(k, str) and k.casefold() == folded), None)
 
 
 def _property_error(type_: str, value: Any) -> str | None:

@@ -167,16 +167,16 @@ def check_fragment(facts: FragmentFacts) -> tuple[Finding, ...]:
             )
         )
     findings.extend(_check_containerfile(facts, version))
-    for package, name, path in facts.package_files:
-        if not package or name not in ("catalog.json", "catalog.yaml"):
-            findings.append(
-                _finding(
-                    "RK-KONFLUX-006",
-                    f"{path} is not <package>/catalog.json or <package>/catalog.yaml under the FBC root",
-                    path,
-                    "keep exactly one catalog.json (or .yaml) per package folder",
-                )
-            )
+    findings.extend(
+        _finding(
+            "RK-KONFLUX-006",
+            f"{path} is not <package>/catalog.json or <package>/catalog.yaml under the FBC root",
+            path,
+            "keep exactly one catalog.json (or .yaml) per package folder",
+        )
+        for package, name, path in facts.package_files
+        if not package or name not in ("catalog.json", "catalog.yaml")
+    )
     if not facts.config.packages:
         findings.append(
             _finding(
