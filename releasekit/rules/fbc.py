@@ -492,9 +492,7 @@ def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
         return GraphProblem("RK-FBC-043", "no channel head found in graph", ())
     if len(heads) > 1:
         return GraphProblem("RK-FBC-044", f"multiple channel heads found in graph: {', '.join(heads)}", heads)
-    skipped: set[str] = set()
-    for entry in unique.values():
-        skipped.update(entry.skips)
+    skipped = {skip for entry in unique.values() for skip in entry.skips}
     path: list[str] = [heads[0]]
     on_chain: set[str] = {heads[0]}
     cur: ChannelEntry | None = unique[heads[0]]
