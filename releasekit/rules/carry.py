@@ -53,13 +53,9 @@ def _gvks(bundle: Bundle) -> frozenset[str]:
     )
 
 
-def _related(bundle: Bundle) -> frozenset[str]:
-    return frozenset(r.image for r in bundle.related_images or ())
-
-
 _FACTS: tuple[tuple[str, Callable[[Bundle], frozenset[str]]], ...] = (
     ("image", lambda b: frozenset({b.image})),
-    ("relatedImages", _related),
+    ("relatedImages", lambda b: frozenset(r.image for r in b.related_images or ())),
     ("olm.package", _package),
     ("olm.gvk", _gvks),
 )

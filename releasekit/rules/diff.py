@@ -56,7 +56,6 @@ __all__ = [
     "check_recorded_facts",
     "check_stranded",
     "in_catalog_order",
-    "is_exempt_channel",
     "release_facts",
     "summarize_changes",
 ]
@@ -117,19 +116,13 @@ def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
 
 def _top_heads(graph: PackageGraph) -> dict[str, str]:
     """Channel -> its newest head (a channel with two heads still has one that users aim for)."""
-    out: dict[str, str] = {}
-    for channel in graph.channels:
-        ranked = sorted(
-            channel.heads,
-            key=lambda h: (
-                (n.version is not None, n.version or Version(major=0, minor=0, patch=0), h)
-                if (n := graph.node(h)) is not None
-                else (False, Version(major=0, minor=0, patch=0), h)
-            ),
-        )
-        if ranked:
-            out[channel.name] = ranked[-1]
-    return out
+
+    def rank(name: str) -> tuple[bool, Version, str]:
+        node = graph.node(name)
+        version = node.version if node is not None else None
+        return (version is not None, version or Version(major=0, minor=0, patch=0), name)
+
+    return {channel.name: max(channel.heads, key=rank) for channel in graph.channels if channel.heads}
 
 
 def _reaches_head(
@@ -150,9 +143,18 @@ def _reaches_head(
     return not goals.isdisjoint(shortest_paths(bundle, adjacency))
 
 
-def _edges(config: DeclarativeConfig | None, package: str) -> set[Edge]:
-    graph = analyze_package(config, package) if config is not None else None
-    return set(graph.edges) if graph is not None else set()
+def _contents(catalog: PackageCatalog | None, package: str) -> tuple[set[str], set[str], set[Edge], str]:
+    """Bundle names, channel names, upgrade edges and default channel of one package catalog (or none)."""
+    if catalog is None:
+        return set(), set(), set(), ""
+    config = catalog.config
+    graph = analyze_package(config, package)
+    return (
+        {b.name for b in config.bundles},
+        {c.name for c in config.channels},
+        set(graph.edges) if graph is not None else set(),
+        config.packages[0].default_channel if config.packages else "",
+    )
 
 
 # ------------------------------------------------------------------------------------------ changes
@@ -173,11 +175,6 @@ class CatalogChange:
     default_before: str = ""
     default_after: str = ""
     file: str = ""
-
-    @property
-    def empty(self) -> bool:
-        """True when nothing a user sees changed (content changes are RK-DIFF-005's)."""
-        return not self.lines()
 
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
@@ -220,26 +217,14 @@ class CatalogChange:
         return "; ".join(parts)
 
 
-def _default(config: DeclarativeConfig | None) -> str:
-    if config is None or not config.packages:
-        return ""
-    return config.packages[0].default_channel
-
-
 def summarize_changes(
     base: Mapping[CatalogKey, PackageCatalog], head: Mapping[CatalogKey, PackageCatalog]
 ) -> tuple[CatalogChange, ...]:
     """The change of every (OpenShift version, package) present at base or head, non-empty ones only."""
     out: list[CatalogChange] = []
     for key in in_catalog_order(set(base) | set(head)):
-        before = base[key].config if key in base else None
-        after = head[key].config if key in head else None
-        b_bundles = {b.name for b in before.bundles} if before else set()
-        a_bundles = {b.name for b in after.bundles} if after else set()
-        b_channels = {c.name for c in before.channels} if before else set()
-        a_channels = {c.name for c in after.channels} if after else set()
-        b_edges = _edges(before, key[1])
-        a_edges = _edges(after, key[1])
+        b_bundles, b_channels, b_edges, b_default = _contents(base.get(key), key[1])
+        a_bundles, a_channels, a_edges, a_default = _contents(head.get(key), key[1])
         change = CatalogChange(
             openshift=key[0],
             package=key[1],
@@ -249,11 +234,11 @@ def summarize_changes(
             channels_removed=tuple(sorted(b_channels - a_channels)),
             edges_added=tuple(sorted(a_edges - b_edges)),
             edges_removed=tuple(sorted(b_edges - a_edges)),
-            default_before=_default(before),
-            default_after=_default(after),
+            default_before=b_default,
+            default_after=a_default,
             file=(head[key] if key in head else base[key]).file,
         )
-        if not change.empty:
+        if change.lines():  # something a user sees changed (content changes are RK-DIFF-005's)
             out.append(change)
     return tuple(out)
 
@@ -277,12 +262,6 @@ def check_changes(changes: Iterable[CatalogChange]) -> tuple[Finding, ...]:
 # ------------------------------------------------------------------------------------------ pruning
 
 
-def is_exempt_channel(name: str) -> bool:
-    """True for channels Konflux lets lose entries (``dev-preview``, ``pre-ga``, ``candidate``)."""
-    lowered = name.lower()
-    return any(word in lowered for word in EXEMPT_CHANNEL_WORDS)
-
-
 def _where(head: PackageCatalog | None, base: PackageCatalog, line: int | None = None) -> Location:
     if head is not None:
         package_line = head.config.packages[0].location.line if head.config.packages else None
@@ -301,7 +280,7 @@ def check_pruning(
         new_channels = {c.name: c for c in new.config.channels} if new else {}
         lost: dict[str, list[str]] = {}
         for channel in old.config.channels:
-            if is_exempt_channel(channel.name):
+            if any(word in channel.name.lower() for word in EXEMPT_CHANNEL_WORDS):
                 continue
             after = new_channels.get(channel.name)
             if after is None:
@@ -411,15 +390,8 @@ def release_facts(release: Release) -> dict[str, str]:
         facts[f"images.{name}"] = image
     facts["createdAt"] = release.created_at or ""
     facts["openshiftVersionsLabel"] = release.openshift_versions_label or ""
-    up = release.upstream
-    for name, value in (
-        ("line", up.line),
-        ("inventory", up.inventory),
-        ("describe", up.describe),
-        ("tag", up.tag),
-        ("commit", up.commit),
-    ):
-        facts[f"upstream.{name}"] = value or ""
+    for name in ("line", "inventory", "describe", "tag", "commit"):
+        facts[f"upstream.{name}"] = getattr(release.upstream, name) or ""
     facts["ownedApi"] = str(release.owned_api) if release.owned_api else ""
     for setting in release.gate_settings:
         facts[f"featureGates.settings.{setting.gate}"] = str(setting.enabled).lower()
@@ -529,19 +501,17 @@ def check_stranded(
     for key in in_catalog_order(base):
         old = base[key]
         new = head.get(key)
-        versions = bundle_versions(old.config)
         graph = analyze_package(old.config, key[1])
         if graph is None:
             continue
         new_graph = analyze_package(new.config, key[1]) if new is not None else None
         for node in graph.nodes:
-            version = versions.get(node.name)
-            if not _reaches_head(graph, old.config, node.name, version):
+            if not _reaches_head(graph, old.config, node.name, node.version):
                 continue
             if (
                 new is not None
                 and new_graph is not None
-                and _reaches_head(new_graph, new.config, node.name, version)
+                and _reaches_head(new_graph, new.config, node.name, node.version)
             ):
                 continue
             if new is None or new_graph is None:

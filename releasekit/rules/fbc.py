@@ -76,6 +76,11 @@ class RuleInfo:
     severity: Severity = Severity.ERROR
 
 
+_PULL_SPEC_HINT: Final = (
+    "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; digest "
+    "algorithms sha256, sha384 or sha512)"
+)
+
 RULES: Final[Mapping[str, RuleInfo]] = {
     rid: RuleInfo(rid, title, hint)
     for rid, (title, hint) in {
@@ -118,16 +123,8 @@ RULES: Final[Mapping[str, RuleInfo]] = {
             "olm.package property names another package",
             "set the olm.package property's packageName to {package!r}",
         ),
-        "RK-FBC-023": (
-            "invalid bundle image pull spec",
-            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-            "digest algorithms sha256, sha384 or sha512)",
-        ),
-        "RK-FBC-024": (
-            "invalid related image pull spec",
-            "use a pull spec like registry.example.com/ns/repo@sha256:<64 hex> (lower-case repository; "
-            "digest algorithms sha256, sha384 or sha512)",
-        ),
+        "RK-FBC-023": ("invalid bundle image pull spec", _PULL_SPEC_HINT),
+        "RK-FBC-024": ("invalid related image pull spec", _PULL_SPEC_HINT),
         "RK-FBC-025": (
             "version is not strict semver",
             "write the version as MAJOR.MINOR.PATCH[-prerelease][+build], without 'v' and leading zeros",
@@ -227,18 +224,6 @@ _q = go_quote
 # A subject is kept as (kind, raw name) pairs and quoted only when a finding is made: most objects have
 # no finding, and quoting every name up front was most of the validation time on large catalogs.
 _SubjectPart = tuple[str, str]
-
-
-def _pkg(name: str) -> _SubjectPart:
-    return ("package", name)
-
-
-def _chan(name: str) -> _SubjectPart:
-    return ("channel", name)
-
-
-def _bun(name: str) -> _SubjectPart:
-    return ("bundle", name)
 
 
 class _HintArgs(dict[str, str]):
@@ -411,10 +396,7 @@ def _lookup(obj: Mapping[str, Any], name: str) -> Any:
     if name in obj:
         return obj[name]
     folded = name.casefold()
-    for key, value in obj.items():
-        if isinstance(key, str) and key.casefold() == folded:
-            return value
-    return None
+    return next((v for k, v in obj.items() if isinstance(k, str) and k.casefold() == folded), None)
 
 
 def _property_error(type_: str, value: Any) -> str | None:
@@ -510,9 +492,7 @@ def check_channel_graph(entries: Iterable[ChannelEntry]) -> GraphProblem | None:
         return GraphProblem("RK-FBC-043", "no channel head found in graph", ())
     if len(heads) > 1:
         return GraphProblem("RK-FBC-044", f"multiple channel heads found in graph: {', '.join(heads)}", heads)
-    skipped: set[str] = set()
-    for entry in unique.values():
-        skipped.update(entry.skips)
+    skipped = {skip for entry in unique.values() for skip in entry.skips}
     path: list[str] = [heads[0]]
     on_chain: set[str] = {heads[0]}
     cur: ChannelEntry | None = unique[heads[0]]
@@ -553,19 +533,23 @@ class _BundleFacts:
     release_ok: bool = True
     package_prop_index: int | None = None
 
+    @property
+    def version_path(self) -> str:
+        """JSON path of the version in the ``olm.package`` property ("" when there is none)."""
+        index = self.package_prop_index
+        return f"$.properties[{index}].value.version" if index is not None else ""
+
 
 @dataclass
 class _PackageState:
     package: Package
     channels: dict[str, Channel]
     bundles: dict[str, _BundleFacts]
-    _entry_names: frozenset[str] | None = None
 
+    @functools.cached_property
     def entry_names(self) -> frozenset[str]:
         """Every entry name of the package's channels (computed once, after the channels are read)."""
-        if self._entry_names is None:
-            self._entry_names = frozenset(e.name for ch in self.channels.values() for e in ch.entry_list)
-        return self._entry_names
+        return frozenset(e.name for ch in self.channels.values() for e in ch.entry_list)
 
 
 def entry_index(channel: Channel, name: str) -> int:
@@ -593,9 +577,15 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
     states: dict[str, _PackageState] = {}
     for pkg in packages:
         if pkg.name == "":
-            out.add("RK-FBC-010", "config contains package with no name", pkg.location, "$.name", (_pkg(""),))
+            out.add(
+                "RK-FBC-010",
+                "config contains package with no name",
+                pkg.location,
+                "$.name",
+                (("package", ""),),
+            )
             continue
-        subject = (_pkg(pkg.name),)
+        subject = (("package", pkg.name),)
         if pkg.name in states:
             first = states[pkg.name].package.location
             where = f" (first defined at {first})" if first.file else ""
@@ -618,23 +608,23 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
 def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageState], out: _Collector) -> None:
     for ch in channels:
         state = packages.get(ch.package)
+        subject = (("package", ch.package), ("channel", ch.name))
         if state is None:
             out.add(
                 "RK-FBC-013",
                 f"unknown package {_q(ch.package)} for channel {_q(ch.name)}",
                 ch.location,
                 "$.package",
-                (_pkg(ch.package), _chan(ch.name)),
+                subject,
             )
             continue
-        subject = (_pkg(ch.package), _chan(ch.name))
         if ch.name == "":
             out.add(
                 "RK-FBC-014",
                 f"package {_q(ch.package)} contains channel with no name",
                 ch.location,
                 "$.name",
-                (_pkg(ch.package),),
+                (("package", ch.package),),
             )
             continue
         if ch.name in state.channels:
@@ -654,7 +644,7 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
                     f"invalid package {_q(ch.package)}, channel {_q(ch.name)}: duplicate entry {_q(entry.name)}",
                     ch.location,
                     f"$.entries[{i}]",
-                    (*subject, _bun(entry.name)),
+                    (*subject, ("bundle", entry.name)),
                 )
             seen.add(entry.name)
         state.channels[ch.name] = ch
@@ -668,20 +658,20 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
                 f"package name must be set for bundle {_q(b.name)}",
                 b.location,
                 "$.package",
-                (_bun(b.name),),
+                (("bundle", b.name),),
             )
             continue
         state = packages.get(b.package)
+        subject = (("package", b.package), ("bundle", b.name))
         if state is None:
             out.add(
                 "RK-FBC-018",
                 f"unknown package {_q(b.package)} for bundle {_q(b.name)}",
                 b.location,
                 "$.package",
-                (_pkg(b.package), _bun(b.name)),
+                subject,
             )
             continue
-        subject = (_pkg(b.package), _bun(b.name))
         if b.name in state.bundles:
             out.add(
                 "RK-FBC-019",
@@ -713,7 +703,7 @@ def _check_bundle_blob(
     _check_images(b, subject, out)
     if len(package_props) == 1 and package_props_ok:
         _check_package_property(b, facts, package_props[0], subject, out)
-    if b.name not in state.entry_names():
+    if b.name not in state.entry_names:
         out.add(
             "RK-FBC-027",
             f"package {_q(b.package)}, bundle {_q(b.name)} not found in any channel entries",
@@ -751,29 +741,23 @@ def _check_properties(
 
 def _check_images(b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector) -> None:
     """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024)."""
-    image_reason = None
-    if b.image:
-        image_reason = reason = image_pull_spec_error(b.image)
-        if reason is not None:
-            out.add(
-                "RK-FBC-023",
-                f"package {_q(b.package)} bundle {_q(b.name)} image: invalid image pull spec {_q(b.image)}: {reason}",
-                b.location,
-                "$.image",
-                subject,
-            )
-    for i, related in enumerate(b.related_images or ()):
-        if not related.image:
+    images = [("RK-FBC-023", "image", b.image)] + [
+        ("RK-FBC-024", f"relatedImages[{i}].image", related.image)
+        for i, related in enumerate(b.related_images or ())
+    ]
+    reasons: dict[str, str | None] = {}  # the bundle's own image is usually listed again
+    for rule, field, image in images:
+        if not image:
             continue
-        # the bundle's own image is usually listed again: its verdict is known
-        reason = image_reason if related.image == b.image else image_pull_spec_error(related.image)
-        if reason is not None:
+        if image not in reasons:
+            reasons[image] = image_pull_spec_error(image)
+        if reasons[image] is not None:
             out.add(
-                "RK-FBC-024",
-                f"package {_q(b.package)} bundle {_q(b.name)} relatedImages[{i}].image: invalid image pull "
-                f"spec {_q(related.image)}: {reason}",
+                rule,
+                f"package {_q(b.package)} bundle {_q(b.name)} {field}: invalid image pull spec {_q(image)}: "
+                f"{reasons[image]}",
                 b.location,
-                f"$.relatedImages[{i}].image",
+                f"$.{field}",
                 subject,
             )
 
@@ -835,7 +819,7 @@ def _check_missing_bundles(packages: dict[str, _PackageState], out: _Collector) 
                 f"no olm.bundle blobs found in package {_q(name)} for olm.channel entries [{' '.join(missing)}]",
                 ch.location,
                 f"$.entries[{first}]",
-                (_pkg(name), _chan(ch.name)),
+                (("package", name), ("channel", ch.name)),
             )
 
 
@@ -855,11 +839,11 @@ def _check_deprecations(
                 f"package name must be set for deprecation item {i}",
                 dep.location,
                 "$.package",
-                (_pkg(""),),
+                (("package", ""),),
             )
             continue
         state = packages.get(dep.package)
-        psubject = (_pkg(dep.package),)
+        psubject = (("package", dep.package),)
         if state is None:
             out.add(
                 "RK-FBC-031",
@@ -884,8 +868,8 @@ def _check_deprecations(
 
 def _check_deprecation_entries(dep: Deprecation, state: _PackageState, out: _Collector) -> None:
     """Each entry of one package's deprecation: a schema, no repeat, a reference that exists, a message."""
-    psubject = (_pkg(dep.package),)
-    entry_names = state.entry_names()
+    psubject = (("package", dep.package),)
+    entry_names = state.entry_names
     refs: set[tuple[str, str]] = set()
     for j, entry in enumerate(dep.entries):
         path = f"$.entries[{j}]"
@@ -929,23 +913,16 @@ def _deprecation_reference_problem(
 ) -> tuple[str, str, str] | None:
     """(rule, opm's message, field of the reference) when entry ``j`` names nothing it may deprecate."""
     package = _q(dep.package)
-    if schema == "olm.bundle":
-        if name not in entry_names:
-            return (
-                "RK-FBC-035",
-                f"cannot deprecate bundle {_q(name)} for package {package}: bundle not found",
-                "name",
-            )
-        return None
-    if schema == "olm.channel":
-        if name not in state.channels and name != state.package.default_channel:
-            message = f"cannot deprecate channel {_q(name)} for package {package}: channel not found"
-            return "RK-FBC-036", message, "name"
-        return None
-    if schema == "olm.package":
-        if name != "":
-            message = f"package name must be empty for deprecated package {package} (specified {_q(name)})"
-            return "RK-FBC-037", message, "name"
+    if schema == "olm.bundle" and name not in entry_names:
+        message = f"cannot deprecate bundle {_q(name)} for package {package}: bundle not found"
+        return "RK-FBC-035", message, "name"
+    if schema == "olm.channel" and name not in state.channels and name != state.package.default_channel:
+        message = f"cannot deprecate channel {_q(name)} for package {package}: channel not found"
+        return "RK-FBC-036", message, "name"
+    if schema == "olm.package" and name != "":
+        message = f"package name must be empty for deprecated package {package} (specified {_q(name)})"
+        return "RK-FBC-037", message, "name"
+    if schema in ("olm.bundle", "olm.channel", "olm.package"):
         return None
     return (
         "RK-FBC-038",
@@ -957,7 +934,7 @@ def _deprecation_reference_problem(
 
 def _check_package_model(state: _PackageState, out: _Collector) -> None:
     pkg = state.package
-    psubject = (_pkg(pkg.name),)
+    psubject = (("package", pkg.name),)
     if pkg.default_channel == "":
         out.add("RK-FBC-040", "default channel must be set", pkg.location, "$.defaultChannel", psubject)
         if not state.channels:
@@ -971,7 +948,7 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
             "olm.channel blob)",
             pkg.location,
             "$.defaultChannel",
-            (*psubject, _chan(pkg.default_channel)),
+            (*psubject, ("channel", pkg.default_channel)),
         )
     for ch in state.channels.values():
         _check_channel_model(pkg, ch, out)
@@ -981,7 +958,7 @@ def _check_package_model(state: _PackageState, out: _Collector) -> None:
 
 
 def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
-    csubject = (_pkg(pkg.name), _chan(ch.name))
+    csubject = (("package", pkg.name), ("channel", ch.name))
     entries = ch.entry_list
     if not entries:
         out.add(
@@ -994,17 +971,15 @@ def _check_channel_model(pkg: Package, ch: Channel, out: _Collector) -> None:
         return
     problem = check_channel_graph(entries)
     if problem is not None:
-        index = entry_index(ch, problem.names[0]) if problem.names else 0
-        path = (
-            f"$.entries[{index}]" if problem.names and problem.names[0] in {e.name for e in entries} else ""
-        )
+        known = problem.names and problem.names[0] in {e.name for e in entries}
+        path = f"$.entries[{entry_index(ch, problem.names[0])}]" if known else ""
         out.add(problem.rule, problem.message, ch.location, path, csubject)
     seen: set[str] = set()
     for i, entry in enumerate(entries):
         if entry.name in seen:
             continue  # RK-FBC-016; the model keeps the first
         seen.add(entry.name)
-        bsubject = (*csubject, _bun(entry.name))
+        bsubject = (*csubject, ("bundle", entry.name))
         if entry.name == "":
             out.add("RK-FBC-048", "name must be set", ch.location, f"$.entries[{i}]", bsubject)
         for j, skip in enumerate(entry.skips):
@@ -1036,10 +1011,7 @@ def _skip_range_error(text: str) -> str | None:
 
 def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> None:
     b = facts.bundle
-    subject = (_pkg(pkg.name), _bun(b.name))
-    prop_path = (
-        f"$.properties[{facts.package_prop_index}].value" if facts.package_prop_index is not None else ""
-    )
+    subject = (("package", pkg.name), ("bundle", b.name))
     if facts.version is not None and facts.release is not None and facts.release.segments:
         normalized = f"{pkg.name}-v{VersionRelease(facts.version, facts.release).kubernetes_safe_string()}"
         if b.name != normalized:
@@ -1056,7 +1028,7 @@ def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> N
                 "RK-FBC-053",
                 "cannot use build metadata in version with a release version",
                 b.location,
-                f"{prop_path}.version" if prop_path else "",
+                facts.version_path,
                 subject,
             )
     if b.image == "" and not b.objects:
@@ -1064,7 +1036,7 @@ def _check_bundle_model(pkg: Package, facts: _BundleFacts, out: _Collector) -> N
 
 
 def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
-    in_channels = state.entry_names()
+    in_channels = state.entry_names
     by_version: dict[str, list[_BundleFacts]] = {}
     for name, facts in state.bundles.items():
         if facts.version is None or not facts.release_ok or name not in in_channels:
@@ -1081,15 +1053,10 @@ def _check_duplicate_versions(state: _PackageState, out: _Collector) -> None:
         f"{{{key}: [{', '.join(sorted(f.bundle.name for f in dups[key]))}]}}" for key in sorted(dups)
     )
     first = sorted(dups[min(dups)], key=lambda f: f.bundle.name)[1]
-    path = (
-        f"$.properties[{first.package_prop_index}].value.version"
-        if first.package_prop_index is not None
-        else ""
-    )
     out.add(
         "RK-FBC-047",
         f"duplicate versions found in bundles: [{groups}]",
         first.bundle.location,
-        path,
-        (_pkg(state.package.name),),
+        first.version_path,
+        (("package", state.package.name),),
     )

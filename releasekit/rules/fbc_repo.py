@@ -104,8 +104,8 @@ def check_roots(
     added = set(pairing.openshift_added)
     for pair in pairing.pairs:
         key = (pair.label, pair.package)
+        old, new = base.get(key), head.get(key)
         if pair.head is None and pair.base is not None:
-            old = base.get(key)
             bundles = sorted(b.name for b in old.config.bundles) if old is not None else []
             whole = pair.openshift in dropped
             what = (
@@ -131,7 +131,6 @@ def check_roots(
                 Severity.WARNING if whole else Severity.ERROR,
             )
         elif pair.base is None and pair.head is not None:
-            new = head.get(key)
             whole = pair.openshift in added
             what = (
                 f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
@@ -147,7 +146,6 @@ def check_roots(
                 Severity.INFO,
             )
         elif pair.moved and pair.base is not None and pair.head is not None:
-            new = head.get(key)
             out.add(
                 RULE_ROOT_MOVED,
                 f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "

@@ -51,7 +51,6 @@ from releasekit.model.graph import (
 from releasekit.model.stream import CrossMinor, OpenShiftVersion, Stream
 from releasekit.model.tech_preview import PROP_MAX_OPENSHIFT, parse_max_openshift
 from releasekit.model.version import (
-    Range,
     RangeError,
     Version,
     VersionError,
@@ -194,12 +193,8 @@ _q = go_quote
 
 
 def _subject(package: str, channel: str = "", bundle: str = "") -> tuple[str, ...]:
-    parts = [f"package {_q(package)}"]
-    if channel:
-        parts.append(f"channel {_q(channel)}")
-    if bundle:
-        parts.append(f"bundle {_q(bundle)}")
-    return tuple(parts)
+    named = (("package", package), ("channel", channel), ("bundle", bundle))
+    return tuple(f"{kind} {_q(name)}" for kind, name in named if name or kind == "package")
 
 
 def _where(location: Location, file: str, path: str = "") -> Location:
@@ -241,15 +236,6 @@ def bundle_version(bundle: Bundle) -> Version | None:
     return None
 
 
-def _gvk_groups(bundle: Bundle) -> tuple[str, ...]:
-    groups = {
-        str(p.value["group"])
-        for p in bundle.properties_of(PROP_GVK)
-        if isinstance(p.value, Mapping) and isinstance(p.value.get("group"), str)
-    }
-    return tuple(sorted(groups))
-
-
 def _unique(entries: Iterable[ChannelEntry]) -> tuple[tuple[int, ChannelEntry], ...]:
     """Entries with a name, the first of a repeated name only (as opm's model keeps one), with indexes."""
     seen: set[str] = set()
@@ -261,10 +247,8 @@ def _unique(entries: Iterable[ChannelEntry]) -> tuple[tuple[int, ChannelEntry], 
     return tuple(out)
 
 
-def _version_key(node: Node) -> tuple[int, Version, str]:
-    if node.version is None:
-        return (1, Version(0, 0, 0), node.name)
-    return (0, node.version, node.name)
+def _version_key(node: Node) -> tuple[bool, Version, str]:
+    return (node.version is None, node.version if node.version is not None else Version(0, 0, 0), node.name)
 
 
 @dataclass(slots=True)
@@ -301,7 +285,9 @@ def _packages(config: DeclarativeConfig) -> dict[str, _Package]:
 def _api_groups(name: str, bundle: Bundle | None, policy: GraphPolicy) -> tuple[str, ...]:
     if policy.api_group_of is not None and name in policy.api_group_of:
         return (policy.api_group_of[name],)
-    return _gvk_groups(bundle) if bundle is not None else ()
+    gvks = bundle.properties_of(PROP_GVK) if bundle is not None else ()
+    groups = {p.value.get("group") if isinstance(p.value, Mapping) else None for p in gvks}
+    return tuple(sorted(g for g in groups if isinstance(g, str)))
 
 
 def _nodes(pkg: _Package, policy: GraphPolicy) -> dict[str, Node]:
@@ -354,14 +340,10 @@ def _edges(pkg: _Package, nodes: Mapping[str, Node]) -> list[tuple[Edge, Channel
 
 def upgrade_adjacency(edges: Iterable[Edge]) -> dict[str, list[str]]:
     """Where each bundle can upgrade to: the distinct targets of its edges, sorted (deterministic paths)."""
-    adjacency: dict[str, list[str]] = {}
+    targets: dict[str, set[str]] = {}
     for edge in edges:
-        adjacency.setdefault(edge.source, [])
-        if edge.target not in adjacency[edge.source]:
-            adjacency[edge.source].append(edge.target)
-    for targets in adjacency.values():
-        targets.sort()
-    return adjacency
+        targets.setdefault(edge.source, set()).add(edge.target)
+    return {source: sorted(names) for source, names in targets.items()}
 
 
 def shortest_paths(start: str, adjacency: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
@@ -410,16 +392,16 @@ def _analyze(pkg: _Package, policy: GraphPolicy) -> tuple[PackageGraph, list[tup
     ordered = sorted(nodes.values(), key=_version_key)
     rows = []
     for node in ordered:
-        version = str(node.version) if node.version is not None else ""
-        if head is None:
-            rows.append(Reachability(bundle=node.name, version=version, reachable=False))
-            continue
-        path = shortest_paths(node.name, adjacency).get(head)
-        if path is not None:
-            rows.append(Reachability(bundle=node.name, version=version, reachable=True, path=path))
-        else:
-            reason = _reason(node, nodes[head], pkg, policy)
-            rows.append(Reachability(bundle=node.name, version=version, reachable=False, reason=reason))
+        path = shortest_paths(node.name, adjacency).get(head) if head is not None else None
+        rows.append(
+            Reachability(
+                bundle=node.name,
+                version=str(node.version) if node.version is not None else "",
+                reachable=path is not None,
+                path=path or (),
+                reason=_reason(node, nodes[head], pkg, policy) if head is not None and path is None else None,
+            )
+        )
     graph = PackageGraph(
         package=pkg.name,
         default_channel=pkg.default_channel,
@@ -585,41 +567,11 @@ def check_graph(
 # ------------------------------------------------------------------------------ across OpenShift
 
 
-def _upgradable_from(pkg: _Package) -> tuple[set[str], list[tuple[str, Range]]]:
-    """Names some entry replaces or skips, and the parsed skipRanges, of one package."""
-    named: set[str] = set()
-    ranges: list[tuple[str, Range]] = []
-    for ch in pkg.channels:
-        for _, entry in _unique(ch.entry_list):
-            if entry.replaces:
-                named.add(entry.replaces)
-            named.update(entry.skips)
-            if entry.skip_range:
-                try:
-                    ranges.append((entry.name, parse_range(entry.skip_range)))
-                except RangeError:
-                    continue
-    return named, ranges
-
-
 def entry_sources(config: DeclarativeConfig, package: str, name: str, version: Version | None) -> list[str]:
     """Entries of ``package`` that upgrade from bundle ``name``: they replace or skip it, or skipRange its version."""
-    found: set[str] = set()
-    for channel in config.channels:
-        if channel.package != package:
-            continue
-        for entry in channel.entry_list:
-            if not entry.name:
-                continue
-            if entry.replaces == name or name in entry.skips:
-                found.add(entry.name)
-            elif entry.skip_range and version is not None:
-                try:
-                    if parse_range(entry.skip_range).contains(version):
-                        found.add(entry.name)
-                except RangeError:
-                    continue
-    return sorted(found)
+    pkg = _packages(config).get(package)
+    source = {name: Node(name=name, version=version, channels=())}
+    return sorted({edge.target for edge, _, _ in _edges(pkg, source)}) if pkg is not None else []
 
 
 def blocks_upgrade(bundle: Bundle | None, target: str) -> str | None:
@@ -661,24 +613,19 @@ def find_strandings(
         new_packages = _packages(new_config)
         for name, pkg in sorted(_packages(old_config).items()):
             nodes = _nodes(pkg, DEFAULT_POLICY)
-            target = new_packages.get(name)
-            present = set(_nodes(target, DEFAULT_POLICY)) if target is not None else set()
-            named, ranges = _upgradable_from(target) if target is not None else (set(), [])
+            target = new_packages.get(name, _Package(name))
+            # a bundle of the newer catalog, or the source of an edge there, is not stranded
+            kept = set(_nodes(target, DEFAULT_POLICY)) | {edge.source for edge, _, _ in _edges(target, nodes)}
             for node in sorted(nodes.values(), key=_version_key):
-                if node.name in present or node.name in named:
+                if node.name in kept:
                     continue
                 if blocks_upgrade(pkg.bundles.get(node.name), newer):
                     continue  # the cluster cannot upgrade to ``newer`` while it is installed
-                version = node.version
-                if version is not None and any(
-                    entry != node.name and rng.contains(version) for entry, rng in ranges
-                ):
-                    continue
                 out.append(
                     Stranding(
                         package=name,
                         bundle=node.name,
-                        version=str(version) if version is not None else "",
+                        version=str(node.version) if node.version is not None else "",
                         openshift_from=older,
                         openshift_to=newer,
                     )

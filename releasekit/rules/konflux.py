@@ -19,7 +19,6 @@ __all__ = [
     "RULE_IDS",
     "FragmentFacts",
     "check_fragment",
-    "parse_openshift_folder",
 ]
 
 RULES: Final[dict[str, str]] = {
@@ -45,12 +44,6 @@ _BASE = re.compile(
 )
 _DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 _CSV_METADATA_MIN = (4, 17)
-
-
-def parse_openshift_folder(name: str) -> tuple[int, int] | None:
-    """``(4, 18)`` for ``v4.18``; None for anything else."""
-    match = _FOLDER.match(name)
-    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def _finding(
@@ -162,7 +155,8 @@ def _check_bundles(facts: FragmentFacts, version: tuple[int, int] | None) -> Ite
 def check_fragment(facts: FragmentFacts) -> tuple[Finding, ...]:
     """Every Konflux layout and content rule for one fragment."""
     findings: list[Finding] = []
-    version = parse_openshift_folder(facts.folder)
+    match = _FOLDER.match(facts.folder)
+    version = (int(match.group(1)), int(match.group(2))) if match else None
     if version is None:
         findings.append(
             _finding(
@@ -173,16 +167,16 @@ def check_fragment(facts: FragmentFacts) -> tuple[Finding, ...]:
             )
         )
     findings.extend(_check_containerfile(facts, version))
-    for package, name, path in facts.package_files:
-        if not package or name not in ("catalog.json", "catalog.yaml"):
-            findings.append(
-                _finding(
-                    "RK-KONFLUX-006",
-                    f"{path} is not <package>/catalog.json or <package>/catalog.yaml under the FBC root",
-                    path,
-                    "keep exactly one catalog.json (or .yaml) per package folder",
-                )
-            )
+    findings.extend(
+        _finding(
+            "RK-KONFLUX-006",
+            f"{path} is not <package>/catalog.json or <package>/catalog.yaml under the FBC root",
+            path,
+            "keep exactly one catalog.json (or .yaml) per package folder",
+        )
+        for package, name, path in facts.package_files
+        if not package or name not in ("catalog.json", "catalog.yaml")
+    )
     if not facts.config.packages:
         findings.append(
             _finding(

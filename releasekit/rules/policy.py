@@ -18,7 +18,6 @@ from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
-from releasekit.model.finding import make_finding as _f
 from releasekit.model.inventory import Inventory, Maturity, version_maturity
 from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import CrdPlacement, Release, Stream, openshift_order, operand_crds
@@ -227,29 +226,26 @@ def check_edges(
             continue
         stream = target[0]
         old, new = source[1], target[1]
-        out.extend(_api_change(old, new, edge, where, subject))
-        out.extend(_storage(stream, old, new, edge, inventories, where, subject))
+        _api_change(old, new, edge, where, subject, out)
+        _storage(stream, old, new, edge, inventories, where, subject, out)
     return tuple(out)
 
 
 def _api_change(
-    old: Release, new: Release, edge: UpgradeEdge, where: Location, subject: tuple[str, ...]
-) -> list[Finding]:
+    old: Release, new: Release, edge: UpgradeEdge, where: Location, subject: tuple[str, ...], out: Findings
+) -> None:
     a, b = old.owned_api, new.owned_api
     if a is None or b is None or (a.group == b.group and a.kind == b.kind):
-        return []
-    what = "API group" if a.group != b.group else "kind"
-    return [
-        _f(
-            RULE_API_CHANGE,
-            f"upgrade edge {_in(edge)} changes the owned {what}: {old.version} owns {a.kind} "
-            f"({a.group}/{a.version}), {new.version} owns {b.kind} ({b.group}/{b.version})",
-            where,
-            "OLM cannot migrate objects across an API group or kind change: remove the edge and document "
-            "the manual migration",
-            subject,
-        )
-    ]
+        return
+    out.add(
+        RULE_API_CHANGE,
+        f"upgrade edge {_in(edge)} changes the owned {'API group' if a.group != b.group else 'kind'}: "
+        f"{old.version} owns {a.kind} ({a.group}/{a.version}), {new.version} owns {b.kind} ({b.group}/{b.version})",
+        where,
+        "OLM cannot migrate objects across an API group or kind change: remove the edge and document "
+        "the manual migration",
+        subject,
+    )
 
 
 def _storage(
@@ -260,13 +256,13 @@ def _storage(
     inventories: Mapping[str, Inventory],
     where: Location,
     subject: tuple[str, ...],
-) -> list[Finding]:
+    out: Findings,
+) -> None:
     old_inv = inventories.get(old.upstream.inventory)
     new_inv = inventories.get(new.upstream.inventory)
     if old_inv is None or new_inv is None:
-        return []
+        return
     before = {c.name: c for c in operand_crds(stream, old_inv)}
-    out = Findings()
     migrated: list[str] = []
     for crd in operand_crds(stream, new_inv):
         previous = before.get(crd.name)
@@ -297,7 +293,6 @@ def _storage(
             subject,
             Severity.INFO,
         )
-    return out
 
 
 def check_policy(

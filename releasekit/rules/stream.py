@@ -109,18 +109,12 @@ def _check_minors(stream: Stream) -> list[Finding]:
                     "withdrawn one), or keep the release as deprecated",
                     (*subject, str(newest.version)),
                 )
-    for release in published:
-        same_minor = [
-            r
-            for r in published
-            if (r.version.major, r.version.minor) == (release.version.major, release.version.minor)
-            and r.version < release.version
-        ]
-        for older in same_minor:
+    for release in (r for r in published if r.owned_api is not None):
+        for older in published:
             if (
-                older.owned_api is not None
-                and release.owned_api is not None
-                and older.owned_api != release.owned_api
+                (older.version.major, older.version.minor) == (release.version.major, release.version.minor)
+                and older.version < release.version
+                and older.owned_api not in (None, release.owned_api)
             ):
                 out.add(
                     ids.RULE_API_IN_MINOR,
@@ -261,34 +255,30 @@ def _check_release(stream: Stream, release: Release, inventories: Mapping[str, I
             f"refer to {_wanted_inventory(release)} or correct the upstream pin",
             subject,
         )
-    out += _check_pin(release, inventory, subject)
+    _check_pin(release, inventory, subject, out)
     out += _check_gates(stream, release, inventory, subject)
     _check_apis(stream, inventory, subject, out)
     return out
 
 
-def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...]) -> list[Finding]:
+def _check_pin(release: Release, inventory: Inventory, subject: tuple[str, ...], out: Findings) -> None:
     """RK-STREAM-030: a release with a pin names the exact inventory of that pin, not another pin's."""
     up = release.upstream
     pins = {p for p in (up.describe, up.tag) if p}
     if inventory.source is not InventorySource.EXACT or not pins:
-        return []
+        return
     same = inventory.ref in pins or (inventory.describe or "") in pins
-    if up.commit:
-        same = same or inventory.commit.startswith(up.commit)
-    if same:
-        return []
-    return [
-        _f(
-            ids.RULE_INVENTORY_PIN,
-            f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
-            f"describes {inventory.pin} ({inventory.commit[:12]})",
-            up.origin.at(".inventory"),
-            f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
-            f"{up.describe or up.tag}` writes it)",
-            subject,
-        )
-    ]
+    if same or (up.commit and inventory.commit.startswith(up.commit)):
+        return
+    out.add(
+        ids.RULE_INVENTORY_PIN,
+        f"release {release.version} pins Kueue {' / '.join(sorted(pins))}, but inventory {inventory.name!r} "
+        f"describes {inventory.pin} ({inventory.commit[:12]})",
+        up.origin.at(".inventory"),
+        f"refer to {_wanted_inventory(release)} (`releasekit upstream import --repo KUEUE --ref "
+        f"{up.describe or up.tag}` writes it)",
+        subject,
+    )
 
 
 def _wanted_inventory(release: Release) -> str:
@@ -534,17 +524,11 @@ def _inherited_gates(stream: Stream, release: Release, source: Release, subject:
     """RK-STREAM-032: say which release's gates a release without ``featureGates`` keeps, and what they are."""
     settings = [f"{s.gate}={str(s.enabled).lower()}" for s in stream.release_gate_settings(release)]
     opt_in = [g.gate for g in stream.release_opt_in_gates(release)]
-    held = "; ".join(
-        part
-        for part in (
-            f"settings {', '.join(settings)}" if settings else "",
-            f"opt-in {', '.join(opt_in)}" if opt_in else "",
-        )
-        if part
-    )
+    held = [f"settings {', '.join(settings)}"] if settings else []
+    held += [f"opt-in {', '.join(opt_in)}"] if opt_in else []
     return _f(
         ids.RULE_GATES_INHERITED,
-        f"no featureGates: it keeps those of {source.version} ({held or 'none'})",
+        f"no featureGates: it keeps those of {source.version} ({'; '.join(held) or 'none'})",
         release.origin.at(".version"),
         "nothing to do if that is meant; write `featureGates: {}` for none, or the release's own",
         subject,

@@ -165,14 +165,11 @@ def check_catalog_blocking(
 def csv_max_openshift(annotations: Mapping[str, object]) -> list[object]:
     """The ``olm.maxOpenShiftVersion`` values in a CSV's ``olm.properties`` annotation (none when absent)."""
     text = annotations.get(ANNOTATION_OLM_PROPERTIES)
-    if not isinstance(text, str):
-        return []
     try:
-        items = jsontext.loads(text)
+        items = jsontext.loads(text) if isinstance(text, str) else []
     except ValueError:
-        return []
-    if not isinstance(items, list):
-        return []
+        items = []
+    items = items if isinstance(items, list) else []
     return [i.get("value") for i in items if isinstance(i, dict) and i.get("type") == PROP_MAX_OPENSHIFT]
 
 
