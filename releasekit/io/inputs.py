@@ -42,6 +42,7 @@ __all__ = [
     "read_input",
     "read_input_text",
     "screen_yaml",
+    "too_big",
     "walk_files",
 ]
 
@@ -155,8 +156,8 @@ def iter_input(
         st = check_regular(str(path), lst, root_real, links=links, what=what)
     except (InputError, SafetyLimitError) as exc:
         raise type(exc)(str(exc).replace(str(path), shown, 1)) from None
-    if max_bytes is not None:
-        _check_size(shown, st.st_size, max_bytes)
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise too_big(shown, st.st_size, max_bytes)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -180,15 +181,15 @@ def iter_input(
                 return
             size += len(data)
             if max_bytes is not None and size > max_bytes:
-                _check_size(shown, size, max_bytes)
+                raise too_big(shown, size, max_bytes)
             yield data
     finally:
         os.close(fd)
 
 
-def _check_size(shown: str, size: int, max_bytes: int) -> None:
-    if size > max_bytes:
-        raise SafetyLimitError(f"{shown}: {size:,} bytes is over the {max_bytes:,}-byte limit per file")
+def too_big(shown: str, size: int, limit: int) -> SafetyLimitError:
+    """The one refusal of a file of ``size`` bytes over ``limit``, whoever measured it."""
+    return SafetyLimitError(f"{shown}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
 def read_input_text(path: Path | str, **kwargs: object) -> str:
