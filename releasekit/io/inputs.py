@@ -23,7 +23,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.model import jsontext
@@ -106,30 +106,9 @@ def check_regular(
     return st
 
 
-def read_input(
-    path: Path | str,
-    *,
-    root: Path | str | None = None,
-    display: str | None = None,
-    links: bool = True,
-    max_bytes: int = MAX_FILE_BYTES,
-    what: str = "the input",
-) -> bytes:
-    """The bytes of one input file, under the policy in the module docstring.
-
-    Args:
-        path: the file.
-        root: the input root a symlink must stay inside (``None``: the file's own folder).
-        display: how messages name the file (default: ``path`` as given).
-        links: whether symlinks (inside ``root``) are followed at all.
-        max_bytes: the size limit.
-        what: how messages name the input root ("the catalog", "the templates folder").
-
-    Raises:
-        InputError: the file is missing, not a regular file, or cannot be read.
-        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
-    """
-    return b"".join(iter_input(path, root=root, display=display, links=links, max_bytes=max_bytes, what=what))
+def read_input(path: Path | str, **options: Any) -> bytes:
+    """The bytes of one input file: :func:`iter_input`'s chunks joined (``options`` as it takes them)."""
+    return b"".join(iter_input(path, **options))
 
 
 def iter_input(
@@ -142,9 +121,20 @@ def iter_input(
     what: str = "the input",
     chunk: int = 1 << 20,
 ) -> Iterator[bytes]:
-    """The bytes of one input file in chunks, under the same policy as :func:`read_input`.
+    """The bytes of one input file in chunks, under the policy in the module docstring.
 
-    ``max_bytes`` None reads a file of any size (a caller that streams it, such as a rendered index).
+    Args:
+        path: the file.
+        root: the input root a symlink must stay inside (``None``: the file's own folder).
+        display: how messages name the file (default: ``path`` as given).
+        links: whether symlinks (inside ``root``) are followed at all.
+        max_bytes: the size limit (``None``: any size, for a caller that streams the file).
+        what: how messages name the input root ("the catalog", "the templates folder").
+        chunk: the most bytes one chunk holds.
+
+    Raises:
+        InputError: the file is missing, not a regular file, or cannot be read.
+        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
     """
     shown = display if display is not None else str(path)
     try:
@@ -192,14 +182,14 @@ def too_big(shown: str, size: int, limit: int) -> SafetyLimitError:
     return SafetyLimitError(f"{shown}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
-def read_input_text(path: Path | str, **kwargs: object) -> str:
+def read_input_text(path: Path | str, **options: Any) -> str:
     """:func:`read_input`, decoded as UTF-8 (a byte order mark is dropped).
 
     Raises:
         InputError: as :func:`read_input`, or the bytes are not UTF-8 (naming the line).
     """
-    data = read_input(path, **kwargs)  # type: ignore[arg-type]
-    shown = str(kwargs.get("display") or path)
+    data = read_input(path, **options)
+    shown = str(options.get("display") or path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
