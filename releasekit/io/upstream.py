@@ -277,7 +277,7 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
         gates = parse_versioned_feature_list(text, source=f"{ref}:{FEATURE_LIST}")
     elif go is not None:
         text, features_file = go.read().decode("utf-8", "replace"), FEATURES_GO
-        gates = parse_kube_features(text, source=f"{ref}:{FEATURES_GO}")[1]
+        gates = parse_kube_features(text, source=f"{ref}:{FEATURES_GO}")
     else:
         raise UpstreamError(f"{ref}: neither {FEATURE_LIST} nor {FEATURES_GO} exists")
     tags = sorted(t.name for t in repo.tags if t.commit.hexsha == commit.hexsha)
