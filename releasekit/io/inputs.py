@@ -23,7 +23,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.model import jsontext
@@ -320,15 +320,8 @@ def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> b
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
-class YamlScreen(NamedTuple):
-    """What :func:`screen_yaml` found in a YAML file that passed it."""
-
-    forbidden: tuple[int, int] | None
-    """What :func:`forbidden_character` returns: ``(line, code point)`` of a character YAML forbids."""
-
-
-def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
-    """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
+def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """:func:`check_nesting`, then :func:`forbidden_character`'s answer, for YAML ``data`` in one pass.
 
     One ``translate`` keeps only brackets and forbidden ASCII (a short string); only a file it does not
     clear is measured exactly.
@@ -339,7 +332,7 @@ def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScr
     kept = data.translate(None, _SCREEN_DELETE)
     if _may_nest_deep(data, kept, yaml=True, limit=limit):
         check_nesting(data, display, yaml=True, limit=limit)
-    return YamlScreen(_first_forbidden(data, kept.translate(None, b"[]{}")))
+    return _first_forbidden(data, kept.translate(None, b"[]{}"))
 
 
 def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
