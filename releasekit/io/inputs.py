@@ -263,7 +263,7 @@ _ONE_KIND = bytes.maketrans(b"{}", b"[]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 
 
-def _bracket_depth_bound(data: bytes, limit: int) -> int:
+def _bracket_depth_bound(data: bytes) -> int:
     """An upper bound of the flow/JSON bracket nesting of ``data`` (exact when its brackets balance).
 
     Any opening bracket closed by any closing one (``[}`` too) counts as a pair, so one kind is enough:
@@ -271,10 +271,10 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
     """
     brackets = data.translate(_ONE_KIND, _NOT_BRACKETS)  # one pass over the bytes
     count = brackets.count(b"[")
-    if count <= limit // 2:
+    if count <= MAX_DEPTH // 2:
         return count
     passes = 0
-    while brackets and passes <= limit:
+    while brackets and passes <= MAX_DEPTH:
         fewer = brackets.replace(b"[]", b"")
         if len(fewer) == len(brackets):
             break
@@ -295,32 +295,32 @@ def _long_indent(data: bytes, columns: int) -> bool:
     return re.search(rb"\n[ \t?:-]{%d}" % columns, data) is not None
 
 
-def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """``(line, depth)`` where ``data`` first nests deeper than ``limit``, else ``None``.
+def nesting_depth(data: bytes, *, yaml: bool) -> tuple[int, int] | None:
+    """``(line, depth)`` where ``data`` first nests deeper than :data:`MAX_DEPTH`, else ``None``.
 
     A cheap bound (brackets, and the indentation a block collection needs: every block level starts at
     least one column further in or after one more ``- ``/``? `` indicator) clears ordinary files. Only a
     file it cannot clear is measured exactly: JSON by its brackets outside strings, YAML by PyYAML's event
     stream (libyaml's parser keeps its own stack, no recursion).
     """
-    if not _may_nest_deep(data, data, yaml=yaml, limit=limit):
+    if not _may_nest_deep(data, data, yaml=yaml):
         return None
     if not yaml:
-        if _bracket_depth_bound(_JSON_STRING.sub(b'""', data), limit) <= limit:  # brackets in strings only
+        if _bracket_depth_bound(_JSON_STRING.sub(b'""', data)) <= MAX_DEPTH:  # brackets in strings only
             return None
-        return jsontext.too_deep_at(data.decode("latin-1"), limit)  # a file this deep is hostile
-    return _yaml_event_depth(data, limit)
+        return jsontext.too_deep_at(data.decode("latin-1"), MAX_DEPTH)  # a file this deep is hostile
+    return _yaml_event_depth(data)
 
 
-def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> bool:
-    """Whether the cheap bounds allow nesting deeper than ``limit`` // 2 (``brackets``: ``data`` or its brackets)."""
-    return _bracket_depth_bound(brackets, limit) > limit // 2 or (yaml and _long_indent(data, limit // 4))
+def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool) -> bool:
+    """Whether the cheap bounds allow nesting deeper than half the limit (``brackets``: ``data`` or its brackets)."""
+    return _bracket_depth_bound(brackets) > MAX_DEPTH // 2 or (yaml and _long_indent(data, MAX_DEPTH // 4))
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
-def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
+def screen_yaml(data: bytes, display: str) -> tuple[int, int] | None:
     """:func:`check_nesting`, then :func:`forbidden_character`'s answer, for YAML ``data`` in one pass.
 
     One ``translate`` keeps only brackets and forbidden ASCII (a short string); only a file it does not
@@ -330,12 +330,12 @@ def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> tuple[i
         SafetyLimitError: as :func:`check_nesting`.
     """
     kept = data.translate(None, _SCREEN_DELETE)
-    if _may_nest_deep(data, kept, yaml=True, limit=limit):
-        check_nesting(data, display, yaml=True, limit=limit)
+    if _may_nest_deep(data, kept, yaml=True):
+        check_nesting(data, display, yaml=True)
     return _first_forbidden(data, kept.translate(None, b"[]{}"))
 
 
-def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
+def _yaml_event_depth(data: bytes) -> tuple[int, int] | None:
     import yaml as pyyaml
 
     loader: type = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
@@ -344,33 +344,30 @@ def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
         for event in pyyaml.parse(data, Loader=loader):
             if isinstance(event, pyyaml.CollectionStartEvent):
                 depth += 1
-                if depth > limit:
+                if depth > MAX_DEPTH:
                     return (event.start_mark.line + 1 if event.start_mark else 1), depth
             elif isinstance(event, pyyaml.CollectionEndEvent):
                 depth -= 1
     except pyyaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         if "nesting depth" in str(exc.problem or ""):  # libyaml's own limit (1,000) is deeper than ours
-            return (mark.line + 1 if mark else 1), limit + 1
+            return (mark.line + 1 if mark else 1), MAX_DEPTH + 1
         return None  # not YAML: the parser that runs next reports it
     except pyyaml.YAMLError:
         return None
     return None
 
 
-def check_nesting(
-    data: bytes, display: str, *, yaml: bool, first_line: int = 1, limit: int = MAX_DEPTH
-) -> None:
-    """Refuse ``data`` when it nests deeper than ``limit`` (see :func:`nesting_depth`).
+def check_nesting(data: bytes, display: str, *, yaml: bool) -> None:
+    """Refuse ``data`` when it nests deeper than :data:`MAX_DEPTH` (see :func:`nesting_depth`).
 
     Raises:
         SafetyLimitError: ``display:line: nested deeper than N levels``.
     """
-    found = nesting_depth(data, yaml=yaml, limit=limit)
+    found = nesting_depth(data, yaml=yaml)
     if found is not None:
-        line, _depth = found
         raise SafetyLimitError(
-            f"{display}:{first_line + line - 1}: nested deeper than {limit} levels; refusing to parse it"
+            f"{display}:{found[0]}: nested deeper than {MAX_DEPTH} levels; refusing to parse it"
         )
 
 
