@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
-from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision, trust_hint
+from releasekit.io.gitcmd import git_reason, resolve_revision, trust_hint
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, too_big, walk_files
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
@@ -475,9 +475,9 @@ def is_shallow(folder: Path) -> bool:
 
 
 def committed_files(
-    folder: Path, rev: str = "HEAD", *, max_file_bytes: int = MAX_FILE_BYTES
+    folder: Path, *, max_file_bytes: int = MAX_FILE_BYTES
 ) -> tuple[dict[PurePosixPath, FileRef], str] | None:
-    """The files under ``folder`` as committed at ``rev``, keyed relative to it, and a label (``HEAD 1a2b3c``).
+    """The files under ``folder`` as committed at ``HEAD``, keyed relative to it, and a label (``HEAD 1a2b3c``).
 
     None when ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and
     submodules are left out (never a catalog file). Each file is measured (``ls-tree -l``) before it is
@@ -487,12 +487,11 @@ def committed_files(
         InputError: git is missing or refuses the repository (another user's, corrupt), or lacks a file.
         SafetyLimitError: a file over ``max_file_bytes``.
     """
-    check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
     top = _git_top(start)
     if top is None:
         return None
-    head = _run(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    head = _run(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     stderr = head.stderr.decode("utf-8", "replace")
     if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
         return None  # no commit yet, or a ``.git`` git does not take for a repository
@@ -501,10 +500,10 @@ def committed_files(
         fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
         raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    tree = _tree(top, rev, rev, (str(rel),), max_file_bytes)
+    tree = _tree(top, "HEAD", "HEAD", (str(rel),), max_file_bytes)
     files: dict[PurePosixPath, FileRef] = {}
     for path, ref in tree.files.items():
-        size, where = tree.sizes[path], f"{rev}:{printable(str(path))}"
+        size, where = tree.sizes[path], f"HEAD:{printable(str(path))}"
         if size is not None and size > max_file_bytes:
             raise too_big(where, size, max_file_bytes)
         if size is None:  # git lacks the object: the working tree may still hold the committed bytes
@@ -515,4 +514,4 @@ def committed_files(
             if ref.sha != tree.files[path].sha:
                 raise _missing(where, tree.files[path].sha)
         files[path.relative_to(rel)] = ref
-    return files, f"{rev} {head.stdout.decode().strip()[:12]}"
+    return files, f"HEAD {head.stdout.decode().strip()[:12]}"

@@ -379,7 +379,6 @@ def walk_files(
     *,
     links: bool = True,
     what: str = "the input",
-    max_depth: int = MAX_WALK_DEPTH,
     skip_hidden: bool = False,
 ) -> list[Path]:
     """Every regular file under ``root`` in sorted order, under the policy.
@@ -389,7 +388,7 @@ def walk_files(
     Raises:
         InputError: ``root`` is not a folder, or an entry is a FIFO, socket or device.
         SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or folders nested deeper
-            than ``max_depth``.
+            than :data:`MAX_WALK_DEPTH`.
     """
     if not root.is_dir():
         raise InputError(f"{root}: not a folder")
@@ -398,8 +397,10 @@ def walk_files(
     pending: list[tuple[Path, int]] = [(root, 0)]
     while pending:
         folder, depth = pending.pop()
-        if depth > max_depth:
-            raise SafetyLimitError(f"{folder}: folders nested deeper than {max_depth} levels; refusing them")
+        if depth > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{folder}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
