@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError
-from releasekit.io.inputs import MAX_FILE_BYTES, inside, read_input
+from releasekit.io.inputs import inside, read_input
 
 __all__ = [
     "MARKER",
@@ -241,17 +241,17 @@ def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
     return st.st_size == len(data) and read_input(path, links=False, max_bytes=len(data)) == data
 
 
-def read_generated(root: Path, rel: PurePosixPath, limit: int = MAX_FILE_BYTES) -> bytes | None:
+def read_generated(root: Path, rel: PurePosixPath) -> bytes | None:
     """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent).
 
     They are read as a write would go: through real folders only, never a link, FIFO or device.
 
     Raises:
-        SafetyLimitError, InputError: as :func:`target_stat` refuses the path, or a file over ``limit``.
+        SafetyLimitError, InputError: as :func:`target_stat` refuses the path, or a file over the limit.
     """
     if target_stat(root, _safe_relative(rel)) is None:
         return None
-    return read_input(root / rel, links=False, max_bytes=limit)
+    return read_input(root / rel, links=False)
 
 
 def plan_writes(
@@ -462,7 +462,7 @@ def _keep(source: Path, dest: Path) -> None:
         shutil.copy2(source, dest, follow_symlinks=False)
 
 
-def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool = True) -> None:
+def write_files(root: Path, files: Mapping[PurePosixPath, bytes]) -> None:
     """Write ``files`` under ``root`` file by file (``writes: files``); nothing else is touched or removed.
 
     Every target is checked first (:func:`plan_writes`): nothing is written when one is refused. The
@@ -478,7 +478,7 @@ def write_files(root: Path, files: Mapping[PurePosixPath, bytes], *, lock: bool 
         raise SafetyLimitError(f"{root}: is not a folder (or is a symbolic link); refusing to write into it")
     with writing(root):
         root.mkdir(parents=True, exist_ok=True)
-    with output_lock(root, inside=True) if lock else contextlib.nullcontext():
+    with output_lock(root, inside=True):
         listed = written_files(root)
         todo = plan_writes(root, files, listed)
         for rel in todo:  # a read-only tree is refused before the first write, not half way

@@ -29,6 +29,7 @@ from pathlib import PurePosixPath
 import pathspec
 
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
+from releasekit.io.config import CONFIG_FILE, RULE_CONFIG
 from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
 from releasekit.io.gitrev import RepoTree
 from releasekit.io.streams import parse_document
@@ -52,7 +53,6 @@ __all__ = [
     "read_repo_config",
 ]
 
-CONFIG_FILE = "releasekit.yaml"
 FBC_SCHEMAS = frozenset({"olm.package", "olm.channel", "olm.bundle", "olm.deprecations"})
 TEMPLATE_SCHEMAS = frozenset({"olm.semver", "olm.template.basic", "olm.template.substitutes"})
 CANDIDATE_SUFFIXES = (".json", ".yaml", ".yml")
@@ -108,7 +108,7 @@ def read_repo_config(tree: RepoTree) -> RepoConfig:
     doc = parse_document(text, CONFIG_FILE, "releasekit.schema.json", problems)
     if doc is None:
         hint = "see README.md (releasekit.yaml)"
-        return RepoConfig(findings=tuple(replace(f, rule="RK-STREAM-040", hint=hint) for f in problems))
+        return RepoConfig(findings=tuple(replace(f, rule=RULE_CONFIG, hint=hint) for f in problems))
     section = doc.data.get("catalogRepository") or {}
     roots = tuple(
         (str(item["path"]).rstrip("/") or ".", item.get("openshift")) for item in section.get("roots") or ()

@@ -781,7 +781,7 @@ def load_catalog_text(
     if is_json:
         inputs.check_nesting(data, file, yaml=False)
         docs = ((value, line) for value, line, _, _ in _json_docs(text, file, findings))
-    elif (forbidden := inputs.screen_yaml(data, file).forbidden) is not None:
+    elif (forbidden := inputs.screen_yaml(data, file)) is not None:
         line, code = forbidden  # opm's reader stops there; yaml-rs would drop the rest
         message = f"invalid YAML: control characters are not allowed (U+{code:04X})"
         hint = "remove the character; YAML text may not hold NUL or other control characters"

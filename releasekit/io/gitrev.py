@@ -29,8 +29,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
-from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision, trust_hint
-from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, walk_files
+from releasekit.io.gitcmd import git_reason, resolve_revision, trust_hint
+from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, too_big, walk_files
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
 __all__ = [
@@ -64,6 +64,7 @@ MAX_MATERIALISED_BYTES = 256 * 1024 * 1024
 """Most bytes ``streams/`` and ``bundle-templates/`` may hold together at a revision (they are written out)."""
 
 _SYMLINK_MODE = "120000"
+_NO_GIT = "git not found: releasekit needs it to read a repository (install git)"
 
 
 def blob_id(data: bytes) -> str:
@@ -175,10 +176,15 @@ def branch_point(repo: Any, base: Any, head: Any | None) -> Any:
 # ------------------------------------------------------------------------------ a revision's tree
 
 
-def _safe_parts(path: str) -> PurePosixPath:
+def _safe_parts(path: str, where: str = "") -> PurePosixPath:
+    """``path`` from git, refused when it leaves the repository or nests too deep (named ``where:path``)."""
     rel = PurePosixPath(path)
     if rel.is_absolute() or any(part in ("", ".", "..") for part in rel.parts):
         raise SafetyLimitError(f"refusing path {printable(path)!r} from git: it leaves the repository")
+    if len(rel.parts) > MAX_WALK_DEPTH + 1:
+        raise SafetyLimitError(
+            f"{where}{printable(str(rel))}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+        )
     return rel
 
 
@@ -186,10 +192,6 @@ def _missing(where: str, sha: str) -> InputError:
     return InputError(
         f"{where}: git does not have object {sha[:12]} (a shallow or damaged clone); fetch the revision in full"
     )
-
-
-def _too_big(where: str, size: int, limit: int) -> SafetyLimitError:
-    return SafetyLimitError(f"{where}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
 def _refuse(error: Exception) -> bytes:
@@ -214,9 +216,7 @@ class _Objects:
                     stderr=subprocess.DEVNULL,
                 )
             except FileNotFoundError:
-                raise InputError(
-                    "git not found: releasekit needs it to read a repository (install git)"
-                ) from None
+                raise InputError(_NO_GIT) from None
             weakref.finalize(self, _end, self.proc)
         stdin, stdout = self.proc.stdin, self.proc.stdout
         if stdin is None or stdout is None or "\n" in spec:
@@ -251,7 +251,9 @@ def _read_blob(objects: _Objects, sha: str, where: str) -> bytes:
     return data
 
 
-def _tree(top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes: int) -> RepoTree:
+def _tree(
+    top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes: int, label: str = ""
+) -> RepoTree:
     """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand.
 
     Raises:
@@ -277,23 +279,19 @@ def _tree(top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes
         if not raw:
             continue
         mode, kind, sha, size = meta.decode("ascii").split()
-        path = _safe_parts(raw.decode("utf-8", "surrogateescape"))
+        path = _safe_parts(raw.decode("utf-8", "surrogateescape"), f"{name}:")
         if wanted and not any(path.parts[: len(w)] == w for w in wanted):
             continue  # the pathspec also matched a sibling's prefix
         where = f"{name}:{printable(str(path))}"
-        if len(path.parts) > MAX_WALK_DEPTH + 1:
-            raise SafetyLimitError(
-                f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
-            )
         if mode == _SYMLINK_MODE or kind != "blob":
             special[path] = "a symbolic link" if mode == _SYMLINK_MODE else "a submodule"
             continue
         sizes[path] = measured = int(size) if size.isdigit() else None  # "-": git has not the object
         if measured is not None and measured > max_file_bytes:
-            files[path] = FileRef(sha=sha, reader=partial(_refuse, _too_big(where, measured, max_file_bytes)))
+            files[path] = FileRef(sha=sha, reader=partial(_refuse, too_big(where, measured, max_file_bytes)))
         else:
             files[path] = FileRef(sha=sha, reader=partial(_read_blob, objects, sha, where))
-    return RepoTree(label=name, files=files, sizes=sizes, special=special)
+    return RepoTree(label=label or name, files=files, sizes=sizes, special=special)
 
 
 def list_revision(
@@ -312,8 +310,7 @@ def list_revision(
     """
     name = printable(rev or commit.hexsha[:12])
     top = Path(commit.repo.working_tree_dir or commit.repo.git_dir)
-    tree = _tree(top, commit.hexsha, name, paths, max_file_bytes)
-    return RepoTree(label=label or name, files=tree.files, sizes=tree.sizes, special=tree.special)
+    return _tree(top, commit.hexsha, name, paths, max_file_bytes, label)
 
 
 def snapshot_commit(
@@ -353,7 +350,7 @@ def snapshot_commit(
         if size is None:
             raise _missing(where, tree.files[path].sha)
         if size > max_file_bytes:
-            raise _too_big(where, size, max_file_bytes)
+            raise too_big(where, size, max_file_bytes)
         if path.parts[0] in MATERIALISED:
             total += size
             if total > max_total_bytes:
@@ -427,10 +424,6 @@ def list_worktree(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES) -> RepoTr
     for name in sorted({name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name}):
         rel = _safe_parts(name)
         where = printable(str(rel))
-        if len(rel.parts) > MAX_WALK_DEPTH + 1:
-            raise SafetyLimitError(
-                f"{where}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
-            )
         path = root.joinpath(*rel.parts)
         try:
             st = path.lstat()
@@ -464,7 +457,7 @@ def _run(top: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(["git", "-C", str(top), *args], capture_output=True, check=False, timeout=120)
     except FileNotFoundError:
-        raise InputError("git not found: releasekit needs it to read a repository (install git)") from None
+        raise InputError(_NO_GIT) from None
     except subprocess.TimeoutExpired:
         raise InputError(f"{top}: git did not answer within 120 s") from None
 
@@ -482,9 +475,9 @@ def is_shallow(folder: Path) -> bool:
 
 
 def committed_files(
-    folder: Path, rev: str = "HEAD", *, max_file_bytes: int = MAX_FILE_BYTES
+    folder: Path, *, max_file_bytes: int = MAX_FILE_BYTES
 ) -> tuple[dict[PurePosixPath, FileRef], str] | None:
-    """The files under ``folder`` as committed at ``rev``, keyed relative to it, and a label (``HEAD 1a2b3c``).
+    """The files under ``folder`` as committed at ``HEAD``, keyed relative to it, and a label (``HEAD 1a2b3c``).
 
     None when ``folder`` is in no git work tree or the repository has no commit yet. Symbolic links and
     submodules are left out (never a catalog file). Each file is measured (``ls-tree -l``) before it is
@@ -494,12 +487,11 @@ def committed_files(
         InputError: git is missing or refuses the repository (another user's, corrupt), or lacks a file.
         SafetyLimitError: a file over ``max_file_bytes``.
     """
-    check_revision(rev, "revision")
     start = Path(os.path.realpath(folder.absolute()))
     top = _git_top(start)
     if top is None:
         return None
-    head = _run(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    head = _run(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     stderr = head.stderr.decode("utf-8", "replace")
     if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
         return None  # no commit yet, or a ``.git`` git does not take for a repository
@@ -508,12 +500,12 @@ def committed_files(
         fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
         raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
     rel = PurePosixPath(start.relative_to(top).as_posix())
-    tree = _tree(top, rev, rev, (str(rel),), max_file_bytes)
+    tree = _tree(top, "HEAD", "HEAD", (str(rel),), max_file_bytes)
     files: dict[PurePosixPath, FileRef] = {}
     for path, ref in tree.files.items():
-        size, where = tree.sizes[path], f"{rev}:{printable(str(path))}"
+        size, where = tree.sizes[path], f"HEAD:{printable(str(path))}"
         if size is not None and size > max_file_bytes:
-            raise _too_big(where, size, max_file_bytes)
+            raise too_big(where, size, max_file_bytes)
         if size is None:  # git lacks the object: the working tree may still hold the committed bytes
             try:
                 ref = _eager(top.joinpath(*path.parts))
@@ -522,4 +514,4 @@ def committed_files(
             if ref.sha != tree.files[path].sha:
                 raise _missing(where, tree.files[path].sha)
         files[path.relative_to(rel)] = ref
-    return files, f"{rev} {head.stdout.decode().strip()[:12]}"
+    return files, f"HEAD {head.stdout.decode().strip()[:12]}"

@@ -13,30 +13,17 @@ generates ``versioned_feature_list.yaml``: :func:`parse_versioned_feature_list` 
 from __future__ import annotations
 
 import bisect
-import enum
 import re
 
 from releasekit.errors import UpstreamError
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
 from releasekit.model.inventory import FeatureGate, GateStage
 
-__all__ = [
-    "FeatureFileFormat",
-    "GoFeaturesError",
-    "parse_kube_features",
-    "parse_versioned_feature_list",
-]
+__all__ = ["GoFeaturesError", "parse_kube_features", "parse_versioned_feature_list"]
 
 
 class GoFeaturesError(UpstreamError):
     """A gate file that cannot be understood (named with its line)."""
-
-
-class FeatureFileFormat(enum.StrEnum):
-    """The Go gate formats (see the module docstring)."""
-
-    FLAT = "flat"
-    VERSIONED = "versioned"
 
 
 _NOISE = re.compile(r'//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?|"(?:[^"\\\n]|\\.)*"|`[^`]*`')
@@ -47,7 +34,6 @@ _BODY = re.compile(r"(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}")
 _ENTRY = re.compile(r'[\s,]*([\w.]+|"[^"\n]*")\s*:\s*(?:[\w.]+\s*)?\{((?:[^{}]|\{[^{}]*\})*)\}')
 _SPEC = re.compile(r"\{([^{}]*)\}")
 """Linear by construction: each alternative starts with a character no other alternative of it can."""
-_SPEC_TYPES = {"FeatureSpec": FeatureFileFormat.FLAT, "VersionedSpecs": FeatureFileFormat.VERSIONED}
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -96,10 +82,8 @@ def _spec(body: str, at: str, gate: str) -> FeatureGate:
     )
 
 
-def parse_kube_features(
-    text: str, *, source: str = "kube_features.go"
-) -> tuple[FeatureFileFormat, tuple[FeatureGate, ...]]:
-    """Parse the gate maps of a ``kube_features.go``; return its format and the gates sorted by name.
+def parse_kube_features(text: str, *, source: str = "kube_features.go") -> tuple[FeatureGate, ...]:
+    """Parse the gate maps of a ``kube_features.go`` (either format); return the gates sorted by name.
 
     Raises:
         GoFeaturesError: no gate map, a malformed literal, a gate declared twice (with both lines).
@@ -112,10 +96,9 @@ def parse_kube_features(
 
     constants = {m.group(1): text[m.start(2) : m.end(2)] for m in _CONST_RE.finditer(code)}
     gates: dict[str, tuple[FeatureGate, str]] = {}
-    formats: set[FeatureFileFormat] = set()
-    for found in _MAP.finditer(code):
-        fmt = _SPEC_TYPES[found.group(1)]
-        formats.add(fmt)
+    maps = list(_MAP.finditer(code))
+    for found in maps:
+        flat = found.group(1) == "FeatureSpec"
         body = _BODY.match(code, found.end())
         if body is None:
             raise GoFeaturesError(f"{at(found.end())}: unclosed '{{' (or literals nested too deep)")
@@ -123,20 +106,19 @@ def parse_kube_features(
         while entry := _ENTRY.match(code, pos, end):
             name = _gate_name(text[entry.start(1) : entry.end(1)], constants)
             where, inner, pos = at(entry.start(1)), entry.group(2), entry.end()
-            specs = [inner] if fmt is FeatureFileFormat.FLAT else _SPEC.findall(inner)
-            if not specs or (fmt is FeatureFileFormat.VERSIONED and _SPEC.sub("", inner).strip(" \t\n,")):
+            specs = [inner] if flat else _SPEC.findall(inner)
+            if not specs or (not flat and _SPEC.sub("", inner).strip(" \t\n,")):
                 raise GoFeaturesError(f"{where}: gate {name!r}: expected a list of versioned specs")
             if name in gates:
                 raise GoFeaturesError(f"{where}: gate {name!r} is declared twice (first at {gates[name][1]})")
             gates[name] = (_spec(specs[-1], where, name), where)
         if code[pos:end].strip(" \t\n,"):
             raise GoFeaturesError(f"{at(pos)}: expected 'Gate: {{...}}' entries in the gate map")
-    if not formats:
+    if not maps:
         raise GoFeaturesError(
             f"{source}: no map[featuregate.Feature]featuregate.FeatureSpec or VersionedSpecs literal found"
         )
-    fmt = FeatureFileFormat.VERSIONED if FeatureFileFormat.VERSIONED in formats else FeatureFileFormat.FLAT
-    return fmt, tuple(gates[name][0] for name in sorted(gates))
+    return tuple(gates[name][0] for name in sorted(gates))
 
 
 def parse_versioned_feature_list(

@@ -23,7 +23,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.model import jsontext
@@ -42,6 +42,7 @@ __all__ = [
     "read_input",
     "read_input_text",
     "screen_yaml",
+    "too_big",
     "walk_files",
 ]
 
@@ -105,30 +106,9 @@ def check_regular(
     return st
 
 
-def read_input(
-    path: Path | str,
-    *,
-    root: Path | str | None = None,
-    display: str | None = None,
-    links: bool = True,
-    max_bytes: int = MAX_FILE_BYTES,
-    what: str = "the input",
-) -> bytes:
-    """The bytes of one input file, under the policy in the module docstring.
-
-    Args:
-        path: the file.
-        root: the input root a symlink must stay inside (``None``: the file's own folder).
-        display: how messages name the file (default: ``path`` as given).
-        links: whether symlinks (inside ``root``) are followed at all.
-        max_bytes: the size limit.
-        what: how messages name the input root ("the catalog", "the templates folder").
-
-    Raises:
-        InputError: the file is missing, not a regular file, or cannot be read.
-        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
-    """
-    return b"".join(iter_input(path, root=root, display=display, links=links, max_bytes=max_bytes, what=what))
+def read_input(path: Path | str, **options: Any) -> bytes:
+    """The bytes of one input file: :func:`iter_input`'s chunks joined (``options`` as it takes them)."""
+    return b"".join(iter_input(path, **options))
 
 
 def iter_input(
@@ -141,9 +121,20 @@ def iter_input(
     what: str = "the input",
     chunk: int = 1 << 20,
 ) -> Iterator[bytes]:
-    """The bytes of one input file in chunks, under the same policy as :func:`read_input`.
+    """The bytes of one input file in chunks, under the policy in the module docstring.
 
-    ``max_bytes`` None reads a file of any size (a caller that streams it, such as a rendered index).
+    Args:
+        path: the file.
+        root: the input root a symlink must stay inside (``None``: the file's own folder).
+        display: how messages name the file (default: ``path`` as given).
+        links: whether symlinks (inside ``root``) are followed at all.
+        max_bytes: the size limit (``None``: any size, for a caller that streams the file).
+        what: how messages name the input root ("the catalog", "the templates folder").
+        chunk: the most bytes one chunk holds.
+
+    Raises:
+        InputError: the file is missing, not a regular file, or cannot be read.
+        SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or a file over the limit.
     """
     shown = display if display is not None else str(path)
     try:
@@ -155,8 +146,8 @@ def iter_input(
         st = check_regular(str(path), lst, root_real, links=links, what=what)
     except (InputError, SafetyLimitError) as exc:
         raise type(exc)(str(exc).replace(str(path), shown, 1)) from None
-    if max_bytes is not None:
-        _check_size(shown, st.st_size, max_bytes)
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise too_big(shown, st.st_size, max_bytes)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -180,25 +171,25 @@ def iter_input(
                 return
             size += len(data)
             if max_bytes is not None and size > max_bytes:
-                _check_size(shown, size, max_bytes)
+                raise too_big(shown, size, max_bytes)
             yield data
     finally:
         os.close(fd)
 
 
-def _check_size(shown: str, size: int, max_bytes: int) -> None:
-    if size > max_bytes:
-        raise SafetyLimitError(f"{shown}: {size:,} bytes is over the {max_bytes:,}-byte limit per file")
+def too_big(shown: str, size: int, limit: int) -> SafetyLimitError:
+    """The one refusal of a file of ``size`` bytes over ``limit``, whoever measured it."""
+    return SafetyLimitError(f"{shown}: {size:,} bytes is over the {limit:,}-byte limit per file")
 
 
-def read_input_text(path: Path | str, **kwargs: object) -> str:
+def read_input_text(path: Path | str, **options: Any) -> str:
     """:func:`read_input`, decoded as UTF-8 (a byte order mark is dropped).
 
     Raises:
         InputError: as :func:`read_input`, or the bytes are not UTF-8 (naming the line).
     """
-    data = read_input(path, **kwargs)  # type: ignore[arg-type]
-    shown = str(kwargs.get("display") or path)
+    data = read_input(path, **options)
+    shown = str(options.get("display") or path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -272,7 +263,7 @@ _ONE_KIND = bytes.maketrans(b"{}", b"[]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 
 
-def _bracket_depth_bound(data: bytes, limit: int) -> int:
+def _bracket_depth_bound(data: bytes) -> int:
     """An upper bound of the flow/JSON bracket nesting of ``data`` (exact when its brackets balance).
 
     Any opening bracket closed by any closing one (``[}`` too) counts as a pair, so one kind is enough:
@@ -280,10 +271,10 @@ def _bracket_depth_bound(data: bytes, limit: int) -> int:
     """
     brackets = data.translate(_ONE_KIND, _NOT_BRACKETS)  # one pass over the bytes
     count = brackets.count(b"[")
-    if count <= limit // 2:
+    if count <= MAX_DEPTH // 2:
         return count
     passes = 0
-    while brackets and passes <= limit:
+    while brackets and passes <= MAX_DEPTH:
         fewer = brackets.replace(b"[]", b"")
         if len(fewer) == len(brackets):
             break
@@ -304,40 +295,33 @@ def _long_indent(data: bytes, columns: int) -> bool:
     return re.search(rb"\n[ \t?:-]{%d}" % columns, data) is not None
 
 
-def nesting_depth(data: bytes, *, yaml: bool, limit: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """``(line, depth)`` where ``data`` first nests deeper than ``limit``, else ``None``.
+def nesting_depth(data: bytes, *, yaml: bool) -> tuple[int, int] | None:
+    """``(line, depth)`` where ``data`` first nests deeper than :data:`MAX_DEPTH`, else ``None``.
 
     A cheap bound (brackets, and the indentation a block collection needs: every block level starts at
     least one column further in or after one more ``- ``/``? `` indicator) clears ordinary files. Only a
     file it cannot clear is measured exactly: JSON by its brackets outside strings, YAML by PyYAML's event
     stream (libyaml's parser keeps its own stack, no recursion).
     """
-    if not _may_nest_deep(data, data, yaml=yaml, limit=limit):
+    if not _may_nest_deep(data, data, yaml=yaml):
         return None
     if not yaml:
-        if _bracket_depth_bound(_JSON_STRING.sub(b'""', data), limit) <= limit:  # brackets in strings only
+        if _bracket_depth_bound(_JSON_STRING.sub(b'""', data)) <= MAX_DEPTH:  # brackets in strings only
             return None
-        return jsontext.too_deep_at(data.decode("latin-1"), limit)  # a file this deep is hostile
-    return _yaml_event_depth(data, limit)
+        return jsontext.too_deep_at(data.decode("latin-1"), MAX_DEPTH)  # a file this deep is hostile
+    return _yaml_event_depth(data)
 
 
-def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool, limit: int) -> bool:
-    """Whether the cheap bounds allow nesting deeper than ``limit`` // 2 (``brackets``: ``data`` or its brackets)."""
-    return _bracket_depth_bound(brackets, limit) > limit // 2 or (yaml and _long_indent(data, limit // 4))
+def _may_nest_deep(data: bytes, brackets: bytes, *, yaml: bool) -> bool:
+    """Whether the cheap bounds allow nesting deeper than half the limit (``brackets``: ``data`` or its brackets)."""
+    return _bracket_depth_bound(brackets) > MAX_DEPTH // 2 or (yaml and _long_indent(data, MAX_DEPTH // 4))
 
 
 _SCREEN_DELETE = bytes(b for b in _ASCII_ALLOWED if b not in b"[]{}")
 
 
-class YamlScreen(NamedTuple):
-    """What :func:`screen_yaml` found in a YAML file that passed it."""
-
-    forbidden: tuple[int, int] | None
-    """What :func:`forbidden_character` returns: ``(line, code point)`` of a character YAML forbids."""
-
-
-def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScreen:
-    """:func:`check_nesting` and :func:`forbidden_character` for YAML ``data`` in one pass over the bytes.
+def screen_yaml(data: bytes, display: str) -> tuple[int, int] | None:
+    """:func:`check_nesting`, then :func:`forbidden_character`'s answer, for YAML ``data`` in one pass.
 
     One ``translate`` keeps only brackets and forbidden ASCII (a short string); only a file it does not
     clear is measured exactly.
@@ -346,12 +330,12 @@ def screen_yaml(data: bytes, display: str, *, limit: int = MAX_DEPTH) -> YamlScr
         SafetyLimitError: as :func:`check_nesting`.
     """
     kept = data.translate(None, _SCREEN_DELETE)
-    if _may_nest_deep(data, kept, yaml=True, limit=limit):
-        check_nesting(data, display, yaml=True, limit=limit)
-    return YamlScreen(_first_forbidden(data, kept.translate(None, b"[]{}")))
+    if _may_nest_deep(data, kept, yaml=True):
+        check_nesting(data, display, yaml=True)
+    return _first_forbidden(data, kept.translate(None, b"[]{}"))
 
 
-def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
+def _yaml_event_depth(data: bytes) -> tuple[int, int] | None:
     import yaml as pyyaml
 
     loader: type = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
@@ -360,33 +344,30 @@ def _yaml_event_depth(data: bytes, limit: int) -> tuple[int, int] | None:
         for event in pyyaml.parse(data, Loader=loader):
             if isinstance(event, pyyaml.CollectionStartEvent):
                 depth += 1
-                if depth > limit:
+                if depth > MAX_DEPTH:
                     return (event.start_mark.line + 1 if event.start_mark else 1), depth
             elif isinstance(event, pyyaml.CollectionEndEvent):
                 depth -= 1
     except pyyaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         if "nesting depth" in str(exc.problem or ""):  # libyaml's own limit (1,000) is deeper than ours
-            return (mark.line + 1 if mark else 1), limit + 1
+            return (mark.line + 1 if mark else 1), MAX_DEPTH + 1
         return None  # not YAML: the parser that runs next reports it
     except pyyaml.YAMLError:
         return None
     return None
 
 
-def check_nesting(
-    data: bytes, display: str, *, yaml: bool, first_line: int = 1, limit: int = MAX_DEPTH
-) -> None:
-    """Refuse ``data`` when it nests deeper than ``limit`` (see :func:`nesting_depth`).
+def check_nesting(data: bytes, display: str, *, yaml: bool) -> None:
+    """Refuse ``data`` when it nests deeper than :data:`MAX_DEPTH` (see :func:`nesting_depth`).
 
     Raises:
         SafetyLimitError: ``display:line: nested deeper than N levels``.
     """
-    found = nesting_depth(data, yaml=yaml, limit=limit)
+    found = nesting_depth(data, yaml=yaml)
     if found is not None:
-        line, _depth = found
         raise SafetyLimitError(
-            f"{display}:{first_line + line - 1}: nested deeper than {limit} levels; refusing to parse it"
+            f"{display}:{found[0]}: nested deeper than {MAX_DEPTH} levels; refusing to parse it"
         )
 
 
@@ -398,7 +379,6 @@ def walk_files(
     *,
     links: bool = True,
     what: str = "the input",
-    max_depth: int = MAX_WALK_DEPTH,
     skip_hidden: bool = False,
 ) -> list[Path]:
     """Every regular file under ``root`` in sorted order, under the policy.
@@ -408,7 +388,7 @@ def walk_files(
     Raises:
         InputError: ``root`` is not a folder, or an entry is a FIFO, socket or device.
         SafetyLimitError: a symlink leaving ``root`` (or any, without ``links``), or folders nested deeper
-            than ``max_depth``.
+            than :data:`MAX_WALK_DEPTH`.
     """
     if not root.is_dir():
         raise InputError(f"{root}: not a folder")
@@ -417,8 +397,10 @@ def walk_files(
     pending: list[tuple[Path, int]] = [(root, 0)]
     while pending:
         folder, depth = pending.pop()
-        if depth > max_depth:
-            raise SafetyLimitError(f"{folder}: folders nested deeper than {max_depth} levels; refusing them")
+        if depth > MAX_WALK_DEPTH:
+            raise SafetyLimitError(
+                f"{folder}: folders nested deeper than {MAX_WALK_DEPTH} levels; refusing them"
+            )
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda e: e.name)

@@ -39,15 +39,15 @@ _HEADER = (
 )
 
 
-def render_record(record: Mapping[str, Any], *, max_chars: int = MAX_RECORD_BYTES) -> str:
+def render_record(record: Mapping[str, Any]) -> str:
     """A record document (:func:`releasekit.plan.operator_record.make_record`) as deterministic block YAML.
 
     Raises:
-        SafetyLimitError: the text would be longer than ``max_chars``.
+        SafetyLimitError: the text would be longer than :data:`MAX_RECORD_BYTES`.
     """
     text = _HEADER + dump_yaml_block(dict(record))
-    if len(text) > max_chars:
-        raise SafetyLimitError(f"the record would be longer than {max_chars:,} characters")
+    if len(text) > MAX_RECORD_BYTES:
+        raise SafetyLimitError(f"the record would be longer than {MAX_RECORD_BYTES:,} characters")
     return text
 
 

@@ -43,7 +43,6 @@ __all__ = [
     "load_streams",
     "parse_document",
     "read_document",
-    "schema_findings",
 ]
 
 
@@ -91,9 +90,17 @@ def parse_document(text: str, display: str, schema: str, findings: list[Finding]
             make_finding(ids.RULE_SCHEMA, message, where, "see streams/README.md for the format", ())
         )
         return None
-    errors = schema_findings(docs[0], schema, display)
-    findings.extend(errors)
-    return None if errors else docs[0]
+    errors = _validator(schema).iter_errors(docs[0].data)
+    before = len(findings)
+    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
+        base = "$"
+        for part in error.absolute_path:
+            base = json_path(base, part)
+        suffix, message, hint = _describe_error(error)
+        where = Location(file=display, line=docs[0].line_of(base + suffix), path=base + suffix)
+        hint = hint or "see streams/README.md for the format"
+        findings.append(make_finding(ids.RULE_SCHEMA, message, where, hint, ()))
+    return None if len(findings) > before else docs[0]
 
 
 def read_document(
@@ -138,22 +145,6 @@ def _describe_error(error: jsonschema.ValidationError) -> tuple[str, str, str]:
 def _json_type(value: object) -> str:
     kinds = ((bool, "boolean"), (int | float, "number"), (str, "string"), (list, "array"), (dict, "object"))
     return next((name for kind, name in kinds if isinstance(value, kind)), "null")
-
-
-def schema_findings(doc: LocatedDocument, schema_name: str, display: str) -> list[Finding]:
-    """Validate ``doc`` against a shipped schema; one finding per violation, at the offending line."""
-    out: list[Finding] = []
-    errors = _validator(schema_name).iter_errors(doc.data)
-    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
-        base = "$"
-        for part in error.absolute_path:
-            base = json_path(base, part)
-        suffix, message, hint = _describe_error(error)
-        where = Location(file=display, line=doc.line_of(base + suffix), path=base + suffix)
-        out.append(
-            make_finding(ids.RULE_SCHEMA, message, where, hint or "see streams/README.md for the format", ())
-        )
-    return out
 
 
 # ------------------------------------------------------------------------------------- inventories

@@ -353,20 +353,9 @@ def iter_yaml_documents(
         loader.dispose()
 
 
-def load_yaml_documents(
-    text: str,
-    *,
-    track_paths: bool = True,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    last_key_wins: bool = False,
-    source: str = "<input>",
-) -> list[LocatedDocument]:
-    """Parse every document of ``text`` (see :func:`iter_yaml_documents`; ``source`` names it in refusals)."""
-    return list(
-        iter_yaml_documents(
-            text, track_paths=track_paths, max_nodes=max_nodes, last_key_wins=last_key_wins, source=source
-        )
-    )
+def load_yaml_documents(text: str, **options: Any) -> list[LocatedDocument]:
+    """Every document of ``text``; ``options`` as :func:`iter_yaml_documents` takes them."""
+    return list(iter_yaml_documents(text, **options))
 
 
 def dump_yaml_block(document: Any) -> str:

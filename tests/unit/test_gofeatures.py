@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from releasekit.io.gofeatures import (
-    FeatureFileFormat,
     GoFeaturesError,
     parse_kube_features,
     parse_versioned_feature_list,
@@ -85,9 +84,7 @@ def expected_gates(facts: dict[str, Any]) -> tuple[FeatureGate, ...]:
 @pytest.mark.parametrize("tag", TAGS)
 def test_generated_go_round_trips_the_facts(shared: Callable[..., Path], tag: str) -> None:
     facts = yaml.safe_load(shared("kueue", tag, "kube_features.facts.yaml").read_text(encoding="utf-8"))
-    fmt, gates = parse_kube_features(render_go(facts))
-    assert fmt is (FeatureFileFormat.FLAT if tag == "v0.10.6" else FeatureFileFormat.VERSIONED)
-    assert gates == expected_gates(facts)
+    assert parse_kube_features(render_go(facts)) == expected_gates(facts)
 
 
 def test_upstream_versioned_feature_list_matches_the_facts(shared: Callable[..., Path]) -> None:
@@ -169,11 +166,10 @@ var extraVersionedGates = map[featuregate.Feature]featuregate.VersionedSpecs{
 
 
 @pytest.mark.parametrize(
-    ("text", "fmt", "expected"),
+    ("text", "expected"),
     [
         pytest.param(
             MESSY_FLAT,
-            FeatureFileFormat.FLAT,
             (
                 FeatureGate(name="LockedOne", stage=GateStage.GA, default=True, lock_to_default=True),
                 FeatureGate(name="PartialAdmission", stage=GateStage.BETA, default=True),
@@ -184,7 +180,6 @@ var extraVersionedGates = map[featuregate.Feature]featuregate.VersionedSpecs{
         ),
         pytest.param(
             MESSY_VERSIONED,
-            FeatureFileFormat.VERSIONED,
             (
                 FeatureGate(
                     name="HierarchicalCohorts", stage=GateStage.GA, default=True, lock_to_default=True
@@ -196,8 +191,8 @@ var extraVersionedGates = map[featuregate.Feature]featuregate.VersionedSpecs{
         ),
     ],
 )
-def test_messy_go_files(text: str, fmt: FeatureFileFormat, expected: tuple[FeatureGate, ...]) -> None:
-    assert parse_kube_features(text) == (fmt, expected)
+def test_messy_go_files(text: str, expected: tuple[FeatureGate, ...]) -> None:
+    assert parse_kube_features(text) == expected
 
 
 @pytest.mark.parametrize(
