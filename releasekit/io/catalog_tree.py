@@ -9,15 +9,24 @@ Kueue FBC repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` bes
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog
+from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog, load_catalog_files
 from releasekit.io.inputs import inside, read_input_text
 from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
 
-__all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "find_fragments", "package_config", "read_fragment"]
+__all__ = [
+    "CONTAINERFILES",
+    "FBC_ROOTS",
+    "Fragment",
+    "find_fragments",
+    "fragments_in_memory",
+    "package_config",
+    "read_fragment",
+]
 
 FBC_ROOTS = ("configs", "catalog")
 CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
@@ -82,6 +91,43 @@ def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
         config=loaded.config if loaded is not None else DeclarativeConfig(),
     )
     return Fragment(folder=folder, root=root, loaded=loaded, facts=facts)
+
+
+def fragments_in_memory(display: str, files: Mapping[PurePosixPath, bytes]) -> list[Fragment]:
+    """What :func:`find_fragments` and :func:`read_fragment` find in ``files`` written out under ``display``.
+
+    ``files`` are paths relative to the tree (``v4.18/configs/<package>/catalog.json``); nothing is written.
+    """
+    by_folder: dict[str, dict[PurePosixPath, bytes]] = {}
+    for rel, data in files.items():
+        if len(rel.parts) > 1 and not rel.parts[0].startswith("."):
+            by_folder.setdefault(rel.parts[0], {})[PurePosixPath(*rel.parts[1:])] = data
+    fragments = []
+    for name, held in sorted(by_folder.items()):
+        folder = f"{display}/{name}"
+        root = next((r for r in FBC_ROOTS if any(len(p.parts) > 1 and p.parts[0] == r for p in held)), None)
+        containerfile = next((c for c in CONTAINERFILES if PurePosixPath(c) in held), None)
+        if root is None and containerfile is None:
+            continue
+        in_root = sorted((p for p in held if root is not None and p.parts[0] == root), key=lambda p: p.parts)
+        loaded = load_catalog_files({f"{folder}/{p}": held[p] for p in in_root}) if root else None
+        text = held[PurePosixPath(containerfile)].decode("utf-8") if containerfile else None
+        facts = FragmentFacts(
+            folder=name,
+            folder_path=folder,
+            containerfile=text.removeprefix("\ufeff") if text is not None else None,
+            containerfile_path=f"{folder}/{containerfile}" if containerfile else "",
+            package_files=tuple(
+                (p.parts[1] if len(p.parts) == 3 else "", p.name, f"{folder}/{p}") for p in in_root
+            ),
+            config=loaded.config if loaded is not None else DeclarativeConfig(),
+        )
+        fragments.append(
+            Fragment(
+                folder=Path(folder), root=Path(folder, root) if root else None, loaded=loaded, facts=facts
+            )
+        )
+    return fragments
 
 
 def package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:

@@ -59,6 +59,7 @@ __all__ = [
     "decode_metas",
     "load_and_check",
     "load_catalog",
+    "load_catalog_files",
     "load_catalog_text",
 ]
 
@@ -805,6 +806,18 @@ def load_catalog(root: Path, limits: LoadLimits = LoadLimits()) -> LoadResult:
         SafetyLimitError: a safety limit refused the input.
     """
     return load_and_check(root, lambda _config: None, limits)[0]
+
+
+def load_catalog_files(files: Mapping[str, bytes], limits: LoadLimits = LoadLimits()) -> LoadResult:
+    """:func:`load_catalog` of files held in memory (shown name → bytes, in opm's order)."""
+    metas: list[Meta] = []
+    parse_findings: list[Finding] = []
+    for file, data in files.items():
+        file_metas, found = load_catalog_text(data, file, limits)
+        metas += file_metas
+        parse_findings += found
+    config, type_findings = decode_metas(metas)
+    return LoadResult(config=config, findings=(*parse_findings, *type_findings), files=tuple(files))
 
 
 def load_and_check(

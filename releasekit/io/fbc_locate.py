@@ -10,7 +10,7 @@ object's line; this step never fails a run.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,15 +22,22 @@ from releasekit.model.finding import Finding, nearest_line
 __all__ = ["refine_locations"]
 
 
-def refine_locations(findings: Iterable[Finding]) -> tuple[Finding, ...]:
-    """Return ``findings`` with ``location.line`` moved to the element their ``location.path`` names."""
+def refine_locations(
+    findings: Iterable[Finding], held: Mapping[str, bytes] | None = None
+) -> tuple[Finding, ...]:
+    """Return ``findings`` with ``location.line`` moved to the element their ``location.path`` names.
+
+    ``held``: files kept in memory (shown name → bytes), read from there instead of from disk.
+    """
     items = tuple(findings)
     wanted: dict[str, set[int]] = {}
     for f in items:
         if f.location.file and f.location.line is not None and f.location.path.startswith(("$.", "$[")):
             wanted.setdefault(f.location.file, set()).add(f.location.line)
     lines = {
-        (file, start): found for file in wanted for start, found in _element_lines(file, wanted[file]).items()
+        (file, start): found
+        for file in wanted
+        for start, found in _element_lines(file, wanted[file], (held or {}).get(file)).items()
     }
     out = []
     for f in items:
@@ -40,13 +47,14 @@ def refine_locations(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(out)
 
 
-def _element_lines(file: str, starts: set[int]) -> dict[int, dict[str, int]]:
-    """For each object of ``file`` starting on one of ``starts``: the file line of every path in it."""
+def _element_lines(file: str, starts: set[int], data: bytes | None) -> dict[int, dict[str, int]]:
+    """For each object of ``file`` (or of its ``data``) starting on one of ``starts``: each path's line in it."""
     try:
-        path = Path(file)
-        if path.stat().st_size > DEFAULT_MAX_FILE_BYTES:
+        if data is None and Path(file).stat().st_size <= DEFAULT_MAX_FILE_BYTES:
+            data = Path(file).read_bytes()
+        if data is None or len(data) > DEFAULT_MAX_FILE_BYTES:
             return {}
-        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return {}
     if text.lstrip(" \t\r\n").startswith("{"):  # each object, padded to keep its first line's columns

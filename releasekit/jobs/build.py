@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -44,7 +43,7 @@ from releasekit.jobs.streams_validate import check_streams_folder
 from releasekit.model.acknowledgement import RULES as ACK_RULES
 from releasekit.model.acknowledgement import acknowledge
 from releasekit.model.fbc import SCHEMA_BUNDLE, DeclarativeConfig
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import Report
 from releasekit.model.stream import ReleaseStatus, Stream
@@ -97,25 +96,6 @@ def _development_images_allowed(findings: list[Finding], streams: tuple[Stream, 
         replace(f, severity=Severity.WARNING, hint=f"{f.hint} (allowed for a candidate in a preview catalog)")
         if f.rule in _DEVELOPMENT_IMAGE_RULES and f.subject and f.subject[-1] in candidates
         else f
-        for f in findings
-    ]
-
-
-def _shown_as(findings: Iterable[Finding], staged: Path, shown: Path) -> list[Finding]:
-    """Findings about the staged tree, pointing at where it is going (``catalog/...``)."""
-    old, new = str(staged), str(shown)
-
-    def fix(text: str) -> str:
-        return text.replace(old, new)
-
-    return [
-        replace(
-            f,
-            message=fix(f.message),
-            hint=fix(f.hint),
-            location=Location(file=fix(f.location.file), line=f.location.line, path=f.location.path),
-            subject=tuple(fix(s) for s in f.subject),
-        )
         for f in findings
     ]
 
@@ -277,9 +257,9 @@ def _build(
     findings.extend(comparison.findings)
     rules.extend(COMPARISON_RULES)
 
-    def check_tree(tree: Path) -> None:
+    def check_tree(files: Mapping[PurePosixPath, bytes] | None) -> None:
         tree_findings, tree_checked, tree_rules = validate_tree(
-            tree, streams=streams_check, stranding_severity=comparison.stranding_severity
+            catalog_dir, files=files, streams=streams_check, stranding_severity=comparison.stranding_severity
         )
         if request.candidates:
             tree_findings = _development_images_allowed(tree_findings, loaded.streams)
@@ -298,17 +278,11 @@ def _build(
             }
             findings.extend(compare_files(built.files, existing, str(catalog_dir)))
         if catalog_dir.is_dir():
-            check_tree(catalog_dir)
+            check_tree(None)
     else:
-        with tempfile.TemporaryDirectory(prefix="releasekit-build-") as tmp:
-            staged = Path(tmp) / (catalog_dir.absolute().name or "catalog")
-            write_tree_atomic(staged, built.files, marker=False, lock=False)
-            before = len(findings)
-            check_tree(staged)
-            findings[before:] = _shown_as(
-                _without_derived(streams_report.findings, findings[before:]), staged, catalog_dir
-            )
-            checked[:] = [c.replace(str(staged), str(catalog_dir)) for c in checked]
+        before = len(findings)
+        check_tree(built.files)  # judged in memory, as it is going to be written
+        findings[before:] = _without_derived(streams_report.findings, findings[before:])
         errors = sum(1 for f in findings if f.severity is Severity.ERROR)
         if errors:
             noun = "error" if errors == 1 else "errors"

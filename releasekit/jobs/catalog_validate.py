@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from releasekit.io import fbc_load
-from releasekit.io.catalog_tree import find_fragments, package_config, read_fragment
+from releasekit.io.catalog_tree import find_fragments, fragments_in_memory, package_config, read_fragment
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES, LoadLimits
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
@@ -68,10 +68,14 @@ def validate_dirs(
 def validate_tree(
     tree: Path,
     *,
+    files: Mapping[PurePosixPath, bytes] | None = None,
     streams: StreamsCheck | None = None,
     stranding_severity: Severity | Callable[[Stranding], Severity] = Severity.WARNING,
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
-    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph."""
+    """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
+
+    ``files``: the tree held in memory (paths relative to it), judged as if written at ``tree``.
+    """
     from releasekit.io.fbc_locate import refine_locations
     from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
     from releasekit.rules.diff import PackageCatalog
@@ -81,15 +85,18 @@ def validate_tree(
     catalogs = []
     packages: list[PackageCatalog] = []
     fragments = []
-    for folder in find_fragments(tree):
-        fragment = read_fragment(folder)
-        if fragment.loaded is not None:
+    read = (
+        map(read_fragment, find_fragments(tree)) if files is None else fragments_in_memory(str(tree), files)
+    )
+    for fragment in read:
+        folder = fragment.folder
+        if fragment.loaded is not None and fragment.root is not None:
             config = fragment.loaded.config
             findings.extend(fragment.loaded.findings)
             checked.extend(fragment.loaded.files)
             catalogs.append(config)
             for package in sorted({p.name for p in config.packages}):
-                shown = str(fragment.root / package) if fragment.root else str(folder)
+                shown = f"{fragment.facts.folder_path}/{fragment.root.name}/{package}"
                 own = package_config(config, package)
                 packages.append(
                     PackageCatalog(openshift=folder.name, package=package, config=own, file=shown)
@@ -98,4 +105,5 @@ def validate_tree(
     findings += judge_catalogs(
         catalogs, packages, fragments, streams=streams, stranding_severity=stranding_severity
     )
-    return list(refine_locations(findings)), checked, tuple(JUDGED_RULES)
+    held = {f"{tree}/{rel}": data for rel, data in files.items()} if files is not None else None
+    return list(refine_locations(findings, held)), checked, tuple(JUDGED_RULES)
