@@ -411,33 +411,31 @@ def _property_error(type_: str, value: Any) -> str | None:
         return f"json: cannot unmarshal {json_kind(value)} into Go value of type property.{struct}"
     for name, (kind, gotype) in fields.items():
         item = _lookup(value, name)
-        if item is None:
-            continue
-        error = _field_error(item, kind, gotype, f"Go struct field {struct}.{name}")
-        if error is not None:
-            return error
+        wrong = None if item is None else _field_error(item, kind, gotype)
+        if wrong is not None:
+            found, wanted = wrong
+            return f"json: cannot unmarshal {found} into Go struct field {struct}.{name} of type {wanted}"
     return None
 
 
-def _field_error(item: Any, kind: str, gotype: str, where: str) -> str | None:
-    """Go's complaint about one field ``item`` (not None) that must be of JSON kind ``kind``, or ``None``.
+_CONTAINERS = {"map": dict, "strings": list}
 
-    A ``map``'s values and the items of ``strings`` must each be null or a string.
+
+def _field_error(item: Any, kind: str, gotype: str) -> tuple[str, str] | None:
+    """The JSON kind Go cannot unmarshal and the Go type it wanted, or ``None`` when ``item`` fits.
+
+    ``item`` is a present (not None) field of JSON kind ``kind``; a ``map``'s values and the items of
+    ``strings`` must each be null or a string.
     """
-    container = {"map": dict, "strings": list}.get(kind)
-    if not (isinstance(item, container) if container is not None else json_kind(item) == kind):
-        return f"json: cannot unmarshal {json_kind(item)} into {where} of type {gotype}"
+    container = _CONTAINERS.get(kind)
     if container is None:
-        return None
-    bad = next(
-        (
-            sub
-            for sub in (item.values() if kind == "map" else item)
-            if sub is not None and not isinstance(sub, str)
-        ),
-        None,
-    )
-    return f"json: cannot unmarshal {json_kind(bad)} into {where} of type string" if bad is not None else None
+        found = json_kind(item)
+        return None if found == kind else (found, gotype)
+    if not isinstance(item, container):
+        return json_kind(item), gotype
+    members = item.values() if kind == "map" else item
+    bad = next((sub for sub in members if sub is not None and not isinstance(sub, str)), None)
+    return None if bad is None else (json_kind(bad), "string")
 
 
 # ------------------------------------------------------------------------------------------ graph
