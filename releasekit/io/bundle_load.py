@@ -1,11 +1,11 @@
-"""Load registry+v1 bundles (and single manifests) from disk into :mod:`releasekit.model.bundle` values.
+"""Load registry+v1 bundles from disk into :mod:`releasekit.model.bundle` values.
 
-Adapter module. Layouts, as the upstream tools read them (``docs/olm-bundle-validation.md`` §1): a *bundle
-root* (``manifests/``, ``metadata/``, ``bundle.Dockerfile``), a *flat bundle* (api's
-``manifests.GetBundleFromDir``), a *manifests folder*, a *single file*. Each file yields its first YAML
-document. Unparsable YAML is a finding with file and line (RK-BUNDLE-001/002); what operator-sdk's loader
-refuses is a finding of its own rules (RK-BUNDLE-120 to 124, in its words), so the caller decides what a
-refusal means; a path that cannot be read raises :class:`~releasekit.errors.InputError` (exit 2).
+Adapter module. Two layouts: a *bundle root* (``manifests/``, ``metadata/``, ``bundle.Dockerfile``), what
+``bundle validate`` and ``bundle build`` read, and a *manifests folder* (operator-registry's
+``ValidateBundleContent`` input). Each file yields its first YAML document. Unparsable YAML is a finding
+with file and line (RK-BUNDLE-001/002); what operator-sdk's loader refuses is a finding of its own rules
+(RK-BUNDLE-120 to 124, in its words), so the caller decides what a refusal means; a path that cannot be
+read raises :class:`~releasekit.errors.InputError` (exit 2).
 """
 
 from __future__ import annotations
@@ -45,9 +45,7 @@ __all__ = [
     "load_bundle_root",
     "load_categories_file",
     "load_dockerfile",
-    "load_flat_bundle",
     "load_manifests_dir",
-    "load_single_file",
     "semver_tolerant_error",
 ]
 
@@ -434,57 +432,13 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
     )
 
 
-def load_flat_bundle(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load a folder as api's ``manifests.GetBundleFromDir`` does.
-
-    The folder holding the CSV is the manifests folder; the first ``annotations*`` file anywhere supplies
-    package and channels.
-    """
-    shown = shown if shown is not None else str(path)
-    _require_dir(path, shown)
-    csv_dir: Path | None = None
-    annotations: Manifest | None = None
-    findings: list[Finding] = []
-    for file in walk_files(path, what="the bundle", skip_hidden=True):
-        entry_shown = _display(shown, file.relative_to(path).as_posix())
-        if file.name.startswith("annotations") and annotations is None:
-            manifest, problems, _ = _load_file(file, entry_shown)
-            findings.extend(problems)
-            if manifest is not None and isinstance(manifest.data.get("annotations"), dict):
-                annotations = manifest
-        elif csv_dir is None and file.name.endswith((".yaml", ".yml", ".json")):
-            manifest, _, _ = _load_file(file, entry_shown)
-            if manifest is not None and manifest.kind == _CSV:
-                csv_dir = file.parent
-    target = csv_dir or path
-    relative = target.relative_to(path).as_posix()
-    files, strays = _read_manifest_dir(target, _display(shown, relative) if relative != "." else shown)
-    return _bundle_from(
-        files, shown, BundleLayout.FLAT, strays=strays, annotations=annotations, findings=findings
-    )
-
-
-def load_single_file(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load one manifest (CSV, CRD, OperatorGroup or any object) to validate it alone."""
-    shown = shown if shown is not None else str(path)
-    return _bundle_from([_load_file(path, shown)], shown, BundleLayout.FILE, strays=[])
-
-
 def load_bundle(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load whatever ``path`` is: a file, a bundle root (has manifests/ or metadata/), or a flat folder.
+    """Load the bundle root ``path`` as ``bundle validate`` reads it.
 
-    Only this loader (what ``bundle validate`` reads) adds the folder-level refusals (RK-BUNDLE-120, 121,
-    124), as operator-sdk looks for metadata before it loads manifests.
+    Beyond :func:`load_bundle_root`, the folder-level refusals (RK-BUNDLE-120, 121, 124): operator-sdk
+    looks for metadata before it loads manifests.
     """
-    shown = shown if shown is not None else str(path)
-    if not path.exists():
-        raise InputError(f"{shown}: no such file or folder")
-    if path.is_file():
-        return load_single_file(path, shown=shown)
-    if (path / "manifests").is_dir() or (path / "metadata").is_dir():
-        bundle = load_bundle_root(path, shown=shown)
-    else:
-        bundle = load_flat_bundle(path, shown=shown)
+    bundle = load_bundle_root(path, shown=shown)
     return dataclasses.replace(bundle, load_findings=bundle.load_findings + _folder_refusals(bundle, path))
 
 
@@ -526,12 +480,9 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
                 )
     value = bundle.annotation(ANNOTATION_MANIFESTS)
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
-    if bundle.layout is BundleLayout.FLAT and relative == ".":
-        return ()
     directory = _display(bundle.root, relative)
     folder = path / relative  # manifests/, or another folder the annotation names (RK-BUNDLE-016 notes that)
-    root_layout = bundle.layout is BundleLayout.BUNDLE_ROOT
-    if root_layout and folder.is_dir() and any(not e.is_dir() for e in _sorted_entries(folder, directory)):
+    if folder.is_dir() and any(not e.is_dir() for e in _sorted_entries(folder, directory)):
         return ()
     hint = "put the CSV, CRDs and other manifests in the bundle's manifests/ folder"
     message = f"The directory {directory} contains no yaml files"
@@ -542,10 +493,8 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
 
 
 def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
-    """Read a bundle Dockerfile's LABELs; a path that does not exist gives ``exists=False``."""
+    """Read a bundle Dockerfile's LABELs."""
     shown = shown if shown is not None else str(path)
-    if not path.exists():
-        return Dockerfile(file=shown, exists=False)
     text = read_input(path, display=shown, what="the bundle").decode("utf-8", errors="replace")
     labels: list[DockerfileLabel] = []
     numbered = enumerate(text.splitlines(), start=1)

@@ -117,13 +117,12 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
     bundle = load_bundle(request.path)
     wanted = {"categories", "operatorhub"} & set(request.optional)
     categories = load_categories_file(request.categories_file) if request.categories_file and wanted else None
-    if request.path.is_dir():
-        loaded = validate_bundle(bundle, ValidationOptions(validators=("loader",)))
-        refused = tuple(f for f in loaded if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
-        if refused:
-            rules = tuple(sorted({f.rule for f in refused}))
-            report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
-            return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
+    loaded = validate_bundle(bundle, ValidationOptions(validators=("loader",)))
+    refused = tuple(f for f in loaded if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
+    if refused:
+        rules = tuple(sorted({f.rule for f in refused}))
+        report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
+        return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS + request.optional,
         k8s_version=request.k8s_version,

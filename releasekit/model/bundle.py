@@ -44,9 +44,7 @@ class BundleLayout(enum.StrEnum):
     """How the validated input was laid out on disk (the cases file's ``input_kind``)."""
 
     BUNDLE_ROOT = "bundle-root"
-    FLAT = "flat-bundle"
     MANIFESTS_DIR = "manifests-dir"
-    FILE = "file"
 
 
 def _text(value: Any) -> str:
@@ -132,10 +130,9 @@ class DockerfileLabel:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dockerfile:
-    """A bundle Dockerfile reduced to its labels. ``exists`` is false for a path that was not there."""
+    """A bundle Dockerfile reduced to its labels."""
 
     file: str
-    exists: bool = True
     labels: tuple[DockerfileLabel, ...] = ()
 
     def label(self, key: str) -> DockerfileLabel | None:
@@ -145,7 +142,7 @@ class Dockerfile:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """Everything loaded from one bundle (or one file validated alone).
+    """Everything loaded from one bundle (or one manifests folder).
 
     Attributes:
         objects: every manifest but the CSV and the CRDs; ``extra_csvs``: CSVs beyond the first (an error).

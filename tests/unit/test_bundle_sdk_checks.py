@@ -312,7 +312,7 @@ def test_bundle_validator_values_are_the_references() -> None:
 def test_alm_examples_decoding_as_api_does(examples: str, message: str) -> None:
     csv = csv_data()
     csv["metadata"]["annotations"]["alm-examples"] = examples
-    bundle = Bundle(root="b", layout=BundleLayout.FILE, csv=Manifest(file="csv.yaml", data=csv))
+    bundle = Bundle(root="b", layout=BundleLayout.MANIFESTS_DIR, csv=Manifest(file="csv.yaml", data=csv))
     found = [f for f in _run(bundle, "csv") if f.rule == "RK-BUNDLE-022"]
     assert [f.message for f in found] == [message]
 

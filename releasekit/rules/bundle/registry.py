@@ -22,7 +22,6 @@ from releasekit.model.bundle import (
     ANNOTATION_METADATA,
     ANNOTATION_PACKAGE,
     Bundle,
-    BundleLayout,
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
@@ -302,8 +301,8 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
 
     The sdk appends the Go dump of the object to the metadata message; releasekit names file and line.
     """
-    if bundle.layout is BundleLayout.FILE or bundle.csv is None:
-        return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
+    if bundle.csv is None:
+        return []  # without a CSV the loader refuses the bundle
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind not in SUPPORTED_KINDS:

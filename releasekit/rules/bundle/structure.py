@@ -57,7 +57,7 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             rule, detail = ids.STRAY_HIDDEN_FILE, "has hidden file"
             hint = "delete the hidden file from the manifests folder"
         out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
-    if bundle.csv is None and bundle.layout.value != "file":
+    if bundle.csv is None:
         folder = (
             f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
         )
