@@ -28,7 +28,6 @@ __all__ = [
     "parse_semver",
     "parse_tolerant",
     "permission_rules",
-    "pod_specs",
 ]
 
 _UNSET = object()
@@ -103,17 +102,6 @@ def crd_descriptions(csv: Manifest, field: str = "owned") -> list[tuple[str, Map
 
 def _install_spec(csv: Manifest) -> Mapping[str, Any]:
     return as_map(as_map(csv.spec.get("install")).get("spec"))
-
-
-def pod_specs(csv: Manifest) -> list[tuple[str, Mapping[str, Any]]]:
-    """(JSON path, pod spec) of every deployment the CSV installs."""
-    return [
-        (
-            f"$.spec.install.spec.deployments[{i}].spec.template.spec",
-            as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec")),
-        )
-        for i, deployment in enumerate(as_list(_install_spec(csv).get("deployments")))
-    ]
 
 
 def permission_rules(csv: Manifest) -> list[tuple[str, int, int, Mapping[str, Any]]]:

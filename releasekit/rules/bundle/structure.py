@@ -10,6 +10,7 @@ import re
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.operator import pod_specs
 from releasekit.rules.bundle._common import (
     BundleFindings,
     api_message,
@@ -19,7 +20,6 @@ from releasekit.rules.bundle._common import (
     crd_descriptions,
     finding,
     gvk_string,
-    pod_specs,
 )
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 
@@ -119,7 +119,7 @@ def pullspec_error(image: str) -> str | None:
 
 
 def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv)} - {""}
+    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv.data)} - {""}
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
