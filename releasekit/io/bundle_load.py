@@ -18,7 +18,7 @@ import os
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import yaml
 
@@ -40,7 +40,6 @@ from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.version import VersionError, parse_version
 
 __all__ = [
-    "LOADER_RULES",
     "load_bundle",
     "load_bundle_root",
     "load_categories_file",
@@ -48,17 +47,6 @@ __all__ = [
     "load_manifests_dir",
     "semver_tolerant_error",
 ]
-
-LOADER_RULES: Final = frozenset(
-    {
-        ids.LOADER_METADATA_NOT_FOUND,
-        ids.LOADER_NO_MANIFEST_FILES,
-        ids.LOADER_UNDECODABLE,
-        ids.LOADER_CSV_UNPARSABLE,
-        ids.LOADER_METADATA_UNPARSABLE,
-    }
-)
-"""The rules this module reports itself, all of them refusals of operator-sdk's loader."""
 
 _GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
 """How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""

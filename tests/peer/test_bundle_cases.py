@@ -22,12 +22,12 @@ import pytest
 import yaml
 
 from releasekit.io.bundle_load import (
-    LOADER_RULES,
     load_bundle_root,
     load_categories_file,
     load_dockerfile,
     load_manifests_dir,
 )
+from releasekit.model import bundle_ids
 from releasekit.model.bundle import Bundle, ValidationOptions
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.bundle import validate_bundle
@@ -53,8 +53,9 @@ def _load(kind: str, path: Path) -> Bundle:
     if kind.endswith("-file"):  # each such file is alone in its folder
         assert [p.name for p in path.parent.iterdir()] == [path.name]
         bundle = load_manifests_dir(path.parent)
-        # api validates the object alone, never through the loader: its refusals (120 ... 124) do not apply
-        kept = tuple(f for f in bundle.load_findings if f.rule not in LOADER_RULES)
+        # api validates the object alone, never through the loader: its decode refusals do not apply
+        refusals = (bundle_ids.LOADER_UNDECODABLE, bundle_ids.LOADER_CSV_UNPARSABLE)
+        kept = tuple(f for f in bundle.load_findings if f.rule not in refusals)
         return dataclasses.replace(bundle, load_findings=kept)
     if kind == "manifests-dir" or (kind == "flat-bundle" and not (path / "manifests").is_dir()):
         return load_manifests_dir(path)
