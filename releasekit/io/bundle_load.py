@@ -133,7 +133,7 @@ def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
         return None, [
             _error(ids.OBJECT_UNDECODABLE, message, Location(file=shown, line=doc.line, path="$"), hint)
         ]
-    return Manifest(file=shown, data=doc.data, line=doc.line, lines=doc.lines, size=len(data)), notes
+    return Manifest(file=shown, data=doc.data, line=doc.line, lines=doc.lines), notes
 
 
 def _load_file(path: Path, shown: str) -> _Loaded:
@@ -336,7 +336,7 @@ def _read_manifest_dir(directory: Path, shown: str) -> tuple[list[_Loaded], list
         manifest, findings, data = _load_file(entry, entry_shown)
         if manifest is None and not findings and data:
             # a document that is only comments or null: Go decodes it to an empty object, kind ""
-            manifest = Manifest(file=entry_shown, data={}, size=len(data))
+            manifest = Manifest(file=entry_shown, data={})
         else:
             findings = findings + _refusals(manifest, data, entry_shown)
         files.append((manifest, findings, data))

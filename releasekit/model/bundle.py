@@ -63,7 +63,6 @@ class Manifest:
     data: Mapping[str, Any]
     line: int = 1
     lines: Mapping[str, int] = field(default_factory=dict)
-    size: int = 0
 
     def line_of(self, path: str) -> int:
         """Line of ``path``, or of its nearest recorded ancestor, or of the document."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle, Manifest
-from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
+from releasekit.model.finding import Findings, Location, Severity
 
 __all__ = [
     "BundleFindings",
@@ -22,7 +22,6 @@ __all__ = [
     "as_str",
     "crd_descriptions",
     "csv_message",
-    "finding",
     "go_quote_list",
     "gvk_string",
     "parse_semver",
@@ -45,18 +44,6 @@ def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
 def csv_message(detail: str, csv_name: str) -> str:
     """Operator-framework/api's ``ErrInvalidCSV``/``WarnInvalidCSV``: ``Value : (<csv>) <detail>``."""
     return api_message(f"({csv_name}) {detail}", value="")
-
-
-def finding(
-    rule: str,
-    message: str,
-    location: Location,
-    hint: str,
-    bundle: Bundle | None = None,
-    severity: Severity = Severity.ERROR,
-) -> Finding:
-    """Build a finding with the bundle as subject."""
-    return make_finding(rule, message, location, hint, bundle.subject if bundle is not None else (), severity)
 
 
 class BundleFindings(Findings):
