@@ -16,7 +16,6 @@ import gzip
 import json
 import os
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.version import VersionError, parse_version
+from releasekit.model.go_decode import GO_JSON_WRAP, go_json_type, typed_decode_problem
 
 __all__ = [
     "load_bundle",
@@ -45,11 +44,7 @@ __all__ = [
     "load_categories_file",
     "load_dockerfile",
     "load_manifests_dir",
-    "semver_tolerant_error",
 ]
-
-_GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
-"""How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""
 
 _CSV, _CRD = "ClusterServiceVersion", "CustomResourceDefinition"
 
@@ -154,146 +149,6 @@ def _require_dir(path: Path, shown: str) -> None:
         raise InputError(f"{shown}: not a folder" if path.exists() else f"{shown}: no such file or folder")
 
 
-# ------------------------------------------------------------------ what Go's typed decode refuses
-
-
-def semver_tolerant_error(text: str) -> str | None:
-    """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
-    parts = text.strip().removeprefix("v").split(".", 2)
-    for index, part in enumerate(parts):  # leading zeroes are dropped before parsing
-        if len(part) > 1:
-            part = part.lstrip("0")
-            parts[index] = part if "0" <= part[:1] <= "9" else "0" + part
-    if len(parts) < 3 and any(ch in parts[-1] for ch in "+-"):
-        return "Short version cannot contain PreRelease/Build meta data"
-    try:
-        parse_version(".".join(parts + ["0"] * (3 - len(parts))))
-    except VersionError as exc:
-        return str(exc)
-    return None
-
-
-# A Go type as the typed decode sees it: "string", "bool", "semver", _MAP (string values), another string
-# (a named string type), [element] (a slice) or a dict of fields whose "" entry names the struct type.
-_MAP = "map[string]string"
-_STRINGS = ["string"]
-_META = {"": "v1.ObjectMeta", "name": "string", "namespace": "string", "generateName": "string"}
-_META |= {"labels": _MAP, "annotations": _MAP}
-_LINK = {"": "v1alpha1.AppLink", "name": "string", "url": "string"}
-_RULE = {"": "v1.PolicyRule"} | dict.fromkeys(
-    ("verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"), _STRINGS
-)
-"""rbac/v1 PolicyRule: every field a list of strings (a string ``resourceNames`` would widen the rule if dropped)."""
-_PERMISSIONS = [
-    {"": "v1alpha1.StrategyDeploymentPermissions", "serviceAccountName": "string", "rules": [_RULE]}
-]
-_CONTAINER = {"": "v1.Container", "name": "string", "env": [{"": "v1.EnvVar", "name": "string"}]}
-_POD = {"": "v1.PodSpec", "serviceAccountName": "string", "containers": [_CONTAINER]}
-_TEMPLATE = {"": "v1.PodTemplateSpec", "metadata": _META, "spec": _POD}
-_DEPLOYMENT: dict[str, Any] = {"": "v1alpha1.StrategyDeploymentSpec", "name": "string", "label": _MAP}
-_DEPLOYMENT["spec"] = {"": "v1.DeploymentSpec", "template": _TEMPLATE}
-_STRATEGY = {"": "v1alpha1.StrategyDetailsDeployment", "deployments": [_DEPLOYMENT]}
-_STRATEGY |= {"permissions": _PERMISSIONS, "clusterPermissions": _PERMISSIONS}
-_CSV_SPEC: dict[str, Any] = {"": "v1alpha1.ClusterServiceVersionSpec", "version": "semver"}
-_CSV_SPEC |= dict.fromkeys(("displayName", "description", "maturity", "minKubeVersion", "replaces"), "string")
-_CSV_SPEC |= {"skips": _STRINGS, "keywords": _STRINGS, "labels": _MAP, "annotations": _MAP}
-_CSV_SPEC |= {"provider": _LINK, "links": [_LINK]}
-_CSV_SPEC["maintainers"] = [{"": "v1alpha1.Maintainer", "name": "string", "email": "string"}]
-_CSV_SPEC["installModes"] = [
-    {"": "v1alpha1.InstallMode", "type": "v1alpha1.InstallModeType", "supported": "bool"}
-]
-_CSV_SPEC["relatedImages"] = [{"": "v1alpha1.RelatedImage", "name": "string", "image": "string"}]
-_CSV_SPEC["install"] = {"": "v1alpha1.NamedInstallStrategy", "strategy": "string", "spec": _STRATEGY}
-_CSV_TYPE = {"": "v1alpha1.ClusterServiceVersion", "metadata": _META, "spec": _CSV_SPEC}
-"""The CSV as far as releasekit reads it: the fields real bundles get wrong and the install strategy."""
-
-
-def _crd_type(package: str) -> dict[str, Any]:
-    names = {"": f"{package}.CustomResourceDefinitionNames", "shortNames": _STRINGS, "categories": _STRINGS}
-    names |= dict.fromkeys(("plural", "singular", "kind", "listKind"), "string")
-    version = {"": f"{package}.CustomResourceDefinitionVersion", "name": "string"}
-    version |= dict.fromkeys(("served", "storage", "deprecated"), "bool")
-    spec: dict[str, Any] = {"": f"{package}.CustomResourceDefinitionSpec", "preserveUnknownFields": "bool"}
-    spec |= {"group": "string", "version": "string", "scope": f"{package}.ResourceScope"}
-    spec |= {"names": names, "versions": [version]}
-    return {"": f"{package}.CustomResourceDefinition", "metadata": _META, "spec": spec}
-
-
-def _go_type(desc: Any) -> str:
-    if isinstance(desc, list):
-        return "[]" + _go_type(desc[0])
-    return str(desc[""] if isinstance(desc, dict) else desc)
-
-
-_GO_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
-
-
-def _go_json_type(value: object) -> str:
-    return _GO_JSON_TYPES.get(type(value), "value")
-
-
-def _unmarshal_error(value: Any, struct: str, field: str, go_type: str) -> str:
-    return f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}"
-
-
-def _decode_errors(
-    value: Any, desc: Any, field: str, struct: str, path: str
-) -> Iterator[tuple[bool, str, str]]:
-    """(aborts, JSON path, Go's error) in the order encoding/json meets them (keys sorted, as YAML->JSON sorts).
-
-    encoding/json keeps the first type mismatch and goes on, but a version that is not semver stops it.
-    """
-    if value is None:
-        return
-    if desc == "semver":
-        problem = (
-            semver_tolerant_error(value)
-            if isinstance(value, str)
-            else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
-        )
-        if problem is not None:
-            yield True, path, problem
-    elif isinstance(desc, str) and desc != _MAP:  # a bool is no string and a string no bool
-        if type(value) is not (bool if desc == "bool" else str):
-            yield False, path, _unmarshal_error(value, struct, field, desc)
-    elif not isinstance(value, list if isinstance(desc, list) else dict):
-        yield False, path, _unmarshal_error(value, struct, field, _go_type(desc))
-    elif desc == _MAP:
-        for key in sorted(value, key=str):
-            if value[key] is not None and not isinstance(value[key], str):
-                yield False, f"{path}[{key!r}]", _unmarshal_error(value[key], struct, field, "string")
-    elif isinstance(desc, list):
-        for index, item in enumerate(value):
-            yield from _decode_errors(item, desc[0], field, struct, f"{path}[{index}]")
-    else:  # errors name the innermost struct and the dotted field
-        name = desc[""].rpartition(".")[2]
-        for key in sorted(value, key=str):
-            if key != "" and key in desc:
-                child = f"{field}.{key}" if field else str(key)
-                yield from _decode_errors(value[key], desc[key], child, name, f"{path}.{key}")
-
-
-def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
-    """The error decoding the CSV or CRD into its Go type gives: (JSON path, Go's error, hint), or None.
-
-    A ported subset of the Go types: what Go cannot decode is refused, never dropped or widened.
-    """
-    if manifest.kind == _CSV:
-        desc = _CSV_TYPE
-    else:
-        desc = _crd_type("v1beta1" if manifest.api_version.endswith("/v1beta1") else "v1")
-    errors = list(_decode_errors(dict(manifest.data), desc, "", manifest.kind, "$"))
-    if not errors:
-        return None
-    _, path, detail = next((e for e in errors if e[0]), errors[0])
-    hint = "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
-    if path == "$.spec.version":
-        hint = 'write spec.version as a semantic version in quotes, such as "1.2.3"'
-    elif "of type []string" in detail and not path.endswith("]"):
-        hint = "write the field as a list of strings (resourceNames: [one-secret]), not one value"
-    return path, detail, hint
-
-
 def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:
     """What the api loader refuses in one manifests-folder file beyond YAML syntax."""
     if not data:
@@ -307,18 +162,18 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
         document = json.dumps(
             manifest.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
         )
-        message = f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
+        message = f"unable to decode object: {GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
         return [
             _error(
                 ids.LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind"
             )
         ]
-    problem = _typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
+    problem = typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
     if problem is None:
         return []
     path, detail, hint = problem
     what = "CSV" if manifest.kind == _CSV else "CRD"
-    message = f"unable to parse {what} {shown.rpartition('/')[2]}: {_GO_JSON_WRAP}{detail}"
+    message = f"unable to parse {what} {shown.rpartition('/')[2]}: {GO_JSON_WRAP}{detail}"
     return [_error(ids.LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
 
 
@@ -456,8 +311,8 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
         for key, item in bundle.annotation_values.items():
             if not isinstance(item, str):
                 message = (
-                    f"error unmarshalling potential bundle metadata {annotations.file}: {_GO_JSON_WRAP}"
-                    f"json: cannot unmarshal {_go_json_type(item)} into Go struct field "
+                    f"error unmarshalling potential bundle metadata {annotations.file}: {GO_JSON_WRAP}"
+                    f"json: cannot unmarshal {go_json_type(item)} into Go struct field "
                     "AnnotationMetadata.annotations of type string"
                 )
                 where = annotations.loc(f"$.annotations[{key!r}]")
