@@ -12,13 +12,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from releasekit.model.bundle import Manifest
-from releasekit.model.version import VersionError, parse_version
+from releasekit.model.version import Version, VersionError, parse_version
 
 __all__ = [
     "GO_JSON_WRAP",
     "go_json_type",
     "object_meta_problem",
     "semver_tolerant_error",
+    "tolerant_version",
     "typed_decode_problem",
 ]
 
@@ -26,17 +27,26 @@ GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
 """How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""
 
 
-def semver_tolerant_error(text: str) -> str | None:
-    """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
+def tolerant_version(text: str) -> Version:
+    """``text`` as blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) reads it.
+
+    Raises:
+        VersionError: in blang's words.
+    """
     parts = text.strip().removeprefix("v").split(".", 2)
     for index, part in enumerate(parts):  # leading zeroes are dropped before parsing
         if len(part) > 1:
             part = part.lstrip("0")
             parts[index] = part if "0" <= part[:1] <= "9" else "0" + part
     if len(parts) < 3 and any(ch in parts[-1] for ch in "+-"):
-        return "Short version cannot contain PreRelease/Build meta data"
+        raise VersionError("Short version cannot contain PreRelease/Build meta data")
+    return parse_version(".".join(parts + ["0"] * (3 - len(parts))))
+
+
+def semver_tolerant_error(text: str) -> str | None:
+    """Why :func:`tolerant_version` refuses ``text`` (None when it reads it)."""
     try:
-        parse_version(".".join(parts + ["0"] * (3 - len(parts))))
+        tolerant_version(text)
     except VersionError as exc:
         return str(exc)
     return None

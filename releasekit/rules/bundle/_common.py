@@ -7,12 +7,13 @@ prints them.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Findings, Location, Severity
+from releasekit.model.go_decode import tolerant_version
+from releasekit.model.version import Version, VersionError, parse_version
 
 __all__ = [
     "BundleFindings",
@@ -117,32 +118,19 @@ def go_quote_list(items: Sequence[str]) -> str:
     return "[" + " ".join(quoted) + "]"
 
 
-_SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
-    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
-)
+def _triple(parse: Callable[[str], Version], text: str) -> tuple[int, int, int] | None:
+    try:
+        version = parse(text)
+    except VersionError:
+        return None
+    return version.major, version.minor, version.patch
 
 
 def parse_semver(text: str) -> tuple[int, int, int] | None:
     """Strict semver (blang ``semver.Parse``): ``1.2.3[-pre][+build]``; returns (major, minor, patch)."""
-    match = _SEMVER.match(text)
-    if match is None:
-        return None
-    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+    return _triple(parse_version, text)
 
 
 def parse_tolerant(text: str) -> tuple[int, int, int] | None:
     """Blang's ``semver.ParseTolerant``: trims spaces and a leading ``v``, pads ``1.2`` to ``1.2.0``."""
-    text = text.strip().removeprefix("v")
-    head, sep, tail = text.partition("-")
-    if not sep:
-        head, sep, tail = text.partition("+")
-    parts = head.split(".")
-    if len(parts) > 3 or not all(parts):
-        return None
-    if any(len(p) > 1 and p.startswith("0") for p in parts):
-        parts = [p.lstrip("0") or "0" for p in parts]
-    while len(parts) < 3:
-        parts.append("0")
-    return parse_semver(".".join(parts) + (sep + tail if sep else ""))
+    return _triple(tolerant_version, text)
