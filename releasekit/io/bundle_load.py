@@ -346,8 +346,7 @@ def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
         while raw.rstrip().endswith("\\"):  # a continuation: the next line belongs to this one
             joined.append(raw.rstrip()[:-1] + " ")
             raw = next(numbered, (0, ""))[1]
-        line = "".join(joined) + raw
-        body = line.strip()
+        body = ("".join(joined) + raw).strip()
         if not body.upper().startswith("LABEL "):
             continue
         try:
@@ -356,7 +355,7 @@ def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
             tokens = body[6:].split()
         for token in tokens:
             key, sep, value = token.partition("=")
-            labels.append(DockerfileLabel(key=key, value=value if sep else "", line=start, text=line))
+            labels.append(DockerfileLabel(key=key, value=value if sep else "", line=start))
     return Dockerfile(file=shown, labels=tuple(labels))
 
 

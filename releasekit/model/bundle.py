@@ -119,12 +119,11 @@ class StrayEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DockerfileLabel:
-    """One ``LABEL key=value`` pair of a bundle Dockerfile, with its line and the raw line text."""
+    """One ``LABEL key=value`` pair of a bundle Dockerfile, with its line."""
 
     key: str
     value: str
     line: int
-    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

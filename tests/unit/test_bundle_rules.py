@@ -203,7 +203,7 @@ def test_bad_openshift_versions_is_an_error_only_for_a_streams_candidate(
 
 
 def test_dockerfile_label_disagreeing_with_annotation_warns() -> None:
-    label = DockerfileLabel(key=ANNOTATION_OPENSHIFT_VERSIONS, value="v4.17", line=7, text="")
+    label = DockerfileLabel(key=ANNOTATION_OPENSHIFT_VERSIONS, value="v4.17", line=7)
     bundle = _bundle(
         annotations=_annotations({ANNOTATION_OPENSHIFT_VERSIONS: "v4.18"}),
         dockerfile=Dockerfile(file="bundle.Dockerfile", labels=(label,)),
