@@ -155,7 +155,7 @@ def validate_command(
     output: Path | None,
     **options: Any,
 ) -> int:
-    """Validate the registry+v1 bundle in DIR (a bundle root, or one manifest file)."""
+    """Validate the registry+v1 bundle root DIR (manifests/, metadata/, bundle.Dockerfile)."""
     from releasekit.jobs.bundle_validate import BundleValidateRequest, run
 
     categories_file = os.environ.get("OPERATOR_BUNDLE_CATEGORIES")

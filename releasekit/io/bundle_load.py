@@ -1,11 +1,11 @@
-"""Load registry+v1 bundles (and single manifests) from disk into :mod:`releasekit.model.bundle` values.
+"""Load registry+v1 bundles from disk into :mod:`releasekit.model.bundle` values.
 
-Adapter module. Layouts, as the upstream tools read them (``docs/olm-bundle-validation.md`` §1): a *bundle
-root* (``manifests/``, ``metadata/``, ``bundle.Dockerfile``), a *flat bundle* (api's
-``manifests.GetBundleFromDir``), a *manifests folder*, a *single file*. Each file yields its first YAML
-document. Unparsable YAML is a finding with file and line (RK-BUNDLE-001/002); what operator-sdk's loader
-refuses is a finding of its own rules (RK-BUNDLE-120 to 124, in its words), so the caller decides what a
-refusal means; a path that cannot be read raises :class:`~releasekit.errors.InputError` (exit 2).
+Adapter module. Two layouts: a *bundle root* (``manifests/``, ``metadata/``, ``bundle.Dockerfile``), what
+``bundle validate`` and ``bundle build`` read, and a *manifests folder* (operator-registry's
+``ValidateBundleContent`` input). Each file yields its first YAML document. Unparsable YAML is a finding
+with file and line (RK-BUNDLE-001/002); what operator-sdk's loader refuses is a finding of its own rules
+(RK-BUNDLE-120 to 124, in its words), so the caller decides what a refusal means; a path that cannot be
+read raises :class:`~releasekit.errors.InputError` (exit 2).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import gzip
 import json
 import os
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import yaml
 
@@ -37,33 +36,15 @@ from releasekit.model.bundle import (
     StrayEntry,
 )
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.model.version import VersionError, parse_version
+from releasekit.model.go_decode import GO_JSON_WRAP, go_json_type, typed_decode_problem
 
 __all__ = [
-    "LOADER_RULES",
     "load_bundle",
     "load_bundle_root",
     "load_categories_file",
     "load_dockerfile",
-    "load_flat_bundle",
     "load_manifests_dir",
-    "load_single_file",
-    "semver_tolerant_error",
 ]
-
-LOADER_RULES: Final = frozenset(
-    {
-        ids.LOADER_METADATA_NOT_FOUND,
-        ids.LOADER_NO_MANIFEST_FILES,
-        ids.LOADER_UNDECODABLE,
-        ids.LOADER_CSV_UNPARSABLE,
-        ids.LOADER_METADATA_UNPARSABLE,
-    }
-)
-"""The rules this module reports itself, all of them refusals of operator-sdk's loader."""
-
-_GO_JSON_WRAP = "error unmarshaling JSON: while decoding JSON: "
-"""How ``sigs.k8s.io/yaml`` wraps a decoding error the api loader reports."""
 
 _CSV, _CRD = "ClusterServiceVersion", "CustomResourceDefinition"
 
@@ -147,7 +128,7 @@ def _parse(data: bytes, shown: str) -> tuple[Manifest | None, list[Finding]]:
         return None, [
             _error(ids.OBJECT_UNDECODABLE, message, Location(file=shown, line=doc.line, path="$"), hint)
         ]
-    return Manifest(file=shown, data=doc.data, line=doc.line, lines=doc.lines, size=len(data)), notes
+    return Manifest(file=shown, data=doc.data, line=doc.line, lines=doc.lines), notes
 
 
 def _load_file(path: Path, shown: str) -> _Loaded:
@@ -168,146 +149,6 @@ def _require_dir(path: Path, shown: str) -> None:
         raise InputError(f"{shown}: not a folder" if path.exists() else f"{shown}: no such file or folder")
 
 
-# ------------------------------------------------------------------ what Go's typed decode refuses
-
-
-def semver_tolerant_error(text: str) -> str | None:
-    """Why blang ``semver.ParseTolerant`` (the CSV's ``spec.version`` type) refuses ``text``, in its words."""
-    parts = text.strip().removeprefix("v").split(".", 2)
-    for index, part in enumerate(parts):  # leading zeroes are dropped before parsing
-        if len(part) > 1:
-            part = part.lstrip("0")
-            parts[index] = part if "0" <= part[:1] <= "9" else "0" + part
-    if len(parts) < 3 and any(ch in parts[-1] for ch in "+-"):
-        return "Short version cannot contain PreRelease/Build meta data"
-    try:
-        parse_version(".".join(parts + ["0"] * (3 - len(parts))))
-    except VersionError as exc:
-        return str(exc)
-    return None
-
-
-# A Go type as the typed decode sees it: "string", "bool", "semver", _MAP (string values), another string
-# (a named string type), [element] (a slice) or a dict of fields whose "" entry names the struct type.
-_MAP = "map[string]string"
-_STRINGS = ["string"]
-_META = {"": "v1.ObjectMeta", "name": "string", "namespace": "string", "generateName": "string"}
-_META |= {"labels": _MAP, "annotations": _MAP}
-_LINK = {"": "v1alpha1.AppLink", "name": "string", "url": "string"}
-_RULE = {"": "v1.PolicyRule"} | dict.fromkeys(
-    ("verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"), _STRINGS
-)
-"""rbac/v1 PolicyRule: every field a list of strings (a string ``resourceNames`` would widen the rule if dropped)."""
-_PERMISSIONS = [
-    {"": "v1alpha1.StrategyDeploymentPermissions", "serviceAccountName": "string", "rules": [_RULE]}
-]
-_CONTAINER = {"": "v1.Container", "name": "string", "env": [{"": "v1.EnvVar", "name": "string"}]}
-_POD = {"": "v1.PodSpec", "serviceAccountName": "string", "containers": [_CONTAINER]}
-_TEMPLATE = {"": "v1.PodTemplateSpec", "metadata": _META, "spec": _POD}
-_DEPLOYMENT: dict[str, Any] = {"": "v1alpha1.StrategyDeploymentSpec", "name": "string", "label": _MAP}
-_DEPLOYMENT["spec"] = {"": "v1.DeploymentSpec", "template": _TEMPLATE}
-_STRATEGY = {"": "v1alpha1.StrategyDetailsDeployment", "deployments": [_DEPLOYMENT]}
-_STRATEGY |= {"permissions": _PERMISSIONS, "clusterPermissions": _PERMISSIONS}
-_CSV_SPEC: dict[str, Any] = {"": "v1alpha1.ClusterServiceVersionSpec", "version": "semver"}
-_CSV_SPEC |= dict.fromkeys(("displayName", "description", "maturity", "minKubeVersion", "replaces"), "string")
-_CSV_SPEC |= {"skips": _STRINGS, "keywords": _STRINGS, "labels": _MAP, "annotations": _MAP}
-_CSV_SPEC |= {"provider": _LINK, "links": [_LINK]}
-_CSV_SPEC["maintainers"] = [{"": "v1alpha1.Maintainer", "name": "string", "email": "string"}]
-_CSV_SPEC["installModes"] = [
-    {"": "v1alpha1.InstallMode", "type": "v1alpha1.InstallModeType", "supported": "bool"}
-]
-_CSV_SPEC["relatedImages"] = [{"": "v1alpha1.RelatedImage", "name": "string", "image": "string"}]
-_CSV_SPEC["install"] = {"": "v1alpha1.NamedInstallStrategy", "strategy": "string", "spec": _STRATEGY}
-_CSV_TYPE = {"": "v1alpha1.ClusterServiceVersion", "metadata": _META, "spec": _CSV_SPEC}
-"""The CSV as far as releasekit reads it: the fields real bundles get wrong and the install strategy."""
-
-
-def _crd_type(package: str) -> dict[str, Any]:
-    names = {"": f"{package}.CustomResourceDefinitionNames", "shortNames": _STRINGS, "categories": _STRINGS}
-    names |= dict.fromkeys(("plural", "singular", "kind", "listKind"), "string")
-    version = {"": f"{package}.CustomResourceDefinitionVersion", "name": "string"}
-    version |= dict.fromkeys(("served", "storage", "deprecated"), "bool")
-    spec: dict[str, Any] = {"": f"{package}.CustomResourceDefinitionSpec", "preserveUnknownFields": "bool"}
-    spec |= {"group": "string", "version": "string", "scope": f"{package}.ResourceScope"}
-    spec |= {"names": names, "versions": [version]}
-    return {"": f"{package}.CustomResourceDefinition", "metadata": _META, "spec": spec}
-
-
-def _go_type(desc: Any) -> str:
-    if isinstance(desc, list):
-        return "[]" + _go_type(desc[0])
-    return str(desc[""] if isinstance(desc, dict) else desc)
-
-
-_GO_JSON_TYPES = {str: "string", bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
-
-
-def _go_json_type(value: object) -> str:
-    return _GO_JSON_TYPES.get(type(value), "value")
-
-
-def _unmarshal_error(value: Any, struct: str, field: str, go_type: str) -> str:
-    return f"json: cannot unmarshal {_go_json_type(value)} into Go struct field {struct}.{field} of type {go_type}"
-
-
-def _decode_errors(
-    value: Any, desc: Any, field: str, struct: str, path: str
-) -> Iterator[tuple[bool, str, str]]:
-    """(aborts, JSON path, Go's error) in the order encoding/json meets them (keys sorted, as YAML->JSON sorts).
-
-    encoding/json keeps the first type mismatch and goes on, but a version that is not semver stops it.
-    """
-    if value is None:
-        return
-    if desc == "semver":
-        problem = (
-            semver_tolerant_error(value)
-            if isinstance(value, str)
-            else f"json: cannot unmarshal {_go_json_type(value)} into Go value of type string"
-        )
-        if problem is not None:
-            yield True, path, problem
-    elif isinstance(desc, str) and desc != _MAP:  # a bool is no string and a string no bool
-        if type(value) is not (bool if desc == "bool" else str):
-            yield False, path, _unmarshal_error(value, struct, field, desc)
-    elif not isinstance(value, list if isinstance(desc, list) else dict):
-        yield False, path, _unmarshal_error(value, struct, field, _go_type(desc))
-    elif desc == _MAP:
-        for key in sorted(value, key=str):
-            if value[key] is not None and not isinstance(value[key], str):
-                yield False, f"{path}[{key!r}]", _unmarshal_error(value[key], struct, field, "string")
-    elif isinstance(desc, list):
-        for index, item in enumerate(value):
-            yield from _decode_errors(item, desc[0], field, struct, f"{path}[{index}]")
-    else:  # errors name the innermost struct and the dotted field
-        name = desc[""].rpartition(".")[2]
-        for key in sorted(value, key=str):
-            if key != "" and key in desc:
-                child = f"{field}.{key}" if field else str(key)
-                yield from _decode_errors(value[key], desc[key], child, name, f"{path}.{key}")
-
-
-def _typed_decode_problem(manifest: Manifest) -> tuple[str, str, str] | None:
-    """The error decoding the CSV or CRD into its Go type gives: (JSON path, Go's error, hint), or None.
-
-    A ported subset of the Go types: what Go cannot decode is refused, never dropped or widened.
-    """
-    if manifest.kind == _CSV:
-        desc = _CSV_TYPE
-    else:
-        desc = _crd_type("v1beta1" if manifest.api_version.endswith("/v1beta1") else "v1")
-    errors = list(_decode_errors(dict(manifest.data), desc, "", manifest.kind, "$"))
-    if not errors:
-        return None
-    _, path, detail = next((e for e in errors if e[0]), errors[0])
-    hint = "give the field the type Kubernetes expects (quote strings, write booleans unquoted)"
-    if path == "$.spec.version":
-        hint = 'write spec.version as a semantic version in quotes, such as "1.2.3"'
-    elif "of type []string" in detail and not path.endswith("]"):
-        hint = "write the field as a list of strings (resourceNames: [one-secret]), not one value"
-    return path, detail, hint
-
-
 def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Finding]:
     """What the api loader refuses in one manifests-folder file beyond YAML syntax."""
     if not data:
@@ -321,18 +162,18 @@ def _refusals(manifest: Manifest | None, data: bytes, shown: str) -> list[Findin
         document = json.dumps(
             manifest.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
         )
-        message = f"unable to decode object: {_GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
+        message = f"unable to decode object: {GO_JSON_WRAP}Object 'Kind' is missing in '{document}'"
         return [
             _error(
                 ids.LOADER_UNDECODABLE, message, manifest.loc("$"), "every manifest needs apiVersion and kind"
             )
         ]
-    problem = _typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
+    problem = typed_decode_problem(manifest) if manifest.kind in (_CSV, _CRD) else None
     if problem is None:
         return []
     path, detail, hint = problem
     what = "CSV" if manifest.kind == _CSV else "CRD"
-    message = f"unable to parse {what} {shown.rpartition('/')[2]}: {_GO_JSON_WRAP}{detail}"
+    message = f"unable to parse {what} {shown.rpartition('/')[2]}: {GO_JSON_WRAP}{detail}"
     return [_error(ids.LOADER_CSV_UNPARSABLE, message, manifest.loc(path), hint)]
 
 
@@ -350,7 +191,7 @@ def _read_manifest_dir(directory: Path, shown: str) -> tuple[list[_Loaded], list
         manifest, findings, data = _load_file(entry, entry_shown)
         if manifest is None and not findings and data:
             # a document that is only comments or null: Go decodes it to an empty object, kind ""
-            manifest = Manifest(file=entry_shown, data={}, size=len(data))
+            manifest = Manifest(file=entry_shown, data={})
         else:
             findings = findings + _refusals(manifest, data, entry_shown)
         files.append((manifest, findings, data))
@@ -434,57 +275,13 @@ def load_bundle_root(path: Path, *, shown: str | None = None) -> Bundle:
     )
 
 
-def load_flat_bundle(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load a folder as api's ``manifests.GetBundleFromDir`` does.
-
-    The folder holding the CSV is the manifests folder; the first ``annotations*`` file anywhere supplies
-    package and channels.
-    """
-    shown = shown if shown is not None else str(path)
-    _require_dir(path, shown)
-    csv_dir: Path | None = None
-    annotations: Manifest | None = None
-    findings: list[Finding] = []
-    for file in walk_files(path, what="the bundle", skip_hidden=True):
-        entry_shown = _display(shown, file.relative_to(path).as_posix())
-        if file.name.startswith("annotations") and annotations is None:
-            manifest, problems, _ = _load_file(file, entry_shown)
-            findings.extend(problems)
-            if manifest is not None and isinstance(manifest.data.get("annotations"), dict):
-                annotations = manifest
-        elif csv_dir is None and file.name.endswith((".yaml", ".yml", ".json")):
-            manifest, _, _ = _load_file(file, entry_shown)
-            if manifest is not None and manifest.kind == _CSV:
-                csv_dir = file.parent
-    target = csv_dir or path
-    relative = target.relative_to(path).as_posix()
-    files, strays = _read_manifest_dir(target, _display(shown, relative) if relative != "." else shown)
-    return _bundle_from(
-        files, shown, BundleLayout.FLAT, strays=strays, annotations=annotations, findings=findings
-    )
-
-
-def load_single_file(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load one manifest (CSV, CRD, OperatorGroup or any object) to validate it alone."""
-    shown = shown if shown is not None else str(path)
-    return _bundle_from([_load_file(path, shown)], shown, BundleLayout.FILE, strays=[])
-
-
 def load_bundle(path: Path, *, shown: str | None = None) -> Bundle:
-    """Load whatever ``path`` is: a file, a bundle root (has manifests/ or metadata/), or a flat folder.
+    """Load the bundle root ``path`` as ``bundle validate`` reads it.
 
-    Only this loader (what ``bundle validate`` reads) adds the folder-level refusals (RK-BUNDLE-120, 121,
-    124), as operator-sdk looks for metadata before it loads manifests.
+    Beyond :func:`load_bundle_root`, the folder-level refusals (RK-BUNDLE-120, 121, 124): operator-sdk
+    looks for metadata before it loads manifests.
     """
-    shown = shown if shown is not None else str(path)
-    if not path.exists():
-        raise InputError(f"{shown}: no such file or folder")
-    if path.is_file():
-        return load_single_file(path, shown=shown)
-    if (path / "manifests").is_dir() or (path / "metadata").is_dir():
-        bundle = load_bundle_root(path, shown=shown)
-    else:
-        bundle = load_flat_bundle(path, shown=shown)
+    bundle = load_bundle_root(path, shown=shown)
     return dataclasses.replace(bundle, load_findings=bundle.load_findings + _folder_refusals(bundle, path))
 
 
@@ -514,8 +311,8 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
         for key, item in bundle.annotation_values.items():
             if not isinstance(item, str):
                 message = (
-                    f"error unmarshalling potential bundle metadata {annotations.file}: {_GO_JSON_WRAP}"
-                    f"json: cannot unmarshal {_go_json_type(item)} into Go struct field "
+                    f"error unmarshalling potential bundle metadata {annotations.file}: {GO_JSON_WRAP}"
+                    f"json: cannot unmarshal {go_json_type(item)} into Go struct field "
                     "AnnotationMetadata.annotations of type string"
                 )
                 where = annotations.loc(f"$.annotations[{key!r}]")
@@ -526,12 +323,9 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
                 )
     value = bundle.annotation(ANNOTATION_MANIFESTS)
     relative = os.path.normpath(value.strip() if isinstance(value, str) and value.strip() else "manifests/")
-    if bundle.layout is BundleLayout.FLAT and relative == ".":
-        return ()
     directory = _display(bundle.root, relative)
     folder = path / relative  # manifests/, or another folder the annotation names (RK-BUNDLE-016 notes that)
-    root_layout = bundle.layout is BundleLayout.BUNDLE_ROOT
-    if root_layout and folder.is_dir() and any(not e.is_dir() for e in _sorted_entries(folder, directory)):
+    if folder.is_dir() and any(not e.is_dir() for e in _sorted_entries(folder, directory)):
         return ()
     hint = "put the CSV, CRDs and other manifests in the bundle's manifests/ folder"
     message = f"The directory {directory} contains no yaml files"
@@ -542,10 +336,8 @@ def _folder_refusals(bundle: Bundle, path: Path) -> tuple[Finding, ...]:
 
 
 def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
-    """Read a bundle Dockerfile's LABELs; a path that does not exist gives ``exists=False``."""
+    """Read a bundle Dockerfile's LABELs."""
     shown = shown if shown is not None else str(path)
-    if not path.exists():
-        return Dockerfile(file=shown, exists=False)
     text = read_input(path, display=shown, what="the bundle").decode("utf-8", errors="replace")
     labels: list[DockerfileLabel] = []
     numbered = enumerate(text.splitlines(), start=1)
@@ -554,8 +346,7 @@ def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
         while raw.rstrip().endswith("\\"):  # a continuation: the next line belongs to this one
             joined.append(raw.rstrip()[:-1] + " ")
             raw = next(numbered, (0, ""))[1]
-        line = "".join(joined) + raw
-        body = line.strip()
+        body = ("".join(joined) + raw).strip()
         if not body.upper().startswith("LABEL "):
             continue
         try:
@@ -564,7 +355,7 @@ def load_dockerfile(path: Path, *, shown: str | None = None) -> Dockerfile:
             tokens = body[6:].split()
         for token in tokens:
             key, sep, value = token.partition("=")
-            labels.append(DockerfileLabel(key=key, value=value if sep else "", line=start, text=line))
+            labels.append(DockerfileLabel(key=key, value=value if sep else "", line=start))
     return Dockerfile(file=shown, labels=tuple(labels))
 
 

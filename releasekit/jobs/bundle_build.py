@@ -49,11 +49,7 @@ from releasekit.rules.olmv1 import check_olmv1
 from releasekit.rules.tech_preview import check_csv_blocking
 
 __all__ = [
-    "CSV_FACTS",
-    "CSV_TEMPLATE",
     "DEFAULT_UPSTREAM",
-    "OPERATOR_CRD_TEMPLATE",
-    "PROSE",
     "UpstreamReader",
     "build_bundles",
     "render_release_bundle",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError, ReleasekitError
-from releasekit.io.bundle_load import LOADER_RULES, load_bundle, load_categories_file
+from releasekit.io.bundle_load import load_bundle, load_categories_file
 from releasekit.io.streams import load_streams
 from releasekit.model import bundle_ids
 from releasekit.model.bundle import Bundle, StreamPolicy, ValidationOptions
@@ -18,21 +18,6 @@ from releasekit.model.report import Report
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, OPTIONAL_CHECKS, rules_run, validate_bundle
 
 __all__ = ["BundleValidateRequest", "optional_checks", "run"]
-
-_OBJECT_REFUSALS = frozenset(
-    {
-        bundle_ids.YAML_INVALID,
-        bundle_ids.OBJECT_UNDECODABLE,
-        bundle_ids.STRAY_DIRECTORY,
-        bundle_ids.STRAY_HIDDEN_FILE,
-        bundle_ids.CSV_COUNT,
-        bundle_ids.CRD_API_VERSION,
-    }
-)
-"""The manifest loader's refusals (operator-sdk's ``loadBundle`` objects step)."""
-
-REFUSAL_RULES = LOADER_RULES | _OBJECT_REFUSALS
-"""Rules whose error findings mean operator-sdk's loader refuses the bundle (it never gets validated)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,10 +74,6 @@ def resolve_stream(bundle: Bundle, streams_dir: Path | None, name: str | None) -
     return StreamPolicy(stream=stream.name, alpha_kinds=stream.api_maturity.alpha_apis, released=released)
 
 
-_LOAD_OBJECTS = _OBJECT_REFUSALS | {bundle_ids.LOADER_UNDECODABLE, bundle_ids.LOADER_CSV_UNPARSABLE}
-"""Refusals api's loader makes while reading the CSV's folder (it wraps them: ``error loading objs in directory``)."""
-
-
 def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     """One line; the refusal operator-sdk meets first: metadata, then the manifests folder, then the loader."""
     order = {
@@ -102,8 +83,8 @@ def _refusal_line(root: str, refused: tuple[Finding, ...]) -> str:
     }
     first = min(refused, key=lambda f: order.get(f.rule, 2))
     more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-    wrapped = (
-        first.rule in _LOAD_OBJECTS
+    wrapped = (  # api's loader wraps what it meets reading the CSV's folder
+        first.rule not in order
         and not first.message.startswith("unable to find a csv")
         and "/metadata/" not in first.location.file
     )
@@ -117,13 +98,13 @@ def run(request: BundleValidateRequest) -> BundleValidateResult:
     bundle = load_bundle(request.path)
     wanted = {"categories", "operatorhub"} & set(request.optional)
     categories = load_categories_file(request.categories_file) if request.categories_file and wanted else None
-    if request.path.is_dir():
-        loaded = validate_bundle(bundle, ValidationOptions(validators=("loader",)))
-        refused = tuple(f for f in loaded if f.rule in REFUSAL_RULES and f.severity is Severity.ERROR)
-        if refused:
-            rules = tuple(sorted({f.rule for f in refused}))
-            report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
-            return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
+    # every error of the loader's rules (RK-BUNDLE-001 ... 006, 120 ... 124) refuses the bundle
+    loaded = validate_bundle(bundle, ValidationOptions(validators=("loader",)))
+    refused = tuple(f for f in loaded if f.severity is Severity.ERROR)
+    if refused:
+        rules = tuple(sorted({f.rule for f in refused}))
+        report = Report(command="bundle validate", findings=refused, checked=(bundle.root,), rules=rules)
+        return BundleValidateResult(report=report, refusal=_refusal_line(bundle.root, refused))
     options = ValidationOptions(
         validators=DEFAULT_VALIDATORS + request.optional,
         k8s_version=request.k8s_version,

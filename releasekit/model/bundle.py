@@ -44,9 +44,7 @@ class BundleLayout(enum.StrEnum):
     """How the validated input was laid out on disk (the cases file's ``input_kind``)."""
 
     BUNDLE_ROOT = "bundle-root"
-    FLAT = "flat-bundle"
     MANIFESTS_DIR = "manifests-dir"
-    FILE = "file"
 
 
 def _text(value: Any) -> str:
@@ -65,7 +63,6 @@ class Manifest:
     data: Mapping[str, Any]
     line: int = 1
     lines: Mapping[str, int] = field(default_factory=dict)
-    size: int = 0
 
     def line_of(self, path: str) -> int:
         """Line of ``path``, or of its nearest recorded ancestor, or of the document."""
@@ -122,20 +119,18 @@ class StrayEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DockerfileLabel:
-    """One ``LABEL key=value`` pair of a bundle Dockerfile, with its line and the raw line text."""
+    """One ``LABEL key=value`` pair of a bundle Dockerfile, with its line."""
 
     key: str
     value: str
     line: int
-    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dockerfile:
-    """A bundle Dockerfile reduced to its labels. ``exists`` is false for a path that was not there."""
+    """A bundle Dockerfile reduced to its labels."""
 
     file: str
-    exists: bool = True
     labels: tuple[DockerfileLabel, ...] = ()
 
     def label(self, key: str) -> DockerfileLabel | None:
@@ -145,7 +140,7 @@ class Dockerfile:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bundle:
-    """Everything loaded from one bundle (or one file validated alone).
+    """Everything loaded from one bundle (or one manifests folder).
 
     Attributes:
         objects: every manifest but the CSV and the CRDs; ``extra_csvs``: CSVs beyond the first (an error).

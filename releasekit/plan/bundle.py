@@ -362,11 +362,10 @@ def _crd_entry(planned: PlannedCrd) -> dict[str, Any]:
     }
     if planned.path is not None:
         entry["path"] = str(planned.path)
-    elif planned.placement != EXCLUDED:
+        return entry
+    if planned.placement != EXCLUDED:
         entry["placement"] = planned.placement
-        entry["reason"] = planned.reason
-    else:
-        entry["reason"] = planned.reason
+    entry["reason"] = planned.reason
     return entry
 
 

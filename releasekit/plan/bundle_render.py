@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, Bundle, Property, RelatedImage
+from releasekit.model.operator import csv_images
 from releasekit.plan.migrate import build_csv_metadata
 
 __all__ = ["BundleRenderError", "PACKAGE_ANNOTATION", "render_bundle_manifests"]
@@ -96,18 +97,6 @@ def _required_gvks(csv: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     return out | _api_gvks(csv, "required")
 
 
-def _operator_images(csv: Mapping[str, Any]) -> list[str]:
-    images: list[str] = []
-    for dep in _get(csv, "spec", "install", "spec", "deployments") or []:
-        pod = _get(dep, "spec", "template", "spec") or {}
-        for key in ("initContainers", "containers"):
-            for container in pod.get(key) or []:
-                image = container.get("image") if isinstance(container, Mapping) else None
-                if isinstance(image, str) and image and image not in images:
-                    images.append(image)
-    return images
-
-
 def _related_images(csv: Mapping[str, Any], image: str) -> tuple[RelatedImage, ...]:
     related = [
         RelatedImage(name=item.get("name") or "", image=item.get("image") or "")
@@ -117,10 +106,10 @@ def _related_images(csv: Mapping[str, Any], image: str) -> tuple[RelatedImage, .
     seen = {r.image for r in related}
     if image and image not in seen:
         related.append(RelatedImage(image=image))
-    for op_image in _operator_images(csv):
-        if op_image not in seen:
-            related.append(RelatedImage(image=op_image))
-        seen.add(op_image)
+    for ref in csv_images(csv):  # opm adds the operator images (the deployments' containers)
+        if ref.source == "container" and ref.image not in seen:
+            related.append(RelatedImage(image=ref.image))
+            seen.add(ref.image)
     return tuple(related)
 
 

@@ -73,6 +73,15 @@ def test_missing_directory_exits_2(run_line: Callable[..., Result], tmp_path: Pa
     assert "nope" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_manifest_file_is_no_bundle_exits_2(run_line: Callable[..., Result], tmp_path: Path) -> None:
+    """A bundle root is what operator-sdk validates; one manifest file alone is refused, not judged."""
+    manifest = tmp_path / "widget.clusterserviceversion.yaml"
+    manifest.write_text("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n")
+    result = run_line(["bundle", "validate", manifest])
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("widget.clusterserviceversion.yaml: not a folder")
+
+
 def test_unknown_optional_check_exits_2(run_line: Callable[..., Result], tmp_path: Path) -> None:
     result = run_line(["bundle", "validate", tmp_path, "--optional-checks", "bogus"])
     assert result.exit_code == 2

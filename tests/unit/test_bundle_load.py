@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from releasekit.errors import InputError
-from releasekit.io.bundle_load import load_bundle, load_dockerfile, load_flat_bundle
+from releasekit.io.bundle_load import load_bundle, load_manifests_dir
 from releasekit.model.bundle import BundleLayout
 from releasekit.model.finding import Severity
 
@@ -39,8 +39,8 @@ def test_bundle_root_layout_and_metadata(tmp_path: Path) -> None:
 def test_parse_error_is_a_finding_with_line(tmp_path: Path) -> None:
     (tmp_path / "csv.yaml").write_text(CSV)
     (tmp_path / "bad.yaml").write_text("kind: Service\nmetadata: {\n")
-    bundle = load_bundle(tmp_path)
-    assert bundle.layout is BundleLayout.FLAT
+    bundle = load_manifests_dir(tmp_path)
+    assert bundle.layout is BundleLayout.MANIFESTS_DIR
     [problem] = bundle.load_findings
     assert (
         problem.rule == "RK-BUNDLE-001"
@@ -51,7 +51,7 @@ def test_parse_error_is_a_finding_with_line(tmp_path: Path) -> None:
 
 def test_repeated_key_is_a_note_and_last_value_wins(tmp_path: Path) -> None:
     (tmp_path / "csv.yaml").write_text(CSV + "  annotations:\n    k: one\n    k: two\n")
-    bundle = load_flat_bundle(tmp_path)
+    bundle = load_manifests_dir(tmp_path)
     assert bundle.csv is not None and bundle.csv.annotations["k"] == "two"
     [note] = bundle.load_findings
     assert (note.rule, note.severity, note.location.line) == ("RK-BUNDLE-007", Severity.INFO, 7)
@@ -60,7 +60,7 @@ def test_repeated_key_is_a_note_and_last_value_wins(tmp_path: Path) -> None:
 def test_every_repeated_key_is_a_note_with_its_path(tmp_path: Path) -> None:
     extra = "spec:\n  install:\n    strategy: a\n    strategy: b\n  keywords: [x]\n  keywords: [y]\n"
     (tmp_path / "csv.yaml").write_text(CSV + extra)
-    bundle = load_flat_bundle(tmp_path)
+    bundle = load_manifests_dir(tmp_path)
     assert bundle.csv is not None and bundle.csv.spec == {"install": {"strategy": "b"}, "keywords": ["y"]}
     notes = [(f.rule, f.location.path, f.location.line) for f in bundle.load_findings]
     assert notes == [
@@ -73,19 +73,22 @@ def test_stray_entries_recorded(tmp_path: Path) -> None:
     (tmp_path / "csv.yaml").write_text(CSV)
     (tmp_path / ".hidden").write_text("x")
     (tmp_path / "sub").mkdir()
-    bundle = load_bundle(tmp_path)
+    bundle = load_manifests_dir(tmp_path)
     assert sorted((Path(s.path).name, s.is_dir) for s in bundle.stray_entries) == [
         (".hidden", False),
         ("sub", True),
     ]
 
 
-def test_missing_dockerfile(tmp_path: Path) -> None:
-    assert load_dockerfile(tmp_path / "nope.Dockerfile").exists is False
-
-
 def test_a_folder_without_metadata_gets_the_sdk_refusal(tmp_path: Path) -> None:
     """load_bundle (what ``bundle validate`` reads) adds what operator-sdk refuses before its loader runs."""
     (tmp_path / "csv.yaml").write_text(CSV)
     assert [f.rule for f in load_bundle(tmp_path).load_findings] == ["RK-BUNDLE-120"]
-    assert load_flat_bundle(tmp_path).load_findings == ()
+    assert load_manifests_dir(tmp_path).load_findings == ()
+
+
+def test_a_file_is_no_bundle(tmp_path: Path) -> None:
+    """``bundle validate`` reads a bundle root; a manifest file alone is refused as operator-sdk refuses it."""
+    (tmp_path / "csv.yaml").write_text(CSV)
+    with pytest.raises(InputError, match="csv.yaml: not a folder"):
+        load_bundle(tmp_path / "csv.yaml")

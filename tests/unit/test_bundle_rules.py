@@ -25,6 +25,7 @@ from releasekit.rules.bundle.policy import check_alpha_crds, check_image_pinning
 from releasekit.rules.bundle.registry import semver_range_valid
 from releasekit.rules.bundle.removed_apis import removed_api_message
 from releasekit.rules.bundle.structure import format_size, pullspec_error
+from tests.bundle_factory import csv_data
 
 DIGEST = "@sha256:" + "a" * 64
 ALLOWED = ("registry.redhat.io/",)
@@ -202,7 +203,7 @@ def test_bad_openshift_versions_is_an_error_only_for_a_streams_candidate(
 
 
 def test_dockerfile_label_disagreeing_with_annotation_warns() -> None:
-    label = DockerfileLabel(key=ANNOTATION_OPENSHIFT_VERSIONS, value="v4.17", line=7, text="")
+    label = DockerfileLabel(key=ANNOTATION_OPENSHIFT_VERSIONS, value="v4.17", line=7)
     bundle = _bundle(
         annotations=_annotations({ANNOTATION_OPENSHIFT_VERSIONS: "v4.18"}),
         dockerfile=Dockerfile(file="bundle.Dockerfile", labels=(label,)),
@@ -236,6 +237,16 @@ def test_open_range_needs_its_lower_bound_catalog() -> None:
 def test_semver_helpers() -> None:
     assert parse_semver("1.21") is None and parse_semver("1.21.0") == (1, 21, 0)
     assert parse_tolerant("v1.22") == (1, 22, 0) and parse_tolerant("invalid") is None
+    assert parse_tolerant("1.22-rc.1") is None  # blang: a short version cannot carry a pre-release
+
+
+def test_min_kube_version_blang_refuses_is_reported() -> None:
+    """The removed-API check reads minKubeVersion as blang ParseTolerant does, refusals included."""
+    csv = csv_data()
+    csv["spec"]["minKubeVersion"] = "1.22-rc.1"
+    bundle = Bundle(root="b", layout=BundleLayout.BUNDLE_ROOT, csv=Manifest(file="csv.yaml", data=csv))
+    found = validate_bundle(bundle, ValidationOptions(validators=("alpha-deprecated-apis",)))
+    assert [f.rule for f in found] == ["RK-BUNDLE-081"]
 
 
 @pytest.mark.parametrize(

@@ -8,15 +8,18 @@ reference accepts), and the CSV version parse of the loader.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from releasekit.io.bundle_load import semver_tolerant_error
+from releasekit.io.bundle_load import load_manifests_dir
 from releasekit.model.bundle import Bundle, BundleLayout, Manifest, ValidationOptions
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.go_decode import semver_tolerant_error
 from releasekit.rules.bundle import DEFAULT_VALIDATORS, validate_bundle
 from tests.bundle_factory import annotations, crd_data, csv_data
 
@@ -237,6 +240,27 @@ def test_every_semver_parses_tolerantly(parts: tuple[int, int, int], prefix: boo
     assert semver_tolerant_error(text) is None
 
 
+def test_registry_content_reports_the_first_metadata_field_go_cannot_decode() -> None:
+    """operator-registry decodes ObjectMeta as encoding/json does: one error, the first field it meets."""
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": 7, "labels": {"a": 1, "b": 2}}}
+    [found] = _rule(_run(_bundle(service), "registry-content"), "RK-BUNDLE-018")
+    assert found.location.path == "$.metadata.labels['a']"
+    assert found.message == (
+        "error validating object metadata: json: cannot unmarshal number into Go struct field "
+        "ObjectMeta.metadata.labels of type string"
+    )
+
+
+def test_a_csv_uid_go_cannot_decode_is_a_loader_refusal(tmp_path: Path) -> None:
+    """ObjectMeta's uid is a string to Go: the loader refuses the CSV (RK-BUNDLE-123), as operator-sdk does."""
+    csv = csv_data()
+    csv["metadata"]["uid"] = 5
+    (tmp_path / "csv.yaml").write_text(json.dumps(csv))
+    [refusal] = [f for f in load_manifests_dir(tmp_path).load_findings if f.rule == "RK-BUNDLE-123"]
+    assert refusal.location.path == "$.metadata.uid"
+    assert refusal.message.endswith("Go struct field ObjectMeta.metadata.uid of type string")
+
+
 def test_core_group_gvk_renders_as_go_does() -> None:
     """Go's GroupVersionKind.String() keeps the slash for the core group: an example of kind Pod."""
     from releasekit.rules.bundle._common import gvk_string
@@ -312,7 +336,7 @@ def test_bundle_validator_values_are_the_references() -> None:
 def test_alm_examples_decoding_as_api_does(examples: str, message: str) -> None:
     csv = csv_data()
     csv["metadata"]["annotations"]["alm-examples"] = examples
-    bundle = Bundle(root="b", layout=BundleLayout.FILE, csv=Manifest(file="csv.yaml", data=csv))
+    bundle = Bundle(root="b", layout=BundleLayout.MANIFESTS_DIR, csv=Manifest(file="csv.yaml", data=csv))
     found = [f for f in _run(bundle, "csv") if f.rule == "RK-BUNDLE-022"]
     assert [f.message for f in found] == [message]
 

@@ -7,12 +7,13 @@ prints them.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from releasekit.model.bundle import Bundle, Manifest
-from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
+from releasekit.model.finding import Findings, Location, Severity
+from releasekit.model.go_decode import tolerant_version
+from releasekit.model.version import Version, VersionError, parse_version
 
 __all__ = [
     "BundleFindings",
@@ -22,13 +23,11 @@ __all__ = [
     "as_str",
     "crd_descriptions",
     "csv_message",
-    "finding",
     "go_quote_list",
     "gvk_string",
     "parse_semver",
     "parse_tolerant",
     "permission_rules",
-    "pod_specs",
 ]
 
 _UNSET = object()
@@ -46,18 +45,6 @@ def api_message(detail: str, *, value: object = _UNSET, field: str = "") -> str:
 def csv_message(detail: str, csv_name: str) -> str:
     """Operator-framework/api's ``ErrInvalidCSV``/``WarnInvalidCSV``: ``Value : (<csv>) <detail>``."""
     return api_message(f"({csv_name}) {detail}", value="")
-
-
-def finding(
-    rule: str,
-    message: str,
-    location: Location,
-    hint: str,
-    bundle: Bundle | None = None,
-    severity: Severity = Severity.ERROR,
-) -> Finding:
-    """Build a finding with the bundle as subject."""
-    return make_finding(rule, message, location, hint, bundle.subject if bundle is not None else (), severity)
 
 
 class BundleFindings(Findings):
@@ -105,17 +92,6 @@ def _install_spec(csv: Manifest) -> Mapping[str, Any]:
     return as_map(as_map(csv.spec.get("install")).get("spec"))
 
 
-def pod_specs(csv: Manifest) -> list[tuple[str, Mapping[str, Any]]]:
-    """(JSON path, pod spec) of every deployment the CSV installs."""
-    return [
-        (
-            f"$.spec.install.spec.deployments[{i}].spec.template.spec",
-            as_map(as_map(as_map(as_map(deployment).get("spec")).get("template")).get("spec")),
-        )
-        for i, deployment in enumerate(as_list(_install_spec(csv).get("deployments")))
-    ]
-
-
 def permission_rules(csv: Manifest) -> list[tuple[str, int, int, Mapping[str, Any]]]:
     """(field, permission index, rule index, rule) of the CSV's clusterPermissions, then permissions."""
     spec = _install_spec(csv)
@@ -142,32 +118,19 @@ def go_quote_list(items: Sequence[str]) -> str:
     return "[" + " ".join(quoted) + "]"
 
 
-_SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
-    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
-)
+def _triple(parse: Callable[[str], Version], text: str) -> tuple[int, int, int] | None:
+    try:
+        version = parse(text)
+    except VersionError:
+        return None
+    return version.major, version.minor, version.patch
 
 
 def parse_semver(text: str) -> tuple[int, int, int] | None:
     """Strict semver (blang ``semver.Parse``): ``1.2.3[-pre][+build]``; returns (major, minor, patch)."""
-    match = _SEMVER.match(text)
-    if match is None:
-        return None
-    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+    return _triple(parse_version, text)
 
 
 def parse_tolerant(text: str) -> tuple[int, int, int] | None:
     """Blang's ``semver.ParseTolerant``: trims spaces and a leading ``v``, pads ``1.2`` to ``1.2.0``."""
-    text = text.strip().removeprefix("v")
-    head, sep, tail = text.partition("-")
-    if not sep:
-        head, sep, tail = text.partition("+")
-    parts = head.split(".")
-    if len(parts) > 3 or not all(parts):
-        return None
-    if any(len(p) > 1 and p.startswith("0") for p in parts):
-        parts = [p.lstrip("0") or "0" for p in parts]
-    while len(parts) < 3:
-        parts.append("0")
-    return parse_semver(".".join(parts) + (sep + tail if sep else ""))
+    return _triple(tolerant_version, text)

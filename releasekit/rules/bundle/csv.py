@@ -13,6 +13,7 @@ from releasekit.model import bundle_ids as ids
 from releasekit.model import jsontext
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.go_decode import GO_JSON_WRAP, go_json_type
 from releasekit.rules.bundle._common import (
     BundleFindings,
     api_message,
@@ -66,22 +67,19 @@ def _parse_json(text: str) -> tuple[Any, str | None]:
         return None, f"invalid character at {offset}\n {prefix}<--(see the invalid character)"
 
 
-_GO_TYPES = {bool: "bool", int: "number", float: "number", str: "string", list: "array", dict: "object"}
-
-
 def _examples_decode_error(text: str, value: Any) -> str | None:
     """Why decoding valid JSON into ``[]unstructured.Unstructured`` fails (api's YAML-or-JSON decoder)."""
     target = "[]unstructured.Unstructured"
     if text.lstrip().startswith("{"):  # sniffed as JSON: encoding/json's own error, unwrapped
         return f"json: cannot unmarshal object into Go value of type {target}"
-    wrap = "error unmarshaling JSON: while decoding JSON: "  # read as YAML through sigs.k8s.io/yaml
+    wrap = GO_JSON_WRAP  # read as YAML through sigs.k8s.io/yaml
     if value is None:
         return None
     if not isinstance(value, list):
-        return f"{wrap}json: cannot unmarshal {_GO_TYPES.get(type(value), 'value')} into Go value of type {target}"
+        return f"{wrap}json: cannot unmarshal {go_json_type(value)} into Go value of type {target}"
     for item in value:
         if not isinstance(item, dict):
-            kind = _GO_TYPES.get(type(item), "value")
+            kind = go_json_type(item)
             return f"{wrap}json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
         if not (isinstance(item.get("kind"), str) and item["kind"]):
             document = json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

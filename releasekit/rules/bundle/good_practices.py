@@ -10,6 +10,7 @@ import re
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
 from releasekit.model.finding import Finding, Severity
+from releasekit.model.operator import pod_specs
 from releasekit.rules.bundle._common import (
     BundleFindings,
     api_message,
@@ -20,7 +21,6 @@ from releasekit.rules.bundle._common import (
     go_quote_list,
     parse_semver,
     permission_rules,
-    pod_specs,
 )
 
 __all__ = ["CHANNEL_PREFIXES", "validate_good_practices"]
@@ -56,7 +56,7 @@ def validate_good_practices(bundle: Bundle) -> list[Finding]:
         out.flag(
             ids.GP_NO_DEPLOYMENT, message, csv.loc("$.spec.install"), "add spec.install.spec.deployments"
         )
-    for pod_path, pod in pod_specs(csv):
+    for pod_path, pod in pod_specs(csv.data):
         for index, container in enumerate(as_list(pod.get("containers"))):
             if as_map(as_map(container).get("resources")).get("requests") is None:
                 message = api_message(

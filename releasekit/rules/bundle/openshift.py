@@ -201,18 +201,11 @@ def _max_openshift(bundle: Bundle, removed: str) -> tuple[list[str], list[str]]:
     return [], warnings
 
 
-def check_ocp_label(dockerfile: Dockerfile | None, removed: str) -> list[str]:
+def check_ocp_label(dockerfile: Dockerfile, removed: str) -> list[str]:
     """operator-framework/api's ``checkOCPLabelsWithHasDeprecatedAPIs`` on one Dockerfile: error details.
 
-    Empty when fine. ``dockerfile`` must be given: without ``index-path`` the caller warns instead.
+    Empty when fine. Without ``index-path`` the caller warns instead.
     """
-    assert dockerfile is not None
-    if not dockerfile.exists:
-        return [
-            f"the index image in the path ({dockerfile.file}) was not found. Please, inform the path of the bundle "
-            "operator index image via the the optional key values and the key index-path. "
-            "(e.g. index-path=./mypath/bundle.Dockerfile)"
-        ]
     label = dockerfile.label(ANNOTATION_OPENSHIFT_VERSIONS)
     if label is None:
         return [

@@ -8,17 +8,16 @@ channel is called ``stable``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from releasekit.model import bundle_ids as ids
-from releasekit.model.bundle import Bundle, Manifest, StreamPolicy
+from releasekit.model.bundle import Bundle, StreamPolicy
 from releasekit.model.finding import Finding, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, pod_specs
+from releasekit.model.operator import csv_images
+from releasekit.rules.bundle._common import BundleFindings, as_map, as_str
 from releasekit.rules.bundle.crd import crd_versions
 
 __all__ = [
     "ALPHA_VERSION",
-    "bundle_images",
     "check_alpha_crds",
     "check_image_pinning",
     "policy_severity",
@@ -61,39 +60,13 @@ def check_alpha_crds(bundle: Bundle, policy: StreamPolicy | None) -> list[Findin
     return out
 
 
-def bundle_images(csv: Manifest) -> Iterator[tuple[str, str, str]]:
-    """(image, JSON path, what) for every image reference a CSV carries."""
-    spec = csv.spec
-    for index, item in enumerate(as_list(spec.get("relatedImages"))):
-        image = as_str(as_map(item).get("image"))
-        if image:
-            yield image, f"$.spec.relatedImages[{index}].image", f"relatedImages[{index}]"
-    container_image = as_str(csv.annotations.get("containerImage"))
-    if container_image:
-        yield container_image, "$.metadata.annotations.containerImage", "annotation containerImage"
-    for pod_path, pod in pod_specs(csv):
-        for field in ("initContainers", "containers"):
-            for c_index, container in enumerate(as_list(pod.get(field))):
-                container = as_map(container)
-                c_path = f"{pod_path}.{field}[{c_index}]"
-                c_name = as_str(container.get("name"))
-                image = as_str(container.get("image"))
-                if image:
-                    yield image, f"{c_path}.image", f'container "{c_name}"'
-                for e_index, env in enumerate(as_list(container.get("env"))):
-                    env_name, value = as_str(as_map(env).get("name")), as_str(as_map(env).get("value"))
-                    if env_name.startswith("RELATED_IMAGE_") and value:
-                        what = f'env {env_name} of container "{c_name}"'
-                        yield value, f"{c_path}.env[{e_index}].value", what
-
-
 def check_image_pinning(bundle: Bundle, *, allowed_registries: tuple[str, ...]) -> list[Finding]:
     """RK-BUNDLE-091/092 for a released version: every image by digest, from an allowed registry."""
     csv = bundle.csv
     if csv is None:
         return []
     out = BundleFindings(bundle)
-    for image, path, what in bundle_images(csv):
+    for image, path, what, _ in csv_images(csv.data):
         if not _DIGEST.search(image):
             tag = image.rpartition(":")[2] if ":" in image.rpartition("/")[2] else ""
             detail = f'a tag (":{tag}")' if tag else "no digest"

@@ -22,10 +22,10 @@ from releasekit.model.bundle import (
     ANNOTATION_METADATA,
     ANNOTATION_PACKAGE,
     Bundle,
-    BundleLayout,
     Manifest,
 )
 from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.go_decode import object_meta_problem
 from releasekit.rules.bundle._common import (
     BundleFindings,
     api_message,
@@ -216,40 +216,6 @@ def _annotation_findings(bundle: Bundle, annotations: Manifest) -> list[Finding]
     return out
 
 
-_GO_JSON_TYPES = {bool: "bool", int: "number", float: "number", list: "array", dict: "object"}
-
-
-def _unmarshal_error(value: object, field: str, go_type: str, other: str = "value") -> str:
-    """encoding/json's complaint about ``value`` (``other``: the name of a type not in the table)."""
-    kind = _GO_JSON_TYPES.get(type(value), other)
-    return f"json: cannot unmarshal {kind} into Go struct field {field} of type {go_type}"
-
-
-def _metadata_problems(obj: Manifest) -> list[tuple[str, str]]:
-    """(JSON path, message) where ``metadata`` does not decode into a Go ``ObjectMeta``."""
-    metadata = obj.data.get("metadata")
-    if metadata is None:
-        return []
-    if not isinstance(metadata, Mapping):
-        return [("$.metadata", _unmarshal_error(metadata, ".metadata", "v1.ObjectMeta", "string"))]
-    problems: list[tuple[str, str]] = []
-    for field in ("name", "namespace", "generateName", "uid", "resourceVersion"):
-        value = metadata.get(field)
-        if value is not None and not isinstance(value, str):
-            message = _unmarshal_error(value, f"ObjectMeta.metadata.{field}", "string")
-            problems.append((f"$.metadata.{field}", message))
-    for field in ("labels", "annotations"):
-        value = metadata.get(field)
-        go_field = f"ObjectMeta.metadata.{field}"
-        if value is not None and not isinstance(value, Mapping):
-            message = _unmarshal_error(value, go_field, "map[string]string", "string")
-            problems.append((f"$.metadata.{field}", message))
-        wrong = [item for item in as_map(value).values() if not isinstance(item, str)]
-        if wrong:
-            problems.append((f"$.metadata.{field}", _unmarshal_error(wrong[0], go_field, "string")))
-    return problems
-
-
 def _registry_owned(bundle: Bundle, csv: Manifest) -> list[Finding]:
     """Operator-registry's own owned-CRD check, keyed by CRD name and version."""
     present: dict[tuple[str, str], Manifest] = {}
@@ -285,10 +251,11 @@ def validate_registry_content(bundle: Bundle) -> list[Finding]:
             )
             out.flag(ids.CONTENT_UNSUPPORTED_KIND, message, obj.loc("$.kind"), hint)
     for obj in bundle.objects:
-        for path, problem in _metadata_problems(obj):
-            message = f"error validating object metadata: {problem}"
+        problem = object_meta_problem(obj.data.get("metadata"))
+        if problem is not None:
+            message = f"error validating object metadata: {problem[1]}"
             hint = "metadata fields must have the types Kubernetes expects (strings, string maps)"
-            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(path), hint)
+            out.flag(ids.CONTENT_OBJECT_METADATA, message, obj.loc(problem[0]), hint)
     if bundle.csv is not None:
         out += _registry_owned(bundle, bundle.csv)
         out += [f for f in validate_csv_manifest(bundle.csv, bundle) if f.severity is Severity.ERROR]
@@ -302,8 +269,8 @@ def validate_sdk_content(bundle: Bundle) -> list[Finding]:
 
     The sdk appends the Go dump of the object to the metadata message; releasekit names file and line.
     """
-    if bundle.layout is BundleLayout.FILE or bundle.csv is None:
-        return []  # one file validated alone is no bundle; without a CSV the loader refuses the bundle
+    if bundle.csv is None:
+        return []  # without a CSV the loader refuses the bundle
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind not in SUPPORTED_KINDS:

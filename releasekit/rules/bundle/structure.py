@@ -9,7 +9,8 @@ import re
 
 from releasekit.model import bundle_ids as ids
 from releasekit.model.bundle import Bundle, Manifest
-from releasekit.model.finding import Finding, Location, Severity
+from releasekit.model.finding import Finding, Location, Severity, make_finding
+from releasekit.model.operator import pod_specs
 from releasekit.rules.bundle._common import (
     BundleFindings,
     api_message,
@@ -17,9 +18,7 @@ from releasekit.rules.bundle._common import (
     as_map,
     as_str,
     crd_descriptions,
-    finding,
     gvk_string,
-    pod_specs,
 )
 from releasekit.rules.bundle.crd import CRD_API_VERSIONS, crd_versions
 
@@ -57,7 +56,7 @@ def validate_loader(bundle: Bundle) -> list[Finding]:
             rule, detail = ids.STRAY_HIDDEN_FILE, "has hidden file"
             hint = "delete the hidden file from the manifests folder"
         out.flag(rule, f"bundle manifests dir {detail}: {stray.path}", Location(file=stray.path), hint)
-    if bundle.csv is None and bundle.layout.value != "file":
+    if bundle.csv is None:
         folder = (
             f"{bundle.root.rstrip('/')}/manifests" if bundle.layout.value == "bundle-root" else bundle.root
         )
@@ -119,7 +118,7 @@ def pullspec_error(image: str) -> str | None:
 
 
 def _service_accounts(bundle: Bundle, csv: Manifest) -> list[Finding]:
-    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv)} - {""}
+    used = {as_str(pod.get("serviceAccountName")) for _, pod in pod_specs(csv.data)} - {""}
     out = BundleFindings(bundle)
     for obj in bundle.objects:
         if obj.kind == "ServiceAccount" and obj.api_version == "v1" and obj.name in used:
@@ -154,7 +153,9 @@ def _size(bundle: Bundle, csv: Manifest) -> list[Finding]:
         return []
     hint = "shrink the bundle (large CRD descriptions, icons): OLM stores it in one ConfigMap"
     message = api_message(message, value=csv.name)
-    return [finding(ids.BUNDLE_SIZE, message, Location(file=bundle.root), hint, bundle, severity)]
+    return [
+        make_finding(ids.BUNDLE_SIZE, message, Location(file=bundle.root), hint, bundle.subject, severity)
+    ]
 
 
 def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
@@ -163,15 +164,9 @@ def _release_name(bundle: Bundle, csv: Manifest) -> list[Finding]:
     if not release or csv.name == expected:
         return []
     message = f'bundle name with release versioning "{csv.name}" does not match expected name "{expected}"'
-    hint = f"rename the CSV {expected}"
+    message, where = api_message(message, value=csv.name), csv.loc("$.metadata.name")
     return [
-        finding(
-            ids.BUNDLE_RELEASE_NAME,
-            api_message(message, value=csv.name),
-            csv.loc("$.metadata.name"),
-            hint,
-            bundle,
-        )
+        make_finding(ids.BUNDLE_RELEASE_NAME, message, where, f"rename the CSV {expected}", bundle.subject)
     ]
 
 
