@@ -12,26 +12,32 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from releasekit.errors import InputError, UsageError
+from releasekit.errors import InputError, UsageError, printable
 
-__all__ = ["check_revision", "git_reason", "resolve_revision", "trust_hint"]
+__all__ = ["check_argument", "check_revision", "git_reason", "resolve_revision", "trust_hint"]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+def check_argument(value: str, option: str) -> str:
+    """``value``, refused (UsageError) when empty, when git would read it as an option, or holding controls."""
+    shown = printable(value)
+    if not value.strip():
+        raise UsageError(f"{option} must not be empty")
+    if value.startswith("-"):
+        raise UsageError(
+            f"{option}: refusing {shown!r}: it starts with '-' and git would read it as an option"
+        )
+    if shown != value:
+        raise UsageError(f"{option}: refusing {shown!r}: it contains control characters")
+    return value
 
 
 def check_revision(rev: str, option: str = "--base") -> str:
     """``rev`` when it is safe to hand to git as one revision (everything but the refusals is git's to judge).
 
     Raises:
-        UsageError: empty, a leading ``-`` (an option to git), control characters, ``..`` (a range).
+        UsageError: as :func:`check_argument`, or ``..`` (a range).
     """
-    if not rev or not rev.strip():
-        raise UsageError(f"{option} must not be empty")
-    if rev.startswith("-"):
-        raise UsageError(f"{option}: refusing {rev!r}: it starts with '-' and git would read it as an option")
-    if _CONTROL.search(rev):
-        raise UsageError(f"{option}: refusing {rev!r}: it contains control characters")
-    if ".." in rev:
+    if ".." in check_argument(rev, option):
         raise UsageError(f"{option}: refusing {rev!r}: '..' makes it a range, give one branch, tag or commit")
     return rev
 

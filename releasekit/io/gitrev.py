@@ -12,7 +12,8 @@ object a shallow clone lacks, is refused in one line naming ``REV:path``.
   each read only when a caller asks, through its :class:`FileRef`.
 - :func:`snapshot_commit`, :func:`snapshot_worktree`: the :data:`FOLDERS` of a releasekit repository;
   ``streams/`` and ``bundle-templates/`` are written into a folder for their loaders.
-- :func:`committed_files`: a folder as committed (what ``build`` compares with).
+- :func:`committed_files`: a folder as committed (what ``build`` compares with); :func:`file_history`: the
+  versions of one committed file, read only for a finding that needs them.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 __all__ = [
     "FOLDERS",
     "FileRef",
+    "FileVersion",
     "MAX_MATERIALISED_BYTES",
     "RepoTree",
     "Snapshot",
     "blob_id",
     "branch_point",
     "committed_files",
+    "file_history",
     "is_shallow",
     "list_revision",
     "list_worktree",
@@ -134,27 +137,27 @@ def open_repo(path: Path) -> Any:
     """The git repository at ``path`` (its top folder).
 
     Raises:
-        InputError: ``path`` is not the top of a git repository.
+        InputError: ``path`` is missing or not the top of a git repository.
     """
     import git
 
     if str(path).startswith("-"):
         raise UsageError(f"refusing repository {str(path)!r}: it starts with '-'")
     try:
-        return git.Repo(path, search_parent_directories=False)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(f"{path}: not a git repository (give --repo the repository's top folder)") from None
+        return git.Repo(path)
+    except git.NoSuchPathError:
+        raise InputError(f"{path}: no such repository folder") from None
+    except git.InvalidGitRepositoryError:
+        raise InputError(f"{path}: not a git repository (give the repository's top folder)") from None
 
 
 def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
     """The commit ``ref`` names (see :func:`releasekit.io.gitcmd.resolve_revision`).
 
     Raises:
-        UsageError: the revision is unsafe (also C1 and bidirectional controls) or names no commit.
+        UsageError: the revision is unsafe or names no commit.
         InputError: git refuses the repository (another user's).
     """
-    if printable(ref) != ref:  # C1 controls, bidirectional controls, bytes that are not UTF-8
-        raise UsageError(f"{option}: refusing {printable(ref)!r}: it contains control characters")
     return repo.commit(resolve_revision(repo, ref, option))
 
 
@@ -515,3 +518,37 @@ def committed_files(
                 raise _missing(where, tree.files[path].sha)
         files[path.relative_to(rel)] = ref
     return files, f"HEAD {head.stdout.decode().strip()[:12]}"
+
+
+MAX_VERSIONS = 200
+"""How many of a file's newest versions :func:`file_history` reads (a catalog file changes with each release)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileVersion:
+    """The file as one commit left it."""
+
+    commit: str
+    subject: str
+    data: bytes | None  # None: the commit removed the file
+
+
+def file_history(path: Path) -> list[FileVersion] | None:
+    """Every commit (at most :data:`MAX_VERSIONS`, the newest) that changed ``path``, oldest first.
+
+    None when ``path`` is in no git work tree or git cannot answer (no commit yet, a shallow clone that
+    lacks the objects): the caller then says nothing about history rather than guess.
+    """
+    start = Path(os.path.realpath(path.absolute()))
+    top = _git_top(start.parent)
+    if top is None:
+        return None
+    rel = PurePosixPath(start.relative_to(top).as_posix())
+    log = _run(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
+    if log.returncode != 0:
+        return None
+    commits = [
+        line.split("\0", 1) for line in log.stdout.decode("utf-8", "replace").splitlines() if "\0" in line
+    ]
+    objects = _Objects(top)
+    return [FileVersion(sha, subject, objects.read(f"{sha}:{rel}")) for sha, subject in reversed(commits)]

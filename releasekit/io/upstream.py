@@ -20,8 +20,8 @@ import git
 
 from releasekit.errors import InputError, UpstreamError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
-from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
-from releasekit.io.gitrev import list_revision
+from releasekit.io.gitcmd import check_argument, check_revision, git_reason, resolve_revision
+from releasekit.io.gitrev import list_revision, open_repo
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
 from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -90,13 +90,7 @@ def check_repository(spec: str) -> str:
     Raises:
         UsageError: anything else (git's ``ext::`` and other transport helpers run commands).
     """
-    shown = printable(spec)
-    if not spec:
-        raise UsageError("--repo must not be empty")
-    if spec.startswith("-"):
-        raise UsageError(f"--repo: refusing {shown!r}: it starts with '-' and git would read it as an option")
-    if shown != spec:
-        raise UsageError(f"--repo: refusing {shown!r}: it contains control characters")
+    shown = printable(check_argument(spec, "--repo"))
     if spec.lower().startswith(_URL_SCHEMES):
         return spec
     if "::" in spec:
@@ -144,12 +138,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     """
     check_repository(spec)  # before git sees it
     if "://" not in spec and not re.match(r"^[\w.-]+@[\w.-]+:", spec):
-        if not Path(spec).exists():
-            raise InputError(f"{spec}: no such repository folder")
-        try:
-            return git.Repo(spec)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise InputError(f"{spec}: not a git repository") from None
+        return open_repo(Path(spec))
     root = cache or cache_root()
     _make_cache(root)
     name = re.sub(r"[^A-Za-z0-9._-]", "_", spec.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git"))
