@@ -350,14 +350,9 @@ _RENAME_EXCHANGE = 2
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2  # Linux only: AttributeError elsewhere
-    except (OSError, AttributeError):
-        return False
-    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    renameat2.restype = ctypes.c_int
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+    """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where the file system cannot."""
+    libc = ctypes.CDLL(None, use_errno=True)  # ints and bytes pass as renameat2 takes them
+    if libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
@@ -369,15 +364,14 @@ def _swap_in(staging: Path, target: Path) -> None:
     """Put ``staging`` at ``target``; the previous tree (if any) is removed afterwards."""
     if not target.exists():
         staging.rename(target)
-        return
-    if _exchange(staging, target):
+    elif _exchange(staging, target):
         shutil.rmtree(staging, ignore_errors=True)  # now holds the old tree
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.{_OLD}.", dir=target.parent))
-    old.rmdir()
-    target.rename(old)
-    staging.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
+    else:  # two renames: a run killed between them is repaired by _clean_leftovers
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.{_OLD}.", dir=target.parent))
+        old.rmdir()
+        target.rename(old)
+        staging.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _marker_text(listing: set[PurePosixPath]) -> str:

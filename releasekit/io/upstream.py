@@ -259,16 +259,13 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
     """
     check_ref(ref)
     commit = resolve_ref(repo, ref)
-    found = list_revision(commit, rev=ref, paths=(FEATURE_LIST, FEATURES_GO)).files
-    listed, go = (found.get(PurePosixPath(p)) for p in (FEATURE_LIST, FEATURES_GO))
-    if listed is not None:
-        text, features_file = listed.read().decode("utf-8", "replace"), FEATURE_LIST
-        gates = parse_versioned_feature_list(text, source=f"{ref}:{FEATURE_LIST}")
-    elif go is not None:
-        text, features_file = go.read().decode("utf-8", "replace"), FEATURES_GO
-        gates = parse_kube_features(text, source=f"{ref}:{FEATURES_GO}")
-    else:
+    parsers = {FEATURE_LIST: parse_versioned_feature_list, FEATURES_GO: parse_kube_features}  # first found
+    found = list_revision(commit, rev=ref, paths=tuple(parsers)).files
+    features_file = next((p for p in parsers if PurePosixPath(p) in found), None)
+    if features_file is None:
         raise UpstreamError(f"{ref}: neither {FEATURE_LIST} nor {FEATURES_GO} exists")
+    text = found[PurePosixPath(features_file)].read().decode("utf-8", "replace")
+    gates = parsers[features_file](text, source=f"{ref}:{features_file}")
     tags = sorted(t.name for t in repo.tags if t.commit.hexsha == commit.hexsha)
     tag = ref if ref in tags else (tags[0] if tags else None)
     try:
