@@ -3,17 +3,9 @@
 Adapter module (git, files). Nothing is checked out and the index is never touched. A revision is read
 with git plumbing alone: its files from one ``git ls-tree -r -l`` (each object's mode and size from its
 header), their bytes on demand from one ``git cat-file --batch`` (gitpython only opens a repository and
-resolves a revision; importing it would cost ``build`` more than its reading). The working tree's
-from ``git ls-files`` (or a walk) and ``lstat``. Paths from git never leave the repository; symbolic
-links, submodules and special files are never followed or opened; a file over the limit per file, or an
-object a shallow clone lacks, is refused in one line naming ``REV:path``.
-
-- :func:`list_revision`, :func:`list_worktree`: every file of a tree (a file-based catalog repository),
-  each read only when a caller asks, through its :class:`FileRef`.
-- :func:`snapshot_commit`, :func:`snapshot_worktree`: the :data:`FOLDERS` of a releasekit repository;
-  ``streams/`` and ``bundle-templates/`` are written into a folder for their loaders.
-- :func:`committed_files`: a folder as committed (what ``build`` compares with); :func:`file_history`: the
-  versions of one committed file, read only for a finding that needs them.
+resolves a revision; importing it would cost ``build`` more than its reading). Paths from git never
+leave the repository; symbolic links, submodules and special files are never followed or opened; a file
+over the limit per file, or an object a shallow clone lacks, is refused in one line naming ``REV:path``.
 """
 
 from __future__ import annotations
@@ -257,12 +249,7 @@ def _read_blob(objects: _Objects, sha: str, where: str) -> bytes:
 def _tree(
     top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes: int, label: str = ""
 ) -> RepoTree:
-    """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand.
-
-    Raises:
-        InputError: git cannot list the revision (a shallow or damaged clone), naming the path it cannot.
-        SafetyLimitError: a path that leaves the repository, or folders nested too deep.
-    """
+    """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand."""
     listing = partial(_run, top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--")
     done = listing(*paths)
     if done.returncode != 0:
@@ -327,11 +314,9 @@ def snapshot_commit(
 ) -> Snapshot:
     """Read :data:`FOLDERS` at ``commit`` (named ``rev`` in messages); write :data:`MATERIALISED` under ``workdir``.
 
-    Every file is measured before any is read: over ``max_file_bytes``, or :data:`MATERIALISED` over
-    ``max_total_bytes`` together, is refused.
-
     Raises:
-        SafetyLimitError: a symbolic link, an unsafe path, or a file or folder over a size limit.
+        SafetyLimitError: a symbolic link, an unsafe path, a file over ``max_file_bytes`` or
+            :data:`MATERIALISED` over ``max_total_bytes`` together (all measured before any is read).
         InputError: a folder of :data:`FOLDERS` that is a file, link or submodule; a submodule in one;
             an object git has not (a shallow or damaged clone).
     """
@@ -465,15 +450,17 @@ def _run(top: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
         raise InputError(f"{top}: git did not answer within 120 s") from None
 
 
-def _git_top(start: Path) -> Path | None:
-    """The top folder of the git work tree holding ``start`` (the nearest folder with a ``.git``), or None."""
-    return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+def _git_top(path: Path) -> tuple[Path, PurePosixPath] | None:
+    """The top of the git work tree holding ``path`` (the nearest folder with a ``.git``) and ``path`` below it."""
+    start = Path(os.path.realpath(path.absolute()))
+    top = next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+    return None if top is None else (top, PurePosixPath(start.relative_to(top).as_posix()))
 
 
 def is_shallow(folder: Path) -> bool:
     """True when ``folder`` is in a shallow clone (history that needs older commits is incomplete)."""
-    top = _git_top(Path(os.path.realpath(folder.absolute())))
-    done = _run(top, "rev-parse", "--is-shallow-repository") if top is not None else None
+    found = _git_top(folder)
+    done = _run(found[0], "rev-parse", "--is-shallow-repository") if found is not None else None
     return done is not None and done.stdout.strip() == b"true"
 
 
@@ -490,10 +477,10 @@ def committed_files(
         InputError: git is missing or refuses the repository (another user's, corrupt), or lacks a file.
         SafetyLimitError: a file over ``max_file_bytes``.
     """
-    start = Path(os.path.realpath(folder.absolute()))
-    top = _git_top(start)
-    if top is None:
+    found = _git_top(folder)
+    if found is None:
         return None
+    top, rel = found
     head = _run(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     stderr = head.stderr.decode("utf-8", "replace")
     if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
@@ -502,7 +489,6 @@ def committed_files(
         shown = printable(str(top))
         fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
         raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
-    rel = PurePosixPath(start.relative_to(top).as_posix())
     tree = _tree(top, "HEAD", "HEAD", (str(rel),), max_file_bytes)
     files: dict[PurePosixPath, FileRef] = {}
     for path, ref in tree.files.items():
@@ -539,11 +525,10 @@ def file_history(path: Path) -> list[FileVersion] | None:
     None when ``path`` is in no git work tree or git cannot answer (no commit yet, a shallow clone that
     lacks the objects): the caller then says nothing about history rather than guess.
     """
-    start = Path(os.path.realpath(path.absolute()))
-    top = _git_top(start.parent)
-    if top is None:
+    found = _git_top(path)
+    if found is None:
         return None
-    rel = PurePosixPath(start.relative_to(top).as_posix())
+    top, rel = found
     log = _run(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
     if log.returncode != 0:
         return None
