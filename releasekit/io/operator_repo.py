@@ -1,13 +1,9 @@
 """Read the Kueue operator's bundle sources from its git repository at one ref, without a work tree.
 
-Adapter module (git, through :func:`releasekit.io.gitrev.list_revision`). It reads ``bundle/manifests/*``,
-``bundle/metadata/annotations.yaml``, ``bundle.Dockerfile`` and ``related_images.json``. The repository may
-be anyone's, so besides the checks of ``upstream import`` (:func:`releasekit.io.upstream.check_ref`,
-``check_repository``, the clone cache): only regular files with UTF-8 names are read (a link, submodule or
-folder where a file is expected, or the other way round, is refused), and every file's size comes from
-the listing before any is read: at most :data:`MAX_FILE_BYTES` a file, :data:`MAX_TOTAL_BYTES` in all,
-:data:`MAX_MANIFESTS` manifests. Anything missing, unreadable or over a limit is one line (exit 2), names
-shown with :func:`printable`.
+Adapter module (git, through :func:`releasekit.io.gitrev.list_revision`). The repository may be anyone's,
+so besides the checks of ``upstream import``, only regular files with UTF-8 names are read, and every
+file's size comes from the listing before any is read (the limits below). Anything missing, of the wrong
+kind, unreadable or over a limit is one line (exit 2).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 r"""Record an upstream Kueue release from git: its CRDs and feature gates, as an inventory.
 
-Adapter module (git through gitpython). ``releasekit upstream import --repo R --ref T``: the ref is checked
-before git sees it (:func:`check_ref`); :func:`open_repository` opens a local clone or clones a URL once
-(bare) into ``$XDG_CACHE_HOME/releasekit/upstream/``, and :func:`resolve_ref` fetches there only when a ref
-is missing; :func:`read_inventory` reads blobs at the ref without a work tree (the CRDs under
-:data:`CRD_DIRS`, the gates from ``versioned_feature_list.yaml``, else ``kube_features.go``);
-:func:`write_inventory` writes ``streams/upstream/kueue-<line>.yaml`` atomically and deterministically.
+Adapter module (git through gitpython) for ``releasekit upstream import --repo R --ref T``: a URL is cloned
+once (bare) into the cache and fetched only when a ref is missing; blobs are read at the ref without a
+work tree; the inventory is written atomically and deterministically.
 """
 
 from __future__ import annotations
@@ -158,9 +155,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
             f"cannot clone {spec}: {git_reason(exc)}; check the URL and your network, "
             "or clone it yourself and pass the local folder instead"
         ) from None
-    with (
-        repo.config_writer() as cfg
-    ):  # for a plain ``git fetch`` in the cache (resolve_ref names them itself)
+    with repo.config_writer() as cfg:  # for a plain ``git fetch`` in the cache (resolve_ref names them)
         cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
         cfg.add_value('remote "origin"', "fetch", FETCH_REFSPECS[1])
     return repo
