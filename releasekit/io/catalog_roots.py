@@ -401,11 +401,9 @@ def find_catalog_roots(
     configured = dict(config.roots)
     for root, (source, detail, tag) in sorted(found.items()):
         held = _content(tree, root, cache, files[root], special[root])
-        packages = sorted({p for path in held if path in facts for p in facts[path][0] | facts[path][1]})
+        packages = {p for path in held if path in facts for p in facts[path][0] | facts[path][1]}
         if source is RootSource.CARRIED:
-            packages = sorted(
-                set(packages) | {p for old in carried if old.path == str(root) for p in old.packages}
-            )
+            packages |= {p for old in carried if old.path == str(root) for p in old.packages}
         if not packages:
             continue
         key = str(root)
@@ -417,7 +415,9 @@ def find_catalog_roots(
             or tag
         )
         roots.append(
-            CatalogRoot(path=key, packages=tuple(packages), openshift=openshift, source=source, detail=detail)
+            CatalogRoot(
+                path=key, packages=tuple(sorted(packages)), openshift=openshift, source=source, detail=detail
+            )
         )
         content[key] = held
     return FoundRoots(tree=tree, roots=tuple(roots), content=content)

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
-from releasekit.io.gitcmd import git_reason, resolve_revision, trust_hint
+from releasekit.io.gitcmd import git_reason, refused_repository, resolve_revision
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, too_big, walk_files
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
@@ -486,9 +486,7 @@ def committed_files(
     if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
         return None  # no commit yet, or a ``.git`` git does not take for a repository
     if head.returncode != 0:
-        shown = printable(str(top))
-        fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
-        raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
+        raise refused_repository(str(top), head)
     tree = _tree(top, "HEAD", "HEAD", (str(rel),), max_file_bytes)
     files: dict[PurePosixPath, FileRef] = {}
     for path, ref in tree.files.items():

@@ -17,8 +17,8 @@ import git
 
 from releasekit.errors import InputError, UpstreamError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
-from releasekit.io.gitcmd import check_argument, check_revision, git_reason, resolve_revision
-from releasekit.io.gitrev import list_revision, open_repo
+from releasekit.io.gitcmd import check_argument, check_revision, git_reason
+from releasekit.io.gitrev import list_revision, open_repo, resolve_commit
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
 from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -163,7 +163,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
 
 def _lookup(repo: Any, ref: str) -> Any:
     try:
-        return repo.commit(resolve_revision(repo, ref, "--ref"))
+        return resolve_commit(repo, ref, "--ref")
     except (UsageError, git.BadName, ValueError, git.GitCommandError):
         return None
 
