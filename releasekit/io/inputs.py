@@ -410,12 +410,9 @@ def walk_files(
             if stat.S_ISDIR(lst.st_mode):
                 folders.append(path)
                 continue
-            if stat.S_ISLNK(lst.st_mode) and links and path.is_dir():
-                if not inside(os.path.realpath(path), root_real):
-                    raise SafetyLimitError(
-                        f"{path}: symlink points outside {what} (to {os.path.realpath(path)}); refusing it"
-                    )
-                continue  # a symlinked folder inside the root: its files are found through the folder
+            linked_folder = stat.S_ISLNK(lst.st_mode) and links and path.is_dir()
+            if linked_folder and inside(os.path.realpath(path), root_real):
+                continue  # its files are found through the folder; one leaving the root is refused below
             check_regular(str(path), lst, root_real, links=links, what=what)
             found.append(path)
         pending.extend((child, depth + 1) for child in reversed(folders))
