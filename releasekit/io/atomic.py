@@ -70,11 +70,7 @@ def writing(path: Path | str) -> Iterator[None]:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a new temporary file in the same folder, renamed over it.
-
-    Raises:
-        InputError: the file cannot be written (one line, see :func:`writing`).
-    """
+    """Write ``data`` to ``path`` through a new temporary file in the same folder, renamed over it."""
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
@@ -242,9 +238,7 @@ def _holds(path: Path, st: os.stat_result, data: bytes) -> bool:
 
 
 def read_generated(root: Path, rel: PurePosixPath) -> bytes | None:
-    """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent).
-
-    They are read as a write would go: through real folders only, never a link, FIFO or device.
+    """The bytes of generated file ``root/rel`` for ``--check`` (``None`` when absent), read as a write goes.
 
     Raises:
         SafetyLimitError, InputError: as :func:`target_stat` refuses the path, or a file over the limit.
@@ -257,10 +251,7 @@ def read_generated(root: Path, rel: PurePosixPath) -> bytes | None:
 def plan_writes(
     root: Path, files: Mapping[PurePosixPath, bytes], listed: set[PurePosixPath]
 ) -> dict[PurePosixPath, bytes]:
-    """Check every target of ``files`` under ``root`` before anything is written; return those to write.
-
-    A target may be absent, ``listed`` (releasekit wrote it), or hold the very bytes releasekit would
-    write (left as it is and taken into the marker). Every folder on the way must be a real folder.
+    """Check every target of ``files`` under ``root`` (see the module docstring); return those to write.
 
     Raises:
         SafetyLimitError: a target exists, releasekit did not write it and it holds other bytes; or a
@@ -350,14 +341,9 @@ _RENAME_EXCHANGE = 2
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Swap folders ``a`` and ``b`` in one step (Linux ``renameat2``); ``False`` where that is not possible."""
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2  # Linux only: AttributeError elsewhere
-    except (OSError, AttributeError):
-        return False
-    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    renameat2.restype = ctypes.c_int
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+    """Swap folders ``a`` and ``b`` at once (Linux ``renameat2``); ``False`` where the file system can't."""
+    libc = ctypes.CDLL(None, use_errno=True)  # ints and bytes pass as renameat2 takes them
+    if libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
@@ -369,15 +355,14 @@ def _swap_in(staging: Path, target: Path) -> None:
     """Put ``staging`` at ``target``; the previous tree (if any) is removed afterwards."""
     if not target.exists():
         staging.rename(target)
-        return
-    if _exchange(staging, target):
+    elif _exchange(staging, target):
         shutil.rmtree(staging, ignore_errors=True)  # now holds the old tree
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.{_OLD}.", dir=target.parent))
-    old.rmdir()
-    target.rename(old)
-    staging.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
+    else:  # two renames: a run killed between them is repaired by _clean_leftovers
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.{_OLD}.", dir=target.parent))
+        old.rmdir()
+        target.rename(old)
+        staging.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _marker_text(listing: set[PurePosixPath]) -> str:
@@ -465,8 +450,7 @@ def _keep(source: Path, dest: Path) -> None:
 def write_files(root: Path, files: Mapping[PurePosixPath, bytes]) -> None:
     """Write ``files`` under ``root`` file by file (``writes: files``); nothing else is touched or removed.
 
-    Every target is checked first (:func:`plan_writes`): nothing is written when one is refused. The
-    marker lists the files written and those it listed before that are still there.
+    The marker lists the files written and those it listed before that are still there.
 
     Raises:
         SafetyLimitError, InputError: as :func:`plan_writes`; ``root`` is a link or not a folder; another

@@ -124,7 +124,7 @@ class _Parsed:
     metas: list[Meta]
     findings: list[Finding]
     refused: ReleasekitError | None = None  # a safety limit or an unreadable blob: raised if it is content
-    tekton: bool = False
+    content: bool = True  # False: a template or a Tekton file, never catalog content
 
 
 @dataclass(slots=True)
@@ -143,25 +143,27 @@ class ParseCache:
             try:
                 data = ref.read()
                 metas, findings = load_catalog_text(data, str(path), self.limits)
-                tekton = not metas and bool(_TEKTON.search(data[:65536]))
-                found = _Parsed([], [], tekton=True) if tekton else _Parsed(metas, findings)
+                if not metas and _TEKTON.search(data[:65536]):
+                    found = _Parsed([], [], content=False)
+                else:
+                    found = _Parsed(metas, findings, content=not _is_template(metas))
             except (SafetyLimitError, InputError) as exc:
                 found = _Parsed([], [], refused=exc)
             self.parsed[key] = found
         return found
 
 
-def _is_template(parsed: _Parsed) -> bool:
+def _is_template(metas: list[Meta]) -> bool:
     """A catalog template (semver, basic, substitutes), or a legacy basic template (bundles only by image)."""
-    if any(m.schema in TEMPLATE_SCHEMAS for m in parsed.metas):
+    if any(m.schema in TEMPLATE_SCHEMAS for m in metas):
         return True
-    bundles = [m for m in parsed.metas if m.schema == "olm.bundle"]
+    bundles = [m for m in metas if m.schema == "olm.bundle"]
     return bool(bundles) and all({k.lower() for k in m.data} <= {"schema", "image"} for m in bundles)
 
 
 def _fbc_packages(parsed: _Parsed) -> tuple[set[str], set[str]]:
     """(packages declared by an olm.package blob, packages of the file's other FBC objects)."""
-    if parsed.refused is not None or parsed.tekton or _is_template(parsed):
+    if parsed.refused is not None or not parsed.content:
         return set(), set()
     declared = {m.name for m in parsed.metas if m.schema == "olm.package" and m.name}
     other = (
@@ -306,8 +308,7 @@ def _content(
             continue
         if _ignored(path.relative_to(root), specs):
             continue
-        parsed = cache.get(tree, path)
-        if not parsed.tekton and not _is_template(parsed):
+        if cache.get(tree, path).content:
             out.append(path)
     return tuple(out)
 
@@ -400,11 +401,9 @@ def find_catalog_roots(
     configured = dict(config.roots)
     for root, (source, detail, tag) in sorted(found.items()):
         held = _content(tree, root, cache, files[root], special[root])
-        packages = sorted({p for path in held if path in facts for p in facts[path][0] | facts[path][1]})
+        packages = {p for path in held if path in facts for p in facts[path][0] | facts[path][1]}
         if source is RootSource.CARRIED:
-            packages = sorted(
-                set(packages) | {p for old in carried if old.path == str(root) for p in old.packages}
-            )
+            packages |= {p for old in carried if old.path == str(root) for p in old.packages}
         if not packages:
             continue
         key = str(root)
@@ -416,7 +415,9 @@ def find_catalog_roots(
             or tag
         )
         roots.append(
-            CatalogRoot(path=key, packages=tuple(packages), openshift=openshift, source=source, detail=detail)
+            CatalogRoot(
+                path=key, packages=tuple(sorted(packages)), openshift=openshift, source=source, detail=detail
+            )
         )
         content[key] = held
     return FoundRoots(tree=tree, roots=tuple(roots), content=content)

@@ -12,26 +12,32 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from releasekit.errors import InputError, UsageError
+from releasekit.errors import InputError, UsageError, printable
 
-__all__ = ["check_revision", "git_reason", "resolve_revision", "trust_hint"]
+__all__ = ["check_argument", "check_revision", "git_reason", "refused_repository", "resolve_revision"]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+def check_argument(value: str, option: str) -> str:
+    """``value``, refused (UsageError) when empty, when git would read it as an option, or with controls."""
+    shown = printable(value)
+    if not value.strip():
+        raise UsageError(f"{option} must not be empty")
+    if value.startswith("-"):
+        raise UsageError(
+            f"{option}: refusing {shown!r}: it starts with '-' and git would read it as an option"
+        )
+    if shown != value:
+        raise UsageError(f"{option}: refusing {shown!r}: it contains control characters")
+    return value
 
 
 def check_revision(rev: str, option: str = "--base") -> str:
     """``rev`` when it is safe to hand to git as one revision (everything but the refusals is git's to judge).
 
     Raises:
-        UsageError: empty, a leading ``-`` (an option to git), control characters, ``..`` (a range).
+        UsageError: as :func:`check_argument`, or ``..`` (a range).
     """
-    if not rev or not rev.strip():
-        raise UsageError(f"{option} must not be empty")
-    if rev.startswith("-"):
-        raise UsageError(f"{option}: refusing {rev!r}: it starts with '-' and git would read it as an option")
-    if _CONTROL.search(rev):
-        raise UsageError(f"{option}: refusing {rev!r}: it contains control characters")
-    if ".." in rev:
+    if ".." in check_argument(rev, option):
         raise UsageError(f"{option}: refusing {rev!r}: '..' makes it a range, give one branch, tag or commit")
     return rev
 
@@ -54,12 +60,16 @@ def git_reason(exc: object) -> str:
     return fallback[0] if fallback else ""
 
 
-def trust_hint(folder: str) -> str:
-    """How to trust exactly ``folder`` (not every repository on the machine)."""
-    return (
-        f"if you trust it, run `git config --global --add safe.directory {folder}` "
+def refused_repository(folder: str, failed: object) -> InputError:
+    """Git's refusal of the repository at ``folder``, and the fix (trust just that folder, if not ours)."""
+    reason, shown = printable(git_reason(failed)), printable(folder)
+    fix = (
+        f"if you trust it, run `git config --global --add safe.directory {shown}` "
         "(the releasekit image and Tekton Task do this for their workspace only)"
+        if "dubious ownership" in reason
+        else "repair or re-clone it"
     )
+    return InputError(f"{shown}: git refuses the repository: {reason}; {fix}")
 
 
 def _fetch_hint(rev: str, option: str) -> str:
@@ -88,10 +98,8 @@ def resolve_revision(repo: Any, rev: str, option: str = "--base") -> str:
         out: str = repo.git.rev_parse("--verify", "--end-of-options", f"{rev}^{{commit}}")
     except git.GitCommandError as exc:
         reason = git_reason(exc)
-        if "dubious ownership" in f"{exc} {getattr(exc, 'stderr', '')}":
-            raise InputError(
-                f"{folder}: git refuses the repository: {reason}; {trust_hint(folder)}"
-            ) from None
+        if "dubious ownership" in reason:
+            raise refused_repository(folder, exc) from None
         if "Needed a single revision" in reason or not reason:
             reason = "unknown revision"
         raise UsageError(

@@ -3,16 +3,9 @@
 Adapter module (git, files). Nothing is checked out and the index is never touched. A revision is read
 with git plumbing alone: its files from one ``git ls-tree -r -l`` (each object's mode and size from its
 header), their bytes on demand from one ``git cat-file --batch`` (gitpython only opens a repository and
-resolves a revision; importing it would cost ``build`` more than its reading). The working tree's
-from ``git ls-files`` (or a walk) and ``lstat``. Paths from git never leave the repository; symbolic
-links, submodules and special files are never followed or opened; a file over the limit per file, or an
-object a shallow clone lacks, is refused in one line naming ``REV:path``.
-
-- :func:`list_revision`, :func:`list_worktree`: every file of a tree (a file-based catalog repository),
-  each read only when a caller asks, through its :class:`FileRef`.
-- :func:`snapshot_commit`, :func:`snapshot_worktree`: the :data:`FOLDERS` of a releasekit repository;
-  ``streams/`` and ``bundle-templates/`` are written into a folder for their loaders.
-- :func:`committed_files`: a folder as committed (what ``build`` compares with).
+resolves a revision; importing it would cost ``build`` more than its reading). Paths from git never
+leave the repository; symbolic links, submodules and special files are never followed or opened; a file
+over the limit per file, or an object a shallow clone lacks, is refused in one line naming ``REV:path``.
 """
 
 from __future__ import annotations
@@ -29,19 +22,21 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
-from releasekit.io.gitcmd import git_reason, resolve_revision, trust_hint
+from releasekit.io.gitcmd import git_reason, refused_repository, resolve_revision
 from releasekit.io.inputs import MAX_FILE_BYTES, MAX_WALK_DEPTH, read_input, too_big, walk_files
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE
 
 __all__ = [
     "FOLDERS",
     "FileRef",
+    "FileVersion",
     "MAX_MATERIALISED_BYTES",
     "RepoTree",
     "Snapshot",
     "blob_id",
     "branch_point",
     "committed_files",
+    "file_history",
     "is_shallow",
     "list_revision",
     "list_worktree",
@@ -134,27 +129,27 @@ def open_repo(path: Path) -> Any:
     """The git repository at ``path`` (its top folder).
 
     Raises:
-        InputError: ``path`` is not the top of a git repository.
+        InputError: ``path`` is missing or not the top of a git repository.
     """
     import git
 
     if str(path).startswith("-"):
         raise UsageError(f"refusing repository {str(path)!r}: it starts with '-'")
     try:
-        return git.Repo(path, search_parent_directories=False)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise InputError(f"{path}: not a git repository (give --repo the repository's top folder)") from None
+        return git.Repo(path)
+    except git.NoSuchPathError:
+        raise InputError(f"{path}: no such repository folder") from None
+    except git.InvalidGitRepositoryError:
+        raise InputError(f"{path}: not a git repository (give the repository's top folder)") from None
 
 
 def resolve_commit(repo: Any, ref: str, option: str = "--base") -> Any:
     """The commit ``ref`` names (see :func:`releasekit.io.gitcmd.resolve_revision`).
 
     Raises:
-        UsageError: the revision is unsafe (also C1 and bidirectional controls) or names no commit.
+        UsageError: the revision is unsafe or names no commit.
         InputError: git refuses the repository (another user's).
     """
-    if printable(ref) != ref:  # C1 controls, bidirectional controls, bytes that are not UTF-8
-        raise UsageError(f"{option}: refusing {printable(ref)!r}: it contains control characters")
     return repo.commit(resolve_revision(repo, ref, option))
 
 
@@ -254,12 +249,7 @@ def _read_blob(objects: _Objects, sha: str, where: str) -> bytes:
 def _tree(
     top: Path, rev: str, name: str, paths: tuple[str, ...], max_file_bytes: int, label: str = ""
 ) -> RepoTree:
-    """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand.
-
-    Raises:
-        InputError: git cannot list the revision (a shallow or damaged clone), naming the path it cannot.
-        SafetyLimitError: a path that leaves the repository, or folders nested too deep.
-    """
+    """The files of ``rev`` under ``paths`` (``git ls-tree -r -l``), each read from git on demand."""
     listing = partial(_run, top, "ls-tree", "-r", "-z", "-l", "--full-tree", rev, "--")
     done = listing(*paths)
     if done.returncode != 0:
@@ -324,11 +314,9 @@ def snapshot_commit(
 ) -> Snapshot:
     """Read :data:`FOLDERS` at ``commit`` (named ``rev`` in messages); write :data:`MATERIALISED` under ``workdir``.
 
-    Every file is measured before any is read: over ``max_file_bytes``, or :data:`MATERIALISED` over
-    ``max_total_bytes`` together, is refused.
-
     Raises:
-        SafetyLimitError: a symbolic link, an unsafe path, or a file or folder over a size limit.
+        SafetyLimitError: a symbolic link, an unsafe path, a file over ``max_file_bytes`` or
+            :data:`MATERIALISED` over ``max_total_bytes`` together (all measured before any is read).
         InputError: a folder of :data:`FOLDERS` that is a file, link or submodule; a submodule in one;
             an object git has not (a shallow or damaged clone).
     """
@@ -462,15 +450,17 @@ def _run(top: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
         raise InputError(f"{top}: git did not answer within 120 s") from None
 
 
-def _git_top(start: Path) -> Path | None:
-    """The top folder of the git work tree holding ``start`` (the nearest folder with a ``.git``), or None."""
-    return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+def _git_top(path: Path) -> tuple[Path, PurePosixPath] | None:
+    """The top of the git work tree holding ``path`` (the nearest folder with a ``.git``) and ``path`` below it."""
+    start = Path(os.path.realpath(path.absolute()))
+    top = next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+    return None if top is None else (top, PurePosixPath(start.relative_to(top).as_posix()))
 
 
 def is_shallow(folder: Path) -> bool:
     """True when ``folder`` is in a shallow clone (history that needs older commits is incomplete)."""
-    top = _git_top(Path(os.path.realpath(folder.absolute())))
-    done = _run(top, "rev-parse", "--is-shallow-repository") if top is not None else None
+    found = _git_top(folder)
+    done = _run(found[0], "rev-parse", "--is-shallow-repository") if found is not None else None
     return done is not None and done.stdout.strip() == b"true"
 
 
@@ -487,19 +477,16 @@ def committed_files(
         InputError: git is missing or refuses the repository (another user's, corrupt), or lacks a file.
         SafetyLimitError: a file over ``max_file_bytes``.
     """
-    start = Path(os.path.realpath(folder.absolute()))
-    top = _git_top(start)
-    if top is None:
+    found = _git_top(folder)
+    if found is None:
         return None
+    top, rel = found
     head = _run(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     stderr = head.stderr.decode("utf-8", "replace")
     if head.returncode != 0 and (not stderr.strip() or "not a git repository" in stderr):
         return None  # no commit yet, or a ``.git`` git does not take for a repository
     if head.returncode != 0:
-        shown = printable(str(top))
-        fix = trust_hint(shown) if "dubious ownership" in stderr else "repair or re-clone it"
-        raise InputError(f"{shown}: git refuses the repository: {printable(git_reason(head))}; {fix}")
-    rel = PurePosixPath(start.relative_to(top).as_posix())
+        raise refused_repository(str(top), head)
     tree = _tree(top, "HEAD", "HEAD", (str(rel),), max_file_bytes)
     files: dict[PurePosixPath, FileRef] = {}
     for path, ref in tree.files.items():
@@ -515,3 +502,36 @@ def committed_files(
                 raise _missing(where, tree.files[path].sha)
         files[path.relative_to(rel)] = ref
     return files, f"HEAD {head.stdout.decode().strip()[:12]}"
+
+
+MAX_VERSIONS = 200
+"""How many of a file's newest versions :func:`file_history` reads (a catalog file changes with each release)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileVersion:
+    """The file as one commit left it."""
+
+    commit: str
+    subject: str
+    data: bytes | None  # None: the commit removed the file
+
+
+def file_history(path: Path) -> list[FileVersion] | None:
+    """Every commit (at most :data:`MAX_VERSIONS`, the newest) that changed ``path``, oldest first.
+
+    None when ``path`` is in no git work tree or git cannot answer (no commit yet, a shallow clone that
+    lacks the objects): the caller then says nothing about history rather than guess.
+    """
+    found = _git_top(path)
+    if found is None:
+        return None
+    top, rel = found
+    log = _run(top, "log", f"--max-count={MAX_VERSIONS}", "--format=%H%x00%s", "--", str(rel))
+    if log.returncode != 0:
+        return None
+    commits = [
+        line.split("\0", 1) for line in log.stdout.decode("utf-8", "replace").splitlines() if "\0" in line
+    ]
+    objects = _Objects(top)
+    return [FileVersion(sha, subject, objects.read(f"{sha}:{rel}")) for sha, subject in reversed(commits)]

@@ -148,11 +148,8 @@ def iter_input(
         raise type(exc)(str(exc).replace(str(path), shown, 1)) from None
     if max_bytes is not None and st.st_size > max_bytes:
         raise too_big(shown, st.st_size, max_bytes)
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-    if not links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if links else os.O_NOFOLLOW))
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise SafetyLimitError(f"{shown}: is a symbolic link; {what} may not contain links") from None
@@ -235,16 +232,14 @@ def _utf8_forbidden(data: bytes) -> int:
     return control if control >= 0 else first
 
 
-def forbidden_character(data: bytes) -> tuple[int, int] | None:
+def forbidden_character(data: bytes, controls: bytes | None = None) -> tuple[int, int] | None:
     """``(line, code point)`` of the first character YAML forbids in UTF-8 ``data``, else ``None``.
 
     NUL is the one that matters most: yaml-rs stops reading at it and drops the rest of the file.
+    ``controls``: the forbidden ASCII bytes ``data`` holds, in any order (found here when not given).
     """
-    return _first_forbidden(data, data.translate(None, _ASCII_ALLOWED))
-
-
-def _first_forbidden(data: bytes, controls: bytes) -> tuple[int, int] | None:
-    """:func:`forbidden_character`, given the forbidden ASCII bytes ``data`` holds (in any order)."""
+    if controls is None:
+        controls = data.translate(None, _ASCII_ALLOWED)
     offset = min(data.index(bytes([c])) for c in set(controls)) if controls else -1
     if not data.isascii():
         found = _utf8_forbidden(data)
@@ -332,7 +327,7 @@ def screen_yaml(data: bytes, display: str) -> tuple[int, int] | None:
     kept = data.translate(None, _SCREEN_DELETE)
     if _may_nest_deep(data, kept, yaml=True):
         check_nesting(data, display, yaml=True)
-    return _first_forbidden(data, kept.translate(None, b"[]{}"))
+    return forbidden_character(data, kept.translate(None, b"[]{}"))
 
 
 def _yaml_event_depth(data: bytes) -> tuple[int, int] | None:
@@ -415,12 +410,9 @@ def walk_files(
             if stat.S_ISDIR(lst.st_mode):
                 folders.append(path)
                 continue
-            if stat.S_ISLNK(lst.st_mode) and links and path.is_dir():
-                if not inside(os.path.realpath(path), root_real):
-                    raise SafetyLimitError(
-                        f"{path}: symlink points outside {what} (to {os.path.realpath(path)}); refusing it"
-                    )
-                continue  # a symlinked folder inside the root: its files are found through the folder
+            linked_folder = stat.S_ISLNK(lst.st_mode) and links and path.is_dir()
+            if linked_folder and inside(os.path.realpath(path), root_real):
+                continue  # its files are found through the folder; one leaving the root is refused below
             check_regular(str(path), lst, root_real, links=links, what=what)
             found.append(path)
         pending.extend((child, depth + 1) for child in reversed(folders))

@@ -1,13 +1,9 @@
 """Read the Kueue operator's bundle sources from its git repository at one ref, without a work tree.
 
-Adapter module (git, through :func:`releasekit.io.gitrev.list_revision`). It reads ``bundle/manifests/*``,
-``bundle/metadata/annotations.yaml``, ``bundle.Dockerfile`` and ``related_images.json``. The repository may
-be anyone's, so besides the checks of ``upstream import`` (:func:`releasekit.io.upstream.check_ref`,
-``check_repository``, the clone cache): only regular files with UTF-8 names are read (a link, submodule or
-folder where a file is expected, or the other way round, is refused), and every file's size comes from
-the listing before any is read: at most :data:`MAX_FILE_BYTES` a file, :data:`MAX_TOTAL_BYTES` in all,
-:data:`MAX_MANIFESTS` manifests. Anything missing, unreadable or over a limit is one line (exit 2), names
-shown with :func:`printable`.
+Adapter module (git, through :func:`releasekit.io.gitrev.list_revision`). The repository may be anyone's,
+so besides the checks of ``upstream import``, only regular files with UTF-8 names are read, and every
+file's size comes from the listing before any is read (the limits below). Anything missing, of the wrong
+kind, unreadable or over a limit is one line (exit 2).
 """
 
 from __future__ import annotations
@@ -55,21 +51,13 @@ class OperatorSnapshot:
     related_images: bytes | None
 
 
-def _kinds(tree: RepoTree, folder: PurePosixPath) -> dict[PurePosixPath, str]:
-    """What each entry right inside ``folder`` is: a file, a folder, a symbolic link or a submodule."""
-    found: dict[PurePosixPath, str] = {}
-    for path in (*tree.files, *tree.special):
-        if path.parent == folder:
-            found[path] = tree.special.get(path, "a file")
-        elif folder in path.parents:
-            found[folder.joinpath(path.relative_to(folder).parts[0])] = "a folder"
-    return found
-
-
-def _refuse_kind(where: str, kind: str, wanted: str) -> UpstreamError:
-    if wanted == "a file":
-        return UpstreamError(f"{where}: is {kind}, not a file; releasekit reads files only")
-    return UpstreamError(f"{where}: is {kind}, not a folder")
+def _kind(tree: RepoTree, path: PurePosixPath) -> str | None:
+    """What ``path`` is at the revision: a file, a folder, a symbolic link or a submodule (None: absent)."""
+    if path in tree.files:
+        return "a file"
+    if path in tree.special:
+        return tree.special[path]
+    return "a folder" if any(path in p.parents for p in (*tree.files, *tree.special)) else None
 
 
 def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) -> OperatorSnapshot:
@@ -87,35 +75,35 @@ def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) ->
     tree = list_revision(
         commit, rev=ref, max_file_bytes=MAX_FILE_BYTES, paths=("bundle", DOCKERFILE_PATH, RELATED_IMAGES_PATH)
     )
-    kinds = {**_kinds(tree, PurePosixPath(".")), **_kinds(tree, PurePosixPath("bundle"))}
     manifests_dir = PurePosixPath(MANIFESTS_DIR)
     for folder in (PurePosixPath("bundle"), manifests_dir, PurePosixPath(ANNOTATIONS_PATH).parent):
-        if kinds.get(folder, "a folder") != "a folder":
-            raise _refuse_kind(f"{ref}:{folder}", kinds[folder], "a folder")
-    if manifests_dir not in kinds:
+        if (kind := _kind(tree, folder)) not in (None, "a folder"):
+            raise UpstreamError(f"{ref}:{folder}: is {kind}, not a folder")
+    if _kind(tree, manifests_dir) is None:
         raise UpstreamError(f"{ref}: no {MANIFESTS_DIR}/ folder; is this the Kueue operator repository?")
-    kinds.update({**_kinds(tree, manifests_dir), **_kinds(tree, PurePosixPath(ANNOTATIONS_PATH).parent)})
-    listed = sorted(
-        p for p in kinds if p.parent == manifests_dir and p.name.endswith((".yaml", ".yml", ".json"))
-    )
+    inside = (p for p in (*tree.files, *tree.special) if manifests_dir in p.parents)
+    entries = {manifests_dir / p.relative_to(manifests_dir).parts[0] for p in inside}  # files and folders
+    listed = sorted(p for p in entries if p.name.endswith((".yaml", ".yml", ".json")))
     if len(listed) > MAX_MANIFESTS:
         raise SafetyLimitError(
             f"{ref}:{MANIFESTS_DIR}: {len(listed):,} manifests, over the limit of {MAX_MANIFESTS:,}"
         )
     if not listed:
         raise UpstreamError(f"{ref}: {MANIFESTS_DIR}/ holds no manifest")
-    if PurePosixPath(ANNOTATIONS_PATH) not in kinds:
+    if _kind(tree, PurePosixPath(ANNOTATIONS_PATH)) is None:
         raise UpstreamError(f"{ref}: no {ANNOTATIONS_PATH}")
     wanted = [*listed, *(PurePosixPath(p) for p in (ANNOTATIONS_PATH, DOCKERFILE_PATH, RELATED_IMAGES_PATH))]
     left = MAX_TOTAL_BYTES
-    for path in (p for p in wanted if p in kinds):  # all checked and counted first, then read
-        where = f"{ref}:{printable(str(path))}"
+    for path in wanted:  # all checked and counted first, then read
+        kind, where = _kind(tree, path), f"{ref}:{printable(str(path))}"
+        if kind is None:
+            continue
         try:
             path.name.encode("utf-8")
         except UnicodeEncodeError:
             raise UpstreamError(f"{where}: the file name is not UTF-8; rename it") from None
-        if kinds[path] != "a file":
-            raise _refuse_kind(where, kinds[path], "a file")
+        if kind != "a file":
+            raise UpstreamError(f"{where}: is {kind}, not a file; releasekit reads files only")
         left -= tree.sizes[path] or 0
         if left < 0:
             raise SafetyLimitError(
@@ -124,7 +112,8 @@ def read_operator_snapshot(spec: str, ref: str, *, cache: Path | None = None) ->
             )
 
     def read(path: str) -> bytes | None:
-        return tree.files[PurePosixPath(path)].read() if PurePosixPath(path) in kinds else None
+        found = tree.files.get(PurePosixPath(path))
+        return found.read() if found is not None else None
 
     return OperatorSnapshot(
         ref=ref,

@@ -1,11 +1,8 @@
 r"""Record an upstream Kueue release from git: its CRDs and feature gates, as an inventory.
 
-Adapter module (git through gitpython). ``releasekit upstream import --repo R --ref T``: the ref is checked
-before git sees it (:func:`check_ref`); :func:`open_repository` opens a local clone or clones a URL once
-(bare) into ``$XDG_CACHE_HOME/releasekit/upstream/``, and :func:`resolve_ref` fetches there only when a ref
-is missing; :func:`read_inventory` reads blobs at the ref without a work tree (the CRDs under
-:data:`CRD_DIRS`, the gates from ``versioned_feature_list.yaml``, else ``kube_features.go``);
-:func:`write_inventory` writes ``streams/upstream/kueue-<line>.yaml`` atomically and deterministically.
+Adapter module (git through gitpython) for ``releasekit upstream import --repo R --ref T``: a URL is cloned
+once (bare) into the cache and fetched only when a ref is missing; blobs are read at the ref without a
+work tree; the inventory is written atomically and deterministically.
 """
 
 from __future__ import annotations
@@ -20,8 +17,8 @@ import git
 
 from releasekit.errors import InputError, UpstreamError, UsageError, printable
 from releasekit.io.atomic import write_text_atomic
-from releasekit.io.gitcmd import check_revision, git_reason, resolve_revision
-from releasekit.io.gitrev import list_revision
+from releasekit.io.gitcmd import check_argument, check_revision, git_reason
+from releasekit.io.gitrev import list_revision, open_repo, resolve_commit
 from releasekit.io.gofeatures import parse_kube_features, parse_versioned_feature_list
 from releasekit.io.inputs import contained
 from releasekit.io.yamlio import YamlContentError, load_yaml_documents
@@ -90,13 +87,7 @@ def check_repository(spec: str) -> str:
     Raises:
         UsageError: anything else (git's ``ext::`` and other transport helpers run commands).
     """
-    shown = printable(spec)
-    if not spec:
-        raise UsageError("--repo must not be empty")
-    if spec.startswith("-"):
-        raise UsageError(f"--repo: refusing {shown!r}: it starts with '-' and git would read it as an option")
-    if shown != spec:
-        raise UsageError(f"--repo: refusing {shown!r}: it contains control characters")
+    shown = printable(check_argument(spec, "--repo"))
     if spec.lower().startswith(_URL_SCHEMES):
         return spec
     if "::" in spec:
@@ -144,12 +135,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
     """
     check_repository(spec)  # before git sees it
     if "://" not in spec and not re.match(r"^[\w.-]+@[\w.-]+:", spec):
-        if not Path(spec).exists():
-            raise InputError(f"{spec}: no such repository folder")
-        try:
-            return git.Repo(spec)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            raise InputError(f"{spec}: not a git repository") from None
+        return open_repo(Path(spec))
     root = cache or cache_root()
     _make_cache(root)
     name = re.sub(r"[^A-Za-z0-9._-]", "_", spec.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git"))
@@ -169,9 +155,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
             f"cannot clone {spec}: {git_reason(exc)}; check the URL and your network, "
             "or clone it yourself and pass the local folder instead"
         ) from None
-    with (
-        repo.config_writer() as cfg
-    ):  # for a plain ``git fetch`` in the cache (resolve_ref names them itself)
+    with repo.config_writer() as cfg:  # for a plain ``git fetch`` in the cache (resolve_ref names them)
         cfg.set_value('remote "origin"', "fetch", FETCH_REFSPECS[0])
         cfg.add_value('remote "origin"', "fetch", FETCH_REFSPECS[1])
     return repo
@@ -179,7 +163,7 @@ def open_repository(spec: str, *, cache: Path | None = None) -> Any:
 
 def _lookup(repo: Any, ref: str) -> Any:
     try:
-        return repo.commit(resolve_revision(repo, ref, "--ref"))
+        return resolve_commit(repo, ref, "--ref")
     except (UsageError, git.BadName, ValueError, git.GitCommandError):
         return None
 
@@ -270,16 +254,13 @@ def read_inventory(repo: Any, ref: str, *, line: str | None = None) -> Inventory
     """
     check_ref(ref)
     commit = resolve_ref(repo, ref)
-    found = list_revision(commit, rev=ref, paths=(FEATURE_LIST, FEATURES_GO)).files
-    listed, go = (found.get(PurePosixPath(p)) for p in (FEATURE_LIST, FEATURES_GO))
-    if listed is not None:
-        text, features_file = listed.read().decode("utf-8", "replace"), FEATURE_LIST
-        gates = parse_versioned_feature_list(text, source=f"{ref}:{FEATURE_LIST}")
-    elif go is not None:
-        text, features_file = go.read().decode("utf-8", "replace"), FEATURES_GO
-        gates = parse_kube_features(text, source=f"{ref}:{FEATURES_GO}")
-    else:
+    parsers = {FEATURE_LIST: parse_versioned_feature_list, FEATURES_GO: parse_kube_features}  # first found
+    found = list_revision(commit, rev=ref, paths=tuple(parsers)).files
+    features_file = next((p for p in parsers if PurePosixPath(p) in found), None)
+    if features_file is None:
         raise UpstreamError(f"{ref}: neither {FEATURE_LIST} nor {FEATURES_GO} exists")
+    text = found[PurePosixPath(features_file)].read().decode("utf-8", "replace")
+    gates = parsers[features_file](text, source=f"{ref}:{features_file}")
     tags = sorted(t.name for t in repo.tags if t.commit.hexsha == commit.hexsha)
     tag = ref if ref in tags else (tags[0] if tags else None)
     try:

@@ -8,8 +8,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from releasekit.io.fbc_blobs import published_blobs
-from releasekit.io.githistory import file_history
-from releasekit.io.gitrev import FileRef, is_shallow
+from releasekit.io.gitrev import FileRef, file_history, is_shallow
 from releasekit.io.inputs import read_input
 from releasekit.model.fbc import Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location

@@ -61,25 +61,24 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
     committed = committed_files(streams_dir)
     if committed is None:
         return None
-    files, _ = committed
+    files = committed[0]
     on_disk = {
-        PurePosixPath(p.relative_to(streams_dir).as_posix())
+        PurePosixPath(p.relative_to(streams_dir).as_posix()): p
         for p in streams_dir.rglob("*")
         if p.is_file() and not p.is_symlink()
     }
-    same = set(files) == on_disk and all(
-        (streams_dir.joinpath(*rel.parts)).read_bytes() == ref.read() for rel, ref in files.items()
-    )
-    if same:
+    if on_disk.keys() == files.keys() and all(
+        p.read_bytes() == files[rel].read() for rel, p in on_disk.items()
+    ):
         return working
+    if not any(rel.parts[0].endswith(".yaml") for rel in files):
+        return LoadedStreams(streams=(), inventories={}, findings=(), files=())
     with tempfile.TemporaryDirectory(prefix="releasekit-head-streams-") as tmp:
         root = Path(tmp) / "streams"
         for rel, ref in files.items():
             target = root.joinpath(*rel.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(ref.read())
-        if not any(root.glob("*.yaml")):
-            return LoadedStreams(streams=(), inventories={}, findings=(), files=())
         return load_streams(root, display_root="streams")
 
 
@@ -149,15 +148,15 @@ def compare_with_head(
     if not keys:
         return Comparison(findings=tuple(findings))
     # judged where they are checked: the loaders' findings are not the comparison's
-    base = load_package_catalogs(base_files, keys, layout.catalog_key, display=display)[0]
+    every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
+    published = load_package_catalogs(base_files, every, layout.catalog_key, display=display)[0]
+    base = {key: catalog for key, catalog in published.items() if key in keys}
     head = load_package_catalogs(head_files, keys, layout.catalog_key, display=display)[0]
     findings.extend(diff_rules.check_diff(base, head))  # recorded facts compared above, once
-    every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
-    published = published_in(load_package_catalogs(base_files, every, layout.catalog_key, display=display)[0])
     return Comparison(
         findings=tuple(findings),
         changes=catalog_changes(base, head),
-        stranding_severity=graph_rules.published_severity(published),
+        stranding_severity=graph_rules.published_severity(published_in(published)),
     )
 
 
