@@ -85,7 +85,6 @@ def build_command(
         command="bundle build --check" if options["check"] else "bundle build",
         findings=build.findings,
         checked=build.checked,
-        rules=tuple(sorted({f.rule for f in build.findings})),
     )
     return emit_report(report, fmt, output)
 
