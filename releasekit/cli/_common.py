@@ -103,7 +103,7 @@ def output_option(func: F) -> F:
 
 
 class Stopped(click.ClickException):
-    """The command could not run: click's one ``Error:`` line on stderr, exit 2."""
+    """The command could not run: click's one ``Error:`` line on stderr, exit 2 (Konflux still gets its object)."""
 
     exit_code = EXIT_INPUT
 
@@ -166,6 +166,10 @@ def format_options(command: F) -> F:
             elif kwargs.get("fmt") == "json":
                 _write_refusal(one_line(exc), kwargs.get("output"))
             raise  # LazyGroup writes the one line (and turns a RecursionError into one)
+        except Stopped as exc:
+            if kwargs.get("fmt") == "konflux":
+                write_konflux_error(exc.message, kwargs.get("output"))
+            raise
         click.get_current_context().exit(code)
 
     func: Any = wrapper
