@@ -73,7 +73,8 @@ class MarkdownReporter:
         report = printable_report(report)
         n = report.numbers
         verdict = "✅ passed" if report.passed else "❌ failed"
-        heads, values = ["checks", "errors", "warnings", "notes"], [n.checks, n.errors, n.warnings, n.info]
+        heads = ["checks", "errors", "warnings", "notes"]
+        values: list[int | None] = [n.checks, n.errors, n.warnings, n.info]
         if n.new is None:
             heads, values = [*heads, "checked files"], [*values, len(report.checked)]
         else:
