@@ -12,7 +12,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -103,7 +103,7 @@ def output_option(func: F) -> F:
 
 
 class Stopped(click.ClickException):
-    """The command could not run: click's one ``Error:`` line on stderr, exit 2."""
+    """The command could not run: click's one ``Error:`` line on stderr, exit 2 (Konflux still gets its object)."""
 
     exit_code = EXIT_INPUT
 
@@ -120,9 +120,36 @@ def templates_dir_option(func: F) -> F:
     )(func)
 
 
-def format_options(func: F) -> F:
+_REPORT_OPTIONS = (
+    click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(REPORTERS)),
+        default="text",
+        show_default=True,
+        help="Report format.",
+    ),
+    click.option(
+        "--output",
+        "output",
+        type=click.Path(path_type=Path),  # checked by check_output: one line, exit 2
+        default=None,
+        help="Write the report to this file instead of standard output.",
+    ),
+    click.option("-v", "--verbose", count=True, help="Show more in text output (-v: also the notes)."),
+    click.option("-q", "--quiet", count=True, help="Show less in text output (-q: errors only)."),
+    click.option(
+        "--rules-url",
+        "rules_url",
+        default=None,
+        metavar="URL",
+        help="Where SARIF's helpUri links point: the rule reference (default: the repository's docs/rules.md).",
+    ),
+)
+
+
+def format_options(command: F) -> F:
     """Add ``--format``, ``--output``, ``-v``/``-q`` and ``--rules-url``; exit with the code the command returns."""
-    command = func
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -139,36 +166,16 @@ def format_options(func: F) -> F:
             elif kwargs.get("fmt") == "json":
                 _write_refusal(one_line(exc), kwargs.get("output"))
             raise  # LazyGroup writes the one line (and turns a RecursionError into one)
+        except Stopped as exc:
+            if kwargs.get("fmt") == "konflux":
+                write_konflux_error(exc.message, kwargs.get("output"))
+            raise
         click.get_current_context().exit(code)
 
-    func = wrapper  # type: ignore[assignment]
-    func = click.option(
-        "--rules-url",
-        "rules_url",
-        default=None,
-        metavar="URL",
-        help="Where SARIF's helpUri links point: the rule reference (default: the repository's docs/rules.md).",
-    )(func)
-    func = click.option("-q", "--quiet", count=True, help="Show less in text output (-q: errors only).")(func)
-    func = click.option("-v", "--verbose", count=True, help="Show more in text output (-v: also the notes).")(
-        func
-    )
-    func = click.option(
-        "--output",
-        "output",
-        type=click.Path(path_type=Path),  # checked by check_output: one line, exit 2
-        default=None,
-        help="Write the report to this file instead of standard output.",
-    )(func)
-    func = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(list(REPORTERS)),
-        default="text",
-        show_default=True,
-        help="Report format.",
-    )(func)
-    return func
+    func: Any = wrapper
+    for option in reversed(_REPORT_OPTIONS):  # --help lists them in this order
+        func = option(func)
+    return cast(F, func)
 
 
 def check_output(output: Path | None) -> None:
@@ -230,8 +237,7 @@ def _write_refusal(message: str, output: Path | None) -> None:
         location=location,
         hint="the input cannot be read or is refused by a safety limit; fix it and run again",
     )
-    context = click.get_current_context(silent=True)
-    command = context.command_path.removeprefix("releasekit ") if context is not None else "releasekit"
+    command = click.get_current_context().command_path.removeprefix("releasekit ")
     report = Report(command=command, findings=(finding,), rules=(REFUSAL_RULE,))
     write_output(get_reporter("json").render(report), output)
 
@@ -256,16 +262,15 @@ def write_output(text: str, output: Path | None) -> None:
 def emit_report(report: Report, fmt: str, output: Path | None, unchanged: str = "") -> int:
     """Render ``report`` in ``fmt``, write it, then the line ``unchanged`` on stderr; return the exit code."""
     color = fmt == "text" and output is None and sys.stdout.isatty()
-    context = click.get_current_context(silent=True)
-    verbosity = context.meta.get(_VERBOSITY, 1) if context is not None else 1
+    meta = click.get_current_context().meta  # format_options put -v/-q and --rules-url there
     if fmt == "sarif":
         from releasekit.jobs.rule_docs import all_rule_docs
         from releasekit.report.sarif import DEFAULT_RULES_URL, SarifReporter
 
-        url = (context.meta.get(_RULES_URL) if context is not None else None) or DEFAULT_RULES_URL
+        url = meta[_RULES_URL] or DEFAULT_RULES_URL
         write_output(SarifReporter(docs=all_rule_docs(), rules_url=url).render(report), output)
     else:
-        write_output(get_reporter(fmt, color=color, verbosity=verbosity).render(report), output)
+        write_output(get_reporter(fmt, color=color, verbosity=meta[_VERBOSITY]).render(report), output)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         with Path(summary).open("a", encoding="utf-8") as handle:  # appended, as GitHub expects

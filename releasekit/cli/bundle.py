@@ -14,7 +14,6 @@ from releasekit.cli._common import (
     format_options,
     streams_dir_option,
     templates_dir_option,
-    write_konflux_error,
 )
 from releasekit.errors import ReleasekitError
 
@@ -76,8 +75,6 @@ def build_command(
             **options,
         )
     except ReleasekitError as exc:
-        if fmt == "konflux":
-            write_konflux_error(str(exc), output)
         raise Stopped(str(exc)) from None
     if not build.bundles:
         click.echo("no release selected (no candidate releases; use --version V or --all)", err=True)
@@ -85,7 +82,6 @@ def build_command(
         command="bundle build --check" if options["check"] else "bundle build",
         findings=build.findings,
         checked=build.checked,
-        rules=tuple(sorted({f.rule for f in build.findings})),
     )
     return emit_report(report, fmt, output)
 
@@ -169,13 +165,9 @@ def validate_command(
     try:
         result = run(request)
     except ReleasekitError as exc:
-        if fmt == "konflux":
-            write_konflux_error(str(exc), output)
         raise Stopped(str(exc)) from None
     if result.refusal is None:
         return emit_report(result.report, fmt, output)
     if fmt == "json":
         emit_report(result.report, fmt, output)
-    if fmt == "konflux":
-        write_konflux_error(result.refusal, output)
     raise Stopped(result.refusal)

@@ -36,6 +36,18 @@ __all__ = [
     "validate_command",
 ]
 
+# validate and matrix read the same lifecycle file, graph and matrix the same catalog tree: one declaration each
+_lifecycle_option = click.option(
+    "--lifecycle",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The OpenShift lifecycle whose cluster upgrades are checked (validate: with --graph) [default: "
+    "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
+)
+_tree_argument = click.argument(
+    "directory", required=False, default="catalog", type=click.Path(path_type=Path), metavar="[DIR]"
+)
+
 
 @click.command(name="adopt")
 @click.argument("source", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
@@ -138,14 +150,7 @@ def build_command(fmt: str, output: Path | None, **options: Any) -> int:
     "owned-API-group change, bundles that cannot reach the default channel's head, and bundles a cluster "
     "upgrade between the given OpenShift catalogs strands; a catalog tree stands for its fragments).",
 )
-@click.option(
-    "--lifecycle",
-    "lifecycle",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="With --graph: the OpenShift lifecycle whose cluster upgrades are checked [default: "
-    "streams/openshift/lifecycle.yaml when present; else each minor to the next].",
-)
+@_lifecycle_option
 def validate_command(dirs: tuple[Path, ...], fmt: str, output: Path | None, **options: Any) -> int:
     """Validate file-based catalog folders as `opm validate` does, reporting every problem.
 
@@ -210,9 +215,7 @@ def template_command(
 
 
 @click.command(name="graph")
-@click.argument(
-    "directory", required=False, default="catalog", type=click.Path(path_type=Path), metavar="[DIR]"
-)
+@_tree_argument
 @click.option("--package", "package", default=None, metavar="P", help="Draw only this package.")
 @format_option(
     "mermaid",
@@ -240,18 +243,9 @@ def graph_command(directory: Path, output: Path | None, **options: Any) -> None:
 
 
 @click.command(name="matrix")
-@click.argument(
-    "directory", required=False, default="catalog", type=click.Path(path_type=Path), metavar="[DIR]"
-)
+@_tree_argument
 @format_option("text", "json", "markdown", text='Text, JSON ({"upgrades": [...]}) or Markdown tables.')
-@click.option(
-    "--lifecycle",
-    "lifecycle",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The OpenShift lifecycle file [default: streams/openshift/lifecycle.yaml when present; "
-    "else each minor to the next].",
-)
+@_lifecycle_option
 @output_option
 def matrix_command(directory: Path, fmt: str, lifecycle: Path | None, output: Path | None) -> None:
     """The OpenShift upgrade matrix of a catalog tree (default: catalog).

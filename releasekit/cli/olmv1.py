@@ -73,11 +73,7 @@ def manifests_command(output: Path | None, **options: Any) -> None:
 
     result = run_manifests(ManifestsRequest(**options))
     if result.findings:
-        report = Report(
-            command="olmv1 manifests",
-            findings=result.findings,
-            rules=tuple(sorted({f.rule for f in result.findings})),
-        )
+        report = Report(command="olmv1 manifests", findings=result.findings)
         click.echo(get_reporter("text").render(report), err=True, nl=False)
     if result.text is None:
         click.echo("olmv1 manifests: nothing written: the bundle is refused (see the errors above)", err=True)

@@ -19,11 +19,11 @@ from releasekit.cli._common import (
     streams_dir_option,
     write_output,
 )
+from releasekit.jobs.release_notes import kueue_text, markdown_text
 from releasekit.model.inventory import Inventory
 from releasekit.model.stream import OpenShiftVersion, Release, ReleaseStatus, Stream
 
 __all__ = [
-    "kueue_text",
     "load_or_fail",
     "map_command",
     "map_json",
@@ -53,12 +53,6 @@ def openshift_range(versions: Sequence[OpenShiftVersion], order: Sequence[OpenSh
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
-def kueue_text(release: Release) -> str:
-    """``0.18 (v0.18.4-40-ge4ce3bcc)``: the line and, where known, the pin."""
-    pin = release.upstream.describe or release.upstream.tag
-    return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
-
-
 def table(rows: Sequence[Sequence[str]]) -> list[str]:
     """``rows`` as columns aligned by two spaces, each line indented by two."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -84,15 +78,9 @@ def _release_json(stream: Stream, release: Release) -> dict[str, Any]:
         "status": release.status.value,
         "channel": stream.channel_of(release),
         "upstream": {
-            k: v
-            for k, v in (
-                ("line", up.line),
-                ("describe", up.describe),
-                ("tag", up.tag),
-                ("commit", up.commit),
-                ("inventory", up.inventory),
-            )
-            if v is not None
+            k: getattr(up, k)
+            for k in ("line", "describe", "tag", "commit", "inventory")
+            if getattr(up, k) is not None
         },
         "catalogs": [str(v) for v in release.catalogs],
         "bundle": release.bundle_image,
@@ -233,8 +221,7 @@ def map_text(streams: tuple[Stream, ...]) -> str:
 
 def map_markdown(streams: tuple[Stream, ...], *, released_only: bool = False) -> str:
     """The support matrix people paste into release notes (``released_only``: released versions only)."""
-    from releasekit.jobs.release_notes import markdown_text as md  # every cell escaped: | and newlines too
-
+    md = markdown_text  # every cell escaped: | and newlines too
     out: list[str] = []
     for stream in sorted(
         streams, key=lambda s: (s.name != "stable", s.name)

@@ -23,6 +23,7 @@ from releasekit.plan.channels import csv_edges
 __all__ = [
     "build_notes",
     "inventory_for",
+    "kueue_text",
     "markdown_code",
     "markdown_text",
     "render_json",
@@ -84,7 +85,8 @@ class ReleaseNotes:
     missing: tuple[str, ...] = field(default=())  # inventories the notes could not read
 
 
-def _kueue(release: Release) -> str:
+def kueue_text(release: Release) -> str:
+    """``0.18 (v0.18.4-40-ge4ce3bcc)``: the Kueue line and, where known, the pin."""
     pin = release.upstream.describe or release.upstream.tag or release.upstream.commit
     return f"{release.upstream.line} ({pin})" if pin else release.upstream.line
 
@@ -143,7 +145,7 @@ def _gate_changes(
 
 
 def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
-    """The gate changes and the operator's settings as Markdown list lines (every value escaped)."""
+    """The gate changes and the operator's settings as list lines."""
     changes = (
         [f"added: {_gate_text(g)}" for g in gates.added]
         + [f"removed: {_gate_text(g)}" for g in gates.removed]
@@ -157,7 +159,7 @@ def gate_lines(gates: GateChanges) -> tuple[list[str], list[str]]:
         f"{s.gate}: {_on(s.enabled)}" + (f" ({s.reason})" if s.reason else "") for s in gates.settings
     ]
     settings += [f"opt-in: {g.gate} when {g.config_field} is used ({g.reason})" for g in gates.opt_in]
-    return [markdown_text(line) for line in changes], [markdown_text(line) for line in settings]
+    return changes, settings
 
 
 def _gate_json(g: FeatureGate) -> dict[str, Any]:
@@ -238,9 +240,9 @@ def build_notes(
         version=str(release.version),
         status=release.status.value,
         channel=stream.channel_of(release),
-        kueue=_kueue(release),
+        kueue=kueue_text(release),
         previous_version=str(previous.version) if previous is not None else None,
-        previous_kueue=_kueue(previous) if previous is not None else None,
+        previous_kueue=kueue_text(previous) if previous is not None else None,
         apis=_api_changes(stream, old_inv, new_inv),
         gates=_gate_changes(stream, release, old_inv, new_inv),
         images=(("bundle", release.bundle_image), *release.images.items()),
@@ -287,14 +289,11 @@ def _item(line: str) -> str:
     return f"{line[: marker.end()]}\\{line[marker.end() :]}" if marker else line
 
 
-def _section(title: str, items: Sequence[str], empty: str) -> list[str]:
+def _section(title: str, items: Sequence[str], empty: str, *, escaped: bool = False) -> list[str]:
+    """A list section; ``items`` are escaped here unless ``escaped`` says they already are."""
     out = [f"### {title}", ""]
-    out += [f"- {_item(item)}" for item in items] if items else [empty]
+    out += [f"- {_item(item if escaped else markdown_text(item))}" for item in items] if items else [empty]
     return [*out, ""]
-
-
-def _texts(items: Sequence[str]) -> list[str]:
-    return [markdown_text(item) for item in items]
 
 
 def render_markdown(notes: ReleaseNotes) -> str:
@@ -327,21 +326,19 @@ def render_markdown(notes: ReleaseNotes) -> str:
         + [f"version removed: {n}" for n in a.versions_removed]
         + [f"storage version: {n}" for n in a.storage_changes]
     )
-    out += _section("API changes", _texts(api_lines), "No CRD or version changes since the previous release.")
+    out += _section("API changes", api_lines, "No CRD or version changes since the previous release.")
     if a.alpha_kept_out:
-        out += _section("Alpha API versions kept out of this stream", _texts(a.alpha_kept_out), "")
+        out += _section("Alpha API versions kept out of this stream", a.alpha_kept_out, "")
     if a.alpha_shipped:
-        out += _section("Alpha API versions shipped", _texts(a.alpha_shipped), "")
+        out += _section("Alpha API versions shipped", a.alpha_shipped, "")
     changes, settings = gate_lines(g)
     out += _section("Feature gates", changes, "No feature-gate changes in Kueue since the previous release.")
     out += _section("Operator gate settings", settings, "None.")
     images = [f"{md(name)}: {markdown_code(image)}" for name, image in notes.images]
-    out += _section("Images", images, "None.")
-    out += _section(
-        "OpenShift catalogs", _texts([", ".join(notes.catalogs)] if notes.catalogs else []), "None."
-    )
-    out += _section("Upgrades into this release", _texts(notes.upgrades_from), "None (a new install only).")
-    out += _section("Deprecations", _texts(notes.deprecations), "None.")
+    out += _section("Images", images, "None.", escaped=True)
+    out += _section("OpenShift catalogs", [", ".join(notes.catalogs)] if notes.catalogs else [], "None.")
+    out += _section("Upgrades into this release", notes.upgrades_from, "None (a new install only).")
+    out += _section("Deprecations", notes.deprecations, "None.")
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -73,26 +73,21 @@ class MarkdownReporter:
         report = printable_report(report)
         n = report.numbers
         verdict = "✅ passed" if report.passed else "❌ failed"
-        out = [f"## releasekit {report.command}: {verdict}", ""]
+        heads = ["checks", "errors", "warnings", "notes"]
+        values: list[int | None] = [n.checks, n.errors, n.warnings, n.info]
         if n.new is None:
-            out += [
-                "| checks | errors | warnings | notes | checked files |",
-                "| ---: | ---: | ---: | ---: | ---: |",
-                f"| {n.checks} | {n.errors} | {n.warnings} | {n.info} | {len(report.checked)} |",
-                "",
-            ]
+            heads, values = [*heads, "checked files"], [*values, len(report.checked)]
+        else:
+            heads, values = [*heads, "new", "unchanged", "fixed"], [*values, n.new, n.unchanged, n.fixed]
+        out = [f"## releasekit {report.command}: {verdict}", "", f"| {' | '.join(heads)} |"]
+        out += ["|" + " ---: |" * len(heads), f"| {' | '.join(map(str, values))} |", ""]
+        if n.new is None:
             findings = report.open_findings
             out += _table(findings) if findings else ["No findings.", ""]
             out += _acknowledged(report)
             for title, block in report.extras:
                 out += [f"### {title}", "", block.rstrip("\n"), ""]
             return "\n".join(out)
-        out += [
-            "| checks | errors | warnings | notes | new | unchanged | fixed |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-            f"| {n.checks} | {n.errors} | {n.warnings} | {n.info} | {n.new} | {n.unchanged} | {n.fixed} |",
-            "",
-        ]
         if report.fail_on.value == "new":
             out += ["Only errors this change brings fail the check (`--fail-on new`).", ""]
         out += _changes(report)
