@@ -18,7 +18,6 @@ from releasekit.io.catalog_roots import (
     load_root,
     read_repo_config,
 )
-from releasekit.io.catalog_tree import package_config
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
 from releasekit.io.gitrev import (
     RepoTree,
@@ -30,9 +29,10 @@ from releasekit.io.gitrev import (
 )
 from releasekit.jobs.check import CheckRequest, CheckResult
 from releasekit.jobs.fbc_templates import check_templates
+from releasekit.jobs.judge import package_catalog, split_packages
 from releasekit.jobs.published import Published, mark_published, parse_published, published_loader
 from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
-from releasekit.model.fbc import Bundle, Channel, DeclarativeConfig, Package
+from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
 from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
 from releasekit.model.stream import openshift_order
@@ -81,11 +81,6 @@ def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], .
     return tuple((str(p)[prefix:], found.tree.files[p].sha) for p in found.content.get(root.path, ()))
 
 
-def _first_file(config: DeclarativeConfig, fallback: str) -> str:
-    objects: tuple[Package | Channel | Bundle, ...] = (*config.packages, *config.channels, *config.bundles)
-    return next((o.location.file for o in objects if o.location.file), fallback)
-
-
 class _Loaded:
     """Each root of one revision loaded once: its catalog, its load and opm findings, its files."""
 
@@ -93,6 +88,7 @@ class _Loaded:
         self.found = found
         self.cache = cache
         self.roots: dict[str, tuple[DeclarativeConfig, tuple[Finding, ...], tuple[str, ...]]] = {}
+        self.packages: dict[str, dict[str, DeclarativeConfig]] = {}
 
     def root(self, root: CatalogRoot) -> tuple[DeclarativeConfig, tuple[Finding, ...], tuple[str, ...]]:
         loaded = self.roots.get(root.path)
@@ -103,10 +99,10 @@ class _Loaded:
         return loaded
 
     def package(self, root: CatalogRoot, label: str, package: str) -> PackageCatalog:
-        config = package_config(self.root(root)[0], package)
-        return PackageCatalog(
-            openshift=label, package=package, config=config, file=_first_file(config, root.path)
-        )
+        if root.path not in self.packages:
+            self.packages[root.path] = split_packages(self.root(root)[0])
+        config = self.packages[root.path].get(package, DeclarativeConfig())
+        return package_catalog(label, package, config, root.path)
 
 
 def check_trees(
