@@ -6,10 +6,8 @@ callers read a tree's fragments (:func:`releasekit.io.catalog_tree.catalog_fragm
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from releasekit.io.catalog_tree import Fragment
 from releasekit.io.fbc_load import LOAD_RULES
@@ -36,7 +34,8 @@ __all__ = [
     "judge_policies",
     "package_catalog",
     "package_catalogs",
-    "split_packages",
+    "package_config",
+    "package_strandings",
 ]
 
 JUDGED_RULES: tuple[str, ...] = (
@@ -63,11 +62,12 @@ def package_catalogs(fragments: Iterable[Fragment]) -> list[PackageCatalog]:
     for fragment in fragments:
         if fragment.loaded is None:
             continue
-        facts, by_package = fragment.facts, split_packages(fragment.loaded.config)
-        for package in sorted(by_package.keys() | {p for p, _, _ in facts.package_files if p}):
-            own = by_package.get(package, DeclarativeConfig())
+        facts, config = fragment.facts, fragment.loaded.config
+        for package in sorted(
+            {p.name for p in config.packages} | {p for p, _, _ in facts.package_files if p}
+        ):
             shown = f"{facts.folder_path}/{fragment.root}/{package}"
-            out.append(package_catalog(facts.folder, package, own, shown))
+            out.append(package_catalog(facts.folder, package, package_config(config, package), shown))
     return out
 
 
@@ -78,23 +78,14 @@ def package_catalog(openshift: str, package: str, config: DeclarativeConfig, fal
     return PackageCatalog(openshift=openshift, package=package, config=config, file=file)
 
 
-def split_packages(config: DeclarativeConfig) -> dict[str, DeclarativeConfig]:
-    """The part of ``config`` that belongs to each package, in load order."""
-    parts: dict[str, tuple[list[Any], ...]] = collections.defaultdict(lambda: ([], [], [], []))
-    for package in config.packages:
-        parts[package.name][0].append(package)
-    for channel in config.channels:
-        parts[channel.package][1].append(channel)
-    for bundle in config.bundles:
-        parts[bundle.package][2].append(bundle)
-    for deprecation in config.deprecations:
-        parts[deprecation.package][3].append(deprecation)
-    return {
-        package: DeclarativeConfig(
-            packages=tuple(p), channels=tuple(c), bundles=tuple(b), deprecations=tuple(d)
-        )
-        for package, (p, c, b, d) in parts.items()
-    }
+def package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
+    """The part of ``config`` that belongs to ``package``."""
+    return DeclarativeConfig(
+        packages=tuple(p for p in config.packages if p.name == package),
+        channels=tuple(c for c in config.channels if c.package == package),
+        bundles=tuple(b for b in config.bundles if b.package == package),
+        deprecations=tuple(d for d in config.deprecations if d.package == package),
+    )
 
 
 def judge_fragments(
@@ -117,29 +108,40 @@ def judge_fragments(
     policies = (
         {s.package: graph_rules.GraphPolicy.from_stream(s) for s in streams.loaded.streams} if streams else {}
     )
-    by_package: dict[str, dict[str, PackageCatalog]] = {}
+    packages = list(packages)
     for item in packages:
         policy = policies.get(item.package, graph_rules.DEFAULT_POLICY)
         findings.extend(graph_rules.check_graph(item.config, policy, file=item.file))
-        by_package.setdefault(item.package, {})[item.openshift] = item
     for fragment in fragments:
         findings.extend(check_fragment(fragment.facts))
-    present = sorted({o for items in by_package.values() for o in items}, key=openshift_order)
     lifecycle = streams.lifecycle if streams is not None else None
+    present = sorted({p.openshift for p in packages}, key=openshift_order)
     edges = lifecycle.pairs_among(present) if lifecycle is not None else None
-    for package in sorted(by_package):
-        order = [o for o in present if o in by_package[package]]
-        if len(order) < 2:
-            continue
+    findings.extend(package_strandings(packages, stranding_severity, edges))
+    return findings, [file for result in loaded for file in result.files]
+
+
+def package_strandings(
+    catalogs: Iterable[PackageCatalog],
+    severity: Severity | Callable[[graph_rules.Stranding], Severity],
+    edges: Sequence[tuple[str, str]] | None = None,
+) -> list[Finding]:
+    """RK-GRAPH-010 of each package along the cluster upgrades ``edges`` (None: each catalog to the next)."""
+    by_package: dict[str, dict[str, PackageCatalog]] = {}
+    for item in catalogs:
+        by_package.setdefault(item.package, {})[item.openshift] = item
+    findings: list[Finding] = []
+    for _, items in sorted(by_package.items()):
+        order = sorted(items, key=openshift_order)
         findings.extend(
             graph_rules.check_openshift_upgrades(
-                [(o, by_package[package][o].config) for o in order],
-                severity=stranding_severity,
-                files={o: by_package[package][o].file for o in order},
+                [(o, items[o].config) for o in order],
+                severity=severity,
+                files={o: items[o].file for o in order},
                 edges=edges,
             )
         )
-    return findings, [file for result in loaded for file in result.files]
+    return findings
 
 
 def judge_policies(
