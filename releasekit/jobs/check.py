@@ -333,8 +333,9 @@ def _judge_revision(
     findings.extend(carry_found)
     findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
     touched = changed_catalog | {rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in keys}
-    fragments = _fragments(catalog, {rel.parts[0] for rel in touched if len(rel.parts) > 1}, limits)
-    cats = _package_catalogs(fragments, keys)
+    fragments, cats = _catalogs(
+        catalog, {rel.parts[0] for rel in touched if len(rel.parts) > 1}, keys, limits
+    )
     if published is None:
         published = published_in(cats)
     judged, read = judge_fragments(
@@ -354,21 +355,18 @@ def _judge_revision(
     return findings, checked, rules, cats
 
 
-def _fragments(
-    catalog: Mapping[PurePosixPath, FileRef], folders: set[str], limits: LoadLimits
-) -> list[Fragment]:
-    """The fragments ``folders`` of a revision's catalog tree, read as ``build`` reads them."""
+def _catalogs(
+    catalog: Mapping[PurePosixPath, FileRef], folders: set[str], keys: set[Key], limits: LoadLimits
+) -> tuple[list[Fragment], dict[Key, PackageCatalog]]:
+    """The fragments ``folders`` of a revision's catalog tree, read as ``build`` reads them; the ``keys``' catalogs."""
     wanted = (*FBC_ROOTS, *CONTAINERFILES)
     held = {
         rel: ref.read()
         for rel, ref in catalog.items()
         if len(rel.parts) > 1 and rel.parts[0] in folders and rel.parts[1] in wanted
     }
-    return catalog_fragments(CATALOG, held, limits)
-
-
-def _package_catalogs(fragments: list[Fragment], keys: set[Key]) -> dict[Key, PackageCatalog]:
-    return {
+    fragments = catalog_fragments(CATALOG, held, limits)
+    return fragments, {
         (c.openshift, c.package): c for c in package_catalogs(fragments) if (c.openshift, c.package) in keys
     }
 
@@ -400,7 +398,7 @@ def _check(
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
     touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
     keys = _keys(base, head, touched_packages)
-    base_cats = _package_catalogs(_fragments(base_catalog, {k[0] for k in keys}, limits), keys)
+    base_cats = _catalogs(base_catalog, {k[0] for k in keys}, keys, limits)[1]
     findings, checked, rules, head_cats = _judge_revision(
         head, base, streams_check, keys, changed_catalog, stream_packages, published_in(base_cats), limits
     )
