@@ -1,9 +1,11 @@
-"""Read a committed catalog tree (``catalog/v<X.Y>/{Containerfile,configs/<package>/catalog.json}``).
+"""Read a catalog tree (``catalog/v<X.Y>/{Containerfile,configs/<package>/catalog.json}``) into fragments.
 
-Adapter module: finds each fragment's Containerfile and FBC root, loads the FBC with
-:func:`releasekit.io.fbc_load.load_catalog`, and describes the fragment for the Konflux rules. The
-Kueue FBC repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` beside
-``Containerfile.catalog``) is read too, so published catalogs can be checked as they are.
+Adapter module: imports no rules, plans or jobs. One reader, :func:`catalog_fragments`, takes a tree's
+files as bytes (read from disk by :func:`read_tree`, built in memory, or taken from a git revision),
+loads each fragment's FBC root with :func:`releasekit.io.fbc_load.load_catalog_files` (but the files an
+``.indexignore`` excludes, as opm does), and describes the fragment for the Konflux rules. The Kueue FBC
+repository's own layout (``v<X.Y>/catalog/<package>/catalog.json`` beside ``Containerfile.catalog``) is
+read too, so published catalogs can be checked as they are.
 """
 
 from __future__ import annotations
@@ -14,19 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog, load_catalog_files
-from releasekit.io.inputs import inside, read_input_text
+from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog_files
+from releasekit.io.inputs import inside, read_input, walk_files
 from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
 
-__all__ = [
-    "CONTAINERFILES",
-    "FBC_ROOTS",
-    "Fragment",
-    "find_fragments",
-    "fragments_in_memory",
-    "package_config",
-    "read_fragment",
-]
+__all__ = ["CONTAINERFILES", "FBC_ROOTS", "Fragment", "catalog_fragments", "read_tree"]
 
 FBC_ROOTS = ("configs", "catalog")
 CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
@@ -34,25 +28,26 @@ CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fragment:
-    """One fragment on disk: its folder, where its FBC root is, what loading found, and its facts."""
+    """One fragment: its facts for the Konflux rules, and its FBC root's name and load (None: it has none)."""
 
-    folder: Path
-    root: Path | None
-    loaded: LoadResult | None
     facts: FragmentFacts
+    root: str | None = None
+    loaded: LoadResult | None = None
 
 
-def find_fragments(tree: Path) -> list[Path]:
-    """Fragment folders under ``tree``: every sub-folder that has an FBC root or a Containerfile.
+def read_tree(tree: Path) -> dict[PurePosixPath, bytes]:
+    """What :func:`catalog_fragments` reads of the tree at ``tree``, by path relative to it.
+
+    Each fragment folder's Containerfile and every file of its FBC root, under the input policy.
 
     Raises:
-        InputError: ``tree`` is not a readable folder.
-        SafetyLimitError: a fragment folder is a symbolic link leaving ``tree``.
+        InputError: ``tree`` is not a folder, or a file cannot be read.
+        SafetyLimitError: a symbolic link leaving the tree or a root, or a file over the size limit.
     """
     if not tree.is_dir():
         raise InputError(f"{tree}: catalog tree not found (expected a folder of v<X.Y> fragments)")
-    found = []
     tree_real = os.path.realpath(tree)
+    files: dict[PurePosixPath, bytes] = {}
     for child in sorted(tree.iterdir()):
         if not child.is_dir() or child.name.startswith("."):
             continue
@@ -60,43 +55,22 @@ def find_fragments(tree: Path) -> list[Path]:
             raise SafetyLimitError(
                 f"{child}: symlink points outside the catalog tree (to {os.path.realpath(child)}); refusing it"
             )
-        if any((child / r).is_dir() for r in FBC_ROOTS) or any((child / c).is_file() for c in CONTAINERFILES):
-            found.append(child)
-    return found
+        paths = [p for p in (child / c for c in CONTAINERFILES) if p.is_file()][:1]
+        root = next((child / r for r in FBC_ROOTS if (child / r).is_dir()), None)
+        if root is not None:
+            paths += walk_files(root, what="the catalog")
+        for path in paths:
+            data = read_input(path, root=tree, what="the catalog tree")
+            files[PurePosixPath(child.name, *path.relative_to(child).parts)] = data
+    return files
 
 
-def read_fragment(folder: Path, limits: LoadLimits | None = None) -> Fragment:
-    """Load one fragment folder."""
-    limits = limits or LoadLimits()
-    root = next((folder / r for r in FBC_ROOTS if (folder / r).is_dir()), None)
-    containerfile = next((folder / c for c in CONTAINERFILES if (folder / c).is_file()), None)
-    text = None
-    if containerfile is not None:
-        text = read_input_text(containerfile, root=folder.parent, what="the catalog tree")
-    loaded = None
-    package_files: list[tuple[str, str, str]] = []
-    if root is not None:
-        loaded = load_catalog(root, limits)
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.name != ".indexignore":
-                rel = path.relative_to(root)
-                package = rel.parts[0] if len(rel.parts) == 2 else ""
-                package_files.append((package, path.name, str(path)))
-    facts = FragmentFacts(
-        folder=folder.name,
-        folder_path=str(folder),
-        containerfile=text,
-        containerfile_path=str(containerfile or ""),
-        package_files=tuple(package_files),
-        config=loaded.config if loaded is not None else DeclarativeConfig(),
-    )
-    return Fragment(folder=folder, root=root, loaded=loaded, facts=facts)
+def catalog_fragments(
+    display: str, files: Mapping[PurePosixPath, bytes], limits: LoadLimits | None = None
+) -> list[Fragment]:
+    """The fragments of a catalog tree's ``files`` (paths relative to the tree, shown under ``display``).
 
-
-def fragments_in_memory(display: str, files: Mapping[PurePosixPath, bytes]) -> list[Fragment]:
-    """What :func:`find_fragments` and :func:`read_fragment` find in ``files`` written out under ``display``.
-
-    ``files`` are paths relative to the tree (``v4.18/configs/<package>/catalog.json``); nothing is written.
+    A fragment is a folder with an FBC root (``configs``, else ``catalog``) or a Containerfile.
     """
     by_folder: dict[str, dict[PurePosixPath, bytes]] = {}
     for rel, data in files.items():
@@ -104,14 +78,20 @@ def fragments_in_memory(display: str, files: Mapping[PurePosixPath, bytes]) -> l
             by_folder.setdefault(rel.parts[0], {})[PurePosixPath(*rel.parts[1:])] = data
     fragments = []
     for name, held in sorted(by_folder.items()):
-        folder = f"{display}/{name}"
+        folder = str(PurePosixPath(display, name))
         root = next((r for r in FBC_ROOTS if any(len(p.parts) > 1 and p.parts[0] == r for p in held)), None)
         containerfile = next((c for c in CONTAINERFILES if PurePosixPath(c) in held), None)
         if root is None and containerfile is None:
             continue
-        in_root = sorted((p for p in held if root is not None and p.parts[0] == root), key=lambda p: p.parts)
-        loaded = load_catalog_files({f"{folder}/{p}": held[p] for p in in_root}) if root else None
-        text = held[PurePosixPath(containerfile)].decode("utf-8") if containerfile else None
+        in_root = sorted(
+            (p for p in held if p.parts[0] == root and p.name != ".indexignore"), key=lambda p: p.parts
+        )
+        loaded = None
+        if root is not None:
+            ignores = {p.parent: held[p] for p in held if p.name == ".indexignore" and p.parts[0] == root}
+            read = _not_ignored(in_root, ignores)
+            loaded = load_catalog_files({f"{folder}/{p}": held[p] for p in read}, limits or LoadLimits())
+        text = held[PurePosixPath(containerfile)].decode("utf-8", "replace") if containerfile else None
         facts = FragmentFacts(
             folder=name,
             folder_path=folder,
@@ -122,19 +102,34 @@ def fragments_in_memory(display: str, files: Mapping[PurePosixPath, bytes]) -> l
             ),
             config=loaded.config if loaded is not None else DeclarativeConfig(),
         )
-        fragments.append(
-            Fragment(
-                folder=Path(folder), root=Path(folder, root) if root else None, loaded=loaded, facts=facts
-            )
-        )
+        fragments.append(Fragment(facts=facts, root=root, loaded=loaded))
     return fragments
 
 
-def package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
-    """The part of ``config`` that belongs to ``package``."""
-    return DeclarativeConfig(
-        packages=tuple(p for p in config.packages if p.name == package),
-        channels=tuple(c for c in config.channels if c.package == package),
-        bundles=tuple(b for b in config.bundles if b.package == package),
-        deprecations=tuple(d for d in config.deprecations if d.package == package),
-    )
+def _not_ignored(
+    paths: list[PurePosixPath], indexignore: Mapping[PurePosixPath, bytes]
+) -> list[PurePosixPath]:
+    """``paths`` but those the ``.indexignore`` files (gitignore syntax, by folder) exclude, or a folder above."""
+    if not indexignore:
+        return paths
+    import pathspec  # only catalogs with an .indexignore pay for importing it
+
+    specs = {
+        folder: pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+        for folder, data in indexignore.items()
+    }
+
+    def excluded(entry: PurePosixPath, folder: bool) -> bool:  # the deepest matching pattern decides
+        verdict = False
+        for above in (f for f in reversed(entry.parents) if f in specs):
+            include = specs[above].check_file(f"{entry.relative_to(above)}{'/' if folder else ''}").include
+            verdict = verdict if include is None else include
+        return verdict
+
+    return [
+        p
+        for p in paths
+        if not any(
+            excluded(PurePosixPath(*p.parts[:n]), n < len(p.parts)) for n in range(2, len(p.parts) + 1)
+        )
+    ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from releasekit.errors import InputError, UsageError
-from releasekit.io.catalog_tree import find_fragments, read_fragment
+from releasekit.io.catalog_tree import catalog_fragments, read_tree
 from releasekit.io.lifecycle import load_lifecycle, read_lifecycle
 from releasekit.jobs.catalog_render import refuse_load_errors
 from releasekit.model.fbc import DeclarativeConfig
@@ -42,16 +42,16 @@ class MatrixRequest:
 def load_tree_configs(tree: Path) -> dict[str, DeclarativeConfig]:
     """``vX.Y`` → config of every fragment of ``tree`` (folders not named ``vX.Y`` are skipped)."""
     configs: dict[str, DeclarativeConfig] = {}
-    for folder in find_fragments(tree):
+    for fragment in catalog_fragments(str(tree), read_tree(tree)):
         try:
-            OpenShiftVersion.parse(folder.name)
+            OpenShiftVersion.parse(fragment.facts.folder)
         except ValueError:
             continue
-        fragment = read_fragment(folder)
-        if fragment.loaded is None:
-            continue
-        refuse_load_errors(fragment.loaded.findings, suffix="; `releasekit catalog validate` lists them all")
-        configs[folder.name] = fragment.loaded.config
+        if fragment.loaded is not None:
+            refuse_load_errors(
+                fragment.loaded.findings, suffix="; `releasekit catalog validate` lists them all"
+            )
+            configs[fragment.facts.folder] = fragment.loaded.config
     if not configs:
         raise InputError(f"{tree}: no v<X.Y> catalog fragments (expected v<X.Y>/configs folders)")
     return configs

@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from releasekit.io import fbc_load
-from releasekit.io.catalog_tree import find_fragments, fragments_in_memory, package_config, read_fragment
+from releasekit.io.catalog_tree import catalog_fragments, read_tree
 from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, LOAD_RULES, LoadLimits
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Severity
@@ -74,36 +74,16 @@ def validate_tree(
 ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
     """Load and check every fragment of a catalog tree: opm's rules, Konflux's layout, the upgrade graph.
 
-    ``files``: the tree held in memory (paths relative to it), judged as if written at ``tree``.
+    ``files``: the tree held in memory (paths relative to it), judged as if written at ``tree``; by
+    default what :func:`~releasekit.io.catalog_tree.read_tree` reads there.
     """
     from releasekit.io.fbc_locate import refine_locations
-    from releasekit.jobs.judge import JUDGED_RULES, judge_catalogs
-    from releasekit.rules.diff import PackageCatalog
+    from releasekit.jobs.judge import JUDGED_RULES, judge_fragments, package_catalogs
 
-    findings: list[Finding] = []
-    checked: list[str] = []
-    catalogs = []
-    packages: list[PackageCatalog] = []
-    fragments = []
-    read = (
-        map(read_fragment, find_fragments(tree)) if files is None else fragments_in_memory(str(tree), files)
+    files = read_tree(tree) if files is None else files
+    fragments = catalog_fragments(str(tree), files)
+    findings, checked = judge_fragments(
+        fragments, package_catalogs(fragments), streams=streams, stranding_severity=stranding_severity
     )
-    for fragment in read:
-        folder = fragment.folder
-        if fragment.loaded is not None and fragment.root is not None:
-            config = fragment.loaded.config
-            findings.extend(fragment.loaded.findings)
-            checked.extend(fragment.loaded.files)
-            catalogs.append(config)
-            for package in sorted({p.name for p in config.packages}):
-                shown = f"{fragment.facts.folder_path}/{fragment.root.name}/{package}"
-                own = package_config(config, package)
-                packages.append(
-                    PackageCatalog(openshift=folder.name, package=package, config=own, file=shown)
-                )
-        fragments.append(fragment.facts)
-    findings += judge_catalogs(
-        catalogs, packages, fragments, streams=streams, stranding_severity=stranding_severity
-    )
-    held = {f"{tree}/{rel}": data for rel, data in files.items()} if files is not None else None
+    held = {str(PurePosixPath(tree, rel)): data for rel, data in files.items()}
     return list(refine_locations(findings, held)), checked, tuple(JUDGED_RULES)

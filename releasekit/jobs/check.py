@@ -15,6 +15,7 @@ from typing import Any
 
 from releasekit.errors import ReleasekitError, UsageError
 from releasekit.io.acknowledgements import load_acknowledgements
+from releasekit.io.catalog_tree import CONTAINERFILES, FBC_ROOTS, Fragment, catalog_fragments
 from releasekit.io.config import load_layout
 from releasekit.io.fbc_load import LoadLimits
 from releasekit.io.gitrev import (
@@ -34,15 +35,19 @@ from releasekit.jobs.compare import (
     Key,
     catalog_changes,
     compare_streams,
-    load_package_catalogs,
     published_in,
 )
-from releasekit.jobs.judge import JUDGED_RULES, POLICY_RULES, judge_catalogs, judge_policies
+from releasekit.jobs.judge import (
+    JUDGED_RULES,
+    POLICY_RULES,
+    judge_fragments,
+    judge_policies,
+    package_catalogs,
+)
 from releasekit.jobs.published import parse_published
 from releasekit.jobs.streams_validate import StreamsCheck, check_streams_folder
 from releasekit.model.acknowledgement import ACKNOWLEDGEMENTS_FILE, Acknowledgement, acknowledge
 from releasekit.model.acknowledgement import RULES as ACK_RULES
-from releasekit.model.fbc import DeclarativeConfig, FragmentFacts, Package
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT
 from releasekit.model.lifecycle import OpenShiftLifecycle
@@ -60,7 +65,6 @@ from releasekit.rules.upgrade_matrix import upgrade_matrix
 __all__ = ["CheckRequest", "CheckResult", "run_check"]
 
 CATALOG = "catalog"
-_CONTAINERFILES = ("Containerfile", "Containerfile.catalog", "Dockerfile")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -159,47 +163,6 @@ def _graphs_block(
         )
         for (before, after), versions in groups.items()
     ]
-
-
-def _touched_fragments(
-    head: Mapping[PurePosixPath, FileRef],
-    touched_files: set[PurePosixPath],
-    configs: Mapping[Key, PackageCatalog],
-) -> list[FragmentFacts]:
-    """What Konflux's rules judge of every fragment the change touches (its Containerfile, its touched packages)."""
-    fragments: list[FragmentFacts] = []
-    folders = sorted({rel.parts[0] for rel in touched_files if len(rel.parts) > 1}, key=openshift_order)
-    for folder in folders:
-        cfile = next((f"{folder}/{n}" for n in _CONTAINERFILES if PurePosixPath(folder, n) in head), None)
-        text = head[PurePosixPath(cfile)].read().decode("utf-8", "replace") if cfile else None
-        packages = [c for (o, _), c in sorted(configs.items()) if o == folder]
-        if not packages and not any(p.parts[0] == folder for p in head):
-            continue  # the whole fragment went away: the diff rules report what it held
-        package_files = tuple(
-            (rel.parts[2] if len(rel.parts) == 4 else "", rel.name, f"{CATALOG}/{rel}")
-            for rel in sorted(touched_files)
-            if rel.parts[0] == folder
-            and len(rel.parts) > 2
-            and rel.parts[1] in ("configs", "catalog")
-            and rel in head
-        )
-        config = DeclarativeConfig()
-        for cat in packages:
-            config = config.merged(cat.config)
-        if not packages:  # only the Containerfile changed: the fragment's packages are untouched
-            names = sorted({k[1] for rel in head if (k := _catalog_key(rel)) is not None and k[0] == folder})
-            config = DeclarativeConfig(packages=tuple(Package(name=n) for n in names))
-        fragments.append(
-            FragmentFacts(
-                folder=folder,
-                folder_path=f"{CATALOG}/{folder}",
-                containerfile=text,
-                containerfile_path=f"{CATALOG}/{cfile}" if cfile else "",
-                package_files=package_files,
-                config=config,
-            )
-        )
-    return fragments
 
 
 def _releasekit_revision(commit: Any) -> bool:
@@ -369,29 +332,43 @@ def _judge_revision(
     generated, carry_found = _generated_files(rev, base, loaded)
     findings.extend(carry_found)
     findings.extend(_drift(generated, catalog, changed_catalog, stream_packages))
-    cats, load_findings, shown = load_package_catalogs(
-        catalog, keys, _catalog_key, display=CATALOG, limits=limits
+    touched = changed_catalog | {rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in keys}
+    fragments, cats = _catalogs(
+        catalog, {rel.parts[0] for rel in touched if len(rel.parts) > 1}, keys, limits
     )
-    findings.extend(load_findings)
-    checked.extend(shown)
     if published is None:
         published = published_in(cats)
-    touched_files = set(changed_catalog) | {
-        rel for rel in catalog if (k := _catalog_key(rel)) is not None and k in cats
-    }
-    findings.extend(
-        judge_catalogs(
-            [c.config for _, c in sorted(cats.items())],
-            [c for _, c in sorted(cats.items())],
-            _touched_fragments(catalog, touched_files, cats),
-            streams=streams_check,
-            stranding_severity=graph_rules.published_severity(published),
-        )
+    judged, read = judge_fragments(
+        fragments,
+        [c for _, c in sorted(cats.items())],
+        streams=streams_check,
+        stranding_severity=graph_rules.published_severity(published),
     )
+    # the fragments are judged whole, as build judges them; their untouched packages are not this change's
+    shown = {f"{CATALOG}/{rel}" for rel in touched}
+    untouched = {path for f in fragments for _, _, path in f.facts.package_files if path not in shown}
+    findings.extend(f for f in judged if f.location.file not in untouched)
+    checked.extend(file for file in read if file not in untouched)
     configs = [(o, c.config) for (o, _), c in sorted(cats.items())]
     findings.extend(judge_policies(loaded, configs, streams_dir=rev.root / "streams", display_root="streams"))
     rules.update(JUDGED_RULES, POLICY_RULES)
     return findings, checked, rules, cats
+
+
+def _catalogs(
+    catalog: Mapping[PurePosixPath, FileRef], folders: set[str], keys: set[Key], limits: LoadLimits
+) -> tuple[list[Fragment], dict[Key, PackageCatalog]]:
+    """The fragments ``folders`` of a revision's catalog tree, read as ``build`` reads them; the ``keys``' catalogs."""
+    wanted = (*FBC_ROOTS, *CONTAINERFILES)
+    held = {
+        rel: ref.read()
+        for rel, ref in catalog.items()
+        if len(rel.parts) > 1 and rel.parts[0] in folders and rel.parts[1] in wanted
+    }
+    fragments = catalog_fragments(CATALOG, held, limits)
+    return fragments, {
+        (c.openshift, c.package): c for c in package_catalogs(fragments) if (c.openshift, c.package) in keys
+    }
 
 
 def _keys(base: Snapshot, head: Snapshot, packages: set[str]) -> set[Key]:
@@ -421,9 +398,7 @@ def _check(
     stream_packages = {s.package for s in (*loaded.streams, *base_loaded.streams)}
     touched_packages = _touched_packages(base, head, changed_catalog, stream_packages)
     keys = _keys(base, head, touched_packages)
-    base_cats = load_package_catalogs(
-        base.under(CATALOG), keys, _catalog_key, display=CATALOG, limits=limits
-    )[0]
+    base_cats = _catalogs(base_catalog, {k[0] for k in keys}, keys, limits)[1]
     findings, checked, rules, head_cats = _judge_revision(
         head, base, streams_check, keys, changed_catalog, stream_packages, published_in(base_cats), limits
     )

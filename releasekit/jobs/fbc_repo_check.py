@@ -7,9 +7,8 @@ says what is (:mod:`releasekit.jobs.published`). The base's own findings are the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from releasekit.io.catalog_roots import (
     FoundRoots,
@@ -18,7 +17,6 @@ from releasekit.io.catalog_roots import (
     load_root,
     read_repo_config,
 )
-from releasekit.io.catalog_tree import package_config
 from releasekit.io.fbc_load import LOAD_RULES, LoadLimits
 from releasekit.io.gitrev import (
     RepoTree,
@@ -30,12 +28,12 @@ from releasekit.io.gitrev import (
 )
 from releasekit.jobs.check import CheckRequest, CheckResult
 from releasekit.jobs.fbc_templates import check_templates
+from releasekit.jobs.judge import package_catalog, package_config, package_strandings
 from releasekit.jobs.published import Published, mark_published, parse_published, published_loader
 from releasekit.model.catalog_root import CatalogRoot, RootPairing, pair_roots
-from releasekit.model.fbc import Bundle, Channel, DeclarativeConfig, Package
+from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding
 from releasekit.model.report import CatalogChangeNote, FailOn, Report, match_baseline
-from releasekit.model.stream import openshift_order
 from releasekit.rules import diff as diff_rules
 from releasekit.rules import fbc_repo as repo_rules
 from releasekit.rules import fbc_template as template_rules
@@ -81,11 +79,6 @@ def _signature(found: FoundRoots, root: CatalogRoot) -> tuple[tuple[str, str], .
     return tuple((str(p)[prefix:], found.tree.files[p].sha) for p in found.content.get(root.path, ()))
 
 
-def _first_file(config: DeclarativeConfig, fallback: str) -> str:
-    objects: tuple[Package | Channel | Bundle, ...] = (*config.packages, *config.channels, *config.bundles)
-    return next((o.location.file for o in objects if o.location.file), fallback)
-
-
 class _Loaded:
     """Each root of one revision loaded once: its catalog, its load and opm findings, its files."""
 
@@ -103,10 +96,7 @@ class _Loaded:
         return loaded
 
     def package(self, root: CatalogRoot, label: str, package: str) -> PackageCatalog:
-        config = package_config(self.root(root)[0], package)
-        return PackageCatalog(
-            openshift=label, package=package, config=config, file=_first_file(config, root.path)
-        )
+        return package_catalog(label, package, package_config(self.root(root)[0], package), root.path)
 
 
 def check_trees(
@@ -169,7 +159,7 @@ def check_trees(
     findings.extend(repo_rules.with_deprecation_hint(diff_rules.check_pruning(kept, head_cats)))
     findings.extend(diff_rules.check_stranded(kept, head_cats))
     findings.extend(repo_rules.check_repo_diff(pairing, base_cats, head_cats))
-    upgrades, known = _openshift_upgrades(pairing, base_cats, head_cats, packages)
+    upgrades, known = _openshift_upgrades(pairing, base_cats, head_cats)
     findings.extend(upgrades)
     baseline.extend(known)
     drift, known_drift = check_templates(pairing.pairs, touched, old, new)  # RK-DIFF-027
@@ -208,31 +198,18 @@ def check_trees(
 
 
 def _openshift_upgrades(
-    pairing: RootPairing,
-    base: Mapping[Key, PackageCatalog],
-    head: Mapping[Key, PackageCatalog],
-    packages: Iterable[str],
+    pairing: RootPairing, base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[list[Finding], list[Finding]]:
     """RK-GRAPH-010 at head (new strandings errors) and the base's own, per package, each version to the next.
 
     Only catalogs whose label is their OpenShift version take part.
     """
-    head_findings: list[Finding] = []
-    base_findings: list[Finding] = []
     versioned = {
         (p.label, p.package) for p in pairing.pairs if p.openshift is not None and p.label == p.openshift
     }
-    for package in sorted(packages):
-
-        def catalogs(cats: Mapping[Key, PackageCatalog], package: str = package) -> list[tuple[str, Any]]:
-            keys = sorted(
-                (k for k in cats if k[1] == package and k in versioned), key=lambda k: openshift_order(k[0])
-            )
-            return [(k[0], cats[k].config) for k in keys]
-
-        before, after = catalogs(base), catalogs(head)
-        severity = graph_rules.published_severity(graph_rules.published_pairs(before))
-        for out, cats, chain in ((head_findings, head, after), (base_findings, base, before)):
-            files = {o: cats[(o, package)].file for o, _ in chain}
-            out.extend(graph_rules.check_openshift_upgrades(chain, severity=severity, files=files))
-    return head_findings, base_findings
+    before = [c for k, c in base.items() if k in versioned]
+    after = [c for k, c in head.items() if k in versioned]
+    severity = graph_rules.published_severity(
+        graph_rules.published_pairs((c.openshift, c.config) for c in before)
+    )
+    return package_strandings(after, severity), package_strandings(before, severity)

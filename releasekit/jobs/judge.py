@@ -1,7 +1,7 @@
 """The one way a revision is judged: opm's rules, Konflux's, the upgrade graph, the stream policies.
 
 Shared by ``build`` (through :func:`releasekit.jobs.catalog_validate.validate_tree`) and ``check``: the
-callers load, this judges, with the policies, OpenShift order and upgrade edges taken from ``streams/``.
+callers read a tree's fragments (:func:`releasekit.io.catalog_tree.catalog_fragments`), this judges, with the policies, OpenShift order and upgrade edges taken from ``streams/``.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from releasekit.io.catalog_tree import Fragment
 from releasekit.io.fbc_load import LOAD_RULES
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams
 from releasekit.jobs.streams_validate import StreamsCheck
-from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
+from releasekit.model.fbc import Bundle, Channel, DeclarativeConfig, Package
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.stream import openshift_order
 from releasekit.plan.operator_bundle import record_findings
@@ -26,7 +27,16 @@ from releasekit.rules.konflux import RULE_IDS as KONFLUX_RULES
 from releasekit.rules.konflux import check_fragment
 from releasekit.rules.tech_preview import CATALOG_RULES, check_catalog_blocking
 
-__all__ = ["JUDGED_RULES", "POLICY_RULES", "judge_catalogs", "judge_policies"]
+__all__ = [
+    "JUDGED_RULES",
+    "POLICY_RULES",
+    "judge_fragments",
+    "judge_policies",
+    "package_catalog",
+    "package_catalogs",
+    "package_config",
+    "package_strandings",
+]
 
 JUDGED_RULES: tuple[str, ...] = (
     *LOAD_RULES,
@@ -34,7 +44,7 @@ JUDGED_RULES: tuple[str, ...] = (
     *KONFLUX_RULES,
     *sorted(graph_rules.RULES),
 )
-"""The rules :func:`judge_catalogs` runs (with the loaders' own)."""
+"""The rules :func:`judge_fragments` runs (with the loaders' own)."""
 
 POLICY_RULES: tuple[str, ...] = (
     *policy_rules.RULES,
@@ -46,43 +56,88 @@ POLICY_RULES: tuple[str, ...] = (
 """The rules :func:`judge_policies` runs (the operator records' as ``bundle build`` does)."""
 
 
-def judge_catalogs(
-    catalogs: Iterable[DeclarativeConfig],
+def package_catalogs(fragments: Iterable[Fragment]) -> list[PackageCatalog]:
+    """Each package of each fragment: those it declares and those it has a folder for, by OpenShift folder."""
+    out = []
+    for fragment in fragments:
+        if fragment.loaded is None:
+            continue
+        facts, config = fragment.facts, fragment.loaded.config
+        for package in sorted(
+            {p.name for p in config.packages} | {p for p, _, _ in facts.package_files if p}
+        ):
+            shown = f"{facts.folder_path}/{fragment.root}/{package}"
+            out.append(package_catalog(facts.folder, package, package_config(config, package), shown))
+    return out
+
+
+def package_catalog(openshift: str, package: str, config: DeclarativeConfig, fallback: str) -> PackageCatalog:
+    """``package``'s catalog, shown as the first file holding one of its objects (else ``fallback``)."""
+    objects: tuple[Package | Channel | Bundle, ...] = (*config.packages, *config.channels, *config.bundles)
+    file = next((o.location.file for o in objects if o.location.file), fallback)
+    return PackageCatalog(openshift=openshift, package=package, config=config, file=file)
+
+
+def package_config(config: DeclarativeConfig, package: str) -> DeclarativeConfig:
+    """The part of ``config`` that belongs to ``package``."""
+    return DeclarativeConfig(
+        packages=tuple(p for p in config.packages if p.name == package),
+        channels=tuple(c for c in config.channels if c.package == package),
+        bundles=tuple(b for b in config.bundles if b.package == package),
+        deprecations=tuple(d for d in config.deprecations if d.package == package),
+    )
+
+
+def judge_fragments(
+    fragments: Sequence[Fragment],
     packages: Iterable[PackageCatalog],
-    fragments: Iterable[FragmentFacts],
     *,
     streams: StreamsCheck | None = None,
     stranding_severity: Severity | Callable[[graph_rules.Stranding], Severity] = Severity.WARNING,
-) -> list[Finding]:
-    """Every finding: opm's rules, the graph rules (per stream policy), Konflux's, and the strandings.
+) -> tuple[list[Finding], list[str]]:
+    """Every finding over a tree's fragments, and the files read.
 
-    opm's rules per catalog, the graph rules per package catalog, Konflux's per fragment, and each
-    package's strandings along the OpenShift upgrades of ``streams``' lifecycle (every minor without one).
+    What loading found, opm's rules per fragment, the graph rules per package catalog (per stream
+    policy), Konflux's per fragment, and each package's strandings along the OpenShift upgrades of
+    ``streams``' lifecycle (every minor without one).
     """
-    loaded = streams.loaded.streams if streams is not None else ()
-    policies = {s.package: graph_rules.GraphPolicy.from_stream(s) for s in loaded}
-    findings: list[Finding] = []
-    for config in catalogs:
-        findings.extend(validate_config(config))
-    by_package: dict[str, dict[str, PackageCatalog]] = {}
+    loaded = [f.loaded for f in fragments if f.loaded is not None]
+    findings = [finding for result in loaded for finding in result.findings]
+    for result in loaded:
+        findings.extend(validate_config(result.config))
+    policies = (
+        {s.package: graph_rules.GraphPolicy.from_stream(s) for s in streams.loaded.streams} if streams else {}
+    )
+    packages = list(packages)
     for item in packages:
         policy = policies.get(item.package, graph_rules.DEFAULT_POLICY)
         findings.extend(graph_rules.check_graph(item.config, policy, file=item.file))
-        by_package.setdefault(item.package, {})[item.openshift] = item
-    for facts in fragments:
-        findings.extend(check_fragment(facts))
-    present = sorted({o for items in by_package.values() for o in items}, key=openshift_order)
+    for fragment in fragments:
+        findings.extend(check_fragment(fragment.facts))
     lifecycle = streams.lifecycle if streams is not None else None
+    present = sorted({p.openshift for p in packages}, key=openshift_order)
     edges = lifecycle.pairs_among(present) if lifecycle is not None else None
-    for package in sorted(by_package):
-        order = [o for o in present if o in by_package[package]]
-        if len(order) < 2:
-            continue
+    findings.extend(package_strandings(packages, stranding_severity, edges))
+    return findings, [file for result in loaded for file in result.files]
+
+
+def package_strandings(
+    catalogs: Iterable[PackageCatalog],
+    severity: Severity | Callable[[graph_rules.Stranding], Severity],
+    edges: Sequence[tuple[str, str]] | None = None,
+) -> list[Finding]:
+    """RK-GRAPH-010 of each package along the cluster upgrades ``edges`` (None: each catalog to the next)."""
+    by_package: dict[str, dict[str, PackageCatalog]] = {}
+    for item in catalogs:
+        by_package.setdefault(item.package, {})[item.openshift] = item
+    findings: list[Finding] = []
+    for _, items in sorted(by_package.items()):
+        order = sorted(items, key=openshift_order)
         findings.extend(
             graph_rules.check_openshift_upgrades(
-                [(o, by_package[package][o].config) for o in order],
-                severity=stranding_severity,
-                files={o: by_package[package][o].file for o in order},
+                [(o, items[o].config) for o in order],
+                severity=severity,
+                files={o: items[o].file for o in order},
                 edges=edges,
             )
         )

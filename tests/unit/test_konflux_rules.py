@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from releasekit.io.catalog_tree import read_fragment
+from releasekit.io.catalog_tree import catalog_fragments, read_tree
 from releasekit.jobs.catalog_validate import validate_tree
 from releasekit.model.fbc import (
     PROP_BUNDLE_OBJECT,
@@ -150,13 +150,44 @@ def test_published_catalogs_pass_every_content_rule(shared: Callable[..., Path])
     assert len(checked) == 7
 
 
-def test_read_fragment_finds_layout(tmp_path: Path) -> None:
+def test_read_tree_finds_layout(tmp_path: Path) -> None:
     folder = tmp_path / "v4.18"
     (folder / "configs" / "p").mkdir(parents=True)
     (folder / "configs" / "p" / "catalog.json").write_text(
         '{"schema":"olm.package","name":"p","defaultChannel":"c"}'
     )
     (folder / "Containerfile").write_text(containerfile(OpenShiftVersion(major=4, minor=18)))
-    fragment = read_fragment(folder)
+    (fragment,) = catalog_fragments(str(tmp_path), read_tree(tmp_path))
     assert fragment.facts.package_files[0][:2] == ("p", "catalog.json")
     assert [p.name for p in fragment.facts.config.packages] == ["p"]
+
+
+@pytest.mark.parametrize(
+    "ignores",
+    [
+        {"configs/.indexignore": "drafts/\n", "configs/p/.indexignore": "*.md\n"},
+        {"configs/.indexignore": "*.json\n", "configs/p/.indexignore": "!catalog.json\n"},
+        {"configs/.indexignore": "p/\n"},
+        {"configs/p/.indexignore": "/drafts\n!drafts/keep.json\n"},
+    ],
+)
+def test_the_tree_reader_ignores_what_the_catalog_loader_ignores(
+    tmp_path: Path, ignores: dict[str, str]
+) -> None:
+    """``.indexignore`` files (any level, negations, folders) leave out of a fragment what ``load_catalog`` leaves out."""
+    from releasekit.io.fbc_load import load_catalog
+
+    folder = tmp_path / "v4.18"
+    package = '{"schema":"olm.package","name":"p","defaultChannel":"c"}'
+    for rel, text in {
+        "configs/p/catalog.json": package,
+        "configs/p/README.md": "# not a catalog\n",
+        "configs/p/drafts/keep.json": "{}",
+        "configs/p/drafts/draft.yaml": "name: [x]\n",
+        **ignores,
+    }.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    (fragment,) = catalog_fragments(str(tmp_path), read_tree(tmp_path))
+    assert fragment.loaded is not None
+    assert fragment.loaded.files == load_catalog(folder / "configs").files

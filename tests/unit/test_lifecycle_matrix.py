@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from releasekit.io.catalog_tree import find_fragments, read_fragment
 from releasekit.io.lifecycle import load_lifecycle
 from releasekit.io.streams import load_streams
 from releasekit.jobs.catalog_build import build_catalogs
+from releasekit.jobs.catalog_matrix import load_tree_configs
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.lifecycle import EdgeKind, OpenShiftLifecycle, default_edges
 from releasekit.model.stream import OpenShiftVersion
@@ -26,7 +26,7 @@ V = OpenShiftVersion.parse
 
 
 def _repo_matrix() -> tuple:
-    configs = {f.name: read_fragment(f).loaded.config for f in find_fragments(REPO_ROOT / "catalog")}  # type: ignore[union-attr]
+    configs = load_tree_configs(REPO_ROOT / "catalog")
     lifecycle, findings = load_lifecycle(REPO_ROOT / "streams")
     assert lifecycle is not None and findings == ()
     return upgrade_matrix(configs, lifecycle.edges_among(configs))
@@ -172,7 +172,7 @@ def test_matrix_names_the_ten_minor_strandings_and_the_eus_ones() -> None:
     ]
     assert not [s for s in stranded if s[0] == "major"]
     # the matrix and RK-GRAPH-010 agree, edge by edge
-    configs = {f.name: read_fragment(f).loaded.config for f in find_fragments(REPO_ROOT / "catalog")}  # type: ignore[union-attr]
+    configs = load_tree_configs(REPO_ROOT / "catalog")
     pairs = sorted({(u.source, u.target) for u in matrix})
     strandings = find_strandings(sorted(configs.items(), key=lambda kv: V(kv[0])), pairs)
     assert sorted((s.openshift_from, s.openshift_to, s.version) for s in strandings) == sorted(
