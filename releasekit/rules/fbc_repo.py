@@ -14,10 +14,8 @@ warning where a whole OpenShift catalog was dropped (versions leave support), RK
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Final
@@ -26,7 +24,8 @@ from releasekit.model.catalog_root import RootPairing
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.ruledoc import RuleFacts
-from releasekit.model.version import RangeError, parse_range
+from releasekit.model.stream import image_has_digest
+from releasekit.model.version import Range, RangeError, parse_range
 from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
     RULE_CHANNEL_REMOVED,
@@ -81,7 +80,6 @@ DEPRECATE_HINT: Final = (
 )
 
 Key = tuple[str, str]
-_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 
 
 def with_deprecation_hint(findings: Iterable[Finding]) -> tuple[Finding, ...]:
@@ -241,6 +239,13 @@ def check_heads(
 # ------------------------------------------------------------------------------------- skipRanges
 
 
+def _range(text: str) -> Range | None:
+    try:
+        return parse_range(text) if text else None
+    except RangeError:
+        return None
+
+
 def check_skip_ranges(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
@@ -259,16 +264,9 @@ def check_skip_ranges(
                 before = old_entries.get((channel.name, entry.name))
                 if not before or before == entry.skip_range:
                     continue
-                try:
-                    old_range = parse_range(before)
-                except RangeError:
-                    continue
-                new_range = None
-                if entry.skip_range:
-                    with contextlib.suppress(RangeError):
-                        new_range = parse_range(entry.skip_range)
-                    if new_range is None:
-                        continue  # an unparseable range is opm's finding
+                old_range, new_range = _range(before), _range(entry.skip_range)
+                if old_range is None or (entry.skip_range and new_range is None):
+                    continue  # an unparseable range is opm's finding
                 lost = sorted(
                     name
                     for name, version in versions.items()
@@ -303,8 +301,8 @@ def check_new_images(
         for bundle in head[key].config.bundles:
             if bundle.name in had:
                 continue
-            loose = [bundle.image] if bundle.image and not _DIGEST.search(bundle.image) else []
-            loose += [r.image for r in bundle.related_images or () if r.image and not _DIGEST.search(r.image)]
+            images = [bundle.image, *(r.image for r in bundle.related_images or ())]
+            loose = [image for image in images if image and not image_has_digest(image)]
             if not loose:
                 continue
             out.add(

@@ -12,6 +12,7 @@ from typing import Final
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, FragmentFacts
 from releasekit.model.finding import Finding, Location, make_finding
+from releasekit.model.stream import image_has_digest
 
 __all__ = [
     "RELEASE_REGISTRIES",
@@ -42,7 +43,6 @@ _BASE = re.compile(
     r"^(?:registry\.redhat\.io/openshift(?P<major>[45])|brew\.registry\.redhat\.io/rh-osbs/openshift)"
     r"/?-?ose-operator-registry(?:-rhel9)?:(?P<tag>v\d+\.\d+)$"
 )
-_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 _CSV_METADATA_MIN = (4, 17)
 
 
@@ -132,7 +132,7 @@ def _check_bundles(facts: FragmentFacts, version: tuple[int, int] | None) -> Ite
                     *subject,
                 )
         image = bundle.image
-        if not _DIGEST.search(image):
+        if not image_has_digest(image):
             yield _finding(
                 "RK-KONFLUX-009",
                 f'bundle "{bundle.name}" image {image!r} is not pinned by digest',
