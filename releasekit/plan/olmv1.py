@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.bundle import RBAC_FIELDS, Bundle, Manifest, policy_rules_problem
+from releasekit.model.operator import pod_specs
 
 __all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "UnreadableRule", "installer_manifests", "plural"]
 
@@ -93,29 +94,14 @@ class UnreadableRule(ValueError):
     """A policy rule the plan cannot copy exactly (dropping or reading around a field would widen it)."""
 
 
-_RULE_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
-
-
 def _copy_rules(rules: object, where: str) -> list[dict[str, Any]]:
     """Policy rules as written (keys in Kubernetes' order)."""
-    if rules is None:
-        return []
-    if not isinstance(rules, list):
-        raise UnreadableRule(f"{where}: rules is not a list")
-    out = []
-    for index, rule in enumerate(rules):
-        if not isinstance(rule, Mapping):
-            raise UnreadableRule(f"{where}: rules[{index}] is not a mapping")
-        copied: dict[str, Any] = {}
-        for key in _RULE_FIELDS:
-            value = rule.get(key)
-            if value is None:
-                continue
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise UnreadableRule(f"{where}: rules[{index}].{key} is not a list of strings")
-            copied[key] = list(value)
-        out.append(copied)
-    return out
+    problem = policy_rules_problem(rules, "rules")
+    if problem is not None:
+        raise UnreadableRule(f"{where}: {problem[0]}: {problem[1]}")
+    return [
+        {key: list(rule[key]) for key in RBAC_FIELDS if rule.get(key) is not None} for rule in _list(rules)
+    ]
 
 
 def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -200,12 +186,9 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
             if isinstance(p, Mapping) and p.get("serviceAccountName")
         }
         | {
-            str(account)
-            for d in _list(spec.get("deployments"))
-            for account in [
-                _map(_map(_map(_map(d).get("spec")).get("template")).get("spec")).get("serviceAccountName")
-            ]
-            if isinstance(account, str) and account
+            account
+            for _, pod in pod_specs(bundle.csv.data if bundle.csv else {})
+            if isinstance(account := pod.get("serviceAccountName"), str) and account
         }
     )
     crds = sorted(m.name for m in bundle.crds if m.name)
