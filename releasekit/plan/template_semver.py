@@ -35,6 +35,7 @@ from releasekit.model.fbc import (
     Icon,
     Package,
 )
+from releasekit.model.go_decode import go_json_type
 from releasekit.plan.template_basic import Resolver, TemplateRenderError
 
 __all__ = ["SEMVER_SCHEMA", "SemverTemplate", "parse_semver", "render_semver"]
@@ -72,7 +73,7 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
         return {}
     if not isinstance(obj, Mapping):
         raise _read_error(
-            f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(obj)} "
+            f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_json_type(obj)} "
             f"into Go value of type {struct}"
         )
     out: dict[str, Any] = {}
@@ -82,9 +83,9 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
         if name is None:
             raise _read_error(f'error unmarshaling JSON: while decoding JSON: json: unknown field "{key}"')
         want = fields[name]
-        if value is not None and _go_kind(value) != want:
+        if value is not None and go_json_type(value) != want:
             raise _read_error(
-                f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(value)} "
+                f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_json_type(value)} "
                 f"into Go struct field {struct.split('.')[-1]}.{name} of type {_GO_TYPES[want]}"
             )
         out[name] = value
@@ -92,17 +93,6 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
 
 
 _GO_TYPES = {"string": "string", "bool": "bool", "object": "struct", "array": "slice"}
-_JSON_KINDS: tuple[tuple[Any, str], ...] = (
-    (bool, "bool"),  # before int: a bool is an int to Python
-    (str, "string"),
-    (int | float, "number"),
-    (Mapping, "object"),
-    (list, "array"),
-)
-
-
-def _go_kind(value: Any) -> str:
-    return next((kind for cls, kind in _JSON_KINDS if isinstance(value, cls)), "null")
 
 
 def _phase_images(value: Any) -> tuple[str, ...]:
