@@ -21,7 +21,7 @@ older opm did: each channel alone, so no edge leaves a minor channel, and a ``re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import semver
@@ -53,14 +53,8 @@ class SemverTemplate:
     generate_major: bool = False
     generate_minor: bool = True
     preference: str = "minor"
-    candidate: tuple[str, ...] = ()
-    fast: tuple[str, ...] = ()
-    stable: tuple[str, ...] = ()
-
-    def phase(self, name: str) -> tuple[str, ...]:
-        """The images listed under one phase."""
-        images: tuple[str, ...] = getattr(self, name)
-        return images
+    phases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The images listed under each phase (candidate, fast, stable)."""
 
 
 def _read_error(detail: str) -> TemplateRenderError:
@@ -145,9 +139,7 @@ def parse_semver(doc: Any) -> SemverTemplate:
         generate_major=major,
         generate_minor=minor,
         preference=pref,
-        candidate=_phase_images(data.get("candidate")),
-        fast=_phase_images(data.get("fast")),
-        stable=_phase_images(data.get("stable")),
+        phases={phase: _phase_images(data.get(phase)) for phase in _PHASES},
     )
 
 
@@ -327,7 +319,7 @@ def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool =
     Raises:
         TemplateRenderError: with opm's text (wrapped as opm wraps it).
     """
-    images = dict.fromkeys(image for phase in _PHASES for image in template.phase(phase))
+    images = dict.fromkeys(image for phase in _PHASES for image in template.phases.get(phase, ()))
     bundles: list[Bundle] = []
     by_image: dict[str, Bundle] = {}
     for image in images:
@@ -345,16 +337,13 @@ def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool =
     versions: dict[str, dict[str, semver.Version]] = {}
     try:
         for phase in _PHASES:
-            versions[phase] = _versions_for_phase(template.phase(phase), by_image, state)
+            versions[phase] = _versions_for_phase(template.phases.get(phase, ()), by_image, state)
     except TemplateRenderError as exc:
         raise TemplateRenderError(f"render: unable to post-process bundle info: {exc}") from None
     package_name = state.get("pkg", "")
     channels, default_channel = _generate_channels(template, package_name, versions, legacy)
-    head: Bundle | None = None
-    for channel in channels:
-        if channel.name == default_channel and channel.entry_list:
-            last = channel.entry_list[-1].name
-            head = next((b for b in bundles if b.name == last), None)
+    last = next((c.entry_list[-1].name for c in channels if c.name == default_channel and c.entry_list), None)
+    head = next((b for b in bundles if b.name == last), None)
     description, icon = _csv_description_icon(head)
     package = Package(name=package_name, default_channel=default_channel, description=description, icon=icon)
     return DeclarativeConfig(packages=(package,), channels=tuple(channels), bundles=tuple(bundles))
