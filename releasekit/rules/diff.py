@@ -176,45 +176,41 @@ class CatalogChange:
     default_after: str = ""
     file: str = ""
 
+    def _named(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """(noun, verb, sign, names) of the bundles and channels added and removed."""
+        return [
+            ("bundle", "added", "+", self.bundles_added),
+            ("bundle", "removed", "-", self.bundles_removed),
+            ("channel", "added", "+", self.channels_added),
+            ("channel", "removed", "-", self.channels_removed),
+        ]
+
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
-
-        def edges(items: tuple[Edge, ...]) -> str:
-            return ", ".join(f"{e.source} → {e.target} ({e.kind}, {e.channel})" for e in items)
-
-        out: list[str] = []
-        for label, names in (
-            ("bundles added", self.bundles_added),
-            ("bundles removed", self.bundles_removed),
-            ("channels added", self.channels_added),
-            ("channels removed", self.channels_removed),
-        ):
-            if names:
-                out.append(f"{label}: {', '.join(names)}")
+        out = [f"{noun}s {verb}: {', '.join(names)}" for noun, verb, _, names in self._named() if names]
         if self.default_before != self.default_after:
             out.append(
                 f"default channel: {self.default_before or '(none)'} → {self.default_after or '(none)'}"
             )
-        if self.edges_added:
-            out.append(f"edges added: {edges(self.edges_added)}")
-        if self.edges_removed:
-            out.append(f"edges removed: {edges(self.edges_removed)}")
+        for verb, edges in (("added", self.edges_added), ("removed", self.edges_removed)):
+            if edges:
+                out.append(f"edges {verb}: {', '.join(_edge_text(e, '→') for e in edges)}")
         return tuple(out)
 
     def describe(self) -> str:
         """One line: ``+bundle kueue-operator.v1.4.2; +edge ...; default channel a -> b``."""
-        parts: list[str] = []
-        parts += [f"+bundle {n}" for n in self.bundles_added]
-        parts += [f"-bundle {n}" for n in self.bundles_removed]
-        parts += [f"+channel {n}" for n in self.channels_added]
-        parts += [f"-channel {n}" for n in self.channels_removed]
-        parts += [f"+edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_added]
-        parts += [f"-edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_removed]
+        parts = [f"{sign}{noun} {name}" for noun, _, sign, names in self._named() for name in names]
+        parts += [f"+edge {_edge_text(e, '->')}" for e in self.edges_added]
+        parts += [f"-edge {_edge_text(e, '->')}" for e in self.edges_removed]
         if self.default_before != self.default_after:
             parts.append(
                 f"default channel {self.default_before or '(none)'} -> {self.default_after or '(none)'}"
             )
         return "; ".join(parts)
+
+
+def _edge_text(edge: Edge, arrow: str) -> str:
+    return f"{edge.source} {arrow} {edge.target} ({edge.kind}, {edge.channel})"
 
 
 def summarize_changes(
