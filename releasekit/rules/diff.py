@@ -8,8 +8,6 @@ Rule ids (``RK-DIFF-NNN``, stable, never renumbered), titles and severities: :da
 
 Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
 with the base's published pairs, so a stranding new at head is an error and a published one a warning.
-
-Channels of :data:`EXEMPT_CHANNEL_WORDS` may lose entries or go away (RK-DIFF-003/004 skip them).
 """
 
 from __future__ import annotations

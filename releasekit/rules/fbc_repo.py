@@ -98,14 +98,12 @@ def check_roots(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-020 (dropped), 021 (added), 022 (moved), per package catalog of ``pairing``."""
     out = Findings()
-    dropped = set(pairing.openshift_dropped)
-    added = set(pairing.openshift_added)
     for pair in pairing.pairs:
         key = (pair.label, pair.package)
         old, new = base.get(key), head.get(key)
         if pair.head is None and pair.base is not None:
             bundles = sorted(b.name for b in old.config.bundles) if old is not None else []
-            whole = pair.openshift in dropped
+            whole = pair.openshift in pairing.openshift_dropped
             what = (
                 f"the {pair.openshift} catalog ({pair.base.path}/) was dropped"
                 if whole
@@ -125,34 +123,32 @@ def check_roots(
                 f"{what}{held}{more}",
                 Location(file=old.file if old is not None else pair.base.path),
                 hint,
-                (pair.label, pair.package),
+                key,
                 Severity.WARNING if whole else Severity.ERROR,
             )
-        elif pair.base is None and pair.head is not None:
-            whole = pair.openshift in added
-            what = (
-                f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
-                if whole
-                else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)"
-            )
-            out.add(
-                RULE_CATALOG_ADDED,
-                what,
-                Location(file=new.file if new is not None else pair.head.path),
-                "check that users of the previous OpenShift version can upgrade into it",
-                (pair.label, pair.package),
-                Severity.INFO,
-            )
-        elif pair.moved and pair.base is not None and pair.head is not None:
-            out.add(
-                RULE_ROOT_MOVED,
-                f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
-                f"{pair.head.path}/",
-                Location(file=new.file if new is not None else pair.head.path),
-                "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
-                (pair.label, pair.package),
-                Severity.INFO,
-            )
+        elif pair.head is not None:
+            at = Location(file=new.file if new is not None else pair.head.path)
+            if pair.base is None:
+                out.add(
+                    RULE_CATALOG_ADDED,
+                    f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
+                    if pair.openshift in pairing.openshift_added
+                    else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)",
+                    at,
+                    "check that users of the previous OpenShift version can upgrade into it",
+                    key,
+                    Severity.INFO,
+                )
+            elif pair.moved:
+                out.add(
+                    RULE_ROOT_MOVED,
+                    f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
+                    f"{pair.head.path}/",
+                    at,
+                    "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
+                    key,
+                    Severity.INFO,
+                )
     return tuple(out)
 
 

@@ -6,12 +6,8 @@ mode and declare no dependencies, and it does not provide the OperatorConditions
 --optional-checks olmv1`` runs them as errors; ``build``/``bundle build`` run them on a stream's bundles
 as warnings, or errors where the stream says ``olmv1: required``.
 
-Rule ids (stable, never renumbered) and titles: :data:`RULES`.
-
-RK-OLMV1-005 … 008 and 010 are what :func:`check_install_safety` reports: errors with ``bundle validate
---optional-checks olmv1`` (and in ``olmv1 manifests``, which refuses such a bundle unless
-``--allow-broad-rbac`` accepts 005 … 007), warnings in every other ``bundle validate`` and ``bundle build``.
-RK-OLMV1-009 is a warning in ``bundle validate`` and an error in ``olmv1 manifests``, which installs there.
+Rule ids (stable, never renumbered) and titles: :data:`RULES`; RK-OLMV1-005 … 010 are
+:func:`check_install_safety`'s (``olmv1 manifests`` refuses a bundle they flag as errors).
 """
 
 from __future__ import annotations

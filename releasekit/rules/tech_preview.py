@@ -3,10 +3,9 @@
 Pure core: takes the loaded streams and either the catalogs or one release's CSV annotations, and
 returns findings that point at the line in ``streams/`` to change.
 
-A stream is *experimental* (Tech Preview) when it is not stable (:func:`releasekit.rules.policy.is_stable`:
-named ``stable`` or with ``stable...`` channels). Its releases must block cluster upgrades past the
-newest OpenShift minor they are listed for (:mod:`releasekit.model.tech_preview`): the stream sets
-``blockClusterUpgrades: true`` and releasekit writes the property.
+A stream that is not stable (:func:`releasekit.rules.policy.is_stable`) is *experimental* (Tech Preview): its
+releases must block cluster upgrades past the newest OpenShift minor they are listed for
+(:mod:`releasekit.model.tech_preview`), so the stream sets ``blockClusterUpgrades: true``.
 
 Rule ids (stable, never renumbered), titles and severities: :data:`RULES` (the CSV's, RK-BUNDLE-110 …
 112, are in :data:`releasekit.rules.bundle.RULES`).
