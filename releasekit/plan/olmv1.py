@@ -71,10 +71,6 @@ def plural(kind: str) -> str:
     return lower + "s"
 
 
-def _group(api_version: str) -> str:
-    return api_version.split("/", 1)[0] if "/" in api_version else ""
-
-
 def _rule(
     group: str, resources: Sequence[str], verbs: Sequence[str], names: Iterable[str] = ()
 ) -> dict[str, Any]:
@@ -116,14 +112,6 @@ def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _install_spec(csv: Manifest | None) -> Mapping[str, Any]:
-    if csv is None:
-        return {}
-    install = csv.spec.get("install")
-    spec = install.get("spec") if isinstance(install, Mapping) else None
-    return spec if isinstance(spec, Mapping) else {}
-
-
 def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -136,7 +124,7 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
     kinds: dict[tuple[str, str], list[str]] = {}
     for manifest in objects:
         if manifest.kind and manifest.name:
-            kinds.setdefault((_group(manifest.api_version), manifest.kind), []).append(manifest.name)
+            kinds.setdefault((manifest.group, manifest.kind), []).append(manifest.name)
     return kinds
 
 
@@ -172,7 +160,7 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
     Raises:
         UnreadableRule: a rule that is not a list of mappings of string lists (a last guard).
     """
-    spec = _install_spec(bundle.csv)
+    spec = _map(_map(bundle.csv.spec.get("install")).get("spec")) if bundle.csv else {}
     ext, ns = request.extension, request.namespace
     installer = f"{ext}-installer"
     deployments = sorted(
@@ -215,7 +203,7 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
             where = f"CSV {bundle.csv.name if bundle.csv else ''} {section}[{i}]"
             cluster_rules.extend(_copy_rules(_map(p).get("rules"), where))
     for manifest in bundle.objects:
-        if _group(manifest.api_version) == _RBAC and manifest.kind in ("ClusterRole", "Role"):
+        if manifest.group == _RBAC and manifest.kind in ("ClusterRole", "Role"):
             target = cluster_rules if manifest.kind == "ClusterRole" else ns_rules
             target.extend(_copy_rules(manifest.data.get("rules"), f"{manifest.kind} {manifest.name}"))
     source: dict[str, Any] = {"packageName": request.package}
