@@ -26,7 +26,6 @@ from releasekit.model.stream import Release, Stream, openshift_order
 from releasekit.model.version import Version
 from releasekit.rules.graph import (
     analyze_package,
-    bundle_version,
     entry_sources,
     shortest_paths,
     upgrade_adjacency,
@@ -45,7 +44,6 @@ __all__ = [
     "CatalogChange",
     "PackageCatalog",
     "bundle_field_changes",
-    "bundle_versions",
     "changed_bundles",
     "check_bundle_content",
     "check_changes",
@@ -105,11 +103,6 @@ def in_catalog_order(keys: Iterable[CatalogKey]) -> list[CatalogKey]:
 
 
 # ---------------------------------------------------------------------------------- graph helpers
-
-
-def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
-    """Bundle name -> version from each bundle's ``olm.package`` property (unparseable ones left out)."""
-    return {b.name: v for b in config.bundles if (v := bundle_version(b)) is not None}
 
 
 def _head_reacher(graph: PackageGraph | None, config: DeclarativeConfig | None) -> Callable[[Node], bool]:

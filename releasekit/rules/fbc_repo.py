@@ -30,11 +30,10 @@ from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
     RULE_CHANNEL_REMOVED,
     PackageCatalog,
-    bundle_versions,
     changed_bundles,
     in_catalog_order,
 )
-from releasekit.rules.graph import analyze_package
+from releasekit.rules.graph import analyze_package, bundle_version
 
 __all__ = [
     "DEPRECATE_HINT",
@@ -248,7 +247,7 @@ def check_skip_ranges(
     """RK-DIFF-025: an entry (same channel, same name) whose skipRange lost versions of the base's bundles."""
     out = Findings()
     for key in in_catalog_order(set(base) & set(head)):
-        versions = bundle_versions(base[key].config)
+        versions = {b.name: v for b in base[key].config.bundles if (v := bundle_version(b)) is not None}
         old_entries = {
             (c.name, e.name): e.skip_range
             for c in base[key].config.channels
