@@ -47,18 +47,12 @@ _RBAC: Final = "rbac.authorization.k8s.io"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InstallRequest:
-    """What to install: the package, a version or a channel, the namespace, the extension's name."""
+    """What to install: the package (the ClusterExtension's name too), a version or a channel, the namespace."""
 
     package: str
     namespace: str
     version: str | None = None
     channel: str | None = None
-    name: str = ""
-
-    @property
-    def extension(self) -> str:
-        """The ClusterExtension's name (default: the package)."""
-        return self.name or self.package
 
 
 def plural(kind: str) -> str:
@@ -161,7 +155,7 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
         UnreadableRule: a rule that is not a list of mappings of string lists (a last guard).
     """
     spec = _map(_map(bundle.csv.spec.get("install")).get("spec")) if bundle.csv else {}
-    ext, ns = request.extension, request.namespace
+    ext, ns = request.package, request.namespace
     installer = f"{ext}-installer"
     deployments = sorted(
         str(d["name"]) for d in _list(spec.get("deployments")) if isinstance(d, Mapping) and d.get("name")
