@@ -10,14 +10,12 @@ import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from releasekit.errors import InputError, UsageError
 from releasekit.io.atomic import write_tree_atomic
 from releasekit.io.bundle_load import load_bundle
 from releasekit.io.streams import load_streams
+from releasekit.io.yamlio import dump_yaml_block
 from releasekit.jobs.bundle_build import render_release_bundle
 from releasekit.model.bundle import Bundle
 from releasekit.model.finding import Finding, Location, Severity
@@ -175,8 +173,6 @@ def run_manifests(request: ManifestsRequest) -> ManifestsResult:
     if request.fmt == "json":
         document = {"apiVersion": "v1", "kind": "List", "items": objects}
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    else:  # YAML documents, ``---`` before each; the C emitter: 20k rules in a second
-        dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        options: dict[str, Any] = {"Dumper": dumper, "sort_keys": False, "default_flow_style": False}
-        text = "".join("---\n" + yaml.dump(o, width=1000, **options) for o in objects)
+    else:  # YAML documents, ``---`` before each
+        text = "".join("---\n" + dump_yaml_block(o) for o in objects)
     return ManifestsResult(text=text, findings=tuple(findings))

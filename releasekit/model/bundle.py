@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from releasekit.model.finding import Finding, Location, nearest_line
 
@@ -28,7 +28,9 @@ __all__ = [
     "Manifest",
     "StrayEntry",
     "StreamPolicy",
+    "RBAC_FIELDS",
     "ValidationOptions",
+    "policy_rules_problem",
 ]
 
 ANNOTATION_MEDIATYPE = "operators.operatorframework.io.bundle.mediatype.v1"
@@ -249,3 +251,27 @@ class ValidationOptions:
     allowed_registries: tuple[str, ...] = DEFAULT_ALLOWED_REGISTRIES
     stream: StreamPolicy | None = None
     openshift_catalogs: tuple[str, ...] = ()
+
+
+RBAC_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
+"""The fields of an rbac/v1 PolicyRule, each a list of strings (in Kubernetes' order)."""
+
+
+def policy_rules_problem(rules: object, path: str) -> tuple[str, str] | None:
+    """(JSON path, what is wrong) for the first part of ``rules`` the API server cannot decode, or None."""
+    if rules is None:
+        return None
+    if not isinstance(rules, list):
+        return path, "rules is not a list"
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, Mapping):
+            return f"{path}[{index}]", "a rule is not a mapping"
+        for field_name in RBAC_FIELDS:
+            value = rule.get(field_name)
+            if value is None:
+                continue
+            if not isinstance(value, list):
+                return f"{path}[{index}].{field_name}", f"{field_name} is not a list of strings"
+            if not all(isinstance(v, str) for v in value):
+                return f"{path}[{index}].{field_name}", f"{field_name} holds a value that is not a string"
+    return None

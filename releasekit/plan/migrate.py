@@ -209,19 +209,12 @@ def _to_csv_metadata(bundle: Bundle) -> Bundle:
     return dataclasses.replace(bundle, properties=(*kept, prop))
 
 
-_MIGRATIONS: tuple[Callable[[Bundle], Bundle], ...] = (_to_csv_metadata,)
-
-
 def migrate(config: DeclarativeConfig, level: str | None) -> DeclarativeConfig:
     """Run the migrations up to and including ``level`` (``None`` or ``"none"``: nothing).
 
     Raises:
         MigrationError: an unknown level.
     """
-    stages = stages_for_level(level)
-    bundles = config.bundles
-    for step in _MIGRATIONS[:stages]:
-        bundles = tuple(step(b) for b in bundles)
-    if bundles is config.bundles:
+    if not stages_for_level(level):
         return config
-    return dataclasses.replace(config, bundles=bundles)
+    return dataclasses.replace(config, bundles=tuple(_to_csv_metadata(b) for b in config.bundles))

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.bundle import RBAC_FIELDS, Bundle, Manifest, policy_rules_problem
+from releasekit.model.operator import pod_specs
 
 __all__ = ["CLUSTER_SCOPED_KINDS", "InstallRequest", "UnreadableRule", "installer_manifests", "plural"]
 
@@ -46,18 +47,12 @@ _RBAC: Final = "rbac.authorization.k8s.io"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InstallRequest:
-    """What to install: the package, a version or a channel, the namespace, the extension's name."""
+    """What to install: the package (the ClusterExtension's name too), a version or a channel, the namespace."""
 
     package: str
     namespace: str
     version: str | None = None
     channel: str | None = None
-    name: str = ""
-
-    @property
-    def extension(self) -> str:
-        """The ClusterExtension's name (default: the package)."""
-        return self.name or self.package
 
 
 def plural(kind: str) -> str:
@@ -68,10 +63,6 @@ def plural(kind: str) -> str:
     if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
         return lower[:-1] + "ies"
     return lower + "s"
-
-
-def _group(api_version: str) -> str:
-    return api_version.split("/", 1)[0] if "/" in api_version else ""
 
 
 def _rule(
@@ -93,29 +84,14 @@ class UnreadableRule(ValueError):
     """A policy rule the plan cannot copy exactly (dropping or reading around a field would widen it)."""
 
 
-_RULE_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
-
-
 def _copy_rules(rules: object, where: str) -> list[dict[str, Any]]:
     """Policy rules as written (keys in Kubernetes' order)."""
-    if rules is None:
-        return []
-    if not isinstance(rules, list):
-        raise UnreadableRule(f"{where}: rules is not a list")
-    out = []
-    for index, rule in enumerate(rules):
-        if not isinstance(rule, Mapping):
-            raise UnreadableRule(f"{where}: rules[{index}] is not a mapping")
-        copied: dict[str, Any] = {}
-        for key in _RULE_FIELDS:
-            value = rule.get(key)
-            if value is None:
-                continue
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise UnreadableRule(f"{where}: rules[{index}].{key} is not a list of strings")
-            copied[key] = list(value)
-        out.append(copied)
-    return out
+    problem = policy_rules_problem(rules, "rules")
+    if problem is not None:
+        raise UnreadableRule(f"{where}: {problem[0]}: {problem[1]}")
+    return [
+        {key: list(rule[key]) for key in RBAC_FIELDS if rule.get(key) is not None} for rule in _list(rules)
+    ]
 
 
 def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -130,14 +106,6 @@ def _dedupe(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _install_spec(csv: Manifest | None) -> Mapping[str, Any]:
-    if csv is None:
-        return {}
-    install = csv.spec.get("install")
-    spec = install.get("spec") if isinstance(install, Mapping) else None
-    return spec if isinstance(spec, Mapping) else {}
-
-
 def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -150,7 +118,7 @@ def _by_kind(objects: Iterable[Manifest]) -> dict[tuple[str, str], list[str]]:
     kinds: dict[tuple[str, str], list[str]] = {}
     for manifest in objects:
         if manifest.kind and manifest.name:
-            kinds.setdefault((_group(manifest.api_version), manifest.kind), []).append(manifest.name)
+            kinds.setdefault((manifest.group, manifest.kind), []).append(manifest.name)
     return kinds
 
 
@@ -186,8 +154,8 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
     Raises:
         UnreadableRule: a rule that is not a list of mappings of string lists (a last guard).
     """
-    spec = _install_spec(bundle.csv)
-    ext, ns = request.extension, request.namespace
+    spec = _map(_map(bundle.csv.spec.get("install")).get("spec")) if bundle.csv else {}
+    ext, ns = request.package, request.namespace
     installer = f"{ext}-installer"
     deployments = sorted(
         str(d["name"]) for d in _list(spec.get("deployments")) if isinstance(d, Mapping) and d.get("name")
@@ -200,12 +168,9 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
             if isinstance(p, Mapping) and p.get("serviceAccountName")
         }
         | {
-            str(account)
-            for d in _list(spec.get("deployments"))
-            for account in [
-                _map(_map(_map(_map(d).get("spec")).get("template")).get("spec")).get("serviceAccountName")
-            ]
-            if isinstance(account, str) and account
+            account
+            for _, pod in pod_specs(bundle.csv.data if bundle.csv else {})
+            if isinstance(account := pod.get("serviceAccountName"), str) and account
         }
     )
     crds = sorted(m.name for m in bundle.crds if m.name)
@@ -232,7 +197,7 @@ def installer_manifests(bundle: Bundle, request: InstallRequest) -> list[dict[st
             where = f"CSV {bundle.csv.name if bundle.csv else ''} {section}[{i}]"
             cluster_rules.extend(_copy_rules(_map(p).get("rules"), where))
     for manifest in bundle.objects:
-        if _group(manifest.api_version) == _RBAC and manifest.kind in ("ClusterRole", "Role"):
+        if manifest.group == _RBAC and manifest.kind in ("ClusterRole", "Role"):
             target = cluster_rules if manifest.kind == "ClusterRole" else ns_rules
             target.extend(_copy_rules(manifest.data.get("rules"), f"{manifest.kind} {manifest.name}"))
     source: dict[str, Any] = {"packageName": request.package}

@@ -21,7 +21,7 @@ older opm did: each channel alone, so no edge leaves a minor channel, and a ``re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import semver
@@ -35,6 +35,7 @@ from releasekit.model.fbc import (
     Icon,
     Package,
 )
+from releasekit.model.go_decode import go_json_type
 from releasekit.plan.template_basic import Resolver, TemplateRenderError
 
 __all__ = ["SEMVER_SCHEMA", "SemverTemplate", "parse_semver", "render_semver"]
@@ -52,14 +53,8 @@ class SemverTemplate:
     generate_major: bool = False
     generate_minor: bool = True
     preference: str = "minor"
-    candidate: tuple[str, ...] = ()
-    fast: tuple[str, ...] = ()
-    stable: tuple[str, ...] = ()
-
-    def phase(self, name: str) -> tuple[str, ...]:
-        """The images listed under one phase."""
-        images: tuple[str, ...] = getattr(self, name)
-        return images
+    phases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The images listed under each phase (candidate, fast, stable)."""
 
 
 def _read_error(detail: str) -> TemplateRenderError:
@@ -72,7 +67,7 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
         return {}
     if not isinstance(obj, Mapping):
         raise _read_error(
-            f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(obj)} "
+            f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_json_type(obj)} "
             f"into Go value of type {struct}"
         )
     out: dict[str, Any] = {}
@@ -82,9 +77,9 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
         if name is None:
             raise _read_error(f'error unmarshaling JSON: while decoding JSON: json: unknown field "{key}"')
         want = fields[name]
-        if value is not None and _go_kind(value) != want:
+        if value is not None and go_json_type(value) != want:
             raise _read_error(
-                f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {_go_kind(value)} "
+                f"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {go_json_type(value)} "
                 f"into Go struct field {struct.split('.')[-1]}.{name} of type {_GO_TYPES[want]}"
             )
         out[name] = value
@@ -92,17 +87,6 @@ def _strict(obj: Any, struct: str, fields: Mapping[str, str]) -> dict[str, Any]:
 
 
 _GO_TYPES = {"string": "string", "bool": "bool", "object": "struct", "array": "slice"}
-_JSON_KINDS: tuple[tuple[Any, str], ...] = (
-    (bool, "bool"),  # before int: a bool is an int to Python
-    (str, "string"),
-    (int | float, "number"),
-    (Mapping, "object"),
-    (list, "array"),
-)
-
-
-def _go_kind(value: Any) -> str:
-    return next((kind for cls, kind in _JSON_KINDS if isinstance(value, cls)), "null")
 
 
 def _phase_images(value: Any) -> tuple[str, ...]:
@@ -155,9 +139,7 @@ def parse_semver(doc: Any) -> SemverTemplate:
         generate_major=major,
         generate_minor=minor,
         preference=pref,
-        candidate=_phase_images(data.get("candidate")),
-        fast=_phase_images(data.get("fast")),
-        stable=_phase_images(data.get("stable")),
+        phases={phase: _phase_images(data.get(phase)) for phase in _PHASES},
     )
 
 
@@ -337,7 +319,7 @@ def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool =
     Raises:
         TemplateRenderError: with opm's text (wrapped as opm wraps it).
     """
-    images = dict.fromkeys(image for phase in _PHASES for image in template.phase(phase))
+    images = dict.fromkeys(image for phase in _PHASES for image in template.phases.get(phase, ()))
     bundles: list[Bundle] = []
     by_image: dict[str, Bundle] = {}
     for image in images:
@@ -355,16 +337,13 @@ def render_semver(template: SemverTemplate, resolve: Resolver, *, legacy: bool =
     versions: dict[str, dict[str, semver.Version]] = {}
     try:
         for phase in _PHASES:
-            versions[phase] = _versions_for_phase(template.phase(phase), by_image, state)
+            versions[phase] = _versions_for_phase(template.phases.get(phase, ()), by_image, state)
     except TemplateRenderError as exc:
         raise TemplateRenderError(f"render: unable to post-process bundle info: {exc}") from None
     package_name = state.get("pkg", "")
     channels, default_channel = _generate_channels(template, package_name, versions, legacy)
-    head: Bundle | None = None
-    for channel in channels:
-        if channel.name == default_channel and channel.entry_list:
-            last = channel.entry_list[-1].name
-            head = next((b for b in bundles if b.name == last), None)
+    last = next((c.entry_list[-1].name for c in channels if c.name == default_channel and c.entry_list), None)
+    head = next((b for b in bundles if b.name == last), None)
     description, icon = _csv_description_icon(head)
     package = Package(name=package_name, default_channel=default_channel, description=description, icon=icon)
     return DeclarativeConfig(packages=(package,), channels=tuple(channels), bundles=tuple(bundles))

@@ -11,7 +11,7 @@ icons, keywords, ...) is the published text and is never compared.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from releasekit.model.fbc import PROP_GVK, PROP_PACKAGE, Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
@@ -37,27 +37,21 @@ RULES: Final[dict[str, str]] = {
 }
 
 
-def _package(bundle: Bundle) -> frozenset[str]:
-    return frozenset(
-        f"{p.value.get('packageName', '')} {p.value.get('version', '')}"
-        for p in bundle.properties
-        if p.type == PROP_PACKAGE and isinstance(p.value, Mapping)
-    )
-
-
-def _gvks(bundle: Bundle) -> frozenset[str]:
-    return frozenset(
-        f"{p.value.get('group', '')}/{p.value.get('version', '')} {p.value.get('kind', '')}"
-        for p in bundle.properties
-        if p.type == PROP_GVK and isinstance(p.value, Mapping)
+def _property(type_: str, text: Callable[[Mapping[str, Any]], str]) -> Callable[[Bundle], frozenset[str]]:
+    """The texts of a bundle's properties of ``type_`` (as ``text`` spells each value)."""
+    return lambda b: frozenset(
+        text(p.value) for p in b.properties if p.type == type_ and isinstance(p.value, Mapping)
     )
 
 
 _FACTS: tuple[tuple[str, Callable[[Bundle], frozenset[str]]], ...] = (
     ("image", lambda b: frozenset({b.image})),
     ("relatedImages", lambda b: frozenset(r.image for r in b.related_images or ())),
-    ("olm.package", _package),
-    ("olm.gvk", _gvks),
+    ("olm.package", _property(PROP_PACKAGE, lambda v: f"{v.get('packageName', '')} {v.get('version', '')}")),
+    (
+        "olm.gvk",
+        _property(PROP_GVK, lambda v: f"{v.get('group', '')}/{v.get('version', '')} {v.get('kind', '')}"),
+    ),
 )
 
 

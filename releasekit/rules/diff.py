@@ -8,27 +8,24 @@ Rule ids (``RK-DIFF-NNN``, stable, never renumbered), titles and severities: :da
 
 Stranding across OpenShift upgrades is :mod:`releasekit.rules.graph`'s RK-GRAPH-010; ``check`` runs it
 with the base's published pairs, so a stranding new at head is an error and a published one a warning.
-
-Channels of :data:`EXEMPT_CHANNEL_WORDS` may lose entries or go away (RK-DIFF-003/004 skip them).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.finding import make_finding as _f
-from releasekit.model.graph import Edge, PackageGraph
+from releasekit.model.graph import Edge, Node, PackageGraph
 from releasekit.model.ruledoc import RuleFacts
 from releasekit.model.stream import Release, Stream, openshift_order
 from releasekit.model.version import Version
 from releasekit.rules.graph import (
     analyze_package,
-    bundle_version,
     entry_sources,
     shortest_paths,
     upgrade_adjacency,
@@ -47,7 +44,6 @@ __all__ = [
     "CatalogChange",
     "PackageCatalog",
     "bundle_field_changes",
-    "bundle_versions",
     "changed_bundles",
     "check_bundle_content",
     "check_changes",
@@ -109,38 +105,33 @@ def in_catalog_order(keys: Iterable[CatalogKey]) -> list[CatalogKey]:
 # ---------------------------------------------------------------------------------- graph helpers
 
 
-def bundle_versions(config: DeclarativeConfig) -> dict[str, Version]:
-    """Bundle name -> version from each bundle's ``olm.package`` property (unparseable ones left out)."""
-    return {b.name: v for b in config.bundles if (v := bundle_version(b)) is not None}
+def _head_reacher(graph: PackageGraph | None, config: DeclarativeConfig | None) -> Callable[[Node], bool]:
+    """Whether a user on a node (of any revision) can follow ``graph``'s edges to the head of its channel.
 
-
-def _top_heads(graph: PackageGraph) -> dict[str, str]:
-    """Channel -> its newest head (a channel with two heads still has one that users aim for)."""
+    The goal is the newest head of each channel that lists the bundle (one that lost its edge and became a
+    second head has not arrived). A bundle gone from ``graph`` may reach any channel's head, through an
+    entry that still replaces or skips it or whose skipRange holds its version.
+    """
+    if graph is None or config is None:
+        return lambda _node: False
 
     def rank(name: str) -> tuple[bool, Version, str]:
         node = graph.node(name)
         version = node.version if node is not None else None
         return (version is not None, version or Version(major=0, minor=0, patch=0), name)
 
-    return {channel.name: max(channel.heads, key=rank) for channel in graph.channels if channel.heads}
-
-
-def _reaches_head(
-    graph: PackageGraph, config: DeclarativeConfig, bundle: str, version: Version | None
-) -> bool:
-    """True when a user on ``bundle`` can follow the package's upgrade edges to the head of its channel.
-
-    The goal is the newest head of each channel that lists ``bundle`` (a bundle that lost its edge and
-    became a second head has not arrived). ``bundle`` may be gone from ``config``: then any channel's head
-    will do, through an entry that still replaces or skips it or whose skipRange holds ``version``.
-    """
-    tops = _top_heads(graph)
-    node = graph.node(bundle)
-    goals = {tops[c] for c in node.channels if c in tops} if node is not None else set(tops.values())
+    tops = {channel.name: max(channel.heads, key=rank) for channel in graph.channels if channel.heads}
     adjacency = upgrade_adjacency(graph.edges)
-    if node is None:
-        adjacency[bundle] = entry_sources(config, graph.package, bundle, version)
-    return not goals.isdisjoint(shortest_paths(bundle, adjacency))
+
+    def reaches(node: Node) -> bool:
+        mine = graph.node(node.name)
+        goals = {tops[c] for c in mine.channels if c in tops} if mine is not None else set(tops.values())
+        sources = adjacency
+        if mine is None:
+            sources = {**adjacency, node.name: entry_sources(config, graph.package, node.name, node.version)}
+        return not goals.isdisjoint(shortest_paths(node.name, sources))
+
+    return reaches
 
 
 def _contents(catalog: PackageCatalog | None, package: str) -> tuple[set[str], set[str], set[Edge], str]:
@@ -176,45 +167,41 @@ class CatalogChange:
     default_after: str = ""
     file: str = ""
 
+    def _named(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """(noun, verb, sign, names) of the bundles and channels added and removed."""
+        return [
+            ("bundle", "added", "+", self.bundles_added),
+            ("bundle", "removed", "-", self.bundles_removed),
+            ("channel", "added", "+", self.channels_added),
+            ("channel", "removed", "-", self.channels_removed),
+        ]
+
     def lines(self) -> tuple[str, ...]:
         """What changed, one kind per line (``bundles added: a, b``; ``default channel: x → y``)."""
-
-        def edges(items: tuple[Edge, ...]) -> str:
-            return ", ".join(f"{e.source} → {e.target} ({e.kind}, {e.channel})" for e in items)
-
-        out: list[str] = []
-        for label, names in (
-            ("bundles added", self.bundles_added),
-            ("bundles removed", self.bundles_removed),
-            ("channels added", self.channels_added),
-            ("channels removed", self.channels_removed),
-        ):
-            if names:
-                out.append(f"{label}: {', '.join(names)}")
+        out = [f"{noun}s {verb}: {', '.join(names)}" for noun, verb, _, names in self._named() if names]
         if self.default_before != self.default_after:
             out.append(
                 f"default channel: {self.default_before or '(none)'} → {self.default_after or '(none)'}"
             )
-        if self.edges_added:
-            out.append(f"edges added: {edges(self.edges_added)}")
-        if self.edges_removed:
-            out.append(f"edges removed: {edges(self.edges_removed)}")
+        for verb, edges in (("added", self.edges_added), ("removed", self.edges_removed)):
+            if edges:
+                out.append(f"edges {verb}: {', '.join(_edge_text(e, '→') for e in edges)}")
         return tuple(out)
 
     def describe(self) -> str:
         """One line: ``+bundle kueue-operator.v1.4.2; +edge ...; default channel a -> b``."""
-        parts: list[str] = []
-        parts += [f"+bundle {n}" for n in self.bundles_added]
-        parts += [f"-bundle {n}" for n in self.bundles_removed]
-        parts += [f"+channel {n}" for n in self.channels_added]
-        parts += [f"-channel {n}" for n in self.channels_removed]
-        parts += [f"+edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_added]
-        parts += [f"-edge {e.source} -> {e.target} ({e.kind}, {e.channel})" for e in self.edges_removed]
+        parts = [f"{sign}{noun} {name}" for noun, _, sign, names in self._named() for name in names]
+        parts += [f"+edge {_edge_text(e, '->')}" for e in self.edges_added]
+        parts += [f"-edge {_edge_text(e, '->')}" for e in self.edges_removed]
         if self.default_before != self.default_after:
             parts.append(
                 f"default channel {self.default_before or '(none)'} -> {self.default_after or '(none)'}"
             )
         return "; ".join(parts)
+
+
+def _edge_text(edge: Edge, arrow: str) -> str:
+    return f"{edge.source} {arrow} {edge.target} ({edge.kind}, {edge.channel})"
 
 
 def summarize_changes(
@@ -505,14 +492,10 @@ def check_stranded(
         if graph is None:
             continue
         new_graph = analyze_package(new.config, key[1]) if new is not None else None
+        reached_before = _head_reacher(graph, old.config)
+        reached_after = _head_reacher(new_graph, new.config if new is not None else None)
         for node in graph.nodes:
-            if not _reaches_head(graph, old.config, node.name, node.version):
-                continue
-            if (
-                new is not None
-                and new_graph is not None
-                and _reaches_head(new_graph, new.config, node.name, node.version)
-            ):
+            if not reached_before(node) or reached_after(node):
                 continue
             if new is None or new_graph is None:
                 why = f"the {key[0]} catalog no longer has package {key[1]}"

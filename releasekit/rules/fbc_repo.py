@@ -14,10 +14,8 @@ warning where a whole OpenShift catalog was dropped (versions leave support), RK
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Final
@@ -26,16 +24,16 @@ from releasekit.model.catalog_root import RootPairing
 from releasekit.model.fbc import Bundle, DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity
 from releasekit.model.ruledoc import RuleFacts
-from releasekit.model.version import RangeError, parse_range
+from releasekit.model.stream import image_has_digest
+from releasekit.model.version import Range, RangeError, parse_range
 from releasekit.rules.diff import (
     RULE_BUNDLE_REMOVED,
     RULE_CHANNEL_REMOVED,
     PackageCatalog,
-    bundle_versions,
     changed_bundles,
     in_catalog_order,
 )
-from releasekit.rules.graph import analyze_package
+from releasekit.rules.graph import analyze_package, bundle_version
 
 __all__ = [
     "DEPRECATE_HINT",
@@ -81,7 +79,6 @@ DEPRECATE_HINT: Final = (
 )
 
 Key = tuple[str, str]
-_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 
 
 def with_deprecation_hint(findings: Iterable[Finding]) -> tuple[Finding, ...]:
@@ -100,14 +97,12 @@ def check_roots(
 ) -> tuple[Finding, ...]:
     """RK-DIFF-020 (dropped), 021 (added), 022 (moved), per package catalog of ``pairing``."""
     out = Findings()
-    dropped = set(pairing.openshift_dropped)
-    added = set(pairing.openshift_added)
     for pair in pairing.pairs:
         key = (pair.label, pair.package)
         old, new = base.get(key), head.get(key)
         if pair.head is None and pair.base is not None:
             bundles = sorted(b.name for b in old.config.bundles) if old is not None else []
-            whole = pair.openshift in dropped
+            whole = pair.openshift in pairing.openshift_dropped
             what = (
                 f"the {pair.openshift} catalog ({pair.base.path}/) was dropped"
                 if whole
@@ -127,34 +122,32 @@ def check_roots(
                 f"{what}{held}{more}",
                 Location(file=old.file if old is not None else pair.base.path),
                 hint,
-                (pair.label, pair.package),
+                key,
                 Severity.WARNING if whole else Severity.ERROR,
             )
-        elif pair.base is None and pair.head is not None:
-            whole = pair.openshift in added
-            what = (
-                f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
-                if whole
-                else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)"
-            )
-            out.add(
-                RULE_CATALOG_ADDED,
-                what,
-                Location(file=new.file if new is not None else pair.head.path),
-                "check that users of the previous OpenShift version can upgrade into it",
-                (pair.label, pair.package),
-                Severity.INFO,
-            )
-        elif pair.moved and pair.base is not None and pair.head is not None:
-            out.add(
-                RULE_ROOT_MOVED,
-                f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
-                f"{pair.head.path}/",
-                Location(file=new.file if new is not None else pair.head.path),
-                "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
-                (pair.label, pair.package),
-                Severity.INFO,
-            )
+        elif pair.head is not None:
+            at = Location(file=new.file if new is not None else pair.head.path)
+            if pair.base is None:
+                out.add(
+                    RULE_CATALOG_ADDED,
+                    f"new {pair.openshift} catalog {pair.head.path}/ with package {pair.package}"
+                    if pair.openshift in pairing.openshift_added
+                    else f"package {pair.package} added to the {pair.label} catalog ({pair.head.path}/)",
+                    at,
+                    "check that users of the previous OpenShift version can upgrade into it",
+                    key,
+                    Severity.INFO,
+                )
+            elif pair.moved:
+                out.add(
+                    RULE_ROOT_MOVED,
+                    f"the {pair.label} catalog of {pair.package} moved from {pair.base.path}/ to "
+                    f"{pair.head.path}/",
+                    at,
+                    "point the catalog image's build (Containerfile, Tekton path-context) at the new folder",
+                    key,
+                    Severity.INFO,
+                )
     return tuple(out)
 
 
@@ -241,13 +234,20 @@ def check_heads(
 # ------------------------------------------------------------------------------------- skipRanges
 
 
+def _range(text: str) -> Range | None:
+    try:
+        return parse_range(text) if text else None
+    except RangeError:
+        return None
+
+
 def check_skip_ranges(
     base: Mapping[Key, PackageCatalog], head: Mapping[Key, PackageCatalog]
 ) -> tuple[Finding, ...]:
     """RK-DIFF-025: an entry (same channel, same name) whose skipRange lost versions of the base's bundles."""
     out = Findings()
     for key in in_catalog_order(set(base) & set(head)):
-        versions = bundle_versions(base[key].config)
+        versions = {b.name: v for b in base[key].config.bundles if (v := bundle_version(b)) is not None}
         old_entries = {
             (c.name, e.name): e.skip_range
             for c in base[key].config.channels
@@ -259,16 +259,9 @@ def check_skip_ranges(
                 before = old_entries.get((channel.name, entry.name))
                 if not before or before == entry.skip_range:
                     continue
-                try:
-                    old_range = parse_range(before)
-                except RangeError:
-                    continue
-                new_range = None
-                if entry.skip_range:
-                    with contextlib.suppress(RangeError):
-                        new_range = parse_range(entry.skip_range)
-                    if new_range is None:
-                        continue  # an unparseable range is opm's finding
+                old_range, new_range = _range(before), _range(entry.skip_range)
+                if old_range is None or (entry.skip_range and new_range is None):
+                    continue  # an unparseable range is opm's finding
                 lost = sorted(
                     name
                     for name, version in versions.items()
@@ -303,8 +296,8 @@ def check_new_images(
         for bundle in head[key].config.bundles:
             if bundle.name in had:
                 continue
-            loose = [bundle.image] if bundle.image and not _DIGEST.search(bundle.image) else []
-            loose += [r.image for r in bundle.related_images or () if r.image and not _DIGEST.search(r.image)]
+            images = [bundle.image, *(r.image for r in bundle.related_images or ())]
+            loose = [image for image in images if image and not image_has_digest(image)]
             if not loose:
                 continue
             out.add(

@@ -12,6 +12,7 @@ from typing import Final
 
 from releasekit.model.fbc import PROP_BUNDLE_OBJECT, PROP_CSV_METADATA, FragmentFacts
 from releasekit.model.finding import Finding, Location, make_finding
+from releasekit.model.stream import image_has_digest
 
 __all__ = [
     "RELEASE_REGISTRIES",
@@ -42,7 +43,6 @@ _BASE = re.compile(
     r"^(?:registry\.redhat\.io/openshift(?P<major>[45])|brew\.registry\.redhat\.io/rh-osbs/openshift)"
     r"/?-?ose-operator-registry(?:-rhel9)?:(?P<tag>v\d+\.\d+)$"
 )
-_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
 _CSV_METADATA_MIN = (4, 17)
 
 
@@ -111,28 +111,23 @@ def _check_bundles(facts: FragmentFacts, version: tuple[int, int] | None) -> Ite
         file = bundle.location.file or facts.folder_path
         line = bundle.location.line
         types = {p.type for p in bundle.properties}
-        if version is not None:
-            if version >= _CSV_METADATA_MIN and PROP_BUNDLE_OBJECT in types:
-                yield _finding(
-                    "RK-KONFLUX-008",
-                    f"bundle properties are not permitted in a FBC fragment for OCP version {facts.folder}: "
-                    f'bundle "{bundle.name}" carries olm.bundle.object',
-                    file,
-                    "render with --migrate-level=bundle-object-to-csv-metadata (olm.csv.metadata from 4.17 on)",
-                    line,
-                    *subject,
-                )
-            elif version < _CSV_METADATA_MIN and PROP_CSV_METADATA in types:
-                yield _finding(
-                    "RK-KONFLUX-008",
-                    f'bundle "{bundle.name}" carries olm.csv.metadata, which OpenShift {facts.folder} cannot read',
-                    file,
-                    "use olm.bundle.object for OpenShift 4.16 and earlier",
-                    line,
-                    *subject,
-                )
+        new_format = version is not None and version >= _CSV_METADATA_MIN  # olm.csv.metadata from 4.17 on
+        if version is not None and (PROP_BUNDLE_OBJECT if new_format else PROP_CSV_METADATA) in types:
+            yield _finding(
+                "RK-KONFLUX-008",
+                f"bundle properties are not permitted in a FBC fragment for OCP version {facts.folder}: "
+                f'bundle "{bundle.name}" carries olm.bundle.object'
+                if new_format
+                else f'bundle "{bundle.name}" carries olm.csv.metadata, which OpenShift {facts.folder} cannot read',
+                file,
+                "render with --migrate-level=bundle-object-to-csv-metadata (olm.csv.metadata from 4.17 on)"
+                if new_format
+                else "use olm.bundle.object for OpenShift 4.16 and earlier",
+                line,
+                *subject,
+            )
         image = bundle.image
-        if not _DIGEST.search(image):
+        if not image_has_digest(image):
             yield _finding(
                 "RK-KONFLUX-009",
                 f'bundle "{bundle.name}" image {image!r} is not pinned by digest',

@@ -6,12 +6,8 @@ mode and declare no dependencies, and it does not provide the OperatorConditions
 --optional-checks olmv1`` runs them as errors; ``build``/``bundle build`` run them on a stream's bundles
 as warnings, or errors where the stream says ``olmv1: required``.
 
-Rule ids (stable, never renumbered) and titles: :data:`RULES`.
-
-RK-OLMV1-005 … 008 and 010 are what :func:`check_install_safety` reports: errors with ``bundle validate
---optional-checks olmv1`` (and in ``olmv1 manifests``, which refuses such a bundle unless
-``--allow-broad-rbac`` accepts 005 … 007), warnings in every other ``bundle validate`` and ``bundle build``.
-RK-OLMV1-009 is a warning in ``bundle validate`` and an error in ``olmv1 manifests``, which installs there.
+Rule ids (stable, never renumbered) and titles: :data:`RULES`; RK-OLMV1-005 … 010 are
+:func:`check_install_safety`'s (``olmv1 manifests`` refuses a bundle they flag as errors).
 """
 
 from __future__ import annotations
@@ -21,9 +17,10 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from releasekit.model import jsontext
-from releasekit.model.bundle import Bundle, Manifest
+from releasekit.model.bundle import RBAC_FIELDS, Bundle, Manifest, policy_rules_problem
 from releasekit.model.finding import Finding, Location, Severity
-from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str
+from releasekit.model.operator import pod_specs
+from releasekit.rules.bundle._common import BundleFindings, as_list, as_map, as_str, permission_rules
 
 __all__ = [
     "BROAD_RBAC_RULES",
@@ -51,9 +48,6 @@ RULES: Final = {
 
 BROAD_RBAC_RULES: Final = frozenset({"RK-OLMV1-005", "RK-OLMV1-006", "RK-OLMV1-007"})
 """What ``olmv1 manifests --allow-broad-rbac`` accepts (as warnings) instead of refusing the bundle."""
-
-RBAC_FIELDS: Final = ("apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs")
-"""The fields of an rbac/v1 PolicyRule, each a list of strings."""
 
 DEPENDENCY_PROPERTIES: Final = (
     "olm.gvk.required",
@@ -149,24 +143,18 @@ def _rule_mentions_conditions(rule: object) -> bool:
 
 def _csv_conditions(csv: Manifest, add: Callable[[Location, str], None]) -> None:
     """RBAC on operatorconditions and ``OPERATOR_CONDITION_NAME`` in the CSV's install strategy."""
-    install = as_map(as_map(csv.spec.get("install")).get("spec"))
-    for section in ("permissions", "clusterPermissions"):
-        for i, perm in enumerate(as_list(install.get(section))):
-            for j, rule in enumerate(as_list(as_map(perm).get("rules"))):
-                if _rule_mentions_conditions(rule):
-                    add(
-                        csv.loc(f"$.spec.install.spec.{section}[{i}].rules[{j}]"),
-                        f"CSV {csv.name} grants access to operatorconditions ({section})",
-                    )
-    for i, dep in enumerate(as_list(install.get("deployments"))):
-        pod = as_map(as_map(as_map(as_map(dep).get("spec")).get("template")).get("spec"))
+    for section, i, j, rule in permission_rules(csv):
+        if _rule_mentions_conditions(rule):
+            add(
+                csv.loc(f"$.spec.install.spec.{section}[{i}].rules[{j}]"),
+                f"CSV {csv.name} grants access to operatorconditions ({section})",
+            )
+    for path, pod in pod_specs(csv.data):
         for j, container in enumerate(as_list(pod.get("containers"))):
             for k, env in enumerate(as_list(as_map(container).get("env"))):
                 if as_str(as_map(env).get("name")) == "OPERATOR_CONDITION_NAME":
                     add(
-                        csv.loc(
-                            f"$.spec.install.spec.deployments[{i}].spec.template.spec.containers[{j}].env[{k}]"
-                        ),
+                        csv.loc(f"{path}.containers[{j}].env[{k}]"),
                         f"CSV {csv.name} deployment reads OPERATOR_CONDITION_NAME",
                     )
 
@@ -295,32 +283,12 @@ def _rule_findings(
         )
 
 
-def _undecodable(rules: object, path: str) -> tuple[str, str] | None:
-    """(JSON path, what is wrong) for the first part of ``rules`` the API server cannot decode."""
-    if rules is None:
-        return None
-    if not isinstance(rules, list):
-        return path, "rules is not a list"
-    for index, rule in enumerate(rules):
-        if not isinstance(rule, Mapping):
-            return f"{path}[{index}]", "a rule is not a mapping"
-        for field in RBAC_FIELDS:
-            value = rule.get(field)
-            if value is None:
-                continue
-            if not isinstance(value, list):
-                return f"{path}[{index}].{field}", f"{field} is not a list of strings"
-            if not all(isinstance(v, str) for v in value):
-                return f"{path}[{index}].{field}", f"{field} holds a value that is not a string"
-    return None
-
-
 def _bundled_roles(bundle: Bundle, out: BundleFindings, severity: Severity) -> None:
     for manifest in bundle.objects:
         if manifest.kind not in ("ClusterRole", "Role") or manifest.group != _RBAC:
             continue
         rules = manifest.data.get("rules")
-        problem = _undecodable(rules, "$.rules")
+        problem = policy_rules_problem(rules, "$.rules")
         if problem is not None:
             path, what = problem
             out.flag(

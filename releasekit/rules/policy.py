@@ -205,12 +205,11 @@ def check_edges(
         where = target[1].origin.at("") if target is not None else edge.location
         subject = (target[0].name if target else edge.package, edge.target)
         source_package = source[0].package if source is not None else packages.get(edge.source)
-        if (source is not None and target is not None and source[0].name != target[0].name) or (
-            source_package is not None and source_package != edge.package
-        ):
+        joined = {s[0].name: None for s in (source, target) if s is not None}
+        if len(joined) > 1 or source_package not in (None, edge.package):
             names = (
-                f"stream {source[0].name!r} and stream {target[0].name!r}"
-                if source is not None and target is not None and source[0].name != target[0].name
+                " and ".join(f"stream {name!r}" for name in joined)
+                if len(joined) > 1
                 else f"package {source_package} and package {edge.package}"
             )
             out.add(

@@ -447,12 +447,14 @@ def _unknown_gate(
     ``HierarchialCohorts``).
     """
     published = release.status is not ReleaseStatus.CANDIDATE
+    close = sorted(g.name for g in inventory.gates if name.lower()[:6] in g.name.lower())[:5]
     return _f(
         ids.RULE_GATE_UNKNOWN,
         f"gate {name!r} does not exist in Kueue {known}"
         + (" (published history: the operator set it all the same)" if published else ""),
         where,
-        _gate_hint(name, inventory),
+        f"check the gate name against streams/upstream/{inventory.name}.yaml"
+        + (f"; similar: {', '.join(close)}" if close else ""),
         subject,
         Severity.WARNING if published else Severity.ERROR,
     )
@@ -534,13 +536,6 @@ def _inherited_gates(stream: Stream, release: Release, source: Release, subject:
         subject,
         Severity.INFO,
     )
-
-
-def _gate_hint(name: str, inventory: Inventory) -> str:
-    lowered = name.lower()
-    close = sorted(g.name for g in inventory.gates if lowered[:6] in g.name.lower())[:5]
-    suggestion = f"; similar: {', '.join(close)}" if close else ""
-    return f"check the gate name against streams/upstream/{inventory.name}.yaml{suggestion}"
 
 
 def _check_apis(stream: Stream, inventory: Inventory, subject: tuple[str, ...], out: Findings) -> None:

@@ -3,10 +3,9 @@
 Pure core: takes the loaded streams and either the catalogs or one release's CSV annotations, and
 returns findings that point at the line in ``streams/`` to change.
 
-A stream is *experimental* (Tech Preview) when it is not stable (:func:`releasekit.rules.policy.is_stable`:
-named ``stable`` or with ``stable...`` channels). Its releases must block cluster upgrades past the
-newest OpenShift minor they are listed for (:mod:`releasekit.model.tech_preview`): the stream sets
-``blockClusterUpgrades: true`` and releasekit writes the property.
+A stream that is not stable (:func:`releasekit.rules.policy.is_stable`) is *experimental* (Tech Preview): its
+releases must block cluster upgrades past the newest OpenShift minor they are listed for
+(:mod:`releasekit.model.tech_preview`), so the stream sets ``blockClusterUpgrades: true``.
 
 Rule ids (stable, never renumbered), titles and severities: :data:`RULES` (the CSV's, RK-BUNDLE-110 …
 112, are in :data:`releasekit.rules.bundle.RULES`).
@@ -77,34 +76,39 @@ def check_stream_blocking(streams: Iterable[Stream]) -> tuple[Finding, ...]:
 
 
 def _judge(
-    stream: Stream, release: Release, values: Sequence[object], rules: Sequence[str], where: str
-) -> list[tuple[str, Severity, str, str]]:
-    """(rule, severity, message, hint) for one release and the values found ``where``."""
+    stream: Stream,
+    release: Release,
+    values: Sequence[object],
+    rules: Sequence[str],
+    shown: str,
+    where: tuple[Location, Location],
+    subject: tuple[str, ...],
+) -> Findings:
+    """The findings for one release and the values found in ``shown`` (``where``: for 010/012, for 011)."""
     name = release.csv_name(stream.package)
+    out = Findings()
     if is_stable(stream):
         if values:
-            return [
-                (
-                    rules[2],
-                    Severity.WARNING,
-                    f"stable release {name} carries {PROP_MAX_OPENSHIFT} {values[0]!r} in {where}: a cluster "
-                    "with it installed cannot be upgraded past that OpenShift minor",
-                    "drop blockClusterUpgrades from the stable stream (only Tech Preview blocks upgrades)",
-                )
-            ]
-        return []
-    if not values:
-        return [
-            (
-                rules[0],
-                Severity.ERROR,
-                f"experimental (Tech Preview) release {name} has no {PROP_MAX_OPENSHIFT} in {where}: "
-                "nothing stops a cluster running it from upgrading to an OpenShift it was never built for",
-                f"set blockClusterUpgrades: true in stream {stream.name!r} (releasekit then writes "
-                f"{PROP_MAX_OPENSHIFT} {max_openshift_value(release) if release.catalogs else 'X.Y'})",
+            out.add(
+                rules[2],
+                f"stable release {name} carries {PROP_MAX_OPENSHIFT} {values[0]!r} in {shown}: a cluster "
+                "with it installed cannot be upgraded past that OpenShift minor",
+                where[0],
+                "drop blockClusterUpgrades from the stable stream (only Tech Preview blocks upgrades)",
+                subject,
+                Severity.WARNING,
             )
-        ]
-    out = []
+        return out
+    if not values:
+        out.add(
+            rules[0],
+            f"experimental (Tech Preview) release {name} has no {PROP_MAX_OPENSHIFT} in {shown}: "
+            "nothing stops a cluster running it from upgrading to an OpenShift it was never built for",
+            where[0],
+            f"set blockClusterUpgrades: true in stream {stream.name!r} (releasekit then writes "
+            f"{PROP_MAX_OPENSHIFT} {max_openshift_value(release) if release.catalogs else 'X.Y'})",
+            subject,
+        )
     for value in values:
         parsed = parse_max_openshift(value)
         below = [
@@ -119,13 +123,12 @@ def _judge(
                 else f"is below the catalogs the release is listed in ({', '.join(below)}): it could never be "
                 "installed there without blocking the cluster"
             )
-            out.append(
-                (
-                    rules[1],
-                    Severity.ERROR,
-                    f"{PROP_MAX_OPENSHIFT} {value!r} of release {name} in {where} {why}",
-                    f"use {max_openshift_value(release)}, the newest OpenShift minor among the release's catalogs",
-                )
+            out.add(
+                rules[1],
+                f"{PROP_MAX_OPENSHIFT} {value!r} of release {name} in {shown} {why}",
+                where[1],
+                f"use {max_openshift_value(release)}, the newest OpenShift minor among the release's catalogs",
+                subject,
             )
     return out
 
@@ -147,18 +150,16 @@ def check_catalog_blocking(
                 if prop.value not in values:
                     values.append(prop.value)
             where.setdefault(key, []).append(openshift)
-    findings = Findings()
+    findings: list[Finding] = []
     for (package, name), values in sorted(seen.items()):
         stream = by_package[package]
         release = next((r for r in stream.releases if r.csv_name(package) == name), None)
         if release is None:
             continue
         shown = f"the {', '.join(where[(package, name)])} catalog entries"
-        for rule, severity, message, hint in _judge(stream, release, values, CATALOG_RULES, shown):
-            location = stream.origin.at("") if rule != "RK-POLICY-011" else release.origin.at(".catalogs")
-            findings.add(
-                rule, message, location, hint, (f"stream {stream.name!r}", f'bundle "{name}"'), severity
-            )
+        places = (stream.origin.at(""), release.origin.at(".catalogs"))
+        subject = (f"stream {stream.name!r}", f'bundle "{name}"')
+        findings += _judge(stream, release, values, CATALOG_RULES, shown, places, subject)
     return tuple(findings)
 
 
@@ -177,10 +178,6 @@ def check_csv_blocking(
     stream: Stream, release: Release, annotations: Mapping[str, object], location: Location
 ) -> tuple[Finding, ...]:
     """RK-BUNDLE-110…112 for one release's CSV (``location``: its ``olm.properties`` or annotations)."""
+    subject = (f'bundle "{release.csv_name(stream.package)}"',)
     values = csv_max_openshift(annotations)
-    return tuple(
-        make_finding(
-            rule, message, location, hint, (f'bundle "{release.csv_name(stream.package)}"',), severity
-        )
-        for rule, severity, message, hint in _judge(stream, release, values, CSV_RULES, "its CSV")
-    )
+    return tuple(_judge(stream, release, values, CSV_RULES, "its CSV", (location, location), subject))
