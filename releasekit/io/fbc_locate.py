@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from releasekit.errors import ReleasekitError
-from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, _json_docs, _yaml_chunks
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, _json_docs
+from releasekit.io.yamlio import YamlContentError, load_yaml_documents, yaml_chunks
 from releasekit.model.finding import Finding, nearest_line
 
 __all__ = ["refine_locations"]
@@ -63,7 +63,7 @@ def _element_lines(file: str, starts: set[int], data: bytes | None) -> dict[int,
             for _, line, begin, end in _json_docs(text, file, [])
         )
     else:
-        chunks = _yaml_chunks(text)
+        chunks = yaml_chunks(text)
     result: dict[int, dict[str, int]] = {}
     for chunk, first in chunks:
         start = next((s for s in starts if first <= s <= first + chunk.count("\n")), None)

@@ -30,9 +30,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from releasekit.errors import SafetyLimitError
-from releasekit.io.fbc_load import LoadLimits, _yaml_chunks, _yaml_docs
+from releasekit.io.fbc_load import LoadLimits, _yaml_docs
 from releasekit.io.inputs import check_nesting, forbidden_character
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.yamlio import (
+    DEFAULT_MAX_NODES,
+    YamlContentError,
+    _pyyaml,
+    load_yaml_documents,
+    yaml_chunks,
+)
 
 REFUSED = "refused"
 
@@ -51,15 +57,31 @@ def _fast(text: str) -> list[Any] | str:
     return REFUSED if findings else values
 
 
+def _pyyaml_values(text: str) -> list[Any] | str:
+    """PyYAML's reading of every document of ``text`` (yamlio's event builder alone), or REFUSED."""
+    try:
+        check_nesting(text.encode("utf-8", "surrogatepass"), "f.yaml", yaml=True)
+        return [value for value, _line, _ in _pyyaml(text, DEFAULT_MAX_NODES, False, "f.yaml", track=False)]
+    except (YamlContentError, SafetyLimitError):
+        return REFUSED
+
+
+def _unified(text: str) -> list[Any] | str:
+    """What the reader of every other YAML file gives (:func:`load_yaml_documents`), or REFUSED."""
+    try:
+        return [doc.data for doc in load_yaml_documents(text)]
+    except (YamlContentError, SafetyLimitError):
+        return REFUSED
+
+
 def _reference(text: str) -> list[Any] | str:
     """PyYAML's reading of the same documents (split the same way), or REFUSED."""
     values: list[Any] = []
-    try:
-        for chunk, _line in _yaml_chunks(text):
-            docs = load_yaml_documents(chunk, track_paths=False)
-            values.append(docs[0].data if docs else None)
-    except (YamlContentError, SafetyLimitError):
-        return REFUSED
+    for chunk, _line in yaml_chunks(text):
+        docs = _pyyaml_values(chunk)
+        if docs == REFUSED:
+            return REFUSED
+        values.append(docs[0] if docs else None)
     if not values:
         values = [None]
     for value in values:
@@ -98,7 +120,7 @@ def _check_files(files: list[Path]) -> None:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        if _fast(text) != _reference(text):
+        if _fast(text) != _reference(text) or _unified(text) != _pyyaml_values(text):
             differ.append(str(path))
     assert differ == []
 
@@ -200,6 +222,18 @@ EDGE_DOCUMENTS = [
     "--- [0777]\n",  # a flow collection on the document marker's line
     "k: {a:[0777, 1.5]}\n",
     "d: |\n  | v | [1.5](u) |\n  [0o17] x\n",  # Markdown in a block scalar: both read text
+    # tabs where YAML 1.1 wants indentation or a space: yaml-rs reads some of them, PyYAML refuses them
+    *["\t- x\n", "-\tx\n", "a: b\n\t# c\n", "a:\n  - b\n  -\tc\n", "a: |\n  \tx\n", "a: |\n  x\n  \ty\n"],
+    "a: &x 1\nb: &x 2\nc: *x\n",  # an anchor given twice: yaml-rs takes the last one, PyYAML refuses it
+    *["a: &x 1\nb: *x\n", "a: *x\n", "- **bold** *text*\n", "d: |\n  *Enable* it, &amp;\n"],
+    *["a: 1\n---\n", "---\n---\n", "a: 1\n...\n", "--- |\n  x\n", "%YAML 1.1\n---\na: 1\n", "null\n", "~\n"],
+    # a quoted value after a key holds no token, unless a quoted scalar runs over lines
+    "rule: 'has(self.x) ? a : !has(self.y) || on'\nm: \"a: 'b', yes\" # c, 1.5\n",
+    "k: [ 'a\n  x: ', yes, 'z']\n",
+    "k: [ \"a\\\n  x: \", yes, 'z']\n",
+    "k: 'first\n  b: ' yes'\n",
+    "'k: ': yes\n",
+    "# 4.12, 4.14, yes\nk: v\n",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
@@ -210,6 +244,7 @@ EDGE_DOCUMENTS = [
 @pytest.mark.parametrize("text", EDGE_DOCUMENTS, ids=range(len(EDGE_DOCUMENTS)))
 def test_edge_documents_read_the_same(text: str) -> None:
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 _keys = st.text(max_size=8)
@@ -231,6 +266,7 @@ _values = st.recursive(
 def test_generated_documents_read_the_same(value: dict[str, Any], flow: bool) -> None:
     text = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True, sort_keys=False)
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 _RISKY = st.sampled_from(_YAML11_SPELLINGS)
@@ -262,6 +298,7 @@ def _risky_documents(draw: st.DrawFn) -> str:
 @given(text=_risky_documents())
 def test_generated_yaml11_spellings_read_the_same(text: str) -> None:
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 # opm reads YAML with go-yaml v2 (through sigs.k8s.io/yaml) and turns it into JSON. go-yaml v2 resolves a
@@ -328,6 +365,6 @@ def test_every_short_number_or_word_spelling_reads_the_same(template: str) -> No
         if token.startswith(("-", "?", ":")) and template in ("{}: v\n", "- {}\n"):
             continue  # an indicator, not a scalar, where a block token starts
         text = template.format(token)
-        if _fast(text) != _reference(text):
+        if _fast(text) != _reference(text) or _unified(text) != _pyyaml_values(text):
             differ.append(text)
     assert differ == []
