@@ -1,22 +1,18 @@
 """releasekit's one YAML reader: values as PyYAML (YAML 1.1) reads them, lines when they are asked for.
 
-Adapter module (imports no rules, plans or jobs). Every YAML text releasekit reads goes through here:
+Adapter module (imports no rules, plans or jobs). Every YAML text releasekit reads comes through here:
 
-- one scan of a text's distinct lines, before any parsing, decides for each document which parser reads
-  it: yaml-rs (fast, YAML 1.2) when it holds nothing the two read otherwise, else PyYAML's event stream
-  (C where available), built into values in one pass;
-- the line of every JSON path (``$.spec.install[0]``) is found only when asked for
-  (:attr:`LocatedDocument.lines`), by PyYAML reading the document's text again;
-- duplicate keys are content errors with the line of the second key (PyYAML words every error yaml-rs
-  finds, except in catalogs: :func:`iter_kubernetes_documents`);
-- aliases cannot blow up: every document with an anchor or alias is PyYAML's, where an alias counts the
-  nodes of the value it names (built once and shared), and the count stops at ``max_nodes``
-  (:class:`releasekit.errors.SafetyLimitError`), however the anchors nest;
-- nesting deeper than :data:`releasekit.io.inputs.MAX_DEPTH` is refused before parsing, and an integer
-  over Python's digit limit is a content error, not a ``ValueError``;
+- one scan of a text's distinct lines decides, before parsing, which parser reads each document: yaml-rs
+  (fast, YAML 1.2) if it holds nothing the two read otherwise, else PyYAML's events, built into values in
+  one pass (PyYAML, about 30 ms to import, is imported only then);
+- the line of every JSON path (``$.spec.install[0]``) is found when first asked for
+  (:attr:`LocatedDocument.lines`), by PyYAML reading the document again;
+- a duplicate key is a content error at the second key's line; an alias counts the nodes of the value it
+  names (built once and shared) and the count stops at ``max_nodes``
+  (:class:`releasekit.errors.SafetyLimitError`); nesting deeper than
+  :data:`releasekit.io.inputs.MAX_DEPTH` is refused before parsing; an integer over Python's digit limit
+  is a content error;
 - only plain data types come out (str, int, float, bool, None, list, dict), timestamps as written.
-
-PyYAML (about 30 ms to import) is imported only when a document needs it.
 """
 
 from __future__ import annotations
@@ -41,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "document_lines",
     "EXPONENT_FLOAT",
     "SafeLoader",
     "LocatedDocument",
@@ -359,10 +356,9 @@ class _Builder:
     nodes as that value has, so an alias bomb reaches ``max_nodes`` after a handful of events.
     """
 
-    def __init__(self, loader: Any, max_nodes: int, track: bool, last_key_wins: bool, source: str) -> None:
+    def __init__(self, loader: Any, max_nodes: int, last_key_wins: bool, source: str) -> None:
         self.loader = loader
         self.max_nodes = max_nodes
-        self.track = track
         self.last_key_wins = last_key_wins
         self.source = source
         self.count = 0
@@ -397,7 +393,7 @@ class _Builder:
         """Count a value's node and place a scalar or alias, or open a collection."""
         at = event.start_mark.line + 1
         path = top.child
-        if self.track and type(top.value) is list:
+        if type(top.value) is list:
             path = top.path if top is stack[0] else f"{top.path}[{len(top.value)}]"
             self.lines.setdefault(path, at)
         value, size = self._alias(event) if type(event) is yaml.AliasEvent else (None, 1)
@@ -449,7 +445,7 @@ class _Builder:
         if key in top.value and not self.last_key_wins:
             raise YamlContentError(f"duplicate key {key!r} (first given earlier in the same mapping)", at)
         top.key = key
-        if self.track and key is not _MERGE:
+        if key is not _MERGE:
             top.child = json_path(top.path, key)
             self.lines.setdefault(top.child, at)  # a value's line is its key's line
 
@@ -527,16 +523,16 @@ class _Builder:
 
 
 def _pyyaml(
-    text: str, max_nodes: int, last_key_wins: bool, source: str, track: bool
+    text: str, max_nodes: int, last_key_wins: bool, source: str
 ) -> Iterator[tuple[Any, int, dict[str, int]]]:
-    """Each document of ``text`` as PyYAML reads it: value, line, and (``track``) the line of each JSON path.
+    """Each document of ``text`` as PyYAML reads it: its value, its line and the line of each JSON path.
 
     Raises:
         YamlContentError: the text is not valid YAML or a mapping repeats a key.
         SafetyLimitError: the documents expand past ``max_nodes``.
     """
     loader = _safe_loader()(text)
-    builder = _Builder(loader, max_nodes, track, last_key_wins, source)
+    builder = _Builder(loader, max_nodes, last_key_wins, source)
     try:
         loader.get_event()  # StreamStartEvent
         while loader.check_event(yaml.DocumentStartEvent):
@@ -553,30 +549,61 @@ def _pyyaml(
         loader.dispose()
 
 
-def _lines_of(text: str, index: int, below: int, max_nodes: int) -> dict[str, int]:
-    """The lines of document ``index`` of ``text``, ``below`` lines further down; none if PyYAML refuses it."""
+def document_lines(text: str, below: int = 0, max_nodes: int = DEFAULT_MAX_NODES) -> dict[str, int]:
+    """The line of each JSON path of the first document of ``text`` (none if PyYAML refuses it), plus ``below``."""
     try:
-        for number, (_value, _line, lines) in enumerate(_pyyaml(text, max_nodes, True, "", track=True)):
-            if number == index:
-                return {path: line + below for path, line in lines.items()} if below else lines
+        for _value, _line, lines in _pyyaml(text, max_nodes, True, ""):
+            return {path: line + below for path, line in lines.items()}
     except (YamlContentError, SafetyLimitError):
         pass
     return {}
 
 
-def _yaml_rs(text: str, last_key_wins: bool = False) -> Any:
-    """yaml-rs's value of one document (timestamps kept as written).
+_YAML_RS_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
+_LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{4301}")  # each run of digits is tried once: linear
 
-    Raises:
-        yaml_rs.YAMLDecodeError: yaml-rs refuses it; ValueError: an integer over Python's digit limit.
+
+def _documents(
+    text: str,
+    plain: bool,
+    keys: bool,
+    max_nodes: int,
+    last_key_wins: bool,
+    source: str,
+    track: bool,
+    rs_words: bool,
+) -> list[LocatedDocument]:
+    """The documents of ``text``: yaml-rs's if the scan cleared it (``plain``), else PyYAML's.
+
+    PyYAML also reads it where yaml-rs reads nothing, or a collection as a key where the scan found a
+    possible one (``keys``), or refuses it (with ``rs_words``, yaml-rs's words are the error instead).
+    ``track``: lines can be asked for.
     """
-    policy = yaml_rs.DuplicateKeyPolicy.LastWins if last_key_wins else yaml_rs.DuplicateKeyPolicy.Error
-    return yaml_rs.loads(text, parse_datetime=False, duplicate_key_policy=policy)
+    if plain:
+        policy = yaml_rs.DuplicateKeyPolicy.LastWins if last_key_wins else yaml_rs.DuplicateKeyPolicy.Error
+        try:
+            value = yaml_rs.loads(text, parse_datetime=False, duplicate_key_policy=policy)
+        except yaml_rs.YAMLDecodeError as exc:
+            if rs_words:
+                message = str(exc)
+                where = _YAML_RS_ERROR_LINE.search(message)
+                detail = message.splitlines()[0 if "duplicate" in message else -1].strip()
+                raise YamlContentError(
+                    f"invalid YAML: {detail}", int(where.group(1)) if where else 1
+                ) from None
+            value = None
+        except ValueError:  # an integer past Python's digit limit, a lone surrogate: PyYAML words it
+            value = None
+        if value is not None and not (keys and _collection_key(value)):
+            locate = functools.partial(document_lines, text, 0, max_nodes) if track else None
+            return [LocatedDocument(value, _first_content_line(text, 1), locate)]
+    return [
+        LocatedDocument(value, line, None, [lines] if track else [])
+        for value, line, lines in _pyyaml(text, max_nodes, last_key_wins, source)
+    ]
 
 
 # --------------------------------------------------------------------------------------------- readers
-
-_LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{4301}")  # each run of digits is tried once: linear
 
 
 def iter_yaml_documents(
@@ -587,13 +614,12 @@ def iter_yaml_documents(
     last_key_wins: bool = False,
     source: str = "<input>",
 ) -> Iterator[LocatedDocument]:
-    """The documents of YAML ``text``, lazily, as PyYAML reads them.
+    """The documents of YAML ``text`` as PyYAML reads them.
 
     yaml-rs reads a text of one document (no ``---`` or ``...`` line) that the scan clears; PyYAML reads
-    the rest (a number past Python's digit limit, which it refuses, too), and every text yaml-rs refuses,
-    so that it words the error. ``track_paths=False``: the
-    documents keep no text to find lines in. ``last_key_wins`` reads a repeated key as Go's YAML decoders
-    do (the last value wins, in the first key's place) instead of refusing it.
+    the rest (a number past Python's digit limit, which it refuses, too) and words every error.
+    ``track_paths=False``: no lines are kept or found. ``last_key_wins`` reads a repeated key as Go's YAML
+    decoders do (the last value wins, in the first key's place) instead of refusing it.
 
     Raises:
         YamlContentError: the text is not valid YAML or a mapping repeats a key.
@@ -602,21 +628,8 @@ def iter_yaml_documents(
     forbidden = screen_yaml(text.encode("utf-8", "surrogatepass"), source)  # yaml-rs stops reading at a NUL
     markers = text.startswith(("---", "...")) or "\n---" in text or "\n..." in text
     yaml11, keys = _suspects(text.split("\n"))
-    value = None
-    if forbidden is None and not markers and not yaml11 and not _LONG_NUMBER.search(text):
-        try:
-            value = _yaml_rs(text, last_key_wins)
-        except ValueError:  # yaml-rs's refusals too
-            value = None
-        if keys and _collection_key(value):
-            value = None
-    if value is not None:  # else PyYAML tells no document from an empty one
-        locate = functools.partial(_lines_of, text, 0, 0, max_nodes) if track_paths else None
-        yield LocatedDocument(value, _first_content_line(text, 1), locate)
-        return
-    for index, (data, line, _) in enumerate(_pyyaml(text, max_nodes, last_key_wins, source, track=False)):
-        locate = functools.partial(_lines_of, text, index, 0, max_nodes) if track_paths else None
-        yield LocatedDocument(data, line, locate)
+    plain = forbidden is None and not markers and not yaml11 and not _LONG_NUMBER.search(text)
+    yield from _documents(text, plain, bool(keys), max_nodes, last_key_wins, source, track_paths, False)
 
 
 def load_yaml_documents(text: str, **options: Any) -> list[LocatedDocument]:
@@ -624,64 +637,45 @@ def load_yaml_documents(text: str, **options: Any) -> list[LocatedDocument]:
     return list(iter_yaml_documents(text, **options))
 
 
-_YAML_RS_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
-
-
 def iter_kubernetes_documents(
     text: str, *, max_nodes: int = DEFAULT_MAX_NODES, source: str = "<input>"
 ) -> Iterator[LocatedDocument | YamlContentError]:
-    """The documents of YAML ``text`` as opm reads a catalog file, each at its first content line.
+    """The documents of YAML ``text`` as opm reads a catalog file, without lines.
 
     The text is cut at ``---`` lines (:func:`yaml_chunks`), each part is one document (its first), and a
-    text without a part is one empty document. A part that cannot be read comes as its error instead (in
-    yaml-rs's words where yaml-rs refused it) and the next part is still read; so does a NaN or an
-    infinity, since opm turns YAML into JSON, which has neither. The caller has screened the text's
-    nesting (:func:`releasekit.io.inputs.screen_yaml`).
+    text without a part is one empty document. A part that cannot be read comes as its error (see
+    :func:`_documents`) and the next part is still read. The caller has screened the text
+    (:func:`releasekit.io.inputs.screen_yaml`).
 
     Raises:
         SafetyLimitError: a part expands past ``max_nodes``.
     """
     lines = text.split("\n")
     yaml11, keys = _suspects(lines)
-    empty = True
+    parts = 0
     for part, first in yaml_chunks(text):
-        empty = False
+        parts += 1
         own = lines[first - 1 : first + part.count("\n")] if yaml11 or keys else ()
-        yield _part(part, first, max_nodes, source, yaml11.isdisjoint(own), keys.isdisjoint(own))
-    if empty:
-        yield LocatedDocument(None, 1)
-
-
-def _part(
-    part: str, first: int, max_nodes: int, source: str, plain: bool, scalar_keys: bool
-) -> LocatedDocument | YamlContentError:
-    """One part of :func:`iter_kubernetes_documents`: ``plain`` if the scan cleared it for yaml-rs."""
-    line = _first_content_line(part, first)
-    locate = functools.partial(_lines_of, part, 0, first - 1, max_nodes)
-    try:
-        if plain:
-            value = _yaml_rs(part)
-            if scalar_keys or not _collection_key(value):
-                return LocatedDocument(value, line, locate)
-    except yaml_rs.YAMLDecodeError as exc:
-        message = str(exc)
-        where = _YAML_RS_ERROR_LINE.search(message)
-        detail = message.splitlines()[0 if "duplicate" in message else -1].strip()
-        return YamlContentError(
-            f"invalid YAML: {detail}", first + int(where.group(1)) - 1 if where else first
+        plain, content = yaml11.isdisjoint(own), _first_content_line(part, first)
+        try:
+            docs = _documents(part, plain, not keys.isdisjoint(own), max_nodes, False, source, False, True)
+        except YamlContentError as exc:
+            yield YamlContentError(exc.message, first + (exc.line or 1) - 1)
+            continue
+        value = docs[0].data if docs else None
+        # only PyYAML reads a NaN or an infinity (the scan sends .nan, .inf and exponents to it)
+        bad = (
+            None
+            if plain
+            else next((v for v in _nested(value) if type(v) is float and not math.isfinite(v)), None)
         )
-    except ValueError:  # an integer over Python's digit limit: PyYAML words it
-        pass
-    try:
-        docs = list(_pyyaml(part, max_nodes, False, source, track=False))
-    except YamlContentError as exc:
-        return YamlContentError(exc.message, first + (exc.line or 1) - 1)
-    value = docs[0][0] if docs else None
-    bad = next((item for item in _nested(value) if type(item) is float and not math.isfinite(item)), None)
-    if bad is not None:
-        spelled = "NaN" if math.isnan(bad) else "+Inf" if bad > 0 else "-Inf"  # as Go spells them
-        return YamlContentError(f"invalid YAML: json: unsupported value: {spelled}", line)
-    return LocatedDocument(value, line, locate)
+        if bad is not None:
+            spelled = "NaN" if math.isnan(bad) else "+Inf" if bad > 0 else "-Inf"  # as Go spells them
+            yield YamlContentError(f"invalid YAML: json: unsupported value: {spelled}", content)
+        else:
+            yield LocatedDocument(value, content)
+    if not parts:
+        yield LocatedDocument(None, 1)
 
 
 def dump_yaml_block(document: Any) -> str:

@@ -61,7 +61,7 @@ def _pyyaml_values(text: str) -> list[Any] | str:
     """PyYAML's reading of every document of ``text`` (yamlio's event builder alone), or REFUSED."""
     try:
         check_nesting(text.encode("utf-8", "surrogatepass"), "f.yaml", yaml=True)
-        return [value for value, _line, _ in _pyyaml(text, DEFAULT_MAX_NODES, False, "f.yaml", track=False)]
+        return [value for value, _line, _ in _pyyaml(text, DEFAULT_MAX_NODES, False, "f.yaml")]
     except (YamlContentError, SafetyLimitError):
         return REFUSED
 
@@ -229,8 +229,8 @@ EDGE_DOCUMENTS = [
     *["a: 1\n---\n", "---\n---\n", "a: 1\n...\n", "--- |\n  x\n", "%YAML 1.1\n---\na: 1\n", "null\n", "~\n"],
     # a quoted value after a key holds no token, unless a quoted scalar runs over lines
     "rule: 'has(self.x) ? a : !has(self.y) || on'\nm: \"a: 'b', yes\" # c, 1.5\n",
-    "k: [ 'a\n  x: ', yes, 'z']\n",
-    "k: [ \"a\\\n  x: \", yes, 'z']\n",
+    "k: [ 'a\n  x: ', yes, '\n  z']\n",
+    'k: [ "a\\\n  x: ", yes, "\n  z"]\n',
     "k: 'first\n  b: ' yes'\n",
     "'k: ': yes\n",
     "# 4.12, 4.14, yes\nk: v\n",
@@ -278,7 +278,7 @@ def _risky_documents(draw: st.DrawFn) -> str:
     lines = []
     for _ in range(draw(st.integers(1, 4))):
         key = draw(_RISKY | st.sampled_from(["a", "b", "name"]))
-        shape = draw(st.sampled_from(["value", "list", "flow", "map"]))
+        shape = draw(st.sampled_from(["value", "list", "flow", "map", "quoted", "over lines"]))
         if shape == "value":
             lines.append(f"{key}: {draw(_RISKY)}")
         elif shape == "list":
@@ -290,8 +290,14 @@ def _risky_documents(draw: st.DrawFn) -> str:
             )
         elif shape == "flow":
             lines.append(f"{key}: [{', '.join(draw(st.lists(_RISKY, max_size=3)))}]")
-        else:
+        elif shape == "map":
             lines.append(f"{key}: {{{draw(_RISKY)}: {draw(_RISKY)}}}")
+        elif shape == "quoted":  # a quoted value holds no token: the scan looks past it
+            risky = [draw(_RISKY) for _ in range(6)]
+            lines.append(f"{key}: '{risky[0]}: {risky[1]}, !t &a [{risky[2]}]' # {risky[3]}")
+            lines.append(f'{key}x: "{risky[4]} #{risky[5]}, \\" yes"')
+        else:  # unless a quoted scalar runs over lines: then a line's first quote may close it
+            lines.append(f"{key}: [ '{draw(_RISKY)}\n  x: ', {draw(_RISKY)}, '\n  z: {draw(_RISKY)}']")
     return "\n".join(lines) + "\n"
 
 
@@ -368,3 +374,19 @@ def test_every_short_number_or_word_spelling_reads_the_same(template: str) -> No
         if _fast(text) != _reference(text) or _unified(text) != _pyyaml_values(text):
             differ.append(text)
     assert differ == []
+
+
+@given(
+    values=st.lists(_RISKY, min_size=1, max_size=6),
+    quote=st.sampled_from(["'", '"']),
+    over_lines=st.booleans(),
+)
+def test_quoted_values_after_plain_keys_read_the_same(
+    values: list[str], quote: str, over_lines: bool
+) -> None:
+    """The scan looks past a quoted value (issue 25), unless a quoted scalar runs over lines."""
+    text = "".join(f"k{i}: {quote}{v}: {v}, !t &a [{v}]{quote} # {v}\n" for i, v in enumerate(values))
+    if over_lines:
+        text += f"m: [ {quote}a\n  x: {quote}, {values[0]}, {quote}\n  z{quote}]\n"
+    assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
