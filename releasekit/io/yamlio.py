@@ -295,13 +295,18 @@ def _suspects(lines: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     joined = "\n" + "\n".join(set(lines))
     found = [_lines_found(joined, _YAML11_SCANS), _lines_found(joined, _KEY_SCANS)]
     if found[0] or found[1]:
-        closed = all(unclosed.search(joined) is None for unclosed in _UNCLOSED)
+        tokens = {  # each line without a quoted value (a tab before a "#" is YAML 1.1's error)
+            line: _QUOTED_VALUE.sub(r"\1''", line)
+            for line in found[0] | found[1]
+            if line.lstrip(" ")[:1] != "#"
+        }
+        if any(kept != line for line, kept in tokens.items()) and any(u.search(joined) for u in _UNCLOSED):
+            tokens = {line: line for line in tokens}
         for index, scans in enumerate((_YAML11_SCANS, _KEY_SCANS)):
             found[index] = frozenset(
                 line
                 for line in found[index]
-                if not line.lstrip(" ").startswith("#")  # (a tab before it is YAML 1.1's error)
-                and (not closed or _lines_found("\n" + _QUOTED_VALUE.sub(r"\1''", line), scans))
+                if line in tokens and (tokens[line] == line or _lines_found("\n" + tokens[line], scans))
             )
     return found[0], found[1]
 
