@@ -577,8 +577,8 @@ def _documents(
     source: str,
     track: bool,
     rs_words: bool,
-) -> list[LocatedDocument]:
-    """The documents of ``text``: yaml-rs's if the scan cleared it (``plain``), else PyYAML's.
+) -> Iterator[LocatedDocument]:
+    """The documents of ``text``, lazily: yaml-rs's if the scan cleared it (``plain``), else PyYAML's.
 
     PyYAML also reads it where yaml-rs reads nothing, or a collection as a key where the scan found a
     possible one (``keys``), or refuses it (with ``rs_words``, yaml-rs's words are the error instead).
@@ -601,11 +601,11 @@ def _documents(
             value = None
         if value is not None and not (keys and _collection_key(value)):
             locate = functools.partial(document_lines, text, 0, max_nodes) if track else None
-            return [LocatedDocument(value, _first_content_line(text, 1), locate)]
-    return [
+            return iter([LocatedDocument(value, _first_content_line(text, 1), locate)])
+    return (
         LocatedDocument(value, line, None, [lines] if track else [])
         for value, line, lines in _pyyaml(text, max_nodes, last_key_wins, source)
-    ]
+    )
 
 
 # --------------------------------------------------------------------------------------------- readers
@@ -663,7 +663,9 @@ def iter_kubernetes_documents(
         own = lines[first - 1 : first + part.count("\n")] if yaml11 or keys else ()
         plain, content = yaml11.isdisjoint(own), _first_content_line(part, first)
         try:
-            docs = _documents(part, plain, not keys.isdisjoint(own), max_nodes, False, source, False, True)
+            docs = list(
+                _documents(part, plain, not keys.isdisjoint(own), max_nodes, False, source, False, True)
+            )
         except YamlContentError as exc:
             yield YamlContentError(exc.message, first + (exc.line or 1) - 1)
             continue

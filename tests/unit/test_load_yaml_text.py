@@ -149,3 +149,13 @@ def test_a_build_reads_the_operator_records_without_pyyaml(monkeypatch: pytest.M
     read = _counting_pyyaml(monkeypatch)
     records, findings = load_operator_records(REPO_ROOT / "streams")
     assert len(records) >= 11 and findings == [] and read == []
+
+
+def test_documents_are_read_lazily_so_a_first_document_comes_before_a_later_error() -> None:
+    """A bundle manifest is its file's first document: what follows it is not read (as before issue 25)."""
+    from releasekit.io.yamlio import iter_yaml_documents
+
+    documents = iter_yaml_documents("kind: A\n---\n{broken")
+    assert next(documents).data == {"kind": "A"}
+    with pytest.raises(YamlContentError):
+        next(documents)
