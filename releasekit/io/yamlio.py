@@ -150,7 +150,7 @@ def json_path(parent: str, key: object) -> str:
     return f"{parent}[{text!r}]"
 
 
-# --------------------------------------------------------------------------- documents, as Kubernetes cuts them
+# ---------------------------------------------------------------------- documents, as Kubernetes cuts them
 
 # A separator is a line starting with "---" whose rest is blank or a comment (the Kubernetes YAML reader's
 # rule); "--- {a: 1}" keeps content on the marker line and stays part of the document.
@@ -159,7 +159,7 @@ _BLANK_LINES = re.compile(r"(?:[^\S\n]*+(?:#[^\n]*+)?(?:\n|\Z))*+")
 
 
 def yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
-    """The documents of YAML text, split at ``---`` lines, each with its first line; empty ones are left out."""
+    """The documents of YAML text, cut at ``---`` lines, each with its first line; empty ones are left out."""
     start, line = 0, 1
     head = text[: text.find("\n")] if "\n" in text else text
     if _SEPARATOR.match("\n" + head):  # a separator on the first line
@@ -184,14 +184,14 @@ def _first_content_line(chunk: str, line: int) -> int:
 # yaml-rs (YAML 1.2, fast) and PyYAML (YAML 1.1, the reading opm's go-yaml shares; about 6.6 MB/s) give the
 # same values except where a document holds one of these, which the scan below looks for in its text before
 # either parser sees it:
-# - a plain scalar YAML 1.1 reads otherwise: yes/no/on/off (not y/n: both read a string), "=", "<<" (a merge key),
-#   and every number but a plain decimal integer: a leading zero (0777, 0o17, 0x1F, 0b1), an underscore
-#   anywhere (1_000, _1, 1e_5), a colon (1:20, sexagesimal), a dot or an exponent (1.5, +.5, 1e5, 1e400),
-#   .inf and .nan;
+# - a plain scalar YAML 1.1 reads otherwise: yes/no/on/off (not y/n: both read a string), "=", "<<" (a
+#   merge key), and every number but a plain decimal integer: a leading zero (0777, 0o17, 0x1F, 0b1), an
+#   underscore anywhere (1_000, _1, 1e_5), a colon (1:20, sexagesimal), a dot or an exponent (1.5, +.5, 1e5,
+#   1e400), .inf and .nan;
 # - an explicit tag (!foo, !!binary), an anchor (&a: PyYAML counts what its aliases expand to, and refuses
 #   an anchor given twice), a collection as a mapping key (``? ``, ``[a]: b``, ``{a: 1}: b``), a
-#   directive (%YAML), a tab in a line's indentation or after a block indicator (YAML 1.1 refuses it), or a
-#   YAML 1.1 line break (NEL, LS, PS).
+#   directive (%YAML), a document marker with content or ``...``, a tab in a line's indentation or after a
+#   block indicator (YAML 1.1 refuses it), or a YAML 1.1 line break (NEL, LS, PS).
 # The scan is conservative: the same text inside a block scalar or a comment after a value sends the
 # document to PyYAML too, which costs time, never a different value. Every context it looks at is within a
 # line (a token starts at the start of a line, after "- ", "? ", ": " or a flow indicator), so it runs once
@@ -211,6 +211,7 @@ _YAML11_TOKEN = (
 # what may come between a line's start and a token: block indicators; after a key's colon, nothing (which
 # keeps each scan linear: a run of ": : :" is gone through once, from the line's start)
 _BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+"
+_MARKER = r"(?:---[ \t]++[^#\s]|\.\.\.(?:[ \t\r]|$))"
 _INDENT_TAB = r" *+(?:[-?:] *+)*+\t"  # yaml-rs reads "\t- x" and "-\tx", PyYAML refuses them
 # a flow entry (maybe an explicit key): such a token, or one yaml-rs reads otherwise in a flow collection
 # (":x", a lone "-")
@@ -221,9 +222,10 @@ _FLOW_ENTRY = r"[ \t]*+(?:\?[ \t]++)?(?:" + _YAML11_TOKEN + r"|:|-[ \t\r]*+(?:$|
 _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (first, re.compile(re.escape(first) + rest, re.MULTILINE))
     for first, rest in (
-        # a line's first token, a directive, or a tab where YAML 1.1 wants indentation or a space
-        ("\n", r"(?:%|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),
-        ("\r", r"(?:%|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # lines are cut at "\n"
+        # a line's first token, a directive, a document marker that is no separator (yaml-rs reads the
+        # documents after it too), or a tab where YAML 1.1 wants indentation or a space
+        ("\n", r"(?:%|" + _MARKER + "|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),
+        ("\r", r"(?:%|" + _MARKER + "|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),
         # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))[ \t]*+" + _YAML11_TOKEN + ")"),
         (",", _FLOW_ENTRY),  # flow collection entries
@@ -287,7 +289,7 @@ def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) ->
 
 
 def _suspects(lines: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The distinct ``lines`` holding what YAML 1.1 reads otherwise, and those holding a possible collection key.
+    """Those of the distinct ``lines`` holding what YAML 1.1 reads otherwise, and a possible collection key.
 
     A line a scan finds is scanned again without what holds no token: a comment line, and a quoted value
     after a plain key when no quote of the text is left open at a line's end.
@@ -555,7 +557,7 @@ def _pyyaml(
 
 
 def document_lines(text: str, below: int = 0, max_nodes: int = DEFAULT_MAX_NODES) -> dict[str, int]:
-    """The line of each JSON path of the first document of ``text`` (none if PyYAML refuses it), plus ``below``."""
+    """The line of each JSON path of ``text``'s first document, plus ``below``; none if PyYAML refuses it."""
     try:
         for _value, _line, lines in _pyyaml(text, max_nodes, True, ""):
             return {path: line + below for path, line in lines.items()}

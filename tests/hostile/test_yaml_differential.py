@@ -226,6 +226,13 @@ EDGE_DOCUMENTS = [
     *["\t- x\n", "-\tx\n", "a: b\n\t# c\n", "a:\n  - b\n  -\tc\n", "a: |\n  \tx\n", "a: |\n  x\n  \ty\n"],
     "a: &x 1\nb: &x 2\nc: *x\n",  # an anchor given twice: yaml-rs takes the last one, PyYAML refuses it
     *["a: &x 1\nb: *x\n", "a: *x\n", "- **bold** *text*\n", "d: |\n  *Enable* it, &amp;\n"],
+    *[
+        "--- &a {b: 1}\n",
+        "a: 1\n...\nb: 2\n",
+        "--- &a [x, *a]\n",
+        "--- {a: 1}\n--- {b: 2}\n",
+        "--- # c\na: on\n",
+    ],
     *["a: 1\n---\n", "---\n---\n", "a: 1\n...\n", "--- |\n  x\n", "%YAML 1.1\n---\na: 1\n", "null\n", "~\n"],
     # a quoted value after a key holds no token, unless a quoted scalar runs over lines
     "rule: 'has(self.x) ? a : !has(self.y) || on'\nm: \"a: 'b', yes\" # c, 1.5\n",
