@@ -10,9 +10,9 @@ Adapter module: imports no rules, plans or jobs. opm's ``declcfg.LoadFS`` rules:
   value are rejected; other schemas are kept untouched; ``olm.bundle.object`` payloads are decoded.
 
 One loader per format, files read one at a time and let go once parsed. JSON: the standard library's
-decoder, refusing duplicate keys and numbers opm refuses. YAML: :mod:`releasekit.io.yamlio`'s reader, which
-decides for each document before parsing whether yaml-rs or PyYAML (the YAML 1.1 reading opm's go-yaml
-shares) reads it.
+decoder, refusing duplicate keys and numbers opm refuses. YAML: one scan of a file's distinct lines, before
+any parsing, decides for each document whether yaml-rs (fast, YAML 1.2) may read it or PyYAML
+(:mod:`releasekit.io.yamlio`, the YAML 1.1 reading opm's go-yaml shares) must.
 
 Unlike opm, loading does not stop at the first bad file: content problems become findings with file and
 line. What cannot be read at all raises :class:`~releasekit.errors.InputError`, a safety limit
@@ -174,9 +174,6 @@ _ABSENT: Any = object()
 _HINT_DUPLICATE = "remove the repeated key; opm matches schema, package and name case-insensitively"
 _HINT_YAML = "fix the YAML syntax (documents are separated by '---' lines)"
 _HINT_NUMBER = "JSON has no NaN or Infinity, and opm reads numbers as float64: write a finite number"
-_HINT_YAML_NUMBER = (
-    "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
-)
 
 
 def _finding(rule: str, message: str, file: str, line: int | None, hint: str, path: str = "") -> Finding:
@@ -254,6 +251,11 @@ def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[tuple[
         next_index = _WS.match(text, end).end()  # type: ignore[union-attr]
         line += text.count("\n", index, next_index)
         index = next_index
+
+
+_HINT_YAML_NUMBER = (
+    "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
+)
 
 
 def _yaml_docs(
