@@ -659,12 +659,14 @@ def iter_kubernetes_documents(
     Raises:
         SafetyLimitError: a part expands past ``max_nodes``.
     """
-    lines = text.split("\n")
-    yaml11, keys = _suspects(lines)
+    split = text.split("\n")
+    yaml11, keys = _suspects(split)
+    lines = split if yaml11 or keys else None
+    del split  # without a suspect line every part is yaml-rs's: the lines go now
     parts = 0
     for part, first in yaml_chunks(text):
         parts += 1
-        own = lines[first - 1 : first + part.count("\n")] if yaml11 or keys else ()
+        own = lines[first - 1 : first + part.count("\n")] if lines is not None else ()
         plain, content = yaml11.isdisjoint(own), _first_content_line(part, first)
         try:
             docs = list(
