@@ -225,7 +225,7 @@ _YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # a line's first token, a directive, a document marker that is no separator (yaml-rs reads the
         # documents after it too), or a tab where YAML 1.1 wants indentation or a space
         ("\n", r"(?:%|" + _MARKER + "|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),
-        ("\r", r"(?:%|" + _MARKER + "|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),
+        ("\r", r"(?:%|---|\.\.\.|" + _INDENT_TAB + "|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # no separator
         # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
         (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))[ \t]*+" + _YAML11_TOKEN + ")"),
         (",", _FLOW_ENTRY),  # flow collection entries

@@ -208,6 +208,8 @@ EDGE_DOCUMENTS = [
     "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
     "a: 1\r0777: b\r",  # a carriage return alone breaks a line: a key starts after it
     "a:\r- yes\r- [0o17]\r",
+    "a: 1\r---\rb: 2\r",  # a marker after a carriage return alone is no separator of Kubernetes' reader
+    "a: 1\r...\r",
     # lines over 2,048 characters, which the scan looks at where they are (a file of mostly such lines)
     "k: " + "1" * 3000 + ".5\n",
     "k: 0" + "7" * 3000 + "\n",
