@@ -44,6 +44,7 @@ import yaml_rs
 
 from releasekit.errors import InputError, SafetyLimitError
 from releasekit.io import inputs
+from releasekit.io.yamlio import YamlContentError, iter_kubernetes_documents
 from releasekit.model import fbc
 from releasekit.model.fbc import JSON_KINDS, MISSING, DeclarativeConfig, Meta, Property, json_kind
 from releasekit.model.finding import Finding, Location, Severity
@@ -226,7 +227,6 @@ _JSON = json.JSONDecoder(
     parse_int=functools.partial(_go_number, exact=int),
 )
 _WS = re.compile(r"[ \t\r\n]*")
-_YAML_ERROR_LINE = re.compile(r"at line (\d+), column (\d+)")
 
 
 def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[tuple[Any, int, int, int]]:
@@ -253,227 +253,24 @@ def _json_docs(text: str, file: str, findings: list[Finding]) -> Iterator[tuple[
         index = next_index
 
 
-# A separator is a line starting with "---" whose rest is blank or a comment (the Kubernetes YAML reader's
-# rule); "--- {a: 1}" keeps content on the marker line and stays part of the document.
-_SEPARATOR = re.compile(r"\n---[^\S\n]*+(?:#[^\n]*+)?(?=\n|\Z)")
-_BLANK_LINES = re.compile(r"(?:[^\S\n]*+(?:#[^\n]*+)?(?:\n|\Z))*+")
-
-
-def _yaml_chunks(text: str) -> Iterator[tuple[str, int]]:
-    """The documents of YAML text, split at ``---`` lines, each with its first line; empty ones are left out."""
-    start, line = 0, 1
-    head = text[: text.find("\n")] if "\n" in text else text
-    if _SEPARATOR.match("\n" + head):  # a separator on the first line
-        start, line = len(head) + 1, 2
-    for match in _SEPARATOR.finditer(text, max(start - 1, 0)):
-        if match.start() >= start:
-            yield text[start : match.start() + 1], line
-        line += text.count("\n", start, match.end() + 1)
-        start = match.end() + 1
-    if start < len(text):
-        yield text[start:], line
-
-
-def _first_content_line(chunk: str, line: int) -> int:
-    """Line of the first line of ``chunk`` that is neither blank nor a comment (``line`` if none)."""
-    blank = _BLANK_LINES.match(chunk).group()  # type: ignore[union-attr]
-    return line if len(blank) == len(chunk) else line + blank.count("\n")
-
-
-# ------------------------------------------------------------------- which reader takes a YAML document
-#
-# yaml-rs (YAML 1.2, fast) and PyYAML (YAML 1.1, the reading opm's go-yaml shares; about 6.6 MB/s) give the
-# same values except where a document holds one of these, which the scan below looks for in its text before
-# either parser sees it:
-# - a plain scalar YAML 1.1 reads otherwise: yes/no/on/off (not y/n: both read a string), "=", "<<" (a merge key),
-#   and every number but a plain decimal integer: a leading zero (0777, 0o17, 0x1F), an underscore
-#   anywhere (1_000, _1, 1e_5), a colon (1:20, sexagesimal), a dot or an exponent (1.5, +.5, 1e5, 1e400),
-#   .inf and .nan;
-# - an explicit tag (!foo, !!binary), a collection as a mapping key (``? ``, ``[a]: b``, ``{a: 1}: b``), an
-#   alias as a key (``*a : b``), a directive (%YAML), or a YAML 1.1 line break (NEL, LS, PS).
-# The scan is conservative: the same text inside a quoted or block scalar, or in a comment, sends the
-# document to PyYAML too, which costs time, never a different value. Every context it looks at is within a
-# line (a plain scalar starts at the start of a line, after "- ", "? ", ": ", an anchor, or a flow
-# indicator), so it runs once over each distinct line of a file.
-
-_TOKEN_END = r"[ \t\r]*+(?:$|#|[,\]}]|:(?:[ \t\r]|$))"
-_YAML11_TOKEN = (
-    r"(?=[-+.0-9_YNOyno=<])"  # the first characters of the tokens below, a quick way out for the rest
-    r"(?![-+]?(?:0|[1-9][0-9]*+)" + _TOKEN_END + ")"  # a decimal integer both read alike
-    r"(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|=|<<"
-    r"|[-+]?(?:\.(?i:inf(?:inity)?|nan)|0[xXoObB][0-9A-Fa-f_]*+"
-    r"|(?=\.?[0-9_])(?:[0-9_]++(?::[0-9_]++)*+)?(?:\.[0-9_]*+)?(?:[eE][-+]?[0-9_]*+)?))" + _TOKEN_END
+_HINT_YAML_NUMBER = (
+    "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
 )
-# what may come between a line's start and a token: block indicators, an anchor; after a key's colon, only an
-# anchor (which keeps each scan linear: a run of ": : :" is gone through once, from the line's start)
-_BEFORE_TOKEN = r"[ \t]*+(?:[-?:][ \t]++)*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
-_AFTER_KEY = r"[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?"
-# a flow entry (maybe an explicit key, maybe anchored): such a token, or one yaml-rs reads otherwise in a flow
-# collection (":x", a lone "-")
-_FLOW_ENTRY = (
-    r"[ \t]*+(?:\?[ \t]++)?(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?(?:"
-    + _YAML11_TOKEN
-    + r"|:|-[ \t\r]*+(?:$|[,\]}]))"
-)
-# Each pattern starts with one literal character, which the regular expression engine skips to (one pattern
-# with them all as alternatives is tried at every offset, about ten times slower); a pattern whose
-# character the text does not hold is not run.
-_YAML11_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
-    for first, rest in (
-        ("\n", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line's first token, or a directive
-        ("\r", r"(?:%|" + _BEFORE_TOKEN + _YAML11_TOKEN + ")"),  # a line break too (lines are cut at "\n")
-        # a value after its key, or a colon right before a flow indicator (yaml-rs: a key; YAML 1.1: refused)
-        (":", r"(?:[,\]}]|(?:(?<=[\"']:)|(?=[ \t]))" + _AFTER_KEY + _YAML11_TOKEN + ")"),
-        (",", _FLOW_ENTRY),  # flow collection entries
-        ("[", _FLOW_ENTRY),  # a flow collection's first entry, where a node starts (see _FLOW_START)
-        ("{", _FLOW_ENTRY),
-        ("!", r"(?<![^ \t\r\n\[\]{},:?-]!)"),  # an explicit tag: a '!' where a token starts
-        ("\x85", ""),  # YAML 1.1 line breaks
-        ("\u2028", ""),
-        ("\u2029", ""),
-    )
-)
-# A mapping key that may be a collection (yaml-rs makes a tuple or frozenset of it; YAML 1.1 refuses it):
-# an explicit key, a flow collection or an alias before a colon. Such a document is read by yaml-rs and
-# only if it has such a key is it refused, worded by PyYAML: Markdown's ``[link]: url`` in descriptions
-# would otherwise send many documents to PyYAML.
-_KEY_SCANS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (first, re.compile(re.escape(first) + rest, re.MULTILINE))
-    for first, rest in (
-        ("?", r"(?<![^ \t\r\n\[{,]\?)(?![^ \t\r\n])"),
-        ("]", r"[ \t]*+:"),
-        ("}", r"[ \t]*+:"),
-        ("*", r"(?<![^ \t\r\n\[\]{},:?-]\*)[^ \t\r\n,\[\]{}*]+?[ \t]*:(?:[ \t\r]|$)"),
-    )
-)
-
-# A "[" or "{" starts a flow collection only where a node starts: at a line's start, after a flow indicator,
-# after ":", "-" or "?" and a space (":" also right before it, as in {a:[1.5]}), then maybe an anchor.
-# Elsewhere, as in Markdown's "| [1.5](url) |" in a description, it is text, which both read alike: a line
-# the "[" or "{" scan finds is kept only if this finds it too (each character is looked at once or twice).
-_FLOW_START = re.compile(
-    r"(?:^|[\r\[{,]|[:?-](?=[ \t])|:(?=[\[{]))[ \t]*+(?:&[^ \t\r\n,\[\]{}]*+[ \t]++)?[\[{]" + _FLOW_ENTRY
-)
-
-
-def _lines_found(joined: str, scans: tuple[tuple[str, re.Pattern[str]], ...]) -> frozenset[str]:
-    """The lines of ``joined`` (each after a newline) in which one of ``scans`` finds something.
-
-    After a find, a scan goes on from the end of that line: each line is searched once per scan.
-    """
-    found: set[str] = set()
-    for first, scan in scans:
-        if first not in joined:  # a search for one character is many times faster than the scan's
-            continue
-        pos = 0
-        while (match := scan.search(joined, pos)) is not None:
-            at = match.end() - 1  # the last character matched is on the line in question
-            end = joined.find("\n", at)
-            pos = len(joined) if end < 0 else end
-            line = joined[joined.rfind("\n", 0, at) + 1 : pos]
-            if first not in "[{" or _FLOW_START.search(line):
-                found.add(line)
-    return frozenset(found)
-
-
-def _nested(value: Any) -> Iterator[Any]:
-    """``value`` and every value inside it."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        yield item
-        if isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
 
 
 def _yaml_docs(
     text: str, file: str, findings: list[Finding], limits: LoadLimits
 ) -> Iterator[tuple[Any, int]]:
-    """The documents of YAML ``text`` as YAML 1.1 reads them, each with its first content line.
-
-    Each is parsed once, by the reader one scan of the file's distinct lines (catalog lines repeat) chose
-    for it; one yaml-rs reads with a collection as a key is refused, in PyYAML's words.
-    """
-    lines: list[str] | None = text.split("\n")
-    joined = "\n" + "\n".join(set(lines))  # type: ignore[arg-type]
-    pyyaml, keys = _lines_found(joined, _YAML11_SCANS), _lines_found(joined, _KEY_SCANS)
-    lines = lines if pyyaml or keys else None  # else every document goes to yaml-rs
-    del joined
-    any_doc = False
-    for chunk, line in _yaml_chunks(text):
-        any_doc = True
-        own = lines[line - 1 : line + chunk.count("\n")] if lines is not None else ()
-        if not pyyaml.isdisjoint(own):
-            value = _merged_document(chunk, file, line, findings, limits)
+    """Each document of YAML ``text`` and its first content line; one that cannot be read is a finding."""
+    for doc in iter_kubernetes_documents(text, max_nodes=limits.max_alias_events, source=file):
+        if not isinstance(doc, YamlContentError):
+            yield doc.data, doc.line
+        elif doc.message.startswith(("duplicate key", "invalid YAML: duplicate mapping key")):
+            findings.append(_finding("RK-FBC-003", doc.message, file, doc.line, _HINT_DUPLICATE))
         else:
-            value = _yaml_rs_value(chunk, file, line, findings, limits)
-            nested = (key for item in _nested(value) if isinstance(item, dict) for key in item)
-            if not keys.isdisjoint(own) and any(type(key) in (tuple, frozenset) for key in nested):
-                value = _merged_document(chunk, file, line, findings, limits)  # its error says where
-        if value is not _ABSENT:
-            yield value, _first_content_line(chunk, line)
-    if not any_doc:
-        yield None, 1
-
-
-def _yaml_rs_value(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """yaml-rs's value of a document, or ``_ABSENT`` after a finding.
-
-    Raises:
-        SafetyLimitError: its aliases replay more than ``limits.max_alias_events`` events.
-    """
-    try:
-        return yaml_rs.loads(
-            chunk,
-            parse_datetime=False,
-            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=limits.max_alias_events),
-        )
-    except yaml_rs.YAMLDecodeError as exc:
-        message = str(exc)
-        if "alias" in message and "limit" in message:
-            raise SafetyLimitError(
-                f"{file}:{line}: YAML alias expansion over the limit ({message})"
-            ) from None
-        where = _YAML_ERROR_LINE.search(message)
-        err_line = line + int(where.group(1)) - 1 if where else line
-        detail = message.splitlines()[-1].strip() if "\n" in message else message
-        rule, hint = "RK-FBC-001", _HINT_YAML
-        if "duplicate" in message:
-            rule, hint, detail = "RK-FBC-003", _HINT_DUPLICATE, message.splitlines()[0]
-        findings.append(_finding(rule, f"invalid YAML: {detail}", file, err_line, hint))
-        return _ABSENT
-
-
-def _merged_document(chunk: str, file: str, line: int, findings: list[Finding], limits: LoadLimits) -> Any:
-    """PyYAML's value of a document (YAML 1.1: merge keys, NEL/LS/PS breaks), or ``_ABSENT`` after a finding.
-
-    A NaN or an infinity is a finding: opm turns YAML into JSON, which has none.
-    """
-    # PyYAML reads under 1 % of real catalogs' documents: it is imported (about 30 ms) only when needed
-    from releasekit.io.yamlio import YamlContentError, load_yaml_documents
-
-    try:
-        docs = load_yaml_documents(chunk, track_paths=False, max_nodes=limits.max_alias_events, source=file)
-    except YamlContentError as exc:
-        err_line = line + (exc.line or 1) - 1
-        if exc.message.startswith("duplicate key"):
-            findings.append(_finding("RK-FBC-003", exc.message, file, err_line, _HINT_DUPLICATE))
-        else:
-            message = f"invalid YAML: {exc.message.removeprefix('invalid YAML: ')}"
-            findings.append(_finding("RK-FBC-001", message, file, err_line, _HINT_YAML))
-        return _ABSENT
-    value = docs[0].data if docs else None
-    bad = next((item for item in _nested(value) if type(item) is float and not math.isfinite(item)), None)
-    if bad is not None:
-        hint = "opm turns YAML into JSON, which has no NaN or Infinity: write a finite number or a string"
-        spelled = "NaN" if math.isnan(bad) else "+Inf" if bad > 0 else "-Inf"  # as Go spells them
-        message = f"invalid YAML: json: unsupported value: {spelled}"
-        findings.append(_finding("RK-FBC-001", message, file, _first_content_line(chunk, line), hint))
-        return _ABSENT
-    return value
+            message = f"invalid YAML: {doc.message.removeprefix('invalid YAML: ')}"
+            hint = _HINT_YAML_NUMBER if "unsupported value" in message else _HINT_YAML
+            findings.append(_finding("RK-FBC-001", message, file, doc.line, hint))
 
 
 def _go_value_text(value: Any) -> str:

@@ -14,9 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from releasekit.errors import ReleasekitError
-from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, _json_docs, _yaml_chunks
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.fbc_load import DEFAULT_MAX_FILE_BYTES, _json_docs
+from releasekit.io.yamlio import document_lines, yaml_chunks
 from releasekit.model.finding import Finding, nearest_line
 
 __all__ = ["refine_locations"]
@@ -63,16 +62,10 @@ def _element_lines(file: str, starts: set[int], data: bytes | None) -> dict[int,
             for _, line, begin, end in _json_docs(text, file, [])
         )
     else:
-        chunks = _yaml_chunks(text)
+        chunks = yaml_chunks(text)
     result: dict[int, dict[str, int]] = {}
     for chunk, first in chunks:
         start = next((s for s in starts if first <= s <= first + chunk.count("\n")), None)
-        if start is None:
-            continue
-        try:
-            docs = load_yaml_documents(chunk)
-        except (YamlContentError, ReleasekitError, RecursionError):
-            continue
-        if docs:
-            result[start] = {key: line + first - 1 for key, line in docs[0].lines.items()}
+        if start is not None:
+            result[start] = document_lines(chunk, first - 1)
     return result

@@ -30,9 +30,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from releasekit.errors import SafetyLimitError
-from releasekit.io.fbc_load import LoadLimits, _yaml_chunks, _yaml_docs
+from releasekit.io.fbc_load import LoadLimits, _yaml_docs
 from releasekit.io.inputs import check_nesting, forbidden_character
-from releasekit.io.yamlio import YamlContentError, load_yaml_documents
+from releasekit.io.yamlio import (
+    DEFAULT_MAX_NODES,
+    YamlContentError,
+    _pyyaml,
+    load_yaml_documents,
+    yaml_chunks,
+)
 
 REFUSED = "refused"
 
@@ -51,15 +57,31 @@ def _fast(text: str) -> list[Any] | str:
     return REFUSED if findings else values
 
 
+def _pyyaml_values(text: str) -> list[Any] | str:
+    """PyYAML's reading of every document of ``text`` (yamlio's event builder alone), or REFUSED."""
+    try:
+        check_nesting(text.encode("utf-8", "surrogatepass"), "f.yaml", yaml=True)
+        return [value for value, _line, _ in _pyyaml(text, DEFAULT_MAX_NODES, False, "f.yaml")]
+    except (YamlContentError, SafetyLimitError):
+        return REFUSED
+
+
+def _unified(text: str) -> list[Any] | str:
+    """What the reader of every other YAML file gives (:func:`load_yaml_documents`), or REFUSED."""
+    try:
+        return [doc.data for doc in load_yaml_documents(text)]
+    except (YamlContentError, SafetyLimitError):
+        return REFUSED
+
+
 def _reference(text: str) -> list[Any] | str:
     """PyYAML's reading of the same documents (split the same way), or REFUSED."""
     values: list[Any] = []
-    try:
-        for chunk, _line in _yaml_chunks(text):
-            docs = load_yaml_documents(chunk, track_paths=False)
-            values.append(docs[0].data if docs else None)
-    except (YamlContentError, SafetyLimitError):
-        return REFUSED
+    for chunk, _line in yaml_chunks(text):
+        docs = _pyyaml_values(chunk)
+        if docs == REFUSED:
+            return REFUSED
+        values.append(docs[0] if docs else None)
     if not values:
         values = [None]
     for value in values:
@@ -98,7 +120,7 @@ def _check_files(files: list[Path]) -> None:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        if _fast(text) != _reference(text):
+        if _fast(text) != _reference(text) or _unified(text) != _pyyaml_values(text):
             differ.append(str(path))
     assert differ == []
 
@@ -186,6 +208,8 @@ EDGE_DOCUMENTS = [
     "a: " + "x!" * 100 + "\n",  # many of them: read by PyYAML to be sure, the same value
     "a: 1\r0777: b\r",  # a carriage return alone breaks a line: a key starts after it
     "a:\r- yes\r- [0o17]\r",
+    "a: 1\r---\rb: 2\r",  # a marker after a carriage return alone is no separator of Kubernetes' reader
+    "a: 1\r...\r",
     # lines over 2,048 characters, which the scan looks at where they are (a file of mostly such lines)
     "k: " + "1" * 3000 + ".5\n",
     "k: 0" + "7" * 3000 + "\n",
@@ -200,6 +224,25 @@ EDGE_DOCUMENTS = [
     "--- [0777]\n",  # a flow collection on the document marker's line
     "k: {a:[0777, 1.5]}\n",
     "d: |\n  | v | [1.5](u) |\n  [0o17] x\n",  # Markdown in a block scalar: both read text
+    # tabs where YAML 1.1 wants indentation or a space: yaml-rs reads some of them, PyYAML refuses them
+    *["\t- x\n", "-\tx\n", "a: b\n\t# c\n", "a:\n  - b\n  -\tc\n", "a: |\n  \tx\n", "a: |\n  x\n  \ty\n"],
+    "a: &x 1\nb: &x 2\nc: *x\n",  # an anchor given twice: yaml-rs takes the last one, PyYAML refuses it
+    *["a: &x 1\nb: *x\n", "a: *x\n", "- **bold** *text*\n", "d: |\n  *Enable* it, &amp;\n"],
+    *[
+        "--- &a {b: 1}\n",
+        "a: 1\n...\nb: 2\n",
+        "--- &a [x, *a]\n",
+        "--- {a: 1}\n--- {b: 2}\n",
+        "--- # c\na: on\n",
+    ],
+    *["a: 1\n---\n", "---\n---\n", "a: 1\n...\n", "--- |\n  x\n", "%YAML 1.1\n---\na: 1\n", "null\n", "~\n"],
+    # a quoted value after a key holds no token, unless a quoted scalar runs over lines
+    "rule: 'has(self.x) ? a : !has(self.y) || on'\nm: \"a: 'b', yes\" # c, 1.5\n",
+    "k: [ 'a\n  x: ', yes, '\n  z']\n",
+    'k: [ "a\\\n  x: ", yes, "\n  z"]\n',
+    "k: 'first\n  b: ' yes'\n",
+    "'k: ': yes\n",
+    "# 4.12, 4.14, yes\nk: v\n",
 ] + [
     template.format(spelling, spelling)
     for spelling in _YAML11_SPELLINGS
@@ -210,6 +253,7 @@ EDGE_DOCUMENTS = [
 @pytest.mark.parametrize("text", EDGE_DOCUMENTS, ids=range(len(EDGE_DOCUMENTS)))
 def test_edge_documents_read_the_same(text: str) -> None:
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 _keys = st.text(max_size=8)
@@ -231,6 +275,7 @@ _values = st.recursive(
 def test_generated_documents_read_the_same(value: dict[str, Any], flow: bool) -> None:
     text = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True, sort_keys=False)
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 _RISKY = st.sampled_from(_YAML11_SPELLINGS)
@@ -242,7 +287,7 @@ def _risky_documents(draw: st.DrawFn) -> str:
     lines = []
     for _ in range(draw(st.integers(1, 4))):
         key = draw(_RISKY | st.sampled_from(["a", "b", "name"]))
-        shape = draw(st.sampled_from(["value", "list", "flow", "map"]))
+        shape = draw(st.sampled_from(["value", "list", "flow", "map", "quoted", "over lines"]))
         if shape == "value":
             lines.append(f"{key}: {draw(_RISKY)}")
         elif shape == "list":
@@ -254,14 +299,21 @@ def _risky_documents(draw: st.DrawFn) -> str:
             )
         elif shape == "flow":
             lines.append(f"{key}: [{', '.join(draw(st.lists(_RISKY, max_size=3)))}]")
-        else:
+        elif shape == "map":
             lines.append(f"{key}: {{{draw(_RISKY)}: {draw(_RISKY)}}}")
+        elif shape == "quoted":  # a quoted value holds no token: the scan looks past it
+            risky = [draw(_RISKY) for _ in range(6)]
+            lines.append(f"{key}: '{risky[0]}: {risky[1]}, !t &a [{risky[2]}]' # {risky[3]}")
+            lines.append(f'{key}x: "{risky[4]} #{risky[5]}, \\" yes"')
+        else:  # unless a quoted scalar runs over lines: then a line's first quote may close it
+            lines.append(f"{key}: [ '{draw(_RISKY)}\n  x: ', {draw(_RISKY)}, '\n  z: {draw(_RISKY)}']")
     return "\n".join(lines) + "\n"
 
 
 @given(text=_risky_documents())
 def test_generated_yaml11_spellings_read_the_same(text: str) -> None:
     assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)
 
 
 # opm reads YAML with go-yaml v2 (through sigs.k8s.io/yaml) and turns it into JSON. go-yaml v2 resolves a
@@ -328,6 +380,22 @@ def test_every_short_number_or_word_spelling_reads_the_same(template: str) -> No
         if token.startswith(("-", "?", ":")) and template in ("{}: v\n", "- {}\n"):
             continue  # an indicator, not a scalar, where a block token starts
         text = template.format(token)
-        if _fast(text) != _reference(text):
+        if _fast(text) != _reference(text) or _unified(text) != _pyyaml_values(text):
             differ.append(text)
     assert differ == []
+
+
+@given(
+    values=st.lists(_RISKY, min_size=1, max_size=6),
+    quote=st.sampled_from(["'", '"']),
+    over_lines=st.booleans(),
+)
+def test_quoted_values_after_plain_keys_read_the_same(
+    values: list[str], quote: str, over_lines: bool
+) -> None:
+    """The scan looks past a quoted value (issue 25), unless a quoted scalar runs over lines."""
+    text = "".join(f"k{i}: {quote}{v}: {v}, !t &a [{v}]{quote} # {v}\n" for i, v in enumerate(values))
+    if over_lines:
+        text += f"m: [ {quote}a\n  x: {quote}, {values[0]}, {quote}\n  z{quote}]\n"
+    assert _fast(text) == _reference(text)
+    assert _unified(text) == _pyyaml_values(text)

@@ -435,21 +435,21 @@ def test_each_yaml_document_is_parsed_once_by_the_reader_chosen_from_its_text(
     """Issue 25: one decision per document, before parsing; no yaml-rs parse then PyYAML re-read."""
     import yaml_rs
 
-    import releasekit.io.fbc_load as fbc_load
+    from releasekit.io import yamlio
 
     parsed: list[tuple[str, str]] = []
-    real_rs, real_py = yaml_rs.loads, fbc_load._merged_document
+    real_rs, real_py = yaml_rs.loads, yamlio._pyyaml
 
     def rs(text: str, **kwargs: object) -> object:
         parsed.append(("yaml-rs", text.split("\n", 1)[0]))
         return real_rs(text, **kwargs)  # type: ignore[arg-type]
 
-    def py(chunk: str, *args: object) -> object:
+    def py(chunk: str, *args: object, **kwargs: object) -> object:
         parsed.append(("pyyaml", chunk.split("\n", 1)[0]))
-        return real_py(chunk, *args)  # type: ignore[arg-type]
+        return real_py(chunk, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(yaml_rs, "loads", rs)
-    monkeypatch.setattr(fbc_load, "_merged_document", py)
+    monkeypatch.setattr(yamlio, "_pyyaml", py)
     metas, findings = _load(
         "schema: a\nname: plain\n---\n"
         "schema: b\nname: yes\n---\n"  # YAML 1.1 reads a bool: PyYAML
@@ -483,12 +483,12 @@ def test_markdown_brackets_in_a_block_scalar_keep_the_document_on_yaml_rs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A "[" inside text ("| [25.05](url) |") starts no flow collection: no PyYAML for it (issue 25)."""
-    import releasekit.io.fbc_load as fbc_load
+    from releasekit.io import yamlio
 
-    def refuse(*_args: object) -> object:
+    def refuse(*_args: object, **_kwargs: object) -> object:
         raise AssertionError("sent to PyYAML")
 
-    monkeypatch.setattr(fbc_load, "_merged_document", refuse)
+    monkeypatch.setattr(yamlio, "_pyyaml", refuse)
     metas, findings = _load("schema: a\nd: |\n  | Slurm | [25.05](https://x.example/) |\n")
     assert findings == []
     assert metas[0].data["d"] == "| Slurm | [25.05](https://x.example/) |\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -101,3 +102,60 @@ def test_aliases_merge_keys_and_lines_come_out_as_written() -> None:
     with pytest.raises(YamlContentError, match="duplicate anchor 'x'") as info:
         load_yaml_documents("a: &x 1\nb: &x [2]\n")
     assert info.value.line == 2
+
+
+def _counting_pyyaml(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the text of every PyYAML reading (issue 25: yaml-rs reads, PyYAML finds lines when asked)."""
+    from releasekit.io import yamlio
+
+    read: list[str] = []
+    real = yamlio._pyyaml
+
+    def counting(text: str, *args: Any) -> Any:
+        read.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(yamlio, "_pyyaml", counting)
+    return read
+
+
+def test_lines_are_found_only_when_asked_for_and_then_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = _counting_pyyaml(monkeypatch)
+    text = "a: 1\nb:\n  - x\n  - c: 'y'\n"
+    (doc,) = load_yaml_documents(text)
+    assert (doc.data, doc.line, read) == ({"a": 1, "b": ["x", {"c": "y"}]}, 1, [])
+    assert doc.line_of("$.b[1].c") == 4
+    assert doc.lines_under("$.b") == [("", 2), ("[0]", 3), ("[1]", 4), ("[1].c", 4)]
+    assert doc.line_of("$.b[7]") == 2
+    assert read == [text]  # once, on the first question
+    (untracked,) = load_yaml_documents(text, track_paths=False)
+    assert untracked.lines == {} and len(read) == 1
+
+
+def test_yaml_1_1_spellings_and_duplicate_keys_still_read_as_pyyaml_reads_them() -> None:
+    (doc,) = load_yaml_documents("a: yes\nb: 0777\nc: 1e-06\nd: 2024-01-02\ne: '!x: on'\n")
+    assert doc.data == {"a": True, "b": 511, "c": 1e-06, "d": "2024-01-02", "e": "!x: on"}
+    with pytest.raises(YamlContentError, match="duplicate key 'a'") as info:
+        load_yaml_documents("a: 1\nb: 2\na: 3\n")
+    assert info.value.line == 3
+    with pytest.raises(YamlContentError, match="too long"):
+        load_yaml_documents("a: " + "9" * 5000 + "\n")
+
+
+def test_a_build_reads_the_operator_records_without_pyyaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records (~330 KB) are the largest YAML a build reads and never get a finding with a line."""
+    from releasekit.io.operator_records import load_operator_records
+
+    read = _counting_pyyaml(monkeypatch)
+    records, findings = load_operator_records(REPO_ROOT / "streams")
+    assert len(records) >= 11 and findings == [] and read == []
+
+
+def test_documents_are_read_lazily_so_a_first_document_comes_before_a_later_error() -> None:
+    """A bundle manifest is its file's first document: what follows it is not read (as before issue 25)."""
+    from releasekit.io.yamlio import iter_yaml_documents
+
+    documents = iter_yaml_documents("kind: A\n---\n{broken")
+    assert next(documents).data == {"kind": "A"}
+    with pytest.raises(YamlContentError):
+        next(documents)
