@@ -4,7 +4,7 @@ Adapter module (imports no rules, plans or jobs). Every YAML text releasekit rea
 
 - one scan of a text's distinct lines decides, before parsing, which parser reads each document: yaml-rs
   (fast, YAML 1.2) if it holds nothing the two read otherwise, else PyYAML's events, built into values in
-  one pass (PyYAML, about 30 ms to import, is imported only then);
+  one pass;
 - the line of every JSON path (``$.spec.install[0]``) is found when first asked for
   (:attr:`LocatedDocument.lines`), by PyYAML reading the document again;
 - a duplicate key is a content error at the second key's line; an alias counts the nodes of the value it
@@ -24,16 +24,14 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import yaml
 import yaml_rs
 
 from releasekit.errors import SafetyLimitError
 from releasekit.io.inputs import screen_yaml
 from releasekit.model.finding import nearest_line
-
-if TYPE_CHECKING:
-    import yaml
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -65,26 +63,11 @@ def read_exponents_as_floats(cls: Any) -> None:
     cls.add_implicit_resolver("tag:yaml.org,2002:float", EXPONENT_FLOAT, list("-+.0123456789"))
 
 
-@functools.cache
-def _safe_loader() -> type:
-    """PyYAML's safe loader (C where available) reading exponent numbers as floats; imports PyYAML."""
-    global yaml
-    import yaml
-
-    loader = type("SafeLoader", (getattr(yaml, "CSafeLoader", yaml.SafeLoader),), {})
-    read_exponents_as_floats(loader)
-    return loader
+class SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader (C where available) reading exponent numbers as floats (:data:`EXPONENT_FLOAT`)."""
 
 
-SafeLoader: type
-"""PyYAML's safe loader reading exponent numbers as floats (:func:`_safe_loader`), made on first use."""
-
-
-def __getattr__(name: str) -> Any:
-    """``SafeLoader``, made (and PyYAML imported) when first asked for."""
-    if name == "SafeLoader":
-        return _safe_loader()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+read_exponents_as_floats(SafeLoader)
 
 
 class YamlContentError(ValueError):
@@ -538,7 +521,7 @@ def _pyyaml(
         YamlContentError: the text is not valid YAML or a mapping repeats a key.
         SafetyLimitError: the documents expand past ``max_nodes``.
     """
-    loader = _safe_loader()(text)
+    loader = SafeLoader(text)
     builder = _Builder(loader, max_nodes, last_key_wins, source)
     try:
         loader.get_event()  # StreamStartEvent
@@ -693,8 +676,6 @@ def iter_kubernetes_documents(
 
 def dump_yaml_block(document: Any) -> str:
     """``document`` as deterministic, diff-friendly YAML: block style, its own key order, no line folding."""
-    import yaml  # the writers that call this have imported PyYAML already
-
     dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     text: str = yaml.dump(
         document,
