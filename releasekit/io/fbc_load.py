@@ -503,10 +503,10 @@ def _meta_from_doc(value: Any, line: int, file: str, findings: list[Finding], *,
     if not isinstance(value, dict):
         message = f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}"
         return refuse("RK-FBC-002", message, "each catalog document must be an object with a schema field")
-    folded: dict[str, list[str]] = {}
-    for key in value:
-        folded.setdefault(str(key).casefold(), []).append(str(key))
-    if len(folded) != len(value):
+    if len({str(key).casefold() for key in value}) != len(value):
+        folded: dict[str, list[str]] = {}
+        for key in value:
+            folded.setdefault(str(key).casefold(), []).append(str(key))
         repeated = sorted((k, sorted(v)) for k, v in folded.items() if len(v) > 1)
         message = ", ".join(f'duplicate keys for key "{k}": [{" ".join(v)}]' for k, v in repeated)
         return refuse("RK-FBC-003", message, _HINT_DUPLICATE)
@@ -584,38 +584,40 @@ def _deprecation_entry(*, message: str, reference: Mapping[str, str] | None = No
     return fbc.DeprecationEntry(message=message, **(reference or {}))
 
 
-def _fields(specs: str) -> tuple[tuple[str, str, str, str], ...]:
-    """Struct fields from ``specs``: JSON names, each with ``:<Go type>`` unless it is a string.
+_Fields = tuple[tuple[str, str, str, str], ...]
 
-    Each becomes (JSON name, model attribute, Go type, JSON kind).
+
+def _struct(make: Callable[..., Any], specs: str) -> tuple[Callable[..., Any], _Fields, frozenset[str]]:
+    """A Go struct made by ``make``, with ``specs``: JSON names, each with ``:<Go type>`` unless a string.
+
+    Each field becomes (JSON name, model attribute, Go type, JSON kind). Last come the keys an object may
+    hold without any field needing a case-folded search: the names, and ``schema`` (every blob has it).
     """
     fields = []
     for spec in specs.split():
         name, _, gotype = spec.partition(":")
         gotype = gotype or "string"
         fields.append((name, re.sub("([A-Z])", r"_\1", name).lower(), gotype, _kind(gotype)))
-    return tuple(fields)
+    return make, tuple(fields), frozenset(field[0] for field in fields) | {"schema"}
 
 
 _PROPERTIES = "properties:[]property.Property"
-# Go struct: (what makes it, its fields)
-_STRUCTS: dict[str, tuple[Callable[..., Any], tuple[tuple[str, str, str, str], ...]]] = {
-    "Package": (fbc.Package, _fields(f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}")),
-    "declcfg.Icon": (_icon, _fields("base64data mediatype")),
+_STRUCTS = {
+    "Package": _struct(fbc.Package, f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}"),
+    "declcfg.Icon": _struct(_icon, "base64data mediatype"),
     # a channel written without entries keeps them nil (opm writes null back)
-    "Channel": (
+    "Channel": _struct(
         functools.partial(fbc.Channel, entries=None),
-        _fields(f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}"),
+        f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}",
     ),
-    "declcfg.ChannelEntry": (fbc.ChannelEntry, _fields("name replaces skips:[]string skipRange")),
-    "Bundle": (fbc.Bundle, _fields(f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage")),
-    "declcfg.RelatedImage": (fbc.RelatedImage, _fields("name image")),
-    "Deprecation": (fbc.Deprecation, _fields("package entries:[]declcfg.DeprecationEntry")),
-    "declcfg.DeprecationEntry": (
-        _deprecation_entry,
-        _fields("reference:declcfg.PackageScopedReference message"),
+    "declcfg.ChannelEntry": _struct(fbc.ChannelEntry, "name replaces skips:[]string skipRange"),
+    "Bundle": _struct(fbc.Bundle, f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage"),
+    "declcfg.RelatedImage": _struct(fbc.RelatedImage, "name image"),
+    "Deprecation": _struct(fbc.Deprecation, "package entries:[]declcfg.DeprecationEntry"),
+    "declcfg.DeprecationEntry": _struct(
+        _deprecation_entry, "reference:declcfg.PackageScopedReference message"
     ),
-    "declcfg.PackageScopedReference": (dict, _fields("schema name")),
+    "declcfg.PackageScopedReference": _struct(dict, "schema name"),
 }
 
 
@@ -630,9 +632,10 @@ def _field(obj: Mapping[str, Any], name: str) -> Any:
 
 def _decode(obj: Mapping[str, Any], struct: str, gotype: str, **values: Any) -> Any:
     """``obj`` decoded into Go struct ``gotype`` of :data:`_STRUCTS`; ``struct`` is its path in errors."""
-    make, fields = _STRUCTS[gotype]
+    make, fields, known = _STRUCTS[gotype]
+    exact = obj.keys() <= known  # then a field it lacks needs no case-folded search
     for name, attr, field_type, kind in fields:
-        value = _field(obj, name)
+        value = obj.get(name) if exact else _field(obj, name)
         if value is None:
             if kind == "string":
                 values[attr] = ""
@@ -644,11 +647,15 @@ def _decode(obj: Mapping[str, Any], struct: str, gotype: str, **values: Any) -> 
         elif field_type == "[]property.Property":
             values[attr] = _properties(value, f"{struct}.{name}")
         elif field_type == "[]string":
-            values[attr] = tuple(_checked(item, f"{struct}.{name}", "string") or "" for item in value)
-        elif kind == "array":
+            values[attr] = tuple(
+                item if type(item) is str else _checked(item, f"{struct}.{name}", "string") or ""
+                for item in value
+            )
+        elif kind == "array":  # of structs, which are objects
             field, element = f"{struct}.{name}", field_type[2:]
             values[attr] = tuple(
-                _decode(_checked(item, field, element) or {}, field, element) for item in value
+                _decode(item if type(item) is dict else _checked(item, field, element) or {}, field, element)
+                for item in value
             )
         else:
             values[attr] = _decode(value, f"{struct}.{name}", field_type)
