@@ -547,6 +547,7 @@ class _PackageState:
     package: Package
     channels: dict[str, Channel]
     bundles: dict[str, _BundleFacts]
+    images: dict[str, str | None]  # why each image is no pull spec: bundles repeat their related images
 
     @functools.cached_property
     def entry_names(self) -> frozenset[str]:
@@ -603,7 +604,7 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
                 subject,
                 suggestion=_dns_suggestion(pkg.name),
             )
-        states[pkg.name] = _PackageState(pkg, {}, {})
+        states[pkg.name] = _PackageState(pkg, {}, {}, {})
     return states
 
 
@@ -653,7 +654,6 @@ def _check_channels(channels: Sequence[Channel], packages: dict[str, _PackageSta
 
 
 def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState], out: _Collector) -> None:
-    images: dict[str, str | None] = {}  # why each image is not a pull spec: bundles repeat related images
     for b in bundles:
         if b.package == "":
             out.add(
@@ -686,16 +686,11 @@ def _check_bundles(bundles: Sequence[Bundle], packages: dict[str, _PackageState]
             continue
         facts = _BundleFacts(b)
         state.bundles[b.name] = facts
-        _check_bundle_blob(b, facts, state, images, subject, out)
+        _check_bundle_blob(b, facts, state, subject, out)
 
 
 def _check_bundle_blob(
-    b: Bundle,
-    facts: _BundleFacts,
-    state: _PackageState,
-    images: dict[str, str | None],
-    subject: tuple[_SubjectPart, ...],
-    out: _Collector,
+    b: Bundle, facts: _BundleFacts, state: _PackageState, subject: tuple[_SubjectPart, ...], out: _Collector
 ) -> None:
     """Opm's checks of one bundle blob: its properties, images, ``olm.package`` and channel membership."""
     package_props, package_props_ok = _check_properties(b, subject, out)
@@ -708,7 +703,7 @@ def _check_bundle_blob(
             f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
             subject,
         )
-    _check_images(b, images, subject, out)
+    _check_images(b, state.images, subject, out)
     if len(package_props) == 1 and package_props_ok:
         _check_package_property(b, facts, package_props[0], subject, out)
     if b.name not in state.entry_names:
@@ -752,7 +747,7 @@ def _check_images(
 ) -> None:
     """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024).
 
-    ``reasons`` holds what :func:`image_pull_spec_error` said of each image already seen.
+    ``reasons`` holds what :func:`image_pull_spec_error` said of each image of the package already seen.
     """
     for index, image in enumerate([b.image, *(related.image for related in b.related_images or ())]):
         if not image:

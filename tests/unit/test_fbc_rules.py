@@ -448,7 +448,7 @@ def test_an_invalid_bundle_image_listed_again_in_related_images_is_reported_in_b
 def test_an_image_listed_by_many_bundles_is_parsed_once_and_reported_for_each(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Bundles of one operator repeat their related images: each distinct image is parsed once per run."""
+    """Bundles of one operator repeat their related images: each distinct image is parsed once per package."""
     import releasekit.rules.fbc as rules_fbc
 
     bad = "quay.io/X/proxy:v1"
