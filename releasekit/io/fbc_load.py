@@ -25,7 +25,6 @@ Its findings are RK-FBC-001 … RK-FBC-008; their titles are in ``releasekit.job
 
 from __future__ import annotations
 
-import base64
 import binascii
 import collections
 import dataclasses
@@ -301,10 +300,10 @@ def _meta_from_doc(value: Any, line: int, file: str, findings: list[Finding], *,
     if not isinstance(value, dict):
         message = f"json: cannot unmarshal {json_kind(value)} into Go value of type map[string]interface {{}}"
         return refuse("RK-FBC-002", message, "each catalog document must be an object with a schema field")
-    folded: dict[str, list[str]] = {}
-    for key in value:
-        folded.setdefault(str(key).casefold(), []).append(str(key))
-    if len(folded) != len(value):
+    if len({str(key).casefold() for key in value}) != len(value):
+        folded: dict[str, list[str]] = {}
+        for key in value:
+            folded.setdefault(str(key).casefold(), []).append(str(key))
         repeated = sorted((k, sorted(v)) for k, v in folded.items() if len(v) > 1)
         message = ", ".join(f'duplicate keys for key "{k}": [{" ".join(v)}]' for k, v in repeated)
         return refuse("RK-FBC-003", message, _HINT_DUPLICATE)
@@ -363,7 +362,9 @@ def _checked(value: Any, field: str, gotype: str) -> Any:
 
 def _b64decode(data: str) -> bytes:
     """Decode standard base64 as Go's encoding/json does for ``[]byte``: CR and LF are ignored."""
-    return base64.b64decode(data.replace("\n", "").replace("\r", ""), validate=True)
+    if "\n" in data or "\r" in data:  # a search at memchr speed: removing them copies megabytes of text
+        data = data.replace("\n", "").replace("\r", "")
+    return binascii.a2b_base64(data, strict_mode=True)
 
 
 def _icon(*, base64data: str, mediatype: str) -> fbc.Icon:
@@ -380,38 +381,40 @@ def _deprecation_entry(*, message: str, reference: Mapping[str, str] | None = No
     return fbc.DeprecationEntry(message=message, **(reference or {}))
 
 
-def _fields(specs: str) -> tuple[tuple[str, str, str, str], ...]:
-    """Struct fields from ``specs``: JSON names, each with ``:<Go type>`` unless it is a string.
+_Fields = tuple[tuple[str, str, str, str], ...]
 
-    Each becomes (JSON name, model attribute, Go type, JSON kind).
+
+def _struct(make: Callable[..., Any], specs: str) -> tuple[Callable[..., Any], _Fields, frozenset[str]]:
+    """A Go struct made by ``make``, with ``specs``: JSON names, each with ``:<Go type>`` unless a string.
+
+    Each field becomes (JSON name, model attribute, Go type, JSON kind). Last come the keys an object may
+    hold without any field needing a case-folded search: the names, and ``schema`` (every blob has it).
     """
     fields = []
     for spec in specs.split():
         name, _, gotype = spec.partition(":")
         gotype = gotype or "string"
         fields.append((name, re.sub("([A-Z])", r"_\1", name).lower(), gotype, _kind(gotype)))
-    return tuple(fields)
+    return make, tuple(fields), frozenset(field[0] for field in fields) | {"schema"}
 
 
 _PROPERTIES = "properties:[]property.Property"
-# Go struct: (what makes it, its fields)
-_STRUCTS: dict[str, tuple[Callable[..., Any], tuple[tuple[str, str, str, str], ...]]] = {
-    "Package": (fbc.Package, _fields(f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}")),
-    "declcfg.Icon": (_icon, _fields("base64data mediatype")),
+_STRUCTS = {
+    "Package": _struct(fbc.Package, f"name defaultChannel icon:declcfg.Icon description {_PROPERTIES}"),
+    "declcfg.Icon": _struct(_icon, "base64data mediatype"),
     # a channel written without entries keeps them nil (opm writes null back)
-    "Channel": (
+    "Channel": _struct(
         functools.partial(fbc.Channel, entries=None),
-        _fields(f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}"),
+        f"name package entries:[]declcfg.ChannelEntry {_PROPERTIES}",
     ),
-    "declcfg.ChannelEntry": (fbc.ChannelEntry, _fields("name replaces skips:[]string skipRange")),
-    "Bundle": (fbc.Bundle, _fields(f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage")),
-    "declcfg.RelatedImage": (fbc.RelatedImage, _fields("name image")),
-    "Deprecation": (fbc.Deprecation, _fields("package entries:[]declcfg.DeprecationEntry")),
-    "declcfg.DeprecationEntry": (
-        _deprecation_entry,
-        _fields("reference:declcfg.PackageScopedReference message"),
+    "declcfg.ChannelEntry": _struct(fbc.ChannelEntry, "name replaces skips:[]string skipRange"),
+    "Bundle": _struct(fbc.Bundle, f"name package image {_PROPERTIES} relatedImages:[]declcfg.RelatedImage"),
+    "declcfg.RelatedImage": _struct(fbc.RelatedImage, "name image"),
+    "Deprecation": _struct(fbc.Deprecation, "package entries:[]declcfg.DeprecationEntry"),
+    "declcfg.DeprecationEntry": _struct(
+        _deprecation_entry, "reference:declcfg.PackageScopedReference message"
     ),
-    "declcfg.PackageScopedReference": (dict, _fields("schema name")),
+    "declcfg.PackageScopedReference": _struct(dict, "schema name"),
 }
 
 
@@ -426,9 +429,10 @@ def _field(obj: Mapping[str, Any], name: str) -> Any:
 
 def _decode(obj: Mapping[str, Any], struct: str, gotype: str, **values: Any) -> Any:
     """``obj`` decoded into Go struct ``gotype`` of :data:`_STRUCTS`; ``struct`` is its path in errors."""
-    make, fields = _STRUCTS[gotype]
+    make, fields, known = _STRUCTS[gotype]
+    exact = obj.keys() <= known  # then a field it lacks needs no case-folded search
     for name, attr, field_type, kind in fields:
-        value = _field(obj, name)
+        value = obj.get(name) if exact else _field(obj, name)
         if value is None:
             if kind == "string":
                 values[attr] = ""
@@ -440,11 +444,15 @@ def _decode(obj: Mapping[str, Any], struct: str, gotype: str, **values: Any) -> 
         elif field_type == "[]property.Property":
             values[attr] = _properties(value, f"{struct}.{name}")
         elif field_type == "[]string":
-            values[attr] = tuple(_checked(item, f"{struct}.{name}", "string") or "" for item in value)
-        elif kind == "array":
+            values[attr] = tuple(
+                item if type(item) is str else _checked(item, f"{struct}.{name}", "string") or ""
+                for item in value
+            )
+        elif kind == "array":  # of structs, which are objects
             field, element = f"{struct}.{name}", field_type[2:]
             values[attr] = tuple(
-                _decode(_checked(item, field, element) or {}, field, element) for item in value
+                _decode(item if type(item) is dict else _checked(item, field, element) or {}, field, element)
+                for item in value
             )
         else:
             values[attr] = _decode(value, f"{struct}.{name}", field_type)
@@ -624,7 +632,9 @@ def load_and_check(
 
     Files are read one at a time and let go once parsed. Python's cyclic garbage collector is paused
     meanwhile and then left as it was: loading makes millions of objects and no cycles, and its passes
-    over them cost more than a third of loading a big catalog.
+    over them cost more than a third of loading a big catalog. What was made goes to the collector's
+    oldest generation without a pass over it (``gc.freeze``, then ``gc.unfreeze``): the first pass after
+    re-enabling would otherwise walk all of it.
 
     Raises:
         InputError: the root or a file cannot be read.
@@ -651,4 +661,6 @@ def load_and_check(
         return result, check(config)
     finally:
         if collecting:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from releasekit.model.fbc import (
+    JSON_KINDS,
     MISSING,
     PROP_PACKAGE,
     PROPERTY_SHAPES,
@@ -313,9 +314,9 @@ _NAME_TOTAL_LENGTH_MAX = 255
 # ``[-]*`` separator between two alphanumeric runs adds nothing to the language).
 _PLAIN_PATH_COMPONENT = _ALNUM + r"(?:(?:[._]|__|-+)" + _ALNUM + r")*"
 _PLAIN_REMOTE_NAME = _PLAIN_PATH_COMPONENT + r"(?:/" + _PLAIN_PATH_COMPONENT + r")*"
-# A strict subset of valid pull specs, the usual ``registry.domain[:port]/repo@sha256:<64 hex>`` (a tag
-# may come before the digest), built from the same pieces: a match is a valid reference, so
-# image_pull_spec_error can answer at once. The registry has a dot, so it is never docker.io's default.
+# A strict subset of valid pull specs, the usual ``registry.domain[:port]/repo[:tag][@sha256:<64 hex>]``,
+# built from the same pieces: a match is a valid reference, so image_pull_spec_error can answer at once.
+# The registry has a dot, so it is never docker.io's default.
 _PLAIN_PULL_SPEC = re.compile(
     _DOMAIN_COMPONENT
     + r"(?:\."
@@ -324,7 +325,7 @@ _PLAIN_PULL_SPEC = re.compile(
     + _PLAIN_REMOTE_NAME
     + r"(?::"
     + _TAG
-    + r")?@sha256:[a-f0-9]{64}\Z",
+    + r")?(?:@sha256:[a-f0-9]{64})?\Z",
     re.ASCII,
 )
 _PLAIN_PULL_SPEC_MAX = 200  # below the 255-character name limit, even with docker.io/library/ added
@@ -409,9 +410,12 @@ def _property_error(type_: str, value: Any) -> str | None:
     struct, fields = shape
     if not isinstance(value, dict):
         return f"json: cannot unmarshal {json_kind(value)} into Go value of type property.{struct}"
+    exact = value.keys() <= fields.keys()  # then a field it lacks needs no case-folded search
     for name, (kind, gotype) in fields.items():
-        item = _lookup(value, name)
-        wrong = None if item is None else _field_error(item, kind, gotype)
+        item = value.get(name) if exact else _lookup(value, name)
+        if item is None or JSON_KINDS.get(type(item)) == kind:  # absent, null, or of the kind wanted
+            continue
+        wrong = _field_error(item, kind, gotype)
         if wrong is not None:
             found, wanted = wrong
             return f"json: cannot unmarshal {found} into Go struct field {struct}.{name} of type {wanted}"
@@ -543,6 +547,7 @@ class _PackageState:
     package: Package
     channels: dict[str, Channel]
     bundles: dict[str, _BundleFacts]
+    images: dict[str, str | None]  # why each image is no pull spec: bundles repeat their related images
 
     @functools.cached_property
     def entry_names(self) -> frozenset[str]:
@@ -599,7 +604,7 @@ def _check_packages(packages: Sequence[Package], out: _Collector) -> dict[str, _
                 subject,
                 suggestion=_dns_suggestion(pkg.name),
             )
-        states[pkg.name] = _PackageState(pkg, {}, {})
+        states[pkg.name] = _PackageState(pkg, {}, {}, {})
     return states
 
 
@@ -698,7 +703,7 @@ def _check_bundle_blob(
             f"$.properties[{package_props[1][0]}]" if len(package_props) > 1 else "$.properties",
             subject,
         )
-    _check_images(b, subject, out)
+    _check_images(b, state.images, subject, out)
     if len(package_props) == 1 and package_props_ok:
         _check_package_property(b, facts, package_props[0], subject, out)
     if b.name not in state.entry_names:
@@ -737,21 +742,22 @@ def _check_properties(
     return package_props, package_props_ok
 
 
-def _check_images(b: Bundle, subject: tuple[_SubjectPart, ...], out: _Collector) -> None:
-    """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024)."""
-    images = [("RK-FBC-023", "image", b.image)] + [
-        ("RK-FBC-024", f"relatedImages[{i}].image", related.image)
-        for i, related in enumerate(b.related_images or ())
-    ]
-    reasons: dict[str, str | None] = {}  # the bundle's own image is usually listed again
-    for rule, field, image in images:
+def _check_images(
+    b: Bundle, reasons: dict[str, str | None], subject: tuple[_SubjectPart, ...], out: _Collector
+) -> None:
+    """The bundle image and every related image are valid pull specs (RK-FBC-023, RK-FBC-024).
+
+    ``reasons`` holds what :func:`image_pull_spec_error` said of each image of the package already seen.
+    """
+    for index, image in enumerate([b.image, *(related.image for related in b.related_images or ())]):
         if not image:
             continue
         if image not in reasons:
             reasons[image] = image_pull_spec_error(image)
         if reasons[image] is not None:
+            field = f"relatedImages[{index - 1}].image" if index else "image"
             out.add(
-                rule,
+                "RK-FBC-024" if index else "RK-FBC-023",
                 f"package {_q(b.package)} bundle {_q(b.name)} {field}: invalid image pull spec {_q(image)}: "
                 f"{reasons[image]}",
                 b.location,

@@ -408,6 +408,15 @@ def test_garbage_collector_state_is_restored(tmp_path: Path) -> None:
         gc.enable()
 
 
+def test_loaded_objects_reach_the_oldest_generation_without_a_collector_pass(tmp_path: Path) -> None:
+    """The collector's first pass after loading would otherwise walk every object a big catalog made."""
+    _write(tmp_path, "a.yaml", "schema: x\nname: a\nlist: [1, 2]\n")
+    data = load_catalog(tmp_path).config.others[0].data
+    assert gc.get_count()[0] < 10  # no pass was needed to empty the youngest generation
+    assert any(obj is data for obj in gc.get_objects(generation=2))
+    assert not any(obj is data for obj in gc.get_objects(generation=0))
+
+
 def test_symlink_leaving_the_catalog_is_refused(tmp_path: Path) -> None:
     outside = _write(tmp_path, "outside.yaml", "schema: x\n")
     root = tmp_path / "cat"

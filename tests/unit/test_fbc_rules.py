@@ -445,6 +445,33 @@ def test_an_invalid_bundle_image_listed_again_in_related_images_is_reported_in_b
     assert [f.rule for f in validate_config(cfg) if f.rule.startswith("RK-FBC-02")] == ["RK-FBC-024"]
 
 
+def test_an_image_listed_by_many_bundles_is_parsed_once_and_reported_for_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bundles of one operator repeat their related images: each distinct image is parsed once per package."""
+    import releasekit.rules.fbc as rules_fbc
+
+    bad = "quay.io/X/proxy:v1"
+    seen: list[str] = []
+
+    def counted(ref: str) -> str | None:
+        seen.append(ref)
+        return image_pull_spec_error(ref)
+
+    monkeypatch.setattr(rules_fbc, "image_pull_spec_error", counted)
+    names = [f"foo.v0.{n}.0" for n in range(6)]
+    cfg = config(
+        channels=(channel(entries=tuple(entry(name) for name in names)),),
+        bundles=tuple(
+            bundle(name=name, version=name[5:], related=(RelatedImage(name="proxy", image=bad),))
+            for name in names
+        ),
+    )
+    found = [f for f in validate_config(cfg) if f.rule == "RK-FBC-024"]
+    assert len(found) == len(names)
+    assert sorted(seen) == sorted({IMAGE, bad})
+
+
 def test_missing_bundle_reported_for_every_channel() -> None:
     """opm's phase A sees only the last channel blob; releasekit names the gap in each channel."""
     cfg = config(
