@@ -115,6 +115,8 @@ def indexignored(
     parts = rel.parts
     if parts[-1:] == (".indexignore",) and not folder:
         return True
+    if not specs:  # most catalogs: no path objects made per file
+        return False
     levels = [
         (n, spec) for n in range(len(parts)) if (spec := specs.get(PurePosixPath(*parts[:n]))) is not None
     ]
