@@ -26,11 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
-import pathspec
-
 from releasekit.errors import InputError, ReleasekitError, SafetyLimitError, printable
 from releasekit.io.config import CONFIG_FILE, RULE_CONFIG
-from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
+from releasekit.io.fbc_load import LoadLimits, decode_metas, indexignore_spec, indexignored, load_catalog_text
 from releasekit.io.gitrev import RepoTree
 from releasekit.io.streams import parse_document
 from releasekit.model.catalog_root import (
@@ -250,39 +248,6 @@ def _resolve(base: PurePosixPath, source: str) -> PurePosixPath | None:
     return PurePosixPath(posixpath.normpath(posixpath.join(base, source)))
 
 
-def _indexignore_specs(
-    tree: RepoTree, root: PurePosixPath, files: Iterable[PurePosixPath]
-) -> dict[PurePosixPath, pathspec.GitIgnoreSpec]:
-    """The ``.indexignore`` files among ``files`` (those under ``root``), by their folder below the root."""
-    specs: dict[PurePosixPath, pathspec.GitIgnoreSpec] = {}
-    for path in files:
-        if path.name != ".indexignore":
-            continue
-        lines = tree.files[path].read().decode("utf-8", "replace").splitlines()  # opm reads bytes
-        specs[path.parent.relative_to(root)] = pathspec.GitIgnoreSpec.from_lines(lines)
-    return specs
-
-
-def _ignored(rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnoreSpec]) -> bool:
-    """Say what opm says of ``rel`` below a root: a folder on the way or the file itself ignored."""
-    if not specs:
-        return False
-    parts = rel.parts
-    for depth in range(1, len(parts) + 1):
-        is_dir = depth < len(parts)
-        verdict = False
-        for level in range(depth):  # the .indexignore files of the folders above this entry
-            spec = specs.get(PurePosixPath(*parts[:level]))
-            if spec is None:
-                continue
-            result = spec.check_file("/".join(parts[level:depth]) + ("/" if is_dir else ""))
-            if result.include is not None:
-                verdict = bool(result.include)
-        if verdict:
-            return True
-    return False
-
-
 def _content(
     tree: RepoTree,
     root: PurePosixPath,
@@ -301,12 +266,14 @@ def _content(
                 f"{tree.label}:{printable(str(path))}: is {tree.special[path]} inside catalog root "
                 f"{printable(str(root))}; refusing it (a catalog root holds regular files only)"
             )
-    specs = _indexignore_specs(tree, root, below)
+    specs = {
+        path.parent.relative_to(root): indexignore_spec(tree.files[path].read())
+        for path in below
+        if path.name == ".indexignore"
+    }
     out = []
     for path in below:
-        if path.name == ".indexignore" or _never_content(path):
-            continue
-        if _ignored(path.relative_to(root), specs):
+        if _never_content(path) or indexignored(path.relative_to(root), specs):
             continue
         if cache.get(tree, path).content:
             out.append(path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from releasekit.errors import InputError, SafetyLimitError
-from releasekit.io.fbc_load import LoadLimits, LoadResult, load_catalog_files
+from releasekit.io.fbc_load import LoadLimits, LoadResult, indexignore_spec, indexignored, load_catalog_files
 from releasekit.io.inputs import inside, read_input, walk_files
 from releasekit.model.fbc import DeclarativeConfig, FragmentFacts
 
@@ -88,9 +88,13 @@ def catalog_fragments(
         )
         loaded = None
         if root is not None:
-            ignores = {p.parent: held[p] for p in held if p.name == ".indexignore" and p.parts[0] == root}
-            read = _not_ignored(in_root, ignores)
-            loaded = load_catalog_files({f"{folder}/{p}": held[p] for p in read}, limits or LoadLimits())
+            specs = {
+                p.parent: indexignore_spec(held[p])
+                for p in held
+                if p.name == ".indexignore" and p.parts[0] == root
+            }
+            read = {f"{folder}/{p}": held[p] for p in in_root if not indexignored(p, specs)}
+            loaded = load_catalog_files(read, limits or LoadLimits())
         text = held[PurePosixPath(containerfile)].decode("utf-8", "replace") if containerfile else None
         facts = FragmentFacts(
             folder=name,
@@ -104,32 +108,3 @@ def catalog_fragments(
         )
         fragments.append(Fragment(facts=facts, root=root, loaded=loaded))
     return fragments
-
-
-def _not_ignored(
-    paths: list[PurePosixPath], indexignore: Mapping[PurePosixPath, bytes]
-) -> list[PurePosixPath]:
-    """``paths`` but those the ``.indexignore`` files (gitignore syntax, by folder) exclude, or a folder above."""
-    if not indexignore:
-        return paths
-    import pathspec  # only catalogs with an .indexignore pay for importing it
-
-    specs = {
-        folder: pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
-        for folder, data in indexignore.items()
-    }
-
-    def excluded(entry: PurePosixPath, folder: bool) -> bool:  # the deepest matching pattern decides
-        verdict = False
-        for above in (f for f in reversed(entry.parents) if f in specs):
-            include = specs[above].check_file(f"{entry.relative_to(above)}{'/' if folder else ''}").include
-            verdict = verdict if include is None else include
-        return verdict
-
-    return [
-        p
-        for p in paths
-        if not any(
-            excluded(PurePosixPath(*p.parts[:n]), n < len(p.parts)) for n in range(2, len(p.parts) + 1)
-        )
-    ]

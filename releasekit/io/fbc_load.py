@@ -36,7 +36,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml_rs
@@ -57,6 +57,8 @@ __all__ = [
     "LoadLimits",
     "LoadResult",
     "decode_metas",
+    "indexignore_spec",
+    "indexignored",
     "load_and_check",
     "load_catalog",
     "load_catalog_files",
@@ -95,13 +97,37 @@ class LoadResult:
 # --------------------------------------------------------------------------------------------- walking
 
 
-def _ignored(specs: Sequence[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
-    """Gitignore across levels: the deepest ``.indexignore`` (by its folder) with a matching pattern decides."""
-    verdict = False
-    for base, spec in specs:
-        if rel.startswith(base) and (result := spec.check_file(rel[len(base) :])).include is not None:
-            verdict = bool(result.include)
-    return verdict
+def indexignore_spec(data: bytes) -> pathspec.GitIgnoreSpec:
+    """The patterns of one ``.indexignore`` file (gitignore syntax; opm reads bytes: bad UTF-8 is replaced)."""
+    import pathspec  # ~40 ms: only catalogs with an .indexignore pay for it (build's have none)
+
+    return pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+
+
+def indexignored(
+    rel: PurePosixPath, specs: Mapping[PurePosixPath, pathspec.GitIgnoreSpec], folder: bool = False
+) -> bool:
+    """Whether opm skips ``rel`` (below the catalog root; ``folder``: it names a folder).
+
+    It skips ``.indexignore`` files, and an entry that it or a folder on the way is ignored by: the deepest
+    ``.indexignore`` (``specs``, by folder below the root) with a pattern matching it decides.
+    """
+    parts = rel.parts
+    if parts[-1:] == (".indexignore",) and not folder:
+        return True
+    if not specs:  # most catalogs: no path objects made per file
+        return False
+    levels = [
+        (n, spec) for n in range(len(parts)) if (spec := specs.get(PurePosixPath(*parts[:n]))) is not None
+    ]
+    for depth in range(1, len(parts) + 1):
+        tail = "/" if folder or depth < len(parts) else ""
+        verdicts = [
+            spec.check_file("/".join(parts[n:depth]) + tail).include for n, spec in levels if n < depth
+        ]
+        if next((v for v in reversed(verdicts) if v is not None), False):
+            return True
+    return False
 
 
 def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
@@ -117,7 +143,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
     except OSError as exc:
         raise InputError(f"{root}: cannot read catalog: {exc.strerror or exc}") from None
     root_real = os.path.realpath(root)
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []  # the .indexignore files above, by folder below root
+    specs: dict[PurePosixPath, pathspec.GitIgnoreSpec] = {}  # the .indexignore files met, by folder
     found: list[str] = []
 
     def walk(prefix: str, rel_dir: str) -> None:  # prefix: the folder as shown, "" or ending in "/"
@@ -133,13 +159,8 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
                 f"{prefix.rstrip('/') or '.'}: cannot list folder: {exc.strerror or exc}"
             ) from None
         if any(entry.name == ".indexignore" for entry in entries):
-            import pathspec  # only catalogs with an .indexignore pay for importing it
-
-            try:
-                lines = Path(prefix + ".indexignore").read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputError(f"{prefix}.indexignore: cannot read .indexignore: {exc}") from None
-            specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+            ignore = inputs.read_input(prefix + ".indexignore", root=root_real, what="the catalog")
+            specs[PurePosixPath(rel_dir)] = indexignore_spec(ignore)
         for entry in entries:
             path, rel = prefix + entry.name, rel_dir + entry.name
             try:
@@ -147,7 +168,7 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
             except OSError as exc:
                 raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
             is_dir = stat.S_ISDIR(lst.st_mode)
-            if entry.name == ".indexignore" or _ignored(specs, rel + ("/" if is_dir else "")):
+            if specs and indexignored(PurePosixPath(rel), specs, is_dir):
                 continue
             if is_dir:
                 walk(path + "/", rel + "/")
@@ -159,8 +180,6 @@ def _catalog_files(root: Path, limits: LoadLimits) -> list[str]:
                     "(raise it with --max-file-size)"
                 )
             found.append(path)
-        if specs and specs[-1][0] == rel_dir:
-            specs.pop()
 
     top = str(root)
     walk("" if top == "." else top if top.endswith("/") else top + "/", "")

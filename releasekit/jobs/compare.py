@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from releasekit.io.fbc_load import LoadLimits, decode_metas, load_catalog_text
-from releasekit.io.gitrev import FileRef, committed_files
+from releasekit.io.catalog_tree import catalog_fragments
+from releasekit.io.gitrev import committed_files
 from releasekit.io.streams import LoadedStreams, load_streams
+from releasekit.jobs.judge import package_catalogs
 from releasekit.model.finding import Finding, Severity
 from releasekit.model.layout import CatalogLayout
 from releasekit.model.report import CatalogChangeNote
@@ -29,8 +30,6 @@ __all__ = [
     "catalog_changes",
     "compare_streams",
     "compare_with_head",
-    "load_package_catalog",
-    "load_package_catalogs",
     "published_in",
     "published_by_streams",
     "streams_at_head",
@@ -82,46 +81,17 @@ def streams_at_head(streams_dir: Path, working: LoadedStreams) -> LoadedStreams 
         return load_streams(root, display_root="streams")
 
 
-def load_package_catalog(
-    files: Sequence[tuple[str, bytes]], key: Key, limits: LoadLimits
-) -> tuple[PackageCatalog | None, list[Finding]]:
-    """One package's catalog from its ``(shown name, bytes)`` files (None: no file), and what loading found."""
-    metas = []
-    findings: list[Finding] = []
-    for shown, data in files:
-        file_metas, file_findings = load_catalog_text(data, shown, limits)
-        metas.extend(file_metas)
-        findings.extend(file_findings)
-    if not files:
-        return None, findings
-    config, decode_findings = decode_metas(metas)
-    findings.extend(decode_findings)
-    return PackageCatalog(openshift=key[0], package=key[1], config=config, file=files[0][0]), findings
-
-
-def load_package_catalogs(
-    files: Mapping[PurePosixPath, bytes | FileRef],
-    keys: set[Key],
-    key_of: Callable[[PurePosixPath], Key | None],
-    *,
-    display: str,
-    limits: LoadLimits | None = None,
-) -> tuple[dict[Key, PackageCatalog], list[Finding], list[str]]:
-    """The package catalogs ``keys`` of a tree (under ``display``), what loading found, the files read."""
-    texts: dict[Key, list[tuple[str, bytes]]] = {}
-    for rel in sorted(files):
-        if (key := key_of(rel)) is not None and key in keys:
-            data = files[rel]
-            shown = f"{display}/{rel}" if display not in ("", ".") else str(rel)
-            texts.setdefault(key, []).append((shown, data if isinstance(data, bytes) else data.read()))
-    catalogs: dict[Key, PackageCatalog] = {}
-    findings: list[Finding] = []
-    for key, shown_texts in sorted(texts.items()):
-        catalog, found = load_package_catalog(shown_texts, key, limits or LoadLimits())
-        findings.extend(found)
-        if catalog is not None:  # always: the key has files
-            catalogs[key] = catalog
-    return catalogs, findings, [name for shown_texts in texts.values() for name, _ in shown_texts]
+def _package_catalogs(
+    files: Mapping[PurePosixPath, bytes], keys: set[Key], *, display: str
+) -> dict[Key, PackageCatalog]:
+    """The package catalogs ``keys`` of a tree (under ``display``), read whole by fragment as ``check`` reads them."""
+    folders = {openshift for openshift, _ in keys}
+    fragments = catalog_fragments(
+        display, {rel: data for rel, data in files.items() if rel.parts[0] in folders}
+    )
+    return {
+        (c.openshift, c.package): c for c in package_catalogs(fragments) if (c.openshift, c.package) in keys
+    }
 
 
 def published_in(catalogs: Mapping[Key, PackageCatalog]) -> frozenset[tuple[str, str]]:
@@ -149,9 +119,9 @@ def compare_with_head(
         return Comparison(findings=tuple(findings))
     # judged where they are checked: the loaders' findings are not the comparison's
     every = {key for rel in base_files if (key := layout.catalog_key(rel)) is not None}
-    published = load_package_catalogs(base_files, every, layout.catalog_key, display=display)[0]
+    published = _package_catalogs(base_files, every, display=display)
     base = {key: catalog for key, catalog in published.items() if key in keys}
-    head = load_package_catalogs(head_files, keys, layout.catalog_key, display=display)[0]
+    head = _package_catalogs(head_files, keys, display=display)
     findings.extend(diff_rules.check_diff(base, head))  # recorded facts compared above, once
     return Comparison(
         findings=tuple(findings),

@@ -13,10 +13,9 @@ from pathlib import Path
 
 from releasekit.errors import InputError, SafetyLimitError, UsageError, printable
 from releasekit.io.catalog_roots import ParseCache, find_catalog_roots, load_root, read_repo_config
-from releasekit.io.fbc_load import LoadLimits
+from releasekit.io.fbc_load import LoadLimits, load_catalog_files
 from releasekit.io.gitrev import list_revision, open_repo, resolve_commit
 from releasekit.io.inputs import iter_input
-from releasekit.jobs.compare import load_package_catalog
 from releasekit.model.catalog_root import RootPairing
 from releasekit.model.finding import Finding, Severity
 from releasekit.rules.diff import RULE_BUNDLE_REMOVED
@@ -114,12 +113,11 @@ def _from_file(path: str, packages: set[str], limits: LoadLimits) -> set[tuple[s
         catalog_seen = catalog_seen or b"olm.package" in piece
         if not any(n in piece for n in needles):
             continue
-        catalog, findings = load_package_catalog([(shown, piece)], ("", ""), limits)
-        bad = next((f for f in findings if f.severity is Severity.ERROR), None)
+        loaded = load_catalog_files({shown: piece}, limits)
+        bad = next((f for f in loaded.findings if f.severity is Severity.ERROR), None)
         if bad is not None:
             raise InputError(f"{shown}:{line + (bad.location.line or 1) - 1}: {bad.message}")
-        if catalog is not None:
-            found.update((b.package, b.name) for b in catalog.config.bundles if b.package in packages)
+        found.update((b.package, b.name) for b in loaded.config.bundles if b.package in packages)
     if not catalog_seen:
         raise InputError(f"{shown}: no olm.package in it: not a rendered index (opm render INDEX -o json)")
     return found

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from releasekit.io.catalog_roots import RepoConfig, _ignored, read_repo_config
+from releasekit.io.catalog_roots import RepoConfig, read_repo_config
+from releasekit.io.fbc_load import indexignored
 from releasekit.io.gitrev import FileRef, RepoTree
 from releasekit.model.catalog_root import CatalogRoot, guess_openshift, pair_roots, parse_containerfile
 
@@ -96,14 +97,16 @@ def test_indexignore_follows_gitignore_across_levels() -> None:
             ["*", "!*.json", "!*.yaml", "*.clusterserviceversion.yaml"]
         ),
     }
-    assert not _ignored(PurePosixPath("pkg/catalog.json"), specs)
-    assert not _ignored(PurePosixPath("pkg/bundles.yaml"), specs)
-    assert _ignored(PurePosixPath("pkg/notes.txt"), specs)
-    assert _ignored(PurePosixPath("pkg/x.clusterserviceversion.yaml"), specs)
-    assert _ignored(PurePosixPath("README.md"), specs) and _ignored(PurePosixPath("drafts/c.json"), specs)
-    assert not _ignored(PurePosixPath("other/catalog.json"), specs)
+    assert not indexignored(PurePosixPath("pkg/catalog.json"), specs)
+    assert not indexignored(PurePosixPath("pkg/bundles.yaml"), specs)
+    assert indexignored(PurePosixPath("pkg/notes.txt"), specs)
+    assert indexignored(PurePosixPath("pkg/x.clusterserviceversion.yaml"), specs)
+    assert indexignored(PurePosixPath("README.md"), specs) and indexignored(
+        PurePosixPath("drafts/c.json"), specs
+    )
+    assert not indexignored(PurePosixPath("other/catalog.json"), specs)
     folder = {PurePosixPath("."): pathspec.GitIgnoreSpec.from_lines(["drafts/"])}
-    assert _ignored(PurePosixPath("drafts/pkg/catalog.json"), folder)  # an ignored folder is not walked
+    assert indexignored(PurePosixPath("drafts/pkg/catalog.json"), folder)  # an ignored folder is not walked
 
 
 def test_version_pattern() -> None:

@@ -381,6 +381,20 @@ def test_indexignore_at_several_levels_with_negation(tmp_path: Path) -> None:
     ]
 
 
+def test_an_indexignore_is_read_under_the_input_policy(tmp_path: Path) -> None:
+    """A linked ``.indexignore`` may not leave the catalog; bytes that are not UTF-8 are read as opm reads them."""
+    outside = _write(tmp_path, "secret", "*.json\n")
+    catalog = tmp_path / "catalog"
+    _write(catalog, "a.json", '{"schema":"x","name":"a"}')
+    (catalog / ".indexignore").symlink_to(outside)
+    with pytest.raises(SafetyLimitError, match="indexignore"):
+        load_catalog(catalog)
+    (catalog / ".indexignore").unlink()
+    _write(catalog, ".indexignore", b"\xff\nb.json\n")
+    _write(catalog, "b.json", "not read")
+    assert [m.name for m in load_catalog(catalog).config.others] == ["a"]
+
+
 def test_files_load_in_lexical_order_and_findings_do_not_stop_other_files(tmp_path: Path) -> None:
     _write(tmp_path, "b/catalog.yaml", "schema: x\nname: b\n---\nschema: x\nname: b2\n")
     _write(tmp_path, "a/catalog.json", '{"schema":"x","name":"a"}\n{"schema":"x" bad}\n')
