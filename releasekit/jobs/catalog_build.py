@@ -26,6 +26,7 @@ from releasekit.plan.catalog import (
     ReleaseManifests,
     containerfile,
     plan_catalogs,
+    with_carried,
 )
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
 from releasekit.plan.operator_bundle import choose_operator_facts
@@ -134,16 +135,13 @@ def build_catalogs(
             manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     regenerated: dict[PublishedKey, Bundle] = {}
-    if carried:
+    if carried:  # planned once: a carried bundle takes the place of the one generated under its name
         generated = {
             (str(f.openshift), p, b.name): b for f in fragments for p, c in f.packages for b in c.bundles
         }
         regenerated = {key: generated[key] for key in carried if key in generated}
-        kept = {key: blob.bundle for key, blob in carried.items() if key in generated}
         carried = {key: blob for key, blob in carried.items() if key in generated}
-        fragments = plan_catalogs(
-            loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor, carried=kept
-        )
+        fragments = with_carried(fragments, {key: blob.bundle for key, blob in carried.items()})
     return CatalogBuild(
         loaded=loaded,
         fragments=fragments,
