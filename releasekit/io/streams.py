@@ -21,7 +21,6 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +58,14 @@ class LoadedStreams:
 # ----------------------------------------------------------------------------------- documents
 
 
+_SCHEMAS = Path(__file__).parent.parent / "schemas"
+"""The shipped JSON Schemas (package data, read as plain files: no importlib.resources machinery)."""
+
+
 @cache
 def _validator(name: str) -> Any:
     """One Draft 2020-12 validator per shipped schema, made once (the schemas use no ``format``)."""
-    text = resources.files("releasekit.schemas").joinpath(name).read_text(encoding="utf-8")
+    text = (_SCHEMAS / name).read_text(encoding="utf-8")
     return jsonschema.Draft202012Validator(json.loads(text))
 
 

@@ -14,12 +14,11 @@ from releasekit.io.atomic import MARKER, read_generated, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.io.templates import TemplateSet
 from releasekit.model.fbc import Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
-from releasekit.plan.bundle import plan_bundle, upstream_ref
 from releasekit.plan.catalog import (
     CSV_METADATA_SINCE,
     CatalogFragment,
@@ -170,14 +169,7 @@ def _operand_crds(
     inventory = loaded.inventories.get(release.upstream.inventory)
     if inventory is None:
         raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
-    pin = upstream_ref(release, inventory)
-    commit, read = reader.crds(pin.ref)
-    plan = plan_bundle(
-        stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=reader.spec
-    )
-    contents = {c.file: data for c, data in read}
-    crds = (load_yaml_text(contents[planned.crd.file].decode("utf-8")) for planned in plan.bundle_crds)
-    return tuple(crd for crd in crds if isinstance(crd, dict))
+    return reader.bundled_crds(stream, release, inventory)
 
 
 _DRIFT = {
