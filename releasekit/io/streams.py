@@ -250,23 +250,18 @@ class _Reader:
         meta = data["csvMetadata"]
         crds, apis = meta.get("crdDescriptions", {}), meta.get("apiServiceDefinitions", {})
 
-        def refs(key: str) -> tuple[ms.OwnedCrdRef, ...]:
-            return tuple(
-                ms.OwnedCrdRef(name=c["name"], version=c["version"], kind=c["kind"])
-                for c in crds.get(key, [])
-            )
+        def refs(key: str) -> tuple[ms.WireObject, ...]:
+            return _wire(crds.get(key, []), ("name", "version", "kind"))
 
         facts = ms.CsvMetadataFacts(
             annotations=tuple(sorted(meta["annotations"].items())),
             labels=tuple(sorted(meta.get("labels", {}).items())),
             has_labels="labels" in meta,
-            install_modes=tuple(
-                ms.InstallMode(type=m["type"], supported=m["supported"]) for m in meta.get("installModes", [])
-            ),
+            install_modes=_wire(meta.get("installModes", []), ("type", "supported")),
             owned_crds=refs("owned"),
             required_crds=refs("required"),
-            api_services_owned=tuple(ms.ApiServiceRef(**a) for a in apis.get("owned", [])),
-            api_services_required=tuple(ms.ApiServiceRef(**a) for a in apis.get("required", [])),
+            api_services_owned=_wire(apis.get("owned", []), _API_SERVICE_KEYS),
+            api_services_required=_wire(apis.get("required", []), _API_SERVICE_KEYS),
             maturity=meta.get("maturity"),
             min_kube_version=meta.get("minKubeVersion"),
         )
@@ -431,6 +426,14 @@ class _At:
             )
             for i, s in enumerate(items)
         )
+
+
+_API_SERVICE_KEYS = ("group", "version", "kind", "name")
+
+
+def _wire(items: Iterable[Mapping[str, Any]], keys: tuple[str, ...]) -> tuple[ms.WireObject, ...]:
+    """Recorded objects as their ``keys`` (all of them, the schema requires each) in the order opm writes."""
+    return tuple(tuple((key, item[key]) for key in keys) for item in items)
 
 
 def _gvk(data: Mapping[str, Any]) -> ms.Gvk:
