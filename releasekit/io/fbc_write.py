@@ -21,7 +21,6 @@ return it; nothing here opens a file. What opm does, and what this module reprod
 from __future__ import annotations
 
 import base64
-import calendar
 import functools
 import json
 import math
@@ -340,7 +339,8 @@ def _is_timestamp(s: str) -> bool:
     if not m:
         return False
     year, month, day, *clock = (int(g) for g in m.groups() if g is not None)
-    if not 1 <= month <= 12 or not 1 <= day <= _DAYS[month - 1] + (month == 2 and calendar.isleap(year)):
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)  # calendar.isleap, without its import
+    if not 1 <= month <= 12 or not 1 <= day <= _DAYS[month - 1] + (month == 2 and leap):
         return False
     return not clock or (clock[0] < 24 and clock[1] < 60 and clock[2] < 60)
 

@@ -16,12 +16,12 @@ folder, unreadable bytes, text that is not YAML); everything else is a finding.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +59,14 @@ class LoadedStreams:
 # ----------------------------------------------------------------------------------- documents
 
 
+_SCHEMAS = Path(__file__).parent.parent / "schemas"
+"""The shipped JSON Schemas (package data, read as plain files: no importlib.resources machinery)."""
+
+
 @cache
 def _validator(name: str) -> Any:
     """One Draft 2020-12 validator per shipped schema, made once (the schemas use no ``format``)."""
-    text = resources.files("releasekit.schemas").joinpath(name).read_text(encoding="utf-8")
+    text = (_SCHEMAS / name).read_text(encoding="utf-8")
     return jsonschema.Draft202012Validator(json.loads(text))
 
 
@@ -243,27 +247,22 @@ class _Reader:
         doc = read_document(path, display, "stream-recorded.schema.json", self.findings, self.root)
         if doc is None:
             return None
-        data, at = doc.data, _At(doc, display)
+        data, at = doc.data, functools.partial(_origin, doc, display)
         meta = data["csvMetadata"]
         crds, apis = meta.get("crdDescriptions", {}), meta.get("apiServiceDefinitions", {})
 
-        def refs(key: str) -> tuple[ms.OwnedCrdRef, ...]:
-            return tuple(
-                ms.OwnedCrdRef(name=c["name"], version=c["version"], kind=c["kind"])
-                for c in crds.get(key, [])
-            )
+        def refs(key: str) -> tuple[ms.WireObject, ...]:
+            return _wire(crds.get(key, []), ("name", "version", "kind"))
 
         facts = ms.CsvMetadataFacts(
             annotations=tuple(sorted(meta["annotations"].items())),
             labels=tuple(sorted(meta.get("labels", {}).items())),
             has_labels="labels" in meta,
-            install_modes=tuple(
-                ms.InstallMode(type=m["type"], supported=m["supported"]) for m in meta.get("installModes", [])
-            ),
+            install_modes=_wire(meta.get("installModes", []), ("type", "supported")),
             owned_crds=refs("owned"),
             required_crds=refs("required"),
-            api_services_owned=tuple(ms.ApiServiceRef(**a) for a in apis.get("owned", [])),
-            api_services_required=tuple(ms.ApiServiceRef(**a) for a in apis.get("required", [])),
+            api_services_owned=_wire(apis.get("owned", []), _API_SERVICE_KEYS),
+            api_services_required=_wire(apis.get("required", []), _API_SERVICE_KEYS),
             maturity=meta.get("maturity"),
             min_kube_version=meta.get("minKubeVersion"),
         )
@@ -350,7 +349,7 @@ class _Reader:
             openshift_versions_label=data.get("openshiftVersionsLabel"),
             owned_api_override=_gvk(data["ownedApi"]) if "ownedApi" in data else None,
             stream_owned_api=stream_api,
-            gate_settings=at.settings(f"{base}.featureGates.settings", gates.get("settings", [])),
+            gate_settings=_settings(at, f"{base}.featureGates.settings", gates.get("settings", [])),
             opt_in_gates=tuple(
                 ms.ConditionalGate(
                     gate=g["gate"],
@@ -366,7 +365,7 @@ class _Reader:
         )
 
     def stream(self, name: str, doc: LocatedDocument, display: str) -> ms.Stream:
-        data, at = doc.data, _At(doc, display)
+        data, at = doc.data, functools.partial(_origin, doc, display)
         owned = _gvk(data["ownedApi"])
         releases = [self.release(at, i, item, owned) for i, item in enumerate(data["releases"])]
         gates, upgrades, registries = (
@@ -391,7 +390,7 @@ class _Reader:
             ),
             feature_gates=ms.FeatureGatePolicy(
                 allowed_stages=tuple(mi.GateStage(s) for s in gates.get("allowedStages", ["Beta", "GA"])),
-                settings=at.settings("$.featureGates.settings", gates.get("settings", [])),
+                settings=_settings(at, "$.featureGates.settings", gates.get("settings", [])),
                 origin=at("$.featureGates"),
             ),
             upgrades=ms.UpgradePolicy(
@@ -408,26 +407,32 @@ class _Reader:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _At:
-    """Origins in one document: ``at("$.releases[0]")`` is the file, the path and the lines below it."""
+_At = Callable[[str], ms.Origin]
+"""Origins in one document: ``at("$.releases[0]")`` is the file, the path and the lines below it."""
 
-    doc: LocatedDocument
-    display: str
 
-    def __call__(self, path: str) -> ms.Origin:
-        lines = tuple(self.doc.lines_under(path))
-        if not any(sub == "" for sub, _ in lines):
-            lines = (("", self.doc.line_of(path)), *lines)
-        return ms.Origin(file=self.display, path=path, lines=lines)
+def _origin(doc: LocatedDocument, display: str, path: str) -> ms.Origin:
+    lines = tuple(doc.lines_under(path))
+    if not any(sub == "" for sub, _ in lines):
+        lines = (("", doc.line_of(path)), *lines)
+    return ms.Origin(file=display, path=path, lines=lines)
 
-    def settings(self, base: str, items: Iterable[Any]) -> tuple[ms.GateSetting, ...]:
-        return tuple(
-            ms.GateSetting(
-                gate=s["gate"], enabled=s["enabled"], reason=s.get("reason", ""), origin=self(f"{base}[{i}]")
-            )
-            for i, s in enumerate(items)
+
+def _settings(at: _At, base: str, items: Iterable[Any]) -> tuple[ms.GateSetting, ...]:
+    return tuple(
+        ms.GateSetting(
+            gate=s["gate"], enabled=s["enabled"], reason=s.get("reason", ""), origin=at(f"{base}[{i}]")
         )
+        for i, s in enumerate(items)
+    )
+
+
+_API_SERVICE_KEYS = ("group", "version", "kind", "name")
+
+
+def _wire(items: Iterable[Mapping[str, Any]], keys: tuple[str, ...]) -> tuple[ms.WireObject, ...]:
+    """Recorded objects as their ``keys`` (all of them, the schema requires each) in the order opm writes."""
+    return tuple(tuple((key, item[key]) for key in keys) for item in items)
 
 
 def _gvk(data: Mapping[str, Any]) -> ms.Gvk:

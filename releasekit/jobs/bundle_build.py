@@ -19,13 +19,13 @@ from releasekit.io.bundle_load import load_bundle, load_manifests_dir
 from releasekit.io.inputs import contained
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.io.templates import TemplateSet
+from releasekit.io.templates import TemplateSet, load_yaml_text
 from releasekit.io.upstream import check_ref, open_repository, read_crd_files, resolve_ref
 from releasekit.io.yamlio import dump_yaml_block
 from releasekit.jobs.catalog_build import CSV_FACTS, CSV_TEMPLATE, OPERATOR_CRD_TEMPLATE, PROSE, compare_files
 from releasekit.model.bundle import StreamPolicy, ValidationOptions
 from releasekit.model.finding import Finding, Severity, has_errors
-from releasekit.model.inventory import Crd
+from releasekit.model.inventory import Crd, Inventory
 from releasekit.model.operator import OperatorRecord
 from releasekit.model.stream import CrdPlacement, OlmV1Readiness, Release, ReleaseStatus, Stream
 from releasekit.model.tech_preview import (
@@ -125,6 +125,19 @@ class UpstreamReader:
                 out += [(crds[0], data)] if crds else []
             self._by_ref[ref] = (str(commit.hexsha), tuple(out))
         return self._by_ref[ref]
+
+    def bundled_crds(
+        self, stream: Stream, release: Release, inventory: Inventory
+    ) -> tuple[dict[str, Any], ...]:
+        """Kueue's CRDs ``release`` bundles, read at its pin (what a catalog's ``olm.bundle.object`` holds)."""
+        pin = upstream_ref(release, inventory)
+        commit, read = self.crds(pin.ref)
+        plan = plan_bundle(
+            stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=self.spec
+        )
+        contents = {c.file: data for c, data in read}
+        crds = (load_yaml_text(contents[planned.crd.file].decode("utf-8")) for planned in plan.bundle_crds)
+        return tuple(crd for crd in crds if isinstance(crd, dict))
 
 
 def render_bundle(

@@ -14,18 +14,18 @@ from releasekit.io.atomic import MARKER, read_generated, written_files
 from releasekit.io.fbc_write import render_json
 from releasekit.io.operator_records import load_operator_records
 from releasekit.io.streams import LoadedStreams, load_streams
-from releasekit.io.templates import TemplateSet, load_yaml_text
+from releasekit.io.templates import TemplateSet
 from releasekit.model.fbc import Bundle, PublishedBlob, PublishedKey
 from releasekit.model.finding import Finding, Location, Severity
 from releasekit.model.layout import DEFAULT_LAYOUT, CatalogLayout
 from releasekit.model.stream import CrdPlacement, CrossMinor, OpenShiftVersion, Release, Stream
-from releasekit.plan.bundle import plan_bundle, upstream_ref
 from releasekit.plan.catalog import (
     CSV_METADATA_SINCE,
     CatalogFragment,
     ReleaseManifests,
     containerfile,
     plan_catalogs,
+    with_carried,
 )
 from releasekit.plan.csv import csv_context, operand_crds, with_prose
 from releasekit.plan.operator_bundle import choose_operator_facts
@@ -134,16 +134,13 @@ def build_catalogs(
             manifests[(stream.name, str(release.version))] = ReleaseManifests(csv=csv, objects=objects)
     fragments = plan_catalogs(loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor)
     regenerated: dict[PublishedKey, Bundle] = {}
-    if carried:
+    if carried:  # planned once: a carried bundle takes the place of the one generated under its name
         generated = {
             (str(f.openshift), p, b.name): b for f in fragments for p, c in f.packages for b in c.bundles
         }
         regenerated = {key: generated[key] for key in carried if key in generated}
-        kept = {key: blob.bundle for key, blob in carried.items() if key in generated}
         carried = {key: blob for key, blob in carried.items() if key in generated}
-        fragments = plan_catalogs(
-            loaded.streams, manifests, candidates=candidates, cross_minor=cross_minor, carried=kept
-        )
+        fragments = with_carried(fragments, {key: blob.bundle for key, blob in carried.items()})
     return CatalogBuild(
         loaded=loaded,
         fragments=fragments,
@@ -172,14 +169,7 @@ def _operand_crds(
     inventory = loaded.inventories.get(release.upstream.inventory)
     if inventory is None:
         raise UsageError(f"{where}: inventory {release.upstream.inventory!r} does not exist")
-    pin = upstream_ref(release, inventory)
-    commit, read = reader.crds(pin.ref)
-    plan = plan_bundle(
-        stream, release, inventory, [c for c, _ in read], pin=pin, commit=commit, repo=reader.spec
-    )
-    contents = {c.file: data for c, data in read}
-    crds = (load_yaml_text(contents[planned.crd.file].decode("utf-8")) for planned in plan.bundle_crds)
-    return tuple(crd for crd in crds if isinstance(crd, dict))
+    return reader.bundled_crds(stream, release, inventory)
 
 
 _DRIFT = {

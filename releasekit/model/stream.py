@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import semver
@@ -18,7 +18,6 @@ from releasekit.model.inventory import Crd, GateStage, Inventory
 
 __all__ = [
     "ApiMaturityPolicy",
-    "ApiServiceRef",
     "ChannelPolicy",
     "ConditionalGate",
     "CrdPlacement",
@@ -28,12 +27,10 @@ __all__ = [
     "FeatureGatePolicy",
     "GateSetting",
     "Gvk",
-    "InstallMode",
     "OPENSHIFT_NUMBER_DIGITS",
     "OlmV1Readiness",
     "OpenShiftVersion",
     "Origin",
-    "OwnedCrdRef",
     "RecordedRelease",
     "RelatedImage",
     "Release",
@@ -42,6 +39,7 @@ __all__ = [
     "Stream",
     "UpgradePolicy",
     "Upstream",
+    "WireObject",
     "image_has_digest",
     "openshift_order",
     "openshift_versions_label_form",
@@ -313,31 +311,9 @@ class ReleaseImages:
         return tuple(pairs)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InstallMode:
-    """One CSV install mode."""
-
-    type: str
-    supported: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OwnedCrdRef:
-    """The facts of one ``crdDescriptions.owned`` entry: name, version, kind (descriptions are prose)."""
-
-    name: str
-    version: str
-    kind: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ApiServiceRef:
-    """One ``apiServiceDefinitions`` entry (group, version, kind, name); none of the real releases has one."""
-
-    group: str
-    version: str
-    kind: str
-    name: str
+WireObject = tuple[tuple[str, Any], ...]
+"""A recorded JSON object of scalars (an install mode, a CRD or API service reference): its ``(key, value)``
+pairs in the order opm writes them, hashable as a frozen value must be; ``dict()`` gives the object back."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -352,11 +328,11 @@ class CsvMetadataFacts:
     annotations: tuple[tuple[str, str], ...]
     labels: tuple[tuple[str, str], ...] = ()
     has_labels: bool = False
-    install_modes: tuple[InstallMode, ...] = ()
-    owned_crds: tuple[OwnedCrdRef, ...] = ()
-    required_crds: tuple[OwnedCrdRef, ...] = ()
-    api_services_owned: tuple[ApiServiceRef, ...] = ()
-    api_services_required: tuple[ApiServiceRef, ...] = ()
+    install_modes: tuple[WireObject, ...] = ()
+    owned_crds: tuple[WireObject, ...] = ()
+    required_crds: tuple[WireObject, ...] = ()
+    api_services_owned: tuple[WireObject, ...] = ()
+    api_services_required: tuple[WireObject, ...] = ()
     maturity: str | None = None
     min_kube_version: str | None = None
 
@@ -369,14 +345,13 @@ class CsvMetadataFacts:
         annotations = dict(self.annotations)
         if created_at is not None:
             annotations["createdAt"] = created_at
-        # asdict keeps the field order, which is the order opm writes the keys in
         services = {"owned": self.api_services_owned, "required": self.api_services_required}
         crds = {"owned": self.owned_crds, "required": self.required_crds}
         wire: dict[str, Any] = {
             "annotations": dict(sorted(annotations.items())),
-            "apiServiceDefinitions": {k: [asdict(a) for a in refs] for k, refs in services.items() if refs},
-            "crdDescriptions": {k: [asdict(c) for c in refs] for k, refs in crds.items() if refs},
-            "installModes": [asdict(m) for m in self.install_modes],
+            "apiServiceDefinitions": {k: [dict(a) for a in refs] for k, refs in services.items() if refs},
+            "crdDescriptions": {k: [dict(c) for c in refs] for k, refs in crds.items() if refs},
+            "installModes": [dict(m) for m in self.install_modes],
         }
         if self.has_labels:
             wire["labels"] = dict(self.labels)

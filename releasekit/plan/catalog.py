@@ -14,9 +14,9 @@ package and a bundle that is in no channel, and Konflux forbids removing a publi
 the upgrade path because a newer release of its minor skips it (``RK-STREAM-026`` refuses a withdrawn
 release that is the newest of its minor).
 
-The CSVs are rendered by the caller (templates are I/O) and passed in. So are the published blobs a
-catalog carries instead of generating them (:mod:`releasekit.plan.carry`): a carried bundle is taken as
-it is and only the package, channels and deprecations are planned around it.
+The CSVs are rendered by the caller (templates are I/O) and passed in. The published blobs a catalog
+carries instead of generating them (:mod:`releasekit.plan.carry`) take the place of the bundles planned
+under their names (:func:`with_carried`): the package, channels and deprecations do not depend on them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from releasekit.model.fbc import (
@@ -53,6 +53,7 @@ __all__ = [
     "containerfile",
     "plan_catalogs",
     "plan_package",
+    "with_carried",
 ]
 
 CSV_METADATA_SINCE = OpenShiftVersion(major=4, minor=17)
@@ -153,14 +154,11 @@ def plan_package(
     *,
     candidates: bool = False,
     cross_minor: CrossMinor | None = None,
-    carried: Mapping[str, Bundle] | None = None,
 ) -> DeclarativeConfig | None:
     """The package of ``stream`` in the catalog of ``openshift``, or None when no release is in it.
 
-    ``manifests`` maps each release's version string to its rendered CSV and objects; ``carried`` maps
-    bundle names to the published bundles this catalog keeps as they are.
+    ``manifests`` maps each release's version string to its rendered CSV and objects.
     """
-    carried = carried or {}
     releases = catalog_releases(stream, str(openshift), candidates=candidates)
     withdrawn = tuple(
         r for r in stream.releases if r.status is ReleaseStatus.WITHDRAWN and openshift in r.catalogs
@@ -170,7 +168,7 @@ def plan_package(
         return None
     planned = plan_channels(stream, in_catalog, cross_minor=cross_minor)
     bundles = tuple(
-        carried.get(r.csv_name(stream.package)) or _bundle(stream, r, manifests[str(r.version)], openshift)
+        _bundle(stream, r, manifests[str(r.version)], openshift)
         for r in sorted(in_catalog, key=lambda r: r.csv_name(stream.package))
     )
     entries = tuple(
@@ -197,12 +195,10 @@ def plan_catalogs(
     *,
     candidates: bool = False,
     cross_minor: CrossMinor | None = None,
-    carried: Mapping[tuple[str, str, str], Bundle] | None = None,
 ) -> tuple[CatalogFragment, ...]:
     """Every OpenShift version's fragment, sorted by version; packages sorted by name.
 
-    ``manifests`` is keyed by ``(stream name, version)``; ``carried`` by ``(OpenShift version, package,
-    bundle name)``.
+    ``manifests`` is keyed by ``(stream name, version)``.
     """
     versions = sorted({v for s in streams for v in s.openshift})
     fragments = []
@@ -212,16 +208,26 @@ def plan_catalogs(
             if openshift not in stream.openshift:
                 continue
             per_release = {v: m for (name, v), m in manifests.items() if name == stream.name}
-            kept = {
-                name: bundle
-                for (o, package, name), bundle in (carried or {}).items()
-                if o == str(openshift) and package == stream.package
-            }
             config = plan_package(
-                stream, openshift, per_release, candidates=candidates, cross_minor=cross_minor, carried=kept
+                stream, openshift, per_release, candidates=candidates, cross_minor=cross_minor
             )
             if config is not None:
                 packages.append((stream.package, config))
         if packages:
             fragments.append(CatalogFragment(openshift=openshift, packages=tuple(packages)))
     return tuple(fragments)
+
+
+def with_carried(
+    fragments: tuple[CatalogFragment, ...], carried: Mapping[tuple[str, str, str], Bundle]
+) -> tuple[CatalogFragment, ...]:
+    """``fragments`` with each bundle ``carried`` holds (by OpenShift version, package, name) in its place."""
+    out = []
+    for fragment in fragments:
+        openshift = str(fragment.openshift)
+        packages = []
+        for package, config in fragment.packages:
+            bundles = tuple(carried.get((openshift, package, b.name), b) for b in config.bundles)
+            packages.append((package, replace(config, bundles=bundles)))
+        out.append(replace(fragment, packages=tuple(packages)))
+    return tuple(out)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from releasekit.model.inventory import Crd
-from releasekit.model.stream import CrdPlacement, OwnedCrdRef, Release, Stream, operand_crds
+from releasekit.model.stream import CrdPlacement, Release, Stream, operand_crds
 from releasekit.model.tech_preview import (
     ANNOTATION_OLM_PROPERTIES,
     olm_properties_annotation,
@@ -47,7 +47,7 @@ def openshift_versions_value(stream: Stream, release: Release) -> str:
 
 def _owned(stream: Stream, release: Release, crds: Iterable[Crd]) -> list[dict[str, str]]:
     if release.recorded is not None:
-        return _crd_refs(release.recorded.csv_metadata.owned_crds)
+        return [dict(c) for c in release.recorded.csv_metadata.owned_crds]
     api = release.owned_api
     name = f"kueues.{api.group}" if api else OPERATOR_CRD  # 0.1.0 owned kueues.operator.openshift.io
     owned = [{"name": name, "version": api.version if api else "v1", "kind": api.kind if api else "Kueue"}]
@@ -57,10 +57,6 @@ def _owned(stream: Stream, release: Release, crds: Iterable[Crd]) -> list[dict[s
                 {"name": crd.name, "version": crd.storage_version or crd.versions[-1].name, "kind": crd.kind}
             )
     return owned
-
-
-def _crd_refs(refs: Iterable[OwnedCrdRef]) -> list[dict[str, str]]:
-    return [{"name": c.name, "version": c.version, "kind": c.kind} for c in refs]
 
 
 def csv_context(
@@ -82,13 +78,11 @@ def csv_context(
     if recorded is not None:
         annotations = dict(recorded.annotations)
         labels = dict(recorded.labels)
-        install_modes = [{"type": m.type, "supported": m.supported} for m in recorded.install_modes]
-        required = _crd_refs(recorded.required_crds)
+        install_modes = [dict(m) for m in recorded.install_modes]
+        required = [dict(c) for c in recorded.required_crds]
         sections = {"owned": recorded.api_services_owned, "required": recorded.api_services_required}
         api_services: dict[str, Any] = {
-            key: [{"group": a.group, "version": a.version, "kind": a.kind, "name": a.name} for a in apis]
-            for key, apis in sections.items()
-            if apis
+            key: [dict(a) for a in apis] for key, apis in sections.items() if apis
         }
         maturity, min_kube = recorded.maturity, recorded.min_kube_version
     else:
