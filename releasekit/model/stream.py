@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,7 @@ __all__ = [
     "openshift_order",
     "openshift_versions_label_form",
     "operand_crds",
+    "published_bundles",
 ]
 
 DEFAULT_NEWEST_MINOR = "newest-minor"
@@ -511,3 +513,14 @@ class Stream:
 def operand_crds(stream: Stream, inventory: Inventory) -> tuple[Crd, ...]:
     """The upstream CRDs ``stream`` ships for a release built on ``inventory``, sorted by name."""
     return tuple(c for c in inventory.crds if stream.api_maturity.allows(c))
+
+
+def published_bundles(streams: Iterable[Stream]) -> frozenset[tuple[str, str, str]]:
+    """``(openshift, package, bundle name)`` of every published release in every catalog it lists."""
+    return frozenset(
+        (str(openshift), stream.package, release.csv_name(stream.package))
+        for stream in streams
+        for release in stream.releases
+        if release.status.is_published
+        for openshift in release.catalogs
+    )

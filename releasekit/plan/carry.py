@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from releasekit.model.fbc import PublishedBlob, PublishedKey
-from releasekit.model.stream import Stream
+from releasekit.model.stream import Stream, published_bundles
 
 __all__ = ["carried_blobs"]
 
@@ -23,11 +23,5 @@ def carried_blobs(
     A blob is carried when it is the bundle of a published release of the stream that owns its package,
     and that release still lists the catalog's OpenShift version.
     """
-    wanted = {
-        (str(openshift), stream.package, release.csv_name(stream.package))
-        for stream in streams
-        for release in stream.releases
-        if release.status.is_published
-        for openshift in release.catalogs
-    }
+    wanted = published_bundles(streams)
     return {key: blob for key, blob in sorted(published.items()) if key in wanted}

@@ -12,7 +12,7 @@ from typing import Final
 
 from releasekit.model.fbc import DeclarativeConfig
 from releasekit.model.finding import Finding, Findings, Location, Severity, make_finding
-from releasekit.model.stream import Stream
+from releasekit.model.stream import Stream, published_bundles
 
 __all__ = [
     "RULES",
@@ -52,13 +52,7 @@ def check_adopted(streams: Sequence[Stream], catalogs: Iterable[AdoptedCatalog])
     """RK-DIFF-012/013/014 for every catalog of ``catalogs``."""
     by_package = {s.package: s for s in streams}
     openshifts = {str(v) for s in streams for v in s.openshift}
-    published = {
-        (str(o), s.package, r.csv_name(s.package))
-        for s in streams
-        for r in s.releases
-        if r.status.is_published
-        for o in r.catalogs
-    }
+    published = published_bundles(streams)
     out = Findings()
     for cat in catalogs:
         where = Location(file=cat.file)
